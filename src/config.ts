@@ -1,0 +1,135 @@
+/**
+ * Configuration: `config/default.json`, deep-merged with the file named by `--config` or
+ * `HOUSEHOLD_CONFIG`, then environment variables, then command-line flags (DESIGN §12).
+ * The merged result is validated with superstruct; an unknown or ill-typed key stops the start
+ * with a message naming it.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  array, boolean, enums, integer, min, nullable, number, object, size, string, validate, type Infer,
+} from 'superstruct';
+
+const Egress = enums(['public', 'lan', 'any']);
+const Url = size(string(), 1, 2048);
+
+export const ConfigStruct = object({
+  server: object({
+    host: string(),
+    port: size(integer(), 0, 65535),
+    publicUrl: Url,
+    bodyLimitBytes: min(integer(), 1),
+    trustProxy: boolean(),
+  }),
+  storage: object({ dataDir: size(string(), 1, 4096) }),
+  families: object({
+    defaultTimezone: string(),
+    bootstrapSlug: nullable(string()),
+    actorIdleMinutes: min(number(), 0),
+    maxActiveActors: min(integer(), 1),
+  }),
+  rateLimit: object({ perMinute: min(integer(), 1) }),
+  scheduler: object({ catchUpMinutes: min(integer(), 0) }),
+  egress: object({ webPages: Egress, calendarFeeds: Egress, webhooks: Egress, transports: Egress }),
+  calendarFeeds: object({
+    refreshMinutes: min(integer(), 1), maxBytes: min(integer(), 1), timeoutMs: min(integer(), 1),
+  }),
+  webhooks: object({ timeoutMs: min(integer(), 1), retryScheduleSeconds: array(min(integer(), 0)) }),
+  weather: object({ forecastUrl: Url, geocodingUrl: Url }),
+  webSearch: object({ searxngUrl: nullable(Url) }),
+  email: object({ smtpUrl: nullable(Url), from: string() }),
+  push: object({ ntfyUrl: nullable(Url) }),
+  sms: object({ gatewayUrl: nullable(Url) }),
+  log: object({ level: enums(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
+});
+
+export type Config = Infer<typeof ConfigStruct>;
+
+export class ConfigError extends Error {}
+
+export interface ConfigSources {
+  /** Path of an extra JSON file (`--config`); falls back to `HOUSEHOLD_CONFIG`. */
+  configFile?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  flags?: { port?: number | undefined; host?: string | undefined; dataDir?: string | undefined };
+  /** Already-parsed overrides applied after the file (used by tests and the bench). */
+  overrides?: DeepPartial<Config>;
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? T[K] extends unknown[] ? T[K] : DeepPartial<T[K]> : T[K] };
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** `config/default.json` from the package root, both from `src/` and from `dist/src/`. */
+export function defaultConfigPath(): string {
+  const candidates = [resolve(here, '../config/default.json'), resolve(here, '../../config/default.json')];
+  for (const c of candidates) {
+    try { readFileSync(c); return c; } catch { /* try the next */ }
+  }
+  throw new ConfigError('config/default.json not found next to the program');
+}
+
+function readJson(path: string): unknown {
+  let text: string;
+  try { text = readFileSync(path, 'utf8'); } catch (e) {
+    throw new ConfigError(`cannot read config file ${path}: ${(e as Error).message}`);
+  }
+  try { return JSON.parse(text); } catch (e) {
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Objects merge key by key; arrays and scalars replace. */
+export function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = k in base ? deepMerge(base[k], v) : v;
+  return out;
+}
+
+function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const server: Record<string, unknown> = {};
+  const out: Record<string, unknown> = {};
+  if (env.HOUSEHOLD_PORT !== undefined) {
+    const port = Number(env.HOUSEHOLD_PORT);
+    if (!Number.isInteger(port)) throw new ConfigError(`HOUSEHOLD_PORT must be a whole number, got "${env.HOUSEHOLD_PORT}"`);
+    server.port = port;
+  }
+  if (env.HOUSEHOLD_HOST !== undefined) server.host = env.HOUSEHOLD_HOST;
+  if (env.HOUSEHOLD_PUBLIC_URL !== undefined) server.publicUrl = env.HOUSEHOLD_PUBLIC_URL;
+  if (Object.keys(server).length) out.server = server;
+  if (env.HOUSEHOLD_DATA_DIR !== undefined) out.storage = { dataDir: env.HOUSEHOLD_DATA_DIR };
+  if (env.HOUSEHOLD_LOG_LEVEL !== undefined) out.log = { level: env.HOUSEHOLD_LOG_LEVEL };
+  return out;
+}
+
+/** Loads, merges and validates the configuration; throws ConfigError naming the bad key. */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  let merged = readJson(defaultConfigPath());
+  const file = sources.configFile ?? env.HOUSEHOLD_CONFIG;
+  if (file) merged = deepMerge(merged, readJson(resolve(file)));
+  if (sources.overrides) merged = deepMerge(merged, sources.overrides);
+  merged = deepMerge(merged, envOverrides(env));
+  const f = sources.flags ?? {};
+  const flagOver: Record<string, unknown> = {};
+  if (f.port !== undefined || f.host !== undefined) {
+    flagOver.server = { ...(f.port !== undefined ? { port: f.port } : {}), ...(f.host !== undefined ? { host: f.host } : {}) };
+  }
+  if (f.dataDir !== undefined) flagOver.storage = { dataDir: f.dataDir };
+  merged = deepMerge(merged, flagOver);
+  const [err, value] = validate(merged, ConfigStruct);
+  if (err) {
+    const failure = err.failures()[0]!;
+    const key = failure.path.join('.');
+    const unknown = failure.type === 'never';
+    throw new ConfigError(unknown
+      ? `unknown config key "${key}"`
+      : `config key "${key}" is invalid: ${failure.message}`);
+  }
+  return value;
+}

@@ -1,0 +1,117 @@
+/**
+ * The in-memory state of one family and the shape of a decision.
+ *
+ * State is a set of tables (name → id → record). Domain deciders never mutate it: they return
+ * a Decision whose `changes` the actor commits to LMDB and then applies here with `apply`
+ * (the one generic evolve). Records are treated as immutable values: a change replaces one.
+ * Map iteration order is creation order (records load in id order and ids are time-sortable;
+ * replacing a record keeps its place), which gives "newest first" by walking backwards.
+ */
+import type { EventType } from './events.js';
+import type { IdGenerator } from './ids.js';
+
+export interface FamilyInfo {
+  id: string;
+  slug: string;
+  name: string;
+  timezone: string;
+  createdAt: string;
+}
+
+/** Who made a change: the API key and the household member it acts for. */
+export interface ActorRef {
+  keyId: string | null;
+  personId: string | null;
+  /** The key's name, used as a note's author when the key has no person. */
+  keyName?: string | null;
+}
+
+export interface RecordChange {
+  table: string;
+  id: string;
+  /** The new record, or null to delete it. */
+  value: unknown | null;
+}
+
+export interface LogEvent {
+  type: EventType;
+  object: unknown;
+  previous?: unknown;
+}
+
+export interface Decision<R> {
+  result: R;
+  changes: RecordChange[];
+  events: LogEvent[];
+}
+
+export interface CommandContext {
+  now: Date;
+  newId: IdGenerator;
+  actor: ActorRef;
+  family: FamilyInfo;
+  /** Public base URL of the daemon (share links), without a trailing slash. */
+  publicUrl: string;
+}
+
+export type Command<R> = (state: FamilyState, ctx: CommandContext) => Decision<R>;
+
+export class FamilyState {
+  /** Bumped by every applied decision; derived caches compare against it. */
+  version = 0;
+  private readonly tables = new Map<string, Map<string, unknown>>();
+  private readonly caches = new Map<string, { version: number; value: unknown }>();
+
+  constructor(public family: FamilyInfo) {}
+
+  table<T>(name: string): ReadonlyMap<string, T> {
+    return (this.tables.get(name) ?? EMPTY) as ReadonlyMap<string, T>;
+  }
+
+  get<T>(table: string, id: string): T | undefined {
+    return this.tables.get(table)?.get(id) as T | undefined;
+  }
+
+  /** Records of a table, newest first. */
+  newestFirst<T>(name: string): T[] {
+    return Array.from(this.table<T>(name).values()).reverse();
+  }
+
+  tableNames(): string[] {
+    return Array.from(this.tables.keys());
+  }
+
+  /** The generic evolve: applies committed record changes. */
+  apply(changes: readonly RecordChange[]): void {
+    for (const c of changes) {
+      let t = this.tables.get(c.table);
+      if (c.value === null || c.value === undefined) {
+        t?.delete(c.id);
+        continue;
+      }
+      if (!t) this.tables.set(c.table, (t = new Map()));
+      t.set(c.id, c.value);
+    }
+    this.version++;
+  }
+
+  /**
+   * A value derived from the state, recomputed only after a write (e.g. expanded calendar
+   * occurrences). `key` names the derivation and its parameters.
+   */
+  derived<T>(key: string, compute: () => T): T {
+    const hit = this.caches.get(key);
+    if (hit && hit.version === this.version) return hit.value as T;
+    const value = compute();
+    if (this.caches.size > 256) this.caches.clear();
+    this.caches.set(key, { version: this.version, value });
+    return value;
+  }
+}
+
+const EMPTY: ReadonlyMap<string, unknown> = new Map();
+
+/** A decision with no writes (a command that only answers). */
+export function noChange<R>(result: R): Decision<R> {
+  return { result, changes: [], events: [] };
+}

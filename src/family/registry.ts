@@ -1,0 +1,93 @@
+/**
+ * The family registry: finds or activates a family's actor, keeps at most
+ * `families.maxActiveActors` of them (least recently used go first), evicts those idle for
+ * `families.actorIdleMinutes`, and drains them all on shutdown. Memory follows the number of
+ * active families, not the number on disk.
+ */
+import type { FamilyInfo } from '../domain/shared/state.js';
+import { FamilyActor, type ActorDeps } from './actor.js';
+
+export interface RegistryOptions {
+  idleMs: number;
+  maxActive: number;
+}
+
+interface Slot {
+  promise: Promise<FamilyActor>;
+  actor?: FamilyActor;
+}
+
+export class FamilyRegistry {
+  /** Insertion order = least recently used first. */
+  private readonly slots = new Map<string, Slot>();
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly deps: ActorDeps, private readonly opts: RegistryOptions) {
+    const every = Math.max(1_000, Math.min(60_000, opts.idleMs / 2));
+    this.timer = setInterval(() => this.evictIdle(), every);
+    this.timer.unref();
+  }
+
+  get activeCount(): number { return this.slots.size; }
+
+  /** The family's actor, activating it on first use. */
+  async get(family: FamilyInfo): Promise<FamilyActor> {
+    if (this.closed) throw new Error('the service is shutting down');
+    const slot = this.slots.get(family.id);
+    if (slot) {
+      // Move to the most recently used end.
+      this.slots.delete(family.id);
+      this.slots.set(family.id, slot);
+      const actor = slot.actor ?? await slot.promise;
+      if (!actor.isBroken) return actor;
+      // A failed commit left memory ahead of disk: reload once the commits in flight settle.
+      if (this.slots.get(family.id) === slot) this.slots.delete(family.id);
+      await actor.drain();
+      return this.get(family);
+    }
+    const fresh: Slot = { promise: FamilyActor.activate(this.deps, family) };
+    this.slots.set(family.id, fresh);
+    fresh.promise.then(
+      (actor) => { fresh.actor = actor; this.enforceCap(); },
+      () => { if (this.slots.get(family.id) === fresh) this.slots.delete(family.id); },
+    );
+    return fresh.promise;
+  }
+
+  /** The actor if it is in memory, without activating it. */
+  peek(familyId: string): FamilyActor | undefined {
+    return this.slots.get(familyId)?.actor;
+  }
+
+  /** Drops actors idle for longer than the limit that have nothing in flight. */
+  evictIdle(now = Date.now()): number {
+    let evicted = 0;
+    for (const [id, slot] of this.slots) {
+      const a = slot.actor;
+      if (a && !a.busy && now - a.lastUsed >= this.opts.idleMs) {
+        this.slots.delete(id);
+        evicted++;
+      }
+    }
+    return evicted;
+  }
+
+  /** Least recently used actors go first; one with a commit in flight is kept for now. */
+  private enforceCap(): void {
+    if (this.slots.size <= this.opts.maxActive) return;
+    for (const [id, slot] of this.slots) {
+      if (this.slots.size <= this.opts.maxActive) break;
+      if (slot.actor && !slot.actor.busy) this.slots.delete(id);
+    }
+  }
+
+  /** Stops taking families and waits for every commit in flight. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    const all = await Promise.allSettled(Array.from(this.slots.values(), (s) => s.promise));
+    await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.drain() : undefined)));
+    this.slots.clear();
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The Koa application: request id and log line, error mapping, then the router built from the
+ * route declarations, then 405/501 and a JSON 404 for everything else.
+ *
+ * Per family route the chain is: authenticate (key, family, scope) → rate limit → body
+ * (415 for non-JSON, 413 over the limit, 400 for malformed JSON) → idempotency → validate
+ * query and body → handler on the family's actor.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import bodyParser from 'koa-bodyparser';
+import { DomainError, Invalid } from '../domain/shared/errors.js';
+import { errorBody, errorMiddleware } from './middleware/errors.js';
+import { requestLog } from './middleware/requestLog.js';
+import { authenticate } from './middleware/auth.js';
+import { RateLimiter, rateLimit } from './middleware/rateLimit.js';
+import { idempotency } from './middleware/idempotency.js';
+import { validateInput } from './validate.js';
+import { fullPath, isWithStatus, requiredScope, type RouteDef, type Services } from './route.js';
+
+export function createApp(services: Services, routes: RouteDef[]): Koa {
+  const app = new Koa({ proxy: services.config.server.trustProxy });
+  app.silent = true;
+  const router = new Router();
+  const limiter = new RateLimiter(services.config.rateLimit.perMinute);
+  const limit = rateLimit(limiter, services.config.rateLimit.perMinute);
+  const idem = idempotency(services.store, services.now);
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: `${services.config.server.bodyLimitBytes}b`,
+    strict: true,
+    onerror: (err) => { throw err; },
+  });
+
+  const requireJson: Koa.Middleware = async (ctx, next) => {
+    const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+    if (hasBody && !ctx.is('application/json', '+json')) {
+      throw new DomainError(415, 'unsupported_media_type', 'Request bodies must be JSON (content-type: application/json)');
+    }
+    const declared = ctx.request.length;
+    if (declared > services.config.server.bodyLimitBytes) {
+      throw new DomainError(413, 'payload_too_large', `The request body is larger than the limit of ${services.config.server.bodyLimitBytes} bytes`);
+    }
+    await next();
+  };
+
+  for (const def of routes) {
+    const scope = requiredScope(def);
+    const chain: Koa.Middleware[] = [];
+    if (scope !== 'public') chain.push(authenticate(services, scope), limit);
+    if (def.method !== 'get') chain.push(requireJson, parse);
+    if (scope !== 'public' && def.method !== 'get') chain.push(idem);
+    chain.push(handle(def, services, scope !== 'public'));
+    router.register(fullPath(def), [def.method.toUpperCase()], chain, { name: `${def.method} ${fullPath(def)}` });
+  }
+
+  app.use(requestLog(services.logger));
+  app.use(errorMiddleware());
+  app.use(async (ctx, next) => {
+    await next();
+    // The router answers 405 (with Allow) and 501 in plain text; every answer is JSON here.
+    if (ctx.status === 404 && ctx.body === undefined) {
+      throw new DomainError(404, 'not_found', `No such path: ${ctx.method} ${ctx.path}`);
+    }
+    if (ctx.status === 405) {
+      ctx.body = errorBody(`${ctx.method} is not allowed on this path; it takes ${ctx.response.get('Allow')}`, 'method_not_allowed');
+    } else if (ctx.status === 501 && typeof ctx.body !== 'object') {
+      ctx.body = errorBody(`The method ${ctx.method} is not supported`, 'not_implemented');
+    }
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
+function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Middleware {
+  return async (ctx) => {
+    const query = def.query ? validateInput(ctx.query, def.query, ['query']) : lenientQuery(ctx, familyRoute);
+    let body: unknown = undefined;
+    if (def.method !== 'get') {
+      const raw = (ctx.request as any).body;
+      if (def.body) {
+        body = validateInput(raw ?? {}, def.body);
+      } else if (raw && typeof raw === 'object' && Object.keys(raw).length) {
+        const issues = Object.keys(raw).map((k) => ({ path: [k], message: 'is not a known field' }));
+        throw new Invalid(`${issues[0]!.path[0]} is not a known field: this endpoint takes no body`, issues);
+      }
+    }
+    const family = familyRoute ? await services.registry.get(ctx.state.family) : (undefined as never);
+    const key = ctx.state.key;
+    const result = await def.handler({
+      koa: ctx, params: ctx.params, query: query as any, body, services, family, key,
+      actor: key ? { keyId: key.id, personId: key.personId, keyName: key.name } : { keyId: null, personId: null },
+    });
+    if (isWithStatus(result)) {
+      ctx.status = result.status;
+      if (result.headers) ctx.set(result.headers);
+      ctx.body = result.body;
+    } else {
+      ctx.status = def.status ?? 200;
+      ctx.body = result;
+    }
+    if (def.produces && typeof ctx.body === 'string') ctx.type = def.produces;
+  };
+}
+
+/** Family routes without a query declaration refuse query parameters (typos must not pass). */
+function lenientQuery(ctx: Koa.Context, strict: boolean): Record<string, never> {
+  const names = Object.keys(ctx.query);
+  if (strict && names.length) {
+    const issues = names.map((n) => ({ path: ['query', n], message: 'is not a known query parameter' }));
+    throw new Invalid(`query.${names[0]} is not a known query parameter`, issues);
+  }
+  return {};
+}
+
+export { fullPath };

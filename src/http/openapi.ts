@@ -1,0 +1,115 @@
+/**
+ * The published OpenAPI 3.1 document, built from the route declarations: request schemas come
+ * from the structs that validate requests, response schemas from each route's `response`.
+ */
+import { fullPath, requiredScope, type RouteDef } from './route.js';
+import { toJsonSchema, type JsonSchema } from './schema.js';
+
+export const ERROR_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['ok', 'error', 'code'],
+  properties: {
+    ok: { const: false },
+    error: { type: 'string', description: 'A sentence for people' },
+    code: {
+      type: 'string',
+      enum: ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'payload_too_large',
+        'unsupported_media_type', 'method_not_allowed', 'rate_limited', 'idempotency_mismatch', 'upstream_failed',
+        'upstream_timeout', 'not_configured', 'not_implemented', 'internal'],
+    },
+    issues: {
+      type: 'array',
+      items: {
+        type: 'object', required: ['path', 'message'],
+        properties: { path: { type: 'array', items: { type: ['string', 'integer'] } }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'The request did not match the contract (issues name the fields)',
+  401: 'The API key is missing or invalid',
+  403: 'The API key cannot perform this operation',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'The change conflicts with the current state',
+  413: 'Body too large',
+  415: 'Body is not JSON',
+  422: 'Idempotency-Key reused with a different request',
+  429: 'Rate limited (see Retry-After)',
+  501: 'Not implemented yet',
+  502: 'An upstream service failed',
+  503: 'Not configured',
+  504: 'An upstream service timed out',
+};
+
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function operationId(def: RouteDef): string {
+  const words = fullPath(def).replace('/api/v1/families/:familySlug', '').split('/').filter(Boolean)
+    .map((w) => (w.startsWith(':') ? `by-${w.slice(1)}` : w));
+  return [def.method, ...words].join('-').replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
+}
+
+export function buildOpenApi(routes: RouteDef[], info: { version: string; serverUrl: string }): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const def of routes) {
+    const path = openApiPath(fullPath(def));
+    const scope = requiredScope(def);
+    const parameters: unknown[] = [];
+    for (const m of fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)) {
+      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
+    }
+    if (def.query) {
+      const qs = toJsonSchema(def.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+      for (const [name, schema] of Object.entries(qs.properties ?? {})) {
+        parameters.push({ name, in: 'query', required: (qs.required ?? []).includes(name), schema });
+      }
+    }
+    if (def.method !== 'get') {
+      parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+    }
+    const status = def.status ?? 200;
+    const responses: Record<string, unknown> = {
+      [status]: {
+        description: 'Success',
+        content: { [def.produces ?? 'application/json']: { schema: def.produces ? { type: 'string' } : def.response } },
+      },
+    };
+    const errors = new Set<number>([400, 404, ...(def.errors ?? [])]);
+    if (scope !== 'public') { errors.add(401); errors.add(403); errors.add(429); }
+    if (def.method !== 'get') { errors.add(409); errors.add(422); if (def.body) { errors.add(413); errors.add(415); } }
+    for (const code of [...errors].sort()) {
+      responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    const op: Record<string, unknown> = {
+      operationId: operationId(def),
+      summary: def.summary,
+      ...(def.description ? { description: def.description } : {}),
+      tags: def.tags,
+      ...(scope === 'public' ? { security: [] } : { 'x-scope': scope }),
+      parameters,
+      ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(def.body) } } } } : {}),
+      responses,
+    };
+    (paths[path] ??= {})[def.method] = op;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Household Organizer API',
+      version: info.version,
+      description: 'A family-scoped JSON REST API for household data. Every family path needs an `x-api-key` header with a key of that family; `x-scope` names the scope an operation needs (read < write < admin).',
+    },
+    servers: [{ url: info.serverUrl }],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      schemas: { Error: ERROR_SCHEMA },
+    },
+    paths,
+  };
+}

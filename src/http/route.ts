@@ -1,0 +1,96 @@
+/**
+ * How an API area declares its routes. One declaration feeds both the router and the
+ * published OpenAPI document, so the document cannot forget a route (a test walks the router
+ * to make sure).
+ *
+ *   export default defineRoutes([{ method: 'post', path: '/trackers', scope: 'write', ... }]);
+ *
+ * Paths under `/api/v1/families/:familySlug` are written relative to it with `family: true`
+ * (the default); the auth middleware has then resolved the key, checked the family and the
+ * scope, and activated the family's actor before the handler runs.
+ */
+import type Koa from 'koa';
+import type { Struct } from 'superstruct';
+import type { Config } from '../config.js';
+import type { FamilyActor } from '../family/actor.js';
+import type { FamilyRegistry } from '../family/registry.js';
+import type { Store } from '../store/store.js';
+import type { ActorRef } from '../domain/shared/state.js';
+import type { ApiKeyRecord, Scope } from '../store/types.js';
+import type { JsonSchema } from './schema.js';
+import type { Logger } from 'pino';
+
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/** Everything a handler may use; routes never touch the store directly. */
+export interface Services {
+  config: Config;
+  registry: FamilyRegistry;
+  /** Only for the auth middleware and the system routes (changes feed). */
+  store: Store;
+  now: () => Date;
+  logger: Logger;
+}
+
+export interface HandlerContext<Q, B> {
+  koa: Koa.Context;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  services: Services;
+  /** Present on family routes. */
+  family: FamilyActor;
+  actor: ActorRef;
+  key: ApiKeyRecord;
+}
+
+/** What a handler returns: the success body (status from the route), or a status and body. */
+export type HandlerResult = unknown | { status: number; body: unknown; headers?: Record<string, string> };
+
+export interface RouteDef<Q = any, B = any> {
+  method: Method;
+  /** Relative to /api/v1/families/:familySlug when `family` is true (default). */
+  path: string;
+  family?: boolean;
+  /** `public` routes take no key. Default: read for GET, write otherwise. */
+  scope?: Scope | 'public';
+  summary: string;
+  description?: string;
+  tags: string[];
+  query?: Struct<Q, any>;
+  body?: Struct<B, any>;
+  /** Success status (201 for creating POSTs). */
+  status?: number;
+  /** JSON Schema of the success body. */
+  response: JsonSchema;
+  /** Content type of a non-JSON success body (e.g. text/calendar). */
+  produces?: string;
+  /** Extra error statuses this route answers (besides 400/401/403/404 and 409 on writes). */
+  errors?: number[];
+  handler: (ctx: HandlerContext<Q, B>) => Promise<HandlerResult> | HandlerResult;
+}
+
+export const FAMILY_PREFIX = '/api/v1/families/:familySlug';
+
+export function fullPath(def: RouteDef): string {
+  return def.family === false ? def.path : FAMILY_PREFIX + def.path;
+}
+
+export function requiredScope(def: RouteDef): Scope | 'public' {
+  if (def.scope) return def.scope;
+  if (def.family === false) return 'public';
+  return def.method === 'get' ? 'read' : 'write';
+}
+
+export function defineRoutes(defs: RouteDef[]): RouteDef[] {
+  return defs;
+}
+
+/** Wraps a body with an explicit status (e.g. 200 for re-linking where 201 is the default). */
+export function withStatus(status: number, body: unknown, headers?: Record<string, string>): { status: number; body: unknown; headers?: Record<string, string> } {
+  return Object.assign(Object.create(STATUS_TAG), { status, body, ...(headers ? { headers } : {}) });
+}
+const STATUS_TAG = {};
+export function isWithStatus(v: unknown): v is { status: number; body: unknown; headers?: Record<string, string> } {
+  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === STATUS_TAG;
+}

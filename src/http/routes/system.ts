@@ -1,0 +1,61 @@
+/**
+ * Routes of the daemon itself: health, the OpenAPI document and the change-log feed.
+ */
+import { defineRoutes } from '../route.js';
+import { S } from '../schema.js';
+import { EVENT_TYPES } from '../../domain/shared/events.js';
+
+export const CHANGE_RECORD_SCHEMA = {
+  type: 'object',
+  required: ['seq', 'at', 'type', 'actor', 'object'],
+  properties: {
+    seq: { type: 'integer', minimum: 1 },
+    at: { type: 'string', format: 'date-time' },
+    type: { type: 'string', enum: [...EVENT_TYPES] },
+    actor: {
+      type: 'object', required: ['keyId', 'personId'],
+      properties: { keyId: { type: ['string', 'null'] }, personId: { type: ['string', 'null'] } },
+    },
+    object: { description: 'The resource as the API shows it' },
+    previous: { description: 'The resource before an update' },
+  },
+};
+
+export default function systemRoutes(getDocument: () => unknown, version: string) {
+  const started = Date.now();
+  return defineRoutes([
+    {
+      method: 'get', path: '/healthz', family: false, scope: 'public', tags: ['System'],
+      summary: 'Liveness: answers while the daemon serves',
+      response: {
+        type: 'object', required: ['ok', 'status'],
+        properties: { ok: { const: true }, status: { const: 'ok' }, version: { type: 'string' }, uptimeSeconds: { type: 'integer' } },
+      },
+      handler: () => ({ ok: true, status: 'ok', version, uptimeSeconds: Math.floor((Date.now() - started) / 1000) }),
+    },
+    {
+      method: 'get', path: '/api/v1/openapi.json', family: false, scope: 'public', tags: ['System'],
+      summary: 'This OpenAPI 3.1 document',
+      response: { type: 'object', required: ['openapi', 'paths'] },
+      handler: () => getDocument(),
+    },
+    {
+      method: 'get', path: '/changes', tags: ['Changes'], scope: 'read',
+      summary: 'The family change log, in order',
+      description: 'Every change to the family as `{seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
+      query: S.object({
+        after: S.optional(S.integer(0)),
+        limit: S.optional(S.integer(1, 500)),
+      }),
+      response: {
+        type: 'object', required: ['ok', 'changes', 'nextAfter'],
+        properties: { ok: { const: true }, changes: { type: 'array', items: CHANGE_RECORD_SCHEMA }, nextAfter: { type: 'integer' } },
+      },
+      handler: ({ query, services, family }) => {
+        const after = query.after ?? 0;
+        const changes = services.store.readLog(family.family.id, after, query.limit ?? 100);
+        return { ok: true, changes, nextAfter: changes.length ? changes[changes.length - 1]!.seq : after };
+      },
+    },
+  ]);
+}
