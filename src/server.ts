@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import type Router from '@koa/router';
 import type { Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
@@ -36,6 +37,8 @@ export interface Daemon {
   store: Store;
   registry: FamilyRegistry;
   routes: RouteDef[];
+  /** The Koa router, so tests can walk every registered route. */
+  router: Router;
   server: Server;
   /** Observers of committed change-log records (webhooks, scheduler). */
   onCommitted: Set<(family: FamilyInfo, records: readonly ChangeRecord[]) => void>;
@@ -73,7 +76,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const routes: RouteDef[] = [];
   routes.push(...systemRoutes(() => document, VERSION), ...areaRoutes());
   document = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl });
-  const app = createApp(services, routes);
+  const { app, router } = createApp(services, routes);
 
   // 3. HTTP server with timeouts so slow clients cannot hold connections forever.
   const server = createServer(app.callback());
@@ -109,7 +112,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, routes, server, onCommitted, close };
+  return { url, port, store, registry, routes, router, server, onCommitted, close };
 }
 
 function printBootstrap(family: FamilyInfo, apiKey: string): void {

@@ -18,7 +18,7 @@ import { idempotency } from './middleware/idempotency.js';
 import { validateInput } from './validate.js';
 import { fullPath, isWithStatus, requiredScope, type RouteDef, type Services } from './route.js';
 
-export function createApp(services: Services, routes: RouteDef[]): Koa {
+export function createApp(services: Services, routes: RouteDef[]): { app: Koa; router: Router } {
   const app = new Koa({ proxy: services.config.server.trustProxy });
   app.silent = true;
   const router = new Router();
@@ -70,7 +70,7 @@ export function createApp(services: Services, routes: RouteDef[]): Koa {
   });
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return app;
+  return { app, router };
 }
 
 function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Middleware {

@@ -78,6 +78,7 @@ export interface StartOptions {
   now?: () => Date;
   dataDir?: string;
   timezone?: string;
+  logger?: import('pino').Logger;
 }
 
 export function tempDataDir(): string {
@@ -98,7 +99,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       ...(opts.overrides ?? {}),
     } as DeepPartial<Config>,
   });
-  const logger = createLogger('silent');
+  const logger = opts.logger ?? createLogger('silent');
   const now = opts.now ?? (() => new Date());
   const daemon = await startDaemon(config, { logger, now });
   const newId = createIdGenerator(() => now().getTime(), (n) => randomBytes(n));

@@ -1,0 +1,445 @@
+/**
+ * RFC 5545 writer for the public calendar share feed (DESIGN §6). Pure: the caller passes the
+ * selected events already mapped to IcsEvent, and `now`.
+ *
+ * Decisions:
+ * - Timed events are written in the family's zone (`DTSTART;TZID=Europe/Berlin:20260329T093000`)
+ *   with a generated VTIMEZONE, so a weekly 09:00 stays at 09:00 across DST in every client.
+ *   A zone that is UTC in all but name gets `…Z` times and no VTIMEZONE.
+ * - The VTIMEZONE lists the zone's real transitions (Temporal's tz data) from the year before the
+ *   first date in use; from the first year after which the zone follows a stable yearly rule
+ *   (checked 20 years ahead), transitions are written once with an RRULE, which also covers
+ *   open-ended series.
+ * - DTSTAMP is the event's updatedAt: RFC 5545 §3.8.7.2 asks for the last revision when the
+ *   object has no METHOD, and it keeps the body byte-identical while nothing changes (ETags).
+ *   `now` only widens the VTIMEZONE's range to the current year.
+ * - STATUS: active and done → CONFIRMED (done is a household to-do state; the event happened),
+ *   archived → CANCELLED.
+ * - A timed event ends at endDate/endTime; with an endDate after its date but no endTime, at the
+ *   end of endDate; else after durationMinutes (default 60). All-day DTEND is exclusive.
+ * - A weekly RRULE whose BYDAY misses the start's weekday gets an RDATE for the start, because
+ *   the start always counts (recurrence.ts) and ical.js would otherwise drop it.
+ * - A date-only UNTIL becomes the UTC end of that local day for timed series (RFC 5545 wants
+ *   UNTIL in UTC when DTSTART has a TZID). Exdates and overrides use DTSTART's value type.
+ */
+import {
+  addDays,
+  daysBetween,
+  instantToLocal,
+  isUtcZone,
+  localToInstant,
+  parseCalendarDate,
+  parseLocalTime,
+  weekday,
+  zoneTransitions,
+  type ZoneTransition,
+} from '../shared/time.js';
+
+export type IcsStatus = 'active' | 'done' | 'archived';
+
+export interface IcsTiming {
+  date: string;
+  /** Inclusive. */
+  endDate?: string;
+  time?: string;
+  endTime?: string;
+  allDay?: boolean;
+  durationMinutes?: number;
+}
+
+export interface IcsFields {
+  summary?: string;
+  description?: string;
+  location?: string;
+  status?: IcsStatus;
+}
+
+/** One changed occurrence: fields given replace the series' (its timing shifted to the date). */
+export interface IcsOverride extends Partial<IcsTiming>, IcsFields {
+  /** The occurrence's original start date. */
+  recurrenceDate: string;
+  updatedAt?: Date;
+}
+
+export interface IcsEvent extends IcsTiming, IcsFields {
+  uid: string;
+  summary: string;
+  /** An RRULE value as rruleFor() writes it. */
+  rrule?: string;
+  /** Start dates of removed occurrences. */
+  exdates?: string[];
+  overrides?: IcsOverride[];
+  createdAt?: Date;
+  updatedAt: Date;
+}
+
+export interface IcsCalendar {
+  name: string;
+  /** IANA zone of the family. */
+  timezone: string;
+  prodId?: string;
+  now: Date;
+  events: IcsEvent[];
+}
+
+const DEFAULT_PRODID = '-//Household Organizer//Calendar Share//EN';
+const STATUS: Record<IcsStatus, string> = { active: 'CONFIRMED', done: 'CONFIRMED', archived: 'CANCELLED' };
+const BYDAY = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
+/** The whole VCALENDAR, CRLF-terminated and folded. */
+export function renderCalendar(cal: IcsCalendar): string {
+  const zone: Zone = { tz: cal.timezone, utc: isUtcZone(cal.timezone) };
+  const lines: string[] = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:${escapeText(cal.prodId ?? DEFAULT_PRODID)}`,
+    'CALSCALE:GREGORIAN',
+    `NAME:${escapeText(cal.name)}`,
+    `X-WR-CALNAME:${escapeText(cal.name)}`,
+    `X-WR-TIMEZONE:${escapeText(cal.timezone)}`,
+    'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+    'X-PUBLISHED-TTL:PT1H',
+  ];
+  const years = yearsInUse(cal.events);
+  if (!zone.utc && years) {
+    lines.push(...vtimezone(cal.timezone, years.first - 1, Math.max(years.last, cal.now.getUTCFullYear())));
+  }
+  for (const ev of cal.events) lines.push(...vevents(ev, zone));
+  lines.push('END:VCALENDAR');
+  return lines.map(foldLine).join('\r\n') + '\r\n';
+}
+
+/** TEXT escaping (RFC 5545 §3.3.11); other control characters, invalid in TEXT, are dropped. */
+export function escapeText(s: string): string {
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '');
+}
+
+/**
+ * Folds a content line into physical lines of at most 75 octets (UTF-8), CRLF + one space
+ * between them, never inside a character (RFC 5545 §3.1).
+ */
+export function foldLine(line: string): string {
+  let out = '';
+  let bytes = 0;
+  for (const ch of line) {
+    const cp = ch.codePointAt(0)!;
+    const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (bytes + n > 75) {
+      out += '\r\n ';
+      bytes = 1;
+    }
+    out += ch;
+    bytes += n;
+  }
+  return out;
+}
+
+// ---- events ---------------------------------------------------------------------------------
+
+interface Zone {
+  tz: string;
+  utc: boolean;
+}
+
+function isAllDay(t: IcsTiming): boolean {
+  return t.allDay === true || !t.time;
+}
+
+function vevents(ev: IcsEvent, zone: Zone): string[] {
+  const allDay = isAllDay(ev);
+  const out = ['BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(ev.updatedAt)}`];
+  out.push(...timingLines(ev, zone));
+  if (ev.rrule) {
+    out.push(`RRULE:${untilForStart(ev.rrule, allDay, zone)}`);
+    if (startOutsideRule(ev.rrule, ev.date)) out.push(startValue('RDATE', ev.date, ev, zone));
+    for (const d of ev.exdates ?? []) out.push(startValue('EXDATE', d, ev, zone));
+  }
+  out.push(...fieldLines(ev));
+  if (ev.createdAt) out.push(`CREATED:${utcStamp(ev.createdAt)}`);
+  out.push(`LAST-MODIFIED:${utcStamp(ev.updatedAt)}`, 'END:VEVENT');
+  if (!ev.rrule) return out;
+  const excluded = new Set(ev.exdates ?? []);
+  for (const o of ev.overrides ?? []) {
+    if (excluded.has(o.recurrenceDate)) continue; // removed wins over changed
+    const stamp = o.updatedAt ?? ev.updatedAt;
+    out.push('BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(stamp)}`);
+    out.push(startValue('RECURRENCE-ID', o.recurrenceDate, ev, zone));
+    out.push(...timingLines(overrideTiming(ev, o), zone));
+    out.push(...fieldLines({ ...pickFields(ev), ...pickFields(o) }));
+    out.push(`LAST-MODIFIED:${utcStamp(stamp)}`, 'END:VEVENT');
+  }
+  return out;
+}
+
+function fieldLines(f: IcsFields): string[] {
+  const out: string[] = [];
+  if (f.summary !== undefined) out.push(`SUMMARY:${escapeText(f.summary)}`);
+  if (f.description) out.push(`DESCRIPTION:${escapeText(f.description)}`);
+  if (f.location) out.push(`LOCATION:${escapeText(f.location)}`);
+  out.push(`STATUS:${STATUS[f.status ?? 'active']}`);
+  return out;
+}
+
+function pickFields(f: IcsFields): IcsFields {
+  const out: IcsFields = {};
+  if (f.summary !== undefined) out.summary = f.summary;
+  if (f.description !== undefined) out.description = f.description;
+  if (f.location !== undefined) out.location = f.location;
+  if (f.status !== undefined) out.status = f.status;
+  return out;
+}
+
+/** The series' timing moved to the occurrence's date, then the override's own fields on top. */
+function overrideTiming(ev: IcsEvent, o: IcsOverride): IcsTiming {
+  const span = ev.endDate ? daysBetween(ev.date, ev.endDate) : 0;
+  const date = o.date ?? o.recurrenceDate;
+  const t: IcsTiming = { ...ev, date, endDate: span > 0 ? addDays(date, span) : undefined };
+  for (const key of ['endDate', 'time', 'endTime', 'allDay', 'durationMinutes'] as const) {
+    if (o[key] !== undefined) (t as unknown as Record<string, unknown>)[key] = o[key];
+  }
+  return t;
+}
+
+function timingLines(t: IcsTiming, zone: Zone): string[] {
+  if (isAllDay(t)) {
+    // DTEND of an all-day event is exclusive: the day after the inclusive endDate.
+    return [`DTSTART;VALUE=DATE:${compactDate(t.date)}`, `DTEND;VALUE=DATE:${compactDate(addDays(t.endDate ?? t.date, 1))}`];
+  }
+  const time = requireTime(t.time!);
+  let end: { date: string; time: string };
+  if (t.endTime) {
+    end = { date: t.endDate ?? t.date, time: requireTime(t.endTime) };
+  } else if (t.endDate && t.endDate > t.date) {
+    end = { date: addDays(t.endDate, 1), time: '00:00' };
+  } else {
+    const startMs = localToInstant(t.date, time, zone.tz).getTime();
+    end = instantToLocal(new Date(startMs + (t.durationMinutes ?? 60) * 60_000), zone.tz);
+  }
+  return [dateTime('DTSTART', t.date, time, zone), dateTime('DTEND', end.date, end.time, zone)];
+}
+
+/** A property holding an occurrence start on `date`, typed like the series' DTSTART. */
+function startValue(name: string, date: string, ev: IcsEvent, zone: Zone): string {
+  return isAllDay(ev) ? `${name};VALUE=DATE:${compactDate(date)}` : dateTime(name, date, requireTime(ev.time!), zone);
+}
+
+function dateTime(name: string, date: string, time: string, zone: Zone): string {
+  if (zone.utc) return `${name}:${utcStamp(localToInstant(date, time, zone.tz))}`;
+  return `${name};TZID=${paramValue(zone.tz)}:${compactDate(date)}T${time.replace(':', '')}00`;
+}
+
+function untilForStart(rrule: string, allDay: boolean, zone: Zone): string {
+  if (allDay) return rrule;
+  return rrule.replace(/(^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?=;|$)/, (_m, sep: string, y: string, mo: string, d: string) => {
+    // The last instant of the local until-day, in UTC.
+    const nextDay = addDays(`${y}-${mo}-${d}`, 1);
+    return `${sep}UNTIL=${utcStamp(new Date(localToInstant(nextDay, '00:00', zone.tz).getTime() - 1000))}`;
+  });
+}
+
+function startOutsideRule(rrule: string, date: string): boolean {
+  const parts = new Map(rrule.split(';').map((p) => p.split('=') as [string, string]));
+  const byday = parts.get('BYDAY');
+  if (parts.get('FREQ') !== 'WEEKLY' || !byday) return false;
+  return !byday.split(',').includes(BYDAY[weekday(date)]!);
+}
+
+function requireTime(s: string): string {
+  const t = parseLocalTime(s);
+  if (t === null) throw new RangeError(`not a local time: ${JSON.stringify(s)}`);
+  return t;
+}
+
+function compactDate(date: string): string {
+  if (!parseCalendarDate(date)) throw new RangeError(`not a calendar date: ${JSON.stringify(date)}`);
+  return date.replaceAll('-', '');
+}
+
+function utcStamp(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+}
+
+/** Parameter values with `:`, `;` or `,` must be quoted (RFC 5545 §3.2); IANA names have none. */
+function paramValue(v: string): string {
+  return /[:;,]/.test(v) ? `"${v.replace(/"/g, '')}"` : v;
+}
+
+function yearsInUse(events: IcsEvent[]): { first: number; last: number } | null {
+  let first = Infinity;
+  let last = -Infinity;
+  const see = (d: string | undefined) => {
+    if (!d) return;
+    const y = Number(d.slice(0, 4));
+    first = Math.min(first, y);
+    last = Math.max(last, y);
+  };
+  for (const ev of events) {
+    const timed = !isAllDay(ev) || (ev.overrides ?? []).some((o) => !isAllDay({ ...ev, ...o }));
+    if (!timed) continue;
+    see(ev.date);
+    see(ev.endDate);
+    const until = /UNTIL=(\d{4})/.exec(ev.rrule ?? '');
+    if (until) see(`${until[1]}-01-01`);
+    for (const o of ev.overrides ?? []) {
+      see(o.recurrenceDate);
+      see(o.date);
+      see(o.endDate);
+    }
+  }
+  return first === Infinity ? null : { first, last };
+}
+
+// ---- VTIMEZONE ------------------------------------------------------------------------------
+
+const RULE_HORIZON_YEARS = 20;
+
+/** A transition as a VTIMEZONE observance sees it: local wall time in the offset before. */
+interface LocalTransition extends ZoneTransition {
+  year: number;
+  month: number;
+  day: number;
+  /** Seconds since local midnight. */
+  seconds: number;
+}
+
+/** A yearly rule such as "last Sunday of March at 02:00, +0100 → +0200". */
+interface YearlyRule {
+  month: number;
+  nth: number; // 1..5, or -1 for the last
+  weekday: number;
+  seconds: number;
+  offsetBefore: number;
+  offsetAfter: number;
+}
+
+function vtimezone(tz: string, firstYear: number, lastYear: number): string[] {
+  const horizon = lastYear + RULE_HORIZON_YEARS;
+  const all = zoneTransitions(tz, new Date(Date.UTC(firstYear, 0, 1) - 86_400_000), new Date(Date.UTC(horizon + 1, 0, 2)))
+    .map(localTransition)
+    .filter((t) => t.year >= firstYear && t.year <= horizon);
+  const inYear = (y: number) => all.filter((t) => t.year === y);
+
+  // Derive yearly rules from the last year in use and find the first year from which they hold.
+  let rules = deriveRules(inYear(lastYear), lastYear, horizon, inYear);
+  let ruleFrom = lastYear;
+  if (rules) while (ruleFrom > firstYear && rulesHold(rules, ruleFrom - 1, inYear)) ruleFrom--;
+
+  const out = ['BEGIN:VTIMEZONE', `TZID:${tz}`];
+  if (inYear(firstYear).length === 0) {
+    // Nothing changes in the first year: one observance states the offset in force then.
+    const start = new Date(Date.UTC(firstYear, 0, 1));
+    const offset = offsetAt(tz, start);
+    out.push('BEGIN:STANDARD', `DTSTART:${firstYear}0101T000000`, `TZOFFSETFROM:${formatOffset(offset)}`, `TZOFFSETTO:${formatOffset(offset)}`, 'END:STANDARD');
+  }
+  const individual = rules ? all.filter((t) => t.year < ruleFrom) : all;
+  for (const t of individual) out.push(...observance(t));
+  if (rules) {
+    for (const r of rules) {
+      const first = inYear(ruleFrom).find((t) => t.offsetBefore === r.offsetBefore && t.offsetAfter === r.offsetAfter)!;
+      out.push(...observance(first, `FREQ=YEARLY;BYMONTH=${r.month};BYDAY=${r.nth}${BYDAY[r.weekday]}`));
+    }
+  }
+  out.push('END:VTIMEZONE');
+  rules = null;
+  return out;
+}
+
+function observance(t: LocalTransition, rrule?: string): string[] {
+  const kind = t.offsetAfter > t.offsetBefore ? 'DAYLIGHT' : 'STANDARD';
+  const hh = Math.floor(t.seconds / 3600);
+  const mm = Math.floor((t.seconds % 3600) / 60);
+  const ss = t.seconds % 60;
+  const stamp = `${String(t.year).padStart(4, '0')}${pad(t.month)}${pad(t.day)}T${pad(hh)}${pad(mm)}${pad(ss)}`;
+  return [
+    `BEGIN:${kind}`,
+    `DTSTART:${stamp}`,
+    ...(rrule ? [`RRULE:${rrule}`] : []),
+    `TZOFFSETFROM:${formatOffset(t.offsetBefore)}`,
+    `TZOFFSETTO:${formatOffset(t.offsetAfter)}`,
+    `END:${kind}`,
+  ];
+}
+
+function localTransition(t: ZoneTransition): LocalTransition {
+  const local = new Date(t.instant.getTime() + t.offsetBefore * 1000);
+  return {
+    ...t,
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    seconds: local.getUTCHours() * 3600 + local.getUTCMinutes() * 60 + local.getUTCSeconds(),
+  };
+}
+
+/** Rules for a year with exactly two transitions that repeat the same way through `horizon`. */
+function deriveRules(
+  year: LocalTransition[],
+  from: number,
+  horizon: number,
+  inYear: (y: number) => LocalTransition[],
+): YearlyRule[] | null {
+  if (year.length !== 2) return null;
+  const rules: YearlyRule[] = [];
+  for (const t of year) {
+    const wd = new Date(Date.UTC(t.year, t.month - 1, t.day)).getUTCDay();
+    const last = t.day + 7 > new Date(Date.UTC(t.year, t.month, 0)).getUTCDate();
+    const candidates = [...(last ? [-1] : []), Math.ceil(t.day / 7)];
+    const found = candidates
+      .map((nth): YearlyRule => ({ month: t.month, nth, weekday: wd, seconds: t.seconds, offsetBefore: t.offsetBefore, offsetAfter: t.offsetAfter }))
+      .find((r) => everyYear(from, horizon, (y) => ruleMatches(r, inYear(y), y)));
+    if (!found) return null;
+    rules.push(found);
+  }
+  return everyYear(from, horizon, (y) => inYear(y).length === 2) ? rules : null;
+}
+
+function rulesHold(rules: YearlyRule[], y: number, inYear: (y: number) => LocalTransition[]): boolean {
+  const ts = inYear(y);
+  return ts.length === rules.length && rules.every((r) => ruleMatches(r, ts, y));
+}
+
+function everyYear(from: number, to: number, ok: (y: number) => boolean): boolean {
+  for (let y = from; y <= to; y++) if (!ok(y)) return false;
+  return true;
+}
+
+function ruleMatches(r: YearlyRule, ts: LocalTransition[], y: number): boolean {
+  const day = ruleDay(r, y);
+  return ts.some(
+    (t) => t.month === r.month && t.day === day && t.seconds === r.seconds && t.offsetBefore === r.offsetBefore && t.offsetAfter === r.offsetAfter,
+  );
+}
+
+/** Day of month of the rule's nth (or last) weekday in year y. */
+function ruleDay(r: YearlyRule, y: number): number {
+  const dim = new Date(Date.UTC(y, r.month, 0)).getUTCDate();
+  if (r.nth < 0) {
+    const lastWd = new Date(Date.UTC(y, r.month - 1, dim)).getUTCDay();
+    return dim - ((lastWd - r.weekday + 7) % 7);
+  }
+  const firstWd = new Date(Date.UTC(y, r.month - 1, 1)).getUTCDay();
+  const day = 1 + ((r.weekday - firstWd + 7) % 7) + 7 * (r.nth - 1);
+  return day <= dim ? day : -1;
+}
+
+function offsetAt(tz: string, instant: Date): number {
+  const local = instantToLocal(instant, tz);
+  const wall = Date.UTC(Number(local.date.slice(0, 4)), Number(local.date.slice(5, 7)) - 1, Number(local.date.slice(8, 10)), Number(local.time.slice(0, 2)), Number(local.time.slice(3, 5)));
+  return Math.round((wall - instant.getTime()) / 60_000) * 60;
+}
+
+function formatOffset(seconds: number): string {
+  const sign = seconds < 0 ? '-' : '+';
+  const a = Math.abs(seconds);
+  const s = a % 60;
+  return `${sign}${pad(Math.floor(a / 3600))}${pad(Math.floor((a % 3600) / 60))}${s ? pad(s) : ''}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}

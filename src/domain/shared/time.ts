@@ -1,0 +1,251 @@
+/**
+ * Calendar dates, local times and time zones, as the wire carries them (DESIGN §3):
+ * dates `YYYY-MM-DD`, local times `HH:mm` (24-hour), time zones as IANA names.
+ *
+ * Pure: no clock (callers pass `now`), no I/O. Date arithmetic works on integer day numbers
+ * (days since 1970-01-01, proleptic Gregorian) so it never depends on the process's time zone
+ * and never meets a DST hour; only the zone-aware functions use Temporal.
+ */
+import { Temporal } from 'temporal-polyfill';
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_24_RE = /^(\d{1,2}):([0-5]\d)$/;
+const TIME_12_RE = /^(\d{1,2})(?::([0-5]\d))?\s?([ap])m$/i;
+
+export interface CalendarDateParts {
+  year: number;
+  month: number; // 1..12
+  day: number; // 1..31
+}
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** Days in `month` (1..12) of `year`. */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Parses a `YYYY-MM-DD` string, or null when it is not a real calendar date. */
+export function parseCalendarDate(s: string): CalendarDateParts | null {
+  const m = DATE_RE.exec(s);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  return { year, month, day };
+}
+
+/** `YYYY-MM-DD` and calendar-valid: 2026-02-29 is false, 2028-02-29 true, 2100-02-29 false. */
+export function isCalendarDate(s: string): boolean {
+  return parseCalendarDate(s) !== null;
+}
+
+function requireDate(s: string): CalendarDateParts {
+  const parts = parseCalendarDate(s);
+  if (!parts) throw new RangeError(`not a calendar date: ${JSON.stringify(s)}`);
+  return parts;
+}
+
+export function formatCalendarDate(year: number, month: number, day: number): string {
+  if (year < 0 || year > 9999) throw new RangeError(`year out of range: ${year}`);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * Days since 1970-01-01 (negative before). Howard Hinnant's `days_from_civil`: exact integer
+ * arithmetic for every year, unlike Date.UTC which maps years 0..99 onto 1900..1999.
+ */
+export function dayNumberOf(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = (month + 9) % 12; // March = 0
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/** Inverse of dayNumberOf (Hinnant's `civil_from_days`). */
+export function partsOfDayNumber(n: number): CalendarDateParts {
+  const z = n + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}
+
+/** `YYYY-MM-DD` → day number; throws RangeError for an invalid date. */
+export function toDayNumber(date: string): number {
+  const { year, month, day } = requireDate(date);
+  return dayNumberOf(year, month, day);
+}
+
+/** Day number → `YYYY-MM-DD`; throws RangeError outside years 0000..9999. */
+export function fromDayNumber(n: number): string {
+  const { year, month, day } = partsOfDayNumber(n);
+  return formatCalendarDate(year, month, day);
+}
+
+export function addDays(date: string, n: number): string {
+  return fromDayNumber(toDayNumber(date) + n);
+}
+
+/** b − a in days. */
+export function daysBetween(a: string, b: string): number {
+  return toDayNumber(b) - toDayNumber(a);
+}
+
+/** Day of the week of a day number: 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday). */
+export function weekdayOfDayNumber(n: number): number {
+  return (((n + 4) % 7) + 7) % 7;
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekday(date: string): number {
+  return weekdayOfDayNumber(toDayNumber(date));
+}
+
+/** Adds calendar months, clamping the day to the target month's length (Jan 31 + 1 → Feb 28). */
+export function addMonths(date: string, n: number): string {
+  const { year, month, day } = requireDate(date);
+  const index = year * 12 + (month - 1) + n;
+  const y = Math.floor(index / 12);
+  const m = index - y * 12 + 1;
+  return formatCalendarDate(y, m, Math.min(day, daysInMonth(y, m)));
+}
+
+/**
+ * Accepts `HH:mm` / `H:mm` (24-hour) and `h:mm AM`, `h AM`, `3:30pm` (case-insensitive, one
+ * optional space) and answers the normalized `HH:mm`, or null. Surrounding blanks are ignored.
+ */
+export function parseLocalTime(s: string): string | null {
+  const t = s.trim();
+  const m24 = TIME_24_RE.exec(t);
+  if (m24) {
+    const h = Number(m24[1]);
+    return h <= 23 ? `${String(h).padStart(2, '0')}:${m24[2]}` : null;
+  }
+  const m12 = TIME_12_RE.exec(t);
+  if (m12) {
+    const h = Number(m12[1]);
+    if (h < 1 || h > 12) return null;
+    const pm = m12[3]!.toLowerCase() === 'p';
+    const h24 = (h % 12) + (pm ? 12 : 0);
+    return `${String(h24).padStart(2, '0')}:${m12[2] ?? '00'}`;
+  }
+  return null;
+}
+
+function requireTime(s: string): { hour: number; minute: number } {
+  const t = parseLocalTime(s);
+  if (t === null) throw new RangeError(`not a local time: ${JSON.stringify(s)}`);
+  return { hour: Number(t.slice(0, 2)), minute: Number(t.slice(3, 5)) };
+}
+
+/** Minutes since midnight of a local time. */
+export function minutesOfDay(time: string): number {
+  const { hour, minute } = requireTime(time);
+  return hour * 60 + minute;
+}
+
+/** `15:30` → `3:30 PM`, `00:05` → `12:05 AM`, `12:00` → `12:00 PM`. */
+export function formatTime12(hhmm: string): string {
+  const { hour, minute } = requireTime(hhmm);
+  return `${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`;
+}
+
+/**
+ * The zone's name with IANA casing (`europe/berlin` → `Europe/Berlin`; links such as
+ * `Asia/Kolkata` are kept, unlike Intl's resolvedOptions), or null when unknown. Offset strings
+ * (`+01:00`) are refused: a family lives in a named zone with DST rules.
+ */
+export function normalizeTimeZone(tz: string): string | null {
+  if (!/^[A-Za-z]/.test(tz)) return null;
+  try {
+    return Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(tz).timeZoneId;
+  } catch {
+    return null;
+  }
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  return normalizeTimeZone(tz) !== null;
+}
+
+function plainDateTime(date: string, time: string): Temporal.PlainDateTime {
+  const { year, month, day } = requireDate(date);
+  const { hour, minute } = requireTime(time);
+  return Temporal.PlainDateTime.from({ year, month, day, hour, minute });
+}
+
+/**
+ * The instant at which the wall clock in `tz` shows `date` `time`. A time skipped by a DST gap
+ * moves forward by the gap (02:30 → 03:30 CEST), a repeated time takes its first (earlier)
+ * instant: Temporal's 'compatible', which is also what RFC 5545 prescribes for TZID times.
+ */
+export function localToInstant(date: string, time: string, tz: string): Date {
+  const zdt = plainDateTime(date, time).toZonedDateTime(tz, { disambiguation: 'compatible' });
+  return new Date(zdt.epochMilliseconds);
+}
+
+/** The wall-clock date and `HH:mm` in `tz` at `instant` (seconds are dropped). */
+export function instantToLocal(instant: Date, tz: string): { date: string; time: string } {
+  const zdt = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(tz);
+  return {
+    date: formatCalendarDate(zdt.year, zdt.month, zdt.day),
+    time: `${String(zdt.hour).padStart(2, '0')}:${String(zdt.minute).padStart(2, '0')}`,
+  };
+}
+
+/** The calendar date in `tz` at `now`. */
+export function todayIn(tz: string, now: Date): string {
+  return instantToLocal(now, tz).date;
+}
+
+/** UTC offset of `tz` at `instant`, in minutes east of Greenwich (Berlin summer → 120). */
+export function offsetMinutesAt(instant: Date, tz: string): number {
+  const zdt = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(tz);
+  return Math.round(zdt.offsetNanoseconds / 60e9);
+}
+
+export interface ZoneTransition {
+  /** First instant of the new offset. */
+  instant: Date;
+  /** UTC offsets in seconds east of Greenwich, before and after the instant. */
+  offsetBefore: number;
+  offsetAfter: number;
+}
+
+/**
+ * The UTC-offset changes of `tz` in [from, to), in order (Temporal's getTimeZoneTransition,
+ * which reads the platform's tz database). Transitions that only rename the zone are left out.
+ */
+export function zoneTransitions(tz: string, from: Date, to: Date): ZoneTransition[] {
+  const out: ZoneTransition[] = [];
+  let zdt = Temporal.Instant.fromEpochMilliseconds(from.getTime()).toZonedDateTimeISO(tz);
+  // A zone changes its offset at most a few times a year; the cap only guards against a loop.
+  for (let guard = 0; guard < 100_000; guard++) {
+    const next = zdt.getTimeZoneTransition('next');
+    if (!next || next.epochMilliseconds >= to.getTime()) break;
+    const before = new Temporal.Instant(next.epochNanoseconds - 1n).toZonedDateTimeISO(tz);
+    const offsetBefore = Math.round(before.offsetNanoseconds / 1e9);
+    const offsetAfter = Math.round(next.offsetNanoseconds / 1e9);
+    if (offsetBefore !== offsetAfter) out.push({ instant: new Date(next.epochMilliseconds), offsetBefore, offsetAfter });
+    zdt = next;
+  }
+  return out;
+}
+
+/** Whether `tz` is UTC in all but name (offset 0, no transitions): times can be written with Z. */
+export function isUtcZone(tz: string): boolean {
+  const zdt = Temporal.Instant.fromEpochMilliseconds(Date.UTC(1800, 0, 1)).toZonedDateTimeISO(tz);
+  return zdt.offsetNanoseconds === 0 && zdt.getTimeZoneTransition('next') === null;
+}

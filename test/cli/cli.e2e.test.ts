@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, tempDataDir } from '../helpers/server.js';
+import { runCli, spawnDaemon, type ChildDaemon } from '../helpers/child.js';
+import { Store } from '../../src/store/store.js';
+
+describe('household-organizer CLI', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let daemon: ChildDaemon;
+  const cli = (...args: string[]) => runCli([...args, '--data-dir', dir]);
+
+  before(async () => {
+    dir = tempDataDir();
+    daemon = await spawnDaemon(dir);
+  });
+  after(async () => {
+    daemon.proc.kill('SIGTERM');
+    await daemon.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('family create --json prints the family and a key that works at once against the running daemon', async () => {
+    const r = await cli('family', 'create', 'smiths', '--name', 'The Smiths', '--timezone', 'Europe/Berlin', '--json');
+    expect(r.code, r.stderr).to.equal(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.family).to.deep.include({ slug: 'smiths', name: 'The Smiths', timezone: 'Europe/Berlin' });
+    expect(out.family.id).to.match(/^fam_/);
+    expect(out.apiKey).to.match(/^hk_[0-9A-Za-z]{12}_[0-9A-Za-z]{32}$/);
+    const api = new Client(`${daemon.url}/api/v1/families/smiths`, out.apiKey);
+    expect((await api.post('/people', { name: 'Ana' })).status).to.equal(201);
+  });
+
+  it('family create refuses a taken slug, a bad slug and an unknown time zone', async () => {
+    expect((await cli('family', 'create', 'home')).stderr).to.match(/already exists/);
+    expect((await cli('family', 'create', 'Bad Slug')).code).to.not.equal(0);
+    expect((await cli('family', 'create', 'tz', '--timezone', 'Mars/Base')).stderr).to.match(/IANA/);
+  });
+
+  it('family list shows every family', async () => {
+    const r = await cli('family', 'list', '--json');
+    expect(JSON.parse(r.stdout).families.map((f: any) => f.slug)).to.include.members(['home', 'smiths']);
+  });
+
+  it('key create, list and revoke work while serve runs', async () => {
+    const made = JSON.parse((await cli('key', 'create', 'home', '--scopes', 'read', '--name', 'dashboard', '--json')).stdout);
+    expect(made.key).to.deep.include({ name: 'dashboard', scopes: ['read'], personId: null });
+    const api = new Client(`${daemon.url}/api/v1/families/home`, made.apiKey);
+    expect((await api.get('/people')).status).to.equal(200);
+    expect((await api.post('/people', { name: 'x' })).status).to.equal(403);
+    const list = JSON.parse((await cli('key', 'list', 'home', '--json')).stdout).keys;
+    const listed = list.find((k: any) => k.id === made.key.id);
+    expect(listed).to.include({ name: 'dashboard' });
+    expect(listed).to.not.have.property('secretHash');
+    const revoked = await cli('key', 'revoke', made.key.id, '--json');
+    expect(revoked.code).to.equal(0);
+    expect((await api.get('/people')).status).to.equal(401);
+  });
+
+  it('key create defaults to all three scopes and checks --person', async () => {
+    const made = JSON.parse((await cli('key', 'create', 'home', '--json')).stdout);
+    expect(made.key.scopes).to.deep.equal(['read', 'write', 'admin']);
+    const bad = await cli('key', 'create', 'home', '--person', 'person_nobody', '--json');
+    expect(bad.code).to.not.equal(0);
+    const api = new Client(`${daemon.url}/api/v1/families/home`, made.apiKey);
+    const person = (await api.post('/people', { name: 'Kid', kind: 'child' })).body.person.id;
+    const withPerson = JSON.parse((await cli('key', 'create', 'home', '--person', person, '--json')).stdout);
+    expect(withPerson.key.personId).to.equal(person);
+  });
+
+  it('backup makes a consistent copy while serve runs', async () => {
+    const target = join(dir, 'backup');
+    const r = await cli('backup', target, '--json');
+    expect(r.code, r.stderr).to.equal(0);
+    const copy = Store.open(target);
+    try {
+      expect(copy.listFamilies().map((f) => f.slug)).to.include.members(['home', 'smiths']);
+    } finally { await copy.close(); }
+  });
+
+  it('export and import restore a family exactly: ids, order and log', async () => {
+    const file = join(dir, 'smiths.json');
+    const api = new Client(`${daemon.url}/api/v1/families/home`, null);
+    void api;
+    expect((await cli('export', 'smiths', '--out', file)).code).to.equal(0);
+    const exported = JSON.parse(readFileSync(file, 'utf8'));
+    expect(exported.family.slug).to.equal('smiths');
+    expect(exported.log.length).to.be.greaterThan(0);
+    const other = tempDataDir();
+    try {
+      const r = await runCli(['import', file, '--data-dir', other, '--json']);
+      expect(r.code, r.stderr).to.equal(0);
+      const again = await runCli(['export', 'smiths', '--data-dir', other]);
+      const reexported = JSON.parse(again.stdout);
+      expect(reexported.family).to.deep.equal(exported.family);
+      expect(reexported.records).to.deep.equal(exported.records);
+      expect(reexported.log).to.deep.equal(exported.log);
+      expect(reexported.keys).to.deep.equal(exported.keys);
+      const twice = await runCli(['import', file, '--data-dir', other]);
+      expect(twice.code).to.not.equal(0);
+      expect(twice.stderr).to.match(/already exists/);
+    } finally { rmSync(other, { recursive: true, force: true }); }
+  });
+});

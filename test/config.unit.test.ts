@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, ConfigError } from '../src/config.js';
+
+describe('configuration', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'household-config-'));
+  const file = (name: string, body: unknown) => { const p = join(dir, name); writeFileSync(p, JSON.stringify(body)); return p; };
+
+  it('has every documented key with its default', () => {
+    const c = loadConfig({ env: {} });
+    expect(c.server).to.deep.equal({ host: '0.0.0.0', port: 8080, publicUrl: 'http://localhost:8080', bodyLimitBytes: 1048576, trustProxy: false });
+    expect(c.families).to.include({ defaultTimezone: 'UTC', bootstrapSlug: 'home', actorIdleMinutes: 30 });
+    expect(c.webhooks.retryScheduleSeconds).to.deep.equal([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(c.egress).to.deep.equal({ webPages: 'public', calendarFeeds: 'lan', webhooks: 'lan', transports: 'any' });
+    expect(c.webSearch.searxngUrl).to.equal(null);
+  });
+
+  it('merges file, then environment, then flags', () => {
+    const f = file('a.json', { server: { port: 9000, host: '127.0.0.1' }, log: { level: 'warn' } });
+    const c = loadConfig({ configFile: f, env: { HOUSEHOLD_PORT: '9100', HOUSEHOLD_DATA_DIR: '/srv/data' }, flags: { port: 9200 } });
+    expect(c.server.port).to.equal(9200);
+    expect(c.server.host).to.equal('127.0.0.1');
+    expect(c.storage.dataDir).to.equal('/srv/data');
+    expect(c.log.level).to.equal('warn');
+    expect(c.server.bodyLimitBytes).to.equal(1048576);
+  });
+
+  it('reads HOUSEHOLD_CONFIG when --config is absent', () => {
+    const f = file('b.json', { rateLimit: { perMinute: 60 } });
+    expect(loadConfig({ env: { HOUSEHOLD_CONFIG: f } }).rateLimit.perMinute).to.equal(60);
+  });
+
+  it('names an unknown key', () => {
+    const f = file('c.json', { weather: { forecastURL: 'x' } });
+    expect(() => loadConfig({ configFile: f, env: {} })).to.throw(ConfigError, 'unknown config key "weather.forecastURL"');
+  });
+
+  it('names an ill-typed key', () => {
+    expect(() => loadConfig({ env: { HOUSEHOLD_PORT: 'eighty' } })).to.throw(ConfigError, /HOUSEHOLD_PORT/);
+    const f = file('d.json', { egress: { webhooks: 'everywhere' } });
+    expect(() => loadConfig({ configFile: f, env: {} })).to.throw(ConfigError, /config key "egress.webhooks" is invalid/);
+    const g = file('e.json', { server: { port: 70000 } });
+    expect(() => loadConfig({ configFile: g, env: {} })).to.throw(ConfigError, /"server.port"/);
+  });
+
+  it('explains a file that is not JSON', () => {
+    const p = join(dir, 'broken.json');
+    writeFileSync(p, '{ "server": ');
+    expect(() => loadConfig({ configFile: p, env: {} })).to.throw(ConfigError, /not valid JSON/);
+  });
+});

@@ -1,0 +1,117 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { Store } from '../../src/store/store.js';
+import { FamilyRegistry } from '../../src/family/registry.js';
+import { createFamily } from '../../src/family/keys.js';
+import { createIdGenerator } from '../../src/domain/shared/ids.js';
+import { Conflict } from '../../src/domain/shared/errors.js';
+import type { Command, FamilyInfo } from '../../src/domain/shared/state.js';
+import { tempDataDir } from '../helpers/server.js';
+
+/** A pure command that appends one record and one change-log record. */
+function addProbe(label: string): Command<{ id: string }> {
+  return (state, ctx) => {
+    if (label === 'bad') throw new Conflict('bad label');
+    const id = ctx.newId('ent');
+    const value = { id, label, n: state.table('probe').size };
+    return { result: { id }, changes: [{ table: 'probe', id, value }], events: [{ type: 'tracker.entry.created', object: value }] };
+  };
+}
+
+describe('family actor and store', () => {
+  let dir: string;
+  let store: Store;
+  let family: FamilyInfo;
+  const newId = createIdGenerator(() => Date.now(), (n) => randomBytes(n));
+  const deps = () => ({ store, now: () => new Date(), newId, publicUrl: 'http://x' });
+  const actorRef = { keyId: 'k1', personId: null };
+
+  beforeEach(async () => {
+    dir = tempDataDir();
+    store = Store.open(dir);
+    family = (await createFamily(store, { slug: 'home' }, { now: new Date(), newId, defaultTimezone: 'UTC' })).family;
+  });
+  afterEach(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+
+  it('commits 1,000 writes from 50 in flight in mailbox order, all durable', async () => {
+    const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 10 });
+    const actor = await registry.get(family);
+    const results: { id: string }[] = [];
+    let next = 0;
+    async function worker() {
+      while (next < 1000) {
+        const i = next++;
+        // An await between taking the number and writing lets the 50 workers interleave.
+        await new Promise((r) => setImmediate(r));
+        results[i] = await actor.execute(addProbe(`w${i}`), actorRef);
+      }
+    }
+    await Promise.all(Array.from({ length: 50 }, worker));
+    await registry.shutdown();
+    const log = store.readLog(family.id, 0, 2000);
+    expect(log).to.have.length(1000);
+    expect(log.map((r) => r.seq)).to.deep.equal(Array.from({ length: 1000 }, (_, i) => i + 1));
+    // Ids are made in decide order, so the log's order is the mailbox order.
+    const ids = log.map((r) => (r.object as { id: string }).id);
+    expect(ids).to.deep.equal([...ids].sort());
+    // Each record saw exactly the records decided before it.
+    expect(log.map((r) => (r.object as { n: number }).n)).to.deep.equal(Array.from({ length: 1000 }, (_, i) => i));
+    expect(new Set(results.map((r) => r.id))).to.have.length(1000);
+    // A fresh store handle (as after a restart) reads them all back.
+    await store.close();
+    store = Store.open(dir);
+    const records = Array.from(store.familyRecords(family.id)).filter((r) => r.table === 'probe');
+    expect(records).to.have.length(1000);
+  });
+
+  it('writes nothing when the decider refuses', async () => {
+    const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 10 });
+    const actor = await registry.get(family);
+    await actor.execute(addProbe('ok'), actorRef);
+    let err: unknown;
+    try { await actor.execute(addProbe('bad'), actorRef); } catch (e) { err = e; }
+    expect(err).to.be.instanceOf(Conflict);
+    expect(store.readLog(family.id, 0, 10)).to.have.length(1);
+    expect(actor.read((s) => s.table('probe').size)).to.equal(1);
+    await registry.shutdown();
+  });
+
+  it('reloads evicted families from disk with their sequence', async () => {
+    const registry = new FamilyRegistry(deps(), { idleMs: 0, maxActive: 10 });
+    const actor = await registry.get(family);
+    await actor.execute(addProbe('a'), actorRef);
+    await actor.execute(addProbe('b'), actorRef);
+    expect(registry.evictIdle(Date.now() + 1)).to.equal(1);
+    expect(registry.activeCount).to.equal(0);
+    const again = await registry.get(family);
+    expect(again).to.not.equal(actor);
+    expect(again.read((s) => s.newestFirst<{ label: string }>('probe').map((p) => p.label))).to.deep.equal(['b', 'a']);
+    await again.execute(addProbe('c'), actorRef);
+    expect(store.readLog(family.id, 0, 10).map((r) => r.seq)).to.deep.equal([1, 2, 3]);
+    await registry.shutdown();
+  });
+
+  it('keeps at most maxActive families, least recently used out first', async () => {
+    const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 2 });
+    const fams = [family];
+    for (const slug of ['b', 'c']) fams.push((await createFamily(store, { slug }, { now: new Date(), newId, defaultTimezone: 'UTC' })).family);
+    await registry.get(fams[0]!);
+    await registry.get(fams[1]!);
+    await registry.get(fams[0]!); // a is now the most recent
+    await registry.get(fams[2]!);
+    await new Promise((r) => setImmediate(r));
+    expect(registry.activeCount).to.equal(2);
+    expect(registry.peek(fams[1]!.id)).to.equal(undefined);
+    expect(registry.peek(fams[0]!.id)).to.not.equal(undefined);
+    await registry.shutdown();
+  });
+
+  it('refuses to open a store with a newer schema version', async () => {
+    const { keys } = await import('../../src/store/layout.js');
+    store.db.putSync(keys.schemaVersion(), 99);
+    await store.close();
+    expect(() => Store.open(dir)).to.throw(/schema version 99, newer than this program understands/);
+    store = Store.open(tempDataDir());
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Runs the real executable (`bin/household-organizer`) as a child process, for tests that
+ * kill it, restart it or drive the CLI beside it.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const BIN = resolve(root, 'bin/household-organizer');
+
+export interface ChildDaemon {
+  proc: ChildProcess;
+  url: string;
+  /** The first family's key, when this start created it. */
+  bootstrapKey: string | null;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function spawnDaemon(dataDir: string, env: Record<string, string> = {}): Promise<ChildDaemon> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'], {
+    env: { ...process.env, HOUSEHOLD_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.once('exit', (code, signal) => res({ code, signal })));
+  const url = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`daemon did not start:\n${out}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (m) { clearTimeout(timer); res(m[1]!); }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+    void exited.then(() => { clearTimeout(timer); rej(new Error(`daemon exited:\n${out}`)); });
+  });
+  const key = /(hk_[0-9A-Za-z]{12}_[0-9A-Za-z]{32})/.exec(out);
+  return { proc, url, bootstrapKey: key ? key[1]! : null, output: () => out, exited };
+}
+
+export interface CliResult { code: number; stdout: string; stderr: string }
+
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((res) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+      res({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
