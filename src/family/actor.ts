@@ -88,7 +88,7 @@ export class FamilyActor {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (decision.changes.length === 0 && decision.events.length === 0) return Promise.resolve(decision.result);
+    if (decision.changes.length === 0 && decision.events.length === 0 && !decision.indexes?.length) return Promise.resolve(decision.result);
     const at = now.toISOString();
     const log: ChangeRecord[] = decision.events.map((e) => ({
       seq: ++this.seq, at, type: e.type, actor: { keyId: actor.keyId, personId: actor.personId },
@@ -98,7 +98,7 @@ export class FamilyActor {
     this.state.apply(decision.changes);
     // 3. commit (overlapping with later commands' commits, in order)
     this.pending++;
-    const committed = this.deps.store.commit(this.state.family.id, decision.changes, log, () => this.broken === null);
+    const committed = this.deps.store.commit(this.state.family.id, decision.changes, log, () => this.broken === null, decision.indexes);
     const done = committed.then(
       () => {
         this.pending--;

@@ -19,6 +19,7 @@ export const keys = {
   log: (familyId: string, seq: number) => ['log', familyId, seq],
   logRangeStart: (familyId: string, afterSeq: number) => ['log', familyId, afterSeq + 1],
   logRangeEnd: (familyId: string) => ['log', familyId, Number.MAX_SAFE_INTEGER],
+  index: (index: string, key: string) => ['idx', index, key],
   idempotency: (keyId: string, idemKey: string) => ['idem', keyId, idemKey],
   idempotencyRangeStart: () => ['idem', ''],
   idempotencyRangeEnd: () => ['idem', '\uffff'],

@@ -18,6 +18,8 @@ export interface FamilyExport {
   keys: ApiKeyRecord[];
   records: { table: string; id: string; value: unknown }[];
   log: ChangeRecord[];
+  /** Store-wide index entries pointing at this family (share-token hashes). */
+  indexes?: { index: string; key: string }[];
 }
 
 /** A consistent snapshot (read inside one transaction) of a family. */
@@ -30,9 +32,13 @@ export function exportFamily(store: Store, slug: string, now: Date): FamilyExpor
     for (const { value } of store.db.getRange({ start: keys.logRangeStart(family.id, 0), end: keys.logRangeEnd(family.id) })) {
       log.push(value as ChangeRecord);
     }
+    const indexes: { index: string; key: string }[] = [];
+    for (const { key, value } of store.db.getRange({ start: ['idx', ''], end: ['idx', '\uffff'] })) {
+      if (value === family.id) indexes.push({ index: (key as string[])[1]!, key: (key as string[])[2]! });
+    }
     return {
       format: EXPORT_FORMAT, schemaVersion: SCHEMA_VERSION, exportedAt: now.toISOString(),
-      family, keys: store.listKeys(family.id), records, log,
+      family, keys: store.listKeys(family.id), records, log, indexes,
     };
   });
 }
@@ -51,11 +57,13 @@ export async function importFamily(store: Store, data: unknown): Promise<FamilyI
     if (store.db.get(keys.slug(family.slug)) !== undefined) return 'slug';
     if (store.db.get(keys.family(family.id)) !== undefined) return 'id';
     for (const k of doc.keys!) if (store.db.get(keys.apiKey(k.id)) !== undefined) return 'key';
+    for (const ix of doc.indexes ?? []) if (store.db.get(keys.index(ix.index, ix.key)) !== undefined) return 'key';
     store.db.put(keys.slug(family.slug), family.id);
     store.db.put(keys.family(family.id), family);
     for (const k of doc.keys!) store.db.put(keys.apiKey(k.id), k);
     for (const r of doc.records!) store.db.put(keys.record(family.id, r.table, r.id), r.value);
     for (const r of doc.log!) store.db.put(keys.log(family.id, r.seq), r);
+    for (const ix of doc.indexes ?? []) store.db.put(keys.index(ix.index, ix.key), family.id);
     return 'ok';
   });
   if (outcome === 'slug') throw new Conflict(`a family with slug "${family.slug}" already exists`);

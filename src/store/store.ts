@@ -11,7 +11,7 @@ import { mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { Conflict } from '../domain/shared/errors.js';
-import type { RecordChange } from '../domain/shared/state.js';
+import type { IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
 import type { ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord } from './types.js';
 
@@ -130,9 +130,14 @@ export class Store {
    * once it is durable. `guard` runs inside the transaction; returning false aborts it (the
    * actor uses it to refuse writes after an earlier commit of the same family failed).
    */
-  async commit(familyId: string, changes: readonly RecordChange[], log: readonly ChangeRecord[], guard?: () => boolean): Promise<void> {
+  async commit(familyId: string, changes: readonly RecordChange[], log: readonly ChangeRecord[], guard?: () => boolean, indexes: readonly IndexChange[] = []): Promise<void> {
     const done = await this.db.transaction(() => {
       if (guard && !guard()) return false;
+      for (const ix of indexes) {
+        const key = keys.index(ix.index, ix.key);
+        if (ix.familyId === null) this.db.remove(key);
+        else this.db.put(key, ix.familyId);
+      }
       for (const c of changes) {
         const key = keys.record(familyId, c.table, c.id);
         if (c.value === null || c.value === undefined) this.db.remove(key);
@@ -143,6 +148,11 @@ export class Store {
     });
     if (done === false) throw new Error('commit refused: an earlier commit of this family failed');
     await this.db.flushed;
+  }
+
+  /** The family a store-wide index entry points at (e.g. a share token's hash). */
+  lookupIndex(index: IndexChange['index'], key: string): string | undefined {
+    return this.db.get(keys.index(index, key)) as string | undefined;
   }
 
   /** Change-log records with seq > after, in order, at most `limit`. */

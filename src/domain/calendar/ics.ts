@@ -6,7 +6,7 @@
  * - Timed events are written in the family's zone (`DTSTART;TZID=Europe/Berlin:20260329T093000`)
  *   with a generated VTIMEZONE, so a weekly 09:00 stays at 09:00 across DST in every client.
  *   A zone that is UTC in all but name gets `…Z` times and no VTIMEZONE.
- * - The VTIMEZONE lists the zone's real transitions (Temporal's tz data) from the year before the
+ * - The VTIMEZONE lists the zone's real transitions (the runtime's tz data) from the year before the
  *   first date in use; from the first year after which the zone follows a stable yearly rule
  *   (checked 20 years ahead), transitions are written once with an RRULE, which also covers
  *   open-ended series.
@@ -20,17 +20,24 @@
  * - A weekly RRULE whose BYDAY misses the start's weekday gets an RDATE for the start, because
  *   the start always counts (recurrence.ts) and ical.js would otherwise drop it.
  * - A date-only UNTIL becomes the UTC end of that local day for timed series (RFC 5545 wants
- *   UNTIL in UTC when DTSTART has a TZID). Exdates and overrides use DTSTART's value type.
+ *   UNTIL in UTC when DTSTART has a TZID). Exdates and overrides use DTSTART's value type, are
+ *   ignored on events without an rrule, and an override on an excluded date is left out.
+ * - EXDATEs are one property each (ical-expander reads only the first value of each).
  */
 import {
   addDays,
+  dayNumberOf,
   daysBetween,
+  daysInMonth,
   instantToLocal,
   isUtcZone,
   localToInstant,
+  offsetSecondsAt,
   parseCalendarDate,
   parseLocalTime,
+  partsOfDayNumber,
   weekday,
+  weekdayOfDayNumber,
   zoneTransitions,
   type ZoneTransition,
 } from '../shared/time.js';
@@ -198,11 +205,14 @@ function pickFields(f: IcsFields): IcsFields {
 function overrideTiming(ev: IcsEvent, o: IcsOverride): IcsTiming {
   const span = ev.endDate ? daysBetween(ev.date, ev.endDate) : 0;
   const date = o.date ?? o.recurrenceDate;
-  const t: IcsTiming = { ...ev, date, endDate: span > 0 ? addDays(date, span) : undefined };
-  for (const key of ['endDate', 'time', 'endTime', 'allDay', 'durationMinutes'] as const) {
-    if (o[key] !== undefined) (t as unknown as Record<string, unknown>)[key] = o[key];
-  }
-  return t;
+  return {
+    date,
+    endDate: o.endDate ?? (span > 0 ? addDays(date, span) : undefined),
+    time: o.time ?? ev.time,
+    endTime: o.endTime ?? ev.endTime,
+    allDay: o.allDay ?? ev.allDay,
+    durationMinutes: o.durationMinutes ?? ev.durationMinutes,
+  };
 }
 
 function timingLines(t: IcsTiming, zone: Zone): string[] {
@@ -317,23 +327,38 @@ interface YearlyRule {
   offsetAfter: number;
 }
 
+/** Generated VTIMEZONEs by zone and years: scanning 20+ years of a zone takes ~15 ms. */
+const vtimezoneCache = new Map<string, string[]>();
+
 function vtimezone(tz: string, firstYear: number, lastYear: number): string[] {
+  const key = `${tz} ${firstYear} ${lastYear}`;
+  let lines = vtimezoneCache.get(key);
+  if (!lines) {
+    if (vtimezoneCache.size >= 256) vtimezoneCache.clear(); // a bound, not a policy
+    lines = buildVtimezone(tz, firstYear, lastYear);
+    vtimezoneCache.set(key, lines);
+  }
+  return lines;
+}
+
+function buildVtimezone(tz: string, firstYear: number, lastYear: number): string[] {
   const horizon = lastYear + RULE_HORIZON_YEARS;
-  const all = zoneTransitions(tz, new Date(Date.UTC(firstYear, 0, 1) - 86_400_000), new Date(Date.UTC(horizon + 1, 0, 2)))
+  const dayMs = 86_400_000;
+  const all = zoneTransitions(tz, new Date((dayNumberOf(firstYear, 1, 1) - 1) * dayMs), new Date((dayNumberOf(horizon + 1, 1, 2)) * dayMs))
     .map(localTransition)
     .filter((t) => t.year >= firstYear && t.year <= horizon);
   const inYear = (y: number) => all.filter((t) => t.year === y);
 
   // Derive yearly rules from the last year in use and find the first year from which they hold.
-  let rules = deriveRules(inYear(lastYear), lastYear, horizon, inYear);
+  const rules = deriveRules(inYear(lastYear), lastYear, horizon, inYear);
   let ruleFrom = lastYear;
   if (rules) while (ruleFrom > firstYear && rulesHold(rules, ruleFrom - 1, inYear)) ruleFrom--;
 
   const out = ['BEGIN:VTIMEZONE', `TZID:${tz}`];
   if (inYear(firstYear).length === 0) {
     // Nothing changes in the first year: one observance states the offset in force then.
-    const start = new Date(Date.UTC(firstYear, 0, 1));
-    const offset = offsetAt(tz, start);
+    const start = new Date(dayNumberOf(firstYear, 1, 1) * 86_400_000);
+    const offset = offsetSecondsAt(start, tz);
     out.push('BEGIN:STANDARD', `DTSTART:${firstYear}0101T000000`, `TZOFFSETFROM:${formatOffset(offset)}`, `TZOFFSETTO:${formatOffset(offset)}`, 'END:STANDARD');
   }
   const individual = rules ? all.filter((t) => t.year < ruleFrom) : all;
@@ -345,7 +370,6 @@ function vtimezone(tz: string, firstYear: number, lastYear: number): string[] {
     }
   }
   out.push('END:VTIMEZONE');
-  rules = null;
   return out;
 }
 
@@ -366,14 +390,10 @@ function observance(t: LocalTransition, rrule?: string): string[] {
 }
 
 function localTransition(t: ZoneTransition): LocalTransition {
-  const local = new Date(t.instant.getTime() + t.offsetBefore * 1000);
-  return {
-    ...t,
-    year: local.getUTCFullYear(),
-    month: local.getUTCMonth() + 1,
-    day: local.getUTCDate(),
-    seconds: local.getUTCHours() * 3600 + local.getUTCMinutes() * 60 + local.getUTCSeconds(),
-  };
+  // Wall-clock seconds since 1970 in the offset before the change, split into day and time.
+  const wall = Math.floor(t.instant.getTime() / 1000) + t.offsetBefore;
+  const dayNumber = Math.floor(wall / 86_400);
+  return { ...t, ...partsOfDayNumber(dayNumber), seconds: wall - dayNumber * 86_400 };
 }
 
 /** Rules for a year with exactly two transitions that repeat the same way through `horizon`. */
@@ -386,8 +406,8 @@ function deriveRules(
   if (year.length !== 2) return null;
   const rules: YearlyRule[] = [];
   for (const t of year) {
-    const wd = new Date(Date.UTC(t.year, t.month - 1, t.day)).getUTCDay();
-    const last = t.day + 7 > new Date(Date.UTC(t.year, t.month, 0)).getUTCDate();
+    const wd = weekdayOfDayNumber(dayNumberOf(t.year, t.month, t.day));
+    const last = t.day + 7 > daysInMonth(t.year, t.month);
     const candidates = [...(last ? [-1] : []), Math.ceil(t.day / 7)];
     const found = candidates
       .map((nth): YearlyRule => ({ month: t.month, nth, weekday: wd, seconds: t.seconds, offsetBefore: t.offsetBefore, offsetAfter: t.offsetAfter }))
@@ -417,20 +437,14 @@ function ruleMatches(r: YearlyRule, ts: LocalTransition[], y: number): boolean {
 
 /** Day of month of the rule's nth (or last) weekday in year y. */
 function ruleDay(r: YearlyRule, y: number): number {
-  const dim = new Date(Date.UTC(y, r.month, 0)).getUTCDate();
+  const dim = daysInMonth(y, r.month);
   if (r.nth < 0) {
-    const lastWd = new Date(Date.UTC(y, r.month - 1, dim)).getUTCDay();
+    const lastWd = weekdayOfDayNumber(dayNumberOf(y, r.month, dim));
     return dim - ((lastWd - r.weekday + 7) % 7);
   }
-  const firstWd = new Date(Date.UTC(y, r.month - 1, 1)).getUTCDay();
+  const firstWd = weekdayOfDayNumber(dayNumberOf(y, r.month, 1));
   const day = 1 + ((r.weekday - firstWd + 7) % 7) + 7 * (r.nth - 1);
   return day <= dim ? day : -1;
-}
-
-function offsetAt(tz: string, instant: Date): number {
-  const local = instantToLocal(instant, tz);
-  const wall = Date.UTC(Number(local.date.slice(0, 4)), Number(local.date.slice(5, 7)) - 1, Number(local.date.slice(8, 10)), Number(local.time.slice(0, 2)), Number(local.time.slice(3, 5)));
-  return Math.round((wall - instant.getTime()) / 60_000) * 60;
 }
 
 function formatOffset(seconds: number): string {

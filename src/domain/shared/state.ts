@@ -39,10 +39,22 @@ export interface LogEvent {
   previous?: unknown;
 }
 
+/**
+ * An entry of a store-wide index, for lookups that do not start from a family (a public share
+ * token → its family). Written in the same transaction as the decision's records.
+ * `key` should be a hash, never a secret; `familyId` null removes the entry.
+ */
+export interface IndexChange {
+  index: 'share-token';
+  key: string;
+  familyId: string | null;
+}
+
 export interface Decision<R> {
   result: R;
   changes: RecordChange[];
   events: LogEvent[];
+  indexes?: IndexChange[];
 }
 
 export interface CommandContext {

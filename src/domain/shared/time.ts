@@ -4,7 +4,7 @@
  *
  * Pure: no clock (callers pass `now`), no I/O. Date arithmetic works on integer day numbers
  * (days since 1970-01-01, proleptic Gregorian) so it never depends on the process's time zone
- * and never meets a DST hour; only the zone-aware functions use Temporal.
+ * and never meets a DST hour. Zone math uses Intl (see "zone math" below for why not Temporal).
  */
 import { Temporal } from 'temporal-polyfill';
 
@@ -180,40 +180,84 @@ export function isValidTimeZone(tz: string): boolean {
   return normalizeTimeZone(tz) !== null;
 }
 
-function plainDateTime(date: string, time: string): Temporal.PlainDateTime {
-  const { year, month, day } = requireDate(date);
-  const { hour, minute } = requireTime(time);
-  return Temporal.PlainDateTime.from({ year, month, day, hour, minute });
+// ---- zone math ------------------------------------------------------------------------------
+//
+// Why not Temporal here: temporal-polyfill 0.3 clamps every offset lookup to the years
+// [1847, <current year> + 10] (it reads the clock when it is imported), so a Berlin summer
+// time in 2040 comes out as +01:00, and getTimeZoneTransition() finds nothing past that year.
+// Intl.DateTimeFormat reads the same tz database without the clamp; the little arithmetic
+// below is all Temporal would do with it.
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(tz, f); // a cache, not state: one formatter per zone ever used
+  }
+  return f;
+}
+
+/** UTC offset of `tz` at epoch second `sec`, in seconds. */
+function offsetAtSec(sec: number, tz: string): number {
+  const p: Record<string, number> = {};
+  for (const part of formatterFor(tz).formatToParts(new Date(sec * 1000))) {
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
+  }
+  const wall = (dayNumberOf(p.year!, p.month!, p.day!) * 86_400) + p.hour! * 3600 + p.minute! * 60 + p.second!;
+  return wall - sec;
+}
+
+/** UTC offset of `tz` at `instant`, in seconds east of Greenwich (Berlin summer → 7200). */
+export function offsetSecondsAt(instant: Date, tz: string): number {
+  return offsetAtSec(Math.floor(instant.getTime() / 1000), tz);
 }
 
 /**
  * The instant at which the wall clock in `tz` shows `date` `time`. A time skipped by a DST gap
- * moves forward by the gap (02:30 → 03:30 CEST), a repeated time takes its first (earlier)
- * instant: Temporal's 'compatible', which is also what RFC 5545 prescribes for TZID times.
+ * is read with the offset before the gap (02:30 → 03:30 CEST), a repeated time takes its first
+ * (earlier) instant: Temporal's 'compatible', which is also RFC 5545's rule for TZID times.
  */
 export function localToInstant(date: string, time: string, tz: string): Date {
-  const zdt = plainDateTime(date, time).toZonedDateTime(tz, { disambiguation: 'compatible' });
-  return new Date(zdt.epochMilliseconds);
+  const { year, month, day } = requireDate(date);
+  const { hour, minute } = requireTime(time);
+  const wall = dayNumberOf(year, month, day) * 86_400 + hour * 3600 + minute * 60;
+  // Offsets a day either side bracket any transition near this wall time.
+  const before = offsetAtSec(wall - 86_400, tz);
+  const after = offsetAtSec(wall + 86_400, tz);
+  if (before === after) return new Date((wall - before) * 1000);
+  // Near a transition: the earlier reading wins when both fit (overlap) and is also the
+  // right one in a gap, where neither fits.
+  if (offsetAtSec(wall - before, tz) === before) return new Date((wall - before) * 1000);
+  if (offsetAtSec(wall - after, tz) === after) return new Date((wall - after) * 1000);
+  return new Date((wall - before) * 1000);
 }
 
 /** The wall-clock date and `HH:mm` in `tz` at `instant` (seconds are dropped). */
 export function instantToLocal(instant: Date, tz: string): { date: string; time: string } {
-  const zdt = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(tz);
+  const sec = Math.floor(instant.getTime() / 1000);
+  const wall = sec + offsetAtSec(sec, tz);
+  const dayNumber = Math.floor(wall / 86_400);
+  const minutes = Math.floor((wall - dayNumber * 86_400) / 60);
   return {
-    date: formatCalendarDate(zdt.year, zdt.month, zdt.day),
-    time: `${String(zdt.hour).padStart(2, '0')}:${String(zdt.minute).padStart(2, '0')}`,
+    date: fromDayNumber(dayNumber),
+    time: `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`,
   };
 }
 
 /** The calendar date in `tz` at `now`. */
 export function todayIn(tz: string, now: Date): string {
   return instantToLocal(now, tz).date;
-}
-
-/** UTC offset of `tz` at `instant`, in minutes east of Greenwich (Berlin summer → 120). */
-export function offsetMinutesAt(instant: Date, tz: string): number {
-  const zdt = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(tz);
-  return Math.round(zdt.offsetNanoseconds / 60e9);
 }
 
 export interface ZoneTransition {
@@ -224,22 +268,37 @@ export interface ZoneTransition {
   offsetAfter: number;
 }
 
+/** Scan step: shorter than any gap between two offset changes that cancel out (Ramadan). */
+const SCAN_STEP_SEC = 7 * 86_400;
+
 /**
- * The UTC-offset changes of `tz` in [from, to), in order (Temporal's getTimeZoneTransition,
- * which reads the platform's tz database). Transitions that only rename the zone are left out.
+ * The UTC-offset changes of `tz` in [from, to), in order: a weekly scan, then a binary search
+ * to the second for each change found. Changes that only rename the zone are not seen.
  */
 export function zoneTransitions(tz: string, from: Date, to: Date): ZoneTransition[] {
   const out: ZoneTransition[] = [];
-  let zdt = Temporal.Instant.fromEpochMilliseconds(from.getTime()).toZonedDateTimeISO(tz);
-  // A zone changes its offset at most a few times a year; the cap only guards against a loop.
-  for (let guard = 0; guard < 100_000; guard++) {
-    const next = zdt.getTimeZoneTransition('next');
-    if (!next || next.epochMilliseconds >= to.getTime()) break;
-    const before = new Temporal.Instant(next.epochNanoseconds - 1n).toZonedDateTimeISO(tz);
-    const offsetBefore = Math.round(before.offsetNanoseconds / 1e9);
-    const offsetAfter = Math.round(next.offsetNanoseconds / 1e9);
-    if (offsetBefore !== offsetAfter) out.push({ instant: new Date(next.epochMilliseconds), offsetBefore, offsetAfter });
-    zdt = next;
+  const end = Math.floor(to.getTime() / 1000);
+  let a = Math.floor(from.getTime() / 1000);
+  let offA = offsetAtSec(a, tz);
+  while (a < end) {
+    const b = Math.min(a + SCAN_STEP_SEC, end);
+    const offB = offsetAtSec(b, tz);
+    if (offB !== offA) {
+      let lo = a; // offset offA at lo, a different one at hi
+      let hi = b;
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (offsetAtSec(mid, tz) === offA) lo = mid;
+        else hi = mid;
+      }
+      const offsetAfter = offsetAtSec(hi, tz);
+      out.push({ instant: new Date(hi * 1000), offsetBefore: offA, offsetAfter });
+      a = hi;
+      offA = offsetAfter;
+      continue;
+    }
+    a = b;
+    offA = offB;
   }
   return out;
 }
