@@ -1,4 +1,5 @@
 /**
  * Loads every area's registrations (seeds of built-in records). Each area adds one import.
  */
+import './collections/builtins.js';
 export {};

@@ -1,0 +1,225 @@
+/**
+ * Collections (wire name: tracker): create, update, delete and their views (DESIGN §4).
+ *
+ * Keys are derived from names and never change; names are unique within a family regardless
+ * of case. Built-ins cannot be deleted. Deleting a custom collection deletes its entries in the
+ * same transaction and logs one `collection.deleted` (no per-entry records).
+ */
+import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
+import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import { BUILTIN_ORDER } from './builtins.js';
+import { entriesOf } from './listing.js';
+import {
+  COLLECTIONS, ENTRIES, FIELD_KEY_RE, KEY_MAX, type Collection, type Color, type Entry, type FieldDef, type FieldType,
+} from './types.js';
+
+export function getCollection(state: FamilyState, key: string): Collection | undefined {
+  return state.get<Collection>(COLLECTIONS, key);
+}
+
+export function requireCollection(state: FamilyState, key: string): Collection {
+  const c = getCollection(state, key);
+  if (!c) throw new NotFound(`No collection ${key} in this family`);
+  return c;
+}
+
+export function isCalendar(c: Collection): boolean {
+  return c.category === 'calendar';
+}
+
+/** Built-ins first in their fixed order, then custom collections oldest first. */
+export function listCollections(state: FamilyState): Collection[] {
+  return state.derived('collections:list', () => Array.from(state.table<Collection>(COLLECTIONS).values()).sort((a, b) => {
+    const ra = BUILTIN_ORDER.get(a.key) ?? Infinity;
+    const rb = BUILTIN_ORDER.get(b.key) ?? Infinity;
+    if (ra !== rb) return ra - rb;
+    if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+    return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  }));
+}
+
+/** The family's calendars (category `calendar`): the built-in one, custom ones, feed ones. */
+export function calendarCollections(state: FamilyState): Collection[] {
+  return listCollections(state).filter(isCalendar);
+}
+
+export interface CollectionView {
+  key: string;
+  name: string;
+  description: string | null;
+  fields: FieldDef[];
+  color?: Color;
+  category?: 'calendar';
+  sourceId?: string;
+  builtin: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A collection as the API shows it: `color`, `category`, `sourceId` only when set. */
+export function collectionView(c: Collection): CollectionView {
+  return {
+    key: c.key, name: c.name, description: c.description, fields: c.fields,
+    ...(c.color ? { color: c.color } : {}),
+    ...(c.category ? { category: c.category } : {}),
+    ...(c.sourceId ? { sourceId: c.sourceId } : {}),
+    builtin: c.builtin, createdAt: c.createdAt, updatedAt: c.updatedAt,
+  };
+}
+
+/**
+ * The key for a new collection named `name`: accents dropped, lower-case, runs of anything
+ * but a-z and 0-9 become `-`, trimmed of dashes, at most 48 characters; `-2`, `-3`… when taken.
+ */
+export function deriveKey(name: string, taken: (key: string) => boolean): string {
+  const base = name.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'collection';
+  const fit = (s: string, room: number) => s.slice(0, room).replace(/-+$/, '') || 'collection'.slice(0, room);
+  let key = fit(base, KEY_MAX);
+  for (let n = 2; taken(key); n++) {
+    const suffix = `-${n}`;
+    key = fit(base, KEY_MAX - suffix.length) + suffix;
+  }
+  return key;
+}
+
+export interface FieldInput { key: string; label: string; type?: FieldType; options?: string[] }
+
+/**
+ * Checks a complete field list and fills defaults (`type` text). Options are required and
+ * non-empty for select fields and refused for other types; keys are unique.
+ */
+export function normalizeFields(input: readonly FieldInput[]): FieldDef[] {
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  const out: FieldDef[] = input.map((f, i) => {
+    const type = f.type ?? 'text';
+    if (!FIELD_KEY_RE.test(f.key)) issues.push({ path: ['fields', i, 'key'], message: `must match ${FIELD_KEY_RE.source}` });
+    else if (seen.has(f.key)) issues.push({ path: ['fields', i, 'key'], message: `is used by another field: ${f.key}` });
+    seen.add(f.key);
+    const label = f.label.trim();
+    if (!label) issues.push({ path: ['fields', i, 'label'], message: 'must not be blank' });
+    if (type === 'select') {
+      const options = f.options ?? [];
+      if (options.length === 0) issues.push({ path: ['fields', i, 'options'], message: 'is required for a select field (at least one option)' });
+      const dup = options.find((o, j) => options.indexOf(o) !== j);
+      if (dup !== undefined) issues.push({ path: ['fields', i, 'options'], message: `lists ${JSON.stringify(dup)} twice` });
+      if (options.some((o) => !o.trim())) issues.push({ path: ['fields', i, 'options'], message: 'must not contain blank options' });
+      return { key: f.key, label, type, options: [...options] };
+    }
+    if (f.options !== undefined) issues.push({ path: ['fields', i, 'options'], message: `is only allowed on select fields, not on ${type}` });
+    return { key: f.key, label, type };
+  });
+  if (issues.length) throw new Invalid(`${issues[0]!.path.join('.')} ${issues[0]!.message}`, issues);
+  return out;
+}
+
+function cleanName(name: string): string {
+  const n = name.trim();
+  if (!n) throw Invalid.at(['name'], 'must not be blank');
+  return n;
+}
+
+function cleanDescription(d: string | null | undefined): string | null {
+  if (d === undefined || d === null) return null;
+  const t = d.trim();
+  return t ? t : null;
+}
+
+function nameTaken(state: FamilyState, name: string, except?: string): Collection | undefined {
+  const folded = name.toLowerCase();
+  for (const c of state.table<Collection>(COLLECTIONS).values()) {
+    if (c.key !== except && c.name.toLowerCase() === folded) return c;
+  }
+  return undefined;
+}
+
+export interface CreateCollectionInput {
+  name: string;
+  category?: 'calendar';
+  color?: Color;
+  description?: string | null;
+  fields?: FieldInput[];
+}
+
+export function decideCreateCollection(state: FamilyState, input: CreateCollectionInput, ctx: CommandContext): Decision<Collection> {
+  const name = cleanName(input.name);
+  const fields = normalizeFields(input.fields ?? []);
+  const clash = nameTaken(state, name);
+  if (clash) throw new Conflict(`A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`, [{ path: ['name'], message: 'is already taken' }]);
+  const key = deriveKey(name, (k) => getCollection(state, k) !== undefined);
+  const at = ctx.now.toISOString();
+  const c: Collection = {
+    key, name, description: cleanDescription(input.description), fields,
+    color: input.color ?? null, category: input.category ?? null,
+    builtin: false, sourceId: null, createdAt: at, updatedAt: at,
+  };
+  return {
+    result: c,
+    changes: [{ table: COLLECTIONS, id: key, value: c }],
+    events: [{ type: 'collection.created', object: collectionView(c) }],
+  };
+}
+
+export interface UpdateCollectionInput {
+  name?: string;
+  color?: Color;
+  description?: string | null;
+  fields?: FieldInput[];
+}
+
+/** Only the fields sent change; `fields` replaces the whole list; a no-op writes nothing. */
+export function decideUpdateCollection(state: FamilyState, key: string, input: UpdateCollectionInput, ctx: CommandContext): Decision<Collection> {
+  const before = requireCollection(state, key);
+  const next: Collection = { ...before };
+  if (input.name !== undefined) {
+    next.name = cleanName(input.name);
+    const clash = nameTaken(state, next.name, key);
+    if (clash) throw new Conflict(`A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`, [{ path: ['name'], message: 'is already taken' }]);
+  }
+  if (input.description !== undefined) next.description = cleanDescription(input.description);
+  if (input.color !== undefined) next.color = input.color;
+  if (input.fields !== undefined) next.fields = normalizeFields(input.fields);
+  const same = next.name === before.name && next.description === before.description && next.color === before.color
+    && JSON.stringify(next.fields) === JSON.stringify(before.fields);
+  if (same) return { result: before, changes: [], events: [] };
+  next.updatedAt = ctx.now.toISOString();
+  return {
+    result: next,
+    changes: [{ table: COLLECTIONS, id: key, value: next }],
+    events: [{ type: 'collection.updated', object: collectionView(next), previous: collectionView(before) }],
+  };
+}
+
+/**
+ * What other areas must also change when entries disappear with their collection (a deleted
+ * calendar's events leave every plan they were linked to). Hooks are pure, like deciders.
+ */
+export type CollectionDeletionHook = (
+  state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
+) => { changes: RecordChange[]; events: LogEvent[] };
+
+const deletionHooks: CollectionDeletionHook[] = [];
+
+export function onCollectionDeleted(hook: CollectionDeletionHook): void {
+  deletionHooks.push(hook);
+}
+
+export interface DeletedCollection { collection: Collection; deletedEntries: number }
+
+export function decideDeleteCollection(state: FamilyState, key: string, ctx: CommandContext): Decision<DeletedCollection> {
+  const c = requireCollection(state, key);
+  if (c.builtin) throw new Conflict(`${c.name} is a built-in collection and cannot be deleted`);
+  if (c.sourceId) throw new Conflict(`${c.name} belongs to an external calendar feed: remove the feed (DELETE /calendar/external/${c.sourceId}) instead`);
+  const entries: readonly Entry[] = entriesOf(state, key);
+  const ids = new Set(entries.map((e) => e.id));
+  const changes: RecordChange[] = [{ table: COLLECTIONS, id: key, value: null }];
+  for (const id of ids) changes.push({ table: ENTRIES, id, value: null });
+  const events: LogEvent[] = [{ type: 'collection.deleted', object: { ...collectionView(c), deletedEntries: ids.size } }];
+  for (const hook of deletionHooks) {
+    const more = hook(state, c, ids, ctx);
+    changes.push(...more.changes);
+    events.push(...more.events);
+  }
+  return { result: { collection: c, deletedEntries: ids.size }, changes, events };
+}

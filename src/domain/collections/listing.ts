@@ -1,0 +1,134 @@
+/**
+ * Reading entries: the per-collection index (newest first), the entry view, and listing with
+ * status, query, limit and cursor (DESIGN §4). Lists must stay fast on thousands of entries:
+ * the index is derived once per write to the family, each record's searchable text once per
+ * record (records are immutable values, so a WeakMap keyed by the record is a safe cache), and
+ * a page walks only as far as it needs.
+ */
+import { Invalid } from '../shared/errors.js';
+import type { FamilyState } from '../shared/state.js';
+import { visibleData } from './data.js';
+import { matchesTerms, normalizeText, queryTerms } from './search.js';
+import { ENTRIES, type Collection, type Entry, type EntryStatus } from './types.js';
+
+/** Newest first: later `createdAt` first, then larger id (ids are time-sortable). */
+function newerFirst(a: Entry, b: Entry): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt ? -1 : 1;
+  return a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
+}
+
+const EMPTY: readonly Entry[] = [];
+
+/** Every collection's entries, newest first, computed in one pass after each write. */
+function index(state: FamilyState): Map<string, Entry[]> {
+  return state.derived('entries:byCollection', () => {
+    const groups = new Map<string, Entry[]>();
+    for (const e of state.table<Entry>(ENTRIES).values()) {
+      let g = groups.get(e.collectionKey);
+      if (!g) groups.set(e.collectionKey, (g = []));
+      g.push(e);
+    }
+    // Records are held in creation order, so this is a reverse plus a linear check in practice.
+    for (const g of groups.values()) { g.reverse(); g.sort(newerFirst); }
+    return groups;
+  });
+}
+
+/** The entries of one collection, newest first (all statuses). */
+export function entriesOf(state: FamilyState, collectionKey: string): readonly Entry[] {
+  return index(state).get(collectionKey) ?? EMPTY;
+}
+
+export interface EntryView {
+  id: string;
+  collectionKey: string;
+  title: string;
+  status: EntryStatus;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * An entry as the API shows it. Data of ordinary collections shows only the fields the
+ * collection still defines; calendar entries (events) show their data as stored.
+ */
+export function entryView(collection: Collection, e: Entry): EntryView {
+  return {
+    id: e.id, collectionKey: e.collectionKey, title: e.title, status: e.status,
+    data: collection.category === 'calendar' ? (e.data ?? {}) : visibleData(collection, e.data),
+    createdAt: e.createdAt, updatedAt: e.updatedAt,
+  };
+}
+
+const searchable = new WeakMap<Entry, { fields: unknown; text: string }>();
+
+/** Title and visible data values, folded for matching (cached per record and field list). */
+function searchText(collection: Collection, e: Entry): string {
+  const hit = searchable.get(e);
+  if (hit && hit.fields === collection.fields) return hit.text;
+  const parts = [e.title];
+  const data = collection.category === 'calendar' ? (e.data ?? {}) : visibleData(collection, e.data);
+  collectValues(data, parts);
+  const text = normalizeText(parts.join('\n'));
+  searchable.set(e, { fields: collection.fields, text });
+  return text;
+}
+
+function collectValues(value: unknown, out: string[]): void {
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) collectValues(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) collectValues(v, out);
+}
+
+/** Opaque list position: the (createdAt, id) of the last entry of the previous page. */
+export function encodeCursor(e: Entry): string {
+  return Buffer.from(`${e.createdAt}|${e.id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|(\S+)$/.exec(text);
+  if (!m) throw Invalid.at(['query', 'cursor'], 'is not a cursor this list gave out');
+  return { createdAt: m[1]!, id: m[2]! };
+}
+
+/** Index of the first entry strictly after the cursor position (binary search). */
+function startAfter(list: readonly Entry[], at: { createdAt: string; id: string }): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const e = list[mid]!;
+    const after = e.createdAt < at.createdAt || (e.createdAt === at.createdAt && e.id < at.id);
+    if (after) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
+export interface ListQuery {
+  query?: string;
+  status?: EntryStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface EntryPage { entries: Entry[]; nextCursor?: string }
+
+/** One page of a collection's entries: without `status`, archived entries are left out. */
+export function listEntries(state: FamilyState, collection: Collection, q: ListQuery): EntryPage {
+  const all = entriesOf(state, collection.key);
+  const limit = q.limit ?? 20;
+  const terms = queryTerms(q.query);
+  let i = q.cursor ? startAfter(all, decodeCursor(q.cursor)) : 0;
+  const out: Entry[] = [];
+  for (; i < all.length; i++) {
+    const e = all[i]!;
+    if (q.status ? e.status !== q.status : e.status === 'archived') continue;
+    if (terms.length && !matchesTerms(searchText(collection, e), terms)) continue;
+    if (out.length === limit) return { entries: out, nextCursor: encodeCursor(out[out.length - 1]!) };
+    out.push(e);
+  }
+  return { entries: out };
+}

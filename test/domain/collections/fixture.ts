@@ -1,0 +1,24 @@
+/** A family state with the built-ins, and a command context with a fixed clock and ids. */
+import { FamilyState, type CommandContext, type Decision } from '../../../src/domain/shared/state.js';
+import { createIdGenerator } from '../../../src/domain/shared/ids.js';
+import { seedRecords } from '../../../src/domain/seeds.js';
+import '../../../src/domain/collections/builtins.js';
+
+export function fixture(now = '2026-11-22T08:30:00.000Z') {
+  const family = { id: 'fam_1', slug: 'home', name: 'Home', timezone: 'UTC', createdAt: now };
+  const state = new FamilyState(family);
+  state.apply(seedRecords(family, now));
+  let t = new Date(now).getTime();
+  let n = 0;
+  const ctx = (): CommandContext => ({
+    now: new Date(t), newId: createIdGenerator(() => t, () => new Uint8Array(7).fill(n++ % 256)),
+    actor: { keyId: 'key', personId: null }, family, publicUrl: 'http://share.test',
+  });
+  /** Decides and applies, like the actor. */
+  function run<R>(decide: (s: FamilyState, c: CommandContext) => Decision<R>): Decision<R> {
+    const d = decide(state, ctx());
+    state.apply(d.changes);
+    return d;
+  }
+  return { state, ctx, run, tick(ms = 1000) { t += ms; } };
+}
