@@ -101,10 +101,13 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     clearInterval(sweep);
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A keep-alive socket turns idle when its last response is sent; close those as they do.
     server.closeIdleConnections();
+    const idle = setInterval(() => server.closeIdleConnections(), 25);
     const forced = setTimeout(() => server.closeAllConnections(), 8_000);
     forced.unref();
     await stopped;
+    clearInterval(idle);
     clearTimeout(forced);
     await registry.shutdown();
     await store.close();

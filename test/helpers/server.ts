@@ -69,7 +69,7 @@ export interface TestServer {
   family(slug: string, opts?: { timezone?: string; scopes?: Scope[] }): Promise<{ client: Client; key: string; slug: string }>;
   /** Another key for a family (default `home`). */
   key(opts: { scopes?: Scope[]; personId?: string | null; name?: string; slug?: string }): Promise<string>;
-  /** Stops the daemon; with keepData the folder stays for a restart. */
+  /** Stops the daemon and removes its folder; with keepData the folder stays for a restart. */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -129,7 +129,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     },
     async close(o = {}) {
       await daemon.close();
-      if (!o.keepData && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!o.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
