@@ -2,4 +2,5 @@
  * Loads every area's registrations (seeds of built-in records). Each area adds one import.
  */
 import './collections/builtins.js';
+import './calendar/register.js';
 export {};

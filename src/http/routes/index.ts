@@ -5,11 +5,17 @@ import type { RouteDef } from '../route.js';
 import collections from './collections.js';
 import entries from './entries.js';
 import people from './people.js';
+import calendar from './calendar.js';
+import shares from './shares.js';
+import calendarFeed from '../../public/calendarFeed.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
     ...collections,
     ...entries,
     ...people,
+    ...calendar,
+    ...shares,
+    ...calendarFeed,
   ];
 }

@@ -1,0 +1,212 @@
+/**
+ * Calendar events (DESIGN §5): reading one, its API view, creating and deleting a series.
+ * Updates and single-occurrence changes are in occurrences.ts, listings in listing.ts.
+ *
+ * Other areas (plans, notifications, context) use this module's exports; keep their names.
+ */
+import { getCollection, isCalendar } from '../collections/collections.js';
+import { ENTRIES, type Collection } from '../collections/types.js';
+import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
+import { reactToEventsRemoved } from '../shared/hooks.js';
+import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
+import { addDays, instantToLocal, localToInstant } from '../shared/time.js';
+import { checkEvent, applyFields } from './fields.js';
+import { spanDays } from './recurrence.js';
+import type { EventData, EventInput, EventPatch, EventRecord, OccurrenceException, TravelPlan } from './types.js';
+
+export type { EventRecord, EventInput, EventPatch, EventData } from './types.js';
+
+export const DEFAULT_CALENDAR = 'calendar';
+
+/** The event `id`, if it is an entry of a calendar collection. */
+export function getEvent(state: FamilyState, id: string): EventRecord | undefined {
+  const e = state.get<EventRecord>(ENTRIES, id);
+  if (!e) return undefined;
+  const c = getCollection(state, e.collectionKey);
+  return c && isCalendar(c) ? e : undefined;
+}
+
+export function requireEvent(state: FamilyState, id: string): EventRecord {
+  const e = getEvent(state, id);
+  if (!e) throw new NotFound(`No calendar event ${id} in this family`);
+  return e;
+}
+
+/** Whether the series repeats. */
+export function isSeries(ev: { data: EventData }): boolean {
+  return ev.data.repeatFrequency !== undefined && ev.data.repeatFrequency !== 'none';
+}
+
+export interface EventTiming {
+  date: string;
+  /** Inclusive end date; equals `date` for a one-day event. */
+  endDate: string;
+  time: string | null;
+  endTime: string | null;
+  /** True when declared all-day or when the event has no start time. */
+  allDay: boolean;
+}
+
+/** The timing of an event (of a series: its first occurrence). */
+export function eventTiming(ev: { data: EventData }): EventTiming {
+  return timingOf(ev.data);
+}
+
+/** The timing of event or occurrence data. */
+export function timingOf(d: EventData): EventTiming {
+  return {
+    date: d.date,
+    endDate: d.endDate ?? d.date,
+    time: d.time ?? null,
+    endTime: d.endTime ?? null,
+    allDay: d.allDay === true || d.time === undefined,
+  };
+}
+
+/** `YYYY-MM-DDTHH:mm` local time to leave, or undefined without a start time. */
+export function leaveAt(d: EventData, tz: string): string | undefined {
+  if (!d.travelPlan || !d.time || d.allDay) return undefined;
+  const start = localToInstant(d.date, d.time, tz).getTime();
+  const minutes = d.travelPlan.baseTravelMinutes + d.travelPlan.arriveEarlyMinutes;
+  const l = instantToLocal(new Date(start - minutes * 60_000), tz);
+  return `${l.date}T${l.time}`;
+}
+
+/**
+ * Event data as the API shows it: the timing keys always (null when unset, `allDay` derived),
+ * every other field only when set, custom keys as stored, and `travelPlan.leaveAt` derived.
+ */
+export function viewData(d: EventData, tz: string): Record<string, unknown> {
+  const { date, time, endDate, endTime, allDay: _allDay, travelPlan, ...rest } = d;
+  const out: Record<string, unknown> = {
+    date, time: time ?? null, endDate: endDate ?? null, endTime: endTime ?? null, allDay: d.allDay === true || time === undefined,
+    ...rest,
+  };
+  if (travelPlan) {
+    const at = leaveAt(d, tz);
+    out.travelPlan = { ...(travelPlan as TravelPlan), ...(at ? { leaveAt: at } : {}) };
+  }
+  return out;
+}
+
+export interface EventView {
+  id: string;
+  title: string;
+  status: EventRecord['status'];
+  calendarKey: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  sourceId?: string;
+  occurrenceDate?: string;
+  exceptions?: ExceptionView[];
+}
+
+export interface ExceptionView {
+  occurrenceDate: string;
+  removed?: true;
+  title?: string;
+  status?: EventRecord['status'];
+  data?: Record<string, unknown>;
+}
+
+/** A series (or single event) as the API shows it, with its occurrence exceptions when any. */
+export function eventView(state: FamilyState, ev: EventRecord): EventView {
+  const exceptions = Object.entries(ev.exceptions ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([occurrenceDate, x]): ExceptionView => ({
+      occurrenceDate,
+      ...(x.removed ? { removed: true } : {}),
+      ...(x.title !== undefined ? { title: x.title } : {}),
+      ...(x.status !== undefined ? { status: x.status } : {}),
+      ...(x.data ? { data: x.data } : {}),
+    }));
+  return {
+    id: ev.id, title: ev.title, status: ev.status, calendarKey: ev.collectionKey,
+    data: viewData(ev.data, state.family.timezone), createdAt: ev.createdAt, updatedAt: ev.updatedAt,
+    ...(ev.sourceId ? { sourceId: ev.sourceId } : {}),
+    ...(exceptions.length ? { exceptions } : {}),
+  };
+}
+
+/**
+ * The data of the occurrence that originally starts on `occurrenceDate`: the series' fields
+ * moved to that date (keeping a multi-day length), then the occurrence's own changes on top.
+ */
+export function occurrenceData(ev: EventRecord, occurrenceDate: string, x: OccurrenceException | undefined = ev.exceptions?.[occurrenceDate]): EventData {
+  const span = spanDays(ev.data);
+  const d: Record<string, unknown> = { ...ev.data, date: occurrenceDate };
+  if (span > 0) d.endDate = addDays(occurrenceDate, span);
+  for (const [k, v] of Object.entries(x?.data ?? {})) {
+    if (v === null) delete d[k]; else d[k] = v;
+  }
+  if (x?.data && 'date' in x.data && !('endDate' in x.data) && span > 0) d.endDate = addDays(d.date as string, span);
+  return d as EventData;
+}
+
+/** One occurrence as the listing shows it: the series id plus `occurrenceDate`. */
+export function occurrenceView(state: FamilyState, ev: EventRecord, occurrenceDate: string): EventView {
+  const x = ev.exceptions?.[occurrenceDate];
+  return {
+    id: ev.id, occurrenceDate, title: x?.title ?? ev.title, status: x?.status ?? ev.status, calendarKey: ev.collectionKey,
+    data: viewData(occurrenceData(ev, occurrenceDate, x), state.family.timezone),
+    createdAt: ev.createdAt, updatedAt: x && x.updatedAt > ev.updatedAt ? x.updatedAt : ev.updatedAt,
+    ...(ev.sourceId ? { sourceId: ev.sourceId } : {}),
+  };
+}
+
+/** Throws 400 with every issue (the first one named in the message). */
+export function failIfAny(issues: Issue[]): void {
+  if (!issues.length) return;
+  const first = issues[0]!;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  throw new Invalid(`${first.path.join('.')} ${first.message}${more}`, issues);
+}
+
+/** A calendar events may be written to: a calendar collection that no feed owns. */
+export function writableCalendar(state: FamilyState, key: string): Collection {
+  const c = getCollection(state, key);
+  if (!c || !isCalendar(c)) throw Invalid.at(['calendarKey'], `is not a calendar of this family: ${key}`);
+  if (c.sourceId) throw new Conflict(`${c.name} mirrors an external feed and is read-only`);
+  return c;
+}
+
+export function cleanTitle(title: string, issues: Issue[]): string {
+  const t = title.trim();
+  if (!t) issues.push({ path: ['title'], message: 'must not be blank' });
+  return t;
+}
+
+/** Creates an event (a one-off or a series) in `calendarKey`, default `calendar`. */
+export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: CommandContext): Decision<EventRecord> {
+  const calendar = writableCalendar(state, input.calendarKey ?? DEFAULT_CALENDAR);
+  const issues: Issue[] = [];
+  const title = cleanTitle(input.title, issues);
+  const { calendarKey: _c, title: _t, ...fields } = input;
+  const data = applyFields(state, {}, fields as EventPatch, issues) as EventData;
+  if (!issues.length) checkEvent(data, issues);
+  failIfAny(issues);
+  const at = ctx.now.toISOString();
+  const ev: EventRecord = {
+    id: ctx.newId('ent'), collectionKey: calendar.key, title, status: 'active', data, createdAt: at, updatedAt: at,
+  };
+  return {
+    result: ev,
+    changes: [{ table: ENTRIES, id: ev.id, value: ev }],
+    events: [{ type: 'calendar.event.created', object: eventView(state, ev) }],
+  };
+}
+
+/**
+ * Deletes an event with all its occurrences; other areas (plans) drop their links in the same
+ * decision. Events of an external feed cannot be deleted (409): remove the feed instead.
+ */
+export function decideDeleteEvent(state: FamilyState, id: string, ctx: CommandContext): Decision<EventRecord> {
+  const ev = requireEvent(state, id);
+  if (ev.sourceId) throw new Conflict(`Event ${id} comes from an external calendar feed and cannot be deleted`);
+  const more = reactToEventsRemoved(state, [id], ctx);
+  return {
+    result: ev,
+    changes: [{ table: ENTRIES, id, value: null }, ...more.changes],
+    events: [{ type: 'calendar.event.deleted', object: eventView(state, ev) }, ...more.events],
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * Event fields: applying a create or a PATCH to stored event data, and the consistency checks
+ * of DESIGN §5 that a request struct cannot express (end after start, all-day without times,
+ * repeat fields only with a repeat, people that exist). Pure.
+ *
+ * Create and update share one path: a create is a patch over empty data. Unset fields are
+ * absent from the stored data (never null); `allDay` is stored only when true.
+ */
+import { activePerson } from '../people/people.js';
+import type { Issue, Path } from '../shared/errors.js';
+import type { FamilyState } from '../shared/state.js';
+import { minutesOfDay } from '../shared/time.js';
+import {
+  EVENT_KEYS, REPEAT_KEYS, type Attendance, type EventData, type EventPatch, type Reminder, type ReminderInput,
+} from './types.js';
+
+type Data = Record<string, unknown>;
+
+const SIMPLE = [
+  'date', 'time', 'endDate', 'endTime', 'durationMinutes', 'where', 'note', 'assignee', 'ownerPersonId',
+  'responsibilityRequired', 'everyoneAttendance', 'repeatInterval', 'repeatUntil',
+] as const;
+const TEXT = new Set(['where', 'note', 'assignee']);
+
+/**
+ * `base` with the patch's event fields and custom data applied (a new object). Problems are
+ * pushed to `issues` with paths of the request body. Person ids that `base` does not already
+ * hold must be active people of the family.
+ */
+export function applyFields(state: FamilyState, base: Data, p: EventPatch, issues: Issue[]): Data {
+  const d: Data = { ...base };
+  for (const k of SIMPLE) {
+    const v = p[k];
+    if (v === undefined) continue;
+    if (v === null) { delete d[k]; continue; }
+    if (typeof v === 'string' && TEXT.has(k)) {
+      const t = v.trim();
+      if (t) d[k] = t; else delete d[k];
+      continue;
+    }
+    d[k] = v;
+  }
+
+  // All-day and times: switching one way clears the other, sending both is a contradiction.
+  if (p.allDay === true) {
+    for (const k of ['time', 'endTime', 'durationMinutes'] as const) {
+      if (p[k] !== undefined && p[k] !== null) issues.push({ path: [k], message: 'is not allowed on an all-day event' });
+      delete d[k];
+    }
+    d.allDay = true;
+  } else if (p.allDay === false) {
+    delete d.allDay;
+    if (d.time === undefined) issues.push({ path: ['time'], message: 'is required when allDay is false' });
+  } else if (typeof p.time === 'string') {
+    delete d.allDay;
+  }
+
+  if (p.repeatFrequency !== undefined) {
+    if (p.repeatFrequency === 'none') {
+      for (const k of REPEAT_KEYS) {
+        const sent = p[k];
+        if (k !== 'repeatFrequency' && sent !== undefined && sent !== null) issues.push({ path: [k], message: 'is only allowed with a repeatFrequency other than none' });
+        delete d[k];
+      }
+    } else {
+      d.repeatFrequency = p.repeatFrequency;
+    }
+  }
+  if (p.repeatDays !== undefined) {
+    if (p.repeatDays === null || p.repeatDays.length === 0) delete d.repeatDays;
+    else d.repeatDays = Array.from(new Set(p.repeatDays)).sort((a, b) => a - b);
+  }
+
+  if (p.responsiblePersonIds !== undefined) {
+    const ids = Array.from(new Set(p.responsiblePersonIds));
+    if (ids.length) d.responsiblePersonIds = ids; else delete d.responsiblePersonIds;
+  }
+
+  if (p.clearAttendance || p.attendance !== undefined) {
+    const att: Record<string, Attendance> = p.clearAttendance ? {} : { ...((d.attendance as Record<string, Attendance>) ?? {}) };
+    for (const [id, v] of Object.entries(p.attendance ?? {})) {
+      if (v === null) delete att[id]; else att[id] = v;
+    }
+    if (Object.keys(att).length) d.attendance = att; else delete d.attendance;
+  }
+
+  if (p.reminders !== undefined) {
+    const reminders = p.reminders.map((r, i) => reminder(r, ['reminders', i], issues));
+    if (reminders.length) d.reminders = reminders; else delete d.reminders;
+  }
+
+  if (p.clearTravelPlan && p.travelPlan) issues.push({ path: ['travelPlan'], message: 'cannot be set together with clearTravelPlan' });
+  if (p.clearTravelPlan || p.travelPlan === null) delete d.travelPlan;
+  else if (p.travelPlan) {
+    const origin = p.travelPlan.origin.trim();
+    if (!origin) issues.push({ path: ['travelPlan', 'origin'], message: 'must not be blank' });
+    d.travelPlan = { origin, baseTravelMinutes: p.travelPlan.baseTravelMinutes, arriveEarlyMinutes: p.travelPlan.arriveEarlyMinutes ?? 0 };
+  }
+
+  for (const [k, v] of Object.entries(p.data ?? {})) {
+    if (EVENT_KEYS.has(k)) { issues.push({ path: ['data', k], message: `is an event field: send ${k} at the top level` }); continue; }
+    if (v === null) delete d[k]; else d[k] = v;
+  }
+
+  checkPeople(state, base, d, issues);
+  return d;
+}
+
+function reminder(r: ReminderInput, path: Path, issues: Issue[]): Reminder {
+  const audience = r.audience ?? 'household';
+  const recipientPersonIds = Array.from(new Set(r.recipientPersonIds ?? []));
+  if (audience === 'people' && recipientPersonIds.length === 0) {
+    issues.push({ path: [...path, 'recipientPersonIds'], message: 'must name at least one person when audience is people' });
+  }
+  if (audience !== 'people' && recipientPersonIds.length > 0) {
+    issues.push({ path: [...path, 'recipientPersonIds'], message: 'is only used when audience is people' });
+  }
+  return {
+    offsetMinutes: r.offsetMinutes, audience, channels: Array.from(new Set(r.channels ?? ['in_app'])),
+    mode: r.mode ?? 'plain', recipientPersonIds,
+  };
+}
+
+/** Every person id an event's data refers to, with the request path it came from. */
+function personRefs(d: Data): { id: string; path: Path }[] {
+  const out: { id: string; path: Path }[] = [];
+  if (typeof d.ownerPersonId === 'string') out.push({ id: d.ownerPersonId, path: ['ownerPersonId'] });
+  ((d.responsiblePersonIds as string[] | undefined) ?? []).forEach((id, i) => out.push({ id, path: ['responsiblePersonIds', i] }));
+  for (const id of Object.keys((d.attendance as Data | undefined) ?? {})) out.push({ id, path: ['attendance', id] });
+  ((d.reminders as Reminder[] | undefined) ?? []).forEach((r, i) =>
+    r.recipientPersonIds.forEach((id, j) => out.push({ id, path: ['reminders', i, 'recipientPersonIds', j] })));
+  return out;
+}
+
+function checkPeople(state: FamilyState, base: Data, d: Data, issues: Issue[]): void {
+  const held = new Set(personRefs(base).map((r) => r.id));
+  for (const r of personRefs(d)) {
+    if (held.has(r.id) || activePerson(state, r.id)) continue;
+    issues.push({ path: r.path, message: `is not a person of this family: ${r.id}` });
+  }
+}
+
+/**
+ * DESIGN §5's consistency checks on complete event data. `repeats` false checks an occurrence
+ * (which cannot carry repeat rules of its own).
+ */
+export function checkEvent(d: EventData, issues: Issue[]): void {
+  if (d.endDate !== undefined && d.endDate < d.date) issues.push({ path: ['endDate'], message: `must not be before date ${d.date}` });
+  if (d.allDay) {
+    for (const k of ['time', 'endTime', 'durationMinutes'] as const) {
+      if (d[k] !== undefined) issues.push({ path: [k], message: 'is not allowed on an all-day event' });
+    }
+  }
+  if (d.time === undefined) {
+    if (d.endTime !== undefined) issues.push({ path: ['endTime'], message: 'needs a start time' });
+    if (d.durationMinutes !== undefined) issues.push({ path: ['durationMinutes'], message: 'needs a start time' });
+  } else if (d.endTime !== undefined && (d.endDate === undefined || d.endDate === d.date)
+    && minutesOfDay(d.endTime) <= minutesOfDay(d.time)) {
+    issues.push({ path: ['endTime'], message: `must be after time ${d.time} on the same day` });
+  }
+  const freq = d.repeatFrequency;
+  if (freq === undefined) {
+    for (const k of REPEAT_KEYS) {
+      if (k !== 'repeatFrequency' && d[k] !== undefined) issues.push({ path: [k], message: 'is only allowed with a repeatFrequency other than none' });
+    }
+    return;
+  }
+  if (d.repeatDays !== undefined && freq !== 'weekly' && freq !== 'custom') {
+    issues.push({ path: ['repeatDays'], message: `is only used with repeatFrequency weekly or custom, not ${freq}` });
+  }
+  if (freq === 'custom' && !d.repeatDays?.length) issues.push({ path: ['repeatDays'], message: 'is required when repeatFrequency is custom' });
+  if (d.repeatUntil !== undefined && d.repeatUntil < d.date) issues.push({ path: ['repeatUntil'], message: `must not be before date ${d.date}` });
+}

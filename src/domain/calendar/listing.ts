@@ -1,0 +1,345 @@
+/**
+ * Listing calendar events (DESIGN §5).
+ *
+ * With both `from` and `to`, series are expanded into the occurrences that overlap the
+ * inclusive window and everything is sorted by (date, all-day first, time, title, id,
+ * occurrenceDate). Each series yields its occurrences lazily in that order, and a k-way merge
+ * over all series takes only as many as the page needs (limit + 1 to know whether more follow),
+ * so a one-year window of hundreds of series costs a page, not a year. Occurrences moved to
+ * another date by an exception do not fit their series' order and form one extra sorted stream.
+ *
+ * Pages are cached per family state (dropped by the next write); a page that depends on the
+ * clock (excludeEnded) is kept only until the first of its events ends.
+ */
+import { calendarCollections } from '../collections/collections.js';
+import { entriesOf } from '../collections/listing.js';
+import { matchesTerms, normalizeText, queryTerms } from '../collections/search.js';
+import type { EntryStatus } from '../collections/types.js';
+import { Invalid } from '../shared/errors.js';
+import type { FamilyState } from '../shared/state.js';
+import { addDays, localToInstant, todayIn } from '../shared/time.js';
+import { eventView, isSeries, occurrenceData, occurrenceView, type EventView } from './events.js';
+import { occurrenceStarts } from './recurrence.js';
+import type { EventData, EventRecord } from './types.js';
+
+export interface EventListQuery {
+  from?: string;
+  to?: string;
+  query?: string;
+  status?: EntryStatus;
+  excludeEnded?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface EventPage { events: EventView[]; nextCursor?: string }
+
+/** Sort key: date, all-day (0) before timed (1), time, folded title, id, occurrence date. */
+type Key = [string, number, string, string, string, string];
+
+interface Item {
+  ev: EventRecord;
+  /** The occurrence's original start date ('' for an unexpanded event). */
+  occurrenceDate: string;
+  data: EventData;
+  title: string;
+  status: EntryStatus;
+  key: Key;
+}
+
+function compare(a: Key, b: Key): number {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * When an event (or occurrence) is over: its endDate/endTime, else start + durationMinutes,
+ * else start + 60 minutes, else (no time) the end of its last day — in the family's zone.
+ * A timed event with a later endDate but no endTime ends with that day.
+ */
+export function eventEnd(d: EventData, tz: string): Date {
+  const allDay = d.allDay === true || d.time === undefined;
+  if (allDay) return localToInstant(addDays(d.endDate ?? d.date, 1), '00:00', tz);
+  if (d.endTime !== undefined) return localToInstant(d.endDate ?? d.date, d.endTime, tz);
+  if (d.endDate !== undefined && d.endDate > d.date) return localToInstant(addDays(d.endDate, 1), '00:00', tz);
+  return new Date(localToInstant(d.date, d.time!, tz).getTime() + (d.durationMinutes ?? 60) * 60_000);
+}
+
+function item(ev: EventRecord, occurrenceDate: string, data: EventData, title: string, status: EntryStatus): Item {
+  const allDay = data.allDay === true || data.time === undefined;
+  return {
+    ev, occurrenceDate, data, title, status,
+    key: [data.date, allDay ? 0 : 1, allDay ? '' : data.time!, title.toLowerCase(), ev.id, occurrenceDate],
+  };
+}
+
+function occurrenceItem(ev: EventRecord, date: string): Item {
+  const x = ev.exceptions?.[date];
+  return item(ev, date, x ? occurrenceData(ev, date, x) : occurrenceData(ev, date, undefined), x?.title ?? ev.title, x?.status ?? ev.status);
+}
+
+/** Whether an exception moves its occurrence (another start date or length). */
+function moves(ev: EventRecord, date: string): boolean {
+  const x = ev.exceptions?.[date];
+  return !!x?.data && ('date' in x.data || 'endDate' in x.data);
+}
+
+export interface Prepared {
+  /** Every event of every calendar, in unexpanded sort order. */
+  events: EventRecord[];
+  /** Moved occurrences of all series, sorted. */
+  moved: Item[];
+}
+
+/** Every calendar event in unexpanded order, and the moved occurrences (cached per write). */
+export function prepared(state: FamilyState): Prepared {
+  return state.derived('calendar:prepared', () => {
+    const events: EventRecord[] = [];
+    for (const c of calendarCollections(state)) events.push(...(entriesOf(state, c.key) as EventRecord[]));
+    const keyed = events.map((ev) => ({ ev, key: item(ev, '', ev.data, ev.title, ev.status).key }));
+    keyed.sort((a, b) => compare(a.key, b.key));
+    const moved: Item[] = [];
+    for (const ev of events) {
+      if (!isSeries(ev) || !ev.exceptions) continue;
+      for (const date of Object.keys(ev.exceptions)) {
+        if (!ev.exceptions[date]!.removed && moves(ev, date)) moved.push(occurrenceItem(ev, date));
+      }
+    }
+    moved.sort((a, b) => compare(a.key, b.key));
+    return { events: keyed.map((k) => k.ev), moved };
+  });
+}
+
+/** Occurrences of one event overlapping [from, to], in key order (moved ones left out). */
+function* occurrencesOf(ev: EventRecord, from: string, to: string): Generator<Item> {
+  if (!isSeries(ev)) {
+    const end = ev.data.endDate ?? ev.data.date;
+    if (ev.data.date <= to && end >= from) yield item(ev, ev.data.date, ev.data, ev.title, ev.status);
+    return;
+  }
+  for (const date of occurrenceStarts(ev.data, { from, to })) {
+    const x = ev.exceptions?.[date];
+    if (x && (x.removed || moves(ev, date))) continue;
+    yield occurrenceItem(ev, date);
+  }
+}
+
+// ---- cursor ---------------------------------------------------------------------------------
+
+function encodeCursor(k: Key): string {
+  return Buffer.from(JSON.stringify(k), 'utf8').toString('base64url');
+}
+
+function decodeCursor(s: string): Key {
+  try {
+    const k = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(k) && k.length === 6 && typeof k[1] === 'number' && k.every((v, i) => i === 1 || typeof v === 'string')) return k as Key;
+  } catch { /* answered below */ }
+  throw Invalid.at(['query', 'cursor'], 'is not a cursor this list gave out');
+}
+
+// ---- filters --------------------------------------------------------------------------------
+
+const texts = new WeakMap<object, string>();
+
+function collect(value: unknown, out: string[]): void {
+  if (typeof value === 'string') out.push(value);
+  else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) collect(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) collect(v, out);
+}
+
+/** Title and data values, folded (cached per stored record for unchanged occurrences). */
+function searchText(it: Item): string {
+  const exception = it.occurrenceDate ? it.ev.exceptions?.[it.occurrenceDate] : undefined;
+  const holder: object = exception ?? it.ev;
+  let t = texts.get(holder);
+  if (t === undefined) {
+    const parts = [it.title];
+    const { date: _d, endDate: _e, time: _t, endTime: _et, ...rest } = it.data;
+    collect(rest, parts);
+    t = normalizeText(parts.join('\n'));
+    texts.set(holder, t);
+  }
+  return t;
+}
+
+interface Filter {
+  status?: EntryStatus;
+  terms: string[];
+  /** Only events ending after this instant (excludeEnded). */
+  after?: number;
+  tz: string;
+}
+
+/** Whether the item passes; for excludeEnded also its end (the page's expiry). */
+function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
+  if (f.status ? it.status !== f.status : it.status === 'archived') return { ok: false };
+  if (f.terms.length && !matchesTerms(searchText(it), f.terms)) return { ok: false };
+  if (f.after !== undefined) {
+    const end = eventEnd(it.data, f.tz).getTime();
+    return { ok: end > f.after, end };
+  }
+  return { ok: true };
+}
+
+// ---- the merge ------------------------------------------------------------------------------
+
+class Heap {
+  private a: { it: Item; src: Iterator<Item> }[] = [];
+  get size(): number { return this.a.length; }
+  push(src: Iterator<Item>): void {
+    const n = src.next();
+    if (n.done) return;
+    const a = this.a;
+    a.push({ it: n.value, src });
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (compare(a[p]!.it.key, a[i]!.it.key) <= 0) break;
+      [a[p], a[i]] = [a[i]!, a[p]!];
+      i = p;
+    }
+  }
+  pop(): Item {
+    const a = this.a;
+    const top = a[0]!;
+    const last = a.pop()!;
+    if (a.length) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && compare(a[l]!.it.key, a[m]!.it.key) < 0) m = l;
+        if (r < a.length && compare(a[r]!.it.key, a[m]!.it.key) < 0) m = r;
+        if (m === i) break;
+        [a[m], a[i]] = [a[i]!, a[m]!];
+        i = m;
+      }
+    }
+    this.push(top.src);
+    return top.it;
+  }
+}
+
+function* arrayFrom<T>(list: readonly T[], start: number): Generator<T> {
+  for (let i = start; i < list.length; i++) yield list[i]!;
+}
+
+interface Computed { page: EventPage; validUntil: number }
+
+function expanded(state: FamilyState, from: string, to: string, limit: number, after: Key | undefined, f: Filter): Computed {
+  const p = prepared(state);
+  // Occurrences starting before the cursor's date sort before it: start the walk there.
+  let walkFrom = after && after[0] > from ? after[0] : from;
+  // With excludeEnded, whatever lies only before yesterday (local) has ended.
+  if (f.after !== undefined) {
+    const yesterday = addDays(todayIn(f.tz, new Date(f.after)), -1);
+    if (yesterday > walkFrom) walkFrom = yesterday;
+  }
+  if (walkFrom > to) walkFrom = to;
+  const heap = new Heap();
+  for (const ev of p.events) {
+    if (ev.data.date > to) continue;
+    heap.push(occurrencesOf(ev, walkFrom, to));
+  }
+  const moved = p.moved.filter((it) => it.data.date <= to && (it.data.endDate ?? it.data.date) >= from);
+  heap.push(arrayFrom(moved, 0));
+  const out: Item[] = [];
+  let validUntil = Infinity;
+  let more = false;
+  while (heap.size) {
+    const it = heap.pop();
+    if (after && compare(it.key, after) <= 0) continue;
+    const r = passes(it, f);
+    if (!r.ok) continue;
+    if (out.length === limit) { more = true; break; }
+    if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
+    out.push(it);
+  }
+  return {
+    page: {
+      events: out.map((it) => occurrenceView(state, it.ev, it.occurrenceDate)),
+      ...(more ? { nextCursor: encodeCursor(out[out.length - 1]!.key) } : {}),
+    },
+    validUntil,
+  };
+}
+
+/** Whether a series or event has an occurrence overlapping the open-ended bounds that is not removed. */
+function meets(ev: EventRecord, from: string | undefined, to: string | undefined, f: Filter): { ok: boolean; end?: number } {
+  const window = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  if (!isSeries(ev)) {
+    const end = ev.data.endDate ?? ev.data.date;
+    if ((to && ev.data.date > to) || (from && end < from)) return { ok: false };
+    return f.after === undefined ? { ok: true } : { ok: eventEnd(ev.data, f.tz).getTime() > f.after, end: eventEnd(ev.data, f.tz).getTime() };
+  }
+  let seen = 0;
+  for (const date of occurrenceStarts(ev.data, window)) {
+    const x = ev.exceptions?.[date];
+    if (x?.removed) continue;
+    if (f.after === undefined) return { ok: true };
+    const end = eventEnd(occurrenceData(ev, date, x), f.tz).getTime();
+    if (end > f.after) return { ok: true, end };
+    // Ended: walk on towards the present, but not forever (a daily series of many years).
+    if (++seen > 10_000) break;
+  }
+  return { ok: false };
+}
+
+function unexpanded(state: FamilyState, q: EventListQuery, limit: number, after: Key | undefined, f: Filter): Computed {
+  const p = prepared(state);
+  const out: { ev: EventRecord; key: Key }[] = [];
+  let validUntil = Infinity;
+  let more = false;
+  // With excludeEnded, whatever lies only before yesterday (local) has ended: start there.
+  let from = q.from;
+  if (f.after !== undefined) {
+    const yesterday = addDays(todayIn(f.tz, new Date(f.after)), -1);
+    if (!from || from < yesterday) from = yesterday;
+  }
+  for (const ev of p.events) {
+    const key = item(ev, '', ev.data, ev.title, ev.status).key;
+    if (after && compare(key, after) <= 0) continue;
+    if (f.status ? ev.status !== f.status : ev.status === 'archived') continue;
+    if (f.terms.length && !matchesTerms(searchText(item(ev, '', ev.data, ev.title, ev.status)), f.terms)) continue;
+    const r = meets(ev, from, q.to, f);
+    if (!r.ok) continue;
+    if (out.length === limit) { more = true; break; }
+    if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
+    out.push({ ev, key });
+  }
+  return {
+    page: {
+      events: out.map((o) => eventView(state, o.ev)),
+      ...(more ? { nextCursor: encodeCursor(out[out.length - 1]!.key) } : {}),
+    },
+    validUntil,
+  };
+}
+
+/** One page of the family's calendar events; `now` matters only for excludeEnded. */
+export function listEvents(state: FamilyState, q: EventListQuery, now: Date): EventPage {
+  if (q.from && q.to && q.from > q.to) {
+    throw new Invalid(`query.from ${q.from} is after query.to ${q.to}`, [{ path: ['query', 'from'], message: `must not be after to (${q.to})` }]);
+  }
+  const cacheKey = JSON.stringify([q.from, q.to, q.query, q.status, !!q.excludeEnded, q.limit, q.cursor]);
+  const cache = state.derived('calendar:pages', () => new Map<string, Computed>());
+  const hit = cache.get(cacheKey);
+  const t = now.getTime();
+  if (hit && t < hit.validUntil) return hit.page;
+  const limit = q.limit ?? 20;
+  const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const f: Filter = {
+    terms: queryTerms(q.query), tz: state.family.timezone,
+    ...(q.status ? { status: q.status } : {}), ...(q.excludeEnded ? { after: t } : {}),
+  };
+  const computed = q.from && q.to ? expanded(state, q.from, q.to, limit, after, f) : unexpanded(state, q, limit, after, f);
+  if (cache.size >= 500) cache.clear();
+  cache.set(cacheKey, computed);
+  return computed.page;
+}

@@ -1,0 +1,188 @@
+/**
+ * Calendar share links (DESIGN §6): a named selection of the family's events served as a
+ * public ICS feed at `/share/calendar/<token>.ics`. The token (`shr_` + 32 base62) is made at
+ * the edge and shown once; only its SHA-256 is kept, on the record and in the store-wide
+ * `share-token` index that finds the family without a key. Deleting a share removes both in
+ * the same transaction, so the feed answers 404 at once.
+ */
+import { calendarCollections, getCollection } from '../collections/collections.js';
+import { activePerson } from '../people/people.js';
+import { NotFound, type Issue } from '../shared/errors.js';
+import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
+import { renderCalendar, type IcsEvent, type IcsOverride } from './ics.js';
+import { failIfAny, getEvent, isSeries, occurrenceData } from './events.js';
+import { eventEnd, prepared } from './listing.js';
+import { instantToLocal } from '../shared/time.js';
+import { rruleFor } from './recurrence.js';
+import type { EventRecord } from './types.js';
+
+export const CALENDAR_SHARES = 'calendar_shares';
+
+export interface CalendarShare {
+  id: string;
+  name: string;
+  categories: string[];
+  eventIds: string[];
+  personIds: string[];
+  sourceIds: string[];
+  /** SHA-256 (hex) of the token. */
+  tokenHash: string;
+  createdAt: string;
+  createdByKeyId: string | null;
+}
+
+export interface CalendarShareView {
+  id: string;
+  name: string;
+  categories: string[];
+  eventIds: string[];
+  personIds: string[];
+  sourceIds: string[];
+  createdAt: string;
+}
+
+export function shareView(s: CalendarShare): CalendarShareView {
+  return {
+    id: s.id, name: s.name, categories: s.categories, eventIds: s.eventIds, personIds: s.personIds,
+    sourceIds: s.sourceIds, createdAt: s.createdAt,
+  };
+}
+
+/** Shares, oldest first. */
+export function listShares(state: FamilyState): CalendarShare[] {
+  return Array.from(state.table<CalendarShare>(CALENDAR_SHARES).values());
+}
+
+export function shareByTokenHash(state: FamilyState, hash: string): CalendarShare | undefined {
+  for (const s of state.table<CalendarShare>(CALENDAR_SHARES).values()) if (s.tokenHash === hash) return s;
+  return undefined;
+}
+
+export interface ShareInput {
+  name: string;
+  categories?: string[];
+  eventIds?: string[];
+  personIds?: string[];
+  sourceIds?: string[];
+}
+
+const unique = (xs: readonly string[] | undefined) => Array.from(new Set(xs ?? []));
+
+/** Creates a share for a token the caller made; `tokenHash` is its SHA-256 (hex). */
+export function decideCreateShare(state: FamilyState, input: ShareInput, tokenHash: string, ctx: CommandContext): Decision<CalendarShare> {
+  const issues: Issue[] = [];
+  const name = input.name.trim();
+  if (!name) issues.push({ path: ['name'], message: 'must not be blank' });
+  const categories = unique(input.categories);
+  const eventIds = unique(input.eventIds);
+  const personIds = unique(input.personIds);
+  const sourceIds = unique(input.sourceIds);
+  categories.forEach((k, i) => {
+    if (getCollection(state, k)?.category !== 'calendar') issues.push({ path: ['categories', i], message: `is not a calendar of this family: ${k}` });
+  });
+  eventIds.forEach((id, i) => {
+    if (!getEvent(state, id)) issues.push({ path: ['eventIds', i], message: `is not a calendar event of this family: ${id}` });
+  });
+  personIds.forEach((id, i) => {
+    if (!activePerson(state, id)) issues.push({ path: ['personIds', i], message: `is not a person of this family: ${id}` });
+  });
+  const feeds = new Set(calendarCollections(state).map((c) => c.sourceId).filter(Boolean));
+  sourceIds.forEach((id, i) => {
+    if (!feeds.has(id)) issues.push({ path: ['sourceIds', i], message: `is not an external calendar of this family: ${id}` });
+  });
+  failIfAny(issues);
+  const share: CalendarShare = {
+    id: ctx.newId('share'), name, categories, eventIds, personIds, sourceIds, tokenHash,
+    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.actor.keyId,
+  };
+  return {
+    result: share,
+    changes: [{ table: CALENDAR_SHARES, id: share.id, value: share }],
+    events: [{ type: 'calendar_share.created', object: shareView(share) }],
+    indexes: [{ index: 'share-token', key: tokenHash, familyId: ctx.family.id }],
+  };
+}
+
+export function decideDeleteShare(state: FamilyState, id: string, _ctx: CommandContext): Decision<CalendarShare> {
+  const share = state.get<CalendarShare>(CALENDAR_SHARES, id);
+  if (!share) throw new NotFound(`No calendar share ${id} in this family`);
+  return {
+    result: share,
+    changes: [{ table: CALENDAR_SHARES, id, value: null }],
+    events: [{ type: 'calendar_share.deleted', object: shareView(share) }],
+    indexes: [{ index: 'share-token', key: share.tokenHash, familyId: null }],
+  };
+}
+
+// ---- the feed -------------------------------------------------------------------------------
+
+/**
+ * The share's events: the union of its calendars, events, people (owner, responsible, or
+ * answering going/maybe) and feeds; every calendar when all four are empty. Archived series
+ * are left out (as in listings); an archived occurrence is written as CANCELLED.
+ */
+export function sharedEvents(state: FamilyState, s: CalendarShare): EventRecord[] {
+  const all = prepared(state).events.filter((ev) => ev.status !== 'archived');
+  if (!s.categories.length && !s.eventIds.length && !s.personIds.length && !s.sourceIds.length) return all;
+  const categories = new Set(s.categories);
+  const eventIds = new Set(s.eventIds);
+  const people = new Set(s.personIds);
+  const sources = new Set(s.sourceIds);
+  return all.filter((ev) => {
+    if (categories.has(ev.collectionKey) || eventIds.has(ev.id)) return true;
+    const feed = ev.sourceId ?? getCollection(state, ev.collectionKey)?.sourceId;
+    if (feed && sources.has(feed)) return true;
+    if (!people.size) return false;
+    const d = ev.data;
+    if (d.ownerPersonId && people.has(d.ownerPersonId)) return true;
+    if (d.responsiblePersonIds?.some((id) => people.has(id))) return true;
+    return Object.entries(d.attendance ?? {}).some(([id, a]) => a !== 'out' && people.has(id));
+  });
+}
+
+/** An event as the ICS writer takes it: RRULE, EXDATEs for removed dates, overrides. */
+export function icsEventOf(ev: EventRecord, tz: string, uidDomain: string): IcsEvent {
+  const d = ev.data;
+  const out: IcsEvent = {
+    uid: `${ev.id}@${uidDomain}`, summary: ev.title, status: ev.status,
+    date: d.date, ...(d.endDate ? { endDate: d.endDate } : {}), ...(d.time ? { time: d.time } : {}),
+    ...(d.endTime ? { endTime: d.endTime } : {}), ...(d.allDay ? { allDay: true } : {}),
+    ...(d.durationMinutes ? { durationMinutes: d.durationMinutes } : {}),
+    ...(d.where ? { location: d.where } : {}), ...(d.note ?? d.description ? { description: d.note ?? d.description } : {}),
+    createdAt: new Date(ev.createdAt), updatedAt: new Date(ev.updatedAt),
+  };
+  const rrule = isSeries(ev) ? rruleFor(d) : null;
+  if (!rrule) return out;
+  out.rrule = rrule;
+  const exdates: string[] = [];
+  const overrides: IcsOverride[] = [];
+  for (const [date, x] of Object.entries(ev.exceptions ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (x.removed) { exdates.push(date); continue; }
+    const o = occurrenceData(ev, date, x);
+    const allDay = o.allDay === true || o.time === undefined;
+    overrides.push({
+      recurrenceDate: date, date: o.date, endDate: o.endDate ?? o.date, allDay,
+      // A timed occurrence states its end outright: the writer would otherwise fall back to
+      // the series' endTime even where the occurrence has none.
+      ...(allDay ? {} : (() => {
+        const end = instantToLocal(eventEnd(o, tz), tz);
+        return { time: o.time!, endDate: end.date, endTime: end.time };
+      })()),
+      summary: x.title ?? ev.title, status: x.status ?? ev.status,
+      // Empty strings (not undefined) so an occurrence that dropped them does not inherit the series'.
+      location: o.where ?? '', description: o.note ?? o.description ?? '',
+      updatedAt: new Date(x.updatedAt),
+    });
+  }
+  if (exdates.length) out.exdates = exdates;
+  if (overrides.length) out.overrides = overrides;
+  return out;
+}
+
+/** The share's ICS text (cached until the family's next write). */
+export function renderShare(state: FamilyState, s: CalendarShare, now: Date, uidDomain: string): string {
+  return state.derived(`calendar:share:${s.id}:${now.getUTCFullYear()}`, () => renderCalendar({
+    name: s.name, timezone: state.family.timezone, now,
+    events: sharedEvents(state, s).map((ev) => icsEventOf(ev, state.family.timezone, uidDomain)),
+  }));
+}

@@ -1,0 +1,38 @@
+/**
+ * The public ICS feed of a calendar share: `GET /share/calendar/<token>.ics`, no API key
+ * (DESIGN §6). The token's hash finds the family through the store-wide index; an unknown,
+ * malformed or revoked token answers 404, whichever it is (nothing leaks).
+ */
+import { NotFound } from '../domain/shared/errors.js';
+import { renderShare, shareByTokenHash } from '../domain/calendar/shares.js';
+import { hashSecret } from '../family/keys.js';
+import { defineRoutes, withStatus } from '../http/route.js';
+
+const TOKEN = /^(shr_[0-9A-Za-z]{32})(?:\.ics)?$/;
+
+export default defineRoutes([
+  {
+    method: 'get', path: '/share/calendar/:file', family: false, scope: 'public', tags: ['Calendar shares'],
+    summary: 'A calendar share as an RFC 5545 feed',
+    description: 'The shared events as text/calendar with RRULE, EXDATE and RECURRENCE-ID overrides, times in the family\'s zone with a VTIMEZONE, named by the share (X-WR-CALNAME). Answers 404 for an unknown or revoked token.',
+    produces: 'text/calendar',
+    response: { type: 'string' },
+    handler: async ({ params, services }) => {
+      const gone = () => new NotFound('No calendar share at this address');
+      const m = TOKEN.exec(params.file ?? '');
+      if (!m) throw gone();
+      const hash = hashSecret(m[1]!);
+      const familyId = services.store.lookupIndex('share-token', hash);
+      const info = familyId ? services.store.getFamily(familyId) : undefined;
+      if (!info) throw gone();
+      const actor = await services.registry.get(info);
+      const host = new URL(services.config.server.publicUrl).hostname || 'household-organizer';
+      const body = actor.read((state) => {
+        const share = shareByTokenHash(state, hash);
+        return share ? renderShare(state, share, services.now(), host) : null;
+      });
+      if (body === null) throw gone();
+      return withStatus(200, body, { 'cache-control': 'no-cache', 'x-robots-tag': 'noindex' });
+    },
+  },
+]);
