@@ -208,10 +208,12 @@ function overrideTiming(ev: IcsEvent, o: IcsOverride): IcsTiming {
   return {
     date,
     endDate: o.endDate ?? (span > 0 ? addDays(date, span) : undefined),
-    time: o.time ?? ev.time,
-    endTime: o.endTime ?? ev.endTime,
-    allDay: o.allDay ?? ev.allDay,
-    durationMinutes: o.durationMinutes ?? ev.durationMinutes,
+    // A key present on the override wins even when it is undefined: an occurrence may drop
+    // the series' end time or duration.
+    time: 'time' in o ? o.time : ev.time,
+    endTime: 'endTime' in o ? o.endTime : ev.endTime,
+    allDay: 'allDay' in o ? o.allDay : ev.allDay,
+    durationMinutes: 'durationMinutes' in o ? o.durationMinutes : ev.durationMinutes,
   };
 }
 

@@ -285,6 +285,19 @@ describe('renderCalendar: repeats, exdates and overrides', () => {
     expect(starts).to.deep.equal([...occurrenceStarts(off, { to: '2026-03-12' })]);
     expect(calendar([series({ ...off, date: '2026-03-05' })])).to.not.contain('RDATE');
   });
+  it('lets an override drop the series end time, falling back to an hour', () => {
+    const ics = calendar([event({
+      date: '2026-03-02', time: '09:00', endTime: '11:00', rrule: 'FREQ=DAILY;COUNT=3',
+      overrides: [{ recurrenceDate: '2026-03-03', endTime: undefined }],
+    })], 'UTC');
+    const found = instances(ics, '2026-03-01T00:00:00Z', '2026-03-06T00:00:00Z');
+    expect(found.map((f) => [f[0], f[1]])).to.deep.equal([
+      ['2026-03-02T09:00:00.000Z', '2026-03-02T11:00:00.000Z'],
+      ['2026-03-03T09:00:00.000Z', '2026-03-03T10:00:00.000Z'],
+      ['2026-03-04T09:00:00.000Z', '2026-03-04T11:00:00.000Z'],
+    ]);
+  });
+
   it('writes all-day series with DATE exdates and recurrence ids, moving multi-day overrides whole', () => {
     const weekend: SeriesTiming = { date: '2026-03-06', endDate: '2026-03-08', allDay: true, repeatFrequency: 'weekly' };
     const ics = calendar([
