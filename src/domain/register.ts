@@ -3,4 +3,5 @@
  */
 import './collections/builtins.js';
 import './calendar/register.js';
+import './plans/register.js';
 export {};

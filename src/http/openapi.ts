@@ -79,10 +79,15 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
         content: { [def.produces ?? 'application/json']: { schema: def.produces ? { type: 'string' } : def.response } },
       },
     };
+    for (const extra of def.alsoResponses ?? []) {
+      const slot = (responses[extra.status] ??= { description: extra.description, content: {} }) as { content: Record<string, unknown> };
+      slot.content[extra.contentType ?? 'application/json'] = { schema: extra.schema };
+    }
     const errors = new Set<number>([400, 404, ...(def.errors ?? [])]);
     if (scope !== 'public') { errors.add(401); errors.add(403); errors.add(429); }
     if (def.method !== 'get') { errors.add(409); errors.add(422); if (def.body) { errors.add(413); errors.add(415); } }
     for (const code of [...errors].sort()) {
+      if (responses[code]) continue;
       responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
     const op: Record<string, unknown> = {

@@ -65,6 +65,11 @@ export interface RouteDef<Q = any, B = any> {
   response: JsonSchema;
   /** Content type of a non-JSON success body (e.g. text/calendar). */
   produces?: string;
+  /**
+   * Other success answers: another status (200 when re-linking where 201 is the rule) or the
+   * same status in another media type (a page's JSON form).
+   */
+  alsoResponses?: { status: number; description: string; schema: JsonSchema; contentType?: string }[];
   /** Extra error statuses this route answers (besides 400/401/403/404 and 409 on writes). */
   errors?: number[];
   handler: (ctx: HandlerContext<Q, B>) => Promise<HandlerResult> | HandlerResult;

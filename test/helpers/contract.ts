@@ -41,7 +41,9 @@ export async function conforms(server: { url: string; daemon: object }, reply: R
   const response = op.responses?.[String(reply.status)];
   expect(response, `the document lists status ${reply.status} for ${method.toUpperCase()} ${pathTemplate}`).to.exist;
   const content = response.content ?? {};
-  const media = content['application/json'] ?? Object.values(content)[0];
+  const type = (reply.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  expect(content, `the document lists ${type} for ${method.toUpperCase()} ${pathTemplate} ${reply.status}`).to.have.property(type);
+  const media = content[type];
   if (!media?.schema) return;
   const validate = ajv.compile(rewriteRefs(media.schema));
   const ok = validate(reply.body);

@@ -8,6 +8,10 @@ import people from './people.js';
 import calendar from './calendar.js';
 import shares from './shares.js';
 import calendarFeed from '../../public/calendarFeed.js';
+import plans from './plans.js';
+import planNotes from './planNotes.js';
+import planPolls from './planPolls.js';
+import planPage from '../../public/planPage.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
@@ -17,5 +21,9 @@ export function areaRoutes(): RouteDef[] {
     ...calendar,
     ...shares,
     ...calendarFeed,
+    ...plans,
+    ...planNotes,
+    ...planPolls,
+    ...planPage,
   ];
 }

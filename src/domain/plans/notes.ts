@@ -1,0 +1,70 @@
+/**
+ * Plan notes (DESIGN §7): short texts in the order they were written. The author is the
+ * display name of the key's person, else the key's name; editing keeps author and place.
+ * `showOnSharedPage` (default false) puts a note on the public plan page.
+ */
+import { Conflict, Invalid, NotFound } from '../shared/errors.js';
+import type { CommandContext, Decision, FamilyState, LogEvent } from '../shared/state.js';
+import { putPlan, requirePlan } from './plans.js';
+import { NOTE_MAX, NOTES_MAX, type NoteRecord, type PlanRecord } from './types.js';
+import { noteView, type NoteView } from './views.js';
+
+function cleanBody(body: string): string {
+  const t = body.trim();
+  if (!t) throw Invalid.at(['body'], 'must not be blank');
+  if (t.length > NOTE_MAX) throw Invalid.at(['body'], `must be at most ${NOTE_MAX} characters long`);
+  return t;
+}
+
+function noteEvent(type: 'plan.note.created' | 'plan.note.updated' | 'plan.note.deleted', state: FamilyState, planId: string, note: NoteRecord, before?: NoteRecord): LogEvent {
+  const view = (n: NoteRecord): NoteView & { planId: string } => ({ planId, ...noteView(state, n) });
+  return { type, object: view(note), ...(before ? { previous: view(before) } : {}) };
+}
+
+export interface CreateNoteInput { body: string; showOnSharedPage?: boolean | undefined }
+
+export function decideCreateNote(state: FamilyState, planId: string, input: CreateNoteInput, ctx: CommandContext): Decision<NoteRecord> {
+  const plan = requirePlan(state, planId);
+  if (plan.notes.length >= NOTES_MAX) throw new Conflict(`A plan holds at most ${NOTES_MAX} notes`);
+  const at = ctx.now.toISOString();
+  const note: NoteRecord = {
+    id: ctx.newId('note'), body: cleanBody(input.body),
+    authorPersonId: ctx.actor.personId, authorKeyName: ctx.actor.keyName?.trim() || 'API key',
+    showOnSharedPage: input.showOnSharedPage ?? false, createdAt: at, updatedAt: at,
+  };
+  const next: PlanRecord = { ...plan, notes: [...plan.notes, note], updatedAt: at };
+  return { result: note, changes: [putPlan(next)], events: [noteEvent('plan.note.created', state, plan.id, note)] };
+}
+
+function requireNote(plan: PlanRecord, noteId: string): NoteRecord {
+  const n = plan.notes.find((x) => x.id === noteId);
+  if (!n) throw new NotFound(`No note ${noteId} in plan ${plan.id}`);
+  return n;
+}
+
+export interface UpdateNoteInput { body?: string | undefined; showOnSharedPage?: boolean | undefined }
+
+export function decideUpdateNote(state: FamilyState, planId: string, noteId: string, input: UpdateNoteInput, ctx: CommandContext): Decision<NoteRecord> {
+  const plan = requirePlan(state, planId);
+  const before = requireNote(plan, noteId);
+  if (input.body === undefined && input.showOnSharedPage === undefined) {
+    throw new Invalid('Send at least one of body, showOnSharedPage', [{ path: [], message: 'must change at least one of body, showOnSharedPage' }]);
+  }
+  const note: NoteRecord = {
+    ...before,
+    body: input.body !== undefined ? cleanBody(input.body) : before.body,
+    showOnSharedPage: input.showOnSharedPage ?? before.showOnSharedPage,
+  };
+  if (note.body === before.body && note.showOnSharedPage === before.showOnSharedPage) return { result: before, changes: [], events: [] };
+  const at = ctx.now.toISOString();
+  note.updatedAt = at;
+  const next: PlanRecord = { ...plan, notes: plan.notes.map((n) => (n === before ? note : n)), updatedAt: at };
+  return { result: note, changes: [putPlan(next)], events: [noteEvent('plan.note.updated', state, plan.id, note, before)] };
+}
+
+export function decideDeleteNote(state: FamilyState, planId: string, noteId: string, ctx: CommandContext): Decision<NoteRecord> {
+  const plan = requirePlan(state, planId);
+  const note = requireNote(plan, noteId);
+  const next: PlanRecord = { ...plan, notes: plan.notes.filter((n) => n !== note), updatedAt: ctx.now.toISOString() };
+  return { result: note, changes: [putPlan(next)], events: [noteEvent('plan.note.deleted', state, plan.id, note)] };
+}

@@ -1,0 +1,101 @@
+/**
+ * Records of the plans area (DESIGN §7). One record per plan in table `plans` holds everything
+ * that belongs to the plan alone: its event links, notes (in their order), polls with their
+ * options and votes, and its share link. A plan is small and every plan command touches one
+ * plan, so one record keeps each decision to one record change and deleting a plan takes its
+ * notes, polls and share with it by construction. Calendar events stay in the calendar area;
+ * a link only points at one.
+ */
+export const PLANS = 'plans';
+
+/** Limits the contract leaves open (decisions). */
+export const TITLE_MAX = 200;
+export const PROSE_MAX = 20_000;
+export const NOTE_MAX = 20_000;
+export const QUESTION_MAX = 500;
+export const LABEL_MAX = 200;
+export const OPTIONS_MIN = 2;
+export const OPTIONS_MAX = 12;
+/** Per plan; they keep a plan record small (409 past them). */
+export const NOTES_MAX = 500;
+export const POLLS_MAX = 100;
+export const EVENTS_MAX = 500;
+
+export interface EventLink {
+  eventId: string;
+  showDetailsOnShare: boolean;
+  showLocationOnShare: boolean;
+  linkedAt: string;
+}
+
+export interface NoteRecord {
+  id: string;
+  body: string;
+  /** The key's person when it had one (the author shows that person's display name). */
+  authorPersonId: string | null;
+  /** The key's name at the time of writing: the author when the key has no person. */
+  authorKeyName: string;
+  showOnSharedPage: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A poll option; times are stored `HH:mm` and shown `3:30 PM`. */
+export interface OptionRecord {
+  id: string;
+  label: string | null;
+  date: string | null;
+  endDate: string | null;
+  time: string | null;
+  endTime: string | null;
+}
+
+export type PollStatus = 'open' | 'settled';
+
+export interface PollRecord {
+  id: string;
+  question: string;
+  status: PollStatus;
+  options: OptionRecord[];
+  /** personId → optionId: one vote per person. */
+  votes: Record<string, string>;
+  settledOptionId: string | null;
+  /** The calendar event settling created (cleared when that event is deleted). */
+  settledEventId: string | null;
+  settledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ShareRecord {
+  /**
+   * The capability token, kept so the same address can be shown again (the contract: "same
+   * address returned when re-enabled"). The store-wide index holds only its SHA-256.
+   */
+  token: string;
+  tokenHash: string;
+  enabled: boolean;
+  changedAt: string;
+}
+
+export interface PlanRecord {
+  id: string;
+  title: string;
+  prose: string | null;
+  archived: boolean;
+  events: EventLink[];
+  notes: NoteRecord[];
+  polls: PollRecord[];
+  share: ShareRecord | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An option as the request carries it (times already normalized to `HH:mm`). */
+export interface OptionInput {
+  label?: string | undefined;
+  date?: string | undefined;
+  endDate?: string | undefined;
+  time?: string | undefined;
+  endTime?: string | undefined;
+}

@@ -1,0 +1,43 @@
+/**
+ * Plan notes (DESIGN §7): the author is the display name of the key's person, else the key's
+ * name; editing keeps author and place; `showOnSharedPage` puts a note on the public page.
+ */
+import { defineRoutes } from '../route.js';
+import { decideCreateNote, decideDeleteNote, decideUpdateNote } from '../../domain/plans/notes.js';
+import { noteView } from '../../domain/plans/views.js';
+import { CreateNoteBody, NOTE_CREATE_RESPONSE, NOTE_DELETE_RESPONSE, NOTE_UPDATE_RESPONSE, UpdateNoteBody } from './plans.schema.js';
+import { PLAN_TAGS as tags } from './plans.js';
+
+const base = '/plans/:planId/notes';
+
+export default defineRoutes([
+  {
+    method: 'post', path: base, tags, status: 201, body: CreateNoteBody,
+    summary: 'Add a note to a plan',
+    description: 'Added at the end. `showOnSharedPage` defaults to false.',
+    response: NOTE_CREATE_RESPONSE,
+    handler: async ({ params, body, family, actor }) => {
+      const n = await family.execute((s, ctx) => decideCreateNote(s, params.planId!, body, ctx), actor);
+      return { ok: true, noteId: n.id, note: family.read((s) => noteView(s, n)) };
+    },
+  },
+  {
+    method: 'patch', path: `${base}/:noteId`, tags, body: UpdateNoteBody,
+    summary: 'Edit a note',
+    description: 'At least one of body, showOnSharedPage; the author and the note\'s place are kept.',
+    response: NOTE_UPDATE_RESPONSE,
+    handler: async ({ params, body, family, actor }) => {
+      const n = await family.execute((s, ctx) => decideUpdateNote(s, params.planId!, params.noteId!, body, ctx), actor);
+      return { ok: true, noteId: n.id, onSharedPage: n.showOnSharedPage, note: family.read((s) => noteView(s, n)) };
+    },
+  },
+  {
+    method: 'delete', path: `${base}/:noteId`, tags,
+    summary: 'Delete a note',
+    response: NOTE_DELETE_RESPONSE,
+    handler: async ({ params, family, actor }) => {
+      const n = await family.execute((s, ctx) => decideDeleteNote(s, params.planId!, params.noteId!, ctx), actor);
+      return { ok: true, noteId: n.id };
+    },
+  },
+]);

@@ -1,0 +1,116 @@
+/**
+ * Plans: list, create, read, update, delete, linked events, share (contract "Plans", DESIGN §7).
+ * Notes are in planNotes.ts, polls in planPolls.ts, the public page in src/public/planPage.ts.
+ */
+import { defineRoutes, withStatus, type Services } from '../route.js';
+import type { ActorRef } from '../../domain/shared/state.js';
+import {
+  decideCreatePlan, decideDeletePlan, decideLinkEvent, decideSharePlan, decideUnlinkEvent, decideUpdatePlan, requirePlan,
+} from '../../domain/plans/plans.js';
+import { listPlans, planDetail, planListItem, type Viewer } from '../../domain/plans/views.js';
+import { hashSecret, randomBase62 } from '../../family/keys.js';
+import {
+  CreatePlanBody, LINK_RESPONSE, LinkEventBody, PLAN_CREATE_RESPONSE, PLAN_DELETE_RESPONSE, PLAN_DETAIL_RESPONSE,
+  PLAN_LIST_RESPONSE, PLAN_UPDATE_RESPONSE, SHARE_RESPONSE, ShareBody, UNLINK_RESPONSE, UpdatePlanBody,
+} from './plans.schema.js';
+
+export const PLAN_TAGS = ['Plans'];
+const tags = PLAN_TAGS;
+
+/** How the calling key reads plans: today from the service clock, its own person's votes. */
+export function viewerFor(services: Services, actor: ActorRef): Viewer {
+  return { now: services.now(), publicUrl: services.config.server.publicUrl.replace(/\/+$/, ''), personId: actor.personId };
+}
+
+/** A plan share token: `pln_` + 32 base62 characters (190 bits). */
+export function newShareToken(): { token: string; tokenHash: string } {
+  const token = `pln_${randomBase62(32)}`;
+  return { token, tokenHash: hashSecret(token) };
+}
+
+export default defineRoutes([
+  {
+    method: 'get', path: '/plans', tags,
+    summary: 'List plans',
+    description: 'Newest first, archived plans included. `phase` and `when` come from the linked events and the settled dated poll options, in the family\'s time zone.',
+    response: PLAN_LIST_RESPONSE,
+    handler: ({ family, services, actor }) => {
+      const v = viewerFor(services, actor);
+      return family.read((s) => ({ ok: true, plans: listPlans(s).map((p) => planListItem(s, p, v)) }));
+    },
+  },
+  {
+    method: 'post', path: '/plans', tags, status: 201, body: CreatePlanBody,
+    summary: 'Create a plan',
+    response: PLAN_CREATE_RESPONSE,
+    handler: async ({ body, family, services, actor }) => {
+      const p = await family.execute((s, ctx) => decideCreatePlan(s, body, ctx), actor);
+      const v = viewerFor(services, actor);
+      return { ok: true, planId: p.id, title: p.title, plan: family.read((s) => planDetail(s, p, v)) };
+    },
+  },
+  {
+    method: 'get', path: '/plans/:planId', tags,
+    summary: 'Read a plan',
+    description: 'With its linked events, notes (in order) and polls; each poll shows the calling key\'s person\'s vote as `myVoteOptionId`.',
+    response: PLAN_DETAIL_RESPONSE,
+    handler: ({ params, family, services, actor }) => {
+      const v = viewerFor(services, actor);
+      return family.read((s) => ({ ok: true, ...planDetail(s, requirePlan(s, params.planId!), v) }));
+    },
+  },
+  {
+    method: 'patch', path: '/plans/:planId', tags, body: UpdatePlanBody,
+    summary: 'Update a plan',
+    description: 'At least one of title, prose, archived. `prose: null` clears the description; archiving keeps the linked events.',
+    response: PLAN_UPDATE_RESPONSE,
+    handler: async ({ params, body, family, services, actor }) => {
+      const p = await family.execute((s, ctx) => decideUpdatePlan(s, params.planId!, body, ctx), actor);
+      const v = viewerFor(services, actor);
+      return { ok: true, planId: p.id, title: p.title, archived: p.archived, prose: p.prose, plan: family.read((s) => planDetail(s, p, v)) };
+    },
+  },
+  {
+    method: 'delete', path: '/plans/:planId', tags,
+    summary: 'Delete a plan',
+    description: 'Deletes its notes, polls (with their votes) and share link; linked calendar events stay, including events settling created.',
+    response: PLAN_DELETE_RESPONSE,
+    handler: async ({ params, family, actor }) => {
+      const p = await family.execute((s, ctx) => decideDeletePlan(s, params.planId!, ctx), actor);
+      return { ok: true, planId: p.id };
+    },
+  },
+  {
+    method: 'post', path: '/plans/:planId/events', tags, status: 201, body: LinkEventBody,
+    summary: 'Link a calendar event to a plan',
+    description: 'Answers 201 when linked, 200 with the same body when the event was already linked (flags sent then replace the link\'s flags). Unknown event → 404. Nothing is copied: the plan reads the event live.',
+    response: LINK_RESPONSE,
+    alsoResponses: [{ status: 200, schema: LINK_RESPONSE, description: 'Already linked: the same body' }],
+    handler: async ({ params, body, family, actor }) => {
+      const r = await family.execute((s, ctx) => decideLinkEvent(s, params.planId!, body, ctx), actor);
+      const out = { ok: true, planId: r.plan.id, eventId: r.item.eventId, event: r.item };
+      return r.created ? out : withStatus(200, out);
+    },
+  },
+  {
+    method: 'delete', path: '/plans/:planId/events/:eventId', tags,
+    summary: 'Unlink a calendar event from a plan',
+    description: 'The event stays on the calendar. An event that is not linked → 404.',
+    response: UNLINK_RESPONSE,
+    handler: async ({ params, family, actor }) => {
+      const p = await family.execute((s, ctx) => decideUnlinkEvent(s, params.planId!, params.eventId!, ctx), actor);
+      return { ok: true, planId: p.id, eventId: params.eventId! };
+    },
+  },
+  {
+    method: 'post', path: '/plans/:planId/share', tags, body: ShareBody,
+    summary: 'Turn the public plan page on or off',
+    description: 'The page (`GET /p/<token>`, no key) shows the live plan. `shareUrl` is a capability URL: anyone holding it can read the plan, so keep it private. Disabling makes it answer 404 at once; enabling again brings back the same address.',
+    response: SHARE_RESPONSE,
+    handler: async ({ params, body, family, actor }) => {
+      const fresh = newShareToken();
+      const r = await family.execute((s, ctx) => decideSharePlan(s, params.planId!, body.enabled, fresh, ctx), actor);
+      return { ok: true, enabled: r.enabled, shareUrl: r.shareUrl };
+    },
+  },
+]);
