@@ -38,3 +38,26 @@ describe('GET /api/v1/openapi.json', () => {
     await conforms(server, denied, 'get', '/api/v1/families/{familySlug}/changes');
   });
 });
+
+describe('endpoints of the contract not implemented yet', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(() => server.close());
+
+  it('answer 501 not_implemented after the key and scope checks, and are documented as such', async () => {
+    const cases: [string, string, unknown?][] = [
+      ['GET', '/webhook-destinations'], ['POST', '/webhook-destinations', { name: 'ha', url: 'http://ha.local', eventTypes: [] }],
+      ['POST', '/calendar/external', { name: 'School', url: 'https://school.example/cal.ics' }], ['GET', '/weather?location=Berlin'],
+      ['GET', '/notifications?sinceMinutes=60'], ['POST', '/checks', { eventId: 'ent_x', leadHours: 2, task: 't' }], ['GET', '/context'],
+    ];
+    for (const [method, path, body] of cases) {
+      const r = await server.api.request(method, path, body === undefined ? {} : { body });
+      expect(r.status, `${method} ${path}`).to.equal(501);
+      expect(r.body).to.include({ ok: false, code: 'not_implemented' });
+      await conforms(server, r, method, `/api/v1/families/{familySlug}${path.split('?')[0]}`);
+    }
+    expect((await server.api.get('/webhook-destinations', { key: null })).status).to.equal(401);
+    const read = await server.key({ scopes: ['read'] });
+    expect((await server.api.get('/webhook-destinations', { key: read })).status).to.equal(403);
+  });
+});

@@ -12,6 +12,7 @@ import plans from './plans.js';
 import planNotes from './planNotes.js';
 import planPolls from './planPolls.js';
 import planPage from '../../public/planPage.js';
+import pending from './pending.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
@@ -25,5 +26,6 @@ export function areaRoutes(): RouteDef[] {
     ...planNotes,
     ...planPolls,
     ...planPage,
+    ...pending,
   ];
 }
