@@ -4,8 +4,9 @@ import { createIdGenerator } from '../../../src/domain/shared/ids.js';
 import { seedRecords } from '../../../src/domain/seeds.js';
 import '../../../src/domain/collections/builtins.js';
 
-export function fixture(now = '2026-11-22T08:30:00.000Z') {
-  const family = { id: 'fam_1', slug: 'home', name: 'Home', timezone: 'UTC', createdAt: now };
+/** The state and context of a fresh family (fixed clock, repeatable ids), deciding like the actor. */
+export function fixture(now = '2026-11-22T08:30:00.000Z', timezone = 'UTC') {
+  const family = { id: 'fam_1', slug: 'home', name: 'Home', timezone, createdAt: now };
   const state = new FamilyState(family);
   state.apply(seedRecords(family, now));
   let t = new Date(now).getTime();

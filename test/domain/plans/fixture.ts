@@ -4,8 +4,7 @@ import { fixture } from '../collections/fixture.js';
 import '../../../src/domain/register.js';
 
 export function plansFixture(now = '2026-11-22T08:30:00.000Z', timezone = 'UTC') {
-  const f = fixture(now);
-  f.state.family.timezone = timezone;
+  const f = fixture(now, timezone);
   let actor: CommandContext['actor'] = { keyId: 'key', personId: null, keyName: 'Kitchen tablet' };
   const ctx = (): CommandContext => ({ ...f.ctx(), actor, family: f.state.family });
   function run<R>(decide: (s: FamilyState, c: CommandContext) => Decision<R>): Decision<R> {
