@@ -1,0 +1,33 @@
+/**
+ * The daemon under test, in its own process: the same `startDaemon` that
+ * `household-organizer serve` runs, with the configuration of `config/default.json` merged with
+ * the JSON overrides in `BENCH_DAEMON_OVERRIDES` (data folder, port 0 on 127.0.0.1, log level
+ * warn, a rate limit out of the way). It reports its URL to the runner over IPC, answers
+ * `stats` with its memory and the number of active family actors, and stops in order on
+ * `close`.
+ */
+import { loadConfig, type Config, type DeepPartial } from '../src/config.js';
+import { startDaemon } from '../src/server.js';
+import { createLogger } from '../src/logger.js';
+import { serveChild } from './child.js';
+
+const overrides = JSON.parse(process.env.BENCH_DAEMON_OVERRIDES ?? '{}') as DeepPartial<Config>;
+const config = loadConfig({ env: {}, overrides });
+const daemon = await startDaemon(config, {
+  logger: createLogger(config.log.level),
+  onBootstrap: () => { /* the bench makes its own families */ },
+});
+
+serveChild({
+  extra: () => ({ active: daemon.registry.activeCount }),
+  stop: () => daemon.close(),
+  // Only the memory case starts the child with --expose-gc, to show what eviction made free.
+  on: (m) => {
+    if (m.type === 'gc') {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      gc?.();
+      return { collected: gc !== undefined };
+    }
+  },
+});
+process.send!({ type: 'ready', url: daemon.url });

@@ -1,0 +1,283 @@
+/**
+ * `npm run bench`: the daemon against a bare-Koa floor (issue 3 item 8, issue 4 item 9).
+ *
+ *   npm run bench                       throughput and latency cases (about 2.5 minutes)
+ *   npm run bench -- --memory           … then the memory case (1,000 families × 2,000 entries, about 2.5 minutes more)
+ *   npm run bench -- --memory-only      only the memory case
+ *
+ * Options: --seconds=5 (per round) --connections=64 --paced-rate=2000
+ *          --cases=list,paced,query,calendar,post,spread (a subset runs only those)
+ *          --profile (CPU profiles of the daemon and the floor, summarized at the end; they slow both)
+ *          --no-doc (do not touch docs/performance.md)
+ *          memory case: --families=1000 --per-family=2000 --idle-minutes=0.5 --after-idle-seconds=20,60
+ *
+ * 1. Families and keys are created in a fresh LMDB folder before the daemon starts.
+ * 2. The daemon (bench/daemon.ts: startDaemon, log level warn, rate limit out of the way) and
+ *    the floor (bench/floor.ts) run as child processes on 127.0.0.1.
+ * 3. 5,000 chores entries are posted through the API; the daemon's replies are captured and
+ *    the floor answers bodies of the same size.
+ * 4. Each case runs A B A B (daemon, floor, daemon, floor) with autocannon in this process.
+ * 5. The table is printed and written into docs/performance.md between markers.
+ */
+import { mkdtempSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Child } from './child.js';
+import { runRound, summarize, type LoadSpec, type Round } from './load.js';
+import { runPaced } from './paced.js';
+import { chore, createFamilies, postChores, QUERY, type BenchFamily } from './seed.js';
+import { CALENDAR_WINDOWS, seedCalendar } from './calendar.js';
+import { runMemoryCase } from './memory.js';
+import { summarizeProfile } from './profile.js';
+import {
+  consoleTable, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
+  type CaseResult, type Target,
+} from './report.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const DAEMON = join(here, 'daemon.js');
+const FLOOR = join(here, 'floor.js');
+const DOC = join(root, 'docs/performance.md');
+
+// ---- options ---------------------------------------------------------------------------------
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string, fallback: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const SECONDS = Number(option('seconds', '5'));
+const CONNECTIONS = Number(option('connections', '64'));
+const CASES = new Set(option('cases', 'list,paced,query,calendar,post,spread').split(','));
+const PACED_RATE = Number(option('paced-rate', '2000'));
+const MEMORY_ONLY = flag('memory-only');
+const MEMORY = flag('memory') || MEMORY_ONLY;
+const PROFILE = flag('profile');
+const WRITE_DOC = !flag('no-doc');
+const SPREAD_FAMILIES = 50;
+const ENTRIES = 5_000;
+const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
+
+const log = (s: string) => process.stdout.write(`${s}\n`);
+
+// ---- the throughput cases --------------------------------------------------------------------
+
+interface CaseDef {
+  key: string;
+  name: string;
+  target: Target;
+  spec: LoadSpec;
+  /** Open loop at this rate instead of autocannon's closed loop. */
+  pacedRate?: number;
+}
+
+const READ_TARGET: Target = { minRatio: 0.7, maxP99: 5 };
+
+function entriesPath(slug: string, query = ''): string {
+  return `/api/v1/families/${slug}/trackers/chores/entries${query ? `?${query}` : ''}`;
+}
+
+async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status: number; text: string; body: unknown }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown = text;
+  try { body = JSON.parse(text); } catch { /* keep the text */ }
+  return { status: res.status, text, body };
+}
+
+/** Runs one case: a short warm-up of each server, then A B A B. */
+async function runCase(def: CaseDef, daemon: Child, floor: Child): Promise<CaseResult> {
+  log(`\n== ${def.name}`);
+  const round = (child: Child, seconds: number) => (def.pacedRate
+    ? runPaced(child.url, def.spec, { rate: def.pacedRate, seconds, connections: CONNECTIONS, serverCpu: () => child.cpuSeconds() })
+    : runRound(child.url, def.spec, { connections: CONNECTIONS, seconds, serverCpu: () => child.cpuSeconds() }));
+  await round(daemon, 1);
+  await round(floor, 1);
+  const rounds: { daemon: Round[]; floor: Round[] } = { daemon: [], floor: [] };
+  for (let i = 1; i <= 2; i++) {
+    for (const [label, child] of [['daemon', daemon], ['floor', floor]] as const) {
+      await sleep(300);
+      const r = await round(child, def.pacedRate ? Math.min(SECONDS, 3) : SECONDS);
+      rounds[label].push(r);
+      const bad = r.non2xx || r.errors ? ` (${r.non2xx} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors)` : '';
+      // Anything well above 0 here means other work was competing for the two cores.
+      const rest = Math.max(0, (r.machineCpu - r.loaderCpu - r.serverCpu!) / r.seconds);
+      const cpu = `server ${(r.serverCpu! / r.seconds).toFixed(2)} cores, ${((1e6 * r.serverCpu!) / r.ok).toFixed(0)} µs CPU/req; load generator ${(r.loaderCpu / r.seconds).toFixed(2)}, rest of machine ${rest.toFixed(2)} cores`;
+      log(`   ${label.padEnd(6)} round ${i}: ${Math.round(r.ok / r.seconds).toLocaleString('en-US').padStart(7)} req/s  (${cpu})${bad}`);
+    }
+  }
+  return {
+    name: def.name, target: def.target, daemon: summarize(rounds.daemon), floor: summarize(rounds.floor),
+    ...(def.pacedRate ? { pacedRate: def.pacedRate } : {}),
+  };
+}
+
+async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; profile?: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'household-bench-'));
+  const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'household-bench-prof-')) : undefined;
+  const notes: string[] = [];
+  let daemon: Child | undefined;
+  let floor: Child | undefined;
+  try {
+    // 1. Families and keys before the daemon starts.
+    const spreadSlugs = Array.from({ length: SPREAD_FAMILIES }, (_, i) => `spread-${String(i).padStart(2, '0')}`);
+    const families = await createFamilies(dataDir, ['bench', 'bench-cal', ...spreadSlugs]);
+    const main = families[0]!;
+    const cal = families[1]!;
+    const spread = families.slice(2);
+
+    // 2. The daemon and the floor.
+    daemon = await Child.start(DAEMON, {
+      execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'daemon')}`] : [],
+      env: {
+        BENCH_DAEMON_OVERRIDES: JSON.stringify({
+          server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
+          storage: { dataDir },
+          log: { level: 'warn' },
+          rateLimit: { perMinute: 100_000_000 },
+          families: { bootstrapSlug: null },
+        }),
+      },
+    });
+    floor = await Child.start(FLOOR, { execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'floor')}`] : [] });
+    await floor.ask({ type: 'keys', keys: families.map((f) => ({ keyId: f.keyId, secretHash: f.secretHash, slug: f.slug })) });
+    log(`daemon ${daemon.url} (pid ${daemon.pid}), floor ${floor.url} (pid ${floor.pid}), data in ${dataDir}`);
+
+    // 3. 5,000 chores through the API; the floor learns the daemon's replies.
+    const t0 = Date.now();
+    await postChores(daemon.url, main, ENTRIES);
+    log(`seeded ${ENTRIES} chores entries in "${main.slug}" through POST …/entries/batch in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const keyHeader = { 'x-api-key': main.apiKey };
+    const sizes = new Map<string, { daemon: number; floor: number }>();
+    const mirror = async (route: string, path: string, qs: string) => {
+      const d = await fetchJson(daemon!.url + path, { headers: keyHeader });
+      if (d.status !== 200) throw new Error(`GET ${path} answered ${d.status}: ${d.text.slice(0, 300)}`);
+      await floor!.ask({ type: 'body', name: `${route}?${qs}`, body: d.body });
+      const f = await fetchJson(floor!.url + path, { headers: keyHeader });
+      sizes.set(path, { daemon: Buffer.byteLength(d.text), floor: Buffer.byteLength(f.text) });
+      return d.body;
+    };
+    const listQs = 'limit=20';
+    const queryQs = `query=${QUERY}&limit=20`;
+    await mirror('entries:get', entriesPath(main.slug, listQs), listQs);
+    const found = await mirror('entries:get', entriesPath(main.slug, queryQs), queryQs) as { entries: unknown[] };
+    notes.push(`"${QUERY}" matches 1 title in 25 (${ENTRIES / 25} of ${ENTRIES}); the first page holds ${found.entries.length} entries, so the listing walks about ${found.entries.length * 25} entries per request.`);
+    const postBody = JSON.stringify(chore(ENTRIES + 1));
+    const posted = await fetchJson(daemon.url + entriesPath(main.slug), { method: 'POST', headers: { ...keyHeader, 'content-type': 'application/json' }, body: postBody });
+    if (posted.status !== 201) throw new Error(`POST entry answered ${posted.status}: ${posted.text.slice(0, 300)}`);
+    await floor.ask({ type: 'body', name: 'entries:post', body: posted.body });
+
+    // Calendar (issue 4): runs when the daemon has the endpoints.
+    let calendarSkipped: string | undefined;
+    if (CASES.has('calendar')) {
+      calendarSkipped = (await seedCalendar(daemon.url, cal)).skipped;
+      if (calendarSkipped) log(`calendar cases skipped: ${calendarSkipped}`);
+      else {
+        for (const w of CALENDAR_WINDOWS) {
+          const path = `/api/v1/families/${cal.slug}/calendar/events?${w.query}`;
+          const d = await fetchJson(daemon.url + path, { headers: { 'x-api-key': cal.apiKey } });
+          if (d.status !== 200) { calendarSkipped = `GET ${path} answered ${d.status}: ${d.text.slice(0, 300)}`; break; }
+          await floor.ask({ type: 'body', name: `calendar:get?${w.query}`, body: d.body });
+          const f = await fetchJson(floor.url + path, { headers: { 'x-api-key': cal.apiKey } });
+          sizes.set(path, { daemon: Buffer.byteLength(d.text), floor: Buffer.byteLength(f.text) });
+          const events = (d.body as { events?: unknown[] }).events?.length ?? 0;
+          notes.push(`${w.name}: 200 repeating series; the reply holds ${events} occurrences.`);
+        }
+      }
+    }
+
+    // 4. The cases, A B A B each.
+    let turn = 0;
+    const defs: CaseDef[] = [
+      { key: 'list', name: 'GET entries (no query, limit 20)', target: READ_TARGET, spec: { path: entriesPath(main.slug, listQs), headers: keyHeader } },
+      {
+        key: 'paced', name: `GET entries (no query, limit 20) at a fixed ${PACED_RATE.toLocaleString('en-US')} req/s (open loop)`,
+        target: { maxP99: 5 }, pacedRate: PACED_RATE, spec: { path: entriesPath(main.slug, listQs), headers: keyHeader },
+      },
+      { key: 'query', name: `GET entries (query "${QUERY}", limit 20)`, target: READ_TARGET, spec: { path: entriesPath(main.slug, queryQs), headers: keyHeader } },
+      ...CALENDAR_WINDOWS.map((w) => ({
+        key: 'calendar', name: w.name, target: { minRatio: 0.5 },
+        spec: { path: `/api/v1/families/${cal.slug}/calendar/events?${w.query}`, headers: { 'x-api-key': cal.apiKey } },
+      })),
+      {
+        key: 'post', name: 'POST entry, one family (durable)', target: { minRps: 5_000 },
+        spec: { method: 'POST', path: entriesPath(main.slug), headers: keyHeader, body: postBody },
+      },
+      {
+        key: 'spread', name: `POST entry, ${SPREAD_FAMILIES} families round-robin (durable)`, target: { minRps: 20_000 },
+        spec: {
+          method: 'POST', path: entriesPath(spread[0]!.slug), body: postBody,
+          setupRequest: (req) => {
+            const f: BenchFamily = spread[turn++ % spread.length]!;
+            req.path = entriesPath(f.slug);
+            req.headers['x-api-key'] = f.apiKey;
+            return req;
+          },
+        },
+      },
+    ];
+    const cases: CaseResult[] = [];
+    for (const def of defs) {
+      if (!CASES.has(def.key)) continue;
+      if (def.key === 'calendar' && calendarSkipped) {
+        cases.push({ name: def.name, target: def.target, skipped: calendarSkipped });
+        continue;
+      }
+      const result = await runCase(def, daemon, floor);
+      const size = sizes.get(def.spec.path);
+      if (size) result.bodyBytes = size;
+      cases.push(result);
+    }
+    const stats = await daemon.stats();
+    notes.push(`Daemon after the run: RSS ${(daemon.vmRss() / 2 ** 20).toFixed(0)} MiB, ${stats.active} active families.`);
+    await daemon.close();
+    await floor.close();
+    let profile: string | undefined;
+    if (profileDir) {
+      const parts: string[] = [];
+      for (const who of ['daemon', 'floor']) {
+        const dir = join(profileDir, who);
+        const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.cpuprofile')) : undefined;
+        if (file) parts.push(`-- ${who} --\n${summarizeProfile(join(dir, file))}`);
+      }
+      profile = parts.join('\n\n');
+    }
+    return { cases, notes, ...(profile ? { profile } : {}) };
+  } finally {
+    await daemon?.close();
+    await floor?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (profileDir && existsSync(profileDir)) log(`CPU profile kept in ${profileDir}`);
+  }
+}
+
+// ---- main ------------------------------------------------------------------------------------
+
+const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+const started = Date.now();
+log(`Household Organizer benchmark, ${date}`);
+
+if (!MEMORY_ONLY) {
+  const { cases, notes, profile } = await throughput();
+  log(`\n${consoleTable(cases)}\n`);
+  for (const n of notes) log(`  ${n}`);
+  if (profile) log(`\n${profile}\n`);
+  if (WRITE_DOC) {
+    updateDoc(DOC, THROUGHPUT_MARKERS, throughputMarkdown(cases, { command, connections: CONNECTIONS, seconds: SECONDS, date, notes }));
+    log(`\nwrote ${DOC}`);
+  }
+}
+
+if (MEMORY) {
+  const result = await runMemoryCase({
+    families: Number(option('families', '1000')), perFamily: Number(option('per-family', '2000')),
+    idleMinutes: Number(option('idle-minutes', '0.5')), afterIdleSeconds: option('after-idle-seconds', '20,60').split(',').map(Number),
+    daemonScript: DAEMON, log,
+  });
+  if (WRITE_DOC) {
+    updateDoc(DOC, MEMORY_MARKERS, memoryMarkdown(result, { command, date }));
+    log(`wrote ${DOC}`);
+  }
+}
+log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
