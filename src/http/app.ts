@@ -12,7 +12,7 @@ import bodyParser from 'koa-bodyparser';
 import { DomainError, Invalid } from '../domain/shared/errors.js';
 import { errorBody, errorMiddleware } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
-import { authenticate } from './middleware/auth.js';
+import { authenticate, KeyCache } from './middleware/auth.js';
 import { RateLimiter, rateLimit } from './middleware/rateLimit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validateInput } from './validate.js';
@@ -25,6 +25,7 @@ export function createApp(services: Services, routes: RouteDef[]): { app: Koa; r
   const limiter = new RateLimiter(services.config.rateLimit.perMinute);
   const limit = rateLimit(limiter, services.config.rateLimit.perMinute);
   const idem = idempotency(services.store, services.now);
+  const keyCache = new KeyCache(services.store);
   const parse = bodyParser({
     enableTypes: ['json'],
     jsonLimit: `${services.config.server.bodyLimitBytes}b`,
@@ -47,7 +48,7 @@ export function createApp(services: Services, routes: RouteDef[]): { app: Koa; r
   for (const def of routes) {
     const scope = requiredScope(def);
     const chain: Koa.Middleware[] = [];
-    if (scope !== 'public') chain.push(authenticate(services, scope), limit);
+    if (scope !== 'public') chain.push(authenticate(services, scope, keyCache), limit);
     if (def.method !== 'get') chain.push(requireJson, parse);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));
@@ -74,8 +75,20 @@ export function createApp(services: Services, routes: RouteDef[]): { app: Koa; r
 }
 
 function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Middleware {
+  // Validated queries by query string: clients repeat the same few queries (a dashboard's
+  // list), and validation is a visible share of a read's cost. Handlers never mutate them.
+  const queries = new Map<string, unknown>();
+  const validQuery = (ctx: Koa.Context): unknown => {
+    if (!def.query) return lenientQuery(ctx, familyRoute);
+    const hit = queries.get(ctx.querystring);
+    if (hit !== undefined) return hit;
+    const valid = validateInput(ctx.query, def.query, ['query']);
+    if (queries.size >= 256) queries.clear();
+    queries.set(ctx.querystring, valid);
+    return valid;
+  };
   return async (ctx) => {
-    const query = def.query ? validateInput(ctx.query, def.query, ['query']) : lenientQuery(ctx, familyRoute);
+    const query = validQuery(ctx);
     let body: unknown = undefined;
     if (def.method !== 'get') {
       const raw = (ctx.request as any).body;

@@ -6,6 +6,8 @@ export const SCHEMA_VERSION = 1;
 
 export const keys = {
   schemaVersion: () => ['meta', 'schemaVersion'],
+  /** Bumped by every key creation or revocation: lets the daemon cache verified keys safely. */
+  keysVersion: () => ['meta', 'keysVersion'],
   family: (familyId: string) => ['family', familyId],
   familyRangeStart: () => ['family', ''],
   familyRangeEnd: () => ['family', '\uffff'],

@@ -61,6 +61,7 @@ export async function importFamily(store: Store, data: unknown): Promise<FamilyI
     store.db.put(keys.slug(family.slug), family.id);
     store.db.put(keys.family(family.id), family);
     for (const k of doc.keys!) store.db.put(keys.apiKey(k.id), k);
+    store.db.put(keys.keysVersion(), store.keysVersion() + 1);
     for (const r of doc.records!) store.db.put(keys.record(family.id, r.table, r.id), r.value);
     for (const r of doc.log!) store.db.put(keys.log(family.id, r.seq), r);
     for (const ix of doc.indexes ?? []) store.db.put(keys.index(ix.index, ix.key), family.id);

@@ -73,7 +73,10 @@ export class Store {
       this.db.put(keys.slug(family.slug), family.id);
       this.db.put(keys.family(family.id), family);
       for (const c of seed) this.db.put(keys.record(family.id, c.table, c.id), c.value);
-      if (firstKey) this.db.put(keys.apiKey(firstKey.id), firstKey);
+      if (firstKey) {
+        this.db.put(keys.apiKey(firstKey.id), firstKey);
+        this.db.put(keys.keysVersion(), this.keysVersion() + 1);
+      }
       return true;
     });
     if (!ok) throw new Conflict(`a family with slug "${family.slug}" already exists`);
@@ -96,8 +99,19 @@ export class Store {
   }
 
   async putKey(key: ApiKeyRecord): Promise<void> {
-    await this.db.put(keys.apiKey(key.id), key);
+    await this.db.transaction(() => {
+      this.db.put(keys.apiKey(key.id), key);
+      this.db.put(keys.keysVersion(), this.keysVersion() + 1);
+    });
     await this.db.flushed;
+  }
+
+  /**
+   * A number that changes whenever a key is created or revoked (by this process or the CLI):
+   * a cache of verified keys is valid while it stays the same.
+   */
+  keysVersion(): number {
+    return (this.db.get(keys.keysVersion()) as number | undefined) ?? 0;
   }
 
   /** Records a key's use without waiting for the disk: losing it in a crash is harmless. */

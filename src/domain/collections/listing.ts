@@ -118,15 +118,20 @@ export interface EntryPage { entries: Entry[]; nextCursor?: string }
 
 /** One page of a collection's entries: without `status`, archived entries are left out. */
 export function listEntries(state: FamilyState, collection: Collection, q: ListQuery): EntryPage {
-  const all = entriesOf(state, collection.key);
   const limit = q.limit ?? 20;
   const terms = queryTerms(q.query);
+  const wanted = (e: Entry) => (q.status ? e.status === q.status : e.status !== 'archived');
+  // A search is answered from its full match list, kept until the family's next write, so
+  // paging through it or repeating it does not scan the collection again.
+  const all = terms.length
+    ? state.derived(`entries:search:${collection.key}:${q.status ?? ''}:${terms.join('\u0000')}`,
+      () => entriesOf(state, collection.key).filter((e) => wanted(e) && matchesTerms(searchText(collection, e), terms)))
+    : entriesOf(state, collection.key);
   let i = q.cursor ? startAfter(all, decodeCursor(q.cursor)) : 0;
   const out: Entry[] = [];
   for (; i < all.length; i++) {
     const e = all[i]!;
-    if (q.status ? e.status !== q.status : e.status === 'archived') continue;
-    if (terms.length && !matchesTerms(searchText(collection, e), terms)) continue;
+    if (!wanted(e)) continue;
     if (out.length === limit) return { entries: out, nextCursor: encodeCursor(out[out.length - 1]!) };
     out.push(e);
   }

@@ -6,19 +6,47 @@
 import type Koa from 'koa';
 import { Forbidden, Unauthorized } from '../../domain/shared/errors.js';
 import { verifyApiKey, hasScope } from '../../family/keys.js';
-import type { Scope } from '../../store/types.js';
+import type { ApiKeyRecord, FamilyInfo, Scope } from '../../store/types.js';
+import type { Store } from '../../store/store.js';
 import type { Services } from '../route.js';
 
 const TOUCH_EVERY_MS = 10 * 60_000;
 
-export function authenticate(services: Services, scope: Scope): Koa.Middleware {
+interface Verified { key: ApiKeyRecord; family: FamilyInfo | undefined; version: number }
+
+/**
+ * Verified keys by their presented text, valid while the store's keys version is unchanged
+ * (every creation or revocation, from this process or the CLI, bumps it), so revocation still
+ * takes effect on the next request while a busy key skips the hash and two decodes.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, Verified>();
+  constructor(private readonly store: Store, private readonly max = 10_000) {}
+
+  verify(presented: string): Verified | null {
+    const version = this.store.keysVersion();
+    const hit = this.entries.get(presented);
+    if (hit && hit.version === version) return hit;
+    const key = verifyApiKey(this.store, presented);
+    if (!key) {
+      this.entries.delete(presented);
+      return null;
+    }
+    const fresh = { key, family: this.store.getFamily(key.familyId), version };
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(presented, fresh);
+    return fresh;
+  }
+}
+
+export function authenticate(services: Services, scope: Scope, cache: KeyCache): Koa.Middleware {
   return async (ctx, next) => {
     const presented = ctx.get('x-api-key');
     if (!presented) throw new Unauthorized('The x-api-key header is missing');
-    const key = verifyApiKey(services.store, presented);
-    if (!key) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
+    const verified = cache.verify(presented);
+    if (!verified) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
+    const { key, family } = verified;
     ctx.state.key = key;
-    const family = services.store.getFamily(key.familyId);
     if (!family || family.slug !== ctx.params.familySlug) {
       throw new Forbidden('This API key does not belong to that family');
     }
@@ -26,7 +54,8 @@ export function authenticate(services: Services, scope: Scope): Koa.Middleware {
     ctx.state.family = family;
     const now = services.now();
     if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS) {
-      services.store.touchKey(key.id, now.toISOString());
+      key.lastUsedAt = now.toISOString();
+      services.store.touchKey(key.id, key.lastUsedAt);
     }
     await next();
   };

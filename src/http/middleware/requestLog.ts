@@ -18,6 +18,10 @@ export function requestLog(logger: Logger): Koa.Middleware {
     try {
       await next();
     } finally {
+      if (ctx.state.error || logger.isLevelEnabled('info')) writeLine();
+    }
+
+    function writeLine(): void {
       const durationMs = Number(process.hrtime.bigint() - start) / 1e6;
       const line: Record<string, unknown> = {
         requestId: id,
@@ -30,7 +34,7 @@ export function requestLog(logger: Logger): Koa.Middleware {
       };
       if (ctx.state.error) {
         logger.error({ ...line, err: ctx.state.error }, 'request failed');
-      } else if (logger.isLevelEnabled('info')) {
+      } else {
         logger.info(line, 'request');
       }
     }
