@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { conforms } from '../helpers/contract.js';
+import * as changes from '../helpers/changes.js';
 
 const P = '/api/v1/families/{familySlug}';
 
@@ -8,19 +9,8 @@ describe('collections over HTTP', () => {
   let server: TestServer;
   before(async () => { server = await startTestServer(); });
   after(() => server.close());
-
-  /** The change log after `seq`, and the newest seq now. */
-  async function changesAfter(seq: number): Promise<any[]> {
-    return (await server.api.get(`/changes?after=${seq}&limit=500`)).body.changes;
-  }
-  async function lastSeq(): Promise<number> {
-    let after = 0;
-    for (;;) {
-      const r = (await server.api.get(`/changes?after=${after}&limit=500`)).body;
-      if (r.nextAfter === after) return after;
-      after = r.nextAfter;
-    }
-  }
+  const lastSeq = () => changes.lastSeq(server.api);
+  const changesAfter = (seq: number) => changes.changesAfter(server.api, seq);
 
   describe('GET /trackers', () => {
     it('lists the five built-ins in order, with their fields, in the documented shape', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { conforms } from '../helpers/contract.js';
+import * as changes from '../helpers/changes.js';
 
 const P = '/api/v1/families/{familySlug}/trackers/{collectionKey}';
 
@@ -23,25 +24,9 @@ describe('entries over HTTP', () => {
     expect(r.status).to.equal(201);
   });
   after(() => server.close());
+  const lastSeq = () => changes.lastSeq(server.api);
+  const changesAfter = (seq: number) => changes.changesAfter(server.api, seq);
 
-  async function lastSeq(): Promise<number> {
-    let after = 0;
-    for (;;) {
-      const r = (await server.api.get(`/changes?after=${after}&limit=500`)).body;
-      if (r.nextAfter === after) return after;
-      after = r.nextAfter;
-    }
-  }
-  async function changesAfter(seq: number): Promise<any[]> {
-    const out: any[] = [];
-    let after = seq;
-    for (;;) {
-      const r = (await server.api.get(`/changes?after=${after}&limit=500`)).body;
-      out.push(...r.changes);
-      if (r.nextAfter === after) return out;
-      after = r.nextAfter;
-    }
-  }
   /** A fresh collection so a test sees only its own entries. */
   let n = 0;
   async function freshCollection(fields: unknown[] = [{ key: 'note', label: 'Note' }]): Promise<string> {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { conforms } from '../helpers/contract.js';
+import * as changes from '../helpers/changes.js';
 
 const P = '/api/v1/families/{familySlug}/people';
 
@@ -8,13 +9,8 @@ describe('people over HTTP', () => {
   let server: TestServer;
   before(async () => { server = await startTestServer(); });
   after(() => server.close());
-
-  async function changesAfter(seq: number): Promise<any[]> {
-    return (await server.api.get(`/changes?after=${seq}&limit=500`)).body.changes;
-  }
-  async function lastSeq(): Promise<number> {
-    return (await server.api.get('/changes?after=0&limit=500')).body.changes.at(-1)?.seq ?? 0;
-  }
+  const lastSeq = () => changes.lastSeq(server.api);
+  const changesAfter = (seq: number) => changes.changesAfter(server.api, seq);
 
   describe('POST /people', () => {
     it('adds an adult by default with displayName and role, and logs person.created', async () => {

@@ -6,25 +6,7 @@ export const PLANS = '/api/v1/families/{familySlug}/plans';
 export const PLAN = `${PLANS}/{planId}`;
 export const POLL = `${PLAN}/polls/{pollId}`;
 
-export async function lastSeq(api: Client): Promise<number> {
-  let after = 0;
-  for (;;) {
-    const r = (await api.get(`/changes?after=${after}&limit=500`)).body;
-    if (r.nextAfter === after) return after;
-    after = r.nextAfter;
-  }
-}
-
-export async function changesAfter(api: Client, seq: number): Promise<any[]> {
-  const out: any[] = [];
-  let after = seq;
-  for (;;) {
-    const r = (await api.get(`/changes?after=${after}&limit=500`)).body;
-    out.push(...r.changes);
-    if (r.nextAfter === after) return out;
-    after = r.nextAfter;
-  }
-}
+export { lastSeq, changesAfter } from '../helpers/changes.js';
 
 export async function makeEvent(api: Client, body: Record<string, unknown>): Promise<string> {
   const r = await api.post('/calendar/events', body);

@@ -41,18 +41,12 @@ import {
   zoneTransitions,
   type ZoneTransition,
 } from '../shared/time.js';
+import type { EventFields } from './types.js';
 
 export type IcsStatus = 'active' | 'done' | 'archived';
 
-export interface IcsTiming {
-  date: string;
-  /** Inclusive. */
-  endDate?: string;
-  time?: string;
-  endTime?: string;
-  allDay?: boolean;
-  durationMinutes?: number;
-}
+/** When an event happens, in the stored event's own fields. */
+export type IcsTiming = Pick<EventFields, 'date' | 'endDate' | 'time' | 'endTime' | 'allDay' | 'durationMinutes'>;
 
 export interface IcsFields {
   summary?: string;

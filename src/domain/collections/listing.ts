@@ -39,15 +39,8 @@ export function entriesOf(state: FamilyState, collectionKey: string): readonly E
   return index(state).get(collectionKey) ?? EMPTY;
 }
 
-export interface EntryView {
-  id: string;
-  collectionKey: string;
-  title: string;
-  status: EntryStatus;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+/** An entry as the API shows it: the stored fields, as a copy the caller may hand out. */
+export type EntryView = Entry;
 
 /**
  * An entry as the API shows it. Data of ordinary collections shows only the fields the
