@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Conflict, Invalid, NotFound } from '../domain/shared/errors.js';
+import { charCount } from '../domain/shared/text.js';
 import type { FamilyInfo, RecordChange } from '../domain/shared/state.js';
 import { seedRecords } from '../domain/seeds.js';
 import type { Store } from '../store/store.js';
@@ -85,7 +86,7 @@ export async function createFamily(
   const timezone = input.timezone ?? deps.defaultTimezone;
   if (!isValidTimeZone(timezone)) throw Invalid.at(['timezone'], `"${timezone}" is not an IANA time zone`);
   const name = (input.name ?? input.slug).trim();
-  if (!name || name.length > 200) throw Invalid.at(['name'], 'must be 1 to 200 characters long');
+  if (!name || charCount(name) > 200) throw Invalid.at(['name'], 'must be 1 to 200 characters long');
   const family: FamilyInfo = { id: deps.newId('fam'), slug: input.slug, name, timezone, createdAt: deps.now.toISOString() };
   const seed: RecordChange[] = seedRecords(family, family.createdAt);
   const key = deps.withKey ? makeKey(family.id, { name: deps.withKey, scopes: [...SCOPES], personId: null }, deps.now) : undefined;

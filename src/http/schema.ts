@@ -9,6 +9,7 @@
 import * as ss from 'superstruct';
 import type { Struct } from 'superstruct';
 import { isCalendarDate, parseLocalTime } from '../domain/shared/time.js';
+import { charCount } from '../domain/shared/text.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -42,7 +43,7 @@ export const S = {
     let s: Struct<string, any> = ss.string();
     const { min = 0, max, pattern } = opts;
     if (min > 0 || max !== undefined) {
-      s = refineMsg(s, 'length', (v) => v.length >= min && (max === undefined || v.length <= max),
+      s = refineMsg(s, 'length', (v) => { const n = charCount(v); return n >= min && (max === undefined || n <= max); },
         max === undefined ? `must be at least ${min} character${min === 1 ? '' : 's'} long`
           : min === 0 ? `must be at most ${max} characters long`
             : min === max ? `must be ${min} characters long` : `must be ${min} to ${max} characters long`);

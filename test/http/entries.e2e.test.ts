@@ -244,6 +244,19 @@ describe('entries over HTTP', () => {
       expect(titles).to.not.include('Too long');
     });
 
+    it('counts characters as code points: 1,000 emoji fit a text field and 500 a title, one more does not', async () => {
+      const ok = await server.api.post('/trackers/kit/entries', { title: '\u{1F37D}'.repeat(500), data: { label: '\u{1F9F9}'.repeat(1000) } });
+      expect(ok.status).to.equal(201);
+      expect([...ok.body.entry.data.label]).to.have.length(1000);
+      expect([...ok.body.entry.title]).to.have.length(500);
+      const text = await server.api.post('/trackers/kit/entries', { title: 'Emoji', data: { label: '\u{1F9F9}'.repeat(1001) } });
+      expect(text.status).to.equal(400);
+      expect(text.body.issues).to.deep.equal([{ path: ['data', 'label'], message: 'must be at most 1000 characters long' }]);
+      const title = await server.api.post('/trackers/kit/entries', { title: '\u{1F37D}'.repeat(501) });
+      expect(title.status).to.equal(400);
+      expect(title.body.issues[0].path).to.deep.equal(['title']);
+    });
+
     it('takes an existing person and refuses an unknown or deleted one, keeping old references readable', async () => {
       const ana = (await server.api.post('/people', { name: 'Ana' })).body.person;
       const ok = await server.api.post('/trackers/chores/entries', { title: 'Bins', data: { assignee: ana.id } });

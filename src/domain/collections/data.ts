@@ -7,6 +7,7 @@ import { activePerson } from '../people/people.js';
 import type { Issue, Path } from '../shared/errors.js';
 import type { FamilyState } from '../shared/state.js';
 import { isCalendarDate } from '../shared/time.js';
+import { charCount } from '../shared/text.js';
 import { TEXT_MAX, TEXTAREA_MAX, type Collection, type FieldDef } from './types.js';
 
 /** Why `value` does not fit `field`, or null when it does. */
@@ -28,10 +29,10 @@ function problem(state: FamilyState, field: FieldDef, value: unknown, previous: 
     }
     case 'text':
       if (typeof value !== 'string') return 'must be a string';
-      return value.length <= TEXT_MAX ? null : `must be at most ${TEXT_MAX} characters long`;
+      return charCount(value) <= TEXT_MAX ? null : `must be at most ${TEXT_MAX} characters long`;
     case 'textarea':
       if (typeof value !== 'string') return 'must be a string';
-      return value.length <= TEXTAREA_MAX ? null : `must be at most ${TEXTAREA_MAX} characters long`;
+      return charCount(value) <= TEXTAREA_MAX ? null : `must be at most ${TEXTAREA_MAX} characters long`;
     default: {
       const never: never = field.type;
       return `has an unknown field type ${String(never)}`;

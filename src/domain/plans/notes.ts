@@ -4,6 +4,7 @@
  * `showOnSharedPage` (default false) puts a note on the public plan page.
  */
 import { Conflict, Invalid, NotFound } from '../shared/errors.js';
+import { charCount } from '../shared/text.js';
 import type { CommandContext, Decision, FamilyState, LogEvent } from '../shared/state.js';
 import { putPlan, requirePlan } from './plans.js';
 import { NOTE_MAX, NOTES_MAX, type NoteRecord, type PlanRecord } from './types.js';
@@ -12,7 +13,7 @@ import { noteView, type NoteView } from './views.js';
 function cleanBody(body: string): string {
   const t = body.trim();
   if (!t) throw Invalid.at(['body'], 'must not be blank');
-  if (t.length > NOTE_MAX) throw Invalid.at(['body'], `must be at most ${NOTE_MAX} characters long`);
+  if (charCount(t) > NOTE_MAX) throw Invalid.at(['body'], `must be at most ${NOTE_MAX} characters long`);
   return t;
 }
 

@@ -6,6 +6,7 @@
  */
 import { getEvent } from '../calendar/events.js';
 import { Conflict, Invalid, NotFound } from '../shared/errors.js';
+import { charCount } from '../shared/text.js';
 import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { EVENTS_MAX, PLANS, PROSE_MAX, TITLE_MAX, type EventLink, type PlanRecord } from './types.js';
 import { eventItemOf, getPlan, planDetail, shareUrlOf, type EventItemView, type Viewer } from './views.js';
@@ -34,7 +35,7 @@ export function planUpdated(state: FamilyState, before: PlanRecord, after: PlanR
 function cleanTitle(title: string): string {
   const t = title.trim();
   if (!t) throw Invalid.at(['title'], 'must not be blank');
-  if (t.length > TITLE_MAX) throw Invalid.at(['title'], `must be at most ${TITLE_MAX} characters long`);
+  if (charCount(t) > TITLE_MAX) throw Invalid.at(['title'], `must be at most ${TITLE_MAX} characters long`);
   return t;
 }
 
@@ -42,7 +43,7 @@ function cleanTitle(title: string): string {
 function cleanProse(prose: string | null | undefined): string | null {
   if (prose === null || prose === undefined) return null;
   const t = prose.trim();
-  if (t.length > PROSE_MAX) throw Invalid.at(['prose'], `must be at most ${PROSE_MAX} characters long`);
+  if (charCount(t) > PROSE_MAX) throw Invalid.at(['prose'], `must be at most ${PROSE_MAX} characters long`);
   return t || null;
 }
 

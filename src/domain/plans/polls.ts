@@ -13,6 +13,7 @@ import { activePerson } from '../people/people.js';
 import { Conflict, Forbidden, Invalid, NotFound, type Issue, type Path } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
+import { charCount } from '../shared/text.js';
 import { linkedItemEvent, planUpdated, putPlan, requirePlan } from './plans.js';
 import {
   LABEL_MAX, OPTIONS_MAX, OPTIONS_MIN, PLANS, POLLS_MAX, QUESTION_MAX,
@@ -25,7 +26,7 @@ import { eventItemOf, pollView } from './views.js';
 function cleanQuestion(q: string): string {
   const t = q.trim();
   if (!t) throw Invalid.at(['question'], 'must not be blank');
-  if (t.length > QUESTION_MAX) throw Invalid.at(['question'], `must be at most ${QUESTION_MAX} characters long`);
+  if (charCount(t) > QUESTION_MAX) throw Invalid.at(['question'], `must be at most ${QUESTION_MAX} characters long`);
   return t;
 }
 
@@ -35,7 +36,7 @@ function cleanQuestion(q: string): string {
  */
 function makeOption(id: string, input: OptionInput, at: Path, issues: Issue[]): OptionRecord {
   const label = input.label?.trim() || null;
-  if (label && label.length > LABEL_MAX) issues.push({ path: [...at, 'label'], message: `must be at most ${LABEL_MAX} characters long` });
+  if (label && charCount(label) > LABEL_MAX) issues.push({ path: [...at, 'label'], message: `must be at most ${LABEL_MAX} characters long` });
   const date = input.date ?? null;
   if (!label && !date) issues.push({ path: at.length ? at : ['label'], message: 'an option needs a label or a date' });
   if (!date) {
