@@ -150,6 +150,8 @@ describe('entries over HTTP', () => {
         { title: 'Crème brûlée', data: { origin: 'France', serves: 4 } },
         { title: 'Pão de queijo', data: { origin: 'São Paulo', serves: 12 } },
         { title: 'Apple pie', data: { origin: 'ENGLAND' } },
+        { title: 'Smørrebrød', data: { origin: 'København' } },
+        { title: 'Weißwurst', data: { origin: 'Bayern' } },
       ] });
       const titles = async (q: string) => (await server.api.get(`/trackers/${k}/entries?query=${encodeURIComponent(q)}`)).body.entries.map((e: any) => e.title);
       expect(await titles('CREME')).to.deep.equal(['Crème brûlée']);
@@ -157,7 +159,11 @@ describe('entries over HTTP', () => {
       expect(await titles('england')).to.deep.equal(['Apple pie']);
       expect(await titles('12')).to.deep.equal(['Pão de queijo']);
       expect(await titles('pie france')).to.deep.equal([]);
-      expect(await titles('e')).to.have.length(3);
+      expect(await titles('e')).to.have.length(5);
+      // Letters that do not decompose are spelled out as a plain keyboard types them.
+      expect(await titles('smorrebrod')).to.deep.equal(['Smørrebrød']);
+      expect(await titles('WEISSWURST')).to.deep.equal(['Weißwurst']);
+      expect(await titles('weißwurst')).to.deep.equal(['Weißwurst']);
     });
 
     it('answers 404 for an unknown collection, reads with a read-only key, and 403 for another family', async () => {

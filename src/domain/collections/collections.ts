@@ -9,6 +9,7 @@ import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { BUILTIN_ORDER } from './builtins.js';
 import { entriesOf } from './listing.js';
+import { normalizeText } from './search.js';
 import {
   COLLECTIONS, ENTRIES, FIELD_KEY_RE, KEY_MAX, type Collection, type Color, type Entry, type FieldDef, type FieldType,
 } from './types.js';
@@ -72,7 +73,7 @@ export function collectionView(c: Collection): CollectionView {
  * but a-z and 0-9 become `-`, trimmed of dashes, at most 48 characters; `-2`, `-3`… when taken.
  */
 export function deriveKey(name: string, taken: (key: string) => boolean): string {
-  const base = name.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase()
+  const base = normalizeText(name)
     .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'collection';
   const fit = (s: string, room: number) => s.slice(0, room).replace(/-+$/, '') || 'collection'.slice(0, room);
   let key = fit(base, KEY_MAX);

@@ -35,6 +35,7 @@ describe('collections (domain)', () => {
     it('lower-cases, drops accents, joins words with dashes and trims to 48 characters', () => {
       expect(deriveKey('  Crème Brûlée — Recipes! ', () => false)).to.equal('creme-brulee-recipes');
       expect(deriveKey('日本', () => false)).to.equal('collection');
+      expect(deriveKey('Smørrebrød & Weißwurst', () => false)).to.equal('smorrebrod-weisswurst');
       const long = deriveKey('a'.repeat(47) + ' b c', () => false);
       expect(long).to.equal('a'.repeat(47));
       expect(long.length).to.be.at.most(48);
