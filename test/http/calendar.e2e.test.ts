@@ -402,4 +402,92 @@ describe('calendar events over HTTP', () => {
       expect(await listAll(api, '')).to.have.length(0);
     });
   });
+  describe('more of the contract, over HTTP', () => {
+    it('lists 20 events when no limit is given, and the cursor gives the rest', async () => {
+      const api = await fresh();
+      for (let i = 1; i <= 25; i++) await create(api, { title: `E${String(i).padStart(2, '0')}`, date: `2026-12-${String(i).padStart(2, '0')}` });
+      const first = await api.get('/calendar/events?from=2026-12-01&to=2026-12-31');
+      expect(first.body.events.map((e: any) => e.title)).to.deep.equal(Array.from({ length: 20 }, (_, i) => `E${String(i + 1).padStart(2, '0')}`));
+      const rest = await api.get(`/calendar/events?from=2026-12-01&to=2026-12-31&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+      expect(rest.body.events.map((e: any) => e.title)).to.deep.equal(['E21', 'E22', 'E23', 'E24', 'E25']);
+      expect(rest.body).to.not.have.property('nextCursor');
+      const unbounded = await api.get('/calendar/events');
+      expect(unbounded.body.events).to.have.length(20);
+    });
+
+    it('travel plan: arriveEarlyMinutes -1 refused, default 0 shown, leaveAt across the spring DST change', async () => {
+      const api = await fresh();
+      const bad = await api.post('/calendar/events', { title: 'T', date: '2026-12-01', time: '10:00', travelPlan: { origin: 'Home', baseTravelMinutes: 10, arriveEarlyMinutes: -1 } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.issues.map((i: any) => i.path)).to.deep.include(['travelPlan', 'arriveEarlyMinutes']);
+      const plain = await api.post('/calendar/events', { title: 'Dentist', date: '2026-12-01', time: '10:00', travelPlan: { origin: 'Home', baseTravelMinutes: 25 } });
+      expect(plain.body.event.data.travelPlan).to.deep.equal({ origin: 'Home', baseTravelMinutes: 25, arriveEarlyMinutes: 0, leaveAt: '2026-12-01T09:35' });
+      // 03:30 on 29 March 2026 in Berlin is 01:30Z; 35 minutes earlier is 00:55Z = 01:55 CET.
+      const dst = await api.post('/calendar/events', { title: 'Early train', date: '2026-03-29', time: '03:30', travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 15 } });
+      expect(dst.body.event.data.travelPlan.leaveAt).to.equal('2026-03-29T01:55');
+      // An all-day event has no time to leave by.
+      const allDay = await api.post('/calendar/events', { title: 'Trip', date: '2026-12-02', travelPlan: { origin: 'Home', baseTravelMinutes: 60 } });
+      expect(allDay.body.event.data.travelPlan).to.deep.equal({ origin: 'Home', baseTravelMinutes: 60, arriveEarlyMinutes: 0 });
+      expect((await listAll(api, '')).map((e) => e.title).sort()).to.deep.equal(['Dentist', 'Early train', 'Trip']);
+    });
+
+    it('reminders for chosen people: known recipients kept, unknown ones and empty channels refused', async () => {
+      const api = await fresh();
+      const ann = (await api.post('/people', { name: 'Ann' })).body.person.id;
+      const bo = (await api.post('/people', { name: 'Bo' })).body.person.id;
+      const ok = await api.post('/calendar/events', { title: 'Vet', date: '2026-12-01', time: '10:00',
+        reminders: [{ offsetMinutes: 30, audience: 'people', recipientPersonIds: [ann, bo], channels: ['push'] }] });
+      expect(ok.status).to.equal(201);
+      expect(ok.body.event.data.reminders).to.deep.equal([
+        { offsetMinutes: 30, audience: 'people', channels: ['push'], mode: 'plain', recipientPersonIds: [ann, bo] }]);
+      const seqBefore = (await changes(api)).length;
+      const cases: [Record<string, unknown>, (string | number)[]][] = [
+        [{ offsetMinutes: 30, audience: 'people', recipientPersonIds: [ann, 'person_nobody'] }, ['reminders', 0, 'recipientPersonIds', 1]],
+        [{ offsetMinutes: 30, audience: 'people', recipientPersonIds: [] }, ['reminders', 0, 'recipientPersonIds']],
+        [{ offsetMinutes: 30, audience: 'household', recipientPersonIds: [ann] }, ['reminders', 0, 'recipientPersonIds']],
+        [{ offsetMinutes: 30, channels: [] }, ['reminders', 0, 'channels']],
+        [{ offsetMinutes: 30, channels: ['pigeon'] }, ['reminders', 0, 'channels', 0]],
+      ];
+      for (const [reminder, path] of cases) {
+        const r = await api.post('/calendar/events', { title: 'Bad', date: '2026-12-01', time: '10:00', reminders: [reminder] });
+        expect(r.status, JSON.stringify(reminder)).to.equal(400);
+        expect(r.body.code).to.equal('invalid_request');
+        expect(r.body.issues.map((i: any) => i.path), JSON.stringify(r.body.issues)).to.deep.include(path);
+      }
+      // A deleted person cannot become a new recipient.
+      await api.delete(`/people/${bo}`);
+      const gone = await api.post('/calendar/events', { title: 'Bad', date: '2026-12-01', reminders: [{ offsetMinutes: 0, audience: 'people', recipientPersonIds: [bo] }] });
+      expect(gone.status).to.equal(400);
+      expect((await changes(api)).length).to.equal(seqBefore + 1); // only the person.deleted
+    });
+
+    it('query matches titles case- and accent-insensitively, with and without expansion', async () => {
+      const api = await fresh();
+      await create(api, { title: 'Crème brûlée class', date: '2026-12-03', time: '18:00' });
+      await create(api, { title: 'Piano', date: '2026-12-01', time: '15:00', repeatFrequency: 'weekly', where: 'Music school' });
+      await create(api, { title: 'Dentist', date: '2026-12-10' });
+      const titles = async (qs: string) => (await listAll(api, qs)).map((e) => [e.title, e.occurrenceDate ?? null]);
+      expect(await titles('query=CREME')).to.deep.equal([['Crème brûlée class', null]]);
+      expect(await titles('query=piano')).to.deep.equal([['Piano', null]]);
+      expect(await titles('query=piano&from=2026-12-01&to=2026-12-20')).to.deep.equal([
+        ['Piano', '2026-12-01'], ['Piano', '2026-12-08'], ['Piano', '2026-12-15']]);
+      expect(await titles('query=zumba')).to.deep.equal([]);
+      expect(await titles('query=zumba&from=2026-12-01&to=2026-12-20')).to.deep.equal([]);
+    });
+
+    it('a removed date and an override survive a later series edit', async () => {
+      const api = await fresh();
+      const id = await create(api, { title: 'Swim', date: '2026-12-01', time: '16:00', repeatFrequency: 'weekly' });
+      expect((await api.delete(`/calendar/events/${id}?editScope=occurrence&occurrenceDate=2026-12-08`)).status).to.equal(200);
+      expect((await api.patch(`/calendar/events/${id}`, { editScope: 'occurrence', occurrenceDate: '2026-12-15', title: 'Swim gala' })).status).to.equal(200);
+      const edit = await api.patch(`/calendar/events/${id}`, { title: 'Swimming', time: '16:30' });
+      expect(edit.status).to.equal(200);
+      const list = await listAll(api, 'from=2026-12-01&to=2026-12-29');
+      expect(list.map((e) => [e.occurrenceDate, e.title, e.data.time])).to.deep.equal([
+        ['2026-12-01', 'Swimming', '16:30'], ['2026-12-15', 'Swim gala', '16:30'], ['2026-12-22', 'Swimming', '16:30'], ['2026-12-29', 'Swimming', '16:30']]);
+      // The series keeps both exceptions.
+      const series = (await listAll(api, '')).find((e) => e.id === id);
+      expect(series.exceptions).to.deep.equal([{ occurrenceDate: '2026-12-08', removed: true }, { occurrenceDate: '2026-12-15', title: 'Swim gala' }]);
+    });
+  });
 });

@@ -34,6 +34,11 @@ describe('calendar shares over HTTP', () => {
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     return { id: r.body.share.id, token: r.body.token, path: new URL(r.body.url).pathname };
   }
+  function nextDay(date: string): string {
+    const d = new Date(`${date}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + 1);
+    return d.toISOString().slice(0, 10);
+  }
   function uids(ics: string): string[] {
     const vevents = new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent');
     return Array.from(new Set<string>(vevents.map((v: any) => String(v.getFirstPropertyValue('uid')).replace(/@.*$/, '')))).sort();
@@ -115,6 +120,35 @@ describe('calendar shares over HTTP', () => {
     expect((await server.http.get('/share/calendar/not-a-token.ics')).status).to.equal(404);
   });
 
+  it('folds long lines at 75 octets without splitting a character, and unfolds to the exact text', async () => {
+    const api = await fresh();
+    const title = `Fête d'été; 日本の祭り, 🎆🎇 \\ ${'Zoë & Bjørn '.repeat(12)}`.trim();
+    const note = `Line one, with commas; and semicolons\nZweite Zeile: 🎉 ${'日本語のテキスト'.repeat(20)}\n\\end`;
+    expect(Buffer.byteLength(title)).to.be.greaterThan(200);
+    await create(api, { title, note, time: '18:00' });
+    const ics = (await server.http.get((await share(api, { name: 'Fold' })).path)).text;
+    expect(ics.endsWith('\r\n')).to.equal(true);
+    expect(ics.replace(/\r\n/g, '')).to.not.match(/[\r\n]/);
+    const lines = ics.slice(0, -2).split('\r\n');
+    let continued = 0;
+    for (const line of lines) {
+      expect(Buffer.byteLength(line), line).to.be.at.most(75);
+      // Each physical line is valid UTF-8 on its own: no character was cut by a fold.
+      expect(Buffer.from(line, 'utf8').toString('utf8')).to.equal(line);
+      expect(line).to.not.match(/\uFFFD/);
+      if (line.startsWith(' ')) continued++;
+    }
+    expect(continued).to.be.greaterThan(6);
+    // Unfolding (RFC 5545 §3.1: drop CRLF + one space) gives the escaped text whole.
+    const unfolded = ics.replace(/\r\n /g, '');
+    const escape = (t: string) => t.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\n/g, '\\n');
+    expect(unfolded).to.contain(`\r\nSUMMARY:${escape(title)}\r\n`);
+    expect(unfolded).to.contain(`\r\nDESCRIPTION:${escape(note)}\r\n`);
+    const ev = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent');
+    expect(ev.getFirstPropertyValue('summary')).to.equal(title);
+    expect(ev.getFirstPropertyValue('description')).to.equal(note);
+  });
+
   it('selects the union of calendars, events and people; all empty means every calendar', async () => {
     const api = await fresh();
     const ann = (await api.post('/people', { name: 'Ann' })).body.person.id;
@@ -151,9 +185,14 @@ describe('calendar shares over HTTP', () => {
       const r = await api.get(`/calendar/events?from=2026-12-01&to=2026-12-31&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       for (const e of r.body.events) {
         const d = e.data;
-        listed.push(d.allDay
-          ? [d.date, d.endDate ?? d.date, e.title]
-          : [localToInstant(d.date, d.time, 'Europe/Berlin').toISOString(), e.title]);
+        if (d.allDay) { listed.push([d.date, d.endDate ?? d.date, e.title]); continue; }
+        // The end by the documented rule (docs/decisions.md, Calendar): endTime on endDate or
+        // date; else a later endDate ends at its midnight; else durationMinutes (default 60).
+        const start = localToInstant(d.date, d.time, 'Europe/Berlin');
+        const end = d.endTime ? localToInstant(d.endDate ?? d.date, d.endTime, 'Europe/Berlin')
+          : d.endDate && d.endDate > d.date ? localToInstant(nextDay(d.endDate), '00:00', 'Europe/Berlin')
+            : new Date(start.getTime() + (d.durationMinutes ?? 60) * 60_000);
+        listed.push([start.toISOString(), end.toISOString(), e.title]);
       }
       if (!r.body.nextCursor) break;
       cursor = r.body.nextCursor;
@@ -166,7 +205,7 @@ describe('calendar shares over HTTP', () => {
     const show = (start: any, end: any, summary: string) => (start.isDate
       // DTEND of an all-day event is exclusive: the listing's endDate is the day before.
       ? [start.toString(), end.adjust ? (() => { const e = end.clone(); e.adjust(-1, 0, 0, 0); return e.toString(); })() : end.toString(), summary]
-      : [start.toJSDate().toISOString(), summary]);
+      : [start.toJSDate().toISOString(), end.toJSDate().toISOString(), summary]);
     const expanded = [
       ...found.occurrences.map((o: any) => show(o.startDate, o.endDate, o.item.summary)),
       ...found.events.map((e: any) => show(e.startDate, e.endDate, e.summary)),
