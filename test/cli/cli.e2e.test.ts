@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, tempDataDir } from '../helpers/server.js';
+import { Client, startTestServer, tempDataDir } from '../helpers/server.js';
+import { writeFileSync } from 'node:fs';
 import { runCli, spawnDaemon, type ChildDaemon } from '../helpers/child.js';
 import { Store } from '../../src/store/store.js';
 
@@ -101,5 +102,36 @@ describe('household-organizer CLI', function () {
       expect(twice.code).to.not.equal(0);
       expect(twice.stderr).to.match(/already exists/);
     } finally { rmSync(other, { recursive: true, force: true }); }
+  });
+  it('import of an export that lacks the built-in collections gives them back on first use', async () => {
+    const exported = JSON.parse((await cli('export', 'smiths')).stdout);
+    const builtins = exported.records.filter((r: any) => r.value?.builtin === true);
+    expect(builtins.map((r: any) => r.value.key).sort()).to.deep.equal(['calendar', 'chores', 'groceries', 'meals', 'routines'].sort());
+    exported.records = exported.records.filter((r: any) => r.value?.builtin !== true);
+    const other = tempDataDir();
+    const file = join(other, '..', `without-builtins-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify(exported));
+    try {
+      const r = await runCli(['import', file, '--data-dir', other]);
+      expect(r.code, r.stderr).to.equal(0);
+      const server = await startTestServer({ dataDir: other });
+      try {
+        const key = await server.key({ slug: 'smiths' });
+        const api = new Client(`${server.url}/api/v1/families/smiths`, key);
+        const list = await api.get('/trackers');
+        expect(list.status).to.equal(200);
+        const keysListed = list.body.trackers.map((t: any) => t.key);
+        expect(keysListed.slice(0, 5)).to.deep.equal(['calendar', 'meals', 'chores', 'routines', 'groceries']);
+        expect(list.body.trackers.slice(0, 5).every((t: any) => t.builtin)).to.equal(true);
+        expect((await api.post('/trackers/chores/entries', { title: 'Bins' })).status).to.equal(201);
+      } finally { await server.close({ keepData: true }); }
+      // They were written to disk, not only shown: the store now holds them.
+      const store = Store.open(other);
+      try {
+        const fam = store.getFamilyBySlug('smiths')!;
+        const tables = Array.from(store.familyRecords(fam.id)).filter((r) => (r.value as any)?.builtin === true);
+        expect(tables).to.have.length(5);
+      } finally { await store.close(); }
+    } finally { rmSync(other, { recursive: true, force: true }); rmSync(file, { force: true }); }
   });
 });

@@ -536,4 +536,45 @@ describe('entries over HTTP', () => {
       expect(await all(k)).to.have.length(1);
     });
   });
+  describe('paging a search', () => {
+    it('pages 23 matches out of 30 with limit 10 through nextCursor: 10, 10, 3, newest first, no repeats', async () => {
+      const k = await freshCollection();
+      const items = Array.from({ length: 30 }, (_, i) => ({ title: i % 4 === 3 ? `Other ${i}` : `Garden task ${i}` }));
+      for (const item of items) await server.api.post(`/trackers/${k}/entries`, item);
+      const expected = items.map((t) => t.title).filter((t) => t.startsWith('Garden')).reverse();
+      expect(expected).to.have.length(23);
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const r = await server.api.get(`/trackers/${k}/entries?query=GARDEN&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(r.status).to.equal(200);
+        pages.push(r.body.entries.map((e: any) => e.title));
+        cursor = r.body.nextCursor;
+      } while (cursor && pages.length < 10);
+      expect(pages.map((p) => p.length)).to.deep.equal([10, 10, 3]);
+      expect(pages.flat()).to.deep.equal(expected);
+    });
+  });
+
+  describe('an unknown collection', () => {
+    it('answers 404 naming the collection on every entries endpoint, and writes nothing', async () => {
+      const seq = await lastSeq();
+      const calls: [string, string, unknown][] = [
+        ['GET', '/trackers/no-such/entries', undefined],
+        ['POST', '/trackers/no-such/entries', { title: 'x' }],
+        ['PATCH', '/trackers/no-such/entries/ent_00000000000000000000', { title: 'x' }],
+        ['DELETE', '/trackers/no-such/entries/ent_00000000000000000000', undefined],
+        ['POST', '/trackers/no-such/entries/batch', { items: [{ title: 'x' }] }],
+        ['PATCH', '/trackers/no-such/entries/batch', { items: [{ entryId: 'ent_00000000000000000000', title: 'x' }] }],
+        ['DELETE', '/trackers/no-such/entries/batch', { entryIds: ['ent_00000000000000000000'] }],
+      ];
+      for (const [method, path, body] of calls) {
+        const r = await server.api.request(method, path, body === undefined ? {} : { body });
+        expect(r.status, `${method} ${path}`).to.equal(404);
+        expect(r.body).to.include({ ok: false, code: 'not_found' });
+        expect(r.body.error, `${method} ${path}`).to.contain('no-such');
+      }
+      expect(await changesAfter(seq)).to.deep.equal([]);
+    });
+  });
 });
