@@ -44,6 +44,24 @@ const ERROR_TEXT: Record<number, string> = {
   504: 'An upstream service timed out',
 };
 
+/** One example body per error status, as the daemon writes them. */
+const ERROR_EXAMPLES: Record<number, unknown> = {
+  400: { ok: false, error: 'title must be 1 to 500 characters long', code: 'invalid_request',
+    issues: [{ path: ['title'], message: 'must be 1 to 500 characters long' }] },
+  401: { ok: false, error: 'The x-api-key header is missing', code: 'unauthorized' },
+  403: { ok: false, error: 'This API key lacks the "write" scope', code: 'forbidden' },
+  404: { ok: false, error: 'entryId is not an entry of chores: ent_01jd8m7k2q9x4v5w6y7z8a9b0c', code: 'not_found',
+    issues: [{ path: ['entryId'], message: 'is not an entry of chores: ent_01jd8m7k2q9x4v5w6y7z8a9b0c' }] },
+  405: { ok: false, error: 'PUT is not allowed on this path; it takes GET, POST', code: 'method_not_allowed' },
+  409: { ok: false, error: 'A collection named "Chores" already exists (key chores)', code: 'conflict',
+    issues: [{ path: ['name'], message: 'is already taken' }] },
+  413: { ok: false, error: 'The request body is larger than the limit of 1048576 bytes', code: 'payload_too_large' },
+  415: { ok: false, error: 'Request bodies must be JSON (content-type: application/json)', code: 'unsupported_media_type' },
+  422: { ok: false, error: 'This Idempotency-Key was used with a different request', code: 'idempotency_mismatch' },
+  429: { ok: false, error: 'Too many requests for this API key; try again in 12 s', code: 'rate_limited' },
+  501: { ok: false, error: 'Context search is not implemented in this version yet', code: 'not_implemented' },
+};
+
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -75,8 +93,11 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     const status = def.status ?? 200;
     const responses: Record<string, unknown> = {
       [status]: {
-        description: 'Success',
-        content: { [def.produces ?? 'application/json']: { schema: def.produces ? { type: 'string' } : def.response } },
+        description: status >= 400 ? (ERROR_TEXT[status] ?? 'Error') : 'Success',
+        content: { [def.produces ?? 'application/json']: {
+          schema: def.produces ? { type: 'string' } : def.response,
+          ...(status >= 400 && ERROR_EXAMPLES[status] ? { example: ERROR_EXAMPLES[status] } : {}),
+        } },
       },
     };
     for (const extra of def.alsoResponses ?? []) {
@@ -88,7 +109,11 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     if (def.method !== 'get') { errors.add(409); errors.add(422); if (def.body) { errors.add(413); errors.add(415); } }
     for (const code of [...errors].sort()) {
       if (responses[code]) continue;
-      responses[code] = { description: ERROR_TEXT[code] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      const example = ERROR_EXAMPLES[code];
+      responses[code] = {
+        description: ERROR_TEXT[code] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(example ? { example } : {}) } },
+      };
     }
     const op: Record<string, unknown> = {
       operationId: operationId(def),

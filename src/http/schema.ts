@@ -60,14 +60,17 @@ export const S = {
   },
 
   /** Whole numbers; from a query string "12" is accepted. */
-  integer(min?: number, max?: number): Struct<number, null> {
+  integer(min?: number, max?: number, doc: { default?: number; description?: string } = {}): Struct<number, null> {
     let s: Struct<number, any> = ss.coerce(ss.integer(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v));
     if (min !== undefined || max !== undefined) {
       s = refineMsg(s, 'range', (v) => (min === undefined || v >= min) && (max === undefined || v <= max),
         min !== undefined && max !== undefined ? `must be between ${min} and ${max}`
           : min !== undefined ? `must be at least ${min}` : `must be at most ${max}`);
     }
-    return annotate(s, { type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }) as Struct<number, null>;
+    return annotate(s, {
+      type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}),
+      ...(doc.default !== undefined ? { default: doc.default } : {}), ...(doc.description ? { description: doc.description } : {}),
+    }) as Struct<number, null>;
   },
 
   number(min?: number, max?: number): Struct<number, null> {

@@ -29,6 +29,47 @@ describe('GET /api/v1/openapi.json', () => {
     expect(missing).to.deep.equal([]);
   });
 
+  it('shows limit defaults and an example body for every error answer, matching what the daemon sends', async () => {
+    const doc = (await server.http.get('/api/v1/openapi.json')).body;
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: any) => p.name === name).schema;
+    expect(param('/api/v1/families/{familySlug}/trackers/{collectionKey}/entries', 'limit')).to.include({ minimum: 1, maximum: 50, default: 20 });
+    expect(param('/api/v1/families/{familySlug}/calendar/events', 'limit')).to.include({ minimum: 1, maximum: 50, default: 20 });
+    expect(param('/api/v1/families/{familySlug}/changes', 'limit')).to.include({ minimum: 1, maximum: 500, default: 100 });
+    // Every documented error answer carries an example; the examples are what the daemon says.
+    const examples = new Map<string, any>();
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        for (const [status, res] of Object.entries<any>(op.responses ?? {})) {
+          const media = res.content?.['application/json'];
+          if (Number(status) < 400 || media?.schema?.$ref !== '#/components/schemas/Error') continue;
+          expect(media.example, `${op.operationId} ${status}`).to.be.an('object');
+          examples.set(status, media.example);
+        }
+      }
+    }
+    const home = '/api/v1/families/home';
+    const real: Record<string, Promise<any>> = {
+      400: server.api.post('/trackers/chores/entries', { title: '' }),
+      401: server.api.get('/people', { key: null }),
+      403: server.api.post('/people', { name: 'A' }, { key: await server.key({ scopes: ['read'] }) }),
+      404: server.api.patch('/trackers/chores/entries/ent_01jd8m7k2q9x4v5w6y7z8a9b0c', { title: 'x' }),
+      409: server.api.post('/trackers', { name: 'Chores' }),
+      413: server.api.post('/people', { name: 'x'.repeat(2_000_000) }),
+      415: server.http.request('POST', `${home}/people`, { raw: 'name=A', contentType: 'text/plain', key: server.apiKey }),
+      501: server.api.get('/context'),
+    };
+    for (const [status, pending] of Object.entries(real)) {
+      const r = await pending;
+      expect(r.status, status).to.equal(Number(status));
+      const example = examples.get(status);
+      expect(example, status).to.be.an('object');
+      expect(example.code, status).to.equal(r.body.code);
+      expect(Object.keys(example).sort(), status).to.deep.equal(Object.keys(r.body).sort());
+      // The 501 sentence names its endpoint; the others are the daemon's very words.
+      if (status !== '501') expect(example, status).to.deep.equal(r.body);
+    }
+  });
+
   it('describes the error shape and the answers the service gives', async () => {
     const health = await server.http.get('/healthz');
     await conforms(server, health, 'get', '/healthz');

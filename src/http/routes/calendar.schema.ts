@@ -118,7 +118,7 @@ export const ListEventsQuery = S.object({
   query: S.optional(S.string({ max: 200, description: 'Matches titles and data values, ignoring case and accents; every word must match' })),
   status: S.optional(status),
   excludeEnded: S.optional(S.boolean()),
-  limit: S.optional(S.integer(1, 50)),
+  limit: S.optional(S.integer(1, 50, { default: 20, description: 'Items per page, counted after expansion' })),
   cursor: S.optional(S.string({ min: 1, max: 1000, description: 'The nextCursor of the previous page (same other parameters)' })),
 });
 export type ListEventsQuery = Infer<typeof ListEventsQuery>;

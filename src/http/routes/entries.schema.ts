@@ -14,7 +14,7 @@ const entryId = S.string({ min: 1, max: 100 });
 export const ListEntriesQuery = S.object({
   query: S.optional(S.string({ max: 200, description: 'Matches titles and data values, ignoring case and accents; every word must match' })),
   status: S.optional(status),
-  limit: S.optional(S.integer(1, 50)),
+  limit: S.optional(S.integer(1, 50, { default: 20, description: 'Entries per page' })),
   cursor: S.optional(S.string({ min: 1, max: 300, description: 'The nextCursor of the previous page' })),
 });
 export type ListEntriesQuery = Infer<typeof ListEntriesQuery>;

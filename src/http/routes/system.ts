@@ -44,8 +44,8 @@ export default function systemRoutes(getDocument: () => unknown, version: string
       summary: 'The family change log, in order',
       description: 'Every change to the family as `{seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
       query: S.object({
-        after: S.optional(S.integer(0)),
-        limit: S.optional(S.integer(1, 500)),
+        after: S.optional(S.integer(0, undefined, { default: 0, description: 'Return records with seq greater than this' })),
+        limit: S.optional(S.integer(1, 500, { default: 100, description: 'Records per page' })),
       }),
       response: {
         type: 'object', required: ['ok', 'changes', 'nextAfter'],
