@@ -35,6 +35,7 @@ VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.HOUSEHOLD_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# exec form: node is PID 1's child of tini-less init; SIGTERM reaches the daemon directly.
+# Exec form: node is PID 1 and gets SIGTERM from `docker stop` itself; the daemon handles it
+# (drain, commit, close LMDB within 10 s), so no init process is needed.
 ENTRYPOINT ["node", "/app/bin/household-organizer"]
 CMD ["serve"]

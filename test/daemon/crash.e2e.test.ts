@@ -93,4 +93,21 @@ describe('the daemon process', function () {
     const r2 = await runCli(['serve', '--data-dir', dir], { HOUSEHOLD_CONFIG: `${dir}/bad2.json` });
     expect(r2.stderr).to.include('config key "rateLimit.perMinute" is invalid');
   });
+  it('refuses to serve a store written by a newer version, saying so, with exit code 78', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const { Store, STORE_FILE } = await import('../../src/store/store.js');
+    const { keys } = await import('../../src/store/layout.js');
+    const { runCli } = await import('../helpers/child.js');
+    const store = Store.open(dir);
+    store.db.putSync(keys.schemaVersion(), 99);
+    await store.close();
+    const r = await runCli(['serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1']);
+    expect(r.code).to.equal(78);
+    expect(r.stderr).to.match(/schema version 99, newer than this program understands/);
+    // Nothing was changed: the version on disk is still the newer one.
+    const again = await import('lmdb').then((l) => l.open({ path: `${dir}/${STORE_FILE}` }));
+    expect(again.get(keys.schemaVersion())).to.equal(99);
+    await again.close();
+  });
 });
