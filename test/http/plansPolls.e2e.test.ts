@@ -319,10 +319,16 @@ describe('plan polls over HTTP', () => {
       const poll = await makePoll(plan);
       const settled = (await server.api.post(`/plans/${plan}/polls/${poll.pollId}/settle`, { optionId: poll.options[0]!.optionId })).body;
       await server.api.delete(`/calendar/events/${settled.eventId}`);
+      // The settled dated option still dates the plan without its event; reopening undates it.
+      const dated = (await server.api.get(`/plans/${plan}`)).body;
+      expect(dated).to.include({ phase: 'upcoming' });
+      expect(dated.events).to.deep.equal([]);
+      expect(dated.when).to.equal('Jun 13 – 15, 2026');
       const seq = await lastSeq(server.api);
       const r = await server.api.post(`/plans/${plan}/polls/${poll.pollId}/reopen`);
       expect(r.body).to.include({ ok: true, removedFromCalendar: false, removedEventId: null });
       expect((await changesAfter(server.api, seq)).map((c) => c.type)).to.deep.equal(['plan.poll.reopened']);
+      expect((await server.api.get(`/plans/${plan}`)).body).to.include({ phase: 'unscheduled', when: 'Not scheduled' });
     });
 
     it('settle answers 404 for an unknown option or poll and 400 without optionId', async () => {
