@@ -16,7 +16,7 @@ import { authenticate, KeyCache } from './middleware/auth.js';
 import { RateLimiter, rateLimit } from './middleware/rateLimit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { validateInput } from './validate.js';
-import { fullPath, isWithStatus, requiredScope, type RouteDef, type Services } from './route.js';
+import { fullPath, isWithStatus, JsonText, requiredScope, type RouteDef, type Services } from './route.js';
 
 export function createApp(services: Services, routes: RouteDef[]): { app: Koa; router: Router } {
   const app = new Koa({ proxy: services.config.server.trustProxy });
@@ -109,6 +109,10 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
       ctx.status = result.status;
       if (result.headers) ctx.set(result.headers);
       ctx.body = result.body;
+    } else if (result instanceof JsonText) {
+      ctx.status = def.status ?? 200;
+      ctx.body = result.text;
+      ctx.type = 'application/json';
     } else {
       ctx.status = def.status ?? 200;
       ctx.body = result;

@@ -99,3 +99,13 @@ const STATUS_TAG = {};
 export function isWithStatus(v: unknown): v is { status: number; body: unknown; headers?: Record<string, string> } {
   return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === STATUS_TAG;
 }
+
+/**
+ * A JSON body serialized ahead of time, so that a page kept in a family's derived cache is
+ * not serialized again on every read (JSON.stringify of 20 entry views is a fifth of a GET's
+ * CPU). The text must be exactly `JSON.stringify` of the body the route documents.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+  static of(body: unknown): JsonText { return new JsonText(JSON.stringify(body)); }
+}

@@ -144,6 +144,23 @@ describe('entries over HTTP', () => {
       expect(bad.body.issues[0]).to.deep.include({ path: ['query', 'status'] });
     });
 
+    it('answers a repeated page from cache as the same JSON, and a write shows at once', async () => {
+      const k = await freshCollection();
+      const made = (await server.api.post(`/trackers/${k}/entries`, { title: 'Water plants' })).body.entry;
+      const first = await server.api.get(`/trackers/${k}/entries?query=plants`);
+      const again = await server.api.get(`/trackers/${k}/entries?query=plants`);
+      expect(again.headers.get('content-type')).to.match(/^application\/json/);
+      expect(again.text).to.equal(first.text);
+      expect(again.body.entries.map((e: any) => e.title)).to.deep.equal(['Water plants']);
+      await server.api.patch(`/trackers/${k}/entries/${made.id}`, { title: 'Water the plants' });
+      expect((await server.api.get(`/trackers/${k}/entries?query=plants`)).body.entries.map((e: any) => e.title)).to.deep.equal(['Water the plants']);
+      await server.api.patch(`/trackers/${k}`, { name: `${k} renamed`, fields: [{ key: 'room', label: 'Room' }] });
+      await server.api.patch(`/trackers/${k}/entries/${made.id}`, { data: { room: 'Kitchen' } });
+      expect((await server.api.get(`/trackers/${k}/entries?query=plants`)).body.entries[0].data).to.deep.equal({ room: 'Kitchen' });
+      await server.api.delete(`/trackers/${k}/entries/${made.id}`);
+      expect((await server.api.get(`/trackers/${k}/entries?query=plants`)).body.entries).to.deep.equal([]);
+    });
+
     it('matches query against titles and data values, ignoring case and accents', async () => {
       const k = await freshCollection([{ key: 'origin', label: 'Origin' }, { key: 'serves', label: 'Serves', type: 'number' }]);
       await server.api.post(`/trackers/${k}/entries/batch`, { items: [

@@ -2,7 +2,7 @@
  * Entries of a collection: list, create, update, delete, and the three batch operations.
  * Batch routes come before `/entries/:entryId` so `batch` is never taken for an entry id.
  */
-import { defineRoutes } from '../route.js';
+import { defineRoutes, JsonText } from '../route.js';
 import { requireCollection } from '../../domain/collections/collections.js';
 import {
   SINGLE, decideCreateEntries, decideDeleteEntries, decideUpdateEntries,
@@ -31,10 +31,15 @@ export default defineRoutes([
     summary: 'List entries, newest first',
     description: 'Without `status`, archived entries are left out. `query` matches titles and data values, ignoring case and accents. When more entries match than `limit`, `nextCursor` continues the list. Calendar collections list their events here too.',
     response: ENTRY_LIST_RESPONSE,
-    handler: ({ params, query, family }) => family.read((state) => {
-      const c = requireCollection(state, params.collectionKey!);
-      const page = listEntries(state, c, query);
-      return { ok: true, entries: page.entries.map((e) => entryView(c, e)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    handler: ({ params, query, family, koa }) => family.read((state) => {
+      const answer = () => {
+        const c = requireCollection(state, params.collectionKey!);
+        const page = listEntries(state, c, query);
+        return JsonText.of({ ok: true, entries: page.entries.map((e) => entryView(c, e)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+      };
+      // First pages (what dashboards poll) are kept, serialized, until the family's next
+      // write; later pages are read once while paging and would only crowd the cache.
+      return query.cursor ? answer() : state.derived(`http:entries:${params.collectionKey}?${koa.querystring}`, answer);
     }),
   },
   {
