@@ -59,7 +59,6 @@ const ERROR_EXAMPLES: Record<number, unknown> = {
   415: { ok: false, error: 'Request bodies must be JSON (content-type: application/json)', code: 'unsupported_media_type' },
   422: { ok: false, error: 'This Idempotency-Key was used with a different request', code: 'idempotency_mismatch' },
   429: { ok: false, error: 'Too many requests for this API key; try again in 12 s', code: 'rate_limited' },
-  501: { ok: false, error: 'Context search is not implemented in this version yet', code: 'not_implemented' },
 };
 
 function openApiPath(path: string): string {
@@ -96,7 +95,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
         description: status >= 400 ? (ERROR_TEXT[status] ?? 'Error') : 'Success',
         content: { [def.produces ?? 'application/json']: {
           schema: def.produces ? { type: 'string' } : def.response,
-          ...(status >= 400 && ERROR_EXAMPLES[status] ? { example: ERROR_EXAMPLES[status] } : {}),
+          ...(def.example !== undefined ? { example: def.example } : status >= 400 && ERROR_EXAMPLES[status] ? { example: ERROR_EXAMPLES[status] } : {}),
         } },
       },
     };

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, startTestServer, tempDataDir } from '../helpers/server.js';
-import { writeFileSync } from 'node:fs';
 import { runCli, spawnDaemon, type ChildDaemon } from '../helpers/child.js';
 import { Store } from '../../src/store/store.js';
 

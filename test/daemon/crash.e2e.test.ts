@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { Client } from '../helpers/server.js';
-import { spawnDaemon } from '../helpers/child.js';
+import { open as openLmdb } from 'lmdb';
+import { runCli, spawnDaemon } from '../helpers/child.js';
+import { Store, STORE_FILE } from '../../src/store/store.js';
+import { keys } from '../../src/store/layout.js';
 import { tempDataDir } from '../helpers/server.js';
 
 describe('the daemon process', function () {
@@ -84,7 +87,6 @@ describe('the daemon process', function () {
     const dir = tempDataDir();
     dirs.push(dir);
     const { writeFileSync } = await import('node:fs');
-    const { runCli } = await import('../helpers/child.js');
     writeFileSync(`${dir}/bad.json`, JSON.stringify({ server: { prot: 1 } }));
     const r = await runCli(['serve', '--config', `${dir}/bad.json`, '--data-dir', dir]);
     expect(r.code).to.not.equal(0);
@@ -96,9 +98,6 @@ describe('the daemon process', function () {
   it('refuses to serve a store written by a newer version, saying so, with exit code 78', async () => {
     const dir = tempDataDir();
     dirs.push(dir);
-    const { Store, STORE_FILE } = await import('../../src/store/store.js');
-    const { keys } = await import('../../src/store/layout.js');
-    const { runCli } = await import('../helpers/child.js');
     const store = Store.open(dir);
     store.db.putSync(keys.schemaVersion(), 99);
     await store.close();
@@ -106,7 +105,7 @@ describe('the daemon process', function () {
     expect(r.code).to.equal(78);
     expect(r.stderr).to.match(/schema version 99, newer than this program understands/);
     // Nothing was changed: the version on disk is still the newer one.
-    const again = await import('lmdb').then((l) => l.open({ path: `${dir}/${STORE_FILE}` }));
+    const again = openLmdb({ path: `${dir}/${STORE_FILE}` });
     expect(again.get(keys.schemaVersion())).to.equal(99);
     await again.close();
   });

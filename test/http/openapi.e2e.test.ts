@@ -65,8 +65,18 @@ describe('GET /api/v1/openapi.json', () => {
       expect(example, status).to.be.an('object');
       expect(example.code, status).to.equal(r.body.code);
       expect(Object.keys(example).sort(), status).to.deep.equal(Object.keys(r.body).sort());
-      // The 501 sentence names its endpoint; the others are the daemon's very words.
+      // The 501 sentence names its endpoint: each route carries its own (checked below).
       if (status !== '501') expect(example, status).to.deep.equal(r.body);
+    }
+  });
+
+  it('gives each endpoint not built yet an example naming it, word for word what it answers', async () => {
+    const doc = (await server.http.get('/api/v1/openapi.json')).body;
+    for (const path of ['/context', '/weather', '/webhook-destinations']) {
+      const example = doc.paths[`/api/v1/families/{familySlug}${path}`].get.responses['501'].content['application/json'].example;
+      const r = await server.api.get(path);
+      expect(r.status, path).to.equal(501);
+      expect(example, path).to.deep.equal(r.body);
     }
   });
 

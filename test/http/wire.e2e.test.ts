@@ -98,6 +98,21 @@ describe('wire conventions', () => {
   });
 
   describe('GET /changes', () => {
+    it('returns 100 change-log records when no limit is given, and 500 at most', async () => {
+      const start = (await server.api.get('/changes?after=0&limit=500')).body.nextAfter as number;
+      const made = await server.api.post('/trackers/chores/entries/batch', { items: Array.from({ length: 50 }, (_, i) => ({ title: `c${i}` })) });
+      expect(made.status).to.equal(201);
+      await server.api.post('/trackers/chores/entries/batch', { items: Array.from({ length: 50 }, (_, i) => ({ title: `d${i}` })) });
+      await server.api.post('/trackers/chores/entries/batch', { items: Array.from({ length: 10 }, (_, i) => ({ title: `e${i}` })) });
+      const page = await server.api.get(`/changes?after=${start}`);
+      expect(page.body.changes).to.have.length(100);
+      expect(page.body.changes.map((c: any) => c.seq)).to.deep.equal(Array.from({ length: 100 }, (_, i) => start + 1 + i));
+      expect(page.body.nextAfter).to.equal(start + 100);
+      expect((await server.api.get(`/changes?after=${page.body.nextAfter}`)).body.changes).to.have.length(10);
+      expect((await server.api.get('/changes?limit=501')).status).to.equal(400);
+      expect((await server.api.get('/changes?limit=0')).status).to.equal(400);
+    });
+
     it('returns change-log records in order from after, with nextAfter', async () => {
       const before = (await server.api.get('/changes?after=0&limit=500')).body.nextAfter as number;
       const a = await server.api.post('/people', { name: 'Bo' });

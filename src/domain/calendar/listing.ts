@@ -16,6 +16,7 @@ import { entriesOf } from '../collections/listing.js';
 import { matchesTerms, normalizeText, queryTerms } from '../collections/search.js';
 import type { EntryStatus } from '../collections/types.js';
 import { Invalid } from '../shared/errors.js';
+import { PAGE_LIMIT } from '../shared/paging.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, localToInstant, todayIn } from '../shared/time.js';
 import { eventView, isSeries, occurrenceData, occurrenceView, type EventView } from './events.js';
@@ -332,7 +333,7 @@ export function listEvents(state: FamilyState, q: EventListQuery, now: Date): Ev
   const hit = cache.get(cacheKey);
   const t = now.getTime();
   if (hit && t < hit.validUntil) return hit.page;
-  const limit = q.limit ?? 20;
+  const limit = q.limit ?? PAGE_LIMIT.default;
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const f: Filter = {
     terms: queryTerms(q.query), tz: state.family.timezone,

@@ -6,6 +6,7 @@
  * a page walks only as far as it needs.
  */
 import { Invalid } from '../shared/errors.js';
+import { PAGE_LIMIT } from '../shared/paging.js';
 import type { FamilyState } from '../shared/state.js';
 import { visibleData } from './data.js';
 import { matchesTerms, normalizeText, queryTerms } from './search.js';
@@ -111,7 +112,7 @@ export interface EntryPage { entries: Entry[]; nextCursor?: string }
 
 /** One page of a collection's entries: without `status`, archived entries are left out. */
 export function listEntries(state: FamilyState, collection: Collection, q: ListQuery): EntryPage {
-  const limit = q.limit ?? 20;
+  const limit = q.limit ?? PAGE_LIMIT.default;
   const terms = queryTerms(q.query);
   const wanted = (e: Entry) => (q.status ? e.status === q.status : e.status !== 'archived');
   // A search is answered from its full match list, kept until the family's next write, so

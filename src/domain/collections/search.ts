@@ -5,13 +5,11 @@
 
 /** Letters that carry their mark inside (no decomposition): how a person types them on a plain keyboard. */
 const LETTERS: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ħ: 'h' };
-const LETTER_RE = /[øæœßđðłþıħ]/g;
-const HAS_LETTER = /[øæœßđðłþıħ]/;
+const LETTER_RE = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
 
 /** Folds text for matching: decomposes, drops diacritics, lower-cases, spells out ø, æ, ß and the like. */
 export function normalizeText(s: string): string {
-  const folded = s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
-  return HAS_LETTER.test(folded) ? folded.replace(LETTER_RE, (c) => LETTERS[c]!) : folded;
+  return s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(LETTER_RE, (c) => LETTERS[c]!);
 }
 
 /** The query's words, folded; an entry matches when its text contains every one of them. */

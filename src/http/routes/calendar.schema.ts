@@ -4,6 +4,7 @@
  */
 import { S, type Infer, type JsonSchema } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
+import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import {
   ASSIGNEE_MAX, ATTENDANCE, AUDIENCES, CHANNELS, NOTE_MAX, PEOPLE_MAX, REMINDER_MODES, REMINDERS_MAX, REPEAT_FREQUENCIES,
   TITLE_MAX, WHERE_MAX,
@@ -118,7 +119,7 @@ export const ListEventsQuery = S.object({
   query: S.optional(S.string({ max: 200, description: 'Matches titles and data values, ignoring case and accents; every word must match' })),
   status: S.optional(status),
   excludeEnded: S.optional(S.boolean()),
-  limit: S.optional(S.integer(1, 50, { default: 20, description: 'Items per page, counted after expansion' })),
+  limit: S.optional(S.integer(PAGE_LIMIT.min, PAGE_LIMIT.max, { default: PAGE_LIMIT.default, description: 'Items per page, counted after expansion' })),
   cursor: S.optional(S.string({ min: 1, max: 1000, description: 'The nextCursor of the previous page (same other parameters)' })),
 });
 export type ListEventsQuery = Infer<typeof ListEventsQuery>;

@@ -3,6 +3,7 @@
  */
 import { S, type Infer, type JsonSchema } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
+import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import { BATCH_MAX } from '../../domain/collections/entries.js';
 import { withExamples } from './collections.schema.js';
 
@@ -14,7 +15,7 @@ const entryId = S.string({ min: 1, max: 100 });
 export const ListEntriesQuery = S.object({
   query: S.optional(S.string({ max: 200, description: 'Matches titles and data values, ignoring case and accents; every word must match' })),
   status: S.optional(status),
-  limit: S.optional(S.integer(1, 50, { default: 20, description: 'Entries per page' })),
+  limit: S.optional(S.integer(PAGE_LIMIT.min, PAGE_LIMIT.max, { default: PAGE_LIMIT.default, description: 'Entries per page' })),
   cursor: S.optional(S.string({ min: 1, max: 300, description: 'The nextCursor of the previous page' })),
 });
 export type ListEntriesQuery = Infer<typeof ListEntriesQuery>;

@@ -36,6 +36,8 @@ const PENDING: [Method, string, Scope, string, string][] = [
   ['get', '/web/page', 'read', 'Lookups', 'Readable text of a public web page'],
 ];
 
+const notImplemented = (summary: string) => `${summary} is not implemented in this version yet`;
+
 export default defineRoutes(PENDING.map(([method, path, scope, tag, summary]): RouteDef => ({
   method, path, scope, tags: [tag],
   summary: `${summary} (not implemented yet: 501)`,
@@ -44,7 +46,8 @@ export default defineRoutes(PENDING.map(([method, path, scope, tag, summary]): R
   ...(method === 'get' ? {} : { body: S.any() }),
   status: 501,
   response: { $ref: '#/components/schemas/Error' },
+  example: { ok: false, error: notImplemented(summary), code: 'not_implemented' },
   handler: () => {
-    throw new DomainError(501, 'not_implemented', `${summary} is not implemented in this version yet`);
+    throw new DomainError(501, 'not_implemented', notImplemented(summary));
   },
 })));

@@ -21,6 +21,9 @@ export const CHANGE_RECORD_SCHEMA = {
   },
 };
 
+/** `GET …/changes?limit=`: 1..500 (issue 2), 100 when left out. */
+const CHANGES_LIMIT = { min: 1, max: 500, default: 100 } as const;
+
 export default function systemRoutes(getDocument: () => unknown, version: string) {
   const started = Date.now();
   return defineRoutes([
@@ -45,7 +48,7 @@ export default function systemRoutes(getDocument: () => unknown, version: string
       description: 'Every change to the family as `{seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
       query: S.object({
         after: S.optional(S.integer(0, undefined, { default: 0, description: 'Return records with seq greater than this' })),
-        limit: S.optional(S.integer(1, 500, { default: 100, description: 'Records per page' })),
+        limit: S.optional(S.integer(CHANGES_LIMIT.min, CHANGES_LIMIT.max, { default: CHANGES_LIMIT.default, description: 'Records per page' })),
       }),
       response: {
         type: 'object', required: ['ok', 'changes', 'nextAfter'],
@@ -53,7 +56,7 @@ export default function systemRoutes(getDocument: () => unknown, version: string
       },
       handler: ({ query, services, family }) => {
         const after = query.after ?? 0;
-        const changes = services.store.readLog(family.family.id, after, query.limit ?? 100);
+        const changes = services.store.readLog(family.family.id, after, query.limit ?? CHANGES_LIMIT.default);
         return { ok: true, changes, nextAfter: changes.length ? changes[changes.length - 1]!.seq : after };
       },
     },
