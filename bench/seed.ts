@@ -117,7 +117,7 @@ export async function seedDirect(dataDir: string, families: number, perFamily: n
       }
       // Up to 2,000 records a transaction; the commits of consecutive families overlap.
       const commits: Promise<void>[] = [];
-      for (let i = 0; i < changes.length; i += 2_000) commits.push(store.commit(made.family.id, changes.slice(i, i + 2_000), []));
+      for (let i = 0; i < changes.length; i += 2_000) commits.push(store.commit(made.family.id, { records: changes.slice(i, i + 2_000) }));
       await Promise.all(commits);
       if ((f + 1) % 100 === 0) log(`  seeded ${f + 1}/${families} families (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }

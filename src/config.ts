@@ -22,7 +22,7 @@ export const ConfigStruct = object({
     bodyLimitBytes: min(integer(), 1),
     trustProxy: boolean(),
   }),
-  storage: object({ dataDir: size(string(), 1, 4096) }),
+  storage: object({ dataDir: size(string(), 1, 4096), mapSizeMiB: min(integer(), 1) }),
   families: object({
     defaultTimezone: string(),
     bootstrapSlug: nullable(string()),

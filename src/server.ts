@@ -41,7 +41,8 @@ export interface Daemon {
   router: Router;
   server: Server;
   /** Observers of committed change-log records (webhooks, scheduler). */
-  onCommitted: Set<(family: FamilyInfo, records: readonly ChangeRecord[]) => void>;
+  /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
+  onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
   close(): Promise<void>;
 }
 
@@ -49,7 +50,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const logger = opts.logger ?? createLogger(config.log.level);
   const now = opts.now ?? (() => new Date());
   const newId: IdGenerator = createIdGenerator(() => now().getTime(), (n) => randomBytes(n));
-  const store = Store.open(config.storage.dataDir);
+  const store = Store.open(config.storage.dataDir, { mapSizeBytes: config.storage.mapSizeMiB * 1024 * 1024 });
+  // A full disk is logged once when writes start failing and once when they work again.
+  store.onWriteHealth((state, error) => {
+    if (state === 'failing') logger.error({ kind: error?.kind, reason: error?.message }, 'writes are failing; reads go on');
+    else logger.info('writes work again');
+  });
 
   // 1. First start on an empty store: a family and its admin key, printed once.
   const slug = config.families.bootstrapSlug;
@@ -62,12 +68,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   }
 
   // 2. Actors, routes, app.
-  const onCommitted = new Set<(family: FamilyInfo, records: readonly ChangeRecord[]) => void>();
+  const onCommitted = new Set<(family: FamilyInfo, lastSeq: number) => void>();
   const registry = new FamilyRegistry({
     store, now, newId, publicUrl: config.server.publicUrl.replace(/\/+$/, ''),
-    onCommitted: (family, records) => {
+    onCommitted: (family, lastSeq) => {
       for (const fn of onCommitted) {
-        try { fn(family, records); } catch (err) { logger.error({ err }, 'change-log observer failed'); }
+        try { fn(family, lastSeq); } catch (err) { logger.error({ err }, 'change-log observer failed'); }
       }
     },
   }, { idleMs: config.families.actorIdleMinutes * 60_000, maxActive: config.families.maxActiveActors });
@@ -92,13 +98,21 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ address: `${config.server.host}:${port}`, url, version: VERSION }, `listening on ${config.server.host}:${port}`);
 
-  // 4. Housekeeping: expired idempotency records, a bounded batch each pass.
-  const sweep = setInterval(() => { store.sweepIdempotency(now().getTime()).catch((err) => logger.warn({ err }, 'idempotency sweep failed')); }, 10 * 60_000);
+  // 4. Housekeeping: expired idempotency records, in bounded passes that follow each other
+  //    while there is more to remove, then once a minute.
+  let sweep: NodeJS.Timeout;
+  const sweepPass = (): void => {
+    store.sweepIdempotency(now().getTime(), 500).then(
+      (removed) => { sweep = setTimeout(sweepPass, removed === 500 ? 50 : 60_000); sweep.unref(); },
+      (err) => { logger.warn({ err }, 'idempotency sweep failed'); sweep = setTimeout(sweepPass, 60_000); sweep.unref(); },
+    );
+  };
+  sweep = setTimeout(sweepPass, 1_000);
   sweep.unref();
 
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
-    clearInterval(sweep);
+    clearTimeout(sweep);
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive socket turns idle when its last response is sent; close those as they do.

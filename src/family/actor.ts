@@ -1,23 +1,28 @@
 /**
  * The family actor: the one place a family's state lives in memory and the one path its writes
- * take (DESIGN §1).
+ * take (docs/design.md, "The write path").
  *
- * Every command goes through the mailbox in arrival order:
- *   1. decide — the pure domain function turns (state, command, now, ids) into changes;
- *   2. evolve — the changes are applied to memory at once, so the next command decides on them;
- *   3. commit — the records and their change-log records go to LMDB in one transaction;
- *   4. answer — only after that transaction is durable.
- * Commits of consecutive commands overlap (lmdb-js groups them into one disk flush), which is
- * what lets one family take thousands of durable writes a second while the order of the change
- * log is still the mailbox order. If a commit ever fails, the actor is marked broken: later
- * commits abort inside their transaction, every waiting request gets an error, and the registry
- * drops the actor so the next request reloads the state from disk.
+ * Commands wait in a mailbox and are handled in arrival order, in batches (group commit):
+ *   1. decide — each queued command's pure decider turns (state, command, now, ids) into
+ *      changes; a refused command (a domain error, a record that cannot be stored) fails alone;
+ *   2. evolve — its changes are applied to memory at once, so the next command of the same
+ *      batch decides on them, and its answer is rendered from exactly that state;
+ *   3. commit — the whole batch (records, change log, indexes, agenda jobs, idempotency answers)
+ *      goes to LMDB in one transaction;
+ *   4. answer — only once that transaction is durable.
+ * While a batch is being written, new commands queue and reads wait: memory is ahead of the
+ * disk only during that window, and nobody — API, public page, feed, webhook — reads it then.
+ * When the batch is durable the waiting reads run first, then the next batch is decided.
+ * If the commit fails (a full disk, an I/O error), only the batch's own requests fail; the
+ * family is reloaded from disk (so no sequence number is lost) and the queue goes on.
  */
-import type { Store } from '../store/store.js';
-import type { ChangeRecord } from '../store/types.js';
-import { DomainError } from '../domain/shared/errors.js';
+import type { Store, CommitBatch } from '../store/store.js';
+import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
+import { Invalid } from '../domain/shared/errors.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
-import { FamilyState, type ActorRef, type Command, type Decision, type FamilyInfo } from '../domain/shared/state.js';
+import {
+  FamilyState, type ActorRef, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange, type RecordChange,
+} from '../domain/shared/state.js';
 import { seedRecords } from '../domain/seeds.js';
 
 export interface ActorDeps {
@@ -25,25 +30,44 @@ export interface ActorDeps {
   now: () => Date;
   newId: IdGenerator;
   publicUrl: string;
-  /** Called after a commit is durable with the new change-log records (webhooks, agenda). */
-  onCommitted?: (family: FamilyInfo, records: readonly ChangeRecord[]) => void;
+  /** Nudged once a batch is durable: the family and its last durable sequence number. */
+  onCommitted?: (family: FamilyInfo, lastSeq: number) => void;
 }
+
+export interface ExecuteOptions<R, A> {
+  /** The answer, rendered from the state right after this command (before any later one). */
+  answer?: (result: R, state: FamilyState) => A;
+  /** An idempotency record for the answer, committed in the same transaction as the change. */
+  idempotency?: (answer: A) => IdempotencyWrite | null;
+}
+
+interface Queued {
+  command: Command<unknown>;
+  ref: ActorRef;
+  opts: ExecuteOptions<unknown, unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/** How deep a stored value may nest; request bodies are capped lower, this is the last guard. */
+export const MAX_STORED_DEPTH = 64;
 
 export class FamilyActor {
   readonly state: FamilyState;
-  private seq: number;
-  private pending = 0;
-  private tail: Promise<void> = Promise.resolve();
-  private broken: Error | null = null;
-  lastUsed = Date.now();
+  /** The last sequence number handed out (decided, maybe not yet durable). */
+  private lastAssignedSeq: number;
+  /** The last sequence number on disk. */
+  private durableSeq: number;
+  private queue: Queued[] = [];
+  private writing = false;
+  private waitingReads: (() => void)[] = [];
+  private idleWaiters: (() => void)[] = [];
+  lastUsed: number;
 
   private constructor(private readonly deps: ActorDeps, family: FamilyInfo) {
     this.state = new FamilyState(family);
-    const s = deps.store;
-    const loaded: { table: string; id: string; value: unknown }[] = [];
-    for (const r of s.familyRecords(family.id)) loaded.push(r);
-    this.state.apply(loaded);
-    this.seq = s.lastSeq(family.id);
+    this.lastAssignedSeq = this.durableSeq = this.load();
+    this.lastUsed = deps.now().getTime();
   }
 
   /**
@@ -54,74 +78,211 @@ export class FamilyActor {
     const actor = new FamilyActor(deps, family);
     const missing = seedRecords(family, deps.now().toISOString(), actor.state);
     if (missing.length) {
-      await deps.store.commit(family.id, missing, []);
+      await deps.store.commit(family.id, { records: missing });
       actor.state.apply(missing);
     }
     return actor;
   }
 
   get family(): FamilyInfo { return this.state.family; }
-  get lastCommittedSeq(): number { return this.seq; }
-  get busy(): boolean { return this.pending > 0; }
-  get isBroken(): boolean { return this.broken !== null; }
+  /** The last change-log sequence number that is durable. */
+  get lastDurableSeq(): number { return this.durableSeq; }
+  get busy(): boolean { return this.writing || this.queue.length > 0 || this.waitingReads.length > 0; }
 
-  /** Runs a read against memory. Reads never wait for the disk. */
-  read<R>(fn: (state: FamilyState) => R): R {
-    this.lastUsed = Date.now();
-    return fn(this.state);
+  /**
+   * Runs `fn` on the family's durable state: at once when no write is in flight, else as soon
+   * as the batch being written is durable (or has failed and the family is reloaded).
+   */
+  read<R>(fn: (state: FamilyState) => R): Promise<R> {
+    this.lastUsed = this.deps.now().getTime();
+    if (!this.writing) {
+      try { return Promise.resolve(fn(this.state)); } catch (err) { return Promise.reject(err); }
+    }
+    return new Promise<R>((resolve, reject) => {
+      this.waitingReads.push(() => { try { resolve(fn(this.state)); } catch (err) { reject(err); } });
+    });
   }
 
   /**
-   * Runs a command through the mailbox and resolves with its result once its changes are
-   * durable. A DomainError thrown by the decider rejects this call only and writes nothing.
+   * Runs a command through the mailbox and resolves with its answer (the result, or what
+   * `opts.answer` renders from it) once its changes are durable. A domain error thrown by the
+   * decider rejects this call only and writes nothing.
    */
-  execute<R>(command: Command<R>, actor: ActorRef): Promise<R> {
-    this.lastUsed = Date.now();
-    if (this.broken) return Promise.reject(this.broken);
-    const now = this.deps.now();
-    // 1. decide (synchronously: the mailbox order is the call order on the event loop)
-    let decision: Decision<R>;
-    try {
-      decision = command(this.state, {
-        now, newId: this.deps.newId, actor, family: this.state.family, publicUrl: this.deps.publicUrl,
+  execute<R, A = R>(command: Command<R>, ref: ActorRef, opts: ExecuteOptions<R, A> = {}): Promise<A> {
+    this.lastUsed = this.deps.now().getTime();
+    return new Promise<A>((resolve, reject) => {
+      this.queue.push({
+        command: command as Command<unknown>, ref, opts: opts as ExecuteOptions<unknown, unknown>,
+        resolve: resolve as (v: unknown) => void, reject,
       });
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    if (decision.changes.length === 0 && decision.events.length === 0 && !decision.indexes?.length) return Promise.resolve(decision.result);
-    const at = now.toISOString();
-    const log: ChangeRecord[] = decision.events.map((e) => ({
-      seq: ++this.seq, at, type: e.type, actor: { keyId: actor.keyId, personId: actor.personId },
-      object: e.object, ...(e.previous !== undefined ? { previous: e.previous } : {}),
-    }));
-    // 2. evolve
-    this.state.apply(decision.changes);
-    // 3. commit (overlapping with later commands' commits, in order)
-    this.pending++;
-    const committed = this.deps.store.commit(this.state.family.id, decision.changes, log, () => this.broken === null, decision.indexes);
-    const done = committed.then(
-      () => {
-        this.pending--;
-        if (log.length) this.deps.onCommitted?.(this.state.family, log);
-        return decision.result;
-      },
-      (err: unknown) => {
-        this.pending--;
-        this.broken ??= err instanceof Error ? err : new Error(String(err));
-        throw this.broken;
-      },
-    );
-    this.tail = done.then(() => undefined, () => undefined);
-    // 4. answer when durable
-    return done;
+      this.pump();
+    });
   }
 
-  /** Resolves when every accepted command's commit has finished. */
-  async drain(): Promise<void> {
-    while (this.pending > 0) await this.tail;
+  /** Resolves when nothing is queued or being written. */
+  drain(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Decides everything queued and writes it as one batch (see the steps at the top). */
+  private pump(): void {
+    if (this.writing || this.queue.length === 0) {
+      if (!this.busy) this.wakeIdle();
+      return;
+    }
+    const items = this.queue;
+    this.queue = [];
+    const now = this.deps.now();
+    const at = now.toISOString();
+    const batch = {
+      records: [] as RecordChange[], log: [] as ChangeRecord[], indexes: [] as IndexChange[],
+      agenda: [] as AgendaChange[], idempotency: [] as IdempotencyWrite[],
+    } satisfies CommitBatch;
+    const answered: { q: Queued; answer: unknown; failed?: unknown }[] = [];
+    for (const q of items) {
+      // 1. decide
+      let decision: Decision<unknown>;
+      try {
+        decision = q.command(this.state, { now, newId: this.deps.newId, actor: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl });
+        assertStorable(decision);
+      } catch (err) {
+        q.reject(err);
+        continue;
+      }
+      const writes = decision.changes.length > 0 || decision.events.length > 0 || (decision.indexes?.length ?? 0) > 0 || (decision.agenda?.length ?? 0) > 0;
+      const log: ChangeRecord[] = decision.events.map((e) => ({
+        id: this.deps.newId('event'), seq: ++this.lastAssignedSeq, at, type: e.type,
+        actor: { keyId: q.ref.keyId, personId: q.ref.personId },
+        object: e.object, ...(e.previous !== undefined ? { previous: e.previous } : {}),
+      }));
+      // 2. evolve, and render the answer from exactly this state
+      this.state.apply(decision.changes);
+      let answer: unknown = decision.result;
+      try {
+        if (q.opts.answer) answer = q.opts.answer(decision.result, this.state);
+      } catch (err) {
+        answered.push({ q, answer: undefined, failed: err });
+      }
+      batch.records.push(...decision.changes);
+      batch.log.push(...log);
+      if (decision.indexes) batch.indexes.push(...decision.indexes);
+      if (decision.agenda) batch.agenda.push(...decision.agenda);
+      if (answered.at(-1)?.q === q) continue;
+      if (writes && q.opts.idempotency) {
+        const record = q.opts.idempotency(answer);
+        if (record) batch.idempotency.push(record);
+      }
+      answered.push({ q, answer });
+    }
+    const nothing = !batch.records.length && !batch.log.length && !batch.indexes.length && !batch.agenda.length;
+    if (nothing) {
+      // Only answers (e.g. re-linking what is linked): memory equals the disk, answer now.
+      for (const a of answered) settle(a);
+      this.pump();
+      return;
+    }
+    // 3. commit
+    this.writing = true;
+    const upTo = this.lastAssignedSeq;
+    this.deps.store.commit(this.state.family.id, batch).then(
+      () => {
+        // 4. answer, let the waiting reads see the durable state, then the next batch
+        this.durableSeq = upTo;
+        this.writing = false;
+        for (const a of answered) settle(a);
+        this.runWaitingReads();
+        if (batch.log.length) this.deps.onCommitted?.(this.state.family, upTo);
+        this.pump();
+      },
+      (err: unknown) => {
+        // Memory is ahead of the disk: forget it and reload what is durable.
+        this.lastAssignedSeq = this.durableSeq = this.reload();
+        this.writing = false;
+        for (const a of answered) a.q.reject(err);
+        this.runWaitingReads();
+        this.pump();
+      },
+    );
+  }
+
+  private load(): number {
+    const loaded: { table: string; id: string; value: unknown }[] = [];
+    for (const r of this.deps.store.familyRecords(this.state.family.id)) loaded.push(r);
+    this.state.apply(loaded);
+    return this.deps.store.lastSeq(this.state.family.id);
+  }
+
+  private reload(): number {
+    this.state.reset();
+    return this.load();
+  }
+
+  private runWaitingReads(): void {
+    const reads = this.waitingReads;
+    this.waitingReads = [];
+    for (const r of reads) r();
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 }
 
-export function isExpected(err: unknown): err is DomainError {
-  return err instanceof DomainError;
+function settle(a: { q: Queued; answer: unknown; failed?: unknown }): void {
+  if (a.failed !== undefined) a.q.reject(a.failed);
+  else a.q.resolve(a.answer);
+}
+
+/**
+ * Refuses a decision whose records LMDB's encoder could not write (nesting past
+ * MAX_STORED_DEPTH, values JSON cannot carry), before anything touches memory: such a record
+ * would otherwise fail inside the commit and take the batch's other requests with it. The walk
+ * is iterative, so it cannot overflow the stack however deep the value is.
+ */
+export function assertStorable(decision: Decision<unknown>): void {
+  for (const c of decision.changes) if (c.value !== null && c.value !== undefined) checkValue(c.value);
+  for (const e of decision.events) {
+    checkValue(e.object);
+    if (e.previous !== undefined) checkValue(e.previous);
+  }
+}
+
+interface PathNode { key: string | number; parent: PathNode | null }
+
+function pathOf(node: PathNode | null): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (let n = node; n; n = n.parent) out.unshift(n.key);
+  return out;
+}
+
+function checkValue(root: unknown): void {
+  // Parallel stacks of values, their depth and where they sit (built into a path only on failure).
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  const places: (PathNode | null)[] = [null];
+  while (values.length) {
+    const value = values.pop();
+    const depth = depths.pop()!;
+    const place = places.pop()!;
+    if (value === null || value === undefined) continue;
+    switch (typeof value) {
+      case 'string': case 'boolean': continue;
+      case 'number':
+        if (!Number.isFinite(value)) throw Invalid.at(pathOf(place), 'must be a finite number');
+        continue;
+      case 'object': break;
+      default: throw Invalid.at(pathOf(place), 'cannot be stored');
+    }
+    if (depth >= MAX_STORED_DEPTH) throw Invalid.at(pathOf(place), `nests deeper than ${MAX_STORED_DEPTH} levels`);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) { values.push(value[i]); depths.push(depth + 1); places.push({ key: i, parent: place }); }
+    } else {
+      for (const k in value) {
+        values.push((value as Record<string, unknown>)[k]); depths.push(depth + 1); places.push({ key: k, parent: place });
+      }
+    }
+  }
 }

@@ -9,7 +9,6 @@ import { charCount } from '../domain/shared/text.js';
 import type { FamilyInfo, RecordChange } from '../domain/shared/state.js';
 import { seedRecords } from '../domain/seeds.js';
 import type { Store } from '../store/store.js';
-import { keys as layout } from '../store/layout.js';
 import type { ApiKeyRecord, Scope } from '../store/types.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 
@@ -104,7 +103,7 @@ export async function createKey(
   for (const s of scopes) if (!SCOPES.includes(s)) throw Invalid.at(['scopes'], `"${s}" is not one of read, write, admin`);
   const personId = opts.personId ?? null;
   if (personId !== null) {
-    const person = store.db.get(layout.record(family.id, 'people', personId)) as { deletedAt?: string | null } | undefined;
+    const person = store.getRecord<{ deletedAt?: string | null }>(family.id, 'people', personId);
     if (!person || person.deletedAt) throw Invalid.at(['person'], `no person "${personId}" in family "${slug}"`);
   }
   const key = makeKey(family.id, { name: opts.name?.trim() || 'API key', scopes, personId }, now);

@@ -2,7 +2,7 @@
  * The family registry: finds or activates a family's actor, keeps at most
  * `families.maxActiveActors` of them (least recently used go first), evicts those idle for
  * `families.actorIdleMinutes`, and drains them all on shutdown. Memory follows the number of
- * active families, not the number on disk.
+ * active families, not the number on disk. Idle time is measured on the injected clock.
  */
 import type { FamilyInfo } from '../domain/shared/state.js';
 import { FamilyActor, type ActorDeps } from './actor.js';
@@ -39,12 +39,7 @@ export class FamilyRegistry {
       // Move to the most recently used end.
       this.slots.delete(family.id);
       this.slots.set(family.id, slot);
-      const actor = slot.actor ?? await slot.promise;
-      if (!actor.isBroken) return actor;
-      // A failed commit left memory ahead of disk: reload once the commits in flight settle.
-      if (this.slots.get(family.id) === slot) this.slots.delete(family.id);
-      await actor.drain();
-      return this.get(family);
+      return slot.actor ?? slot.promise;
     }
     const fresh: Slot = { promise: FamilyActor.activate(this.deps, family) };
     this.slots.set(family.id, fresh);
@@ -61,7 +56,7 @@ export class FamilyRegistry {
   }
 
   /** Drops actors idle for longer than the limit that have nothing in flight. */
-  evictIdle(now = Date.now()): number {
+  evictIdle(now = this.deps.now().getTime()): number {
     let evicted = 0;
     for (const [id, slot] of this.slots) {
       const a = slot.actor;

@@ -14,9 +14,11 @@ import { errorBody, errorMiddleware } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
 import { RateLimiter, rateLimit } from './middleware/rateLimit.js';
-import { idempotency } from './middleware/idempotency.js';
+import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
+import type { FamilyActor } from '../family/actor.js';
+import type { ActorRef } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
-import { fullPath, isWithStatus, JsonText, requiredScope, type RouteDef, type Services } from './route.js';
+import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
 
 export function createApp(services: Services, routes: RouteDef[]): { app: Koa; router: Router } {
   const app = new Koa({ proxy: services.config.server.trustProxy });
@@ -99,12 +101,10 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
         throw new Invalid(`${issues[0]!.path[0]} is not a known field: this endpoint takes no body`, issues);
       }
     }
-    const family = familyRoute ? await services.registry.get(ctx.state.family) : (undefined as never);
     const key = ctx.state.key;
-    const result = await def.handler({
-      koa: ctx, params: ctx.params, query: query as any, body, services, family, key,
-      actor: key ? { keyId: key.id, personId: key.personId, keyName: key.name } : { keyId: null, personId: null },
-    });
+    const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name } : { keyId: null, personId: null };
+    const family = familyRoute ? familyHandle(await services.registry.get(ctx.state.family), caller, ctx.state.idempotency, def.status ?? 200) : (undefined as never);
+    const result = await def.handler({ koa: ctx, params: ctx.params, query: query as any, body, services, family, key, caller });
     if (isWithStatus(result)) {
       ctx.status = result.status;
       if (result.headers) ctx.set(result.headers);
@@ -118,6 +118,20 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
       ctx.body = result;
     }
     if (def.produces && typeof ctx.body === 'string') ctx.type = def.produces;
+  };
+}
+
+/** The family as a handler sees it: the actor bound to the calling key and the request's Idempotency-Key. */
+function familyHandle(actor: FamilyActor, caller: ActorRef, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
+  return {
+    info: actor.family,
+    read: (fn) => actor.read(fn),
+    execute: (command, answer) => actor.execute(command, caller, {
+      ...(answer ? { answer } : {}),
+      ...(intent ? {
+        idempotency: (a: unknown) => isWithStatus(a) ? keptAnswer(intent, a.status, a.body) : keptAnswer(intent, okStatus, a),
+      } : {}),
+    }),
   };
 }
 

@@ -12,10 +12,9 @@
 import type Koa from 'koa';
 import type { Struct } from 'superstruct';
 import type { Config } from '../config.js';
-import type { FamilyActor } from '../family/actor.js';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
-import type { ActorRef } from '../domain/shared/state.js';
+import type { ActorRef, Command, FamilyInfo, FamilyState } from '../domain/shared/state.js';
 import type { ApiKeyRecord, Scope } from '../store/types.js';
 import type { JsonSchema } from './schema.js';
 import type { Logger } from 'pino';
@@ -32,6 +31,17 @@ export interface Services {
   logger: Logger;
 }
 
+/**
+ * The path's family as a handler sees it, bound to the calling key: reads see only durable
+ * state; a command's answer is rendered from the state right after it and, for a request with
+ * an Idempotency-Key, kept in the same transaction as the change.
+ */
+export interface FamilyHandle {
+  readonly info: FamilyInfo;
+  read<R>(fn: (state: FamilyState) => R): Promise<R>;
+  execute<R, A = R>(command: Command<R>, answer?: (result: R, state: FamilyState) => A): Promise<A>;
+}
+
 export interface HandlerContext<Q, B> {
   koa: Koa.Context;
   params: Record<string, string>;
@@ -39,8 +49,9 @@ export interface HandlerContext<Q, B> {
   body: B;
   services: Services;
   /** Present on family routes. */
-  family: FamilyActor;
-  actor: ActorRef;
+  family: FamilyHandle;
+  /** Who is calling: the key and the household member it acts for. */
+  caller: ActorRef;
   key: ApiKeyRecord;
 }
 

@@ -27,7 +27,7 @@ export default defineRoutes([
       if (!info) throw gone();
       const actor = await services.registry.get(info);
       const host = new URL(services.config.server.publicUrl).hostname || 'household-organizer';
-      const body = actor.read((state) => {
+      const body = await actor.read((state) => {
         const share = shareByTokenHash(state, hash);
         return share ? renderShare(state, share, services.now(), host) : null;
       });

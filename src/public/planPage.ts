@@ -184,7 +184,7 @@ export default defineRoutes([
       const info = familyId ? services.store.getFamily(familyId) : undefined;
       if (!info) return gone();
       const actor = await services.registry.get(info);
-      const content = actor.read((state) => {
+      const content = await actor.read((state) => {
         const plan = planBySharedHash(state, hash);
         return plan ? publicPlan(state, plan, services.now()) : null;
       });

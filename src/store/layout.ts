@@ -4,25 +4,42 @@
  */
 export const SCHEMA_VERSION = 1;
 
+/** Sorts after every string an id or a name can hold. */
+const END = '\uffff';
+
 export const keys = {
   schemaVersion: () => ['meta', 'schemaVersion'],
   /** Bumped by every key creation or revocation: lets the daemon cache verified keys safely. */
   keysVersion: () => ['meta', 'keysVersion'],
   family: (familyId: string) => ['family', familyId],
   familyRangeStart: () => ['family', ''],
-  familyRangeEnd: () => ['family', '\uffff'],
+  familyRangeEnd: () => ['family', END],
   slug: (slug: string) => ['slug', slug],
   apiKey: (keyId: string) => ['key', keyId],
   apiKeyRangeStart: () => ['key', ''],
-  apiKeyRangeEnd: () => ['key', '\uffff'],
+  apiKeyRangeEnd: () => ['key', END],
   record: (familyId: string, table: string, id: string) => ['rec', familyId, table, id],
   recordRangeStart: (familyId: string) => ['rec', familyId, ''],
-  recordRangeEnd: (familyId: string) => ['rec', familyId, '\uffff'],
+  recordRangeEnd: (familyId: string) => ['rec', familyId, END],
   log: (familyId: string, seq: number) => ['log', familyId, seq],
   logRangeStart: (familyId: string, afterSeq: number) => ['log', familyId, afterSeq + 1],
   logRangeEnd: (familyId: string) => ['log', familyId, Number.MAX_SAFE_INTEGER],
   index: (index: string, key: string) => ['idx', index, key],
+  indexRangeStart: () => ['idx', ''],
+  indexRangeEnd: () => ['idx', END],
   idempotency: (keyId: string, idemKey: string) => ['idem', keyId, idemKey],
-  idempotencyRangeStart: () => ['idem', ''],
-  idempotencyRangeEnd: () => ['idem', '\uffff'],
+  /** Idempotency records by expiry, so the sweep reads only what has expired. */
+  idempotencyExpiry: (expiresAt: number, keyId: string, idemKey: string) => ['idemExp', expiresAt, keyId, idemKey],
+  idempotencyExpiryRangeStart: () => ['idemExp', 0],
+  idempotencyExpiryRangeEnd: (nowMs: number) => ['idemExp', nowMs, END],
+  /** The durable agenda, by due time: a range from the start finds what is due. */
+  agenda: (dueAt: number, familyId: string, jobId: string) => ['agenda', dueAt, familyId, jobId],
+  agendaRangeStart: () => ['agenda', 0],
+  agendaRangeEnd: (uptoMs: number) => ['agenda', uptoMs, END],
+  /** Where a family's job sits on the agenda (its due time), so it can be moved or removed by id. */
+  agendaJob: (familyId: string, jobId: string) => ['agendaJob', familyId, jobId],
+  agendaJobRangeStart: (familyId: string) => ['agendaJob', familyId, ''],
+  agendaJobRangeEnd: (familyId: string) => ['agendaJob', familyId, END],
+  /** How far a consumer of a family's change log (e.g. the webhook outbox) has read. */
+  checkpoint: (consumer: string, familyId: string) => ['ckpt', consumer, familyId],
 } as const;

@@ -1,33 +1,74 @@
 /**
- * The LMDB store: families, API keys, every family's records and change log, idempotency
- * records. One environment file under `storage.dataDir`; several processes may open it at once
- * (the CLI while `serve` runs), LMDB serializes their write transactions.
+ * The LMDB store: families, API keys, every family's records and change log, store-wide
+ * indexes, idempotency answers, the durable agenda and the checkpoints of change-log consumers.
+ * One environment file under `storage.dataDir`; several processes may open it at once (the CLI
+ * while `serve` runs), LMDB serializes their write transactions.
+ *
+ * The LMDB handle is private: everything else goes through the named methods below, so the key
+ * layout (layout.ts, docs/storage.md) is known in one place.
  *
  * Durability: lmdb-js resolves a transaction's promise when it is committed and visible; with
- * overlapping sync the flush to disk may still be running. `commit` waits for `flushed` too, so
- * a resolved commit survives kill -9 and a power cut.
+ * overlapping sync the flush to disk may still be running. Every write here also waits for
+ * `flushed`, so a resolved write survives kill -9 and a power cut.
  */
-import { mkdirSync, existsSync } from 'node:fs';
+import { mkdirSync, existsSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { Conflict } from '../domain/shared/errors.js';
-import type { IndexChange, RecordChange } from '../domain/shared/state.js';
+import type { AgendaChange, IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
-import type { ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord } from './types.js';
+import type {
+  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
+} from './types.js';
 
 export class StoreVersionError extends Error {}
 
+/**
+ * A write the store could not make. `full`: the disk (or the LMDB map) has no room — the
+ * daemon answers 507 and keeps serving reads; `failed`: any other I/O failure — 503.
+ */
+export class StoreWriteError extends Error {
+  constructor(readonly kind: 'full' | 'failed', message: string, override readonly cause?: unknown) {
+    super(message);
+  }
+}
+
 export const STORE_FILE = 'household.mdb';
 
+/** Everything one decision writes, committed in one transaction. */
+export interface CommitBatch {
+  records?: readonly RecordChange[];
+  log?: readonly ChangeRecord[];
+  indexes?: readonly IndexChange[];
+  agenda?: readonly AgendaChange[];
+  /** How far change-log consumers (by name) have read this family's log. */
+  checkpoints?: readonly { consumer: string; seq: number }[];
+  idempotency?: readonly IdempotencyWrite[];
+}
+
+export interface StoreOptions {
+  /** Initial size of the memory map; lmdb-js grows it when it fills. */
+  mapSizeBytes?: number;
+}
+
+/** Called when writes start failing and when they work again (the daemon logs each once). */
+export type WriteHealthListener = (state: 'failing' | 'recovered', error?: StoreWriteError) => void;
+
+/** Less free space than this after a failed commit means the disk is full (ENOSPC may surface as EIO). */
+const FULL_BELOW_BYTES = 8 * 1024 * 1024;
+
 export class Store {
-  private constructor(readonly db: RootDatabase, readonly path: string) {}
+  private failing: StoreWriteError | null = null;
+  private healthListener: WriteHealthListener | null = null;
+
+  private constructor(private readonly db: RootDatabase, readonly path: string, readonly dataDir: string) {}
 
   /** Opens (creating if needed) the store under `dataDir` and checks its schema version. */
-  static open(dataDir: string): Store {
+  static open(dataDir: string, opts: StoreOptions = {}): Store {
     mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, STORE_FILE);
-    const db = open({ path, mapSize: 2 ** 34, maxReaders: 254 });
-    const store = new Store(db, path);
+    const db = open({ path, mapSize: opts.mapSizeBytes ?? 2 ** 34, maxReaders: 254 });
+    const store = new Store(db, path, dataDir);
     const version = db.get(keys.schemaVersion()) as number | undefined;
     if (version === undefined) {
       db.putSync(keys.schemaVersion(), SCHEMA_VERSION);
@@ -36,11 +77,19 @@ export class Store {
       throw new StoreVersionError(
         `the store at ${path} has schema version ${version}, newer than this program understands (${SCHEMA_VERSION}); upgrade Household Organizer or restore a matching backup`);
     }
+    store.indexOlderIdempotencyRecords();
     return store;
   }
 
   static exists(dataDir: string): boolean {
     return existsSync(join(dataDir, STORE_FILE));
+  }
+
+  /** Whether writes are failing right now (a full disk), for /healthz and the log. */
+  get writeFailure(): StoreWriteError | null { return this.failing; }
+
+  onWriteHealth(listener: WriteHealthListener): void {
+    this.healthListener = listener;
   }
 
   // ---- families -------------------------------------------------------------------------
@@ -68,7 +117,7 @@ export class Store {
    * two processes cannot both take it).
    */
   async createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
-    const ok = await this.db.transaction(() => {
+    const ok = await this.write(() => {
       if (this.db.get(keys.slug(family.slug)) !== undefined) return false;
       this.db.put(keys.slug(family.slug), family.id);
       this.db.put(keys.family(family.id), family);
@@ -80,7 +129,6 @@ export class Store {
       return true;
     });
     if (!ok) throw new Conflict(`a family with slug "${family.slug}" already exists`);
-    await this.db.flushed;
   }
 
   // ---- API keys -------------------------------------------------------------------------
@@ -99,11 +147,10 @@ export class Store {
   }
 
   async putKey(key: ApiKeyRecord): Promise<void> {
-    await this.db.transaction(() => {
+    await this.write(() => {
       this.db.put(keys.apiKey(key.id), key);
       this.db.put(keys.keysVersion(), this.keysVersion() + 1);
     });
-    await this.db.flushed;
   }
 
   /**
@@ -114,12 +161,12 @@ export class Store {
     return (this.db.get(keys.keysVersion()) as number | undefined) ?? 0;
   }
 
-  /** Records a key's use without waiting for the disk: losing it in a crash is harmless. */
+  /** Records a key's use without waiting for the disk: losing it (a crash, a full disk) is harmless. */
   touchKey(keyId: string, at: string): void {
-    void this.db.transaction(() => {
+    this.db.transaction(() => {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
       if (k) this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
-    });
+    }).catch((err: unknown) => { swallowCommitError(err); });
   }
 
   // ---- records and change log -------------------------------------------------------------
@@ -132,6 +179,10 @@ export class Store {
     }
   }
 
+  getRecord<T>(familyId: string, table: string, id: string): T | undefined {
+    return this.db.get(keys.record(familyId, table, id)) as T | undefined;
+  }
+
   lastSeq(familyId: string): number {
     for (const { key } of this.db.getRange({ start: keys.logRangeEnd(familyId), end: keys.logRangeStart(familyId, -1), reverse: true, limit: 1 })) {
       return (key as [string, string, number])[2];
@@ -140,28 +191,33 @@ export class Store {
   }
 
   /**
-   * Commits a decision's record changes and change-log records in one transaction and resolves
-   * once it is durable. `guard` runs inside the transaction; returning false aborts it (the
-   * actor uses it to refuse writes after an earlier commit of the same family failed).
+   * Commits everything a decision (or a batch of decisions of one family) writes in one
+   * transaction and resolves once it is durable. `guard` runs inside the transaction;
+   * returning false aborts it. A write the disk refuses → StoreWriteError (nothing written).
    */
-  async commit(familyId: string, changes: readonly RecordChange[], log: readonly ChangeRecord[], guard?: () => boolean, indexes: readonly IndexChange[] = []): Promise<void> {
-    const done = await this.db.transaction(() => {
+  async commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
+    const done = await this.write(() => {
       if (guard && !guard()) return false;
-      for (const ix of indexes) {
+      for (const ix of batch.indexes ?? []) {
         const key = keys.index(ix.index, ix.key);
         if (ix.familyId === null) this.db.remove(key);
         else this.db.put(key, ix.familyId);
       }
-      for (const c of changes) {
+      for (const c of batch.records ?? []) {
         const key = keys.record(familyId, c.table, c.id);
         if (c.value === null || c.value === undefined) this.db.remove(key);
         else this.db.put(key, c.value);
       }
-      for (const r of log) this.db.put(keys.log(familyId, r.seq), r);
+      for (const r of batch.log ?? []) this.db.put(keys.log(familyId, r.seq), r);
+      for (const a of batch.agenda ?? []) this.writeAgenda(familyId, a);
+      for (const c of batch.checkpoints ?? []) this.db.put(keys.checkpoint(c.consumer, familyId), c.seq);
+      for (const i of batch.idempotency ?? []) {
+        this.db.put(keys.idempotency(i.keyId, i.idemKey), i.record);
+        this.db.put(keys.idempotencyExpiry(i.record.expiresAt, i.keyId, i.idemKey), 1);
+      }
       return true;
     });
-    if (done === false) throw new Error('commit refused: an earlier commit of this family failed');
-    await this.db.flushed;
+    if (done === false) throw new StoreWriteError('failed', 'commit refused by its guard');
   }
 
   /** The family a store-wide index entry points at (e.g. a share token's hash). */
@@ -178,6 +234,59 @@ export class Store {
     return out;
   }
 
+  getCheckpoint(consumer: string, familyId: string): number {
+    return (this.db.get(keys.checkpoint(consumer, familyId)) as number | undefined) ?? 0;
+  }
+
+  // ---- the agenda ------------------------------------------------------------------------
+
+  private writeAgenda(familyId: string, change: AgendaChange): void {
+    const id = 'put' in change ? change.put.id : change.remove;
+    const where = keys.agendaJob(familyId, id);
+    const old = this.db.get(where) as number | undefined;
+    if (old !== undefined) this.db.remove(keys.agenda(old, familyId, id));
+    if ('put' in change) {
+      const job: StoredAgendaJob = { ...change.put, familyId };
+      this.db.put(keys.agenda(job.dueAt, familyId, id), job);
+      this.db.put(where, job.dueAt);
+    } else if (old !== undefined) {
+      this.db.remove(where);
+    }
+  }
+
+  /** Jobs due at or before `uptoMs`, earliest first, at most `limit`. */
+  dueJobs(uptoMs: number, limit: number): StoredAgendaJob[] {
+    const out: StoredAgendaJob[] = [];
+    for (const { value } of this.db.getRange({ start: keys.agendaRangeStart(), end: keys.agendaRangeEnd(uptoMs), limit })) {
+      out.push(value as StoredAgendaJob);
+    }
+    return out;
+  }
+
+  /** The due time of the earliest job on the agenda, or null when it is empty. */
+  earliestDue(): number | null {
+    for (const { value } of this.db.getRange({ start: keys.agendaRangeStart(), end: keys.agendaRangeEnd(Number.MAX_SAFE_INTEGER), limit: 1 })) {
+      return (value as StoredAgendaJob).dueAt;
+    }
+    return null;
+  }
+
+  /** A family's job by id, if it is on the agenda. */
+  getJob(familyId: string, jobId: string): StoredAgendaJob | undefined {
+    const due = this.db.get(keys.agendaJob(familyId, jobId)) as number | undefined;
+    return due === undefined ? undefined : this.db.get(keys.agenda(due, familyId, jobId)) as StoredAgendaJob | undefined;
+  }
+
+  /** Every job of a family on the agenda (for listings such as a routine's next run). */
+  familyJobs(familyId: string): StoredAgendaJob[] {
+    const out: StoredAgendaJob[] = [];
+    for (const { key, value } of this.db.getRange({ start: keys.agendaJobRangeStart(familyId), end: keys.agendaJobRangeEnd(familyId) })) {
+      const job = this.db.get(keys.agenda(value as number, familyId, (key as string[])[2]!)) as StoredAgendaJob | undefined;
+      if (job) out.push(job);
+    }
+    return out;
+  }
+
   // ---- idempotency ----------------------------------------------------------------------
 
   getIdempotency(keyId: string, idemKey: string, nowMs: number): IdempotencyRecord | undefined {
@@ -185,20 +294,78 @@ export class Store {
     return r && r.expiresAt > nowMs ? r : undefined;
   }
 
-  async putIdempotency(keyId: string, idemKey: string, record: IdempotencyRecord): Promise<void> {
-    await this.db.put(keys.idempotency(keyId, idemKey), record);
-    await this.db.flushed;
+  /**
+   * Removes up to `batch` expired idempotency records (read through the expiry index, so the
+   * cost follows what expired, not what is kept); returns how many it removed.
+   */
+  async sweepIdempotency(nowMs: number, batch = 500): Promise<number> {
+    const expired: { exp: (string | number)[]; rec: string[]; expiresAt: number }[] = [];
+    for (const { key } of this.db.getRange({ start: keys.idempotencyExpiryRangeStart(), end: keys.idempotencyExpiryRangeEnd(nowMs), limit: batch })) {
+      const k = key as [string, number, string, string];
+      expired.push({ exp: k, rec: keys.idempotency(k[2], k[3]), expiresAt: k[1] });
+    }
+    if (!expired.length) return 0;
+    await this.write(() => {
+      for (const e of expired) {
+        this.db.remove(e.exp);
+        // A key reused after expiry has a newer record: leave that one alone.
+        const r = this.db.get(e.rec) as IdempotencyRecord | undefined;
+        if (r && r.expiresAt <= e.expiresAt) this.db.remove(e.rec);
+      }
+    });
+    return expired.length;
   }
 
-  /** Removes up to `batch` expired idempotency records; returns how many it removed. */
-  async sweepIdempotency(nowMs: number, batch = 500): Promise<number> {
-    const expired: unknown[] = [];
-    for (const { key, value } of this.db.getRange({ start: keys.idempotencyRangeStart(), end: keys.idempotencyRangeEnd() })) {
-      if ((value as IdempotencyRecord).expiresAt <= nowMs) expired.push(key);
-      if (expired.length >= batch) break;
-    }
-    if (expired.length) await this.db.transaction(() => { for (const k of expired) this.db.remove(k as string[]); });
-    return expired.length;
+  /** Stores written before the expiry index existed: index their records once. */
+  private indexOlderIdempotencyRecords(): void {
+    const marker = ['meta', 'idempotencyExpiryIndexed'];
+    if (this.db.get(marker)) return;
+    this.db.transactionSync(() => {
+      for (const { key, value } of this.db.getRange({ start: ['idem', ''], end: ['idem', '\uffff'] })) {
+        const k = key as [string, string, string];
+        this.db.put(keys.idempotencyExpiry((value as IdempotencyRecord).expiresAt, k[1], k[2]), 1);
+      }
+      this.db.put(marker, true);
+    });
+  }
+
+  // ---- whole families: export and import ---------------------------------------------------
+
+  /** A consistent snapshot (read inside one transaction) of a family, or undefined. */
+  snapshotFamily(slug: string): { family: FamilyInfo; keys: ApiKeyRecord[]; records: { table: string; id: string; value: unknown }[]; log: ChangeRecord[]; indexes: { index: string; key: string }[] } | undefined {
+    return this.db.transactionSync(() => {
+      const family = this.getFamilyBySlug(slug);
+      if (!family) return undefined;
+      const records = Array.from(this.familyRecords(family.id));
+      const log = this.readLog(family.id, 0, Number.MAX_SAFE_INTEGER);
+      const indexes: { index: string; key: string }[] = [];
+      for (const { key, value } of this.db.getRange({ start: keys.indexRangeStart(), end: keys.indexRangeEnd() })) {
+        if (value === family.id) indexes.push({ index: (key as string[])[1]!, key: (key as string[])[2]! });
+      }
+      return { family, keys: this.listKeys(family.id), records, log, indexes };
+    });
+  }
+
+  /**
+   * Writes a whole family (an import) in one transaction, unless its slug, id, keys or index
+   * entries already exist: then nothing is written and the clash is named.
+   */
+  async putWholeFamily(doc: { family: FamilyInfo; keys: ApiKeyRecord[]; records: { table: string; id: string; value: unknown }[]; log: ChangeRecord[]; indexes?: { index: string; key: string }[] }): Promise<'ok' | 'slug' | 'id' | 'key'> {
+    const { family } = doc;
+    return this.write(() => {
+      if (this.db.get(keys.slug(family.slug)) !== undefined) return 'slug';
+      if (this.db.get(keys.family(family.id)) !== undefined) return 'id';
+      for (const k of doc.keys) if (this.db.get(keys.apiKey(k.id)) !== undefined) return 'key';
+      for (const ix of doc.indexes ?? []) if (this.db.get(keys.index(ix.index, ix.key)) !== undefined) return 'key';
+      this.db.put(keys.slug(family.slug), family.id);
+      this.db.put(keys.family(family.id), family);
+      for (const k of doc.keys) this.db.put(keys.apiKey(k.id), k);
+      this.db.put(keys.keysVersion(), this.keysVersion() + 1);
+      for (const r of doc.records) this.db.put(keys.record(family.id, r.table, r.id), r.value);
+      for (const r of doc.log) this.db.put(keys.log(family.id, r.seq), r);
+      for (const ix of doc.indexes ?? []) this.db.put(keys.index(ix.index, ix.key), family.id);
+      return 'ok' as const;
+    });
   }
 
   // ---- whole-store operations ------------------------------------------------------------
@@ -216,4 +383,68 @@ export class Store {
     await this.db.flushed;
     await this.db.close();
   }
+
+  // ---- the one write path ----------------------------------------------------------------
+
+  /**
+   * Runs `fn` in a write transaction and resolves once it is durable. A commit the disk
+   * refuses becomes a StoreWriteError whose kind says whether the disk is full; the first
+   * failure and the first success after it are reported once to the health listener.
+   */
+  private async write<T>(fn: () => T): Promise<T> {
+    let result: T;
+    try {
+      result = await this.db.transaction(fn) as T;
+      await this.db.flushed;
+    } catch (err) {
+      const failure = await this.classify(err);
+      if (!this.failing) {
+        this.failing = failure;
+        this.healthListener?.('failing', failure);
+      } else {
+        this.failing = failure;
+      }
+      throw failure;
+    }
+    if (this.failing) {
+      this.failing = null;
+      this.healthListener?.('recovered');
+    }
+    return result;
+  }
+
+  private async classify(err: unknown): Promise<StoreWriteError> {
+    if (err instanceof StoreWriteError) return err;
+    // lmdb-js rejects with "Commit failed" and keeps the system error on a second promise.
+    let cause: unknown = err;
+    const inner = (err as { commitError?: Promise<unknown> } | null)?.commitError;
+    if (inner && typeof inner.then === 'function') {
+      cause = await Promise.race([
+        inner.then(() => err, (e: unknown) => e),
+        new Promise((r) => setTimeout(() => r(err), 100).unref()),
+      ]);
+    }
+    const text = String((cause as Error)?.message ?? cause);
+    const code = (cause as { code?: unknown })?.code;
+    const noRoom = code === 28 || code === 'ENOSPC' || code === 'EDQUOT' || code === -30792
+      || /no space left|MDB_MAP_FULL|quota/i.test(text) || this.diskNearlyFull();
+    return noRoom
+      ? new StoreWriteError('full', `the disk holding ${this.dataDir} is full: ${text}`, cause)
+      : new StoreWriteError('failed', `the store could not write: ${text}`, cause);
+  }
+
+  private diskNearlyFull(): boolean {
+    try {
+      const s = statfsSync(this.dataDir);
+      return s.bavail * s.bsize < FULL_BELOW_BYTES;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A background write that failed: its reason is reported by the next awaited write; keep it from being unhandled. */
+function swallowCommitError(err: unknown): void {
+  const inner = (err as { commitError?: Promise<unknown> } | null)?.commitError;
+  if (inner && typeof inner.catch === 'function') inner.catch(() => undefined);
 }

@@ -1,4 +1,4 @@
-import type { ActorRef, FamilyInfo } from '../domain/shared/state.js';
+import type { ActorRef, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
 import type { EventType } from '../domain/shared/events.js';
 
 export type Scope = 'read' | 'write' | 'admin';
@@ -17,6 +17,8 @@ export interface ApiKeyRecord {
 }
 
 export interface ChangeRecord {
+  /** `event_…`: minted when the command is decided; the webhook id of this change. */
+  id: string;
   seq: number;
   at: string;
   type: EventType;
@@ -28,8 +30,23 @@ export interface ChangeRecord {
 export interface IdempotencyRecord {
   fingerprint: string;
   status: number;
-  body: unknown;
+  /** The answer's body; absent when it was larger than what is kept (see `truncatedBytes`). */
+  body?: unknown;
+  /** Size of an answer too large to keep; a replay then says so instead of repeating it. */
+  truncatedBytes?: number;
   expiresAt: number;
+}
+
+/** An idempotent request's answer, written in the same transaction as the change it made. */
+export interface IdempotencyWrite {
+  keyId: string;
+  idemKey: string;
+  record: IdempotencyRecord;
+}
+
+/** A job on the durable agenda, as stored (the family is part of the key). */
+export interface StoredAgendaJob extends AgendaJob {
+  familyId: string;
 }
 
 export type { FamilyInfo };

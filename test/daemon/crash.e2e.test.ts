@@ -98,9 +98,10 @@ describe('the daemon process', function () {
   it('refuses to serve a store written by a newer version, saying so, with exit code 78', async () => {
     const dir = tempDataDir();
     dirs.push(dir);
-    const store = Store.open(dir);
-    store.db.putSync(keys.schemaVersion(), 99);
-    await store.close();
+    await Store.open(dir).close();
+    const raw = openLmdb({ path: `${dir}/${STORE_FILE}` });
+    raw.putSync(keys.schemaVersion(), 99);
+    await raw.close();
     const r = await runCli(['serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1']);
     expect(r.code).to.equal(78);
     expect(r.stderr).to.match(/schema version 99, newer than this program understands/);

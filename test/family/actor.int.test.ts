@@ -73,7 +73,7 @@ describe('family actor and store', () => {
     try { await actor.execute(addProbe('bad'), actorRef); } catch (e) { err = e; }
     expect(err).to.be.instanceOf(Conflict);
     expect(store.readLog(family.id, 0, 10)).to.have.length(1);
-    expect(actor.read((s) => s.table('probe').size)).to.equal(1);
+    expect(await actor.read((s) => s.table('probe').size)).to.equal(1);
     await registry.shutdown();
   });
 
@@ -86,7 +86,7 @@ describe('family actor and store', () => {
     expect(registry.activeCount).to.equal(0);
     const again = await registry.get(family);
     expect(again).to.not.equal(actor);
-    expect(again.read((s) => s.newestFirst<{ label: string }>('probe').map((p) => p.label))).to.deep.equal(['b', 'a']);
+    expect(await again.read((s) => s.newestFirst<{ label: string }>('probe').map((p) => p.label))).to.deep.equal(['b', 'a']);
     await again.execute(addProbe('c'), actorRef);
     expect(store.readLog(family.id, 0, 10).map((r) => r.seq)).to.deep.equal([1, 2, 3]);
     await registry.shutdown();
@@ -107,10 +107,27 @@ describe('family actor and store', () => {
     await registry.shutdown();
   });
 
+  it('lets a read arriving during a commit see the state only once that commit is durable', async () => {
+    const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 10 });
+    const actor = await registry.get(family);
+    const order: string[] = [];
+    const write = actor.execute(addProbe('x'), actorRef).then(() => order.push('write durable'));
+    // The command is decided and applied to memory at once; this read must still wait.
+    const read = actor.read((s) => { order.push('read'); return s.table('probe').size; });
+    expect(order).to.deep.equal([]);
+    const [, size] = await Promise.all([write, read]);
+    expect(size).to.equal(1);
+    expect(order).to.deep.equal(['read', 'write durable']);
+    await registry.shutdown();
+  });
+
   it('refuses to open a store with a newer schema version', async () => {
     const { keys } = await import('../../src/store/layout.js');
-    store.db.putSync(keys.schemaVersion(), 99);
+    const { open: openLmdb } = await import('lmdb');
     await store.close();
+    const raw = openLmdb({ path: store.path });
+    raw.putSync(keys.schemaVersion(), 99);
+    await raw.close();
     expect(() => Store.open(dir)).to.throw(/schema version 99, newer than this program understands/);
     store = Store.open(tempDataDir());
   });

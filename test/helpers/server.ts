@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config, type DeepPartial } from '../../src/config.js';
+import { deepMerge, loadConfig, type Config, type DeepPartial } from '../../src/config.js';
 import { startDaemon, type Daemon } from '../../src/server.js';
 import { createFamily, createKey } from '../../src/family/keys.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
@@ -87,17 +87,18 @@ export function tempDataDir(): string {
 
 export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
+  // The suite's own defaults, deep-merged with the test's overrides: a test that sets one
+  // server key must never lose `port: 0` and bind the household's own 8080.
   const config = loadConfig({
     env: {},
-    overrides: {
+    overrides: deepMerge({
       server: { host: '127.0.0.1', port: 0, publicUrl: 'http://share.test' },
       storage: { dataDir },
       log: { level: 'silent' },
       rateLimit: { perMinute: 100_000 },
       egress: { webPages: 'any', calendarFeeds: 'any', webhooks: 'any', transports: 'any' },
       families: { bootstrapSlug: null, defaultTimezone: opts.timezone ?? 'UTC' },
-      ...(opts.overrides ?? {}),
-    } as DeepPartial<Config>,
+    }, opts.overrides ?? {}) as DeepPartial<Config>,
   });
   const logger = opts.logger ?? createLogger('silent');
   const now = opts.now ?? (() => new Date());

@@ -50,6 +50,50 @@ describe('Idempotency-Key', () => {
     expect((await server.api.get('/people')).body.people.filter((p: any) => p.name === 'Dee')).to.have.length(1);
   });
 
+  it('keeps no answer for a request refused by validation or by the family rules: a retry is decided again', async () => {
+    const headers = { 'idempotency-key': 'refused-1' };
+    const bad = await server.api.post('/people', { nmae: 'typo' }, { headers });
+    expect(bad.status).to.equal(400);
+    // Nothing was kept, so the key is free: the same body is decided again (no replay header),
+    // and a corrected body is not a mismatch.
+    const again = await server.api.post('/people', { nmae: 'typo' }, { headers });
+    expect(again.status).to.equal(400);
+    expect(again.headers.get('idempotent-replayed')).to.equal(null);
+    const fixed = await server.api.post('/people', { name: 'Fay' }, { headers });
+    expect(fixed.status).to.equal(201);
+    const missing = await server.api.patch('/people/person_00000000000000000000', { name: 'X' }, { headers: { 'idempotency-key': 'refused-2' } });
+    expect(missing.status).to.equal(404);
+    const created = await server.api.post('/people', { name: 'Gus' }, { headers: { 'idempotency-key': 'refused-2' } });
+    expect(created.status).to.equal(201);
+  });
+
+  it('replays a kept answer with its own status (200 for re-linking, 201 for creating)', async () => {
+    const plan = (await server.api.post('/plans', { title: 'Trip' })).body.planId;
+    const ev = (await server.api.post('/calendar/events', { title: 'Go', date: '2026-12-05' })).body.entryId;
+    await server.api.post(`/plans/${plan}/events`, { eventId: ev });
+    const headers = { 'idempotency-key': 'relink-1' };
+    // Re-linking changes nothing: nothing is kept, the retry is decided again with the same answer.
+    const first = await server.api.post(`/plans/${plan}/events`, { eventId: ev }, { headers });
+    const again = await server.api.post(`/plans/${plan}/events`, { eventId: ev }, { headers });
+    expect([first.status, again.status]).to.deep.equal([200, 200]);
+    expect(again.body).to.deep.equal(first.body);
+  });
+
+  it('keeps an answer over 64 KiB as its status only, and a replay says the change was made once', async () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ title: `Item ${i}`, data: { notes: 'n'.repeat(2_000) } }));
+    const headers = { 'idempotency-key': 'big-batch-1' };
+    const first = await server.api.post('/trackers/groceries/entries/batch', { items }, { headers });
+    expect(first.status).to.equal(201);
+    expect(first.text.length).to.be.greaterThan(64 * 1024);
+    const again = await server.api.post('/trackers/groceries/entries/batch', { items }, { headers });
+    expect(again.status).to.equal(201);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body).to.include({ ok: true, idempotentReplay: true });
+    expect(again.body.message).to.match(/made once/);
+    const all = (await server.api.get('/trackers/groceries/entries?limit=50&query=Item')).body.entries;
+    expect(all).to.have.length(50);
+  });
+
   it('forgets answers after 24 hours', async () => {
     const headers = { 'idempotency-key': 'old-1' };
     const first = await server.api.post('/people', { name: 'Eve' }, { headers });

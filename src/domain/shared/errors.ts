@@ -10,7 +10,7 @@ export type ErrorCode =
   | 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict'
   | 'payload_too_large' | 'unsupported_media_type' | 'method_not_allowed' | 'rate_limited'
   | 'idempotency_mismatch' | 'upstream_failed' | 'upstream_timeout' | 'not_configured'
-  | 'not_implemented' | 'internal';
+  | 'not_implemented' | 'insufficient_storage' | 'unavailable' | 'internal';
 
 export class DomainError extends Error {
   constructor(

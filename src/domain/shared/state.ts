@@ -50,11 +50,27 @@ export interface IndexChange {
   familyId: string | null;
 }
 
+/**
+ * A job on the durable agenda: something the family's actor must do at `dueAt` (ms since the
+ * epoch, UTC). Jobs are data; the scheduler hands a due job back to the actor as a command.
+ * `id` is unique within the family, so putting a job with the same id moves it.
+ */
+export interface AgendaJob {
+  id: string;
+  kind: string;
+  dueAt: number;
+  data?: unknown;
+}
+
+/** Adds (or moves) a job, or removes one by id — in the same transaction as the decision. */
+export type AgendaChange = { put: AgendaJob } | { remove: string };
+
 export interface Decision<R> {
   result: R;
   changes: RecordChange[];
   events: LogEvent[];
   indexes?: IndexChange[];
+  agenda?: AgendaChange[];
 }
 
 export interface CommandContext {
@@ -91,6 +107,13 @@ export class FamilyState {
 
   tableNames(): string[] {
     return Array.from(this.tables.keys());
+  }
+
+  /** Forgets every record (before a reload from disk after a failed commit). */
+  reset(): void {
+    this.tables.clear();
+    this.caches.clear();
+    this.version++;
   }
 
   /** The generic evolve: applies committed record changes. */

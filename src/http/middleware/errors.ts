@@ -5,6 +5,7 @@
  */
 import type Koa from 'koa';
 import { DomainError, type ErrorCode } from '../../domain/shared/errors.js';
+import { StoreWriteError } from '../../store/store.js';
 
 export function errorBody(message: string, code: ErrorCode, issues?: unknown[]): Record<string, unknown> {
   return { ok: false, error: message, code, ...(issues && issues.length ? { issues } : {}) };
@@ -26,12 +27,22 @@ function fromParser(err: any): DomainError | null {
   return null;
 }
 
+/**
+ * A write the disk refused: 507 when it is full (reads go on being served; writes work again
+ * once there is room), 503 for any other I/O failure. The details are in the log, once.
+ */
+function fromStore(err: StoreWriteError): DomainError {
+  return err.kind === 'full'
+    ? new DomainError(507, 'insufficient_storage', 'The change was not saved: the disk holding the household data is full. Reads still work; writes work again once there is room.', undefined, { 'Retry-After': '60' })
+    : new DomainError(503, 'unavailable', 'The change was not saved: the store could not write it. Try again shortly.', undefined, { 'Retry-After': '5' });
+}
+
 export function errorMiddleware(): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
-      const known = err instanceof DomainError ? err : fromParser(err);
+      const known = err instanceof DomainError ? err : err instanceof StoreWriteError ? fromStore(err) : fromParser(err);
       if (known) {
         ctx.status = known.status;
         ctx.body = errorBody(known.message, known.code, known.issues);

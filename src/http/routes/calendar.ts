@@ -36,29 +36,26 @@ export default defineRoutes([
     summary: 'Create an event (one-off, multi-day or repeating)',
     description: 'Stored as an entry of a calendar collection (`calendarKey`, default `calendar`). Person ids must be people of the family. Logs calendar.event.created.',
     response: EVENT_CREATED_RESPONSE,
-    handler: async ({ body, family, actor }) => {
-      const ev = await family.execute((state, ctx) => decideCreateEvent(state, body, ctx), actor);
-      return { ok: true, entryId: ev.id, title: ev.title, event: family.read((s) => eventView(s, ev)) };
-    },
+    handler: ({ body, family }) => family.execute(
+      (state, ctx) => decideCreateEvent(state, body, ctx),
+      (ev, s) => ({ ok: true, entryId: ev.id, title: ev.title, event: eventView(s, ev) })),
   },
   {
     method: 'patch', path: `${base}/:eventId`, tags, body: UpdateEventBody,
     summary: 'Update an event, or one occurrence of a series',
     description: '`editScope=occurrence` with `occurrenceDate` changes one occurrence (kept as an exception on the series; the response shows that occurrence); a date that is not an occurrence answers 404. Default scope: series. Events of external feeds keep their feed-owned fields (409).',
     response: EVENT_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const done = await family.execute((state, ctx) => decideUpdateEvent(state, params.eventId!, body as EventPatch, ctx), actor);
-      return { ok: true, event: family.read((s) => changeView(s, done)) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (state, ctx) => decideUpdateEvent(state, params.eventId!, body as EventPatch, ctx),
+      (done, s) => ({ ok: true, event: changeView(s, done) })),
   },
   {
     method: 'delete', path: `${base}/:eventId`, tags, query: DeleteEventQuery,
     summary: 'Delete an event, or one occurrence of a series',
     description: 'Deletes the whole series (default), or with `editScope=occurrence&occurrenceDate=…` that one date. Deleting an event unlinks it from plans.',
     response: EVENT_RESPONSE,
-    handler: async ({ params, query, family, actor }) => {
-      const done = await family.execute((state, ctx) => decideDeleteEventScoped(state, params.eventId!, query, ctx), actor);
-      return { ok: true, event: family.read((s) => changeView(s, done)) };
-    },
+    handler: ({ params, query, family }) => family.execute(
+      (state, ctx) => decideDeleteEventScoped(state, params.eventId!, query, ctx),
+      (done, s) => ({ ok: true, event: changeView(s, done) })),
   },
 ]);

@@ -24,29 +24,26 @@ export default defineRoutes([
     summary: 'Create a collection',
     description: 'The key is derived from the name (lower-case, `-` between words, at most 48 characters, `-2`, `-3`… when taken). A name already used (ignoring case) answers 409. `category: calendar` makes another household calendar.',
     response: TRACKER_RESPONSE,
-    handler: async ({ body, family, actor }) => {
-      const c = await family.execute((state, ctx) => decideCreateCollection(state, body, ctx), actor);
-      return { ok: true, tracker: collectionView(c) };
-    },
+    handler: ({ body, family }) => family.execute(
+      (state, ctx) => decideCreateCollection(state, body, ctx),
+      (c) => ({ ok: true, tracker: collectionView(c) })),
   },
   {
     method: 'patch', path: '/trackers/:collectionKey', tags, body: UpdateCollectionBody,
     summary: 'Update a collection',
     description: 'Send only the fields to change. `fields` replaces the whole list; values of removed fields are hidden, not erased. The key never changes.',
     response: TRACKER_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const c = await family.execute((state, ctx) => decideUpdateCollection(state, params.collectionKey!, body, ctx), actor);
-      return { ok: true, tracker: collectionView(c) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (state, ctx) => decideUpdateCollection(state, params.collectionKey!, body, ctx),
+      (c) => ({ ok: true, tracker: collectionView(c) })),
   },
   {
     method: 'delete', path: '/trackers/:collectionKey', tags,
     summary: 'Delete a custom collection and its entries',
     description: 'Built-in collections answer 409, as does the calendar of an external feed (remove the feed instead). The change log records one collection.deleted (with deletedEntries), not one record per entry.',
     response: TRACKER_DELETE_RESPONSE,
-    handler: async ({ params, family, actor }) => {
-      const r = await family.execute((state, ctx) => decideDeleteCollection(state, params.collectionKey!, ctx), actor);
-      return { ok: true, tracker: collectionView(r.collection), deletedEntries: r.deletedEntries };
-    },
+    handler: ({ params, family }) => family.execute(
+      (state, ctx) => decideDeleteCollection(state, params.collectionKey!, ctx),
+      (r) => ({ ok: true, tracker: collectionView(r.collection), deletedEntries: r.deletedEntries })),
   },
 ]);

@@ -47,61 +47,53 @@ export default defineRoutes([
     summary: 'Create 1 to 50 entries at once',
     description: `Atomic: one invalid item answers 400 with issues under ["items", i, …] and nothing is written. One tracker.entry.created per entry.${calendarNote}`,
     response: BATCH_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const made = await family.execute((state, ctx) => decideCreateEntries(state, params.collectionKey!, body.items, ctx), actor);
-      return { ok: true, count: made.length, entries: family.read((s) => views(s, params.collectionKey!, made)) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (state, ctx) => decideCreateEntries(state, params.collectionKey!, body.items, ctx),
+      (made, s) => ({ ok: true, count: made.length, entries: views(s, params.collectionKey!, made) })),
   },
   {
     method: 'patch', path: `${base}/batch`, tags, body: BatchUpdateBody,
     summary: 'Update 1 to 50 entries at once',
     description: `Atomic: one invalid item answers 400, an unknown entry id 404, and nothing is changed. Each item changes only the fields it sends.${calendarNote}`,
     response: BATCH_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const done = await family.execute((state, ctx) => decideUpdateEntries(state, params.collectionKey!, body.items, ctx), actor);
-      return { ok: true, count: done.length, entries: family.read((s) => views(s, params.collectionKey!, done)) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (state, ctx) => decideUpdateEntries(state, params.collectionKey!, body.items, ctx),
+      (done, s) => ({ ok: true, count: done.length, entries: views(s, params.collectionKey!, done) })),
   },
   {
     method: 'delete', path: `${base}/batch`, tags, body: BatchDeleteBody,
     summary: 'Delete 1 to 50 entries at once',
     description: `Atomic: an unknown entry id answers 404 with issues under ["entryIds", i] and nothing is deleted.${calendarNote}`,
     response: BATCH_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const gone = await family.execute((state, ctx) => decideDeleteEntries(state, params.collectionKey!, body.entryIds, ctx), actor);
-      return { ok: true, count: gone.length, entries: family.read((s) => views(s, params.collectionKey!, gone)) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (state, ctx) => decideDeleteEntries(state, params.collectionKey!, body.entryIds, ctx),
+      (gone, s) => ({ ok: true, count: gone.length, entries: views(s, params.collectionKey!, gone) })),
   },
   {
     method: 'post', path: base, tags, status: 201, body: CreateEntryBody,
     summary: 'Create an entry',
     description: `Data keys the collection does not define are dropped; values are checked against their field types.${calendarNote}`,
     response: ENTRY_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const [made] = await family.execute((state, ctx) => decideCreateEntries(state, params.collectionKey!, [body], ctx, SINGLE), actor);
-      return { ok: true, entry: family.read((s) => views(s, params.collectionKey!, [made!])[0]) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (state, ctx) => decideCreateEntries(state, params.collectionKey!, [body], ctx, SINGLE),
+      (made, s) => ({ ok: true, entry: views(s, params.collectionKey!, made)[0] })),
   },
   {
     method: 'patch', path: `${base}/:entryId`, tags, body: UpdateEntryBody,
     summary: 'Update an entry',
     description: `Send only the fields to change; data is merged key by key and null removes a key.${calendarNote}`,
     response: ENTRY_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const [done] = await family.execute(
-        (state, ctx) => decideUpdateEntries(state, params.collectionKey!, [{ ...body, entryId: params.entryId! }], ctx, SINGLE), actor);
-      return { ok: true, entry: family.read((s) => views(s, params.collectionKey!, [done!])[0]) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (state, ctx) => decideUpdateEntries(state, params.collectionKey!, [{ ...body, entryId: params.entryId! }], ctx, SINGLE),
+      (done, s) => ({ ok: true, entry: views(s, params.collectionKey!, done)[0] })),
   },
   {
     method: 'delete', path: `${base}/:entryId`, tags,
     summary: 'Delete an entry',
     description: calendarNote.trim(),
     response: ENTRY_RESPONSE,
-    handler: async ({ params, family, actor }) => {
-      const [gone] = await family.execute(
-        (state, ctx) => decideDeleteEntries(state, params.collectionKey!, [params.entryId!], ctx, () => ['entryId']), actor);
-      return { ok: true, entry: family.read((s) => views(s, params.collectionKey!, [gone!])[0]) };
-    },
+    handler: ({ params, family }) => family.execute(
+      (state, ctx) => decideDeleteEntries(state, params.collectionKey!, [params.entryId!], ctx, () => ['entryId']),
+      (gone, s) => ({ ok: true, entry: views(s, params.collectionKey!, gone)[0] })),
   },
 ]);

@@ -24,29 +24,26 @@ export default defineRoutes([
     summary: 'Add a person',
     description: '`kind` defaults to adult; `role` repeats it and `displayName` is the familiar name, else the name.',
     response: PERSON_RESPONSE,
-    handler: async ({ body, family, actor }) => {
-      const p = await family.execute((state, ctx) => decideCreatePerson(state, body, ctx), actor);
-      return { ok: true, person: personView(p) };
-    },
+    handler: ({ body, family }) => family.execute(
+      (state, ctx) => decideCreatePerson(state, body, ctx),
+      (p) => ({ ok: true, person: personView(p) })),
   },
   {
     method: 'patch', path: '/people/:personId', tags, body: UpdatePersonBody,
     summary: 'Update a person',
     description: 'Send only the fields to change; familiarName, email and phone may be null to remove them. A deleted person answers 404.',
     response: PERSON_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const p = await family.execute((state, ctx) => decideUpdatePerson(state, params.personId!, body, ctx), actor);
-      return { ok: true, person: personView(p) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (state, ctx) => decideUpdatePerson(state, params.personId!, body, ctx),
+      (p) => ({ ok: true, person: personView(p) })),
   },
   {
     method: 'delete', path: '/people/:personId', tags,
     summary: 'Delete a person',
     description: 'Hides the person from lists and from new references (which then answer 400); records that already name them keep the id.',
     response: PERSON_DELETE_RESPONSE,
-    handler: async ({ params, family, actor }) => {
-      const p = await family.execute((state, ctx) => decideDeletePerson(state, params.personId!, ctx), actor);
-      return { ok: true, personId: p.id };
-    },
+    handler: ({ params, family }) => family.execute(
+      (state, ctx) => decideDeletePerson(state, params.personId!, ctx),
+      (p) => ({ ok: true, personId: p.id })),
   },
 ]);

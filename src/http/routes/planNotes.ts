@@ -16,28 +16,25 @@ export default defineRoutes([
     summary: 'Add a note to a plan',
     description: 'Added at the end. `showOnSharedPage` defaults to false.',
     response: NOTE_CREATE_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const n = await family.execute((s, ctx) => decideCreateNote(s, params.planId!, body, ctx), actor);
-      return { ok: true, noteId: n.id, note: family.read((s) => noteView(s, n)) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (s, ctx) => decideCreateNote(s, params.planId!, body, ctx),
+      (n, s) => ({ ok: true, noteId: n.id, note: noteView(s, n) })),
   },
   {
     method: 'patch', path: `${base}/:noteId`, tags, body: UpdateNoteBody,
     summary: 'Edit a note',
     description: 'At least one of body, showOnSharedPage; the author and the note\'s place are kept.',
     response: NOTE_UPDATE_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
-      const n = await family.execute((s, ctx) => decideUpdateNote(s, params.planId!, params.noteId!, body, ctx), actor);
-      return { ok: true, noteId: n.id, onSharedPage: n.showOnSharedPage, note: family.read((s) => noteView(s, n)) };
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (s, ctx) => decideUpdateNote(s, params.planId!, params.noteId!, body, ctx),
+      (n, s) => ({ ok: true, noteId: n.id, onSharedPage: n.showOnSharedPage, note: noteView(s, n) })),
   },
   {
     method: 'delete', path: `${base}/:noteId`, tags,
     summary: 'Delete a note',
     response: NOTE_DELETE_RESPONSE,
-    handler: async ({ params, family, actor }) => {
-      const n = await family.execute((s, ctx) => decideDeleteNote(s, params.planId!, params.noteId!, ctx), actor);
-      return { ok: true, noteId: n.id };
-    },
+    handler: ({ params, family }) => family.execute(
+      (s, ctx) => decideDeleteNote(s, params.planId!, params.noteId!, ctx),
+      (n) => ({ ok: true, noteId: n.id })),
   },
 ]);

@@ -34,8 +34,8 @@ export default defineRoutes([
     summary: 'List plans',
     description: 'Newest first, archived plans included. `phase` and `when` come from the linked events and the settled dated poll options, in the family\'s time zone.',
     response: PLAN_LIST_RESPONSE,
-    handler: ({ family, services, actor }) => {
-      const v = viewerFor(services, actor);
+    handler: ({ family, services, caller }) => {
+      const v = viewerFor(services, caller);
       return family.read((s) => ({ ok: true, plans: listPlans(s).map((p) => planListItem(s, p, v)) }));
     },
   },
@@ -43,19 +43,17 @@ export default defineRoutes([
     method: 'post', path: '/plans', tags, status: 201, body: CreatePlanBody,
     summary: 'Create a plan',
     response: PLAN_CREATE_RESPONSE,
-    handler: async ({ body, family, services, actor }) => {
-      const p = await family.execute((s, ctx) => decideCreatePlan(s, body, ctx), actor);
-      const v = viewerFor(services, actor);
-      return { ok: true, planId: p.id, title: p.title, plan: family.read((s) => planDetail(s, p, v)) };
-    },
+    handler: ({ body, family, services, caller }) => family.execute(
+      (s, ctx) => decideCreatePlan(s, body, ctx),
+      (p, s) => ({ ok: true, planId: p.id, title: p.title, plan: planDetail(s, p, viewerFor(services, caller)) })),
   },
   {
     method: 'get', path: '/plans/:planId', tags,
     summary: 'Read a plan',
     description: 'With its linked events, notes (in order) and polls; each poll shows the calling key\'s person\'s vote as `myVoteOptionId`.',
     response: PLAN_DETAIL_RESPONSE,
-    handler: ({ params, family, services, actor }) => {
-      const v = viewerFor(services, actor);
+    handler: ({ params, family, services, caller }) => {
+      const v = viewerFor(services, caller);
       return family.read((s) => ({ ok: true, ...planDetail(s, requirePlan(s, params.planId!), v) }));
     },
   },
@@ -64,21 +62,18 @@ export default defineRoutes([
     summary: 'Update a plan',
     description: 'At least one of title, prose, archived. `prose: null` clears the description; archiving keeps the linked events.',
     response: PLAN_UPDATE_RESPONSE,
-    handler: async ({ params, body, family, services, actor }) => {
-      const p = await family.execute((s, ctx) => decideUpdatePlan(s, params.planId!, body, ctx), actor);
-      const v = viewerFor(services, actor);
-      return { ok: true, planId: p.id, title: p.title, archived: p.archived, prose: p.prose, plan: family.read((s) => planDetail(s, p, v)) };
-    },
+    handler: ({ params, body, family, services, caller }) => family.execute(
+      (s, ctx) => decideUpdatePlan(s, params.planId!, body, ctx),
+      (p, s) => ({ ok: true, planId: p.id, title: p.title, archived: p.archived, prose: p.prose, plan: planDetail(s, p, viewerFor(services, caller)) })),
   },
   {
     method: 'delete', path: '/plans/:planId', tags,
     summary: 'Delete a plan',
     description: 'Deletes its notes, polls (with their votes) and share link; linked calendar events stay, including events settling created.',
     response: PLAN_DELETE_RESPONSE,
-    handler: async ({ params, family, actor }) => {
-      const p = await family.execute((s, ctx) => decideDeletePlan(s, params.planId!, ctx), actor);
-      return { ok: true, planId: p.id };
-    },
+    handler: ({ params, family }) => family.execute(
+      (s, ctx) => decideDeletePlan(s, params.planId!, ctx),
+      (p) => ({ ok: true, planId: p.id })),
   },
   {
     method: 'post', path: '/plans/:planId/events', tags, status: 201, body: LinkEventBody,
@@ -86,31 +81,32 @@ export default defineRoutes([
     description: 'Answers 201 when linked, 200 with the same body when the event was already linked (flags sent then replace the link\'s flags). Unknown event → 404. Nothing is copied: the plan reads the event live.',
     response: LINK_RESPONSE,
     alsoResponses: [{ status: 200, schema: LINK_RESPONSE, description: 'Already linked: the same body' }],
-    handler: async ({ params, body, family, actor }) => {
-      const r = await family.execute((s, ctx) => decideLinkEvent(s, params.planId!, body, ctx), actor);
-      const out = { ok: true, planId: r.plan.id, eventId: r.item.eventId, event: r.item };
-      return r.created ? out : withStatus(200, out);
-    },
+    handler: ({ params, body, family }) => family.execute(
+      (s, ctx) => decideLinkEvent(s, params.planId!, body, ctx),
+      (r) => {
+        const out = { ok: true, planId: r.plan.id, eventId: r.item.eventId, event: r.item };
+        return r.created ? out : withStatus(200, out);
+      }),
   },
   {
     method: 'delete', path: '/plans/:planId/events/:eventId', tags,
     summary: 'Unlink a calendar event from a plan',
     description: 'The event stays on the calendar. An event that is not linked → 404.',
     response: UNLINK_RESPONSE,
-    handler: async ({ params, family, actor }) => {
-      const p = await family.execute((s, ctx) => decideUnlinkEvent(s, params.planId!, params.eventId!, ctx), actor);
-      return { ok: true, planId: p.id, eventId: params.eventId! };
-    },
+    handler: ({ params, family }) => family.execute(
+      (s, ctx) => decideUnlinkEvent(s, params.planId!, params.eventId!, ctx),
+      (p) => ({ ok: true, planId: p.id, eventId: params.eventId! })),
   },
   {
     method: 'post', path: '/plans/:planId/share', tags, body: ShareBody,
     summary: 'Turn the public plan page on or off',
     description: 'The page (`GET /p/<token>`, no key) shows the live plan. `shareUrl` is a capability URL: anyone holding it can read the plan, so keep it private. Disabling makes it answer 404 at once; enabling again brings back the same address.',
     response: SHARE_RESPONSE,
-    handler: async ({ params, body, family, actor }) => {
+    handler: ({ params, body, family }) => {
       const fresh = newShareToken();
-      const r = await family.execute((s, ctx) => decideSharePlan(s, params.planId!, body.enabled, fresh, ctx), actor);
-      return { ok: true, enabled: r.enabled, shareUrl: r.shareUrl };
+      return family.execute(
+        (s, ctx) => decideSharePlan(s, params.planId!, body.enabled, fresh, ctx),
+        (r) => ({ ok: true, enabled: r.enabled, shareUrl: r.shareUrl }));
     },
   },
 ]);

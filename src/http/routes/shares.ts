@@ -22,11 +22,12 @@ export default defineRoutes([
     summary: 'Create a calendar share link',
     description: 'Answers the token (`shr_` + 32 base62) and the public feed `url` once; only the token\'s SHA-256 is kept. Logs calendar_share.created.',
     response: SHARE_CREATED_RESPONSE,
-    handler: async ({ body, family, actor, services }) => {
+    handler: ({ body, family, services }) => {
       const token = `shr_${randomBase62(32)}`;
-      const share = await family.execute((state, ctx) => decideCreateShare(state, body, hashSecret(token), ctx), actor);
       const url = `${services.config.server.publicUrl.replace(/\/+$/, '')}/share/calendar/${token}.ics`;
-      return { ok: true, share: shareView(share), token, url };
+      return family.execute(
+        (state, ctx) => decideCreateShare(state, body, hashSecret(token), ctx),
+        (share) => ({ ok: true, share: shareView(share), token, url }));
     },
   },
   {
@@ -34,9 +35,8 @@ export default defineRoutes([
     summary: 'Revoke a calendar share link',
     description: 'The public feed answers 404 from this moment. Logs calendar_share.deleted.',
     response: SHARE_DELETED_RESPONSE,
-    handler: async ({ params, family, actor }) => {
-      const share = await family.execute((state, ctx) => decideDeleteShare(state, params.shareId!, ctx), actor);
-      return { ok: true, share: shareView(share) };
-    },
+    handler: ({ params, family }) => family.execute(
+      (state, ctx) => decideDeleteShare(state, params.shareId!, ctx),
+      (share) => ({ ok: true, share: shareView(share) })),
   },
 ]);

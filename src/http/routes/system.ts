@@ -7,8 +7,9 @@ import { EVENT_TYPES } from '../../domain/shared/events.js';
 
 export const CHANGE_RECORD_SCHEMA = {
   type: 'object',
-  required: ['seq', 'at', 'type', 'actor', 'object'],
+  required: ['id', 'seq', 'at', 'type', 'actor', 'object'],
   properties: {
+    id: { type: 'string', pattern: '^event_[0-9a-z]{20}$', description: 'The change\'s event id; the `webhook-id` of its deliveries' },
     seq: { type: 'integer', minimum: 1 },
     at: { type: 'string', format: 'date-time' },
     type: { type: 'string', enum: [...EVENT_TYPES] },
@@ -30,11 +31,18 @@ export default function systemRoutes(getDocument: () => unknown, version: string
     {
       method: 'get', path: '/healthz', family: false, scope: 'public', tags: ['System'],
       summary: 'Liveness: answers while the daemon serves',
+      description: '`writes` is `failing` while the store cannot write (a full disk: writes answer 507, reads go on).',
       response: {
-        type: 'object', required: ['ok', 'status'],
-        properties: { ok: { const: true }, status: { const: 'ok' }, version: { type: 'string' }, uptimeSeconds: { type: 'integer' } },
+        type: 'object', required: ['ok', 'status', 'writes'],
+        properties: {
+          ok: { const: true }, status: { const: 'ok' }, version: { type: 'string' }, uptimeSeconds: { type: 'integer' },
+          writes: { enum: ['ok', 'failing'] },
+        },
       },
-      handler: () => ({ ok: true, status: 'ok', version, uptimeSeconds: Math.floor((Date.now() - started) / 1000) }),
+      handler: ({ services }) => ({
+        ok: true, status: 'ok', version, uptimeSeconds: Math.floor((Date.now() - started) / 1000),
+        writes: services.store.writeFailure ? 'failing' : 'ok',
+      }),
     },
     {
       method: 'get', path: '/api/v1/openapi.json', family: false, scope: 'public', tags: ['System'],
@@ -45,7 +53,7 @@ export default function systemRoutes(getDocument: () => unknown, version: string
     {
       method: 'get', path: '/changes', tags: ['Changes'], scope: 'read',
       summary: 'The family change log, in order',
-      description: 'Every change to the family as `{seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
+      description: 'Every change to the family as `{id, seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
       query: S.object({
         after: S.optional(S.integer(0, undefined, { default: 0, description: 'Return records with seq greater than this' })),
         limit: S.optional(S.integer(CHANGES_LIMIT.min, CHANGES_LIMIT.max, { default: CHANGES_LIMIT.default, description: 'Records per page' })),
@@ -54,11 +62,12 @@ export default function systemRoutes(getDocument: () => unknown, version: string
         type: 'object', required: ['ok', 'changes', 'nextAfter'],
         properties: { ok: { const: true }, changes: { type: 'array', items: CHANGE_RECORD_SCHEMA }, nextAfter: { type: 'integer' } },
       },
-      handler: ({ query, services, family }) => {
+      // Read through the family, so a batch still being written (and not yet durable) is never shown.
+      handler: ({ query, services, family }) => family.read(() => {
         const after = query.after ?? 0;
-        const changes = services.store.readLog(family.family.id, after, query.limit ?? CHANGES_LIMIT.default);
+        const changes = services.store.readLog(family.info.id, after, query.limit ?? CHANGES_LIMIT.default);
         return { ok: true, changes, nextAfter: changes.length ? changes[changes.length - 1]!.seq : after };
-      },
+      }),
     },
   ]);
 }
