@@ -21,6 +21,9 @@ import systemRoutes from './http/routes/system.js';
 import { areaRoutes } from './http/routes/index.js';
 import type { RouteDef, Services } from './http/route.js';
 import { createLogger } from './logger.js';
+import { Scheduler } from './scheduler/scheduler.js';
+import { jobHandlers } from './scheduler/jobs.js';
+import { createEgress, type Egress } from './integrations/egress.js';
 import { VERSION } from './version.js';
 import './domain/register.js';
 
@@ -41,6 +44,9 @@ export interface Daemon {
   router: Router;
   server: Server;
   /** Observers of committed change-log records (webhooks, scheduler). */
+  scheduler: Scheduler;
+  /** The one outbound HTTP client (egress guard). */
+  egress: Egress;
   /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
   close(): Promise<void>;
@@ -69,7 +75,9 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
 
   // 2. Actors, routes, app.
   const onCommitted = new Set<(family: FamilyInfo, lastSeq: number) => void>();
+  let scheduler: Scheduler | undefined;
   const registry = new FamilyRegistry({
+    onAgendaChanged: (dueAt) => scheduler?.jobAdded(dueAt),
     store, now, newId, publicUrl: config.server.publicUrl.replace(/\/+$/, ''),
     onCommitted: (family, lastSeq) => {
       for (const fn of onCommitted) {
@@ -78,6 +86,11 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     },
   }, { idleMs: config.families.actorIdleMinutes * 60_000, maxActive: config.families.maxActiveActors });
   const services: Services = { config, registry, store, now, logger };
+  const egress = createEgress();
+  scheduler = new Scheduler({
+    store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
+    handlers: jobHandlers({ store, registry, config, now, logger, egress }),
+  });
   let document: unknown;
   const routes: RouteDef[] = [];
   routes.push(...systemRoutes(() => document, VERSION), ...areaRoutes());
@@ -98,7 +111,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ address: `${config.server.host}:${port}`, url, version: VERSION }, `listening on ${config.server.host}:${port}`);
 
-  // 4. Housekeeping: expired idempotency records, in bounded passes that follow each other
+  // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
+  scheduler.start();
+
+  // 5. Housekeeping: expired idempotency records, in bounded passes that follow each other
   //    while there is more to remove, then once a minute.
   let sweep: NodeJS.Timeout;
   const sweepPass = (): void => {
@@ -123,13 +139,14 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     await stopped;
     clearInterval(idle);
     clearTimeout(forced);
+    await scheduler!.stop();
     await registry.shutdown();
     await store.close();
     logger.info('stopped');
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, routes, router, server, onCommitted, close };
+  return { url, port, store, registry, scheduler, egress, routes, router, server, onCommitted, close };
 }
 
 function printBootstrap(family: FamilyInfo, apiKey: string): void {

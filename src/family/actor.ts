@@ -24,6 +24,7 @@ import {
   FamilyState, type ActorRef, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange, type RecordChange,
 } from '../domain/shared/state.js';
 import { seedRecords } from '../domain/seeds.js';
+import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 
 export interface ActorDeps {
   store: Store;
@@ -32,6 +33,8 @@ export interface ActorDeps {
   publicUrl: string;
   /** Nudged once a batch is durable: the family and its last durable sequence number. */
   onCommitted?: (family: FamilyInfo, lastSeq: number) => void;
+  /** Told once a batch that put agenda jobs is durable: the earliest due time it put. */
+  onAgendaChanged?: (earliestDueAt: number) => void;
 }
 
 export interface ExecuteOptions<R, A> {
@@ -157,7 +160,7 @@ export class FamilyActor {
         object: e.object, ...(e.previous !== undefined ? { previous: e.previous } : {}),
       }));
       // 2. evolve, and render the answer from exactly this state
-      this.state.apply(decision.changes);
+      this.state.apply(decision.agenda ? [...decision.changes, ...agendaRecords(decision.agenda)] : decision.changes);
       let answer: unknown = decision.result;
       try {
         if (q.opts.answer) answer = q.opts.answer(decision.result, this.state);
@@ -193,6 +196,8 @@ export class FamilyActor {
         for (const a of answered) settle(a);
         this.runWaitingReads();
         if (batch.log.length) this.deps.onCommitted?.(this.state.family, upTo);
+        const puts = batch.agenda.flatMap((a) => ('put' in a ? [a.put.dueAt] : []));
+        if (puts.length) this.deps.onAgendaChanged?.(Math.min(...puts));
         this.pump();
       },
       (err: unknown) => {
@@ -209,6 +214,10 @@ export class FamilyActor {
   private load(): number {
     const loaded: { table: string; id: string; value: unknown }[] = [];
     for (const r of this.deps.store.familyRecords(this.state.family.id)) loaded.push(r);
+    for (const job of this.deps.store.familyJobs(this.state.family.id)) {
+      const { familyId: _family, ...own } = job;
+      loaded.push({ table: AGENDA_TABLE, id: job.id, value: own });
+    }
     this.state.apply(loaded);
     return this.deps.store.lastSeq(this.state.family.id);
   }
@@ -229,6 +238,13 @@ export class FamilyActor {
     this.idleWaiters = [];
     for (const w of waiters) w();
   }
+}
+
+/** The agenda part of a decision as changes to the family's in-memory agenda table. */
+function agendaRecords(agenda: readonly AgendaChange[]): RecordChange[] {
+  return agenda.map((a) => ('put' in a
+    ? { table: AGENDA_TABLE, id: a.put.id, value: a.put }
+    : { table: AGENDA_TABLE, id: a.remove, value: null }));
 }
 
 function settle(a: { q: Queued; answer: unknown; failed?: unknown }): void {

@@ -7,6 +7,7 @@ import { Conflict, Invalid, NotFound } from '../domain/shared/errors.js';
 import { SCHEMA_VERSION } from './layout.js';
 import type { Store } from './store.js';
 import type { ApiKeyRecord, ChangeRecord, FamilyInfo } from './types.js';
+import type { AgendaJob } from '../domain/shared/state.js';
 
 export const EXPORT_FORMAT = 'household-organizer/family-export';
 
@@ -20,6 +21,9 @@ export interface FamilyExport {
   log: ChangeRecord[];
   /** Store-wide index entries pointing at this family (share-token hashes). */
   indexes?: { index: string; key: string }[];
+  /** Scheduled jobs and change-log consumers' checkpoints (absent in older exports). */
+  agenda?: AgendaJob[];
+  checkpoints?: { consumer: string; seq: number }[];
 }
 
 /** A consistent snapshot (read inside one transaction) of a family. */
@@ -40,7 +44,9 @@ export async function importFamily(store: Store, data: unknown): Promise<FamilyI
   }
   const family = doc.family;
   const outcome = await store.putWholeFamily({
-    family, keys: doc.keys, records: doc.records, log: doc.log, ...(doc.indexes ? { indexes: doc.indexes } : {}),
+    family, keys: doc.keys, records: doc.records, log: doc.log,
+    ...(doc.indexes ? { indexes: doc.indexes } : {}), ...(doc.agenda ? { agenda: doc.agenda } : {}),
+    ...(doc.checkpoints ? { checkpoints: doc.checkpoints } : {}),
   });
   if (outcome === 'slug') throw new Conflict(`a family with slug "${family.slug}" already exists`);
   if (outcome === 'id') throw new Conflict(`a family with id "${family.id}" already exists`);

@@ -15,7 +15,7 @@ import { mkdirSync, existsSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { Conflict } from '../domain/shared/errors.js';
-import type { AgendaChange, IndexChange, RecordChange } from '../domain/shared/state.js';
+import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
 import type {
   ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
@@ -44,6 +44,19 @@ export interface CommitBatch {
   /** How far change-log consumers (by name) have read this family's log. */
   checkpoints?: readonly { consumer: string; seq: number }[];
   idempotency?: readonly IdempotencyWrite[];
+}
+
+/** One family with everything it owns: what export writes and import restores. */
+export interface WholeFamily {
+  family: FamilyInfo;
+  keys: ApiKeyRecord[];
+  records: { table: string; id: string; value: unknown }[];
+  log: ChangeRecord[];
+  indexes?: { index: string; key: string }[];
+  /** Its scheduled jobs (reminders, retries…), so a restored family keeps its timetable. */
+  agenda?: AgendaJob[];
+  /** How far the change-log consumers (webhook outbox…) had read, so nothing is sent twice. */
+  checkpoints?: { consumer: string; seq: number }[];
 }
 
 export interface StoreOptions {
@@ -332,7 +345,7 @@ export class Store {
   // ---- whole families: export and import ---------------------------------------------------
 
   /** A consistent snapshot (read inside one transaction) of a family, or undefined. */
-  snapshotFamily(slug: string): { family: FamilyInfo; keys: ApiKeyRecord[]; records: { table: string; id: string; value: unknown }[]; log: ChangeRecord[]; indexes: { index: string; key: string }[] } | undefined {
+  snapshotFamily(slug: string): WholeFamily | undefined {
     return this.db.transactionSync(() => {
       const family = this.getFamilyBySlug(slug);
       if (!family) return undefined;
@@ -342,7 +355,13 @@ export class Store {
       for (const { key, value } of this.db.getRange({ start: keys.indexRangeStart(), end: keys.indexRangeEnd() })) {
         if (value === family.id) indexes.push({ index: (key as string[])[1]!, key: (key as string[])[2]! });
       }
-      return { family, keys: this.listKeys(family.id), records, log, indexes };
+      const agenda = this.familyJobs(family.id).map(({ familyId: _f, ...job }) => job);
+      const checkpoints: { consumer: string; seq: number }[] = [];
+      for (const { key, value } of this.db.getRange({ start: ['ckpt', ''], end: ['ckpt', '\uffff'] })) {
+        const k = key as [string, string, string];
+        if (k[2] === family.id) checkpoints.push({ consumer: k[1], seq: value as number });
+      }
+      return { family, keys: this.listKeys(family.id), records, log, indexes, agenda, checkpoints };
     });
   }
 
@@ -350,7 +369,7 @@ export class Store {
    * Writes a whole family (an import) in one transaction, unless its slug, id, keys or index
    * entries already exist: then nothing is written and the clash is named.
    */
-  async putWholeFamily(doc: { family: FamilyInfo; keys: ApiKeyRecord[]; records: { table: string; id: string; value: unknown }[]; log: ChangeRecord[]; indexes?: { index: string; key: string }[] }): Promise<'ok' | 'slug' | 'id' | 'key'> {
+  async putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> {
     const { family } = doc;
     return this.write(() => {
       if (this.db.get(keys.slug(family.slug)) !== undefined) return 'slug';
@@ -364,6 +383,8 @@ export class Store {
       for (const r of doc.records) this.db.put(keys.record(family.id, r.table, r.id), r.value);
       for (const r of doc.log) this.db.put(keys.log(family.id, r.seq), r);
       for (const ix of doc.indexes ?? []) this.db.put(keys.index(ix.index, ix.key), family.id);
+      for (const job of doc.agenda ?? []) this.writeAgenda(family.id, { put: job });
+      for (const c of doc.checkpoints ?? []) this.db.put(keys.checkpoint(c.consumer, family.id), c.seq);
       return 'ok' as const;
     });
   }

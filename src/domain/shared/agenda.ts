@@ -1,0 +1,11 @@
+/**
+ * The family's view of its own agenda: the actor keeps every job of the family in this table
+ * (loaded at activation, updated with every decision's `agenda` part), so a decider can see
+ * what is scheduled and a firing command can check that its job is still the one it found.
+ */
+import type { ActorRef } from './state.js';
+
+export const AGENDA_TABLE = '_agenda';
+
+/** Who acts when the scheduler fires a job: no key, no person. */
+export const SCHEDULER_ACTOR: ActorRef = { keyId: null, personId: null, keyName: 'scheduler' };
