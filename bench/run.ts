@@ -49,7 +49,7 @@ const flag = (name: string) => argv.includes(`--${name}`);
 const option = (name: string, fallback: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const SECONDS = Number(option('seconds', '5'));
 const CONNECTIONS = Number(option('connections', '64'));
-const CASES = new Set(option('cases', 'list,paced,query,calendar,post,spread').split(','));
+const CASES = new Set(option('cases', 'list,paced,query,calendar,post,spread,mixed').split(','));
 const PACED_RATE = Number(option('paced-rate', '2000'));
 const MEMORY_ONLY = flag('memory-only');
 const MEMORY = flag('memory') || MEMORY_ONLY;
@@ -70,6 +70,8 @@ interface CaseDef {
   spec: LoadSpec;
   /** Open loop at this rate instead of autocannon's closed loop. */
   pacedRate?: number;
+  /** Load that runs alongside each round (writes while reads are measured), on its own connections. */
+  background?: { spec: LoadSpec; connections: number };
 }
 
 const READ_TARGET: Target = { minRatio: 0.7, maxP99: 5 };
@@ -89,9 +91,16 @@ async function fetchJson(url: string, init: RequestInit = {}): Promise<{ status:
 /** Runs one case: a short warm-up of each server, then A B A B. */
 async function runCase(def: CaseDef, daemon: Child, floor: Child): Promise<CaseResult> {
   log(`\n== ${def.name}`);
-  const round = (child: Child, seconds: number) => (def.pacedRate
+  const measured = (child: Child, seconds: number) => (def.pacedRate
     ? runPaced(child.url, def.spec, { rate: def.pacedRate, seconds, connections: CONNECTIONS, serverCpu: () => child.cpuSeconds() })
-    : runRound(child.url, def.spec, { connections: CONNECTIONS, seconds, serverCpu: () => child.cpuSeconds() }));
+    : runRound(child.url, def.spec, { connections: CONNECTIONS - (def.background?.connections ?? 0), seconds, serverCpu: () => child.cpuSeconds() }));
+  const round = async (child: Child, seconds: number) => {
+    if (!def.background) return measured(child, seconds);
+    const bg = runRound(child.url, def.background.spec, { connections: def.background.connections, seconds });
+    const [r, w] = await Promise.all([measured(child, seconds), bg]);
+    log(`   (alongside: ${Math.round(w.ok / w.seconds).toLocaleString('en-US')} writes/s, ${w.non2xx} non-2xx)`);
+    return r;
+  };
   await round(daemon, 1);
   await round(floor, 1);
   const rounds: { daemon: Round[]; floor: Round[] } = { daemon: [], floor: [] };
@@ -201,11 +210,11 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; pro
         spec: { path: `/api/v1/families/${cal.slug}/calendar/events?${w.query}`, headers: { 'x-api-key': cal.apiKey } },
       })),
       {
-        key: 'post', name: 'POST entry, one family (durable)', target: { minRps: 5_000 },
+        key: 'post', name: 'POST entry, one family (durable)', target: { minRps: 5_000, minRatio: 0.7 },
         spec: { method: 'POST', path: entriesPath(main.slug), headers: keyHeader, body: postBody },
       },
       {
-        key: 'spread', name: `POST entry, ${SPREAD_FAMILIES} families round-robin (durable)`, target: { minRps: 20_000 },
+        key: 'spread', name: `POST entry, ${SPREAD_FAMILIES} families round-robin (durable)`, target: { minRps: 20_000, minRatio: 0.7 },
         spec: {
           method: 'POST', path: entriesPath(spread[0]!.slug), body: postBody,
           setupRequest: (req) => {
@@ -217,6 +226,13 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; pro
         },
       },
     ];
+    // Reads measured while writes flow into the same family: a read waits while a batch of
+    // writes is being flushed (it never sees what is not on disk), so this is the cost of that.
+    defs.push({
+      key: 'mixed', name: 'GET entries (limit 20) while 16 connections POST into the same family', target: { minRatio: 0.7 },
+      spec: { path: entriesPath(main.slug, listQs), headers: keyHeader },
+      background: { connections: 16, spec: { method: 'POST', path: entriesPath(main.slug), headers: keyHeader, body: postBody } },
+    });
     const cases: CaseResult[] = [];
     for (const def of defs) {
       if (!CASES.has(def.key)) continue;

@@ -70,8 +70,17 @@ export type WriteHealthListener = (state: 'failing' | 'recovered', error?: Store
 /** Less free space than this after a failed commit means the disk is full (ENOSPC may surface as EIO). */
 const FULL_BELOW_BYTES = 8 * 1024 * 1024;
 
+interface PendingCommit {
+  familyId: string;
+  batch: CommitBatch;
+  guard: (() => boolean) | undefined;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
 export class Store {
   private failing: StoreWriteError | null = null;
+  private pendingCommits: PendingCommit[] = [];
   private healthListener: WriteHealthListener | null = null;
 
   private constructor(private readonly db: RootDatabase, readonly path: string, readonly dataDir: string) {}
@@ -208,9 +217,43 @@ export class Store {
    * transaction and resolves once it is durable. `guard` runs inside the transaction;
    * returning false aborts it. A write the disk refuses → StoreWriteError (nothing written).
    */
-  async commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
-    const done = await this.write(() => {
-      if (guard && !guard()) return false;
+  commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pendingCommits.push({ familyId, batch, guard, resolve, reject });
+      // setImmediate: after every request read in this poll phase has decided its batch.
+      if (this.pendingCommits.length === 1) setImmediate(() => this.flushCommits());
+    });
+  }
+
+  /**
+   * Writes every commit asked for in this turn of the event loop — typically one batch from
+   * each of several busy families — in one transaction and one flush. One transaction per
+   * family batch cost ~40 µs of CPU per write when writes were spread over many families.
+   * A batch whose guard refuses is left out alone; a commit that fails fails them all (the disk
+   * refused the one transaction they shared).
+   */
+  private flushCommits(): void {
+    const commits = this.pendingCommits;
+    this.pendingCommits = [];
+    const refused = new Set<PendingCommit>();
+    this.write(() => {
+      for (const c of commits) {
+        if (c.guard && !c.guard()) { refused.add(c); continue; }
+        this.writeBatch(c.familyId, c.batch);
+      }
+    }).then(
+      () => {
+        for (const c of commits) {
+          if (refused.has(c)) c.reject(new StoreWriteError('failed', 'commit refused by its guard'));
+          else c.resolve();
+        }
+      },
+      (err: unknown) => { for (const c of commits) c.reject(err); },
+    );
+  }
+
+  private writeBatch(familyId: string, batch: CommitBatch): void {
+    {
       for (const ix of batch.indexes ?? []) {
         const key = keys.index(ix.index, ix.key);
         if (ix.familyId === null) this.db.remove(key);
@@ -228,9 +271,7 @@ export class Store {
         this.db.put(keys.idempotency(i.keyId, i.idemKey), i.record);
         this.db.put(keys.idempotencyExpiry(i.record.expiresAt, i.keyId, i.idemKey), 1);
       }
-      return true;
-    });
-    if (done === false) throw new StoreWriteError('failed', 'commit refused by its guard');
+    }
   }
 
   /** The family a store-wide index entry points at (e.g. a share token's hash). */
