@@ -7,12 +7,13 @@
  * overlapping sync the flush to disk may still be running. `commit` waits for `flushed` too, so
  * a resolved commit survives kill -9 and a power cut.
  */
-import { mkdirSync, existsSync } from 'node:fs';
+import { mkdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { Conflict } from '../domain/shared/errors.js';
 import type { IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
+import { openPrivately } from './files.js';
 import type { ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord } from './types.js';
 
 export class StoreVersionError extends Error {}
@@ -22,11 +23,13 @@ export const STORE_FILE = 'household.mdb';
 export class Store {
   private constructor(readonly db: RootDatabase, readonly path: string) {}
 
-  /** Opens (creating if needed) the store under `dataDir` and checks its schema version. */
+  /**
+   * Opens (creating if needed, private to this user: files.ts) the store under `dataDir` and
+   * checks its schema version. A folder or store that cannot be made or opened → StoreAccessError.
+   */
   static open(dataDir: string): Store {
-    mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, STORE_FILE);
-    const db = open({ path, mapSize: 2 ** 34, maxReaders: 254 });
+    const db = openPrivately(dataDir, () => open({ path, mapSize: 2 ** 34, maxReaders: 254 }));
     const store = new Store(db, path);
     const version = db.get(keys.schemaVersion()) as number | undefined;
     if (version === undefined) {
@@ -39,8 +42,19 @@ export class Store {
     return store;
   }
 
+  /**
+   * Whether `dataDir` holds a store (commands that must not create one check this first). Only
+   * a missing file or folder is "no store"; a folder this user may not read counts as one, so
+   * opening it then reports the real cause.
+   */
   static exists(dataDir: string): boolean {
-    return existsSync(join(dataDir, STORE_FILE));
+    try {
+      statSync(join(dataDir, STORE_FILE));
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code !== 'ENOENT' && code !== 'ENOTDIR';
+    }
   }
 
   // ---- families -------------------------------------------------------------------------
