@@ -13,7 +13,7 @@ import { loadConfig, type Config } from '../config.js';
 import { Store, STORE_FILE } from '../store/store.js';
 import { createFamily, createKey, revokeKey, publicKey, SCOPES } from '../family/keys.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
-import { DomainError } from '../domain/shared/errors.js';
+import { DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
 import type { Scope } from '../store/types.js';
 import { explainFsError } from '../startup.js';
@@ -119,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
         case 'key list': {
           if (!arg) throw new UsageError('key list needs a family slug');
           const family = store().getFamilyBySlug(arg);
-          if (!family) throw new UsageError(`no family with slug "${arg}"`);
+          if (!family) throw new NotFound(`no family with slug "${arg}"`);
           const list = store().listKeys(family.id).map(publicKey);
           out(list.map((k) => `${k.id}\t${k.name}\t${k.scopes.join(',')}\t${k.personId ?? '-'}\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\tlast used ${k.lastUsedAt ?? 'never'}`).join('\n') || '(no keys)', { keys: list });
           return EXIT.ok;
