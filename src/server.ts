@@ -1,10 +1,12 @@
 /**
- * The daemon: opens the store, creates the first family on an empty store, wires the family
- * registry and the HTTP server, and stops in order (stop accepting, finish in-flight requests,
+ * The daemon: opens the store, wires the family registry and the HTTP server, listens, and only
+ * then creates the first family on an empty store (so a start that cannot listen leaves no
+ * family whose key nobody saw); stops in order (stop accepting, finish in-flight requests,
  * commit, close LMDB).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve as resolvePath } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
@@ -12,9 +14,11 @@ import type { Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
 import { createFamily } from './family/keys.js';
+import { Conflict, Invalid } from './domain/shared/errors.js';
+import { StartupError } from './startup.js';
+import { listen } from './listen.js';
 import { createIdGenerator, type IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
-import type { ChangeRecord } from './store/types.js';
 import { createApp } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
 import systemRoutes from './http/routes/system.js';
@@ -31,7 +35,9 @@ export interface DaemonOptions {
   logger?: Logger;
   now?: () => Date;
   /** Called with the first family's key when the store was empty (default: print it). */
-  onBootstrap?: (family: FamilyInfo, apiKey: string) => void;
+  onBootstrap?: (family: FamilyInfo, apiKey: string, url: string) => void;
+  /** Called when the first family exists but has no usable key (default: print how to make one). */
+  onNoKey?: (family: FamilyInfo, dataDir: string) => void;
 }
 
 export interface Daemon {
@@ -63,17 +69,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     else logger.info('writes work again');
   });
 
-  // 1. First start on an empty store: a family and its admin key, printed once.
-  const slug = config.families.bootstrapSlug;
-  if (slug && store.listFamilies().length === 0) {
-    const made = await createFamily(store, { slug, name: 'Home' }, {
-      now: now(), newId, defaultTimezone: config.families.defaultTimezone, withKey: 'admin (first start)',
-    });
-    (opts.onBootstrap ?? printBootstrap)(made.family, made.apiKey!);
-    logger.info({ family: made.family.slug }, 'created the first family');
-  }
-
-  // 2. Actors, routes, app.
+  // 1. Actors, routes, app.
   const onCommitted = new Set<(family: FamilyInfo, lastSeq: number) => void>();
   let scheduler: Scheduler | undefined;
   const registry = new FamilyRegistry({
@@ -97,18 +93,37 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   document = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl });
   const { app, router } = createApp(services, routes);
 
-  // 3. HTTP server with timeouts so slow clients cannot hold connections forever.
+  // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
+  //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.
   const server = createServer(app.callback());
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.server.port, config.server.host, () => { server.off('error', reject); resolve(); });
-  });
+  try {
+    await listen(server, config.server.host, config.server.port);
+  } catch (err) {
+    await registry.shutdown();
+    await store.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  // 3. First start on an empty store: a family and its admin key, printed once — only now that
+  //    the server listens, so the key is never printed by a start that then fails. A store whose
+  //    first family has no usable key says how to make one, at every start.
+  const slug = config.families.bootstrapSlug;
+  if (slug) {
+    try {
+      await bootstrap(store, slug, { config, now, newId, logger, url, opts });
+    } catch (err) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await registry.shutdown();
+      await store.close();
+      throw err;
+    }
+  }
   logger.info({ address: `${config.server.host}:${port}`, url, version: VERSION }, `listening on ${config.server.host}:${port}`);
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
@@ -149,9 +164,43 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   return { url, port, store, registry, scheduler, egress, routes, router, server, onCommitted, close };
 }
 
-function printBootstrap(family: FamilyInfo, apiKey: string): void {
+interface BootstrapDeps {
+  config: Config; now: () => Date; newId: IdGenerator; logger: Logger; url: string; opts: DaemonOptions;
+}
+
+async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<void> {
+  if (store.listFamilies().length === 0) {
+    try {
+      const made = await createFamily(store, { slug, name: 'Home' }, {
+        now: d.now(), newId: d.newId, defaultTimezone: d.config.families.defaultTimezone, withKey: 'admin (first start)',
+      });
+      (d.opts.onBootstrap ?? printBootstrap)(made.family, made.apiKey!, d.url);
+      d.logger.info({ family: made.family.slug }, 'created the first family');
+      return;
+    } catch (err) {
+      if (err instanceof Invalid) {
+        throw new StartupError(`cannot create the first family from families.bootstrapSlug "${slug}" and families.defaultTimezone: ${err.message}`);
+      }
+      // Conflict: `family create <slug>` from the command line got there first; that family stands.
+      if (!(err instanceof Conflict)) throw err;
+    }
+  }
+  const family = store.getFamilyBySlug(slug);
+  if (family && !store.listKeys(family.id).some((k) => !k.revokedAt)) {
+    (d.opts.onNoKey ?? printNoKey)(family, d.config.storage.dataDir);
+    d.logger.warn({ family: family.slug }, 'the first family has no active API key');
+  }
+}
+
+function printBootstrap(family: FamilyInfo, apiKey: string, url: string): void {
   process.stdout.write(
     `\nCreated the first family "${family.slug}" (time zone ${family.timezone}).\n` +
     `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
-    `Try: curl -H 'x-api-key: ${apiKey}' http://localhost:<port>/api/v1/families/${family.slug}/changes\n\n`);
+    `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n\n`);
+}
+
+function printNoKey(family: FamilyInfo, dataDir: string): void {
+  process.stdout.write(
+    `Family "${family.slug}" has no active API key. Make one with: ` +
+    `household-organizer key create ${family.slug} --data-dir ${resolvePath(dataDir)}\n`);
 }

@@ -2,17 +2,23 @@
  * The command line (DESIGN §12): serve, family create|list, key create|list|revoke, backup,
  * export, import. `--json` for machine-readable output, `--data-dir` and `--config` everywhere.
  * Every command but `serve` opens the store briefly, so they work while `serve` runs.
+ * Only `serve`, `family create` and `import` may start a new store: the others, pointed at a
+ * folder without one (a mistyped `--data-dir`), refuse instead of reading an empty store.
  */
 import { parseArgs } from 'node:util';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, ConfigError, type Config } from '../config.js';
-import { Store, StoreVersionError } from '../store/store.js';
+import { loadConfig, type Config } from '../config.js';
+import { Store, STORE_FILE } from '../store/store.js';
 import { createFamily, createKey, revokeKey, publicKey, SCOPES } from '../family/keys.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
-import { DomainError } from '../domain/shared/errors.js';
+import { DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
 import type { Scope } from '../store/types.js';
+import { explainFsError } from '../startup.js';
+import { CliFailure, EXIT, UsageError, reportFailure } from './exit.js';
+import { makePrivateFolder, writePrivateFile } from './output.js';
 import '../domain/register.js';
 
 const USAGE = `household-organizer <command> [options]
@@ -26,14 +32,28 @@ Commands:
   key revoke <keyId>
   backup <dir>                            consistent copy of the store (safe while serving)
   export <slug> [--out FILE]              one family as JSON (stdout without --out)
-  import <file>                           restore a family export
+  import <file>                           restore a family export (a new store is fine)
 
 Options everywhere: --data-dir DIR, --config FILE, --json
 serve also takes: --port N, --host H`;
 
-class UsageError extends Error {}
+/** Commands besides `serve` that may create a store where there is none: a new family, a restore. */
+const MAY_CREATE_STORE = new Set(['family create', 'import']);
+
+/** The store for `command`, refusing (exit 2) to invent one where `command` only reads or adds to one. */
+function openStoreFor(command: string, dataDir: string): Store {
+  if (!MAY_CREATE_STORE.has(command) && !Store.exists(dataDir)) {
+    throw new CliFailure(EXIT.usage,
+      `no store in ${resolve(dataDir)} (no ${STORE_FILE} there); check --data-dir, HOUSEHOLD_DATA_DIR or storage.dataDir ` +
+      '(only serve, family create and import start a new store)');
+  }
+  return Store.open(dataDir);
+}
 
 export async function main(argv: string[]): Promise<number> {
+  // Everything this program writes — the store, backups, exports and their folders — holds the
+  // household's data and live share tokens, so nothing it creates is readable by other users.
+  process.umask(0o077);
   let parsed;
   try {
     parsed = parseArgs({
@@ -47,12 +67,12 @@ export async function main(argv: string[]): Promise<number> {
     });
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
-    return 2;
+    return EXIT.usage;
   }
   const { values: v, positionals: pos } = parsed;
   if (v.help || pos.length === 0) {
     process.stdout.write(`${USAGE}\n`);
-    return pos.length === 0 && !v.help ? 2 : 0;
+    return pos.length === 0 && !v.help ? EXIT.usage : EXIT.ok;
   }
   const json = v.json === true;
   const out = (human: string, machine: unknown) => process.stdout.write(json ? `${JSON.stringify(machine)}\n` : `${human}\n`);
@@ -65,96 +85,100 @@ export async function main(argv: string[]): Promise<number> {
     const config = loadConfig({ configFile: v.config, flags: { port, host: v.host, dataDir: v['data-dir'] } });
     const [cmd, sub, arg] = pos;
     if (cmd === 'serve') return await serve(config);
-    const store = Store.open(config.storage.dataDir);
+    const command = `${cmd} ${cmd === 'family' || cmd === 'key' ? sub ?? '' : ''}`.trim();
+    // Opened on first use, after the command's own arguments are checked.
+    let opened: Store | undefined;
+    const store = () => (opened ??= openStoreFor(command, config.storage.dataDir));
     const now = new Date();
     const newId = createIdGenerator(() => Date.now(), (n) => randomBytes(n));
     try {
-      switch (`${cmd} ${cmd === 'family' || cmd === 'key' ? sub ?? '' : ''}`.trim()) {
+      switch (command) {
         case 'family create': {
           if (!arg) throw new UsageError('family create needs a slug');
-          const made = await createFamily(store, { slug: arg, name: v.name, timezone: v.timezone },
+          const made = await createFamily(store(), { slug: arg, name: v.name, timezone: v.timezone },
             { now, newId, defaultTimezone: config.families.defaultTimezone, withKey: 'admin' });
           const { id, slug, name, timezone } = made.family;
           out(`Created family "${slug}" (${name}, ${timezone}).\nAdmin API key (shown only once): ${made.apiKey}`,
             { family: { id, slug, name, timezone }, apiKey: made.apiKey });
-          return 0;
+          return EXIT.ok;
         }
         case 'family list': {
-          const families = store.listFamilies();
+          const families = store().listFamilies();
           out(families.map((f) => `${f.slug}\t${f.name}\t${f.timezone}\t${f.id}`).join('\n') || '(no families)', { families });
-          return 0;
+          return EXIT.ok;
         }
         case 'key create': {
           if (!arg) throw new UsageError('key create needs a family slug');
           const scopes = v.scopes ? v.scopes.split(',').map((s) => s.trim()).filter(Boolean) as Scope[] : [...SCOPES];
-          const made = await createKey(store, arg, { name: v.name, scopes, personId: v.person ?? null }, now);
+          const made = await createKey(store(), arg, { name: v.name, scopes, personId: v.person ?? null }, now);
           const k = made.record;
           out(`Created key ${k.id} "${k.name}" (${k.scopes.join(', ')}${k.personId ? `, acting for ${k.personId}` : ''}).\nAPI key (shown only once): ${made.apiKey}`,
             { key: { id: k.id, name: k.name, scopes: k.scopes, personId: k.personId }, apiKey: made.apiKey });
-          return 0;
+          return EXIT.ok;
         }
         case 'key list': {
           if (!arg) throw new UsageError('key list needs a family slug');
-          const family = store.getFamilyBySlug(arg);
-          if (!family) throw new UsageError(`no family with slug "${arg}"`);
-          const list = store.listKeys(family.id).map(publicKey);
+          const family = store().getFamilyBySlug(arg);
+          if (!family) throw new NotFound(`no family with slug "${arg}"`);
+          const list = store().listKeys(family.id).map(publicKey);
           out(list.map((k) => `${k.id}\t${k.name}\t${k.scopes.join(',')}\t${k.personId ?? '-'}\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\tlast used ${k.lastUsedAt ?? 'never'}`).join('\n') || '(no keys)', { keys: list });
-          return 0;
+          return EXIT.ok;
         }
         case 'key revoke': {
           if (!arg) throw new UsageError('key revoke needs a key id');
-          const k = await revokeKey(store, arg, now);
+          const k = await revokeKey(store(), arg, now);
           out(`Revoked key ${k.id} "${k.name}".`, { key: publicKey(k) });
-          return 0;
+          return EXIT.ok;
         }
         case 'backup': {
           if (!sub) throw new UsageError('backup needs a target directory');
-          const file = await store.backup(sub);
+          const source = store();
+          makePrivateFolder(sub, 'backup folder');
+          let file: string;
+          try {
+            file = await source.backup(sub);
+          } catch (e) {
+            if (e instanceof DomainError) throw e;
+            throw new CliFailure(EXIT.refused, `cannot write the backup to ${resolve(join(sub, STORE_FILE))}: ${explainFsError(e)}`);
+          }
           out(`Backup written to ${file}`, { backup: file });
-          return 0;
+          return EXIT.ok;
         }
         case 'export': {
           if (!sub) throw new UsageError('export needs a family slug');
-          const doc = JSON.stringify(exportFamily(store, sub, now), null, 1);
+          const doc = JSON.stringify(exportFamily(store(), sub, now), null, 1);
           if (v.out) {
-            writeFileSync(v.out, doc);
+            writePrivateFile(v.out, doc);
             if (!json) process.stderr.write(`Exported "${sub}" to ${v.out}\n`);
             else out('', { exported: sub, file: v.out });
           } else {
             process.stdout.write(`${doc}\n`);
           }
-          return 0;
+          return EXIT.ok;
         }
         case 'import': {
           if (!sub) throw new UsageError('import needs a file');
           let data: unknown;
           try { data = JSON.parse(readFileSync(sub, 'utf8')); } catch (e) { throw new UsageError(`cannot read ${sub}: ${(e as Error).message}`); }
-          const family = await importFamily(store, data);
+          const family = await importFamily(store(), data);
           out(`Imported family "${family.slug}".`, { family });
-          return 0;
+          return EXIT.ok;
         }
         default:
           throw new UsageError(`unknown command "${pos.join(' ')}"`);
       }
     } finally {
-      await store.close();
+      await opened?.close();
     }
   } catch (e) {
-    if (e instanceof UsageError) { process.stderr.write(`${e.message}\n\n${USAGE}\n`); return 2; }
-    if (e instanceof ConfigError || e instanceof StoreVersionError) { process.stderr.write(`${e.message}\n`); return 78; }
-    if (e instanceof DomainError) {
-      if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: e.message, code: e.code })}\n`);
-      else process.stderr.write(`${e.message}\n`);
-      return 1;
-    }
-    throw e;
+    return reportFailure(e, { json, usage: USAGE });
   }
 }
 
 async function serve(config: Config): Promise<number> {
   const { startDaemon } = await import('../server.js');
   const daemon = await startDaemon(config);
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((stopped) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
@@ -162,10 +186,10 @@ async function serve(config: Config): Promise<number> {
       process.stderr.write(`received ${signal}, stopping\n`);
       // Orderly shutdown must finish within 10 s.
       setTimeout(() => { process.stderr.write('shutdown took too long; exiting\n'); process.exit(1); }, 10_000).unref();
-      daemon.close().then(resolve, (err) => { process.stderr.write(`shutdown failed: ${String(err)}\n`); process.exit(1); });
+      daemon.close().then(stopped, (err) => { process.stderr.write(`shutdown failed: ${String(err)}\n`); process.exit(1); });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
-  return 0;
+  return EXIT.ok;
 }

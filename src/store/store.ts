@@ -11,12 +11,13 @@
  * overlapping sync the flush to disk may still be running. Every write here also waits for
  * `flushed`, so a resolved write survives kill -9 and a power cut.
  */
-import { mkdirSync, existsSync, statfsSync } from 'node:fs';
+import { mkdirSync, existsSync, statSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { Conflict } from '../domain/shared/errors.js';
 import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
+import { openPrivately } from './files.js';
 import type {
   ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
 } from './types.js';
@@ -85,11 +86,13 @@ export class Store {
 
   private constructor(private readonly db: RootDatabase, readonly path: string, readonly dataDir: string) {}
 
-  /** Opens (creating if needed) the store under `dataDir` and checks its schema version. */
+  /**
+   * Opens (creating if needed, private to this user: files.ts) the store under `dataDir` and
+   * checks its schema version. A folder or store that cannot be made or opened → StoreAccessError.
+   */
   static open(dataDir: string, opts: StoreOptions = {}): Store {
-    mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, STORE_FILE);
-    const db = open({ path, mapSize: opts.mapSizeBytes ?? 2 ** 34, maxReaders: 254 });
+    const db = openPrivately(dataDir, () => open({ path, mapSize: opts.mapSizeBytes ?? 2 ** 34, maxReaders: 254 }));
     const store = new Store(db, path, dataDir);
     const version = db.get(keys.schemaVersion()) as number | undefined;
     if (version === undefined) {
@@ -103,8 +106,19 @@ export class Store {
     return store;
   }
 
+  /**
+   * Whether `dataDir` holds a store (commands that must not create one check this first). Only
+   * a missing file or folder is "no store"; a folder this user may not read counts as one, so
+   * opening it then reports the real cause.
+   */
   static exists(dataDir: string): boolean {
-    return existsSync(join(dataDir, STORE_FILE));
+    try {
+      statSync(join(dataDir, STORE_FILE));
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code !== 'ENOENT' && code !== 'ENOTDIR';
+    }
   }
 
   /** Whether writes are failing right now (a full disk), for /healthz and the log. */

@@ -58,6 +58,14 @@ describe('household-organizer CLI', function () {
     expect((await api.get('/people')).status).to.equal(401);
   });
 
+  it('key list of an unknown family is refused in one line with exit 1, like key create', async () => {
+    for (const args of [['key', 'list', 'nobody'], ['key', 'create', 'nobody']]) {
+      const r = await cli(...args);
+      expect(r.code, args.join(' ')).to.equal(1);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).to.deep.equal([`no family with slug "nobody"`]);
+    }
+  });
+
   it('key create defaults to all three scopes and checks --person', async () => {
     const made = JSON.parse((await cli('key', 'create', 'home', '--json')).stdout);
     expect(made.key.scopes).to.deep.equal(['read', 'write', 'admin']);

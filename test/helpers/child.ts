@@ -41,9 +41,10 @@ export async function spawnDaemon(dataDir: string, env: Record<string, string> =
 
 export interface CliResult { code: number; stdout: string; stderr: string }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs one command to its end; `as` runs it as another user (the test process must be root). */
+export function runCli(args: string[], env: Record<string, string> = {}, as?: { uid: number; gid: number }): Promise<CliResult> {
   return new Promise((res) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, ...(as ?? {}) }, (err, stdout, stderr) => {
       res({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
