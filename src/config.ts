@@ -29,7 +29,7 @@ export const ConfigStruct = object({
     actorIdleMinutes: min(number(), 0),
     maxActiveActors: min(integer(), 1),
   }),
-  rateLimit: object({ perMinute: min(integer(), 1) }),
+  rateLimit: object({ perMinute: min(integer(), 1), publicPerMinute: min(integer(), 1) }),
   scheduler: object({ catchUpMinutes: min(integer(), 0) }),
   egress: object({ webPages: Egress, calendarFeeds: Egress, webhooks: Egress, transports: Egress }),
   calendarFeeds: object({

@@ -2,18 +2,19 @@
  * The Koa application: request id and log line, error mapping, then the router built from the
  * route declarations, then 405/501 and a JSON 404 for everything else.
  *
- * Per family route the chain is: authenticate (key, family, scope) → rate limit → body
- * (415 for non-JSON, 413 over the limit, 400 for malformed JSON) → idempotency → validate
- * query and body → handler on the family's actor.
+ * Per family route the chain is: authenticate (key, family, scope; an address with too many
+ * 401s is refused first) → rate limit per key → body (middleware/body.ts: JSON or 415, 413
+ * over the limit, 400 for malformed or hostile JSON) → idempotency → validate query and body
+ * → handler on the family's actor. Public routes are rate limited per client address.
  */
 import Koa from 'koa';
 import Router from '@koa/router';
-import bodyParser from 'koa-bodyparser';
 import { DomainError, Invalid } from '../domain/shared/errors.js';
 import { errorBody, errorMiddleware } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
-import { RateLimiter, rateLimit } from './middleware/rateLimit.js';
+import { RateLimiter, rateLimit, publicRateLimit, unauthorizedRateLimit } from './middleware/rateLimit.js';
+import { jsonBody } from './middleware/body.js';
 import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
 import type { FamilyActor } from '../family/actor.js';
 import type { ActorRef } from '../domain/shared/state.js';
@@ -21,37 +22,25 @@ import { validateInput } from './validate.js';
 import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
 
 export function createApp(services: Services, routes: RouteDef[]): { app: Koa; router: Router } {
-  const app = new Koa({ proxy: services.config.server.trustProxy });
+  // With a proxy trusted, the client is the address that proxy saw: the last X-Forwarded-For
+  // entry. Earlier entries are whatever the client wrote, so they cannot name a rate-limit bucket.
+  const app = new Koa({ proxy: services.config.server.trustProxy, maxIpsCount: 1 });
   app.silent = true;
   const router = new Router();
-  const limiter = new RateLimiter(services.config.rateLimit.perMinute);
-  const limit = rateLimit(limiter, services.config.rateLimit.perMinute);
+  const clock = () => services.now().getTime();
+  const limit = rateLimit(new RateLimiter(services.config.rateLimit.perMinute, clock));
+  const perAddress = new RateLimiter(services.config.rateLimit.publicPerMinute, clock);
+  const publicLimit = publicRateLimit(perAddress);
   const idem = idempotency(services.store, services.now);
   const keyCache = new KeyCache(services.store);
-  const parse = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: `${services.config.server.bodyLimitBytes}b`,
-    strict: true,
-    onerror: (err) => { throw err; },
-  });
-
-  const requireJson: Koa.Middleware = async (ctx, next) => {
-    const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
-    if (hasBody && !ctx.is('application/json', '+json')) {
-      throw new DomainError(415, 'unsupported_media_type', 'Request bodies must be JSON (content-type: application/json)');
-    }
-    const declared = ctx.request.length;
-    if (declared > services.config.server.bodyLimitBytes) {
-      throw new DomainError(413, 'payload_too_large', `The request body is larger than the limit of ${services.config.server.bodyLimitBytes} bytes`);
-    }
-    await next();
-  };
+  const body = jsonBody(services.config.server.bodyLimitBytes);
 
   for (const def of routes) {
     const scope = requiredScope(def);
     const chain: Koa.Middleware[] = [];
-    if (scope !== 'public') chain.push(authenticate(services, scope, keyCache), limit);
-    if (def.method !== 'get') chain.push(requireJson, parse);
+    if (scope === 'public') chain.push(publicLimit);
+    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache)), limit);
+    if (def.method !== 'get') chain.push(body);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));
     router.register(fullPath(def), [def.method.toUpperCase()], chain, { name: `${def.method} ${fullPath(def)}` });
@@ -93,10 +82,11 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
     const query = validQuery(ctx);
     let body: unknown = undefined;
     if (def.method !== 'get') {
-      const raw = (ctx.request as any).body;
+      // The body middleware leaves a JSON object or undefined (no body).
+      const raw = (ctx.request as Koa.Request & { body?: Record<string, unknown> }).body;
       if (def.body) {
         body = validateInput(raw ?? {}, def.body);
-      } else if (raw && typeof raw === 'object' && Object.keys(raw).length) {
+      } else if (raw && Object.keys(raw).length) {
         const issues = Object.keys(raw).map((k) => ({ path: [k], message: 'is not a known field' }));
         throw new Invalid(`${issues[0]!.path[0]} is not a known field: this endpoint takes no body`, issues);
       }

@@ -4,6 +4,7 @@
  */
 import { fullPath, requiredScope, type RouteDef } from './route.js';
 import { toJsonSchema, type JsonSchema } from './schema.js';
+import { BODY_CAPS } from './middleware/body.js';
 
 export const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
@@ -19,10 +20,16 @@ export const ERROR_SCHEMA: JsonSchema = {
     },
     issues: {
       type: 'array',
+      maxItems: 20,
+      description: 'The problems found, each naming its place in the request; at most 20 (see issueCount)',
       items: {
         type: 'object', required: ['path', 'message'],
         properties: { path: { type: 'array', items: { type: ['string', 'integer'] } }, message: { type: 'string' } },
       },
+    },
+    issueCount: {
+      type: 'integer', minimum: 21,
+      description: 'Present when more problems were found than `issues` lists: how many (counting stops at 1,000)',
     },
   },
 };
@@ -34,10 +41,10 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found',
   405: 'Method not allowed',
   409: 'The change conflicts with the current state',
-  413: 'Body too large',
-  415: 'Body is not JSON',
+  413: 'Body too large (on the wire or decoded)',
+  415: 'Body is not UTF-8 JSON (application/json or application/*+json), or its Content-Encoding is not identity, gzip, deflate or br',
   422: 'Idempotency-Key reused with a different request',
-  429: 'Rate limited (see Retry-After)',
+  429: 'Rate limited (see Retry-After): per API key, or per client address for public routes and for repeated 401s',
   501: 'Not implemented yet',
   502: 'An upstream service failed',
   503: 'Not configured',
@@ -56,10 +63,17 @@ const ERROR_EXAMPLES: Record<number, unknown> = {
   409: { ok: false, error: 'A collection named "Chores" already exists (key chores)', code: 'conflict',
     issues: [{ path: ['name'], message: 'is already taken' }] },
   413: { ok: false, error: 'The request body is larger than the limit of 1048576 bytes', code: 'payload_too_large' },
-  415: { ok: false, error: 'Request bodies must be JSON (content-type: application/json)', code: 'unsupported_media_type' },
+  415: { ok: false, error: 'Request bodies must be JSON (content-type: application/json or application/*+json)', code: 'unsupported_media_type' },
   422: { ok: false, error: 'This Idempotency-Key was used with a different request', code: 'idempotency_mismatch' },
   429: { ok: false, error: 'Too many requests for this API key; try again in 12 s', code: 'rate_limited' },
 };
+
+const PUBLIC_429_EXAMPLE = { ok: false, error: 'Too many requests from this address; try again in 12 s', code: 'rate_limited' };
+
+const BODY_NOTE = 'JSON in UTF-8; `application/*+json` types (such as `application/merge-patch+json`) are read as JSON too. '
+  + 'Content-Encoding gzip, deflate or br is accepted; the size limit applies before and after decoding. '
+  + `Objects may nest ${BODY_CAPS.depth} levels deep and hold ${BODY_CAPS.keys.toLocaleString('en')} keys, arrays ${BODY_CAPS.items.toLocaleString('en')} items; `
+  + 'the keys `__proto__`, `constructor` and `prototype` are refused anywhere, as are strings with unpaired surrogates.';
 
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -103,12 +117,14 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
       const slot = (responses[extra.status] ??= { description: extra.description, content: {} }) as { content: Record<string, unknown> };
       slot.content[extra.contentType ?? 'application/json'] = { schema: extra.schema };
     }
-    const errors = new Set<number>([400, 404, ...(def.errors ?? [])]);
-    if (scope !== 'public') { errors.add(401); errors.add(403); errors.add(429); }
-    if (def.method !== 'get') { errors.add(409); errors.add(422); if (def.body) { errors.add(413); errors.add(415); } }
+    // Every route is rate limited (public ones per client address); every write reads its body
+    // (routes without one refuse a non-empty body rather than ignore it).
+    const errors = new Set<number>([400, 404, 429, ...(def.errors ?? [])]);
+    if (scope !== 'public') { errors.add(401); errors.add(403); }
+    if (def.method !== 'get') { errors.add(409); errors.add(413); errors.add(415); errors.add(422); }
     for (const code of [...errors].sort()) {
       if (responses[code]) continue;
-      const example = ERROR_EXAMPLES[code];
+      const example = code === 429 && scope === 'public' ? PUBLIC_429_EXAMPLE : ERROR_EXAMPLES[code];
       responses[code] = {
         description: ERROR_TEXT[code] ?? 'Error',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(example ? { example } : {}) } },
@@ -121,7 +137,8 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
       tags: def.tags,
       ...(scope === 'public' ? { security: [] } : { 'x-scope': scope }),
       parameters,
-      ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(def.body) } } } } : {}),
+      ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(def.body) } },
+        description: BODY_NOTE } } : {}),
       responses,
     };
     (paths[path] ??= {})[def.method] = op;

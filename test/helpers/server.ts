@@ -95,7 +95,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       server: { host: '127.0.0.1', port: 0, publicUrl: 'http://share.test' },
       storage: { dataDir },
       log: { level: 'silent' },
-      rateLimit: { perMinute: 100_000 },
+      rateLimit: { perMinute: 100_000, publicPerMinute: 100_000 },
       egress: { webPages: 'any', calendarFeeds: 'any', webhooks: 'any', transports: 'any' },
       families: { bootstrapSlug: null, defaultTimezone: opts.timezone ?? 'UTC' },
     }, opts.overrides ?? {}) as DeepPartial<Config>,

@@ -12,15 +12,29 @@ export type ErrorCode =
   | 'idempotency_mismatch' | 'upstream_failed' | 'upstream_timeout' | 'not_configured'
   | 'not_implemented' | 'insufficient_storage' | 'unavailable' | 'internal';
 
+/**
+ * At most this many issues travel with an error (and so reach a client or an idempotency
+ * record); `issueCount` then says how many were found. A hostile body can otherwise make an
+ * answer megabytes long.
+ */
+export const MAX_ISSUES = 20;
+
 export class DomainError extends Error {
+  readonly issues?: Issue[];
+  /** How many issues were found, when more than MAX_ISSUES (the rest were left off). */
+  readonly issueCount?: number;
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly issues?: Issue[],
+    issues?: Issue[],
     readonly headers?: Record<string, string>,
   ) {
     super(message);
+    if (issues) {
+      this.issues = issues.length > MAX_ISSUES ? issues.slice(0, MAX_ISSUES) : issues;
+      if (issues.length > MAX_ISSUES) this.issueCount = issues.length;
+    }
   }
 }
 

@@ -1,30 +1,18 @@
 /**
- * The one place errors become HTTP answers: DomainErrors and the body parser's expected
- * failures keep their status and message; anything else is logged with the request id and
- * answered as a generic 500 so no internals reach a client.
+ * The one place errors become HTTP answers: DomainErrors keep their status and message (and at
+ * most MAX_ISSUES issues, with `issueCount` when more were found); anything else is logged with
+ * the request id and answered as a generic 500 so no internals reach a client.
  */
 import type Koa from 'koa';
 import { DomainError, type ErrorCode } from '../../domain/shared/errors.js';
 import { StoreWriteError } from '../../store/store.js';
 
-export function errorBody(message: string, code: ErrorCode, issues?: unknown[]): Record<string, unknown> {
-  return { ok: false, error: message, code, ...(issues && issues.length ? { issues } : {}) };
-}
-
-/** Errors thrown by koa-bodyparser / raw-body carry `status` and `type`. */
-function fromParser(err: any): DomainError | null {
-  if (!err || typeof err !== 'object' || typeof err.status !== 'number') return null;
-  if (err.status === 413 || err.type === 'entity.too.large') {
-    return new DomainError(413, 'payload_too_large', `The request body is larger than the limit of ${err.limit ?? 'the configured'} bytes`);
-  }
-  if (err.status === 415) return new DomainError(415, 'unsupported_media_type', 'Request bodies must be JSON (content-type: application/json)');
-  if (err.status === 400 && (err.type === 'entity.parse.failed' || /JSON|Unexpected|invalid/i.test(String(err.message)))) {
-    return new DomainError(400, 'invalid_request', 'The request body is not valid JSON', [{ path: [], message: 'is not valid JSON' }]);
-  }
-  if (err.status === 400 && (err.type === 'request.aborted' || err.type === 'request.size.invalid' || err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')) {
-    return new DomainError(400, 'invalid_request', `The request body could not be read (${err.type})`);
-  }
-  return null;
+export function errorBody(message: string, code: ErrorCode, issues?: unknown[], issueCount?: number): Record<string, unknown> {
+  return {
+    ok: false, error: message, code,
+    ...(issues && issues.length ? { issues } : {}),
+    ...(issueCount !== undefined ? { issueCount } : {}),
+  };
 }
 
 /**
@@ -42,10 +30,10 @@ export function errorMiddleware(): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      const known = err instanceof DomainError ? err : err instanceof StoreWriteError ? fromStore(err) : fromParser(err);
+      const known = err instanceof DomainError ? err : err instanceof StoreWriteError ? fromStore(err) : null;
       if (known) {
         ctx.status = known.status;
-        ctx.body = errorBody(known.message, known.code, known.issues);
+        ctx.body = errorBody(known.message, known.code, known.issues, known.issueCount);
         if (known.headers) ctx.set(known.headers);
         return;
       }

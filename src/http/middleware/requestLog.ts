@@ -1,6 +1,8 @@
 /**
  * Request id and the one log line per request: method, route template, status, duration,
- * family and key id — never a key, a token or a body.
+ * family and key id — never a key, a token or a body. A failed request's error is logged by
+ * name, message, code and stack only: pino's error serializer would copy every property, and
+ * errors from parsers and HTTP clients carry the body they choked on (`body`, `rawBody`).
  */
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
@@ -33,10 +35,26 @@ export function requestLog(logger: Logger): Koa.Middleware {
         keyId: ctx.state.key?.id ?? null,
       };
       if (ctx.state.error) {
-        logger.error({ ...line, err: ctx.state.error }, 'request failed');
+        // Not under `err`: pino's error serializer would copy every property of what it is given.
+        logger.error({ ...line, error: loggableError(ctx.state.error) }, 'request failed');
       } else {
         logger.info(line, 'request');
       }
     }
+  };
+}
+
+const MESSAGE_MAX = 500;
+const STACK_MAX = 4000;
+
+/** The parts of an error worth a log line, and nothing that could hold request data. */
+export function loggableError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err, message: 'a non-Error value was thrown' };
+  const code = (err as { code?: unknown }).code;
+  return {
+    type: err.name,
+    message: err.message.slice(0, MESSAGE_MAX),
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    ...(err.stack ? { stack: err.stack.slice(0, STACK_MAX) } : {}),
   };
 }
