@@ -170,7 +170,10 @@ export default defineRoutes([
     description: 'No API key: the token in the address is the credential (a capability URL). Renders the live plan as a self-contained HTML page: title, prose, when, linked events (the title only when showDetailsOnShare, the location only when showLocationOnShare), notes marked for the shared page and polls with their counts. With `Accept: application/json` it answers the same content as JSON: `{ok, title, prose, when, phase, events: [{title|null, when, timing, location?}], notes: [{body, author}], polls: [{question, status, options: [{label, when, date, endDate, time, endTime, votes, chosen}]}]}`. Unknown or disabled → 404.',
     produces: 'text/html',
     response: { type: 'string', description: 'A self-contained HTML page' },
-    alsoResponses: [{ status: 200, contentType: 'application/json', schema: PUBLIC_PLAN_SCHEMA, description: 'The same content as JSON (Accept: application/json)' }],
+    alsoResponses: [
+      { status: 200, contentType: 'application/json', schema: PUBLIC_PLAN_SCHEMA, description: 'The same content as JSON (Accept: application/json)' },
+      { status: 404, contentType: 'text/html', schema: { type: 'string', description: 'A page saying the plan is not shared' }, description: 'Unknown, malformed or unshared token: a page for browsers, the error JSON with Accept: application/json' },
+    ],
     handler: async ({ koa, params, services }) => {
       const wantsJson = koa.accepts('html', 'json') === 'json';
       const gone = () => {
