@@ -76,6 +76,7 @@ const PATH_PARAMS: Record<string, { description: string; example: string; patter
   destinationId: { description: 'A webhook destination', example: 'whd_01kaq5m2v8x3c4d5e6f7' },
   token: { description: 'The plan\'s share token: the credential of the page', example: 'pln_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH' },
   file: { description: 'The share token with `.ics` (the token alone is accepted too)', example: 'shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH.ics' },
+  asset: { description: 'A file of the reference page', example: 'swagger-ui.css' },
 };
 
 /**
@@ -100,6 +101,7 @@ const NOT_FOUND: Record<string, (v: Record<string, string>, parent?: string) => 
   optionId: (v) => ({ summary: 'No such option in the poll', value: errorBody(`No option ${v.optionId} in poll ${v.pollId}`, 'not_found') }),
   token: () => ({ summary: 'Unknown, malformed or unshared token', value: errorBody('No shared plan at this address', 'not_found') }),
   file: () => ({ summary: 'Unknown, malformed or revoked token', value: errorBody('No calendar share at this address', 'not_found') }),
+  asset: () => ({ summary: 'Not a file of the page', value: errorBody('No such file of the API reference', 'not_found') }),
 };
 
 /**

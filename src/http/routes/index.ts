@@ -2,6 +2,7 @@
  * Every API area's routes, in the order they are matched. Each area adds one line here.
  */
 import type { RouteDef } from '../route.js';
+import docs from './docs.js';
 import family from './family.js';
 import collections from './collections.js';
 import entries from './entries.js';
@@ -17,6 +18,7 @@ import pending from './pending.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
+    ...docs,
     ...family,
     ...collections,
     ...entries,
