@@ -13,6 +13,7 @@ import calendarFeed from '../../public/calendarFeed.js';
 import plans from './plans.js';
 import planNotes from './planNotes.js';
 import planPolls from './planPolls.js';
+import planIcs from '../../public/planIcs.js';
 import planPage from '../../public/planPage.js';
 import pending from './pending.js';
 
@@ -29,6 +30,7 @@ export function areaRoutes(): RouteDef[] {
     ...plans,
     ...planNotes,
     ...planPolls,
+    ...planIcs,
     ...planPage,
     ...pending,
   ];

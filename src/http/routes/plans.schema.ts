@@ -227,8 +227,9 @@ export const REOPEN_RESPONSE = body(['removedFromCalendar', 'removedEventId'], {
 });
 
 /** The public page's JSON (`Accept: application/json`): what the HTML shows, nothing more. */
-export const PUBLIC_PLAN_SCHEMA: JsonSchema = body(['title', 'prose', 'when', 'phase', 'events', 'notes', 'polls'], {
+export const PUBLIC_PLAN_SCHEMA: JsonSchema = body(['title', 'prose', 'when', 'phase', 'timezone', 'events', 'notes', 'polls'], {
   title: str, prose: strOrNull, when: str, phase: { type: 'string', enum: [...PHASES] },
+  timezone: { ...str, description: 'The family\'s IANA zone: the times are in it, 12-hour for zones of the United States, else 24-hour' },
   events: {
     type: 'array',
     items: {
