@@ -14,7 +14,7 @@ const VERSION = JSON.parse(readFileSync(join(DIST, 'package.json'), 'utf8')).ver
 async function raw(url: string, acceptEncoding: string): Promise<{ status: number; headers: Headers; body: Buffer }> {
   const { request } = await import('node:http');
   return new Promise((done, fail) => {
-    const req = request(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+    const req = request(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => done({ status: res.statusCode!, headers: new Headers(res.headers as Record<string, string>), body: Buffer.concat(chunks) }));
@@ -69,6 +69,9 @@ describe('GET /api/docs', () => {
       expect(plain.headers.get('content-encoding'), name).to.equal(null);
       expect(plain.body.equals(readFileSync(join(DIST, name))), name).to.equal(true);
       if (name.endsWith('.png')) continue;
+      const unasked = await raw(url, '');
+      expect(unasked.headers.get('content-encoding'), name).to.equal(null);
+      expect(unasked.body.equals(plain.body), name).to.equal(true);
       const zipped = await raw(url, 'gzip, deflate, br');
       expect(zipped.headers.get('content-encoding'), name).to.equal('gzip');
       expect(zipped.headers.get('vary'), name).to.match(/accept-encoding/i);

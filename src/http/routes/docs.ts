@@ -111,7 +111,8 @@ export default defineRoutes([
     handler: ({ koa, params }) => {
       const a = asset(params.asset ?? '');
       if (!a) throw new NotFound('No such file of the API reference');
-      const gzip = a.gzipped !== undefined && koa.acceptsEncodings('gzip', 'identity') === 'gzip';
+      // No Accept-Encoding at all gets the plain bytes (curl, scripts), whatever RFC 9110 allows.
+      const gzip = a.gzipped !== undefined && koa.get('accept-encoding') !== '' && koa.acceptsEncodings('gzip', 'identity') === 'gzip';
       return withStatus(200, gzip ? a.gzipped : a.body, {
         ...COMMON, 'content-type': a.type, 'cache-control': 'public, max-age=31536000, immutable',
         ...(a.gzipped ? { vary: 'Accept-Encoding' } : {}), ...(gzip ? { 'content-encoding': 'gzip' } : {}),
