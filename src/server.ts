@@ -196,7 +196,8 @@ function printBootstrap(family: FamilyInfo, apiKey: string, url: string): void {
   process.stdout.write(
     `\nCreated the first family "${family.slug}" (time zone ${family.timezone}).\n` +
     `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
-    `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n\n`);
+    `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
+    `API reference in a browser (no key needed to read it): ${url}/api/docs\n\n`);
 }
 
 function printNoKey(family: FamilyInfo, dataDir: string): void {

@@ -1,79 +1,46 @@
 /**
  * The published OpenAPI 3.1 document, built from the route declarations: request schemas come
  * from the structs that validate requests, response schemas from each route's `response`.
+ *
+ * Shapes named with `named()` (schema.ts) are published once under `components/schemas` and
+ * referred to with `$ref`; so are the error answers every endpoint shares (401, 413, 415, 422,
+ * 429, …), the headers and the path parameters. What differs per endpoint stays inline: its
+ * 400 example is what the daemon answers to a fixed wrong request to that endpoint, its 404
+ * examples what it answers for each path parameter that names nothing (openapiAnswers.ts).
  */
 import { fullPath, requiredScope, type RouteDef } from './route.js';
-import { toJsonSchema, type JsonSchema } from './schema.js';
+import { schemaName, toJsonSchema, type JsonSchema } from './schema.js';
 import { BODY_CAPS } from './middleware/body.js';
+import {
+  BAD_REQUESTS, badRequestExample, ERROR_SCHEMA, headerRef, HEADER_COMPONENT, HEADERS, LIMITER_HEADERS, NOT_FOUND, PATH_PARAMS,
+  SHARED_RESPONSES,
+} from './openapiAnswers.js';
 
-export const ERROR_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['ok', 'error', 'code'],
-  properties: {
-    ok: { const: false },
-    error: { type: 'string', description: 'A sentence for people' },
-    code: {
-      type: 'string',
-      enum: ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'payload_too_large',
-        'unsupported_media_type', 'method_not_allowed', 'rate_limited', 'idempotency_mismatch', 'upstream_failed',
-        'upstream_timeout', 'not_configured', 'not_implemented', 'internal'],
-    },
-    issues: {
-      type: 'array',
-      maxItems: 20,
-      description: 'The problems found, each naming its place in the request; at most 20 (see issueCount)',
-      items: {
-        type: 'object', required: ['path', 'message'],
-        properties: { path: { type: 'array', items: { type: ['string', 'integer'] } }, message: { type: 'string' } },
-      },
-    },
-    issueCount: {
-      type: 'integer', minimum: 21,
-      description: 'Present when more problems were found than `issues` lists: how many (counting stops at 1,000)',
-    },
-  },
-};
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
-const ERROR_TEXT: Record<number, string> = {
-  400: 'The request did not match the contract (issues name the fields)',
-  401: 'The API key is missing or invalid',
-  403: 'The API key cannot perform this operation',
-  404: 'Not found',
-  405: 'Method not allowed',
-  409: 'The change conflicts with the current state',
-  413: 'Body too large (on the wire or decoded)',
-  415: 'Body is not UTF-8 JSON (application/json or application/*+json), or its Content-Encoding is not identity, gzip, deflate or br',
-  422: 'Idempotency-Key reused with a different request',
-  429: 'Rate limited (see Retry-After): per API key, or per client address for public routes and for repeated 401s',
-  501: 'Not implemented yet',
-  502: 'An upstream service failed',
-  503: 'Not configured',
-  504: 'An upstream service timed out',
-};
-
-/** One example body per error status, as the daemon writes them. */
-const ERROR_EXAMPLES: Record<number, unknown> = {
-  400: { ok: false, error: 'title must be 1 to 500 characters long', code: 'invalid_request',
-    issues: [{ path: ['title'], message: 'must be 1 to 500 characters long' }] },
-  401: { ok: false, error: 'The x-api-key header is missing', code: 'unauthorized' },
-  403: { ok: false, error: 'This API key lacks the "write" scope', code: 'forbidden' },
-  404: { ok: false, error: 'entryId is not an entry of chores: ent_01jd8m7k2q9x4v5w6y7z8a9b0c', code: 'not_found',
-    issues: [{ path: ['entryId'], message: 'is not an entry of chores: ent_01jd8m7k2q9x4v5w6y7z8a9b0c' }] },
-  405: { ok: false, error: 'PUT is not allowed on this path; it takes GET, POST', code: 'method_not_allowed' },
-  409: { ok: false, error: 'A collection named "Chores" already exists (key chores)', code: 'conflict',
-    issues: [{ path: ['name'], message: 'is already taken' }] },
-  413: { ok: false, error: 'The request body is larger than the limit of 1048576 bytes', code: 'payload_too_large' },
-  415: { ok: false, error: 'Request bodies must be JSON (content-type: application/json or application/*+json)', code: 'unsupported_media_type' },
-  422: { ok: false, error: 'This Idempotency-Key was used with a different request', code: 'idempotency_mismatch' },
-  429: { ok: false, error: 'Too many requests for this API key; try again in 12 s', code: 'rate_limited' },
-};
-
-const PUBLIC_429_EXAMPLE = { ok: false, error: 'Too many requests from this address; try again in 12 s', code: 'rate_limited' };
-
+/** The rules every request body follows, stated once in the document's description. */
 const BODY_NOTE = 'JSON in UTF-8; `application/*+json` types (such as `application/merge-patch+json`) are read as JSON too. '
   + 'Content-Encoding gzip, deflate or br is accepted; the size limit applies before and after decoding. '
   + `Objects may nest ${BODY_CAPS.depth} levels deep and hold ${BODY_CAPS.keys.toLocaleString('en')} keys, arrays ${BODY_CAPS.items.toLocaleString('en')} items; `
-  + 'the keys `__proto__`, `constructor` and `prototype` are refused anywhere, as are strings with unpaired surrogates.';
+  + 'the keys `__proto__`, `constructor`, `prototype` and the other names of built-in object methods are refused anywhere, as are strings with unpaired surrogates.';
+
+/** Every tag an operation may carry, in the order the reference shows them. */
+const TAGS: [string, string][] = [
+  ['System', 'Health, this document and its reference page. No key needed.'],
+  ['Family', 'Which family and which API key a client is using: the first call to check a setup.'],
+  ['Changes', 'The family change log: every change in order, for clients that follow it.'],
+  ['Collections', 'Trackers (collections of entries) with their typed fields; `calendar`, `meals` and `chores` are built in.'],
+  ['Entries', 'The entries of a collection: one at a time or in batches of up to 100.'],
+  ['People', 'The household\'s members, referred to by events, entries and keys.'],
+  ['Calendar events', 'Events of the family\'s calendar collections, one-off or repeating, with occurrence edits.'],
+  ['Calendar shares', 'Read-only ICS feeds of chosen calendars, events or people, for calendar apps (admin scope).'],
+  ['Plans', 'Plans that gather events, notes and polls, and their public share page.'],
+  ['External calendars', 'ICS feeds synced into a calendar (not implemented in this version).'],
+  ['Notifications', 'Notifications, checks, preferences and routines (not implemented in this version).'],
+  ['Webhooks', 'Webhook destinations for home automation (not implemented in this version).'],
+  ['Context', 'Context search for assistants (not implemented in this version).'],
+  ['Lookups', 'Weather and web lookups (not implemented in this version).'],
+];
 
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -82,54 +49,127 @@ function openApiPath(path: string): string {
 function operationId(def: RouteDef): string {
   const words = fullPath(def).replace('/api/v1/families/:familySlug', '').split('/').filter(Boolean)
     .map((w) => (w.startsWith(':') ? `by-${w.slice(1)}` : w));
+  if (def.family !== false && words.length === 0) words.push('family');
   return [def.method, ...words].join('-').replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
 }
 
+/** Collects named schemas while copying a schema tree, replacing each by a `$ref`. */
+class SchemaComponents {
+  readonly schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
+  private readonly owners = new Map<string, object>([['Error', ERROR_SCHEMA]]);
+
+  /** The schema to publish in place of `schema`: a `$ref` when it is named. */
+  use(schema: JsonSchema): JsonSchema {
+    return this.copy(schema) as JsonSchema;
+  }
+
+  private copy(node: unknown, root = false): unknown {
+    if (Array.isArray(node)) return node.map((n) => this.copy(n));
+    if (!node || typeof node !== 'object') return node;
+    const name = node === ERROR_SCHEMA ? 'Error' : schemaName(node);
+    if (name && !root) {
+      this.define(name, node as JsonSchema);
+      return { $ref: `#/components/schemas/${name}` };
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      // Values, not schemas: examples and constants are copied as they are.
+      out[k] = k === 'examples' || k === 'example' || k === 'const' || k === 'enum' || k === 'default' ? v : this.copy(v);
+    }
+    return out;
+  }
+
+  private define(name: string, schema: JsonSchema): void {
+    const owner = this.owners.get(name);
+    if (owner === schema) return;
+    if (owner) throw new Error(`two different schemas are named ${name}`);
+    this.owners.set(name, schema);
+    this.schemas[name] = this.copy(schema, true) as JsonSchema;
+  }
+}
+
 export function buildOpenApi(routes: RouteDef[], info: { version: string; serverUrl: string }): JsonSchema {
+  const components = new SchemaComponents();
+  const usedResponses = new Set<string>(['MethodNotAllowed']);
+  const usedParams = new Set<string>();
+  const knownTags = new Set(TAGS.map(([name]) => name));
   const paths: Record<string, Record<string, unknown>> = {};
+
   for (const def of routes) {
     const path = openApiPath(fullPath(def));
     const scope = requiredScope(def);
-    const parameters: unknown[] = [];
-    for (const m of fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)) {
-      parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
-    }
+    const pending = def.status === 501;
+    for (const tag of def.tags) if (!knownTags.has(tag)) throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapi.ts TAGS`);
+
+    // Parameters: path (shared components), query (from the struct), headers.
+    const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+    const parameters: unknown[] = pathParams.map((name) => {
+      if (!PATH_PARAMS[name]) throw new Error(`path parameter ${name} of ${path} is not in openapi.ts PATH_PARAMS`);
+      usedParams.add(name);
+      return { $ref: `#/components/parameters/${name}` };
+    });
     if (def.query) {
       const qs = toJsonSchema(def.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
       for (const [name, schema] of Object.entries(qs.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: (qs.required ?? []).includes(name), schema });
+        const { description, ...rest } = components.use(schema);
+        parameters.push({ name, in: 'query', required: (qs.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest });
       }
     }
-    if (def.method !== 'get') {
-      parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
-    }
+    parameters.push({ $ref: '#/components/parameters/RequestId' });
+    const idempotent = scope !== 'public' && def.method !== 'get';
+    if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+
+    // The success answer (with its other media types or statuses).
     const status = def.status ?? 200;
-    const responses: Record<string, unknown> = {
+    // Keyed answers past the rate limiter carry its headers (documented on successes and on
+    // 429, where a client looks for them); writes may be replays.
+    const limited = scope === 'public' ? [] : LIMITER_HEADERS;
+    const headersOf = (names: string[]) => Object.fromEntries(['x-request-id', ...names].map((h) => [h, headerRef(h)]));
+    const successHeaders = headersOf([...limited, ...(idempotent ? ['Idempotent-Replayed'] : [])]);
+    const responses: Record<string, any> = {
       [status]: {
-        description: status >= 400 ? (ERROR_TEXT[status] ?? 'Error') : 'Success',
+        description: status >= 400 ? 'Not implemented in this version' : 'Success',
+        headers: status >= 400 ? headersOf([]) : successHeaders,
         content: { [def.produces ?? 'application/json']: {
-          schema: def.produces ? { type: 'string' } : def.response,
-          ...(def.example !== undefined ? { example: def.example } : status >= 400 && ERROR_EXAMPLES[status] ? { example: ERROR_EXAMPLES[status] } : {}),
+          schema: def.produces ? { type: 'string' } : components.use(def.response),
+          ...(def.example !== undefined ? { example: def.example } : {}),
         } },
       },
     };
-    for (const extra of def.alsoResponses ?? []) {
-      const slot = (responses[extra.status] ??= { description: extra.description, content: {} }) as { content: Record<string, unknown> };
-      slot.content[extra.contentType ?? 'application/json'] = { schema: extra.schema };
+
+    // Errors of this endpoint, with examples of its own.
+    const bad = badRequestExample(def);
+    if (bad && !pending) {
+      responses[400] = errorResponse('The request did not match the contract (issues name the fields)', headersOf([]), { [bad.kind]: { summary: BAD_REQUESTS[bad.kind], value: bad.value } });
     }
-    // Every route is rate limited (public ones per client address); every write reads its body
-    // (routes without one refuse a non-empty body rather than ignore it).
-    const errors = new Set<number>([400, 404, 429, ...(def.errors ?? [])]);
-    if (scope !== 'public') { errors.add(401); errors.add(403); }
-    if (def.method !== 'get') { errors.add(409); errors.add(413); errors.add(415); errors.add(422); }
-    for (const code of [...errors].sort()) {
+    const values = Object.fromEntries(pathParams.map((n) => [n, PATH_PARAMS[n]!.example]));
+    const notFound: Record<string, { summary: string; value: unknown }> = {};
+    if (!pending) {
+      pathParams.forEach((name, i) => { const make = NOT_FOUND[name]; if (make) notFound[name] = make(values, pathParams[i - 1]); });
+    }
+    if (Object.keys(notFound).length || def.errors?.includes(404)) {
+      responses[404] = errorResponse('A path parameter names nothing', headersOf([]), notFound);
+    }
+    const shared: [number, string][] = [];
+    if (scope !== 'public') {
+      shared.push([401, 'Unauthorized'], [403, scope === 'admin' ? 'ForbiddenAdmin' : scope === 'write' ? 'ForbiddenWrite' : 'Forbidden'], [429, 'RateLimited']);
+    } else {
+      shared.push([429, 'RateLimitedPublic']);
+    }
+    if (idempotent) shared.push([409, 'Conflict'], [422, 'IdempotencyMismatch']);
+    if (def.method !== 'get') shared.push([413, 'PayloadTooLarge'], [415, 'UnsupportedMediaType']);
+    for (const [code, name] of shared) {
       if (responses[code]) continue;
-      const example = code === 429 && scope === 'public' ? PUBLIC_429_EXAMPLE : ERROR_EXAMPLES[code];
-      responses[code] = {
-        description: ERROR_TEXT[code] ?? 'Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, ...(example ? { example } : {}) } },
-      };
+      usedResponses.add(name);
+      responses[code] = { $ref: `#/components/responses/${name}` };
     }
+    for (const code of def.errors ?? []) responses[code] ??= errorResponse('Error', headersOf([]), {});
+    for (const extra of def.alsoResponses ?? []) {
+      const slot = (responses[extra.status] ??= { description: extra.description, headers: extra.status < 300 ? successHeaders : headersOf([]), content: {} });
+      if (slot.$ref) throw new Error(`${def.method} ${path}: ${extra.status} is a shared answer`);
+      slot.content[extra.contentType ?? 'application/json'] = { schema: components.use(extra.schema) };
+    }
+
     const op: Record<string, unknown> = {
       operationId: operationId(def),
       summary: def.summary,
@@ -137,25 +177,69 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
       tags: def.tags,
       ...(scope === 'public' ? { security: [] } : { 'x-scope': scope }),
       parameters,
-      ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(def.body) } },
-        description: BODY_NOTE } } : {}),
-      responses,
+      ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(toJsonSchema(def.body)) } } } } : {}),
+      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
     };
     (paths[path] ??= {})[def.method] = op;
   }
+
+  const parameters: Record<string, unknown> = {
+    RequestId: { name: 'x-request-id', in: 'header', required: false, description: 'Your id for the request (1 to 128 of `A-Za-z0-9._:-`); echoed in the answer and written in the log', schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' } },
+    IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)', schema: { type: 'string', minLength: 1, maxLength: 255 } },
+  };
+  for (const name of [...usedParams].sort()) {
+    const p = PATH_PARAMS[name]!;
+    parameters[name] = { name, in: 'path', required: true, description: p.description, schema: { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) }, example: p.example };
+  }
+  const responses: Record<string, unknown> = {};
+  for (const name of Object.keys(SHARED_RESPONSES).filter((n) => usedResponses.has(n))) {
+    const r = SHARED_RESPONSES[name]!;
+    responses[name] = {
+      description: r.description,
+      headers: Object.fromEntries(['x-request-id', ...(r.headers ?? [])].map((h) => [h, headerRef(h)])),
+      content: { 'application/json': { schema: ERROR_REF, ...(r.example !== undefined ? { example: r.example } : {}), ...(r.examples ? { examples: r.examples } : {}) } },
+    };
+  }
+  const headers = Object.fromEntries(Object.entries(HEADERS).map(([h, schema]) => [HEADER_COMPONENT[h]!, schema]));
+  const usedTags = new Set(routes.flatMap((r) => r.tags));
+
   return {
     openapi: '3.1.0',
     info: {
       title: 'Household Organizer API',
       version: info.version,
-      description: 'A family-scoped JSON REST API for household data. Every family path needs an `x-api-key` header with a key of that family; `x-scope` names the scope an operation needs (read < write < admin).',
+      license: { name: 'MIT', identifier: 'MIT' },
+      description: [
+        'A family-scoped JSON REST API for household data. Every family path needs an `x-api-key` header with a key of that family; `x-scope` names the scope an operation needs (read < write < admin). `GET /api/v1/families/{familySlug}` tells a client which family and key it is using.',
+        'Errors are `{ok: false, error, code, issues?}`. A known path with a method it does not take answers 405 with an `Allow` header (components/responses/MethodNotAllowed); anything unexpected answers 500 `internal`, with the request id in `x-request-id`.',
+        `Request bodies: ${BODY_NOTE}`,
+        'This reference is served at `/api/docs`.',
+      ].join('\n\n'),
     },
-    servers: [{ url: info.serverUrl }],
+    servers: [{ url: info.serverUrl.replace(/\/+$/, ''), description: 'server.publicUrl of this daemon' }],
     security: [{ apiKey: [] }],
-    components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
-      schemas: { Error: ERROR_SCHEMA },
-    },
+    tags: TAGS.filter(([name]) => usedTags.has(name)).map(([name, description]) => ({ name, description })),
     paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: '`hk_<keyId>_<secret>`, from the first start or `household-organizer key create`' } },
+      schemas: components.schemas,
+      parameters,
+      headers,
+      responses,
+    },
+  };
+}
+
+function errorResponse(description: string, headers: Record<string, unknown>, examples: Record<string, { summary: string; value: unknown }>): Record<string, unknown> {
+  const list = Object.entries(examples);
+  return {
+    description,
+    headers,
+    content: {
+      'application/json': {
+        schema: ERROR_REF,
+        ...(list.length ? { examples: Object.fromEntries(list.map(([k, e]) => [k, { summary: e.summary, value: e.value }])) } : {}),
+      },
+    },
   };
 }

@@ -25,6 +25,28 @@ export function isOptional(struct: Struct<any, any>): boolean {
   return metas.get(struct)?.optional === true;
 }
 
+const names = new WeakMap<object, string>();
+
+/**
+ * Names a shape of the API once, where it is defined: the OpenAPI document then publishes it
+ * as `components/schemas/<name>` and refers to it with `$ref` wherever the same schema object
+ * appears (so a person, an entry or a poll is described once, not at every operation that
+ * answers one). Takes a JSON Schema or a struct built with `S.*`; returns it unchanged.
+ */
+export function named<T extends JsonSchema | Struct<any, any>>(name: string, schemaOrStruct: T): T {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`schema name ${JSON.stringify(name)} must be alphanumeric`);
+  const schema = schemaOrStruct instanceof ss.Struct ? toJsonSchema(schemaOrStruct) : schemaOrStruct as JsonSchema;
+  const had = names.get(schema);
+  if (had !== undefined && had !== name) throw new Error(`schema ${had} cannot also be named ${name}`);
+  names.set(schema, name);
+  return schemaOrStruct;
+}
+
+/** The name given to this very schema object by named(), if any. */
+export function schemaName(schema: object): string | undefined {
+  return names.get(schema);
+}
+
 /** The JSON Schema of a struct built with `S.*`. */
 export function toJsonSchema(struct: Struct<any, any>): JsonSchema {
   const meta = metas.get(struct);

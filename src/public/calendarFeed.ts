@@ -26,10 +26,9 @@ export default defineRoutes([
       const info = familyId ? services.store.getFamily(familyId) : undefined;
       if (!info) throw gone();
       const actor = await services.registry.get(info);
-      const host = new URL(services.config.server.publicUrl).hostname || 'household-organizer';
       const body = await actor.read((state) => {
         const share = shareByTokenHash(state, hash);
-        return share ? renderShare(state, share, services.now(), host) : null;
+        return share ? renderShare(state, share, services.now()) : null;
       });
       if (body === null) throw gone();
       return withStatus(200, body, { 'cache-control': 'no-cache', 'x-robots-tag': 'noindex' });

@@ -7,18 +7,21 @@
  * else an HTML page built from it (self-contained: inline CSS, no scripts, no outside assets,
  * every value escaped, readable on a phone). What the page shows: title, prose, when, linked
  * events (the title only when `showDetailsOnShare`, the location only when
- * `showLocationOnShare` too), notes marked for the shared page, polls with their counts.
+ * `showLocationOnShare` too), notes marked for the shared page, polls with their counts. Times
+ * are in the family's zone and convention (planTimes.ts), with the zone named; the schedule can
+ * be added to a calendar from `/p/<token>.ics` (planIcs.ts).
  */
 import { NotFound } from '../domain/shared/errors.js';
 import type { FamilyState } from '../domain/shared/state.js';
-import { itemWhenText, planTiming, type Phase } from '../domain/plans/timing.js';
+import { planTiming, type Phase } from '../domain/plans/timing.js';
 import { PLANS, type PlanRecord } from '../domain/plans/types.js';
 import { eventItemView, noteAuthor, optionView, type EventItemView } from '../domain/plans/views.js';
 import { hashSecret } from '../family/keys.js';
 import { defineRoutes, withStatus } from '../http/route.js';
 import { PUBLIC_PLAN_SCHEMA } from '../http/routes/plans.schema.js';
+import { clockOf, itemWhen } from './planTimes.js';
 
-const TOKEN = /^pln_[0-9A-Za-z]{32}$/;
+export const TOKEN = /^pln_[0-9A-Za-z]{32}$/;
 
 export interface PublicEvent { title: string | null; when: string; timing: EventItemView['timing']; location?: string }
 export interface PublicOption {
@@ -28,6 +31,8 @@ export interface PublicOption {
 export interface PublicPoll { question: string; status: 'open' | 'settled'; options: PublicOption[] }
 export interface PublicPlan {
   ok: true; title: string; prose: string | null; when: string; phase: Phase;
+  /** The family's IANA zone: every date and time of the plan is in it. */
+  timezone: string;
   events: PublicEvent[]; notes: { body: string; author: string }[]; polls: PublicPoll[];
 }
 
@@ -41,23 +46,24 @@ export function planBySharedHash(state: FamilyState, hash: string): PlanRecord |
 /** What a holder of the link may see, and nothing else (no ids, no private notes). */
 export function publicPlan(state: FamilyState, plan: PlanRecord, now: Date): PublicPlan {
   const { phase, when } = planTiming(state, plan, now);
+  const clock = clockOf(state.family.timezone);
   const events = plan.events.map((l) => eventItemView(state, l)).filter((e): e is EventItemView => e !== undefined)
     .sort((a, b) => (a.timing.date + (a.timing.time ?? '') < b.timing.date + (b.timing.time ?? '') ? -1 : 1))
     .map((e): PublicEvent => ({
       title: e.showDetailsOnShare ? e.title : null,
-      when: itemWhenText(e.timing),
+      when: itemWhen(e.timing, clock),
       timing: e.timing,
       ...(e.showDetailsOnShare && e.showLocationOnShare && e.location ? { location: e.location } : {}),
     }));
   return {
-    ok: true, title: plan.title, prose: plan.prose, when, phase, events,
+    ok: true, title: plan.title, prose: plan.prose, when, phase, timezone: state.family.timezone, events,
     notes: plan.notes.filter((n) => n.showOnSharedPage).map((n) => ({ body: n.body, author: noteAuthor(state, n) })),
     polls: plan.polls.map((p): PublicPoll => ({
       question: p.question, status: p.status,
       options: p.options.map((o) => {
         const v = optionView(o, p);
         return {
-          label: v.label, when: o.date ? itemWhenText({ ...o, date: o.date }) : null, date: v.date, endDate: v.endDate, time: v.time, endTime: v.endTime,
+          label: v.label, when: o.date ? itemWhen({ ...o, date: o.date }, clock) : null, date: v.date, endDate: v.endDate, time: v.time, endTime: v.endTime,
           votes: v.votes, chosen: p.settledOptionId === o.id,
         };
       }),
@@ -90,13 +96,23 @@ li.card{background:#fff;border:1px solid #dde3dc;border-radius:.6rem;padding:.7r
 .bar{height:.4rem;border-radius:.2rem;background:#e6ebe5;overflow:hidden}
 .bar span{display:block;height:100%;background:#7fa487}
 .chosen .label{font-weight:700}
-footer{margin-top:2.5rem;font-size:.8rem;color:#7a867e}
+footer{margin-top:2.5rem;font-size:.8rem;color:#5d6b62}
+.zone{margin:.35rem 0 0;color:#5d6b62;font-size:.92rem}
+.add{margin:.75rem 0 0}
+.add a{display:inline-block;padding:.45rem .9rem;border-radius:.5rem;background:#2f4a38;color:#fff;font-weight:600;text-decoration:none}
+.add a:focus-visible{outline:3px solid #7fa487;outline-offset:2px}
 `;
 
 const PHASE_TEXT: Record<Phase, string> = { unscheduled: 'Not scheduled', upcoming: 'Upcoming', happening: 'Happening now', past: 'Past' };
 
-/** The HTML page of the content (every value escaped; nothing loaded from elsewhere). */
-export function renderPlanPage(c: PublicPlan): string {
+/** A house in the page's colours, inline so that no request is needed for it. */
+const FAVICON = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%232f4a38'/%3E%3Cpath d='M16 6 5 15.5h3.2V26h5.6v-6.5h4.4V26h5.6V15.5H27z' fill='%23f4f6f2'/%3E%3C/svg%3E">`;
+
+/**
+ * The HTML page of the content (every value escaped; nothing loaded from elsewhere).
+ * `icsHref` is the schedule's .ics address relative to the page (`<token>.ics`).
+ */
+export function renderPlanPage(c: PublicPlan, icsHref: string): string {
   const e = escapeHtml;
   const parts: string[] = [];
   parts.push(`<!doctype html>
@@ -106,6 +122,7 @@ export function renderPlanPage(c: PublicPlan): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
+${FAVICON}
 <title>${e(c.title)}</title>
 <style>${CSS}</style>
 </head>
@@ -114,6 +131,8 @@ export function renderPlanPage(c: PublicPlan): string {
 <h1 id="title">${e(c.title)}</h1>
 <p class="when" id="when">${e(c.when)}${c.phase !== 'unscheduled' ? ` <span class="phase">${e(PHASE_TEXT[c.phase])}</span>` : ''}</p>
 `);
+  const dated = c.events.length > 0 || c.polls.some((p) => p.options.some((o) => o.when !== null));
+  if (dated) parts.push(`<p class="zone" id="zone">Times in ${e(c.timezone)}</p>\n`);
   if (c.prose) parts.push(`<p class="prose" id="prose">${e(c.prose)}</p>\n`);
   if (c.events.length) {
     parts.push('<section id="events"><h2>Schedule</h2><ul>\n');
@@ -121,7 +140,7 @@ export function renderPlanPage(c: PublicPlan): string {
       parts.push(`<li class="card event"><div class="title">${ev.title === null ? 'Busy' : e(ev.title)}</div><div class="muted">${e(ev.when)}</div>${
         ev.location ? `<div class="muted location">Where: ${e(ev.location)}</div>` : ''}</li>\n`);
     }
-    parts.push('</ul></section>\n');
+    parts.push(`</ul><p class="add"><a id="add-to-calendar" href="${e(icsHref)}" type="text/calendar">Add to my calendar</a></p></section>\n`);
   }
   if (c.polls.length) {
     parts.push('<section id="polls"><h2>Polls</h2><ul>\n');
@@ -150,16 +169,17 @@ export function renderPlanPage(c: PublicPlan): string {
 
 const NOT_FOUND_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+${FAVICON}
 <title>Not found</title><style>body{font:16px/1.5 system-ui,sans-serif;margin:2rem;color:#1f2a24}</style></head>
-<body><h1>Nothing here</h1><p>This plan is not shared (any more), or the address is mistyped.</p></body></html>
+<body><main><h1>Nothing here</h1><p>This plan is not shared (any more), or the address is mistyped.</p></main></body></html>
 `;
 
-const HEADERS = {
+export const HEADERS = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'x-robots-tag': 'noindex, nofollow',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   vary: 'Accept',
 };
 
@@ -167,10 +187,13 @@ export default defineRoutes([
   {
     method: 'get', path: '/p/:token', family: false, scope: 'public', tags: ['Plans'],
     summary: 'The public page of a shared plan',
-    description: 'No API key: the token in the address is the credential (a capability URL). Renders the live plan as a self-contained HTML page: title, prose, when, linked events (the title only when showDetailsOnShare, the location only when showLocationOnShare), notes marked for the shared page and polls with their counts. With `Accept: application/json` it answers the same content as JSON: `{ok, title, prose, when, phase, events: [{title|null, when, timing, location?}], notes: [{body, author}], polls: [{question, status, options: [{label, when, date, endDate, time, endTime, votes, chosen}]}]}`. Unknown or disabled → 404.',
+    description: 'No API key: the token in the address is the credential (a capability URL). Renders the live plan as a self-contained HTML page: title, prose, when, linked events (the title only when showDetailsOnShare, the location only when showLocationOnShare), notes marked for the shared page and polls with their counts. Times are in the family\'s zone, which the page names, and its convention: 12-hour for zones of the United States, 24-hour elsewhere; the schedule links to `/p/{token}.ics`. With `Accept: application/json` it answers the same content as JSON: `{ok, title, prose, when, phase, timezone, events: [{title|null, when, timing, location?}], notes: [{body, author}], polls: [{question, status, options: [{label, when, date, endDate, time, endTime, votes, chosen}]}]}`. Unknown or disabled → 404.',
     produces: 'text/html',
     response: { type: 'string', description: 'A self-contained HTML page' },
-    alsoResponses: [{ status: 200, contentType: 'application/json', schema: PUBLIC_PLAN_SCHEMA, description: 'The same content as JSON (Accept: application/json)' }],
+    alsoResponses: [
+      { status: 200, contentType: 'application/json', schema: PUBLIC_PLAN_SCHEMA, description: 'The same content as JSON (Accept: application/json)' },
+      { status: 404, contentType: 'text/html', schema: { type: 'string', description: 'A page saying the plan is not shared' }, description: 'Unknown, malformed or unshared token: a page for browsers, the error JSON with Accept: application/json' },
+    ],
     handler: async ({ koa, params, services }) => {
       const wantsJson = koa.accepts('html', 'json') === 'json';
       const gone = () => {
@@ -189,7 +212,7 @@ export default defineRoutes([
         return plan ? publicPlan(state, plan, services.now()) : null;
       });
       if (!content) return gone();
-      return withStatus(200, wantsJson ? content : renderPlanPage(content), HEADERS);
+      return withStatus(200, wantsJson ? content : renderPlanPage(content, `${token}.ics`), HEADERS);
     },
   },
 ]);

@@ -38,7 +38,10 @@ export async function conforms(server: { url: string; daemon: object }, reply: R
   const { ajv, doc } = await load(server.url, server.daemon);
   const op = doc.paths?.[pathTemplate]?.[method.toLowerCase()];
   expect(op, `the OpenAPI document has ${method.toUpperCase()} ${pathTemplate}`).to.exist;
-  const response = op.responses?.[String(reply.status)];
+  let response = op.responses?.[String(reply.status)];
+  // Answers every endpoint of a kind shares are published once, under components/responses.
+  const shared = /^#\/components\/responses\/(.+)$/.exec(response?.$ref ?? '');
+  if (shared) response = doc.components?.responses?.[shared[1]!];
   expect(response, `the document lists status ${reply.status} for ${method.toUpperCase()} ${pathTemplate}`).to.exist;
   const content = response.content ?? {};
   const type = (reply.headers.get('content-type') ?? '').split(';')[0]!.trim();

@@ -346,10 +346,14 @@ describe('plans over HTTP', () => {
       expect(html).to.contain('<h1 id="title">Tom &amp; Ana&#39;s &lt;party&gt;</h1>');
       expect(html).to.contain('Bring &quot;snacks&quot;\nand &lt;script&gt;alert(1)&lt;/script&gt;');
       expect(html).to.not.match(/<script/i);
-      expect(html).to.not.match(/\s(src|href)=/i);
+      // Nothing loaded from anywhere: the only addresses are the inline icon and the page's own .ics.
+      const token = sharePath(share.body.shareUrl).slice('/p/'.length);
+      expect([...html.matchAll(/\s(?:src|href)="([^"]*)"/gi)].map((m) => m[1]!.slice(0, 19)))
+        .to.deep.equal(['data:image/svg+xml,', `${token}.ics`.slice(0, 19)]);
+      expect(html).to.contain('<p class="zone" id="zone">Times in Europe/Berlin</p>');
       expect(html).to.contain('Jun 19 – 21, 2026');
       expect(html).to.contain('Party at the hall');
-      expect(html).to.contain('Sat, Jun 20, 2026, 3:00 PM – 6:00 PM');
+      expect(html).to.contain('Sat, Jun 20, 2026, 15:00 – 18:00');
       expect(html).to.not.contain('12 Secret Lane');
       expect(html).to.not.contain('Buy presents');
       expect(html).to.not.contain('Mall');
@@ -371,10 +375,10 @@ describe('plans over HTTP', () => {
       const validate = new AjvClass({ strict: false, validateFormats: false }).compile(PUBLIC_PLAN_SCHEMA);
       expect(validate(r.body), JSON.stringify(validate.errors)).to.equal(true);
       await conforms(server, r, 'get', '/p/{token}');
-      expect(r.body).to.include({ ok: true, title: 'Tom & Ana\'s <party>', when: 'Jun 19 – 21, 2026', phase: 'upcoming' });
+      expect(r.body).to.include({ ok: true, title: 'Tom & Ana\'s <party>', when: 'Jun 19 – 21, 2026', phase: 'upcoming', timezone: 'Europe/Berlin' });
       expect(r.body.events).to.deep.equal([
         { title: null, when: 'Fri, Jun 19, 2026', timing: { date: '2026-06-19', endDate: '2026-06-19', kind: 'all-day', time: null, endTime: null } },
-        { title: 'Party at the hall', when: 'Sat, Jun 20, 2026, 3:00 PM – 6:00 PM', timing: { date: '2026-06-20', endDate: '2026-06-20', kind: 'timed', time: '15:00', endTime: '18:00' } },
+        { title: 'Party at the hall', when: 'Sat, Jun 20, 2026, 15:00 – 18:00', timing: { date: '2026-06-20', endDate: '2026-06-20', kind: 'timed', time: '15:00', endTime: '18:00' } },
         { title: 'Cleanup', when: 'Sun, Jun 21, 2026', location: 'Village hall', timing: { date: '2026-06-21', endDate: '2026-06-21', kind: 'all-day', time: null, endTime: null } },
       ]);
       expect(r.body.notes).to.deep.equal([{ body: 'Gifts: books <3', author: 'test admin' }]);

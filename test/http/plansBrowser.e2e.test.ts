@@ -1,15 +1,35 @@
 /**
- * The shared plan page in a real browser: Debian's Chromium driven by playwright-core. On a
- * machine without /usr/bin/chromium this one test is skipped, and says so.
+ * The shared plan page in a real browser: Debian's Chromium driven by playwright-core, with
+ * axe-core checking it against WCAG 2.1 A and AA (and axe's best practices). On a machine
+ * without /usr/bin/chromium this test is skipped, and says so.
  */
 import { expect } from 'chai';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import IcalExpander from 'ical-expander';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FakeClock } from '../helpers/clock.js';
 import { makeEvent, makePlan, sharePath, voterKey } from './plans.helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation { id: string; impact: string; help: string; nodes: { target: string[]; failureSummary: string }[] }
+
+/**
+ * axe-core's violations on the page as loaded. Its source is evaluated through the DevTools
+ * protocol, which the page's Content-Security-Policy (no scripts at all) does not govern.
+ */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate<AxeViolation[]>(`(async () => {
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations;
+  })()`);
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary}`));
+}
 
 describe('GET /p/:token in a browser', () => {
   const clock = new FakeClock('2026-06-01T10:00:00.000Z');
@@ -17,7 +37,7 @@ describe('GET /p/:token in a browser', () => {
   before(async () => { server = await startTestServer({ now: clock.now, timezone: 'Europe/London' }); });
   after(() => server.close());
 
-  it('shows the title, events, shared notes and poll counts on a phone-sized screen, and hides the location', async function () {
+  it('shows the title, events in the family\'s zone, shared notes and poll counts on a phone-sized screen, hides the location, and passes axe', async function () {
     if (!existsSync(CHROMIUM)) {
       console.log(`      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`);
       this.skip();
@@ -44,7 +64,12 @@ describe('GET /p/:token in a browser', () => {
     try {
       const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
       const elsewhere: string[] = [];
-      page.on('request', (req) => { if (!req.url().startsWith(server.url)) elsewhere.push(req.url()); });
+      const requested: string[] = [];
+      page.on('request', (req) => {
+        if (req.url().startsWith('data:')) return;
+        requested.push(req.url());
+        if (!req.url().startsWith(server.url)) elsewhere.push(req.url());
+      });
       const res = await page.goto(url, { waitUntil: 'load' });
       expect(res?.status()).to.equal(200);
 
@@ -55,7 +80,9 @@ describe('GET /p/:token in a browser', () => {
       const events = page.locator('li.event');
       expect(await events.count()).to.equal(2);
       expect(await events.nth(0).innerText()).to.contain('Lunch at the hall');
-      expect(await events.nth(0).innerText()).to.contain('Sat, Jun 13, 2026, 12:30 PM – 3:00 PM');
+      // Europe/London: 24-hour, and the zone is named.
+      expect(await events.nth(0).innerText()).to.contain('Sat, Jun 13, 2026, 12:30 – 15:00');
+      expect(await page.locator('#zone').innerText()).to.equal('Times in Europe/London');
       expect(await events.nth(1).innerText()).to.contain('Where: Rose Cottage');
       expect(await page.getByText('Please bring a photo from the 1970s.').isVisible()).to.equal(true);
       const text = await page.locator('body').innerText();
@@ -66,9 +93,32 @@ describe('GET /p/:token in a browser', () => {
       expect((await options.nth(0).innerText()).replace(/\s+/g, ' ')).to.equal('Victoria sponge 2 votes');
       expect((await options.nth(1).innerText()).replace(/\s+/g, ' ')).to.equal('Lemon drizzle 1 vote');
       expect((await options.nth(2).innerText()).replace(/\s+/g, ' ')).to.equal('Carrot 0 votes');
-      // Readable on a phone: nothing wider than the screen, no request anywhere else.
+      // Readable on a phone: nothing wider than the screen, no request anywhere else, not
+      // even for an icon (it is inline).
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(390);
       expect(elsewhere).to.deep.equal([]);
+      expect(requested).to.deep.equal([url]);
+      expect(await page.locator('link[rel=icon]').getAttribute('href')).to.match(/^data:image\/svg\+xml,/);
+
+      // "Add to my calendar": the schedule as the page shows it.
+      const add = page.getByRole('link', { name: 'Add to my calendar' });
+      expect(await add.isVisible()).to.equal(true);
+      const href = new URL((await add.getAttribute('href'))!, url).href;
+      expect(href).to.equal(`${url}.ics`);
+      const ics = await (await fetch(href)).text();
+      const found = new IcalExpander({ ics, maxIterations: 10 }).between(new Date('2026-06-01T00:00:00Z'), new Date('2026-07-01T00:00:00Z'));
+      expect(found.events.map((e: any) => [e.summary, e.startDate.toString(), e.location || null])).to.deep.equal([
+        ['Lunch at the hall', '2026-06-13T12:30:00', null],
+        ['Garden cake', '2026-06-14', 'Rose Cottage'],
+      ]);
+      expect(found.events[0].startDate.toJSDate().toISOString()).to.equal('2026-06-13T11:30:00.000Z');
+
+      // WCAG 2.1 AA (contrast included) and axe's best practices, on the page and on its 404.
+      expect(await axeViolations(page)).to.deep.equal([]);
+      const missing = await page.goto(`${server.url}/p/pln_00000000000000000000000000000000`, { waitUntil: 'load' });
+      expect(missing?.status()).to.equal(404);
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await page.goto(url, { waitUntil: 'load' });
 
       mkdirSync('test-artifacts', { recursive: true });
       await page.screenshot({ path: join('test-artifacts', 'plan-share-page.png'), fullPage: true });

@@ -215,3 +215,43 @@ describe('calendar shares over HTTP', () => {
     expect(sort(expanded)).to.deep.equal(sort(listed));
   });
 });
+
+describe('calendar share UIDs across a change of publicUrl', () => {
+  it('keeps every UID when the daemon restarts on the same data with another HOUSEHOLD_PUBLIC_URL', async () => {
+    const first = await startTestServer({ timezone: 'Europe/Berlin', overrides: { server: { host: '127.0.0.1', port: 0, publicUrl: 'http://localhost:8080' } } });
+    const dataDir = first.dataDir;
+    const familyId = first.daemon.store.getFamilyBySlug('home')!.id;
+    const ids: string[] = [];
+    for (const body of [
+      { title: 'Swimming', date: '2026-12-01', time: '16:30', repeatFrequency: 'weekly' },
+      { title: 'Dentist', date: '2026-12-03', time: '09:00' },
+      { title: 'Holiday', date: '2026-12-20', endDate: '2026-12-27' },
+    ]) {
+      const r = await first.api.post('/calendar/events', body);
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      ids.push(r.body.entryId);
+    }
+    // A changed occurrence is written as a second VEVENT with the series' UID.
+    const moved = await first.api.patch(`/calendar/events/${ids[0]}`, { editScope: 'occurrence', occurrenceDate: '2026-12-08', time: '17:00' });
+    expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+    const created = await first.api.post('/calendar/shares', { name: 'Everything' });
+    expect(created.body.url).to.match(/^http:\/\/localhost:8080\/share\/calendar\//);
+    const path = new URL(created.body.url).pathname;
+    const uids = (ics: string) => [...ics.matchAll(/^UID:(.*)\r$/gm)].map((m) => m[1]!);
+    const before = uids((await first.http.get(path)).text);
+    await first.close({ keepData: true });
+
+    const second = await startTestServer({ dataDir, timezone: 'Europe/Berlin', overrides: { server: { host: '127.0.0.1', port: 0, publicUrl: 'https://home.example.org' } } });
+    try {
+      const again = await second.api.post('/calendar/shares', { name: 'Everything again' });
+      expect(again.body.url).to.match(/^https:\/\/home\.example\.org\/share\/calendar\//);
+      const after = uids((await second.http.get(path)).text);
+      expect(before).to.have.length(4);
+      expect(after).to.deep.equal(before);
+      expect([...new Set(after)].sort()).to.deep.equal(ids.map((id) => `${id}@${familyId}.household-organizer`).sort());
+      expect(after.join(' ')).to.not.match(/localhost|example\.org/);
+    } finally {
+      await second.close();
+    }
+  });
+});

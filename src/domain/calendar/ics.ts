@@ -63,6 +63,7 @@ export interface IcsOverride extends Partial<IcsTiming>, IcsFields {
 }
 
 export interface IcsEvent extends IcsTiming, IcsFields {
+  /** See eventUid(): never derived from anything an admin may change. */
   uid: string;
   summary: string;
   /** An RRULE value as rruleFor() writes it. */
@@ -81,6 +82,16 @@ export interface IcsCalendar {
   prodId?: string;
   now: Date;
   events: IcsEvent[];
+}
+
+/**
+ * The UID of a stored event: its own id at its family's id. Calendar clients key subscribed
+ * events by UID, so nothing configurable may go into it: a UID built from the public URL's host
+ * made every event look new when an install set HOUSEHOLD_PUBLIC_URL. Ids never change, and an
+ * event id is unique on its own; the family id keeps two installs' feeds apart in one client.
+ */
+export function eventUid(familyId: string, eventId: string): string {
+  return `${eventId}@${familyId}.household-organizer`;
 }
 
 const DEFAULT_PRODID = '-//Household Organizer//Calendar Share//EN';

@@ -9,7 +9,7 @@ import { calendarCollections, getCollection } from '../collections/collections.j
 import { activePerson } from '../people/people.js';
 import { NotFound, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
-import { renderCalendar, type IcsEvent, type IcsOverride } from './ics.js';
+import { eventUid, renderCalendar, type IcsEvent, type IcsOverride } from './ics.js';
 import { failIfAny, getEvent, isSeries, occurrenceData } from './events.js';
 import { eventEnd, prepared } from './listing.js';
 import { instantToLocal } from '../shared/time.js';
@@ -141,10 +141,10 @@ export function sharedEvents(state: FamilyState, s: CalendarShare): EventRecord[
 }
 
 /** An event as the ICS writer takes it: RRULE, EXDATEs for removed dates, overrides. */
-export function icsEventOf(ev: EventRecord, tz: string, uidDomain: string): IcsEvent {
+export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEvent {
   const d = ev.data;
   const out: IcsEvent = {
-    uid: `${ev.id}@${uidDomain}`, summary: ev.title, status: ev.status,
+    uid: eventUid(familyId, ev.id), summary: ev.title, status: ev.status,
     date: d.date, ...(d.endDate ? { endDate: d.endDate } : {}), ...(d.time ? { time: d.time } : {}),
     ...(d.endTime ? { endTime: d.endTime } : {}), ...(d.allDay ? { allDay: true } : {}),
     ...(d.durationMinutes ? { durationMinutes: d.durationMinutes } : {}),
@@ -180,9 +180,9 @@ export function icsEventOf(ev: EventRecord, tz: string, uidDomain: string): IcsE
 }
 
 /** The share's ICS text (cached until the family's next write). */
-export function renderShare(state: FamilyState, s: CalendarShare, now: Date, uidDomain: string): string {
+export function renderShare(state: FamilyState, s: CalendarShare, now: Date): string {
   return state.derived(`calendar:share:${s.id}:${now.getUTCFullYear()}`, () => renderCalendar({
     name: s.name, timezone: state.family.timezone, now,
-    events: sharedEvents(state, s).map((ev) => icsEventOf(ev, state.family.timezone, uidDomain)),
+    events: sharedEvents(state, s).map((ev) => icsEventOf(ev, state.family.timezone, state.family.id)),
   }));
 }

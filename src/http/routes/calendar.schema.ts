@@ -2,7 +2,7 @@
  * Request structs and response schemas of the calendar events endpoints (contract: Calendar
  * event table and Limits; DESIGN §5).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import {
@@ -207,3 +207,10 @@ export const EVENT_RESPONSE: JsonSchema = {
   properties: { ok: { const: true }, event: EVENT_SCHEMA },
   examples: [{ ok: true, event: EXAMPLE_EVENT }],
 };
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('CalendarEvent', EVENT_SCHEMA);
+named('Reminder', Reminder);
+named('TravelPlan', TravelPlan);
+named('CreateEventBody', CreateEventBody);
+named('UpdateEventBody', UpdateEventBody);

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the collections endpoints (wire name: tracker).
  */
-import { S, toJsonSchema, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, toJsonSchema, type Infer, type JsonSchema } from '../schema.js';
 import type { Struct } from 'superstruct';
 import { COLORS, FIELD_KEY_RE, FIELD_TYPES } from '../../domain/collections/types.js';
 
@@ -89,3 +89,9 @@ export const TRACKER_DELETE_RESPONSE: JsonSchema = {
   },
   examples: [{ ok: true, tracker: EXAMPLE_TRACKER, deletedEntries: 12 }],
 };
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('FieldDefinition', FieldDefBody);
+named('Tracker', TRACKER_SCHEMA);
+named('CreateTrackerBody', CreateCollectionBody);
+named('UpdateTrackerBody', UpdateCollectionBody);

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the entries endpoints, single and batch.
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import { BATCH_MAX } from '../../domain/collections/entries.js';
@@ -92,3 +92,11 @@ export const BATCH_RESPONSE: JsonSchema = {
   },
   examples: [{ ok: true, count: 1, entries: [EXAMPLE_ENTRY] }],
 };
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('Entry', ENTRY_SCHEMA);
+named('CreateEntryBody', CreateEntryBody);
+named('UpdateEntryBody', UpdateEntryBody);
+named('CreateEntriesBody', BatchCreateBody);
+named('UpdateEntriesBody', BatchUpdateBody);
+named('DeleteEntriesBody', BatchDeleteBody);

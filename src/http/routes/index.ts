@@ -2,6 +2,8 @@
  * Every API area's routes, in the order they are matched. Each area adds one line here.
  */
 import type { RouteDef } from '../route.js';
+import docs from './docs.js';
+import family from './family.js';
 import collections from './collections.js';
 import entries from './entries.js';
 import people from './people.js';
@@ -11,11 +13,14 @@ import calendarFeed from '../../public/calendarFeed.js';
 import plans from './plans.js';
 import planNotes from './planNotes.js';
 import planPolls from './planPolls.js';
+import planIcs from '../../public/planIcs.js';
 import planPage from '../../public/planPage.js';
 import pending from './pending.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
+    ...docs,
+    ...family,
     ...collections,
     ...entries,
     ...people,
@@ -25,6 +30,7 @@ export function areaRoutes(): RouteDef[] {
     ...plans,
     ...planNotes,
     ...planPolls,
+    ...planIcs,
     ...planPage,
     ...pending,
   ];

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the people endpoints (DESIGN §8).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { PERSON_KINDS } from '../../domain/people/people.js';
 import { withExamples } from './collections.schema.js';
 
@@ -70,3 +70,8 @@ export const PERSON_DELETE_RESPONSE: JsonSchema = {
   properties: { ok: { const: true }, personId: { type: 'string' } },
   examples: [{ ok: true, personId: EXAMPLE_PERSON.id }],
 };
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('Person', PERSON_SCHEMA);
+named('CreatePersonBody', CreatePersonBody);
+named('UpdatePersonBody', UpdatePersonBody);

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the plans endpoints (contract "Plans", DESIGN §7).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { withExamples } from './collections.schema.js';
 import { PHASES } from '../../domain/plans/timing.js';
 import { LABEL_MAX, NOTE_MAX, OPTIONS_MAX, OPTIONS_MIN, PROSE_MAX, QUESTION_MAX, TITLE_MAX } from '../../domain/plans/types.js';
@@ -227,8 +227,9 @@ export const REOPEN_RESPONSE = body(['removedFromCalendar', 'removedEventId'], {
 });
 
 /** The public page's JSON (`Accept: application/json`): what the HTML shows, nothing more. */
-export const PUBLIC_PLAN_SCHEMA: JsonSchema = body(['title', 'prose', 'when', 'phase', 'events', 'notes', 'polls'], {
+export const PUBLIC_PLAN_SCHEMA: JsonSchema = body(['title', 'prose', 'when', 'phase', 'timezone', 'events', 'notes', 'polls'], {
   title: str, prose: strOrNull, when: str, phase: { type: 'string', enum: [...PHASES] },
+  timezone: { ...str, description: 'The family\'s IANA zone: the times are in it, 12-hour for zones of the United States, else 24-hour' },
   events: {
     type: 'array',
     items: {
@@ -258,3 +259,23 @@ export const PUBLIC_PLAN_SCHEMA: JsonSchema = body(['title', 'prose', 'when', 'p
     },
   },
 });
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('EventTiming', TIMING_SCHEMA);
+named('PlanEvent', EVENT_ITEM_SCHEMA);
+named('PlanNote', NOTE_SCHEMA);
+named('PollOption', OPTION_SCHEMA);
+named('Poll', POLL_SCHEMA);
+named('PlanSummary', PLAN_LIST_ITEM_SCHEMA);
+named('Plan', PLAN_SCHEMA);
+named('PublicPlan', PUBLIC_PLAN_SCHEMA);
+named('CreatePlanBody', CreatePlanBody);
+named('UpdatePlanBody', UpdatePlanBody);
+named('LinkEventBody', LinkEventBody);
+named('CreateNoteBody', CreateNoteBody);
+named('UpdateNoteBody', UpdateNoteBody);
+named('PollOptionBody', OptionBody);
+named('CreatePollBody', CreatePollBody);
+named('UpdatePollBody', UpdatePollBody);
+named('ChooseOptionBody', ChooseOptionBody);
+named('PlanShareBody', ShareBody);

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the calendar share endpoints (DESIGN §6).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { withExamples } from './collections.schema.js';
 
 const ids = S.array(S.string({ min: 1, max: 100 }), { max: 200 });
@@ -56,3 +56,7 @@ export const SHARE_DELETED_RESPONSE: JsonSchema = {
   properties: { ok: { const: true }, share: SHARE_SCHEMA },
   examples: [{ ok: true, share: EXAMPLE }],
 };
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('CalendarShare', SHARE_SCHEMA);
+named('CreateShareBody', CreateShareBody);

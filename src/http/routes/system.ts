@@ -2,10 +2,10 @@
  * Routes of the daemon itself: health, the OpenAPI document and the change-log feed.
  */
 import { defineRoutes } from '../route.js';
-import { S } from '../schema.js';
+import { named, S } from '../schema.js';
 import { EVENT_TYPES } from '../../domain/shared/events.js';
 
-export const CHANGE_RECORD_SCHEMA = {
+export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   type: 'object',
   required: ['id', 'seq', 'at', 'type', 'actor', 'object'],
   properties: {
@@ -20,7 +20,7 @@ export const CHANGE_RECORD_SCHEMA = {
     object: { description: 'The resource as the API shows it' },
     previous: { description: 'The resource before an update' },
   },
-};
+});
 
 /** `GET …/changes?limit=`: 1..500 (issue 2), 100 when left out. */
 const CHANGES_LIMIT = { min: 1, max: 500, default: 100 } as const;
@@ -47,7 +47,7 @@ export default function systemRoutes(getDocument: () => unknown, version: string
     {
       method: 'get', path: '/api/v1/openapi.json', family: false, scope: 'public', tags: ['System'],
       summary: 'This OpenAPI 3.1 document',
-      response: { type: 'object', required: ['openapi', 'paths'] },
+      response: { type: 'object', required: ['openapi', 'paths'], properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } } },
       handler: () => getDocument(),
     },
     {
