@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { Client } from '../helpers/server.js';
 import { open as openLmdb } from 'lmdb';
 import { runCli, spawnDaemon } from '../helpers/child.js';
@@ -62,9 +63,27 @@ describe('the daemon process', function () {
     const d = await spawnDaemon(dir);
     const api = new Client(`${d.url}/api/v1/families/home`, d.bootstrapKey);
     const inFlight = Array.from({ length: 30 }, (_, i) => api.post('/people', { name: `p${i}` }).catch(() => null));
-    await new Promise((r) => setTimeout(r, 5));
+    // One request provably in flight across the signal: its body is only half sent when SIGTERM
+    // arrives, and the rest follows once the daemon has said it is stopping.
+    const { port, hostname } = new URL(d.url);
+    const body = JSON.stringify({ name: 'Slow Sender' });
+    const sock = connect(Number(port), hostname);
+    await new Promise((r) => sock.once('connect', r));
+    let answer = '';
+    sock.on('data', (c: Buffer) => { answer += c.toString(); });
+    const closed = new Promise((r) => sock.once('close', r));
+    sock.write(`POST /api/v1/families/home/people HTTP/1.1\r\nHost: ${hostname}\r\nx-api-key: ${d.bootstrapKey}\r\n`
+      + `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 8)}`);
+    await new Promise((r) => setTimeout(r, 50));
     const started = Date.now();
     d.proc.kill('SIGTERM');
+    while (!d.output().includes('received SIGTERM, stopping')) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(d.proc.exitCode, 'the daemon waits for the request whose body is still arriving').to.equal(null);
+    sock.write(body.slice(8));
+    await closed;
+    expect(answer).to.match(/^HTTP\/1\.1 201 /);
+    const slowId = /"id":"(person_[0-9a-z]{20})"/.exec(answer)![1]!;
     const replies = await Promise.all(inFlight);
     const exit = await d.exited;
     expect(exit.code).to.equal(0);
@@ -75,6 +94,7 @@ describe('the daemon process', function () {
       const api2 = new Client(`${d2.url}/api/v1/families/home`, d.bootstrapKey);
       const ids = new Set((await api2.get('/people')).body.people.map((p: any) => p.id));
       for (const id of ok) expect(ids.has(id), id).to.equal(true);
+      expect(ids.has(slowId), 'the request in flight across SIGTERM was kept').to.equal(true);
       expect(d.output()).to.match(/"msg":"listening on 127\.0\.0\.1:\d+"/);
       expect(d.output()).to.include('"msg":"stopped"');
     } finally {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.js';
 import { conforms } from '../helpers/contract.js';
 import { FakeClock } from '../helpers/clock.js';
-import { makeEvent, makePlan, sharePath } from './plans.helpers.js';
+import { makeEvent, makePlan, sharePath } from '../helpers/plans.js';
 
 // ical.js ships no types; it is the reference reader here.
 const ICAL = createRequire(import.meta.url)('ical.js');

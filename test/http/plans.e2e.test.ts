@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { conforms } from '../helpers/contract.js';
 import { FakeClock } from '../helpers/clock.js';
 import { PUBLIC_PLAN_SCHEMA } from '../../src/http/routes/plans.schema.js';
-import { PLAN, PLANS, changesAfter, lastSeq, makeEvent, makePlan, sharePath, voterKey } from './plans.helpers.js';
+import { PLAN, PLANS, changesAfter, lastSeq, makeEvent, makePlan, sharePath, voterKey } from '../helpers/plans.js';
 
 const AjvClass = (Ajv2020 as any).default ?? Ajv2020;
 

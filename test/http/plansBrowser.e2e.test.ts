@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import IcalExpander from 'ical-expander';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FakeClock } from '../helpers/clock.js';
-import { makeEvent, makePlan, sharePath, voterKey } from './plans.helpers.js';
+import { makeEvent, makePlan, sharePath, voterKey } from '../helpers/plans.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

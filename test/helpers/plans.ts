@@ -1,6 +1,6 @@
 /** Shared steps of the plans e2e suites: the change log, events and plans through the API. */
 import { expect } from 'chai';
-import type { Client, TestServer } from '../helpers/server.js';
+import type { Client, TestServer } from './server.js';
 
 export const PLANS = '/api/v1/families/{familySlug}/plans';
 export const PLAN = `${PLANS}/{planId}`;
