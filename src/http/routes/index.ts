@@ -12,6 +12,9 @@ import plans from './plans.js';
 import planNotes from './planNotes.js';
 import planPolls from './planPolls.js';
 import planPage from '../../public/planPage.js';
+import notifications from './notifications.js';
+import routines from './routines.js';
+import checks from './checks.js';
 import pending from './pending.js';
 
 export function areaRoutes(): RouteDef[] {
@@ -26,6 +29,9 @@ export function areaRoutes(): RouteDef[] {
     ...planNotes,
     ...planPolls,
     ...planPage,
+    ...notifications,
+    ...routines,
+    ...checks,
     ...pending,
   ];
 }
