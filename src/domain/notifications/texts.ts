@@ -141,7 +141,9 @@ export function routineText(state: FamilyState, r: RoutineRecord, now: Date, wea
     if (!day.length) lines.push('- nothing planned');
     for (const e of day) lines.push(eventLine(state, e));
   }
-  const chores = entriesOf(state, 'chores').filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due as string) <= tomorrow);
+  // Overdue first, then today's, then tomorrow's.
+  const chores = entriesOf(state, 'chores').filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due as string) <= tomorrow)
+    .sort((a, b) => ((a.data.due as string) < (b.data.due as string) ? -1 : (a.data.due as string) > (b.data.due as string) ? 1 : a.title.localeCompare(b.title)));
   if (chores.length) {
     const items = chores.slice(0, 20).map((c) => {
       const due = c.data.due as string;
