@@ -14,7 +14,7 @@ import { MISSED } from './delivery.js';
 import { mark, markId } from './marks.js';
 import { occurrenceOn, type Occurrence } from './occurrences.js';
 import { nextRoutineJob } from './routines.js';
-import { eventAgenda, needsCoverage, nextCheckRun } from './schedule.js';
+import { eventAgenda, needsCoverage, nextCheckRun, type AgendaPart } from './schedule.js';
 import { checkText, coverageText, leaveByText, reminderText, routineText, type WeatherNote } from './texts.js';
 import {
   CHECKS, KEEP_MS, MARKS, NOTIFICATIONS, ROUTINES, type CheckRecord, type NotificationRecord, type RoutineRecord, type Transports,
@@ -88,8 +88,8 @@ function target(state: FamilyState, data: { eventId: string; occurrenceDate: str
 }
 
 /** After a firing: the event's jobs recomputed with the new mark (moves this job on). */
-function reschedule(state: FamilyState, eventId: string, marks: RecordChange[], now: Date): AgendaChange[] {
-  return eventAgenda(withMarks(state, marks), eventId, getEvent(state, eventId) ?? null, now).agenda;
+function reschedule(state: FamilyState, eventId: string, marks: RecordChange[], now: Date, part: AgendaPart): AgendaChange[] {
+  return eventAgenda(withMarks(state, marks), eventId, getEvent(state, eventId) ?? null, now, part).agenda;
 }
 
 export function fireReminder(state: FamilyState, ctx: CommandContext, data: { eventId: string; index: number; occurrenceDate: string }, opts: FireOptions): Decision<Fired> {
@@ -108,7 +108,7 @@ export function fireReminder(state: FamilyState, ctx: CommandContext, data: { ev
     }, changes, events, agenda);
     changes.push(mark(markId.reminder(t.ev.id, t.o.date, data.index), ctx.now));
   }
-  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now));
+  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now, { reminder: data.index }));
   return result(record, changes, events, agenda);
 }
 
@@ -126,7 +126,7 @@ export function fireLeaveBy(state: FamilyState, ctx: CommandContext, data: { eve
     }, changes, events, agenda);
     changes.push(mark(markId.leaveBy(t.ev.id, t.o.date), ctx.now));
   }
-  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now));
+  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now, 'leaveBy'));
   return result(record, changes, events, agenda);
 }
 
@@ -143,7 +143,7 @@ export function fireCoverage(state: FamilyState, ctx: CommandContext, data: { ev
     }, changes, events, agenda);
     changes.push(mark(markId.coverage(t.ev.id, t.o.date), ctx.now));
   }
-  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now));
+  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now, 'coverage'));
   return result(record, changes, events, agenda);
 }
 

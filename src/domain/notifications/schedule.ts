@@ -47,7 +47,7 @@ export function nextReminder(state: FamilyState, ev: EventRecord, index: number,
     const r = o.data.reminders?.[index];
     if (!r || !active(o) || isMarked(state, markId.reminder(ev.id, o.date, index))) return null;
     const due = o.start - r.offsetMinutes * 60_000;
-    return due > now.getTime() ? due : null;
+    return due >= now.getTime() ? due : null;
   });
 }
 
@@ -56,7 +56,7 @@ export function nextLeaveBy(state: FamilyState, ev: EventRecord, now: Date) {
   return nextOccurrence(ev, tz, now, (o) => {
     if (!active(o) || isMarked(state, markId.leaveBy(ev.id, o.date))) return null;
     const due = leaveByOf(o.data, tz);
-    return due !== null && due > now.getTime() ? due : null;
+    return due !== null && due >= now.getTime() ? due : null;
   });
 }
 
@@ -103,23 +103,33 @@ function reminderCount(ev: EventRecord): number {
  * one job per reminder, one leave-by, one coverage alert, one per check — each at the next
  * occurrence, or removed when there is none.
  */
-export function eventAgenda(state: FamilyState, eventId: string, ev: EventRecord | null, now: Date): { agenda: AgendaChange[]; changes: RecordChange[] } {
+/** Which of the event's jobs to recompute: all of them (an edit), or the one that just fired. */
+export type AgendaPart = { reminder: number } | 'leaveBy' | 'coverage';
+
+export function eventAgenda(state: FamilyState, eventId: string, ev: EventRecord | null, now: Date, only?: AgendaPart): { agenda: AgendaChange[]; changes: RecordChange[] } {
   const agenda: AgendaChange[] = [];
   const changes: RecordChange[] = [];
   const live = ev && ev.status !== 'archived' ? ev : null;
   const count = live ? reminderCount(live) : 0;
+  const want = (part: 'reminder' | 'leaveBy' | 'coverage' | 'checks', index?: number) => only === undefined
+    || (typeof only === 'object' ? part === 'reminder' && index === only.reminder : part === only);
   for (let i = 0; i < REMINDERS_MAX; i++) {
+    if (!want('reminder', i)) continue;
     const next = i < count ? nextReminder(state, live!, i, now) : null;
     agenda.push(...putOrRemove(state, jobId.reminder(eventId, i), next
       ? { kind: JOB.reminder, dueAt: next.dueAt, data: { eventId, index: i, occurrenceDate: next.occurrence.date } } : null));
   }
-  const leave = live ? nextLeaveBy(state, live, now) : null;
-  agenda.push(...putOrRemove(state, jobId.leaveBy(eventId), leave
-    ? { kind: JOB.leaveBy, dueAt: leave.dueAt, data: { eventId, occurrenceDate: leave.occurrence.date } } : null));
-  const cover = live ? nextCoverage(state, live, now) : null;
-  agenda.push(...putOrRemove(state, jobId.coverage(eventId), cover
-    ? { kind: JOB.coverage, dueAt: cover.dueAt, data: { eventId, occurrenceDate: cover.occurrence.date } } : null));
-  for (const check of checksOf(state, eventId)) {
+  if (want('leaveBy')) {
+    const leave = live ? nextLeaveBy(state, live, now) : null;
+    agenda.push(...putOrRemove(state, jobId.leaveBy(eventId), leave
+      ? { kind: JOB.leaveBy, dueAt: leave.dueAt, data: { eventId, occurrenceDate: leave.occurrence.date } } : null));
+  }
+  if (want('coverage')) {
+    const cover = live ? nextCoverage(state, live, now) : null;
+    agenda.push(...putOrRemove(state, jobId.coverage(eventId), cover
+      ? { kind: JOB.coverage, dueAt: cover.dueAt, data: { eventId, occurrenceDate: cover.occurrence.date } } : null));
+  }
+  for (const check of want('checks') ? checksOf(state, eventId) : []) {
     const run = ev ? nextCheckRun(state, ev, check.leadHours, now) : null;
     if (run) {
       agenda.push(...putOrRemove(state, jobId.check(check.id), { kind: JOB.check, dueAt: run.dueAt, data: { checkId: check.id } }));
