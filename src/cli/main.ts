@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, ConfigError, type Config } from '../config.js';
 import { Store, StoreVersionError } from '../store/store.js';
-import { createFamily, createKey, revokeKey, publicKey, SCOPES } from '../family/keys.js';
+import { createFamily, createKey, revokeKey, publicKey, SCOPES, updateFamily } from '../family/keys.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
@@ -20,6 +20,7 @@ const USAGE = `household-organizer <command> [options]
 Commands:
   serve                                   run the daemon
   family create <slug> [--name N] [--timezone TZ]
+  family update <slug> [--name N] [--timezone TZ] [--location PLACE|lat,lon|""]
   family list
   key create <slug> [--scopes read,write,admin] [--person ID] [--name N]
   key list <slug>
@@ -43,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
         'data-dir': { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean', default: false },
         port: { type: 'string' }, host: { type: 'string' }, name: { type: 'string' }, timezone: { type: 'string' },
         scopes: { type: 'string' }, person: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        location: { type: 'string' },
       },
     });
   } catch (e) {
@@ -77,6 +79,17 @@ export async function main(argv: string[]): Promise<number> {
           const { id, slug, name, timezone } = made.family;
           out(`Created family "${slug}" (${name}, ${timezone}).\nAdmin API key (shown only once): ${made.apiKey}`,
             { family: { id, slug, name, timezone }, apiKey: made.apiKey });
+          return 0;
+        }
+        case 'family update': {
+          if (!arg) throw new UsageError('family update needs a slug');
+          if (v.name === undefined && v.timezone === undefined && v.location === undefined) {
+            throw new UsageError('family update needs at least one of --name, --timezone, --location');
+          }
+          const family = await updateFamily(store, arg, { name: v.name, timezone: v.timezone, location: v.location });
+          const { id, slug, name, timezone, location } = family;
+          out(`Updated family "${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''}).`,
+            { family: { id, slug, name, timezone, location: location ?? null } });
           return 0;
         }
         case 'family list': {
