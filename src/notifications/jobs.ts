@@ -34,7 +34,33 @@ type Effect = (job: StoredAgendaJob) => (state: FamilyState, ctx: CommandContext
 /** When the text is contextual: the local date whose weather it needs, else null. */
 type NeedsWeather = (job: StoredAgendaJob, ctx: JobContext) => Promise<string | null>;
 
+/**
+ * At most this many firings run at once. Thousands of reminders may come due in the same
+ * minute; each firing is a few commits and a transport call, and letting the scheduler's whole
+ * pass run at once would starve the API's reads on the one JavaScript thread.
+ */
+export const FIRING_CONCURRENCY = 16;
+
+/** A counting semaphore that also yields to the event loop before each task. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(); else this.active--;
+    }
+  }
+}
+
 export function notificationJobs(deps: NotificationJobDeps): Record<string, JobHandler> {
+  const gate = new Gate(FIRING_CONCURRENCY);
   /** The weather for the family's location on `date`, or null when it has none. */
   const weather = async (familyId: string, date: string): Promise<WeatherNote | null> => {
     const family = deps.store.getFamily(familyId);
@@ -42,7 +68,7 @@ export function notificationJobs(deps: NotificationJobDeps): Record<string, JobH
     return weatherFor(deps.egress, deps.config, family.location, date, family.timezone);
   };
 
-  const fire = (effect: Effect, needsWeather?: NeedsWeather): JobHandler => async (job, ctx) => {
+  const fire = (effect: Effect, needsWeather?: NeedsWeather): JobHandler => (job, ctx) => gate.run(async () => {
     let w: WeatherNote | null = null;
     if (!ctx.missed && needsWeather) {
       const date = await needsWeather(job, ctx);
@@ -52,7 +78,7 @@ export function notificationJobs(deps: NotificationJobDeps): Record<string, JobH
     const run = effect(job);
     const fired = await ctx.actor.execute(fireCommand(job, (s, c) => run(s, c, opts)), SCHEDULER_ACTOR);
     if (fired && fired.deliveries.some((d) => d.status === 'pending')) await deps.notifier.deliver(ctx.actor, fired.id);
-  };
+  });
 
   return {
     [JOB.send]: async (job, ctx) => {

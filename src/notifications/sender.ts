@@ -6,6 +6,7 @@
  * being sent is never handed to the transports a second time meanwhile (a second caller waits
  * for the first one's outcome).
  */
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FamilyActor } from '../family/actor.js';
@@ -44,6 +45,8 @@ export class Notifier {
   private readonly sms: ReturnType<typeof createSms> | null;
 
   constructor(private readonly deps: NotifierDeps) {
+    // Every transport call listens on this one signal (cancelled at shutdown).
+    setMaxListeners(0, this.stopping.signal);
     const { config, egress } = deps;
     const policy = config.egress.transports;
     this.push = config.push.ntfyUrl ? createPush({ egress, url: config.push.ntfyUrl, policy }) : null;
