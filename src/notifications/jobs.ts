@@ -39,7 +39,7 @@ type NeedsWeather = (job: StoredAgendaJob, ctx: JobContext) => Promise<string | 
  * minute; each firing is a few commits and a transport call, and letting the scheduler's whole
  * pass run at once would starve the API's reads on the one JavaScript thread.
  */
-export const FIRING_CONCURRENCY = 16;
+export const FIRING_CONCURRENCY = 48;
 
 /** A counting semaphore that also yields to the event loop before each task. */
 class Gate {
