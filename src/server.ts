@@ -28,6 +28,7 @@ import { createLogger } from './logger.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { jobHandlers } from './scheduler/jobs.js';
 import { createEgress, type Egress } from './integrations/egress.js';
+import { Notifier } from './notifications/sender.js';
 import { VERSION } from './version.js';
 import './domain/register.js';
 
@@ -53,6 +54,8 @@ export interface Daemon {
   scheduler: Scheduler;
   /** The one outbound HTTP client (egress guard). */
   egress: Egress;
+  /** Sends notifications through their transports. */
+  notifier: Notifier;
   /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
   close(): Promise<void>;
@@ -81,11 +84,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       }
     },
   }, { idleMs: config.families.actorIdleMinutes * 60_000, maxActive: config.families.maxActiveActors });
-  const services: Services = { config, registry, store, now, logger };
   const egress = createEgress();
+  const notifier = new Notifier({ config, egress, logger });
+  const services: Services = { config, registry, store, now, logger, notifier };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
-    handlers: jobHandlers({ store, registry, config, now, logger, egress }),
+    handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier }),
   });
   let document: unknown;
   const routes: RouteDef[] = [];
@@ -155,13 +159,15 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     clearInterval(idle);
     clearTimeout(forced);
     await scheduler!.stop();
+    // Sends in flight record their outcome; what they leave pending goes out at the next start.
+    await notifier.close();
     await registry.shutdown();
     await store.close();
     logger.info('stopped');
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, scheduler, egress, routes, router, server, onCommitted, close };
+  return { url, port, store, registry, scheduler, egress, notifier, routes, router, server, onCommitted, close };
 }
 
 interface BootstrapDeps {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../config.js';
 import { Store, STORE_FILE } from '../store/store.js';
-import { createFamily, createKey, revokeKey, publicKey, SCOPES } from '../family/keys.js';
+import { createFamily, createKey, revokeKey, publicKey, SCOPES, updateFamily } from '../family/keys.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
 import { DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
@@ -26,6 +26,7 @@ const USAGE = `household-organizer <command> [options]
 Commands:
   serve                                   run the daemon
   family create <slug> [--name N] [--timezone TZ]
+  family update <slug> [--name N] [--timezone TZ] [--location PLACE|lat,lon|""]
   family list
   key create <slug> [--scopes read,write,admin] [--person ID] [--name N]
   key list <slug>
@@ -63,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
         'data-dir': { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean', default: false },
         port: { type: 'string' }, host: { type: 'string' }, name: { type: 'string' }, timezone: { type: 'string' },
         scopes: { type: 'string' }, person: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        location: { type: 'string' },
       },
     });
   } catch (e) {
@@ -100,6 +102,17 @@ export async function main(argv: string[]): Promise<number> {
           const { id, slug, name, timezone } = made.family;
           out(`Created family "${slug}" (${name}, ${timezone}).\nAdmin API key (shown only once): ${made.apiKey}`,
             { family: { id, slug, name, timezone }, apiKey: made.apiKey });
+          return EXIT.ok;
+        }
+        case 'family update': {
+          if (!arg) throw new UsageError('family update needs a slug');
+          if (v.name === undefined && v.timezone === undefined && v.location === undefined) {
+            throw new UsageError('family update needs at least one of --name, --timezone, --location');
+          }
+          const family = await updateFamily(store(), arg, { name: v.name, timezone: v.timezone, location: v.location });
+          const { id, slug, name, timezone, location } = family;
+          out(`Updated family "${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''}).`,
+            { family: { id, slug, name, timezone, location: location ?? null } });
           return EXIT.ok;
         }
         case 'family list': {

@@ -4,4 +4,5 @@
 import './collections/builtins.js';
 import './calendar/register.js';
 import './plans/register.js';
+import './notifications/register.js';
 export {};

@@ -93,6 +93,41 @@ export async function createFamily(
   return { family, ...(key ? { apiKey: key.apiKey, key: key.record } : {}) };
 }
 
+/**
+ * Changes a family's name, time zone or location (`family update`). `location` is a place name
+ * or `lat,lon` for the weather in contextual notifications; an empty string removes it. The
+ * daemon reads the location at each firing; a new name or time zone reaches a running daemon
+ * when the family is next loaded (after its idle eviction or a restart).
+ */
+export async function updateFamily(
+  store: Store, slug: string, input: { name?: string | undefined; timezone?: string | undefined; location?: string | undefined },
+): Promise<FamilyInfo> {
+  const family = store.getFamilyBySlug(slug);
+  if (!family) throw new NotFound(`no family with slug "${slug}"`);
+  const patch: { name?: string; timezone?: string; location?: string | null } = {};
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (!name || charCount(name) > 200) throw Invalid.at(['name'], 'must be 1 to 200 characters long');
+    patch.name = name;
+  }
+  if (input.timezone !== undefined) {
+    if (!isValidTimeZone(input.timezone)) throw Invalid.at(['timezone'], `"${input.timezone}" is not an IANA time zone`);
+    patch.timezone = input.timezone;
+  }
+  if (input.location !== undefined) {
+    const location = input.location.trim();
+    if (charCount(location) > 200) throw Invalid.at(['location'], 'must be at most 200 characters long');
+    const latLon = /^(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)$/.exec(location);
+    if (latLon && (Math.abs(Number(latLon[1])) > 90 || Math.abs(Number(latLon[2])) > 180)) {
+      throw Invalid.at(['location'], 'lat,lon must be within -90..90 and -180..180');
+    }
+    patch.location = location || null;
+  }
+  const updated = await store.updateFamily(family.id, patch);
+  if (!updated) throw new NotFound(`no family with slug "${slug}"`);
+  return updated;
+}
+
 /** Creates a key for a family; the plaintext is returned once. */
 export async function createKey(
   store: Store, slug: string, opts: { name?: string | undefined; scopes?: Scope[] | undefined; personId?: string | null | undefined }, now: Date,

@@ -9,6 +9,8 @@ import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
 import type { Egress } from '../integrations/egress.js';
+import type { Notifier } from '../notifications/sender.js';
+import { notificationJobs } from '../notifications/jobs.js';
 import type { JobHandler } from './scheduler.js';
 
 export interface JobDeps {
@@ -18,8 +20,13 @@ export interface JobDeps {
   now: () => Date;
   logger: Logger;
   egress: Egress;
+  /** Sends notifications' pending deliveries (the notifications area's jobs). */
+  notifier: Notifier;
 }
 
-export function jobHandlers(_deps: JobDeps): Readonly<Record<string, JobHandler>> {
-  return {};
+export function jobHandlers(deps: JobDeps): Readonly<Record<string, JobHandler>> {
+  return {
+    // notify.*: reminders, leave-by, coverage alerts, checks, routines, sends, pruning.
+    ...notificationJobs(deps),
+  };
 }

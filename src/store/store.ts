@@ -167,6 +167,24 @@ export class Store {
     if (!ok) throw new Conflict(`a family with slug "${family.slug}" already exists`);
   }
 
+  /**
+   * Changes a family's name, time zone or location (`family update`), in one transaction;
+   * undefined fields stay, a null location removes it. Unknown family → undefined.
+   */
+  async updateFamily(familyId: string, patch: { name?: string; timezone?: string; location?: string | null }): Promise<FamilyInfo | undefined> {
+    return this.write(() => {
+      const before = this.db.get(keys.family(familyId)) as FamilyInfo | undefined;
+      if (!before) return undefined;
+      const next: FamilyInfo = { ...before };
+      if (patch.name !== undefined) next.name = patch.name;
+      if (patch.timezone !== undefined) next.timezone = patch.timezone;
+      if (patch.location === null) delete next.location;
+      else if (patch.location !== undefined) next.location = patch.location;
+      this.db.put(keys.family(familyId), next);
+      return next;
+    });
+  }
+
   // ---- API keys -------------------------------------------------------------------------
 
   getKey(keyId: string): ApiKeyRecord | undefined {

@@ -38,6 +38,20 @@ describe('household-organizer CLI', function () {
     expect((await cli('family', 'create', 'tz', '--timezone', 'Mars/Base')).stderr).to.match(/IANA/);
   });
 
+  it('family update sets the location (and name, time zone) while serve runs, refusing bad input', async () => {
+    const r = await cli('family', 'update', 'smiths', '--location', 'Berlin', '--name', 'Smith family', '--json');
+    expect(r.code, r.stderr).to.equal(0);
+    expect(JSON.parse(r.stdout).family).to.deep.include({ slug: 'smiths', name: 'Smith family', timezone: 'Europe/Berlin', location: 'Berlin' });
+    expect(JSON.parse((await cli('family', 'list', '--json')).stdout).families.find((f: any) => f.slug === 'smiths').location).to.equal('Berlin');
+    const cleared = await cli('family', 'update', 'smiths', '--location', '', '--json');
+    expect(JSON.parse(cleared.stdout).family.location).to.equal(null);
+    expect((await cli('family', 'update', 'smiths', '--location', '52.52,13.41', '--json')).code).to.equal(0);
+    expect((await cli('family', 'update', 'smiths', '--location', '95,13')).stderr).to.match(/location/);
+    expect((await cli('family', 'update', 'smiths', '--timezone', 'Mars/Base')).stderr).to.match(/IANA/);
+    expect((await cli('family', 'update', 'nobody', '--location', 'Oslo')).code).to.equal(1);
+    expect((await cli('family', 'update', 'smiths')).code).to.equal(2);
+  });
+
   it('family list shows every family', async () => {
     const r = await cli('family', 'list', '--json');
     expect(JSON.parse(r.stdout).families.map((f: any) => f.slug)).to.include.members(['home', 'smiths']);

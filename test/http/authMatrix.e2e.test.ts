@@ -41,8 +41,12 @@ describe('auth on every family route', () => {
     .replace('{familySlug}', slug)
     .replace(/\{(\w+)\}/g, (_, name: string) => `${name.replace(/Id$|Key$/, '').toLowerCase()}_0000000000000000000a`);
 
+  /** Bodies that are refused by validation; `{}` is a valid routine (every field has a default). */
+  const invalidBodies: Record<string, unknown> = {
+    'POST /api/v1/families/{familySlug}/notification-routines': { cron: 'not a cron' },
+  };
   const send = (op: Op, key: string | null, slug?: string) => server.http.request(op.method, fill(op.template, slug), {
-    key, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} }),
+    key, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: invalidBodies[`${op.method} ${op.template}`] ?? {} }),
   });
 
   it('publishes every family route with its scope', () => {

@@ -86,8 +86,10 @@ describe('GET /api/v1/openapi.json', () => {
     expect(poll('/plans/{planId}/polls', 'post', '201').properties.poll).to.deep.equal({ $ref: '#/components/schemas/Poll' });
     expect(poll('/plans/{planId}/polls/{pollId}/vote', 'post', '200').properties.poll).to.deep.equal({ $ref: '#/components/schemas/Poll' });
     expect(doc.paths[`${FAMILY}/people`].post.requestBody.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/CreatePersonBody' });
-    // Measured: 282 KB before the shapes and the shared answers were named.
-    expect(text.length).to.be.below(200_000);
+    // Measured: 282 KB for 72 operations (3.9 KB each) before the shapes and the shared answers
+    // were named, 2.6 KB each after. The budget is per operation, so new endpoints fit in it.
+    const operations = Object.values<Record<string, unknown>>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    expect(text.length / operations).to.be.below(3_000);
   });
 
   it('gives every operation a success answer and every one that takes a key or input its 4xx answers', () => {
@@ -278,7 +280,7 @@ describe('endpoints of the contract not implemented yet', () => {
     const cases: [string, string, unknown?][] = [
       ['GET', '/webhook-destinations'], ['POST', '/webhook-destinations', { name: 'ha', url: 'http://ha.local', eventTypes: [] }],
       ['POST', '/calendar/external', { name: 'School', url: 'https://school.example/cal.ics' }], ['GET', '/weather?location=Berlin'],
-      ['GET', '/notifications?sinceMinutes=60'], ['POST', '/checks', { eventId: 'ent_x', leadHours: 2, task: 't' }], ['GET', '/context'],
+      ['GET', '/context'],
     ];
     for (const [method, path, body] of cases) {
       const r = await server.api.request(method, path, body === undefined ? {} : { body });

@@ -7,7 +7,7 @@
 import { getCollection, isCalendar } from '../collections/collections.js';
 import { ENTRIES, type Collection } from '../collections/types.js';
 import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
-import { reactToEventsRemoved } from '../shared/hooks.js';
+import { reactToEventChanged, reactToEventsRemoved } from '../shared/hooks.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, localToInstant } from '../shared/time.js';
 import { checkEvent, applyFields } from './fields.js';
@@ -189,10 +189,24 @@ export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: Co
   const ev: EventRecord = {
     id: ctx.newId('ent'), collectionKey: calendar.key, title, status: 'active', data, createdAt: at, updatedAt: at,
   };
-  return {
+  return withEventReactions(state, ev, ctx, {
     result: ev,
     changes: [{ table: ENTRIES, id: ev.id, value: ev }],
     events: [{ type: 'calendar.event.created', object: eventView(state, ev) }],
+  });
+}
+
+/**
+ * Adds what other areas do when `ev` is written (reminders and checks move with it) to the
+ * decision that writes it, so both land in one transaction.
+ */
+export function withEventReactions<R>(state: FamilyState, ev: EventRecord, ctx: CommandContext, d: Decision<R>): Decision<R> {
+  const more = reactToEventChanged(state, ev, ctx);
+  return {
+    ...d,
+    changes: [...d.changes, ...more.changes],
+    events: [...d.events, ...more.events],
+    agenda: [...(d.agenda ?? []), ...(more.agenda ?? [])],
   };
 }
 
@@ -208,5 +222,6 @@ export function decideDeleteEvent(state: FamilyState, id: string, ctx: CommandCo
     result: ev,
     changes: [{ table: ENTRIES, id, value: null }, ...more.changes],
     events: [{ type: 'calendar.event.deleted', object: eventView(state, ev) }, ...more.events],
+    agenda: more.agenda ?? [],
   };
 }

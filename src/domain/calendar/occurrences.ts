@@ -14,7 +14,7 @@ import { ENTRIES, type EntryStatus } from '../collections/types.js';
 import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import {
-  cleanTitle, decideDeleteEvent, eventView, failIfAny, isSeries, occurrenceData, requireEvent, writableCalendar,
+  cleanTitle, decideDeleteEvent, eventView, failIfAny, isSeries, occurrenceData, requireEvent, withEventReactions, writableCalendar,
 } from './events.js';
 import { applyFields, checkEvent } from './fields.js';
 import { isOccurrenceStart } from './recurrence.js';
@@ -116,11 +116,11 @@ function updateSeries(state: FamilyState, ev: EventRecord, patch: EventPatch, ct
     return { result: { event: ev }, changes: [], events: [] };
   }
   next.updatedAt = ctx.now.toISOString();
-  return {
+  return withEventReactions(state, next, ctx, {
     result: { event: next },
     changes: [{ table: ENTRIES, id: ev.id, value: next }],
     events: [{ type: 'calendar.event.updated', object: eventView(state, next), previous: eventView(state, ev) }],
-  };
+  });
 }
 
 function updateOccurrence(state: FamilyState, ev: EventRecord, date: string, patch: EventPatch, ctx: CommandContext): Decision<EventChange> {
@@ -161,11 +161,11 @@ function updateOccurrence(state: FamilyState, ev: EventRecord, date: string, pat
   if (Object.keys(now).length) exceptions[date] = x; else delete exceptions[date];
   const next: EventRecord = { ...ev, updatedAt: x.updatedAt };
   if (Object.keys(exceptions).length) next.exceptions = exceptions; else delete next.exceptions;
-  return {
+  return withEventReactions(state, next, ctx, {
     result: { event: next, occurrenceDate: date },
     changes: [{ table: ENTRIES, id: ev.id, value: next }],
     events: [{ type: 'calendar.event.updated', object: { ...eventView(state, next), occurrenceDate: date }, previous: eventView(state, ev) }],
-  };
+  });
 }
 
 /**
@@ -188,9 +188,9 @@ export function decideDeleteEventScoped(
   requireOccurrence(ev, date);
   const at = ctx.now.toISOString();
   const next: EventRecord = { ...ev, exceptions: { ...(ev.exceptions ?? {}), [date]: { removed: true, updatedAt: at } }, updatedAt: at };
-  return {
+  return withEventReactions(state, next, ctx, {
     result: { event: ev, occurrenceDate: date },
     changes: [{ table: ENTRIES, id, value: next }],
     events: [{ type: 'calendar.event.updated', object: { ...eventView(state, next), occurrenceDate: date }, previous: eventView(state, ev) }],
-  };
+  });
 }

@@ -6,7 +6,7 @@
  * same transaction and logs one `collection.deleted` (no per-entry records).
  */
 import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
-import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { BUILTIN_ORDER } from './builtins.js';
 import { entriesOf } from './listing.js';
 import { normalizeText } from './search.js';
@@ -198,7 +198,7 @@ export function decideUpdateCollection(state: FamilyState, key: string, input: U
  */
 export type CollectionDeletionHook = (
   state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
-) => { changes: RecordChange[]; events: LogEvent[] };
+) => { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] };
 
 const deletionHooks: CollectionDeletionHook[] = [];
 
@@ -217,10 +217,12 @@ export function decideDeleteCollection(state: FamilyState, key: string, ctx: Com
   const changes: RecordChange[] = [{ table: COLLECTIONS, id: key, value: null }];
   for (const id of ids) changes.push({ table: ENTRIES, id, value: null });
   const events: LogEvent[] = [{ type: 'collection.deleted', object: { ...collectionView(c), deletedEntries: ids.size } }];
+  const agenda: AgendaChange[] = [];
   for (const hook of deletionHooks) {
     const more = hook(state, c, ids, ctx);
     changes.push(...more.changes);
     events.push(...more.events);
+    agenda.push(...(more.agenda ?? []));
   }
-  return { result: { collection: c, deletedEntries: ids.size }, changes, events };
+  return { result: { collection: c, deletedEntries: ids.size }, changes, events, agenda };
 }

@@ -11,7 +11,7 @@
 import { decideCreateEvent, decideDeleteEvent, getEvent, type EventInput, type EventRecord } from '../calendar/events.js';
 import { activePerson } from '../people/people.js';
 import { Conflict, Forbidden, Invalid, NotFound, type Issue, type Path } from '../shared/errors.js';
-import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
 import { charCount } from '../shared/text.js';
 import { linkedItemEvent, planUpdated, putPlan, requirePlan } from './plans.js';
@@ -233,6 +233,8 @@ export function decideSettlePoll(state: FamilyState, planId: string, pollId: str
   const at = ctx.now.toISOString();
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
+  // The new event's reminders and coverage alert (notifications) come with it.
+  const agenda: AgendaChange[] = [];
   let event: EventRecord | null = null;
   let link: EventLink | null = null;
   if (option.date) {
@@ -248,6 +250,7 @@ export function decideSettlePoll(state: FamilyState, planId: string, pollId: str
     link = { eventId: event.id, showDetailsOnShare: true, showLocationOnShare: false, linkedAt: at };
     changes.push(...created.changes);
     events.push(...created.events);
+    agenda.push(...(created.agenda ?? []));
     events.push(linkedItemEvent('plan.event.linked', plan.id, eventItemOf(event, link)));
   }
   const settled: PollRecord = {
@@ -256,7 +259,7 @@ export function decideSettlePoll(state: FamilyState, planId: string, pollId: str
   const next: PlanRecord = { ...withPoll(plan, settled, at), events: link ? [...plan.events, link] : plan.events };
   changes.push(putPlan(next));
   events.push(pollEvent('plan.poll.settled', plan.id, settled, ctx, poll));
-  return { result: { poll: settled, addedToCalendar: event !== null, eventId: event?.id ?? null }, changes, events };
+  return { result: { poll: settled, addedToCalendar: event !== null, eventId: event?.id ?? null }, changes, events, agenda };
 }
 
 export interface ReopenResult { poll: PollRecord; removedFromCalendar: boolean; removedEventId: string | null }
@@ -273,6 +276,7 @@ export function decideReopenPoll(state: FamilyState, planId: string, pollId: str
   const at = ctx.now.toISOString();
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
+  const agenda: AgendaChange[] = [];
   const eventId = poll.settledEventId && getEvent(state, poll.settledEventId) ? poll.settledEventId : null;
   if (eventId) {
     const removed = decideDeleteEvent(state, eventId, ctx);
@@ -280,10 +284,11 @@ export function decideReopenPoll(state: FamilyState, planId: string, pollId: str
     // plan once, below, with the same link removed.
     changes.push(...removed.changes.filter((c) => !(c.table === PLANS && c.id === plan.id)));
     events.push(...removed.events);
+    agenda.push(...(removed.agenda ?? []));
   }
   const reopened: PollRecord = { ...poll, status: 'open', settledOptionId: null, settledEventId: null, settledAt: null, updatedAt: at };
   const next: PlanRecord = { ...withPoll(plan, reopened, at), events: eventId ? plan.events.filter((l) => l.eventId !== eventId) : plan.events };
   changes.push(putPlan(next));
   events.push(pollEvent('plan.poll.reopened', plan.id, reopened, ctx, poll));
-  return { result: { poll: reopened, removedFromCalendar: eventId !== null, removedEventId: eventId }, changes, events };
+  return { result: { poll: reopened, removedFromCalendar: eventId !== null, removedEventId: eventId }, changes, events, agenda };
 }

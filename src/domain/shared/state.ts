@@ -16,6 +16,8 @@ export interface FamilyInfo {
   name: string;
   timezone: string;
   createdAt: string;
+  /** A place name or `lat,lon` for the weather in contextual notifications (`family update --location`). */
+  location?: string | null;
 }
 
 /** Who made a change: the API key and the household member it acts for. */

@@ -15,6 +15,9 @@ import planNotes from './planNotes.js';
 import planPolls from './planPolls.js';
 import planIcs from '../../public/planIcs.js';
 import planPage from '../../public/planPage.js';
+import notifications from './notifications.js';
+import routines from './routines.js';
+import checks from './checks.js';
 import pending from './pending.js';
 
 export function areaRoutes(): RouteDef[] {
@@ -32,6 +35,9 @@ export function areaRoutes(): RouteDef[] {
     ...planPolls,
     ...planIcs,
     ...planPage,
+    ...notifications,
+    ...routines,
+    ...checks,
     ...pending,
   ];
 }

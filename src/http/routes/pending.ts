@@ -1,6 +1,6 @@
 /**
  * Endpoints of the contract that this version does not implement yet: external calendar
- * feeds, notifications, webhook destinations, context search and lookups. They answer
+ * feeds, webhook destinations, context search and lookups. They answer
  * 501 `not_implemented` (after the key and scope checks, like any other endpoint) instead of
  * a 404 that would read as a wrong path, and the OpenAPI document lists them as such.
  */
@@ -16,15 +16,6 @@ const PENDING: [Method, string, Scope, string, string][] = [
   ['patch', '/calendar/external/:sourceId', 'admin', 'External calendars', 'Change a feed\'s hint'],
   ['delete', '/calendar/external/:sourceId', 'admin', 'External calendars', 'Remove a feed and its synced calendar'],
   ['post', '/calendar/external/:sourceId/refresh', 'admin', 'External calendars', 'Request a refresh of a feed'],
-  ['get', '/notifications', 'read', 'Notifications', 'Recent notifications'],
-  ['post', '/notifications', 'write', 'Notifications', 'Send a notification'],
-  ['post', '/checks', 'write', 'Notifications', 'Schedule a check ahead of a calendar event'],
-  ['get', '/notification-preferences', 'admin', 'Notifications', 'Notification preferences'],
-  ['post', '/notification-preferences', 'admin', 'Notifications', 'Change a notification preference'],
-  ['get', '/notification-routines', 'admin', 'Notifications', 'List notification routines'],
-  ['post', '/notification-routines', 'admin', 'Notifications', 'Create a notification routine'],
-  ['patch', '/notification-routines/:triggerId', 'admin', 'Notifications', 'Change a notification routine'],
-  ['delete', '/notification-routines/:triggerId', 'admin', 'Notifications', 'Delete a notification routine'],
   ['get', '/webhook-destinations', 'admin', 'Webhooks', 'List webhook destinations with history and usage'],
   ['post', '/webhook-destinations', 'admin', 'Webhooks', 'Create a webhook destination'],
   ['patch', '/webhook-destinations/:destinationId', 'admin', 'Webhooks', 'Change a webhook destination'],

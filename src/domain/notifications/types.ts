@@ -1,0 +1,117 @@
+/**
+ * Records of the notifications area (DESIGN §9). Every notification — sent through the API or
+ * made by the service — is one record in `notifications` with one delivery per send: in_app
+ * once, push once (the family's topic), email and sms once per recipient. A delivery that needs
+ * a transport starts `pending` and is settled after the transport answered; everything not sent
+ * is `suppressed` with its reason on the record.
+ */
+import { CHANNELS, type Channel } from '../calendar/types.js';
+
+export { CHANNELS, type Channel };
+
+export const NOTIFICATIONS = 'notifications';
+export const PREFERENCES = 'notificationPreferences';
+export const ROUTINES = 'notificationRoutines';
+export const CHECKS = 'notificationChecks';
+/** What has already fired once per occurrence (reminders, leave-by, coverage alerts). */
+export const MARKS = 'notificationMarks';
+
+/** How long notifications (and marks) are kept: 30 days (`sinceMinutes` ≤ 43,200). */
+export const KEEP_MS = 30 * 24 * 3600_000;
+export const SINCE_MINUTES_MAX = 43_200;
+
+/** Channels the household can switch off per kind of service notification. */
+export const PREFERENCE_CHANNELS = ['email', 'push'] as const;
+export type PreferenceChannel = typeof PREFERENCE_CHANNELS[number];
+export const PREFERENCE_KINDS = ['reminder', 'coverage_alert', 'follow_up_nudge', 'digest', 'intake_update'] as const;
+export type PreferenceKind = typeof PREFERENCE_KINDS[number];
+export type Preferences = Record<PreferenceChannel, Record<PreferenceKind, boolean>>;
+
+/** What made a notification: the API (`manual`) or one of the service's own reasons. */
+export const NOTIFICATION_KINDS = ['manual', 'reminder', 'leave_by', 'coverage_alert', 'check', 'routine', 'notice'] as const;
+export type NotificationKind = typeof NOTIFICATION_KINDS[number];
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'suppressed';
+
+export interface Delivery {
+  channel: Channel;
+  /** The address sent to (email, phone); absent for in_app and push (the family's topic). */
+  recipient?: string;
+  personId?: string;
+  status: DeliveryStatus;
+  reason?: string;
+  /**
+   * Set (in its own commit) just before the transport is called: a pending delivery with it
+   * found after a restart may or may not have arrived, so it is not sent again.
+   */
+  attempted?: true;
+}
+
+export interface NotificationRecord {
+  id: string;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  channels: Channel[];
+  triggerId?: string;
+  eventId?: string;
+  occurrenceDate?: string;
+  createdAt: string;
+  deliveries: Delivery[];
+  /** The job was found later than scheduler.catchUpMinutes: recorded, nothing sent. */
+  skipped?: true;
+}
+
+export const ROUTINE_INTENTS = ['briefing', 'reminder', 'digest'] as const;
+export type RoutineIntent = typeof ROUTINE_INTENTS[number];
+export const ROUTINE_MODES = ['plain', 'contextual'] as const;
+export type RoutineMode = typeof ROUTINE_MODES[number];
+
+export interface RoutineRecord {
+  id: string;
+  cron: string;
+  timezone: string;
+  intent: RoutineIntent;
+  mode: RoutineMode;
+  channels: Channel[];
+  isEnabled: boolean;
+  title: string | null;
+  message: string | null;
+  lastRunAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CheckRecord {
+  id: string;
+  eventId: string;
+  leadHours: number;
+  task: string;
+  channels: Channel[];
+  createdAt: string;
+}
+
+/** Which transports the daemon has configured: a channel without one is suppressed. */
+export interface Transports { email: boolean; push: boolean; sms: boolean }
+
+/** Agenda job kinds of this area (the scheduler's handlers are in src/notifications/jobs.ts). */
+export const JOB = {
+  send: 'notify.send',
+  reminder: 'notify.reminder',
+  leaveBy: 'notify.leaveBy',
+  coverage: 'notify.coverage',
+  check: 'notify.check',
+  routine: 'notify.routine',
+  prune: 'notify.prune',
+} as const;
+
+/** Agenda job ids: one job per thing, so putting it again moves it. */
+export const jobId = {
+  send: (notificationId: string) => `send:${notificationId}`,
+  reminder: (eventId: string, index: number) => `rem:${eventId}:${index}`,
+  leaveBy: (eventId: string) => `leave:${eventId}`,
+  coverage: (eventId: string) => `cov:${eventId}`,
+  check: (checkId: string) => `check:${checkId}`,
+  routine: (routineId: string) => `routine:${routineId}`,
+  prune: () => 'notify:prune',
+};

@@ -1,0 +1,72 @@
+/**
+ * The weather line of contextual texts: Open-Meteo (DESIGN §11; base URLs in config), for the
+ * family's `location` (a place name or `lat,lon`) on one date, through the egress guard. It
+ * never fails a notification: a lookup that does not work becomes "unavailable (reason)".
+ */
+import type { Config } from '../config.js';
+import type { WeatherNote } from '../domain/notifications/texts.js';
+import type { Egress } from '../integrations/egress.js';
+
+const TIMEOUT_MS = 10_000;
+const MAX_BYTES = 1024 * 1024;
+
+/** WMO weather interpretation codes, as Open-Meteo reports them. */
+const WMO: Record<number, string> = {
+  0: 'clear sky', 1: 'mainly clear', 2: 'partly cloudy', 3: 'overcast', 45: 'fog', 48: 'rime fog',
+  51: 'light drizzle', 53: 'drizzle', 55: 'heavy drizzle', 56: 'freezing drizzle', 57: 'freezing drizzle',
+  61: 'light rain', 63: 'rain', 65: 'heavy rain', 66: 'freezing rain', 67: 'freezing rain',
+  71: 'light snow', 73: 'snow', 75: 'heavy snow', 77: 'snow grains', 80: 'rain showers', 81: 'rain showers',
+  82: 'violent rain showers', 85: 'snow showers', 86: 'snow showers', 95: 'thunderstorm', 96: 'thunderstorm with hail', 99: 'thunderstorm with hail',
+};
+
+async function getJson(egress: Egress, config: Config, url: URL): Promise<any> {
+  const res = await egress.request({ url, policy: config.egress.webPages, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BYTES });
+  if (res.status !== 200) throw new Error(`${url.hostname} answered ${res.status}`);
+  return JSON.parse(res.body.toString('utf8'));
+}
+
+/** The forecast for `date` at `location`, or a note saying why there is none. */
+export async function weatherFor(egress: Egress, config: Config, location: string, date: string, timezone: string): Promise<WeatherNote> {
+  try {
+    let place = location;
+    let lat: number;
+    let lon: number;
+    const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(location);
+    if (m) {
+      lat = Number(m[1]);
+      lon = Number(m[2]);
+    } else {
+      const geo = new URL(config.weather.geocodingUrl);
+      geo.searchParams.set('name', location);
+      geo.searchParams.set('count', '1');
+      const found = (await getJson(egress, config, geo)).results?.[0];
+      if (!found) return { place: location, date, error: 'place not found' };
+      lat = Number(found.latitude);
+      lon = Number(found.longitude);
+      place = String(found.name ?? location);
+    }
+    const f = new URL(config.weather.forecastUrl);
+    f.searchParams.set('latitude', String(lat));
+    f.searchParams.set('longitude', String(lon));
+    f.searchParams.set('daily', 'weather_code,temperature_2m_max,temperature_2m_min,precipitation_probability_max');
+    f.searchParams.set('timezone', timezone);
+    f.searchParams.set('start_date', date);
+    f.searchParams.set('end_date', date);
+    const daily = (await getJson(egress, config, f)).daily;
+    const i = Array.isArray(daily?.time) ? daily.time.indexOf(date) : -1;
+    if (i < 0) return { place, date, error: 'no forecast for that day' };
+    const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+    const code = num(daily.weather_code?.[i]);
+    const note: WeatherNote = { place, date };
+    if (code !== undefined) note.summary = WMO[code] ?? `weather code ${code}`;
+    const min = num(daily.temperature_2m_min?.[i]);
+    const max = num(daily.temperature_2m_max?.[i]);
+    const rain = num(daily.precipitation_probability_max?.[i]);
+    if (min !== undefined) note.minC = min;
+    if (max !== undefined) note.maxC = max;
+    if (rain !== undefined) note.precipitationProbability = rain;
+    return note;
+  } catch (err) {
+    return { place: location, date, error: (err instanceof Error ? err.message : String(err)).slice(0, 200) };
+  }
+}
