@@ -24,6 +24,8 @@ import { createLogger } from './logger.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { jobHandlers } from './scheduler/jobs.js';
 import { createEgress, type Egress } from './integrations/egress.js';
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
+import { webhooksOpenApi } from './http/routes/webhooks.schema.js';
 import { VERSION } from './version.js';
 import './domain/register.js';
 
@@ -47,6 +49,8 @@ export interface Daemon {
   scheduler: Scheduler;
   /** The one outbound HTTP client (egress guard). */
   egress: Egress;
+  /** The webhook outbox and sender. */
+  webhooks: Webhooks;
   /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
   close(): Promise<void>;
@@ -85,16 +89,20 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       }
     },
   }, { idleMs: config.families.actorIdleMinutes * 60_000, maxActive: config.families.maxActiveActors });
-  const services: Services = { config, registry, store, now, logger };
   const egress = createEgress();
+  // The webhook outbox follows every family's log from its checkpoint.
+  const webhooks = createWebhooks({ store, registry, egress, config, now, logger, newId });
+  onCommitted.add((family, lastSeq) => webhooks.nudge(family, lastSeq));
+  const services: Services = { config, registry, store, now, logger, webhooks };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
-    handlers: jobHandlers({ store, registry, config, now, logger, egress }),
+    handlers: jobHandlers({ store, registry, config, now, logger, egress, webhooks }),
   });
   let document: unknown;
   const routes: RouteDef[] = [];
   routes.push(...systemRoutes(() => document, VERSION), ...areaRoutes());
-  document = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl });
+  // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
+  document = { ...buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl }), webhooks: webhooksOpenApi() };
   const { app, router } = createApp(services, routes);
 
   // 3. HTTP server with timeouts so slow clients cannot hold connections forever.
@@ -113,6 +121,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
+  await webhooks.start();
 
   // 5. Housekeeping: expired idempotency records, in bounded passes that follow each other
   //    while there is more to remove, then once a minute.
@@ -140,13 +149,14 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     clearInterval(idle);
     clearTimeout(forced);
     await scheduler!.stop();
+    await webhooks.stop();
     await registry.shutdown();
     await store.close();
     logger.info('stopped');
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, scheduler, egress, routes, router, server, onCommitted, close };
+  return { url, port, store, registry, scheduler, egress, webhooks, routes, router, server, onCommitted, close };
 }
 
 function printBootstrap(family: FamilyInfo, apiKey: string): void {

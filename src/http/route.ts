@@ -18,6 +18,7 @@ import type { ActorRef, Command, FamilyInfo, FamilyState } from '../domain/share
 import type { ApiKeyRecord, Scope } from '../store/types.js';
 import type { JsonSchema } from './schema.js';
 import type { Logger } from 'pino';
+import type { Webhooks } from '../webhooks/webhooks.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -29,6 +30,8 @@ export interface Services {
   store: Store;
   now: () => Date;
   logger: Logger;
+  /** Test deliveries of webhook destinations (they leave the machine). */
+  webhooks: Webhooks;
 }
 
 /**

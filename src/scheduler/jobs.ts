@@ -10,6 +10,8 @@ import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
 import type { Egress } from '../integrations/egress.js';
 import type { JobHandler } from './scheduler.js';
+import type { Webhooks } from '../webhooks/webhooks.js';
+import { DELIVER_KIND } from '../domain/webhooks/types.js';
 
 export interface JobDeps {
   store: Store;
@@ -18,8 +20,12 @@ export interface JobDeps {
   now: () => Date;
   logger: Logger;
   egress: Egress;
+  webhooks: Webhooks;
 }
 
-export function jobHandlers(_deps: JobDeps): Readonly<Record<string, JobHandler>> {
-  return {};
+export function jobHandlers(deps: JobDeps): Readonly<Record<string, JobHandler>> {
+  return {
+    // A delivery's retry, or a lease that ran out (src/webhooks/webhooks.ts).
+    [DELIVER_KIND]: deps.webhooks.handleJob,
+  };
 }

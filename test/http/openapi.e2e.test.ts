@@ -72,7 +72,7 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('gives each endpoint not built yet an example naming it, word for word what it answers', async () => {
     const doc = (await server.http.get('/api/v1/openapi.json')).body;
-    for (const path of ['/context', '/weather', '/webhook-destinations']) {
+    for (const path of ['/context', '/weather', '/calendar/external']) {
       const example = doc.paths[`/api/v1/families/{familySlug}${path}`].get.responses['501'].content['application/json'].example;
       const r = await server.api.get(path);
       expect(r.status, path).to.equal(501);
@@ -97,7 +97,6 @@ describe('endpoints of the contract not implemented yet', () => {
 
   it('answer 501 not_implemented after the key and scope checks, and are documented as such', async () => {
     const cases: [string, string, unknown?][] = [
-      ['GET', '/webhook-destinations'], ['POST', '/webhook-destinations', { name: 'ha', url: 'http://ha.local', eventTypes: [] }],
       ['POST', '/calendar/external', { name: 'School', url: 'https://school.example/cal.ics' }], ['GET', '/weather?location=Berlin'],
       ['GET', '/notifications?sinceMinutes=60'], ['POST', '/checks', { eventId: 'ent_x', leadHours: 2, task: 't' }], ['GET', '/context'],
     ];
@@ -107,8 +106,8 @@ describe('endpoints of the contract not implemented yet', () => {
       expect(r.body).to.include({ ok: false, code: 'not_implemented' });
       await conforms(server, r, method, `/api/v1/families/{familySlug}${path.split('?')[0]}`);
     }
-    expect((await server.api.get('/webhook-destinations', { key: null })).status).to.equal(401);
+    expect((await server.api.get('/calendar/external', { key: null })).status).to.equal(401);
     const read = await server.key({ scopes: ['read'] });
-    expect((await server.api.get('/webhook-destinations', { key: read })).status).to.equal(403);
+    expect((await server.api.get('/calendar/external', { key: read })).status).to.equal(403);
   });
 });

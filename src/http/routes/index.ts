@@ -12,6 +12,7 @@ import plans from './plans.js';
 import planNotes from './planNotes.js';
 import planPolls from './planPolls.js';
 import planPage from '../../public/planPage.js';
+import webhooks from './webhooks.js';
 import pending from './pending.js';
 
 export function areaRoutes(): RouteDef[] {
@@ -26,6 +27,7 @@ export function areaRoutes(): RouteDef[] {
     ...planNotes,
     ...planPolls,
     ...planPage,
+    ...webhooks,
     ...pending,
   ];
 }

@@ -1,0 +1,184 @@
+/**
+ * The sender: takes leased delivery jobs, sends each attempt and records its outcome through
+ * the family's actor. At most MAX_IN_FLIGHT sends at once, and at most PER_DESTINATION to one
+ * destination, taken round-robin, so a receiver that hangs until the timeout slows only itself.
+ *
+ * Steps for one job:
+ *   1. read the durable state: is the job still this lease's attempt, does its destination still
+ *      want it (a destination disabled, deleted or unsubscribed meanwhile gets nothing);
+ *   2. read the change-log record and build the body once for this attempt;
+ *   3. send it (outside any command: no I/O in the mailbox);
+ *   4. execute one command recording the outcome and removing or moving the job.
+ * A crash between 3 and 4 leaves the job leased on the agenda; the next start takes it over and
+ * sends it again with the same `webhook-id` (at least once: receivers dedupe on it).
+ */
+import { setMaxListeners } from 'node:events';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { FamilyRegistry } from '../family/registry.js';
+import type { Store } from '../store/store.js';
+import type { Egress } from '../integrations/egress.js';
+import type { ActorRef, FamilyInfo } from '../domain/shared/state.js';
+import { signingSecrets } from '../domain/webhooks/destinations.js';
+import { decideOutcome, deliverable, liveJob } from '../domain/webhooks/deliveries.js';
+import type { DeliveryJob } from '../domain/webhooks/types.js';
+import { sendAttempt } from './attempt.js';
+import { eventPayload } from './payload.js';
+
+/** Who records webhook outcomes in the change log (a disabled destination). */
+export const WEBHOOKS_ACTOR: ActorRef = { keyId: null, personId: null, keyName: 'webhooks' };
+
+const MAX_IN_FLIGHT = 128;
+const PER_DESTINATION = 8;
+/** At shutdown, sends still running after this long are cancelled (their jobs stay owed). */
+const STOP_GRACE_MS = 2_000;
+
+export interface DelivererDeps {
+  store: Store;
+  registry: FamilyRegistry;
+  egress: Egress;
+  config: Config;
+  now: () => Date;
+  logger: Logger;
+  /** This run of the daemon: leases name it. */
+  boot: string;
+  /** [0, 1) for the retry jitter. */
+  random?: () => number;
+}
+
+interface Item { family: FamilyInfo; job: DeliveryJob }
+interface Lane { active: number; queue: Item[] }
+
+export class Deliverer {
+  private readonly lanes = new Map<string, Lane>();
+  /** Lanes with queued work and room, in turn order. */
+  private readonly ready: string[] = [];
+  private readonly inReady = new Set<string>();
+  /** Jobs this process holds (queued or sending), by family and job id. */
+  private readonly owned = new Set<string>();
+  private active = 0;
+  private stopping = false;
+  private readonly aborter = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly deps: DelivererDeps) {
+    // Every send listens on the one shutdown signal.
+    setMaxListeners(0, this.aborter.signal);
+  }
+
+  owns(familyId: string, jobId: string): boolean {
+    return this.owned.has(`${familyId}\u0000${jobId}`);
+  }
+
+  /** Queues leased jobs for sending. */
+  submit(family: FamilyInfo, jobs: readonly DeliveryJob[]): void {
+    if (this.stopping) return;
+    for (const job of jobs) {
+      const key = `${family.id}\u0000${job.id}`;
+      if (this.owned.has(key)) continue;
+      this.owned.add(key);
+      const laneKey = `${family.id}\u0000${job.data.destinationId}`;
+      let lane = this.lanes.get(laneKey);
+      if (!lane) this.lanes.set(laneKey, (lane = { active: 0, queue: [] }));
+      lane.queue.push({ family, job });
+      this.markReady(laneKey, lane);
+    }
+    this.pump();
+  }
+
+  /** Resolves when nothing is queued or being sent (tests, the benchmark). */
+  idle(): Promise<void> {
+    if (this.owned.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  get pending(): number { return this.owned.size; }
+
+  /** Takes no more work; lets running sends finish for a moment, then cancels the rest. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const lane of this.lanes.values()) {
+      for (const item of lane.queue) this.owned.delete(`${item.family.id}\u0000${item.job.id}`);
+      lane.queue = [];
+    }
+    const all = Promise.allSettled(Array.from(this.running));
+    const timer = setTimeout(() => this.aborter.abort(), STOP_GRACE_MS);
+    await all;
+    clearTimeout(timer);
+    this.wakeIdle();
+  }
+
+  private markReady(key: string, lane: Lane): void {
+    if (lane.queue.length && lane.active < PER_DESTINATION && !this.inReady.has(key)) {
+      this.inReady.add(key);
+      this.ready.push(key);
+    }
+  }
+
+  private pump(): void {
+    while (!this.stopping && this.active < MAX_IN_FLIGHT && this.ready.length) {
+      const key = this.ready.shift()!;
+      this.inReady.delete(key);
+      const lane = this.lanes.get(key)!;
+      const item = lane.queue.shift()!;
+      lane.active++;
+      this.active++;
+      this.markReady(key, lane);
+      const p = this.run(item).catch((err: unknown) => {
+        this.deps.logger.error({ err, family: item.family.slug, destination: item.job.data.destinationId }, 'a webhook delivery failed to run; it stays owed');
+      }).finally(() => {
+        this.running.delete(p);
+        this.owned.delete(`${item.family.id}\u0000${item.job.id}`);
+        lane.active--;
+        this.active--;
+        if (!lane.queue.length && lane.active === 0) this.lanes.delete(key);
+        else this.markReady(key, lane);
+        this.pump();
+        if (this.owned.size === 0) this.wakeIdle();
+      });
+      this.running.add(p);
+    }
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private async run({ family, job }: Item): Promise<void> {
+    const { store, registry, config, now, boot } = this.deps;
+    const actor = await registry.get(family);
+    // 1. Still ours, still wanted?
+    const found = await actor.read((s) => {
+      const live = liveJob(s, job.id);
+      if (!live || live.data.attempt !== job.data.attempt || live.data.lease?.boot !== boot) return null;
+      const d = deliverable(s, live.data);
+      return d ? { url: d.url, secrets: signingSecrets(d, now()) } : null;
+    });
+    if (!found) return;
+    // 2. The record, durable (the job was put after it was).
+    const record = store.readLog(family.id, job.data.seq - 1, 1)[0];
+    if (!record || record.id !== job.data.eventId) {
+      this.deps.logger.error({ family: family.slug, seq: job.data.seq }, 'the change-log record of a webhook delivery is missing; dropping it');
+      await actor.execute((s) => {
+        const live = liveJob(s, job.id);
+        return { result: undefined, changes: [], events: [], agenda: live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : [] };
+      }, WEBHOOKS_ACTOR);
+      return;
+    }
+    const body = JSON.stringify(eventPayload(record, family.slug));
+    // 3. Send.
+    const at = now();
+    const sent = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: record.id, body, at, signal: this.aborter.signal });
+    if (sent.aborted) return;
+    // 4. Record.
+    const jitter = (this.deps.random ?? Math.random)();
+    await actor.execute((s, ctx) => decideOutcome(s, {
+      destinationId: job.data.destinationId, deliveryId: job.data.deliveryId, eventId: record.id, type: record.type,
+      attempt: job.data.attempt + 1, at: at.toISOString(), ok: sent.ok, responseStatus: sent.responseStatus,
+      durationMs: sent.durationMs, error: sent.error, retryAfterMs: sent.retryAfterMs, jobId: job.id, boot,
+    }, config.webhooks.retryScheduleSeconds, jitter, ctx), WEBHOOKS_ACTOR);
+  }
+}
