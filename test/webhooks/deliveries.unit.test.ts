@@ -95,6 +95,7 @@ describe('webhook lease decisions', () => {
   it('fires a due job at most once: a firing of a job that moved since it was found decides nothing', () => {
     const { f } = setup();
     const [job] = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
+    f.tick(80_000);
     const fire = fireCommand(job!, (s) => decideLease(s, job!, lease(f, 'boot-b'), false));
     expect(f.run(fire).result).to.equal('leased');
     // The same firing again (a second pass that found the job before it moved): nothing.
