@@ -28,8 +28,12 @@ import { eventPayload } from './payload.js';
 /** Who records webhook outcomes in the change log (a disabled destination). */
 export const WEBHOOKS_ACTOR: ActorRef = { keyId: null, personId: null, keyName: 'webhooks' };
 
-const MAX_IN_FLIGHT = 128;
-const PER_DESTINATION = 8;
+/**
+ * Sends at once (recording their outcomes is not counted: it waits on the disk, not the
+ * network). Few enough that deliveries cannot crowd a family's writes off the one thread.
+ */
+const MAX_IN_FLIGHT = 16;
+const PER_DESTINATION = 4;
 /** At shutdown, sends still running after this long are cancelled (their jobs stay owed). */
 const STOP_GRACE_MS = 2_000;
 
@@ -125,16 +129,25 @@ export class Deliverer {
       lane.active++;
       this.active++;
       this.markReady(key, lane);
-      const p = this.run(item).catch((err: unknown) => {
-        this.deps.logger.error({ err, family: item.family.slug, destination: item.job.data.destinationId }, 'a webhook delivery failed to run; it stays owed');
-      }).finally(() => {
-        this.running.delete(p);
-        this.owned.delete(`${item.family.id}\u0000${item.job.id}`);
+      const key2 = `${item.family.id}\u0000${item.job.id}`;
+      let released = false;
+      // The slot is free as soon as the answer is in; recording it joins the family's next
+      // commit (the actor batches), so a slow disk does not hold the senders.
+      const release = () => {
+        if (released) return;
+        released = true;
         lane.active--;
         this.active--;
         if (!lane.queue.length && lane.active === 0) this.lanes.delete(key);
         else this.markReady(key, lane);
         this.pump();
+      };
+      const p: Promise<void> = this.run(item, release).catch((err: unknown) => {
+        this.deps.logger.error({ err, family: item.family.slug, destination: item.job.data.destinationId }, 'a webhook delivery failed to run; it stays owed');
+      }).finally(() => {
+        release();
+        this.running.delete(p);
+        this.owned.delete(key2);
         if (this.owned.size === 0) this.wakeIdle();
       });
       this.running.add(p);
@@ -147,7 +160,7 @@ export class Deliverer {
     for (const w of waiters) w();
   }
 
-  private async run({ family, job }: Item): Promise<void> {
+  private async run({ family, job }: Item, done: () => void): Promise<void> {
     const { store, registry, config, now, boot } = this.deps;
     const actor = await registry.get(family);
     // 1. Still ours, still wanted?
@@ -171,14 +184,15 @@ export class Deliverer {
     const body = JSON.stringify(eventPayload(record, family.slug));
     // 3. Send.
     const at = now();
-    const sent = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: record.id, body, at, signal: this.aborter.signal });
-    if (sent.aborted) return;
+    const result = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: record.id, body, at, signal: this.aborter.signal });
+    done();
+    if (result.aborted) return;
     // 4. Record.
     const jitter = (this.deps.random ?? Math.random)();
     await actor.execute((s, ctx) => decideOutcome(s, {
       destinationId: job.data.destinationId, deliveryId: job.data.deliveryId, eventId: record.id, type: record.type,
-      attempt: job.data.attempt + 1, at: at.toISOString(), ok: sent.ok, responseStatus: sent.responseStatus,
-      durationMs: sent.durationMs, error: sent.error, retryAfterMs: sent.retryAfterMs, jobId: job.id, boot,
+      attempt: job.data.attempt + 1, at: at.toISOString(), ok: result.ok, responseStatus: result.responseStatus,
+      durationMs: result.durationMs, error: result.error, retryAfterMs: result.retryAfterMs, jobId: job.id, boot,
     }, config.webhooks.retryScheduleSeconds, jitter, ctx), WEBHOOKS_ACTOR);
   }
 }

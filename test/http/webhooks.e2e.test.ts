@@ -248,6 +248,26 @@ describe('webhook destinations', () => {
     });
   });
 
+  describe('GET /api/v1/openapi.json', () => {
+    it('documents the delivery itself in an OpenAPI 3.1 webhooks section: headers, envelope, one entry per event type', async () => {
+      const doc = (await server.http.get('/api/v1/openapi.json')).body;
+      expect(doc.openapi).to.equal('3.1.0');
+      expect(Object.keys(doc.webhooks).sort()).to.deep.equal([...EVENT_TYPES, 'webhook.test'].sort());
+      const op = doc.webhooks['person.created'].post;
+      expect(op.parameters.map((p: any) => [p.name, p.in, p.required])).to.deep.equal([
+        ['webhook-id', 'header', true], ['webhook-timestamp', 'header', true], ['webhook-signature', 'header', true],
+      ]);
+      const schema = op.requestBody.content['application/json'].schema;
+      expect(schema.required).to.deep.equal(['id', 'type', 'createdAt', 'family', 'data']);
+      expect(schema.properties.type).to.deep.equal({ const: 'person.created' });
+      for (const p of ['/webhook-destinations', '/webhook-destinations/{destinationId}', '/webhook-destinations/{destinationId}/test']) {
+        const ops = doc.paths[`/api/v1/families/{familySlug}${p}`];
+        expect(ops, p).to.exist;
+        for (const o of Object.values(ops) as any[]) expect(o['x-scope']).to.equal('admin');
+      }
+    });
+  });
+
   describe('POST /webhook-destinations/:id/test', () => {
     it('sends a signed webhook.test now and answers how it went, recording it in history', async () => {
       const { id, secret } = await create({ eventTypes: ['person.created'] });

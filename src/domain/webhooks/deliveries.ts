@@ -24,9 +24,13 @@ export function outboxCheckpoint(state: FamilyState): number {
   return state.get<OutboxCheckpoint>(OUTBOX, OUTBOX_ID)?.seq ?? 0;
 }
 
-/** Jobs are leased this long: the send's timeout plus time waiting for a free sender. */
+/**
+ * Jobs are leased this long: the send's timeout plus time waiting for a free sender in a
+ * backlog. A lease that runs out while the job still waits here costs one write to move it on;
+ * after a restart leases of the earlier run are taken over at once, whatever their length.
+ */
 export function leaseMs(timeoutMs: number): number {
-  return timeoutMs + 60_000;
+  return timeoutMs + 10 * 60_000;
 }
 
 /**
