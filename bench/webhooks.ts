@@ -46,6 +46,9 @@ export interface WebhooksResult {
     non2xx: number;
   };
   serverCoresPaced: number;
+  /** Daemon CPU per acknowledged write, µs: without destinations, and with (its 3 deliveries included, drain included). */
+  cpuPerWriteWithout: number[];
+  cpuPerWriteWith: number[];
 }
 
 class Receiver {
@@ -180,12 +183,15 @@ export async function runWebhooksCase(opts: {
     const withD: number[] = [];
     const satLags: number[] = [];
     const drainSeconds: number[] = [];
+    const cpuWithout: number[] = [];
+    const cpuWith: number[] = [];
     let created = false;
     for (let i = 1; i <= 2; i++) {
       await sleep(300);
       const a = await round(opts.seconds);
       without.push(a.ok / a.seconds);
-      log(`   without destinations round ${i}: ${Math.round(a.ok / a.seconds).toLocaleString('en-US')} writes/s`);
+      cpuWithout.push((1e6 * a.serverCpu!) / a.ok);
+      log(`   without destinations round ${i}: ${Math.round(a.ok / a.seconds).toLocaleString('en-US')} writes/s, daemon CPU ${cpuWithout.at(-1)!.toFixed(0)} µs per write`);
       if (!created) {
         for (const f of families) {
           for (let k = 0; k < PER_FAMILY; k++) {
@@ -199,12 +205,14 @@ export async function runWebhooksCase(opts: {
       }
       receiver.reset();
       await sleep(300);
+      const cpuB = daemon.cpuSeconds();
       const b = await round(opts.seconds);
       withD.push(b.ok / b.seconds);
       const drained = await drain(receiver, b.ok * PER_FAMILY, 300_000);
+      cpuWith.push((1e6 * (daemon.cpuSeconds() - cpuB)) / b.ok);
       drainSeconds.push(drained);
       satLags.push(...receiver.lags);
-      log(`   with ${FAMILIES * PER_FAMILY} destinations round ${i}: ${Math.round(b.ok / b.seconds).toLocaleString('en-US')} writes/s; ${receiver.count.toLocaleString('en-US')} deliveries, the last ${drained.toFixed(1)} s after the round ended`);
+      log(`   with ${FAMILIES * PER_FAMILY} destinations round ${i}: ${Math.round(b.ok / b.seconds).toLocaleString('en-US')} writes/s; ${receiver.count.toLocaleString('en-US')} deliveries, the last ${drained.toFixed(1)} s after the round ended; daemon CPU ${cpuWith.at(-1)!.toFixed(0)} µs per write with its deliveries`);
       if (i === 1) await setEnabled(false);
     }
 
@@ -226,7 +234,7 @@ export async function runWebhooksCase(opts: {
         rate: opts.rate, seconds: pacedSeconds, writes: p.latencies.length, writeP50: pct(p.latencies, 50), writeP99: pct(p.latencies, 99),
         deliveries: receiver.count, expected, lagP50: pct(lags, 50), lagP99: pct(lags, 99), lagMax: Math.max(...lags), non2xx: p.non2xx,
       },
-      serverCoresPaced: cores,
+      serverCoresPaced: cores, cpuPerWriteWithout: cpuWithout, cpuPerWriteWith: cpuWith,
     };
     log(`   paced ${opts.rate}/s for ${pacedSeconds} s: ${p.latencies.length} writes (p50 ${result.paced.writeP50.toFixed(2)} ms, p99 ${result.paced.writeP99.toFixed(2)} ms), ${receiver.count} deliveries, lag p50 ${result.paced.lagP50} ms, p99 ${result.paced.lagP99} ms, max ${result.paced.lagMax} ms; daemon ${cores.toFixed(2)} cores`);
     return result;
@@ -257,5 +265,6 @@ export function webhooksMarkdown(r: WebhooksResult, info: { command: string; dat
     `| write latency at ${n0(r.paced.rate)} writes/s with the destinations | p50 ${r.paced.writeP50.toFixed(2)} ms, p99 ${r.paced.writeP99.toFixed(2)} ms | | ${r.paced.non2xx} non-2xx |`,
     `| delivery lag of the closed-loop rounds (daemon saturated by writes) | p50 ${n0(r.saturatedLag.p50)} ms, p99 ${n0(r.saturatedLag.p99)} ms over ${n0(r.saturatedLag.count)} deliveries; drained ${r.saturatedLag.drainSeconds.map((s) => `${s.toFixed(1)} s`).join(', ')} after the rounds | | |`,
     `| daemon CPU at ${n0(r.paced.rate)} writes/s with ${n0(3 * r.paced.rate)} deliveries/s | ${r.serverCoresPaced.toFixed(2)} cores | | |`,
+    `| daemon CPU per write, without → with its 3 deliveries | ${r.cpuPerWriteWithout.map(n0).join(', ')} µs → ${r.cpuPerWriteWith.map(n0).join(', ')} µs | | |`,
   ].join('\n');
 }

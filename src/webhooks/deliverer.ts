@@ -12,7 +12,6 @@
  * A crash between 3 and 4 leaves the job leased on the agenda; the next start takes it over and
  * sends it again with the same `webhook-id` (at least once: receivers dedupe on it).
  */
-import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
@@ -62,14 +61,12 @@ export class Deliverer {
   private readonly owned = new Set<string>();
   private active = 0;
   private stopping = false;
-  private readonly aborter = new AbortController();
+  /** One per send in flight (a shared signal would collect a listener per send). */
+  private readonly aborters = new Set<AbortController>();
   private readonly running = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly deps: DelivererDeps) {
-    // Every send listens on the one shutdown signal.
-    setMaxListeners(0, this.aborter.signal);
-  }
+  constructor(private readonly deps: DelivererDeps) {}
 
   owns(familyId: string, jobId: string): boolean {
     return this.owned.has(`${familyId}\u0000${jobId}`);
@@ -107,7 +104,7 @@ export class Deliverer {
       lane.queue = [];
     }
     const all = Promise.allSettled(Array.from(this.running));
-    const timer = setTimeout(() => this.aborter.abort(), STOP_GRACE_MS);
+    const timer = setTimeout(() => { for (const a of this.aborters) a.abort(); }, STOP_GRACE_MS);
     await all;
     clearTimeout(timer);
     this.wakeIdle();
@@ -184,7 +181,10 @@ export class Deliverer {
     const body = JSON.stringify(eventPayload(record, family.slug));
     // 3. Send.
     const at = now();
-    const result = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: record.id, body, at, signal: this.aborter.signal });
+    const aborter = new AbortController();
+    this.aborters.add(aborter);
+    const result = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: record.id, body, at, signal: aborter.signal })
+      .finally(() => this.aborters.delete(aborter));
     done();
     if (result.aborted) return;
     // 4. Record.
