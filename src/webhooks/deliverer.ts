@@ -29,10 +29,14 @@ export const WEBHOOKS_ACTOR: ActorRef = { keyId: null, personId: null, keyName: 
 
 /**
  * Sends at once (recording their outcomes is not counted: it waits on the disk, not the
- * network). Few enough that deliveries cannot crowd a family's writes off the one thread.
+ * network): many while the event loop has room, few while it is busy, so deliveries cannot
+ * crowd the families' writes off the one thread but use what is idle.
  */
-const MAX_IN_FLIGHT = 16;
-const PER_DESTINATION = 4;
+const MAX_IN_FLIGHT = 128;
+const MAX_IN_FLIGHT_BUSY = 16;
+/** Event-loop utilization above which the thread counts as busy (sampled every 100 ms). */
+const BUSY_ELU = 0.8;
+const PER_DESTINATION = 8;
 /** At shutdown, sends still running after this long are cancelled (their jobs stay owed). */
 const STOP_GRACE_MS = 2_000;
 
@@ -66,7 +70,20 @@ export class Deliverer {
   private readonly running = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly deps: DelivererDeps) {}
+  private cap = MAX_IN_FLIGHT;
+  private readonly sampler: NodeJS.Timeout;
+
+  constructor(private readonly deps: DelivererDeps) {
+    let last = performance.eventLoopUtilization();
+    this.sampler = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      const busy = performance.eventLoopUtilization(now, last).utilization > BUSY_ELU;
+      last = now;
+      this.cap = busy ? MAX_IN_FLIGHT_BUSY : MAX_IN_FLIGHT;
+      if (!busy) this.pump();
+    }, 100);
+    this.sampler.unref();
+  }
 
   owns(familyId: string, jobId: string): boolean {
     return this.owned.has(`${familyId}\u0000${jobId}`);
@@ -99,6 +116,7 @@ export class Deliverer {
   /** Takes no more work; lets running sends finish for a moment, then cancels the rest. */
   async stop(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.sampler);
     for (const lane of this.lanes.values()) {
       for (const item of lane.queue) this.owned.delete(`${item.family.id}\u0000${item.job.id}`);
       lane.queue = [];
@@ -118,7 +136,7 @@ export class Deliverer {
   }
 
   private pump(): void {
-    while (!this.stopping && this.active < MAX_IN_FLIGHT && this.ready.length) {
+    while (!this.stopping && this.active < this.cap && this.ready.length) {
       const key = this.ready.shift()!;
       this.inReady.delete(key);
       const lane = this.lanes.get(key)!;
