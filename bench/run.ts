@@ -4,9 +4,11 @@
  *   npm run bench                       throughput and latency cases (about 2.5 minutes)
  *   npm run bench -- --memory           … then the memory case (1,000 families × 2,000 entries, about 2.5 minutes more)
  *   npm run bench -- --memory-only      only the memory case
+ *   npm run bench -- --cases=webhooks   only the webhooks case (bench/webhooks.ts, about a minute)
  *
  * Options: --seconds=5 (per round) --connections=64 --paced-rate=2000
- *          --cases=list,paced,query,calendar,post,spread (a subset runs only those)
+ *          --cases=list,paced,query,calendar,post,spread,webhooks (a subset runs only those)
+ *          --paced-writes=1000 (the webhooks case's fixed write rate)
  *          --profile (CPU profiles of the daemon and the floor, summarized at the end; they slow both)
  *          --no-doc (do not touch docs/performance.md)
  *          memory case: --families=1000 --per-family=2000 --idle-minutes=0.5 --after-idle-seconds=20,60
@@ -31,8 +33,9 @@ import { chore, createFamilies, postChores, QUERY, type BenchFamily } from './se
 import { CALENDAR_WINDOWS, seedCalendar } from './calendar.js';
 import { runMemoryCase } from './memory.js';
 import { summarizeProfile } from './profile.js';
+import { runWebhooksCase, webhooksMarkdown, WEBHOOKS_MARKERS } from './webhooks.js';
 import {
-  consoleTable, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
+  consoleTable, machine, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
   type CaseResult, type Target,
 } from './report.js';
 
@@ -49,7 +52,9 @@ const flag = (name: string) => argv.includes(`--${name}`);
 const option = (name: string, fallback: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const SECONDS = Number(option('seconds', '5'));
 const CONNECTIONS = Number(option('connections', '64'));
-const CASES = new Set(option('cases', 'list,paced,query,calendar,post,spread,mixed').split(','));
+const CASES = new Set(option('cases', 'list,paced,query,calendar,post,spread,mixed,webhooks').split(','));
+const THROUGHPUT_CASES = ['list', 'paced', 'query', 'calendar', 'post', 'spread', 'mixed'];
+const PACED_WRITES = Number(option('paced-writes', '1000'));
 const PACED_RATE = Number(option('paced-rate', '2000'));
 const MEMORY_ONLY = flag('memory-only');
 const MEMORY = flag('memory') || MEMORY_ONLY;
@@ -274,7 +279,7 @@ const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const started = Date.now();
 log(`Household Organizer benchmark, ${date}`);
 
-if (!MEMORY_ONLY) {
+if (!MEMORY_ONLY && THROUGHPUT_CASES.some((c) => CASES.has(c))) {
   const { cases, notes, profile } = await throughput();
   log(`\n${consoleTable(cases)}\n`);
   for (const n of notes) log(`  ${n}`);
@@ -282,6 +287,16 @@ if (!MEMORY_ONLY) {
   if (WRITE_DOC) {
     updateDoc(DOC, THROUGHPUT_MARKERS, throughputMarkdown(cases, { command, connections: CONNECTIONS, seconds: SECONDS, date, notes }));
     log(`\nwrote ${DOC}`);
+  }
+}
+
+if (!MEMORY_ONLY && CASES.has('webhooks')) {
+  const result = await runWebhooksCase({ daemonScript: DAEMON, seconds: SECONDS, connections: CONNECTIONS, rate: PACED_WRITES, log });
+  const block = webhooksMarkdown(result, { command, date, machine: machine() });
+  log(`\n${block}\n`);
+  if (WRITE_DOC) {
+    updateDoc(DOC, WEBHOOKS_MARKERS, block);
+    log(`wrote ${DOC}`);
   }
 }
 

@@ -29,6 +29,8 @@ import { Scheduler } from './scheduler/scheduler.js';
 import { jobHandlers } from './scheduler/jobs.js';
 import { createEgress, type Egress } from './integrations/egress.js';
 import { Notifier } from './notifications/sender.js';
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
+import { webhooksOpenApi } from './http/routes/webhooks.schema.js';
 import { VERSION } from './version.js';
 import './domain/register.js';
 
@@ -56,6 +58,8 @@ export interface Daemon {
   egress: Egress;
   /** Sends notifications through their transports. */
   notifier: Notifier;
+  /** The webhook outbox and sender. */
+  webhooks: Webhooks;
   /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
   close(): Promise<void>;
@@ -86,15 +90,28 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   }, { idleMs: config.families.actorIdleMinutes * 60_000, maxActive: config.families.maxActiveActors });
   const egress = createEgress();
   const notifier = new Notifier({ config, egress, logger });
-  const services: Services = { config, registry, store, now, logger, notifier };
+  // The webhook outbox follows every family's log from its checkpoint.
+  const webhooks = createWebhooks({ store, registry, egress, config, now, logger, newId });
+  onCommitted.add((family, lastSeq) => webhooks.nudge(family, lastSeq));
+  const services: Services = { config, registry, store, now, logger, notifier, webhooks };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
-    handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier }),
+    handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
   });
   let document: unknown;
   const routes: RouteDef[] = [];
   routes.push(...systemRoutes(() => document, VERSION), ...areaRoutes());
-  document = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl });
+  // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
+  const base = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl }) as { components: Record<string, Record<string, unknown>> };
+  const hooks = webhooksOpenApi();
+  document = {
+    ...base, webhooks: hooks.webhooks,
+    components: {
+      ...base.components,
+      schemas: { ...base.components.schemas, ...hooks.schemas },
+      parameters: { ...base.components.parameters, ...hooks.parameters },
+    },
+  };
   const { app, router } = createApp(services, routes);
 
   // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
@@ -132,6 +149,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
+  await webhooks.start();
 
   // 5. Housekeeping: expired idempotency records, in bounded passes that follow each other
   //    while there is more to remove, then once a minute.
@@ -161,13 +179,14 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     await scheduler!.stop();
     // Sends in flight record their outcome; what they leave pending goes out at the next start.
     await notifier.close();
+    await webhooks.stop();
     await registry.shutdown();
     await store.close();
     logger.info('stopped');
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, scheduler, egress, notifier, routes, router, server, onCommitted, close };
+  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, close };
 }
 
 interface BootstrapDeps {

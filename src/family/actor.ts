@@ -147,7 +147,7 @@ export class FamilyActor {
       // 1. decide
       let decision: Decision<unknown>;
       try {
-        decision = q.command(this.state, { now, newId: this.deps.newId, actor: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl });
+        decision = q.command(this.state, { now, newId: this.deps.newId, actor: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq });
         assertStorable(decision);
       } catch (err) {
         q.reject(err);

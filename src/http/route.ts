@@ -19,6 +19,7 @@ import type { ApiKeyRecord, Scope } from '../store/types.js';
 import type { JsonSchema } from './schema.js';
 import type { Logger } from 'pino';
 import type { Notifier } from '../notifications/sender.js';
+import type { Webhooks } from '../webhooks/webhooks.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -32,6 +33,8 @@ export interface Services {
   logger: Logger;
   /** Sends notifications' pending deliveries after their record is durable. */
   notifier: Notifier;
+  /** Test deliveries of webhook destinations (they leave the machine). */
+  webhooks: Webhooks;
 }
 
 /**

@@ -12,6 +12,8 @@ import type { Egress } from '../integrations/egress.js';
 import type { Notifier } from '../notifications/sender.js';
 import { notificationJobs } from '../notifications/jobs.js';
 import type { JobHandler } from './scheduler.js';
+import type { Webhooks } from '../webhooks/webhooks.js';
+import { DELIVER_KIND } from '../domain/webhooks/types.js';
 
 export interface JobDeps {
   store: Store;
@@ -22,11 +24,14 @@ export interface JobDeps {
   egress: Egress;
   /** Sends notifications' pending deliveries (the notifications area's jobs). */
   notifier: Notifier;
+  webhooks: Webhooks;
 }
 
 export function jobHandlers(deps: JobDeps): Readonly<Record<string, JobHandler>> {
   return {
     // notify.*: reminders, leave-by, coverage alerts, checks, routines, sends, pruning.
     ...notificationJobs(deps),
+    // A delivery's retry, or a lease that ran out (src/webhooks/webhooks.ts).
+    [DELIVER_KIND]: deps.webhooks.handleJob,
   };
 }

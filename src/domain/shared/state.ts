@@ -82,6 +82,12 @@ export interface CommandContext {
   family: FamilyInfo;
   /** Public base URL of the daemon (share links), without a trailing slash. */
   publicUrl: string;
+  /**
+   * The sequence number of the last change-log record decided before this command (the
+   * actor always sets it); the command's own events take the numbers after it. Lets a
+   * decision say "from this point of the log on" (a new webhook destination).
+   */
+  lastSeq?: number;
 }
 
 export type Command<R> = (state: FamilyState, ctx: CommandContext) => Decision<R>;

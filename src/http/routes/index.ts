@@ -18,6 +18,7 @@ import planPage from '../../public/planPage.js';
 import notifications from './notifications.js';
 import routines from './routines.js';
 import checks from './checks.js';
+import webhooks from './webhooks.js';
 import pending from './pending.js';
 
 export function areaRoutes(): RouteDef[] {
@@ -38,6 +39,7 @@ export function areaRoutes(): RouteDef[] {
     ...notifications,
     ...routines,
     ...checks,
+    ...webhooks,
     ...pending,
   ];
 }

@@ -1,6 +1,6 @@
 /**
  * Endpoints of the contract that this version does not implement yet: external calendar
- * feeds, webhook destinations, context search and lookups. They answer
+ * feeds, context search and lookups. They answer
  * 501 `not_implemented` (after the key and scope checks, like any other endpoint) instead of
  * a 404 that would read as a wrong path, and the OpenAPI document lists them as such.
  */
@@ -16,11 +16,6 @@ const PENDING: [Method, string, Scope, string, string][] = [
   ['patch', '/calendar/external/:sourceId', 'admin', 'External calendars', 'Change a feed\'s hint'],
   ['delete', '/calendar/external/:sourceId', 'admin', 'External calendars', 'Remove a feed and its synced calendar'],
   ['post', '/calendar/external/:sourceId/refresh', 'admin', 'External calendars', 'Request a refresh of a feed'],
-  ['get', '/webhook-destinations', 'admin', 'Webhooks', 'List webhook destinations with history and usage'],
-  ['post', '/webhook-destinations', 'admin', 'Webhooks', 'Create a webhook destination'],
-  ['patch', '/webhook-destinations/:destinationId', 'admin', 'Webhooks', 'Change a webhook destination'],
-  ['delete', '/webhook-destinations/:destinationId', 'admin', 'Webhooks', 'Delete a webhook destination'],
-  ['post', '/webhook-destinations/:destinationId/test', 'admin', 'Webhooks', 'Send a test delivery'],
   ['get', '/context', 'read', 'Context', 'Context search over collections, people and upcoming events'],
   ['get', '/weather', 'read', 'Lookups', 'Weather for a location'],
   ['get', '/web/search', 'read', 'Lookups', 'Public web search'],

@@ -1,0 +1,204 @@
+/**
+ * Deliveries as decisions (docs/webhooks.md): the outbox turns change-log records into one
+ * `webhook.deliver` job per subscribed enabled destination and moves its checkpoint in the same
+ * decision; a sender leases a job before it sends; the attempt's outcome is recorded (history,
+ * usage) with the job removed or moved to its next retry; a 410 or 5 days of failures disable
+ * the destination. Time, ids and the jitter come in from the edge.
+ */
+import type { EventType } from '../shared/events.js';
+import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState, RecordChange } from '../shared/state.js';
+import { AGENDA_TABLE } from '../shared/agenda.js';
+import { destinationView, dropJobs } from './destinations.js';
+import { recordUsage } from './usage.js';
+import {
+  ATTEMPTS, DELIVER_KIND, DESTINATIONS, FAILING_DISABLE_MS, HISTORY_SIZE, JITTER, MAX_RETRY_AFTER_MS, OUTBOX, OUTBOX_ID, STATS,
+  jobIdOf,
+  type AttemptRecord, type AttemptStatus, type DeliveryJob, type DeliveryJobData, type DestinationRecord, type DestinationStats,
+  type DisabledReason, type OutboxCheckpoint,
+} from './types.js';
+
+/** What the outbox needs of a change-log record. */
+export interface LogPointer { seq: number; id: string; type: EventType }
+
+export function outboxCheckpoint(state: FamilyState): number {
+  return state.get<OutboxCheckpoint>(OUTBOX, OUTBOX_ID)?.seq ?? 0;
+}
+
+/**
+ * Jobs are leased this long: the send's timeout plus time waiting for a free sender in a
+ * backlog. A lease that runs out while the job still waits here costs one write to move it on;
+ * after a restart leases of the earlier run are taken over at once, whatever their length.
+ */
+export function leaseMs(timeoutMs: number): number {
+  return timeoutMs + 10 * 60_000;
+}
+
+/**
+ * Puts one delivery job per (record × enabled destination subscribed to its type and created
+ * before it), leased to the sender of `boot` (it sends them at once after the commit), and moves
+ * the checkpoint to the last record. Records at or below the checkpoint are skipped, so two
+ * passes racing over the same records enqueue them once.
+ */
+export function decideEnqueue(
+  state: FamilyState, records: readonly LogPointer[], lease: { boot: string; until: number }, ctx: CommandContext,
+): Decision<DeliveryJob[]> {
+  const from = outboxCheckpoint(state);
+  const fresh = records.filter((r) => r.seq > from);
+  if (!fresh.length) return { result: [], changes: [], events: [] };
+  const destinations = Array.from(state.table<DestinationRecord>(DESTINATIONS).values()).filter((d) => d.enabled);
+  const jobs: DeliveryJob[] = [];
+  for (const r of fresh) {
+    for (const d of destinations) {
+      if (r.seq <= d.sinceSeq || !d.eventTypes.includes(r.type)) continue;
+      jobs.push({
+        id: jobIdOf(d.id, r.id), kind: DELIVER_KIND, dueAt: lease.until,
+        data: { destinationId: d.id, deliveryId: ctx.newId('dlv'), eventId: r.id, seq: r.seq, type: r.type, attempt: 0, lease: { boot: lease.boot } },
+      });
+    }
+  }
+  return {
+    result: jobs,
+    changes: [{ table: OUTBOX, id: OUTBOX_ID, value: { seq: fresh.at(-1)!.seq } satisfies OutboxCheckpoint }],
+    events: [],
+    agenda: jobs.map((put) => ({ put })),
+  };
+}
+
+/** The job as the family has it now, when it is still the attempt the caller holds. */
+export function liveJob(state: FamilyState, jobId: string): DeliveryJob | undefined {
+  const job = state.get<AgendaJob>(AGENDA_TABLE, jobId);
+  return job && job.kind === DELIVER_KIND ? job as DeliveryJob : undefined;
+}
+
+/** Whether a job may be sent: its destination exists, is enabled and still wants the type. */
+export function deliverable(state: FamilyState, data: DeliveryJobData): DestinationRecord | undefined {
+  const d = state.get<DestinationRecord>(DESTINATIONS, data.destinationId);
+  return d && d.enabled && d.eventTypes.includes(data.type) ? d : undefined;
+}
+
+/**
+ * The effect of a due job (run inside the scheduler's fireCommand): lease it to `boot` until
+ * `until` — or only move the lease on when this process already holds it — or drop it when its
+ * destination no longer wants it.
+ */
+export function decideLease(
+  state: FamilyState, job: DeliveryJob, lease: { boot: string; until: number }, alreadyHeld: boolean,
+): Decision<'leased' | 'extended' | 'dropped'> {
+  if (!deliverable(state, job.data)) return { result: 'dropped', changes: [], events: [] };
+  const put: DeliveryJob = { ...job, dueAt: lease.until, data: { ...job.data, lease: { boot: lease.boot } } };
+  return { result: alreadyHeld ? 'extended' : 'leased', changes: [], events: [], agenda: [{ put }] };
+}
+
+/**
+ * Takes over the jobs leased by an earlier run of the daemon (it stopped or crashed while they
+ * were owed): they are leased to `boot` and sent now instead of waiting for the lease to end.
+ */
+export function decideReclaim(state: FamilyState, lease: { boot: string; until: number }): Decision<DeliveryJob[]> {
+  const jobs: DeliveryJob[] = [];
+  for (const job of state.table<AgendaJob>(AGENDA_TABLE).values()) {
+    if (job.kind !== DELIVER_KIND) continue;
+    const j = job as DeliveryJob;
+    if (!j.data.lease || j.data.lease.boot === lease.boot) continue;
+    jobs.push({ ...j, dueAt: lease.until, data: { ...j.data, lease: { boot: lease.boot } } });
+  }
+  return { result: jobs, changes: [], events: [], agenda: jobs.map((put) => ({ put })) };
+}
+
+/** What one attempt came to, as the sender saw it. */
+export interface AttemptOutcome {
+  destinationId: string;
+  deliveryId: string;
+  eventId: string;
+  type: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  at: string;
+  ok: boolean;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  /** The receiver's Retry-After (429/503), in ms. */
+  retryAfterMs: number | null;
+  /** A test delivery: recorded, but it neither retries nor disables. */
+  test?: boolean;
+  /** The job and the lease the attempt was made under (not for tests). */
+  jobId?: string;
+  boot?: string;
+}
+
+export interface OutcomeResult { status: AttemptStatus; nextAttemptAt: string | null; disabled: DisabledReason | null }
+
+/**
+ * Records an attempt: a history entry (the ring keeps the last 100), usage counters, the failure
+ * streak; then the job — removed after a success or the last retry, moved to the next retry
+ * (`scheduleSeconds[attempt - 1]`, plus up to 10 % jitter, at least the receiver's Retry-After)
+ * otherwise. A 410, or a failure while every attempt has failed for 5 days, disables the
+ * destination and drops its pending deliveries; the `webhook_destination.updated` record then
+ * carries `enabled: false` with the `disabledReason`, which is how the household hears of it.
+ * `jitter` is a number in [0, 1) from the edge.
+ */
+export function decideOutcome(
+  state: FamilyState, o: AttemptOutcome, scheduleSeconds: readonly number[], jitter: number, ctx: CommandContext,
+): Decision<OutcomeResult> {
+  const d = state.get<DestinationRecord>(DESTINATIONS, o.destinationId);
+  if (!d) return { result: { status: o.ok ? 'succeeded' : 'failed', nextAttemptAt: null, disabled: null }, changes: [], events: [] };
+  const nowMs = ctx.now.getTime();
+  const old = state.get<DestinationStats>(STATS, d.id);
+  const stats: DestinationStats = old
+    ? { ...old }
+    : { destinationId: d.id, attempts: 0, failingSince: null, lastSuccessAt: null, hours: [], days: [] };
+  const changes: RecordChange[] = [];
+  const agenda: AgendaChange[] = [];
+  const events: Decision<unknown>['events'] = [];
+  let status: AttemptStatus;
+  let nextAttemptAt: string | null = null;
+  let disabled: DisabledReason | null = null;
+
+  const job = o.jobId ? liveJob(state, o.jobId) : undefined;
+  const holds = !!job && job.data.attempt === o.attempt - 1 && job.data.lease?.boot === o.boot;
+
+  if (o.ok) {
+    status = 'succeeded';
+    if (!o.test) stats.failingSince = null;
+    stats.lastSuccessAt = o.at;
+    if (holds) agenda.push({ remove: job.id });
+  } else if (o.test) {
+    status = 'failed';
+  } else {
+    stats.failingSince ??= o.at;
+    if (o.responseStatus === 410) disabled = 'receiver_gone';
+    else if (nowMs - Date.parse(stats.failingSince) >= FAILING_DISABLE_MS) disabled = 'failing';
+    if (disabled) {
+      status = 'failed';
+    } else if (o.attempt <= scheduleSeconds.length) {
+      status = 'retrying';
+      const planned = scheduleSeconds[o.attempt - 1]! * 1000 * (1 + JITTER * Math.min(Math.max(jitter, 0), 0.999));
+      const delay = Math.max(planned, Math.min(o.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+      const dueAt = nowMs + Math.round(delay);
+      nextAttemptAt = new Date(dueAt).toISOString();
+      if (holds) agenda.push({ put: { ...job, dueAt, data: { ...job.data, attempt: o.attempt, lease: null } } });
+      else status = 'failed';
+    } else {
+      status = 'failed';
+      if (holds) agenda.push({ remove: job.id });
+    }
+  }
+
+  if (disabled) {
+    const next: DestinationRecord = { ...d, enabled: false, disabledReason: disabled, disabledAt: ctx.now.toISOString(), updatedAt: ctx.now.toISOString() };
+    changes.push({ table: DESTINATIONS, id: d.id, value: next });
+    events.push({ type: 'webhook_destination.updated', object: destinationView(next), previous: destinationView(d) });
+    agenda.push(...dropJobs(state, d.id));
+    if (holds && !agenda.some((a) => 'remove' in a && a.remove === job.id)) agenda.push({ remove: job.id });
+  }
+
+  const entry: AttemptRecord = {
+    destinationId: d.id, n: stats.attempts, deliveryId: o.deliveryId, eventId: o.eventId, type: o.type,
+    attempt: o.attempt, at: o.at, status, responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt,
+  };
+  changes.push({ table: ATTEMPTS, id: `${d.id}:${stats.attempts % HISTORY_SIZE}`, value: entry });
+  stats.attempts += 1;
+  recordUsage(stats, nowMs, o.ok);
+  changes.push({ table: STATS, id: d.id, value: stats });
+  return { result: { status, nextAttemptAt, disabled }, changes, events, agenda };
+}

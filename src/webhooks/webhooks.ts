@@ -1,0 +1,92 @@
+/**
+ * Webhooks as the daemon wires them: the outbox (change log → delivery jobs), the sender, the
+ * agenda handler for due deliveries (retries, and leases that ran out), and test deliveries.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { FamilyRegistry } from '../family/registry.js';
+import type { Store } from '../store/store.js';
+import type { Egress } from '../integrations/egress.js';
+import type { IdGenerator } from '../domain/shared/ids.js';
+import type { AgendaJob, FamilyInfo } from '../domain/shared/state.js';
+import { fireCommand, type JobHandler } from '../scheduler/scheduler.js';
+import { destinationView, signingSecrets } from '../domain/webhooks/destinations.js';
+import { decideLease, leaseMs, type AttemptOutcome } from '../domain/webhooks/deliveries.js';
+import type { DeliveryJob, DestinationRecord } from '../domain/webhooks/types.js';
+import { Deliverer, WEBHOOKS_ACTOR } from './deliverer.js';
+import { Outbox } from './outbox.js';
+import { sendAttempt } from './attempt.js';
+import { testPayload } from './payload.js';
+
+export interface WebhooksDeps {
+  store: Store;
+  registry: FamilyRegistry;
+  egress: Egress;
+  config: Config;
+  now: () => Date;
+  logger: Logger;
+  newId: IdGenerator;
+}
+
+export interface Webhooks {
+  /** `onCommitted` observer: a family's log grew up to a durable sequence number. */
+  nudge(family: FamilyInfo, lastSeq: number): void;
+  /** The agenda handler of `webhook.deliver` jobs. */
+  handleJob: JobHandler;
+  /** Catches up every family's outbox and takes over deliveries an earlier run left leased. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Sends one `webhook.test` message to a destination now; the caller records the outcome. */
+  sendTest(family: FamilyInfo, destination: DestinationRecord): Promise<AttemptOutcome>;
+  /** Resolves when the outbox and the sender have nothing left to do right now. */
+  idle(): Promise<void>;
+}
+
+export function createWebhooks(deps: WebhooksDeps): Webhooks {
+  const boot = randomBytes(6).toString('hex');
+  const lease = leaseMs(deps.config.webhooks.timeoutMs);
+  const deliverer = new Deliverer({ ...deps, boot });
+  const outbox = new Outbox({ ...deps, deliverer, boot, leaseMs: lease });
+
+  const handleJob: JobHandler = async (stored, { actor, now }) => {
+    // Deliveries are owed data, not appointments: one found late (the daemon was down longer
+    // than the catch-up window) is still sent.
+    const { familyId: _f, ...job } = stored;
+    const held = deliverer.owns(stored.familyId, job.id);
+    const until = now.getTime() + lease;
+    const res = await actor.execute(fireCommand(job as AgendaJob, (s) => decideLease(s, job as DeliveryJob, { boot, until }, held)), WEBHOOKS_ACTOR);
+    if (res === 'leased') {
+      deliverer.submit(actor.family, [{ ...(job as DeliveryJob), dueAt: until, data: { ...(job as DeliveryJob).data, lease: { boot } } }]);
+    }
+  };
+
+  return {
+    nudge: (family) => outbox.nudge(family),
+    handleJob,
+    start: () => outbox.start(),
+    async stop() {
+      await outbox.stop();
+      await deliverer.stop();
+    },
+    async sendTest(family, d) {
+      const at = deps.now();
+      const eventId = deps.newId('event');
+      const body = JSON.stringify(testPayload(eventId, at.toISOString(), family.slug, destinationView(d)));
+      const sent = await sendAttempt(deps.egress, deps.config, { url: d.url, secrets: signingSecrets(d, at), id: eventId, body, at });
+      return {
+        destinationId: d.id, deliveryId: deps.newId('dlv'), eventId, type: 'webhook.test', attempt: 1, at: at.toISOString(),
+        ok: sent.ok, responseStatus: sent.responseStatus, durationMs: sent.durationMs, error: sent.error, retryAfterMs: null, test: true,
+      };
+    },
+    async idle() {
+      for (;;) {
+        await outbox.idle();
+        await deliverer.idle();
+        // Recording an outcome may have logged (a destination disabled): let that settle too.
+        await new Promise((r) => setImmediate(r));
+        if (deliverer.pending === 0 && !outbox.busy) return;
+      }
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/** A family state deciding like the actor: numbered log records, the agenda table, a fixed clock. */
+import { FamilyState, type AgendaChange, type CommandContext, type Decision, type RecordChange } from '../../src/domain/shared/state.js';
+import { createIdGenerator } from '../../src/domain/shared/ids.js';
+import { AGENDA_TABLE } from '../../src/domain/shared/agenda.js';
+import type { EventType } from '../../src/domain/shared/events.js';
+import type { LogPointer } from '../../src/domain/webhooks/deliveries.js';
+
+export function fixture(now = '2026-11-22T08:30:00.000Z') {
+  const family = { id: 'fam_1', slug: 'home', name: 'Home', timezone: 'UTC', createdAt: now };
+  const state = new FamilyState(family);
+  let t = new Date(now).getTime();
+  let seq = 0;
+  let n = 0;
+  const log: LogPointer[] = [];
+  const newId = createIdGenerator(() => t, () => new Uint8Array(7).fill(n++ % 256));
+  const ctx = (): CommandContext => ({ now: new Date(t), newId, actor: { keyId: 'key', personId: null }, family, publicUrl: 'http://x', lastSeq: seq });
+  const agendaChanges = (a: readonly AgendaChange[] = []): RecordChange[] =>
+    a.map((c) => ('put' in c ? { table: AGENDA_TABLE, id: c.put.id, value: c.put } : { table: AGENDA_TABLE, id: c.remove, value: null }));
+  /** Decides and applies, numbering the events like the actor. */
+  function run<R>(decide: (s: FamilyState, c: CommandContext) => Decision<R>): Decision<R> {
+    const d = decide(state, ctx());
+    for (const e of d.events) log.push({ seq: ++seq, id: newId('event'), type: e.type });
+    state.apply([...d.changes, ...agendaChanges(d.agenda)]);
+    return d;
+  }
+  /** Logs a change of another area (as if an entry or a person was written). */
+  function logged(type: EventType): LogPointer {
+    const p = { seq: ++seq, id: newId('event'), type };
+    log.push(p);
+    return p;
+  }
+  return { state, ctx, run, logged, log, now: () => new Date(t), tick(ms = 1000) { t += ms; } };
+}
