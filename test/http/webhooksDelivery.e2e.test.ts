@@ -225,6 +225,12 @@ describe('webhook deliveries', () => {
     const log = (await changesAfter(server.api, seq)).filter((c: any) => c.type === 'webhook_destination.updated');
     expect(log.map((c: any) => [c.previous.enabled, c.object.enabled, c.object.disabledReason])).to.deep.equal([[true, false, 'failing']]);
     expect(webhookJobs()).to.deep.equal([]);
+    // …and the household is told in the app, in the same commit.
+    const notices = (await server.api.get('/notifications')).body.notifications.filter((n: any) => /was turned off/.test(n.title));
+    expect(notices).to.have.length(1);
+    expect(notices[0].channels).to.deep.equal(['in_app']);
+    expect(notices[0].body).to.match(/has failed for 5 days/);
+    expect(notices[0].body).to.not.include('/hook');
   });
 
   it('sends a due retry once even when two scheduler passes run at once', async () => {

@@ -5,6 +5,7 @@
  * usage) with the job removed or moved to its next retry; a 410 or 5 days of failures disable
  * the destination. Time, ids and the jitter come in from the edge.
  */
+import { householdNotice } from '../notifications/compose.js';
 import type { EventType } from '../shared/events.js';
 import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState, RecordChange } from '../shared/state.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
@@ -137,6 +138,11 @@ export interface OutcomeResult { status: AttemptStatus; nextAttemptAt: string | 
  * carries `enabled: false` with the `disabledReason`, which is how the household hears of it.
  * `jitter` is a number in [0, 1) from the edge.
  */
+/** The host of a destination URL, for texts (the full URL may hold a secret path). */
+function hostOf(url: string): string {
+  try { return new URL(url).host; } catch { return 'the receiver'; }
+}
+
 export function decideOutcome(
   state: FamilyState, o: AttemptOutcome, scheduleSeconds: readonly number[], jitter: number, ctx: CommandContext,
 ): Decision<OutcomeResult> {
@@ -190,6 +196,16 @@ export function decideOutcome(
     events.push({ type: 'webhook_destination.updated', object: destinationView(next), previous: destinationView(d) });
     agenda.push(...dropJobs(state, d.id));
     if (holds && !agenda.some((a) => 'remove' in a && a.remove === job.id)) agenda.push({ remove: job.id });
+    // The household hears of it in the app: nothing else would tell them their automation stopped.
+    const notice = householdNotice(state, ctx, {
+      title: `Webhook "${d.name}" was turned off`,
+      body: disabled === 'failing'
+        ? `Every delivery to ${hostOf(d.url)} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.`
+        : `${hostOf(d.url)} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.`,
+    });
+    changes.push(...notice.changes);
+    events.push(...notice.events);
+    agenda.push(...notice.agenda);
   }
 
   const entry: AttemptRecord = {
