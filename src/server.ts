@@ -29,13 +29,18 @@ import { Scheduler } from './scheduler/scheduler.js';
 import { jobHandlers } from './scheduler/jobs.js';
 import { createEgress, type Egress } from './integrations/egress.js';
 import { VERSION } from './version.js';
+import { Metrics } from './metrics.js';
+import { bannerUrl, publicUrlWarning } from './banner.js';
 import './domain/register.js';
 
 export interface DaemonOptions {
   logger?: Logger;
   now?: () => Date;
-  /** Called with the first family's key when the store was empty (default: print it). */
-  onBootstrap?: (family: FamilyInfo, apiKey: string, url: string) => void;
+  /**
+   * Called with the first family's key when the store was empty (default: print it on stderr);
+   * `url` is the address a person can use (see bannerUrl), `localUrl` the one this machine reaches.
+   */
+  onBootstrap?: (family: FamilyInfo, apiKey: string, url: string, localUrl: string) => void;
   /** Called when the first family exists but has no usable key (default: print how to make one). */
   onNoKey?: (family: FamilyInfo, dataDir: string) => void;
 }
@@ -55,6 +60,9 @@ export interface Daemon {
   egress: Egress;
   /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
+  /** Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog (src/metrics.ts). */
+  metrics: Metrics;
+  logger: Logger;
   close(): Promise<void>;
 }
 
@@ -89,9 +97,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   let document: unknown;
   const routes: RouteDef[] = [];
-  routes.push(...systemRoutes(() => document, VERSION), ...areaRoutes());
+  const metrics = new Metrics(config.metrics.enabled, { store, registry, now, version: VERSION });
+  routes.push(...systemRoutes(() => document, VERSION, metrics), ...areaRoutes());
   document = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl });
-  const { app, router } = createApp(services, routes);
+  const { app, router } = createApp(services, routes, metrics);
 
   // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
   //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.
@@ -109,6 +118,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const port = (server.address() as AddressInfo).port;
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Share links and plan pages are built on publicUrl: on all interfaces with a localhost
+  // publicUrl, every link the daemon hands out points at the reader's own machine.
+  const warning = publicUrlWarning(config.server.host, config.server.publicUrl, port);
+  if (warning) logger.warn({ publicUrl: config.server.publicUrl, host: config.server.host }, warning);
 
   // 3. First start on an empty store: a family and its admin key, printed once — only now that
   //    the server listens, so the key is never printed by a start that then fails. A store whose
@@ -116,7 +129,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const slug = config.families.bootstrapSlug;
   if (slug) {
     try {
-      await bootstrap(store, slug, { config, now, newId, logger, url, opts });
+      await bootstrap(store, slug, { config, now, newId, logger, url, opts, publicUrlUnusable: warning !== null });
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await registry.shutdown();
@@ -124,7 +137,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       throw err;
     }
   }
-  logger.info({ address: `${config.server.host}:${port}`, url, version: VERSION }, `listening on ${config.server.host}:${port}`);
+  logger.info({ address: `${config.server.host}:${port}`, url, publicUrl: config.server.publicUrl, version: VERSION }, `listening on ${config.server.host}:${port}`);
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
@@ -161,11 +174,13 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, scheduler, egress, routes, router, server, onCommitted, close };
+  return { url, port, store, registry, scheduler, egress, routes, router, server, onCommitted, metrics, logger, close };
 }
 
 interface BootstrapDeps {
   config: Config; now: () => Date; newId: IdGenerator; logger: Logger; url: string; opts: DaemonOptions;
+  /** publicUrl names this machine's localhost although other devices are meant to connect. */
+  publicUrlUnusable: boolean;
 }
 
 async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<void> {
@@ -174,8 +189,11 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
       const made = await createFamily(store, { slug, name: 'Home' }, {
         now: d.now(), newId: d.newId, defaultTimezone: d.config.families.defaultTimezone, withKey: 'admin (first start)',
       });
-      (d.opts.onBootstrap ?? printBootstrap)(made.family, made.apiKey!, d.url);
-      d.logger.info({ family: made.family.slug }, 'created the first family');
+      const url = bannerUrl(d.config.server.publicUrl, d.url);
+      if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, d.url);
+      else printBootstrap(made.family, made.apiKey!, url, d.url, d.publicUrlUnusable);
+      // The key itself only on stderr (printBootstrap): log pipelines keep stdout's JSON.
+      d.logger.info({ family: made.family.slug, keyId: made.key?.id ?? null }, 'created the first family and its admin key (printed on stderr)');
       return;
     } catch (err) {
       if (err instanceof Invalid) {
@@ -192,16 +210,25 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
   }
 }
 
-function printBootstrap(family: FamilyInfo, apiKey: string, url: string): void {
-  process.stdout.write(
+/**
+ * The first-start banner, for the person at the terminal or reading `docker logs`. It goes to
+ * stderr so that stdout stays one JSON log object per line (docs/decisions.md, Operations).
+ */
+function printBootstrap(family: FamilyInfo, apiKey: string, url: string, localUrl: string, publicUrlUnusable: boolean): void {
+  const port = new URL(localUrl).port;
+  process.stderr.write(
     `\nCreated the first family "${family.slug}" (time zone ${family.timezone}).\n` +
     `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
     `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
-    `API reference in a browser (no key needed to read it): ${url}/api/docs\n\n`);
+    `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
+    (url === localUrl ? '' : `On this machine: ${localUrl}\n`) +
+    (publicUrlUnusable
+      ? `From other devices use this machine's network address (port ${port}, or the one Docker publishes) and set HOUSEHOLD_PUBLIC_URL to it, so share links work.\n`
+      : '') + '\n');
 }
 
 function printNoKey(family: FamilyInfo, dataDir: string): void {
-  process.stdout.write(
+  process.stderr.write(
     `Family "${family.slug}" has no active API key. Make one with: ` +
     `household-organizer key create ${family.slug} --data-dir ${resolvePath(dataDir)}\n`);
 }
