@@ -67,7 +67,7 @@ export const COMMANDS: CommandSpec[] = [
     ],
     examples: [
       `${BIN} family create smiths --name "The Smiths" --timezone Europe/London`,
-      `${BIN} family create smiths --json`,
+      `${BIN} family create jones --json`,
     ],
   },
   {

@@ -16,6 +16,8 @@ export interface ChildDaemon {
   /** The first family's key, when this start created it. */
   bootstrapKey: string | null;
   output: () => string;
+  /** What the daemon wrote on stdout alone (its JSON log). */
+  stdout: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -24,6 +26,7 @@ export async function spawnDaemon(dataDir: string, env: Record<string, string> =
     env: { ...process.env, HOUSEHOLD_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let stdout = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.once('exit', (code, signal) => res({ code, signal })));
   const url = await new Promise<string>((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`daemon did not start:\n${out}`)), 15_000);
@@ -35,12 +38,12 @@ export async function spawnDaemon(dataDir: string, env: Record<string, string> =
       const keyOwed = out.includes('created the first family') && !KEY.test(out);
       if (m && !keyOwed) { clearTimeout(timer); res(m[1]!); }
     };
-    proc.stdout!.on('data', onData);
+    proc.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); onData(c); });
     proc.stderr!.on('data', onData);
     void exited.then(() => { clearTimeout(timer); rej(new Error(`daemon exited:\n${out}`)); });
   });
   const key = KEY.exec(out);
-  return { proc, url, bootstrapKey: key ? key[1]! : null, output: () => out, exited };
+  return { proc, url, bootstrapKey: key ? key[1]! : null, output: () => out, stdout: () => stdout, exited };
 }
 
 export interface CliResult { code: number; stdout: string; stderr: string }
