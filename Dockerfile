@@ -1,7 +1,14 @@
 # syntax=docker/dockerfile:1
 
+# The base image: Node.js 26, the Active LTS line since 2026-10-28 (security fixes until
+# 2029-04-30). Node 20 reached end of life on 2026-04-30; Node 24 is in maintenance. The program
+# itself keeps running on any Node >= 20 (package.json "engines"), so another line is one build
+# argument away:   docker build --build-arg NODE_IMAGE=node:24-trixie-slim .
+# Debian 13 (trixie) slim: glibc for LMDB's prebuilt N-API binary, so no compiler is needed.
+ARG NODE_IMAGE=node:26-trixie-slim
+
 # ---- build: all dependencies, compile TypeScript -------------------------------------------
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -12,30 +19,49 @@ COPY bench ./bench
 RUN npx tsc -p . && rm -rf dist/test dist/bench
 
 # ---- production dependencies only -----------------------------------------------------------
-FROM node:20-bookworm-slim AS deps
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # ---- runtime: compiled JS, production dependencies, non-root, data in a volume ---------------
-FROM node:20-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
+ARG NODE_IMAGE
+# Keep VERSION equal to package.json's version (test/docker.unit.test.ts checks it); pass
+# REVISION and CREATED from the build: --build-arg REVISION=$(git rev-parse HEAD)
+# --build-arg CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="Household Organizer" \
+      org.opencontainers.image.description="Self-hosted daemon serving a family-scoped JSON REST API for a household's data" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.base.name="${NODE_IMAGE}"
 ENV NODE_ENV=production \
     HOUSEHOLD_DATA_DIR=/data \
     HOUSEHOLD_HOST=0.0.0.0 \
     HOUSEHOLD_PORT=8080
 WORKDIR /app
+# The program's files belong to root: the `node` user that runs it can read them, not change them.
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
 COPY package.json ./
 COPY config ./config
 COPY bin ./bin
-RUN mkdir -p /data && chown node:node /data && chmod 0755 bin/household-organizer
+# /data holds every family's records and live share links: private to the `node` user. A new
+# named volume takes this owner and mode from the image.
+RUN mkdir -p /data && chown node:node /data && chmod 0700 /data && chmod 0755 bin/household-organizer
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.HOUSEHOLD_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Exec form: node is PID 1 and gets SIGTERM from `docker stop` itself; the daemon handles it
-# (drain, commit, close LMDB within 10 s), so no init process is needed.
+# (drain, commit, close LMDB within 10 s), so no init process is needed. Give it the time:
+# `docker stop -t 15` or compose's stop_grace_period (compose.yaml).
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "/app/bin/household-organizer"]
 CMD ["serve"]

@@ -8,11 +8,24 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  array, boolean, enums, integer, min, nullable, number, object, size, string, validate, type Infer,
+  array, boolean, enums, integer, min, nullable, number, object, refine, size, string, validate, type Infer,
 } from 'superstruct';
 
 const Egress = enums(['public', 'lan', 'any']);
 const Url = size(string(), 1, 2048);
+
+/**
+ * A browser origin as browsers send it in `Origin` (scheme, host, port if not the default; no
+ * path, no trailing slash, lower case), or `*` for any origin. Compared as written, so it must
+ * be written the way the browser sends it.
+ */
+const Origin = refine(size(string(), 1, 2048), 'Origin', (value) => {
+  if (value === '*') return true;
+  let origin: string;
+  try { origin = new URL(value).origin; } catch { origin = 'null'; }
+  return origin !== 'null' && origin === value && /^https?:/.test(value)
+    || `must be "*" or an origin such as http://tablet.local:3000 (scheme, host and port as a browser sends them: no path, no trailing slash, lower case), got "${value}"`;
+});
 
 export const ConfigStruct = object({
   server: object({
@@ -21,6 +34,8 @@ export const ConfigStruct = object({
     publicUrl: Url,
     bodyLimitBytes: min(integer(), 1),
     trustProxy: boolean(),
+    /** Browser origins allowed to call the API (CORS); none by default. */
+    corsOrigins: array(Origin),
   }),
   storage: object({ dataDir: size(string(), 1, 4096), mapSizeMiB: min(integer(), 1) }),
   families: object({
@@ -42,6 +57,12 @@ export const ConfigStruct = object({
   push: object({ ntfyUrl: nullable(Url) }),
   sms: object({ gatewayUrl: nullable(Url) }),
   log: object({ level: enums(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
+  /** `GET /metrics` in Prometheus text; with a token, only for `Authorization: Bearer <token>`. */
+  metrics: object({
+    enabled: boolean(),
+    token: nullable(refine(string(), 'MetricsToken', (t) => (t.length >= 16 && t.length <= 1024 && /^[\x21-\x7e]+$/.test(t))
+      || 'must be 16 to 1024 printable characters without spaces (a scraper sends it in a header), or null')),
+  }),
 });
 
 export type Config = Infer<typeof ConfigStruct>;

@@ -30,15 +30,21 @@ import { jobHandlers } from './scheduler/jobs.js';
 import { createEgress, type Egress } from './integrations/egress.js';
 import { Notifier } from './notifications/sender.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
+import { webhookCheckpoint } from './domain/webhooks/destinations.js';
 import { webhooksOpenApi } from './http/routes/webhooks.schema.js';
 import { VERSION } from './version.js';
+import { Metrics } from './metrics.js';
+import { bannerUrl, publicUrlWarning } from './banner.js';
 import './domain/register.js';
 
 export interface DaemonOptions {
   logger?: Logger;
   now?: () => Date;
-  /** Called with the first family's key when the store was empty (default: print it). */
-  onBootstrap?: (family: FamilyInfo, apiKey: string, url: string) => void;
+  /**
+   * Called with the first family's key when the store was empty (default: print it on stderr);
+   * `url` is the address a person can use (see bannerUrl), `localUrl` the one this machine reaches.
+   */
+  onBootstrap?: (family: FamilyInfo, apiKey: string, url: string, localUrl: string) => void;
   /** Called when the first family exists but has no usable key (default: print how to make one). */
   onNoKey?: (family: FamilyInfo, dataDir: string) => void;
 }
@@ -62,6 +68,9 @@ export interface Daemon {
   webhooks: Webhooks;
   /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
+  /** Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog (src/metrics.ts). */
+  metrics: Metrics;
+  logger: Logger;
   close(): Promise<void>;
 }
 
@@ -91,7 +100,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const egress = createEgress();
   const notifier = new Notifier({ config, egress, logger });
   // The webhook outbox follows every family's log from its checkpoint.
-  const webhooks = createWebhooks({ store, registry, egress, config, now, logger, newId });
+  const metrics = new Metrics(config.metrics.enabled, { store, registry, now, version: VERSION });
+  const webhooks = createWebhooks({
+    store, registry, egress, config, now, logger, newId,
+    onOutcome: (outcome, status) => metrics.webhookOutcome(outcome, status),
+  });
+  metrics.followChangeLog('webhooks', (actor) => webhookCheckpoint(actor.state));
   onCommitted.add((family, lastSeq) => webhooks.nudge(family, lastSeq));
   const services: Services = { config, registry, store, now, logger, notifier, webhooks };
   scheduler = new Scheduler({
@@ -100,7 +114,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   let document: unknown;
   const routes: RouteDef[] = [];
-  routes.push(...systemRoutes(() => document, VERSION), ...areaRoutes());
+  routes.push(...systemRoutes(() => document, VERSION, metrics), ...areaRoutes());
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
   const base = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl }) as { components: Record<string, Record<string, unknown>> };
   const hooks = webhooksOpenApi();
@@ -112,7 +126,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       parameters: { ...base.components.parameters, ...hooks.parameters },
     },
   };
-  const { app, router } = createApp(services, routes);
+  const { app, router } = createApp(services, routes, metrics);
 
   // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
   //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.
@@ -130,6 +144,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const port = (server.address() as AddressInfo).port;
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Share links and plan pages are built on publicUrl: on all interfaces with a localhost
+  // publicUrl, every link the daemon hands out points at the reader's own machine.
+  const warning = publicUrlWarning(config.server.host, config.server.publicUrl, port);
+  if (warning) logger.warn({ publicUrl: config.server.publicUrl, host: config.server.host }, warning);
 
   // 3. First start on an empty store: a family and its admin key, printed once — only now that
   //    the server listens, so the key is never printed by a start that then fails. A store whose
@@ -137,7 +155,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const slug = config.families.bootstrapSlug;
   if (slug) {
     try {
-      await bootstrap(store, slug, { config, now, newId, logger, url, opts });
+      await bootstrap(store, slug, { config, now, newId, logger, url, opts, publicUrlUnusable: warning !== null });
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await registry.shutdown();
@@ -145,7 +163,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       throw err;
     }
   }
-  logger.info({ address: `${config.server.host}:${port}`, url, version: VERSION }, `listening on ${config.server.host}:${port}`);
+  logger.info({ address: `${config.server.host}:${port}`, url, publicUrl: config.server.publicUrl, version: VERSION }, `listening on ${config.server.host}:${port}`);
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
@@ -186,11 +204,13 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, close };
+  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, metrics, logger, close };
 }
 
 interface BootstrapDeps {
   config: Config; now: () => Date; newId: IdGenerator; logger: Logger; url: string; opts: DaemonOptions;
+  /** publicUrl names this machine's localhost although other devices are meant to connect. */
+  publicUrlUnusable: boolean;
 }
 
 async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<void> {
@@ -199,8 +219,11 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
       const made = await createFamily(store, { slug, name: 'Home' }, {
         now: d.now(), newId: d.newId, defaultTimezone: d.config.families.defaultTimezone, withKey: 'admin (first start)',
       });
-      (d.opts.onBootstrap ?? printBootstrap)(made.family, made.apiKey!, d.url);
-      d.logger.info({ family: made.family.slug }, 'created the first family');
+      const url = bannerUrl(d.config.server.publicUrl, d.url);
+      if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, d.url);
+      else printBootstrap(made.family, made.apiKey!, url, d.url, d.publicUrlUnusable);
+      // The key itself only on stderr (printBootstrap): log pipelines keep stdout's JSON.
+      d.logger.info({ family: made.family.slug, keyId: made.key?.id ?? null }, 'created the first family and its admin key (printed on stderr)');
       return;
     } catch (err) {
       if (err instanceof Invalid) {
@@ -217,16 +240,25 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
   }
 }
 
-function printBootstrap(family: FamilyInfo, apiKey: string, url: string): void {
-  process.stdout.write(
+/**
+ * The first-start banner, for the person at the terminal or reading `docker logs`. It goes to
+ * stderr so that stdout stays one JSON log object per line (docs/decisions.md, Operations).
+ */
+function printBootstrap(family: FamilyInfo, apiKey: string, url: string, localUrl: string, publicUrlUnusable: boolean): void {
+  const port = new URL(localUrl).port;
+  process.stderr.write(
     `\nCreated the first family "${family.slug}" (time zone ${family.timezone}).\n` +
     `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
     `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
-    `API reference in a browser (no key needed to read it): ${url}/api/docs\n\n`);
+    `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
+    (url === localUrl ? '' : `On this machine: ${localUrl}\n`) +
+    (publicUrlUnusable
+      ? `From other devices use this machine's network address (port ${port}, or the one Docker publishes) and set HOUSEHOLD_PUBLIC_URL to it, so share links work.\n`
+      : '') + '\n');
 }
 
 function printNoKey(family: FamilyInfo, dataDir: string): void {
-  process.stdout.write(
+  process.stderr.write(
     `Family "${family.slug}" has no active API key. Make one with: ` +
     `household-organizer key create ${family.slug} --data-dir ${resolvePath(dataDir)}\n`);
 }

@@ -10,7 +10,8 @@ describe('configuration', () => {
 
   it('has every documented key with its default', () => {
     const c = loadConfig({ env: {} });
-    expect(c.server).to.deep.equal({ host: '0.0.0.0', port: 8080, publicUrl: 'http://localhost:8080', bodyLimitBytes: 1048576, trustProxy: false });
+    expect(c.server).to.deep.equal({ host: '0.0.0.0', port: 8080, publicUrl: 'http://localhost:8080', bodyLimitBytes: 1048576, trustProxy: false, corsOrigins: [] });
+    expect(c.metrics).to.deep.equal({ enabled: false, token: null });
     expect(c.families).to.include({ defaultTimezone: 'UTC', bootstrapSlug: 'home', actorIdleMinutes: 30 });
     expect(c.webhooks.retryScheduleSeconds).to.deep.equal([5, 300, 1800, 7200, 18000, 36000, 36000]);
     expect(c.egress).to.deep.equal({ webPages: 'public', calendarFeeds: 'lan', webhooks: 'lan', transports: 'any' });

@@ -4,6 +4,8 @@
  * Every command but `serve` opens the store briefly, so they work while `serve` runs.
  * Only `serve`, `family create` and `import` may start a new store: the others, pointed at a
  * folder without one (a mistyped `--data-dir`), refuse instead of reading an empty store.
+ * Usage, options and examples of each command are in help.ts, which `--help` prints and which
+ * says which options a command takes (any other is a usage error, so a typo cannot pass).
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -19,24 +21,36 @@ import type { Scope } from '../store/types.js';
 import { explainFsError } from '../startup.js';
 import { CliFailure, EXIT, UsageError, reportFailure } from './exit.js';
 import { makePrivateFolder, writePrivateFile } from './output.js';
+import { COMMANDS, GLOBAL_OPTIONS, commandHelp, findCommand, groupCommands, groupHelp, overview, usageLine, type CommandSpec } from './help.js';
+import { VERSION } from '../version.js';
 import '../domain/register.js';
 
-const USAGE = `household-organizer <command> [options]
+/** What parseArgs accepts: every option of the table in help.ts (a command's own are checked after). */
+const PARSE_OPTIONS = Object.fromEntries([...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)].map((o) => [
+  o.name, { type: o.value ? 'string' as const : 'boolean' as const, ...(o.name === 'help' ? { short: 'h' } : {}) },
+]));
 
-Commands:
-  serve                                   run the daemon
-  family create <slug> [--name N] [--timezone TZ]
-  family update <slug> [--name N] [--timezone TZ] [--location PLACE|lat,lon|""]
-  family list
-  key create <slug> [--scopes read,write,admin] [--person ID] [--name N]
-  key list <slug>
-  key revoke <keyId>
-  backup <dir>                            consistent copy of the store (safe while serving)
-  export <slug> [--out FILE]              one family as JSON (stdout without --out)
-  import <file>                           restore a family export (a new store is fine)
+/** The options as main reads them (parseArgs types a derived option table loosely). */
+type Values = { [name: string]: string | boolean | undefined }
+  & Partial<Record<'data-dir' | 'config' | 'port' | 'host' | 'name' | 'timezone' | 'scopes' | 'person' | 'out' | 'location', string>>
+  & { json?: boolean; help?: boolean; version?: boolean };
 
-Options everywhere: --data-dir DIR, --config FILE, --json
-serve also takes: --port N, --host H`;
+/** The short usage a usage error ends with: the command's own line, its group's commands, or the overview. */
+function usageFor(command: CommandSpec | undefined, firstWord?: string): string {
+  if (command) return `Usage: ${usageLine(command)}\nRun 'household-organizer ${command.name} --help' for its options and examples.`;
+  if (firstWord && groupCommands(firstWord).length) return groupHelp(firstWord);
+  return overview(VERSION);
+}
+
+/** Options given that `command` does not take, and positionals beyond its arguments: usage errors. */
+function checkArguments(command: CommandSpec, values: Record<string, unknown>, positionals: string[]): void {
+  const takes = new Set([...GLOBAL_OPTIONS, ...command.options].map((o) => o.name));
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && !takes.has(name)) throw new UsageError(`${command.name} does not take --${name}`);
+  }
+  const extra = positionals.slice(command.name.split(' ').length + command.args.length);
+  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" for ${command.name}`);
+}
 
 /** Commands besides `serve` that may create a store where there is none: a new family, a restore. */
 const MAY_CREATE_STORE = new Set(['family create', 'import']);
@@ -57,28 +71,47 @@ export async function main(argv: string[]): Promise<number> {
   process.umask(0o077);
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'data-dir': { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean', default: false },
-        port: { type: 'string' }, host: { type: 'string' }, name: { type: 'string' }, timezone: { type: 'string' },
-        scopes: { type: 'string' }, person: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-        location: { type: 'string' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: PARSE_OPTIONS });
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    const words = argv.filter((a) => !a.startsWith('-'));
+    // parseArgs explains an unknown option at length (how to pass a positional starting with -).
+    const unknown = (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((e as Error).message) : null;
+    const message = unknown ? `unknown option ${unknown[1]}` : (e as Error).message;
+    process.stderr.write(`${message}\n\n${usageFor(findCommand(words), words[0])}\n`);
     return EXIT.usage;
   }
-  const { values: v, positionals: pos } = parsed;
-  if (v.help || pos.length === 0) {
-    process.stdout.write(`${USAGE}\n`);
-    return pos.length === 0 && !v.help ? EXIT.usage : EXIT.ok;
+  const v = parsed.values as Values;
+  const pos = parsed.positionals;
+  if (v.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
   }
+  // `help [command]` is `[command] --help`.
+  const helpWanted = v.help === true || pos[0] === 'help';
+  const words = pos[0] === 'help' ? pos.slice(1) : pos;
+  if (helpWanted || pos.length === 0) {
+    const command = findCommand(words);
+    const text = words.length === 0 ? overview(VERSION)
+      : command ? commandHelp(command)
+      : groupCommands(words[0]!).length ? groupHelp(words[0]!)
+      : null;
+    if (text === null) {
+      process.stderr.write(`unknown command "${words.join(' ')}"\n\n${overview(VERSION)}\n`);
+      return EXIT.usage;
+    }
+    // Help that was asked for goes to stdout; the overview for no command at all is a usage error.
+    if (helpWanted) process.stdout.write(`${text}\n`);
+    else process.stderr.write(`${text}\n`);
+    return helpWanted ? EXIT.ok : EXIT.usage;
+  }
+  const spec = findCommand(pos);
   const json = v.json === true;
   const out = (human: string, machine: unknown) => process.stdout.write(json ? `${JSON.stringify(machine)}\n` : `${human}\n`);
   try {
+    if (spec) checkArguments(spec, v, pos);
+    else if (groupCommands(pos[0]!).length) {
+      throw new UsageError(`${pos[0]} needs a command: ${groupCommands(pos[0]!).map((c) => c.name.split(' ')[1]).join(', ')}`);
+    }
     let port: number | undefined;
     if (v.port !== undefined) {
       port = Number(v.port);
@@ -184,7 +217,7 @@ export async function main(argv: string[]): Promise<number> {
       await opened?.close();
     }
   } catch (e) {
-    return reportFailure(e, { json, usage: USAGE });
+    return reportFailure(e, { json, usage: usageFor(spec, pos[0]) });
   }
 }
 
@@ -196,8 +229,9 @@ async function serve(config: Config): Promise<number> {
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
-      process.stderr.write(`received ${signal}, stopping\n`);
-      // Orderly shutdown must finish within 10 s.
+      daemon.logger.info({ signal }, `received ${signal}, stopping`);
+      // Orderly shutdown must finish within 10 s. These last words go to stderr: the process
+      // exits at once, before the asynchronous JSON log could write them.
       setTimeout(() => { process.stderr.write('shutdown took too long; exiting\n'); process.exit(1); }, 10_000).unref();
       daemon.close().then(stopped, (err) => { process.stderr.write(`shutdown failed: ${String(err)}\n`); process.exit(1); });
     };

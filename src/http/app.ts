@@ -1,6 +1,7 @@
 /**
- * The Koa application: request id and log line, error mapping, then the router built from the
- * route declarations, then 405/501 and a JSON 404 for everything else.
+ * The Koa application: request id and log line, request metrics, CORS (preflights answered
+ * here, before any key is asked for), error mapping, then the router built from the route
+ * declarations, then 405/501 and a JSON 404 for everything else.
  *
  * Per family route the chain is: authenticate (key, family, scope; an address with too many
  * 401s is refused first) → rate limit per key → body (middleware/body.ts: JSON or 415, 413
@@ -12,6 +13,9 @@ import Router from '@koa/router';
 import { DomainError, Invalid } from '../domain/shared/errors.js';
 import { errorBody, errorMiddleware } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
+import { requestMetrics } from './middleware/metrics.js';
+import { cors } from './middleware/cors.js';
+import type { Metrics } from '../metrics.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
 import { RateLimiter, rateLimit, publicRateLimit, unauthorizedRateLimit } from './middleware/rateLimit.js';
 import { jsonBody } from './middleware/body.js';
@@ -21,7 +25,7 @@ import type { ActorRef } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
 import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
 
-export function createApp(services: Services, routes: RouteDef[]): { app: Koa; router: Router } {
+export function createApp(services: Services, routes: RouteDef[], metrics?: Metrics): { app: Koa; router: Router } {
   // With a proxy trusted, the client is the address that proxy saw: the last X-Forwarded-For
   // entry. Earlier entries are whatever the client wrote, so they cannot name a rate-limit bucket.
   const app = new Koa({ proxy: services.config.server.trustProxy, maxIpsCount: 1 });
@@ -47,6 +51,8 @@ export function createApp(services: Services, routes: RouteDef[]): { app: Koa; r
   }
 
   app.use(requestLog(services.logger));
+  if (metrics?.enabled) app.use(requestMetrics(metrics));
+  if (services.config.server.corsOrigins.length) app.use(cors(services.config.server.corsOrigins));
   app.use(errorMiddleware());
   app.use(async (ctx, next) => {
     await next();

@@ -68,6 +68,12 @@ export interface StoreOptions {
 /** Called when writes start failing and when they work again (the daemon logs each once). */
 export type WriteHealthListener = (state: 'failing' | 'recovered', error?: StoreWriteError) => void;
 
+/**
+ * Observes each group commit once it is durable: milliseconds from the start of its
+ * transaction, of which waiting for the flush to disk, and the family batches it carried.
+ */
+export type CommitListener = (durationMs: number, flushMs: number, batches: number) => void;
+
 /** Less free space than this after a failed commit means the disk is full (ENOSPC may surface as EIO). */
 const FULL_BELOW_BYTES = 8 * 1024 * 1024;
 
@@ -83,6 +89,7 @@ export class Store {
   private failing: StoreWriteError | null = null;
   private pendingCommits: PendingCommit[] = [];
   private healthListener: WriteHealthListener | null = null;
+  private readonly commitListeners: CommitListener[] = [];
 
   private constructor(private readonly db: RootDatabase, readonly path: string, readonly dataDir: string) {}
 
@@ -126,6 +133,11 @@ export class Store {
 
   onWriteHealth(listener: WriteHealthListener): void {
     this.healthListener = listener;
+  }
+
+  /** Adds an observer of group commits (metrics). */
+  onCommit(listener: CommitListener): void {
+    this.commitListeners.push(listener);
   }
 
   // ---- families -------------------------------------------------------------------------
@@ -268,16 +280,22 @@ export class Store {
     const commits = this.pendingCommits;
     this.pendingCommits = [];
     const refused = new Set<PendingCommit>();
+    const timing = { startedAt: performance.now(), flushAt: 0 };
     this.write(() => {
       for (const c of commits) {
         if (c.guard && !c.guard()) { refused.add(c); continue; }
         this.writeBatch(c.familyId, c.batch);
       }
-    }).then(
+    }, timing).then(
       () => {
+        const end = performance.now();
         for (const c of commits) {
           if (refused.has(c)) c.reject(new StoreWriteError('failed', 'commit refused by its guard'));
           else c.resolve();
+        }
+        // An observer's failure must never touch the commits it observes.
+        for (const l of this.commitListeners) {
+          try { l(end - timing.startedAt, end - timing.flushAt, commits.length - refused.size); } catch { /* ignored */ }
         }
       },
       (err: unknown) => { for (const c of commits) c.reject(err); },
@@ -355,6 +373,11 @@ export class Store {
       return (value as StoredAgendaJob).dueAt;
     }
     return null;
+  }
+
+  /** How many jobs are on the agenda due at or before `uptoMs`, counting at most `limit` (keys only). */
+  agendaCount(uptoMs: number, limit: number): number {
+    return this.db.getKeysCount({ start: keys.agendaRangeStart(), end: keys.agendaRangeEnd(uptoMs), limit });
   }
 
   /** A family's job by id, if it is on the agenda. */
@@ -485,10 +508,11 @@ export class Store {
    * refuses becomes a StoreWriteError whose kind says whether the disk is full; the first
    * failure and the first success after it are reported once to the health listener.
    */
-  private async write<T>(fn: () => T): Promise<T> {
+  private async write<T>(fn: () => T, timing?: { flushAt: number }): Promise<T> {
     let result: T;
     try {
       result = await this.db.transaction(fn) as T;
+      if (timing) timing.flushAt = performance.now();
       await this.db.flushed;
     } catch (err) {
       const failure = await this.classify(err);

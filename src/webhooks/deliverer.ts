@@ -49,6 +49,8 @@ export interface DelivererDeps {
   logger: Logger;
   /** This run of the daemon: leases name it. */
   boot: string;
+  /** Told after each recorded attempt (metrics). */
+  onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', responseStatus: number | null) => void;
   /** [0, 1) for the retry jitter. */
   random?: () => number;
 }
@@ -207,10 +209,11 @@ export class Deliverer {
     if (result.aborted) return;
     // 4. Record.
     const jitter = (this.deps.random ?? Math.random)();
-    await actor.execute((s, ctx) => decideOutcome(s, {
+    const recorded = await actor.execute((s, ctx) => decideOutcome(s, {
       destinationId: job.data.destinationId, deliveryId: job.data.deliveryId, eventId: record.id, type: record.type,
       attempt: job.data.attempt + 1, at: at.toISOString(), ok: result.ok, responseStatus: result.responseStatus,
       durationMs: result.durationMs, error: result.error, retryAfterMs: result.retryAfterMs, jobId: job.id, boot,
     }, config.webhooks.retryScheduleSeconds, jitter, ctx), WEBHOOKS_ACTOR);
+    this.deps.onOutcome?.(recorded.status === 'succeeded' ? 'delivered' : recorded.status === 'retrying' ? 'failed' : 'gave_up', result.responseStatus);
   }
 }

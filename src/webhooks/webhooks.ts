@@ -27,6 +27,8 @@ export interface WebhooksDeps {
   now: () => Date;
   logger: Logger;
   newId: IdGenerator;
+  /** Told after each recorded attempt (metrics): delivered, failed (a retry follows) or gave up. */
+  onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', responseStatus: number | null) => void;
 }
 
 export interface Webhooks {

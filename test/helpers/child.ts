@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const BIN = resolve(root, 'bin/household-organizer');
+const KEY = /(hk_[0-9A-Za-z]{12}_[0-9A-Za-z]{32})/;
 
 export interface ChildDaemon {
   proc: ChildProcess;
@@ -15,6 +16,8 @@ export interface ChildDaemon {
   /** The first family's key, when this start created it. */
   bootstrapKey: string | null;
   output: () => string;
+  /** What the daemon wrote on stdout alone (its JSON log). */
+  stdout: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -23,20 +26,24 @@ export async function spawnDaemon(dataDir: string, env: Record<string, string> =
     env: { ...process.env, HOUSEHOLD_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let stdout = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.once('exit', (code, signal) => res({ code, signal })));
   const url = await new Promise<string>((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`daemon did not start:\n${out}`)), 15_000);
+    // The JSON log (stdout) says when it listens; the first-start key is printed on stderr,
+    // which may arrive after it: wait for it when the log says a first family was made.
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) { clearTimeout(timer); res(m[1]!); }
+      const m = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"listening on/.exec(out);
+      const keyOwed = out.includes('created the first family') && !KEY.test(out);
+      if (m && !keyOwed) { clearTimeout(timer); res(m[1]!); }
     };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+    proc.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); onData(c); });
+    proc.stderr!.on('data', onData);
     void exited.then(() => { clearTimeout(timer); rej(new Error(`daemon exited:\n${out}`)); });
   });
-  const key = /(hk_[0-9A-Za-z]{12}_[0-9A-Za-z]{32})/.exec(out);
-  return { proc, url, bootstrapKey: key ? key[1]! : null, output: () => out, exited };
+  const key = KEY.exec(out);
+  return { proc, url, bootstrapKey: key ? key[1]! : null, output: () => out, stdout: () => stdout, exited };
 }
 
 export interface CliResult { code: number; stdout: string; stderr: string }

@@ -175,8 +175,8 @@ describe('webhook attempt outcomes', () => {
     const [other] = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
     const r = f.run((s, c) => decideOutcome(s, outcome(job, { responseStatus: 410, error: 'HTTP 410' }, f.now()), SCHEDULE, 0, c));
     expect(r.result).to.include({ status: 'failed', disabled: 'receiver_gone' });
-    expect(r.events).to.have.length(1);
-    expect(r.events[0]!.type).to.equal('webhook_destination.updated');
+    // The destination's change, then the household's in-app notice of it.
+    expect(r.events.map((e) => e.type)).to.deep.equal(['webhook_destination.updated', 'notification.sent']);
     expect(r.events[0]!.object).to.include({ id: d.id, enabled: false, disabledReason: 'receiver_gone' });
     expect(JSON.stringify(r.events)).to.not.include('whsec_');
     expect(liveJob(f.state, job.id)).to.equal(undefined);

@@ -213,3 +213,8 @@ export function decideDeleteDestination(state: FamilyState, id: string, _ctx: Co
     agenda: dropJobs(state, id),
   };
 }
+
+/** How far the webhook outbox has read this family's change log (its checkpoint; 0 before any). */
+export function webhookCheckpoint(state: FamilyState): number {
+  return state.get<OutboxCheckpoint>(OUTBOX, OUTBOX_ID)?.seq ?? 0;
+}

@@ -1,14 +1,36 @@
 /**
  * Request id and the one log line per request: method, route template, status, duration,
- * family and key id — never a key, a token or a body. A failed request's error is logged by
- * name, message, code and stack only: pino's error serializer would copy every property, and
- * errors from parsers and HTTP clients carry the body they choked on (`body`, `rawBody`).
+ * family and key id, the client's address (the proxy's view with `server.trustProxy`) and user
+ * agent — never a key, a token or a body. A request no route matched (an unknown path, a 405)
+ * logs its path instead of a template: without the query string, and with the share tokens of
+ * public pages and anything shaped like a key or token cut out. A failed request's error is
+ * logged by name, message, code and stack only: pino's error serializer would copy every
+ * property, and errors from parsers and HTTP clients carry the body they choked on (`body`,
+ * `rawBody`).
  */
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const USER_AGENT_MAX = 200;
+const PATH_MAX = 200;
+/** Public pages whose next path segment is a share token: the token is the page's credential. */
+const TOKEN_PAGES = ['/p/', '/share/calendar/'];
+/** A segment holding something shaped like an API key or a share token (`hk_…`, `shr_…`, `pln_…`). */
+const SECRET_SEGMENT = /(?:hk|shr|pln)_[0-9A-Za-z]/i;
+
+/** A path fit for the log: share tokens and key-like segments replaced, at most 200 characters. */
+export function loggablePath(path: string): string {
+  const segments = path.split('/');
+  let prefix = '';
+  const out = segments.map((segment, i) => {
+    const redact = (i > 0 && TOKEN_PAGES.includes(`${prefix}/`.toLowerCase()) && segment !== '') || SECRET_SEGMENT.test(segment);
+    prefix = i === 0 ? segment : `${prefix}/${segment}`;
+    return redact ? ':redacted' : segment;
+  }).join('/');
+  return out.length > PATH_MAX ? `${out.slice(0, PATH_MAX)}…` : out;
+}
 
 export function requestLog(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
@@ -25,14 +47,18 @@ export function requestLog(logger: Logger): Koa.Middleware {
 
     function writeLine(): void {
       const durationMs = Number(process.hrtime.bigint() - start) / 1e6;
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute;
       const line: Record<string, unknown> = {
         requestId: id,
         method: ctx.method,
-        route: (ctx as any)._matchedRoute ?? null,
+        route: typeof route === 'string' ? route : null,
+        ...(typeof route === 'string' ? {} : { path: loggablePath(ctx.path) }),
         status: ctx.status,
         durationMs: Math.round(durationMs * 100) / 100,
         family: ctx.state.family?.slug ?? null,
         keyId: ctx.state.key?.id ?? null,
+        ip: ctx.ip,
+        userAgent: ctx.get('user-agent').slice(0, USER_AGENT_MAX) || null,
       };
       if (ctx.state.error) {
         // Not under `err`: pino's error serializer would copy every property of what it is given.

@@ -1,9 +1,12 @@
 /**
- * Routes of the daemon itself: health, the OpenAPI document and the change-log feed.
+ * Routes of the daemon itself: health, metrics, the OpenAPI document and the change-log feed.
  */
-import { defineRoutes } from '../route.js';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { defineRoutes, withStatus } from '../route.js';
 import { named, S } from '../schema.js';
 import { EVENT_TYPES } from '../../domain/shared/events.js';
+import { DomainError, NotFound } from '../../domain/shared/errors.js';
+import type { Metrics } from '../../metrics.js';
 
 export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   type: 'object',
@@ -25,7 +28,17 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
 /** `GET …/changes?limit=`: 1..500 (issue 2), 100 when left out. */
 const CHANGES_LIMIT = { min: 1, max: 500, default: 100 } as const;
 
-export default function systemRoutes(getDocument: () => unknown, version: string) {
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+/** Whether `Authorization` carries `Bearer <token>`; compared in constant time (digests of equal length). */
+function bearerMatches(header: string, token: string): boolean {
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  if (!m) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(m[1]!), digest(token));
+}
+
+export default function systemRoutes(getDocument: () => unknown, version: string, metrics: Metrics) {
   const started = Date.now();
   return defineRoutes([
     {
@@ -43,6 +56,29 @@ export default function systemRoutes(getDocument: () => unknown, version: string
         ok: true, status: 'ok', version, uptimeSeconds: Math.floor((Date.now() - started) / 1000),
         writes: services.store.writeFailure ? 'failing' : 'ok',
       }),
+    },
+    {
+      method: 'get', path: '/metrics', family: false, scope: 'public', tags: ['System'],
+      summary: 'Prometheus metrics',
+      description: 'The Prometheus text format: requests by route template and status, active families, store commits and flushes, '
+        + 'change-log lag per consumer, the agenda\'s depth and lateness, webhook outcomes, and the Node.js process. '
+        + 'Off unless `metrics.enabled` (then 404). With `metrics.token` set it needs `Authorization: Bearer <token>` (else 401); '
+        + 'the API key is not used here.',
+      produces: 'text/plain; version=0.0.4; charset=utf-8',
+      response: { type: 'string', description: 'Prometheus text exposition format 0.0.4' },
+      alsoResponses: [
+        { status: 401, description: '`metrics.token` is set and the request did not carry it as a bearer token', schema: ERROR_REF },
+        { status: 404, description: 'Metrics are off (`metrics.enabled` is false)', schema: ERROR_REF },
+      ],
+      handler: async ({ koa, services }) => {
+        const { enabled, token } = services.config.metrics;
+        if (!enabled || !metrics.enabled) throw new NotFound('Metrics are off; set metrics.enabled to true in the configuration to serve them');
+        if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
+          throw new DomainError(401, 'unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>', undefined,
+            { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        }
+        return withStatus(200, await metrics.render(), { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
+      },
     },
     {
       method: 'get', path: '/api/v1/openapi.json', family: false, scope: 'public', tags: ['System'],

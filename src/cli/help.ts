@@ -1,0 +1,249 @@
+/**
+ * The command line's help: one table of commands (usage, options, examples) that `--help`
+ * prints and main.ts checks options against, the options every command takes, the
+ * environment variables and the exit codes (README, "Command line", says the same).
+ *
+ * A new command adds its row to COMMANDS, its options to OPTIONS, and its case in main.ts.
+ */
+import { EXIT } from './exit.js';
+
+export interface OptionSpec {
+  /** As parseArgs knows it: `person` for `--person`. */
+  name: string;
+  /** The value's placeholder (`ID`), absent for a switch. */
+  value?: string;
+  text: string;
+}
+
+export interface CommandSpec {
+  /** `serve`, `family create`. */
+  name: string;
+  /** Positional arguments, in order (`<slug>`); optional ones in brackets. */
+  args: string[];
+  summary: string;
+  /** Paragraph lines after the usage line. */
+  details: string[];
+  options: OptionSpec[];
+  examples: string[];
+}
+
+const BIN = 'household-organizer';
+
+export const GLOBAL_OPTIONS: OptionSpec[] = [
+  { name: 'data-dir', value: 'DIR', text: 'the folder holding the store (default ./data; HOUSEHOLD_DATA_DIR, storage.dataDir)' },
+  { name: 'config', value: 'FILE', text: 'a JSON file deep-merged over config/default.json (HOUSEHOLD_CONFIG)' },
+  { name: 'json', text: 'machine-readable output (one JSON object on stdout)' },
+  { name: 'help', text: 'this help (-h); `<command> --help` for one command' },
+  { name: 'version', text: 'print the version and exit' },
+];
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: 'serve', args: [], summary: 'run the daemon',
+    details: [
+      'Serves the API, the share pages and feeds, and runs scheduled jobs. Logs are JSON lines on stdout;',
+      'the first start on an empty store creates family "home" and prints its admin key once, on stderr.',
+      'SIGTERM or SIGINT stop it cleanly within 10 s (in-flight requests finish, writes are committed).',
+    ],
+    options: [
+      { name: 'port', value: 'N', text: 'port to listen on; 0 picks a free one (HOUSEHOLD_PORT, server.port; default 8080)' },
+      { name: 'host', value: 'H', text: 'address to listen on (HOUSEHOLD_HOST, server.host; default 0.0.0.0, every interface)' },
+    ],
+    examples: [
+      `${BIN} serve`,
+      `${BIN} serve --port 9000 --host 127.0.0.1 --data-dir /var/lib/household`,
+      `HOUSEHOLD_PUBLIC_URL=http://192.168.1.20:8080 ${BIN} serve`,
+    ],
+  },
+  {
+    name: 'family create', args: ['<slug>'], summary: 'create a family and its admin API key',
+    details: [
+      'Creates a family with the built-in collections and an admin key, shown only once.',
+      'With --json: {"family": {"id", "slug", "name", "timezone"}, "apiKey"}. Works while serve runs.',
+    ],
+    options: [
+      { name: 'name', value: 'N', text: 'display name (default: the slug)' },
+      { name: 'timezone', value: 'TZ', text: 'IANA time zone, e.g. Europe/Berlin (default: families.defaultTimezone)' },
+    ],
+    examples: [
+      `${BIN} family create smiths --name "The Smiths" --timezone Europe/London`,
+      `${BIN} family create jones --json`,
+    ],
+  },
+  {
+    name: 'family update', args: ['<slug>'], summary: 'change a family\'s name, time zone or place',
+    details: [
+      'The place (a name such as "Berlin" or "52.52,13.40") gives contextual briefings their weather;',
+      'an empty --location removes it. A running daemon sees the change when it next loads the family.',
+    ],
+    options: [
+      { name: 'name', value: 'N', text: 'display name' },
+      { name: 'timezone', value: 'TZ', text: 'IANA time zone, e.g. Europe/Berlin' },
+      { name: 'location', value: 'PLACE', text: 'a place name or lat,lon; "" removes it' },
+    ],
+    examples: [
+      `${BIN} family update smiths --location "Berlin"`,
+      `${BIN} family update smiths --timezone Europe/Berlin --json`,
+    ],
+  },
+  {
+    name: 'family list', args: [], summary: 'list the families',
+    details: ['One line per family: slug, name, time zone and id.'],
+    options: [],
+    examples: [`${BIN} family list`, `${BIN} family list --json`],
+  },
+  {
+    name: 'key create', args: ['<slug>'], summary: 'create an API key for a family',
+    details: [
+      'Prints the key once. All three scopes unless --scopes says otherwise.',
+      'With --json: {"key": {"id", "name", "scopes", "personId"}, "apiKey"}. Works while serve runs.',
+    ],
+    options: [
+      { name: 'scopes', value: 'LIST', text: 'comma-separated: read (GET), write (changes), admin (shares, webhooks…)' },
+      { name: 'person', value: 'ID', text: 'the household member the key acts for (person_…)' },
+      { name: 'name', value: 'N', text: 'a name to recognise the key by in `key list`' },
+    ],
+    examples: [
+      `${BIN} key create home --scopes read --name "kitchen tablet"`,
+      `${BIN} key create home --person person_01kaq5m2v8x3c4d5e6f7 --name "Ana's phone"`,
+    ],
+  },
+  {
+    name: 'key list', args: ['<slug>'], summary: 'list a family\'s keys (never their secrets)',
+    details: ['One line per key: id, name, scopes, person, state and last use.'],
+    options: [],
+    examples: [`${BIN} key list home`, `${BIN} key list home --json`],
+  },
+  {
+    name: 'key revoke', args: ['<keyId>'], summary: 'revoke a key at once',
+    details: ['The key stops working with the next request, also against a running daemon.'],
+    options: [],
+    examples: [`${BIN} key revoke k8f3h2j4m6n9`],
+  },
+  {
+    name: 'backup', args: ['<dir>'], summary: 'consistent copy of the store, safe while serving',
+    details: [
+      'Writes <dir>/household.mdb (folder 0700, file 0600); refuses if that file exists.',
+      'Restore: stop the daemon, copy the file back as <data-dir>/household.mdb, start it (README, "Backup and restore").',
+    ],
+    options: [],
+    examples: [
+      `${BIN} backup /var/backups/household/$(date +%Y-%m-%d)`,
+      'docker compose run --rm backup',
+    ],
+  },
+  {
+    name: 'export', args: ['<slug>'], summary: 'one family as JSON',
+    details: [
+      'Records, change log, key hashes and live plan-share tokens: keep the file private.',
+      'Without --out the JSON goes to stdout.',
+    ],
+    options: [{ name: 'out', value: 'FILE', text: 'write to FILE (0600) instead of stdout' }],
+    examples: [`${BIN} export smiths --out smiths.json`, `${BIN} export smiths > smiths.json`],
+  },
+  {
+    name: 'import', args: ['<file>'], summary: 'restore a family export',
+    details: [
+      'Restores ids, order and change log exactly, into a store without that family.',
+      'A new, empty --data-dir becomes a new store (a restore onto a fresh machine).',
+    ],
+    options: [],
+    examples: [`${BIN} import smiths.json --data-dir /var/lib/household`],
+  },
+];
+
+export const ENVIRONMENT: [string, string][] = [
+  ['HOUSEHOLD_CONFIG', 'a JSON config file (like --config)'],
+  ['HOUSEHOLD_DATA_DIR', 'storage.dataDir (like --data-dir)'],
+  ['HOUSEHOLD_HOST', 'server.host (like --host)'],
+  ['HOUSEHOLD_PORT', 'server.port (like --port)'],
+  ['HOUSEHOLD_PUBLIC_URL', 'server.publicUrl: the address people and devices use; base of share links'],
+  ['HOUSEHOLD_LOG_LEVEL', 'log.level: fatal, error, warn, info, debug, trace or silent'],
+];
+
+export const EXIT_CODES: [number, string][] = [
+  [EXIT.ok, 'ok'],
+  [EXIT.refused, 'refused or not done: slug taken, no such family or key, backup target exists, a path that cannot be written'],
+  [EXIT.usage, 'usage: unknown command or option, missing argument, no store in the --data-dir folder'],
+  [EXIT.internal, 'internal error: a bug (the message and a stack trace are printed)'],
+  [EXIT.config, 'configuration or environment: a bad config key, a newer store, a data folder that cannot be written, a port in use'],
+];
+
+/** The command a list of positionals names (`['key', 'create', 'home']` → key create), if any. */
+export function findCommand(positionals: readonly string[]): CommandSpec | undefined {
+  const two = positionals.slice(0, 2).join(' ');
+  return COMMANDS.find((c) => c.name === two) ?? COMMANDS.find((c) => c.name === positionals[0]);
+}
+
+/** Commands under a group word (`family`, `key`). */
+export function groupCommands(word: string): CommandSpec[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${word} `));
+}
+
+function flag(o: OptionSpec): string {
+  return `--${o.name}${o.value ? ` ${o.value}` : ''}`;
+}
+
+function table(rows: [string, string][], indent = 2): string {
+  const width = Math.max(...rows.map(([a]) => a.length));
+  return rows.map(([a, b]) => `${' '.repeat(indent)}${a.padEnd(width)}  ${b}`).join('\n');
+}
+
+export function usageLine(c: CommandSpec): string {
+  return [BIN, c.name, ...c.args, ...c.options.map((o) => `[${flag(o)}]`)].join(' ');
+}
+
+/** `household-organizer --help`: every command, the common options, the environment and the exit codes. */
+export function overview(version: string): string {
+  return [
+    `${BIN} ${version}: a self-hosted household organizer (JSON REST API daemon)`,
+    '',
+    `Usage: ${BIN} <command> [options]`,
+    '',
+    'Commands:',
+    table(COMMANDS.map((c) => [[c.name, ...c.args].join(' '), c.summary])),
+    '',
+    'Options for every command:',
+    table(GLOBAL_OPTIONS.map((o) => [flag(o), o.text])),
+    '',
+    'Environment (config/default.json < --config file < environment < flags):',
+    table(ENVIRONMENT),
+    '',
+    'Exit codes:',
+    table(EXIT_CODES.map(([code, text]) => [String(code), text])),
+    '',
+    `Run '${BIN} <command> --help' for a command's options and examples.`,
+  ].join('\n');
+}
+
+/** `household-organizer <command> --help`: usage, what it does, its options and examples. */
+export function commandHelp(c: CommandSpec): string {
+  const options = c.options.length ? ['Options:', table(c.options.map((o) => [flag(o), o.text])), ''] : [];
+  const environment = c.name === 'serve' ? ['Environment:', table(ENVIRONMENT), ''] : [];
+  return [
+    `Usage: ${usageLine(c)}`,
+    '',
+    ...c.details,
+    '',
+    ...options,
+    `Options for every command: ${GLOBAL_OPTIONS.filter((o) => o.name !== 'help' && o.name !== 'version').map(flag).join(', ')}`,
+    '',
+    ...environment,
+    'Examples:',
+    ...c.examples.map((e) => `  ${e}`),
+    '',
+    `Exit codes: ${EXIT_CODES.map(([code, text]) => `${code} ${text.split(':')[0]}`).join(', ')} (${BIN} --help says more)`,
+  ].join('\n');
+}
+
+/** `household-organizer family --help`: the commands of a group. */
+export function groupHelp(word: string): string {
+  const list = groupCommands(word);
+  return [
+    `Usage: ${BIN} ${word} <${list.map((c) => c.name.split(' ')[1]).join('|')}> …`,
+    '',
+    table(list.map((c) => [[c.name, ...c.args].join(' '), c.summary])),
+    '',
+    `Run '${BIN} ${word} <command> --help' for its options and examples.`,
+  ].join('\n');
+}
