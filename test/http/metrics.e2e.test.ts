@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FakeClock } from '../helpers/clock.js';
+import { startReceiver, type Receiver } from '../helpers/fakes/receiver.js';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { VERSION } from '../../src/version.js';
 
@@ -190,6 +191,41 @@ describe('GET /metrics', function () {
       expect(n('failed', 'none')).to.equal(1);
       expect(n('failed', '5xx')).to.equal(1);
       expect(n('gave_up', '4xx')).to.equal(1);
+    });
+  });
+
+  describe('with a webhook destination', () => {
+    let server: TestServer;
+    let receiver: Receiver;
+    const clock = new FakeClock('2026-11-22T08:30:00.000Z');
+    before(async () => {
+      receiver = await startReceiver();
+      server = await startTestServer({ now: clock.now, overrides: { metrics: { enabled: true } } });
+    });
+    after(async () => { await server.close(); await receiver.close(); });
+
+    async function until(check: () => Promise<boolean>): Promise<void> {
+      for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
+    }
+
+    it('counts real deliveries by outcome and shows the outbox as a change-log consumer', async () => {
+      receiver.answer = (_d, n) => ({ status: n === 0 ? 503 : 204 });
+      const made = await server.api.post('/webhook-destinations', { name: 'HA', url: receiver.url, eventTypes: ['person.created'] });
+      expect(made.status).to.equal(201);
+      await server.api.post('/people', { name: 'Ana' });
+      await receiver.waitFor(1);
+      const failed = async () => value(await scrape(server), 'household_webhook_deliveries_total', { outcome: 'failed', status: '5xx' }) === 1;
+      await until(failed);
+      expect(await failed()).to.equal(true);
+      // The retry is on the agenda (5 s and a little jitter): move the clock and run it.
+      clock.advance(10_000);
+      await server.daemon.scheduler.runDue();
+      await receiver.waitFor(2);
+      const delivered = async () => value(await scrape(server), 'household_webhook_deliveries_total', { outcome: 'delivered', status: '2xx' }) === 1;
+      await until(delivered);
+      expect(await delivered()).to.equal(true);
+      const lag = (await scrape(server)).filter((x) => x.name === 'household_changelog_lag_records' && x.labels.consumer === 'webhooks');
+      expect(lag.map((x) => x.value)).to.deep.equal([0]);
     });
   });
 
