@@ -32,6 +32,8 @@ export interface DaemonOptions {
   now?: () => Date;
   /** Called with the first family's key when the store was empty (default: print it). */
   onBootstrap?: (family: FamilyInfo, apiKey: string) => void;
+  /** The outbound client (default: a guard over the system resolver); tests pass their own. */
+  egress?: Egress;
 }
 
 export interface Daemon {
@@ -85,8 +87,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       }
     },
   }, { idleMs: config.families.actorIdleMinutes * 60_000, maxActive: config.families.maxActiveActors });
-  const services: Services = { config, registry, store, now, logger };
-  const egress = createEgress();
+  const egress = opts.egress ?? createEgress();
+  const services: Services = { config, registry, store, now, logger, egress };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress }),

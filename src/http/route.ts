@@ -18,6 +18,7 @@ import type { ActorRef, Command, FamilyInfo, FamilyState } from '../domain/share
 import type { ApiKeyRecord, Scope } from '../store/types.js';
 import type { JsonSchema } from './schema.js';
 import type { Logger } from 'pino';
+import type { Egress } from '../integrations/egress.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -29,6 +30,8 @@ export interface Services {
   store: Store;
   now: () => Date;
   logger: Logger;
+  /** The one outbound HTTP client (egress guard), for routes that fetch (feeds). */
+  egress: Egress;
 }
 
 /**

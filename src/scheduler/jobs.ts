@@ -10,6 +10,8 @@ import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
 import type { Egress } from '../integrations/egress.js';
 import type { JobHandler } from './scheduler.js';
+import { FEED_REFRESH } from '../domain/feeds/types.js';
+import { feedRefreshHandler } from './feedRefresh.js';
 
 export interface JobDeps {
   store: Store;
@@ -20,6 +22,8 @@ export interface JobDeps {
   egress: Egress;
 }
 
-export function jobHandlers(_deps: JobDeps): Readonly<Record<string, JobHandler>> {
-  return {};
+export function jobHandlers(deps: JobDeps): Readonly<Record<string, JobHandler>> {
+  return {
+    [FEED_REFRESH]: feedRefreshHandler(deps),
+  };
 }

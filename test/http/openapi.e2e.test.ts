@@ -98,7 +98,7 @@ describe('endpoints of the contract not implemented yet', () => {
   it('answer 501 not_implemented after the key and scope checks, and are documented as such', async () => {
     const cases: [string, string, unknown?][] = [
       ['GET', '/webhook-destinations'], ['POST', '/webhook-destinations', { name: 'ha', url: 'http://ha.local', eventTypes: [] }],
-      ['POST', '/calendar/external', { name: 'School', url: 'https://school.example/cal.ics' }], ['GET', '/weather?location=Berlin'],
+      ['GET', '/weather?location=Berlin'],
       ['GET', '/notifications?sinceMinutes=60'], ['POST', '/checks', { eventId: 'ent_x', leadHours: 2, task: 't' }], ['GET', '/context'],
     ];
     for (const [method, path, body] of cases) {
