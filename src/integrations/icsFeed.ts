@@ -10,7 +10,8 @@
  * - Every failure becomes a FeedError whose message is a reason a household can read ("the feed
  *   answered HTTP 404", "the feed is larger than 10 MiB", "the feed is not an iCalendar feed …");
  *   the API answers it as 400 when linking and keeps it as the feed's `lastError` on refresh.
- * - At most two bodies are parsed at once; a parse that runs past `timeoutMs` is stopped.
+ * - At most two bodies are parsed at once; a parse that runs past `timeoutMs` (at least 5 s) is
+ *   stopped.
  */
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -51,6 +52,12 @@ export interface FeedReaderDeps {
 
 const MAX_REDIRECTS = 5;
 const MAX_PARALLEL_PARSES = 2;
+/** Reading gets the fetch's time limit, but never less than this (starting a worker takes a moment). */
+const MIN_PARSE_MS = 5_000;
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
 
 function mib(bytes: number): string {
   const m = bytes / (1024 * 1024);
@@ -64,7 +71,7 @@ function fetchReason(e: EgressError, cfg: FeedReaderDeps['config']): string {
     case 'bad_url': return `the URL cannot be fetched: ${detail}`;
     case 'refused_address': return `the feed's address is not allowed for calendar feeds${e.addressClass ? ` (a ${e.addressClass} address)` : ''}`;
     case 'redirect_refused': return `the feed redirects where it may not be followed: ${detail}`;
-    case 'timeout': return `the feed did not answer within ${Math.round(cfg.calendarFeeds.timeoutMs / 1000)} s`;
+    case 'timeout': return `the feed did not answer within ${duration(cfg.calendarFeeds.timeoutMs)}`;
     case 'too_large': return `the feed is larger than ${mib(cfg.calendarFeeds.maxBytes)}`;
     case 'aborted': return 'the fetch was cancelled';
     case 'network': return `the feed could not be reached: ${detail}`;
@@ -113,6 +120,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
   };
 
   async function parse(body: string, zone: string): Promise<Parsed> {
+    const limit = Math.max(cfg.calendarFeeds.timeoutMs, MIN_PARSE_MS);
     const release = await slot();
     try {
       return await new Promise<Parsed>((resolve, reject) => {
@@ -129,7 +137,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
           fn();
         };
         const timer = setTimeout(() => finish(() => reject(new FeedError('parse',
-          `the feed took longer than ${Math.round(cfg.calendarFeeds.timeoutMs / 1000)} s to read`))), cfg.calendarFeeds.timeoutMs);
+          `the feed took longer than ${duration(limit)} to read`))), limit);
         worker.once('message', (m: { ok: true; parsed: Parsed } | { ok: false; parse: boolean; message: string }) => finish(() => {
           if (m.ok) resolve(m.parsed);
           else reject(new FeedError('parse', m.parse ? `the feed ${m.message}` : `the feed could not be read: ${m.message}`));
