@@ -42,8 +42,11 @@ export interface FeedOccurrence {
 
 /** Inner steps one `next()` may take before the rule is taken as exhausted. */
 const STEPS_PER_OCCURRENCE = 50_000;
-/** Candidate starts looked at per series at most (a FREQ=SECONDLY from 1970 ends here). */
-const MAX_CANDIDATES = 200_000;
+/**
+ * Rule steps taken per series at most: a daily series reaches 270 years; a FREQ=SECONDLY or
+ * HOURLY rule from long ago ends here instead of costing seconds at every first listing.
+ */
+const MAX_CANDIDATES = 100_000;
 
 class StepLimit extends Error {}
 let budget = Infinity;
@@ -158,6 +161,7 @@ function* ruleCandidates(r: FeedRecurrence): Generator<Candidate> {
   const plain = !Object.keys(recur.parts ?? {}).some((k) => k.startsWith('BY'));
   const startDay = r.start.slice(8, 10);
   const startMonthDay = r.start.slice(5, 10);
+  let lastDate = '';
   for (let n = 0; n < MAX_CANDIDATES; n++) {
     let t: ICAL.Time | null;
     try { t = guarded(() => it.next()); } catch { return; }
@@ -166,6 +170,9 @@ function* ruleCandidates(r: FeedRecurrence): Generator<Candidate> {
     if (wall === null) return;
     if (plain && recur.freq === 'MONTHLY' && wall.slice(8, 10) !== startDay) continue;
     if (plain && recur.freq === 'YEARLY' && wall.slice(5, 10) !== startMonthDay) continue;
+    // Sub-daily rules: only a day's first start can be an occurrence; skip the rest before any zone math.
+    if (wall.slice(0, 10) === lastDate) continue;
+    lastDate = wall.slice(0, 10);
     const c = candidate(r, wall);
     if (until && beyond(until, c, allDay)) return;
     yield c;
