@@ -4,6 +4,8 @@
  *   npm run bench                       throughput and latency cases (about 2.5 minutes)
  *   npm run bench -- --memory           … then the memory case (1,000 families × 2,000 entries, about 2.5 minutes more)
  *   npm run bench -- --memory-only      only the memory case
+ *   npm run bench -- --feeds            … then the external-calendar case (20,000-event feed; about a minute)
+ *   npm run bench -- --feeds-only       only the external-calendar case
  *
  * Options: --seconds=5 (per round) --connections=64 --paced-rate=2000
  *          --cases=list,paced,query,calendar,post,spread (a subset runs only those)
@@ -31,6 +33,7 @@ import { chore, createFamilies, postChores, QUERY, type BenchFamily } from './se
 import { CALENDAR_WINDOWS, seedCalendar } from './calendar.js';
 import { runMemoryCase } from './memory.js';
 import { summarizeProfile } from './profile.js';
+import { FEEDS_MARKERS, feedsMarkdown, runFeedsCase } from './feeds.js';
 import {
   consoleTable, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
   type CaseResult, type Target,
@@ -53,6 +56,8 @@ const CASES = new Set(option('cases', 'list,paced,query,calendar,post,spread').s
 const PACED_RATE = Number(option('paced-rate', '2000'));
 const MEMORY_ONLY = flag('memory-only');
 const MEMORY = flag('memory') || MEMORY_ONLY;
+const FEEDS_ONLY = flag('feeds-only');
+const FEEDS = flag('feeds') || FEEDS_ONLY;
 const PROFILE = flag('profile');
 const WRITE_DOC = !flag('no-doc');
 const SPREAD_FAMILIES = 50;
@@ -258,7 +263,7 @@ const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const started = Date.now();
 log(`Household Organizer benchmark, ${date}`);
 
-if (!MEMORY_ONLY) {
+if (!MEMORY_ONLY && !FEEDS_ONLY) {
   const { cases, notes, profile } = await throughput();
   log(`\n${consoleTable(cases)}\n`);
   for (const n of notes) log(`  ${n}`);
@@ -269,7 +274,7 @@ if (!MEMORY_ONLY) {
   }
 }
 
-if (MEMORY) {
+if (MEMORY && !FEEDS_ONLY) {
   const result = await runMemoryCase({
     families: Number(option('families', '1000')), perFamily: Number(option('per-family', '2000')),
     idleMinutes: Number(option('idle-minutes', '0.5')), afterIdleSeconds: option('after-idle-seconds', '20,60').split(',').map(Number),
@@ -277,6 +282,13 @@ if (MEMORY) {
   });
   if (WRITE_DOC) {
     updateDoc(DOC, MEMORY_MARKERS, memoryMarkdown(result, { command, date }));
+    log(`wrote ${DOC}`);
+  }
+}
+if (FEEDS) {
+  const result = await runFeedsCase({ daemonScript: DAEMON, log, seconds: SECONDS, connections: CONNECTIONS });
+  if (WRITE_DOC) {
+    updateDoc(DOC, FEEDS_MARKERS, feedsMarkdown(result, { command, date, seconds: SECONDS, connections: CONNECTIONS }));
     log(`wrote ${DOC}`);
   }
 }

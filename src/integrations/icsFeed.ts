@@ -33,6 +33,10 @@ export interface FeedRequest {
   etag?: string | null;
   lastModified?: string | null;
   bodyHash?: string | null;
+  /** A scheduled refresh: parsed at a lower priority than requests (icsWorker.ts). */
+  background?: boolean;
+  /** The feed's stored events (refreshes): only new and changed ones come back as items. */
+  known?: { sourceId: string; fingerprints: Record<string, string> };
 }
 
 export type FeedReadOutcome =
@@ -98,6 +102,7 @@ interface Parsed {
   eventCount: number;
   skipped: number;
   items: FeedItem[];
+  unchanged?: string[];
 }
 
 const shared = new WeakMap<Egress, FeedReader>();
@@ -119,13 +124,13 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
     return () => { running--; waiting.shift()?.(); };
   };
 
-  async function parse(body: string, zone: string): Promise<Parsed> {
+  async function parse(body: string, zone: string, background: boolean, known: FeedRequest['known']): Promise<Parsed> {
     const limit = Math.max(cfg.calendarFeeds.timeoutMs, MIN_PARSE_MS);
     const release = await slot();
     try {
       return await new Promise<Parsed>((resolve, reject) => {
         const worker = new Worker(new URL('./icsWorker.js', import.meta.url), {
-          workerData: { body, zone, now: deps.now().toISOString() },
+          workerData: { body, zone, now: deps.now().toISOString(), background, ...(known ? { known } : {}) },
           resourceLimits: { maxOldGenerationSizeMb: 1024 },
         });
         let done = false;
@@ -176,7 +181,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
     }
     const bodyHash = createHash('sha256').update(res.body).digest('hex');
     if (req.bodyHash && req.bodyHash === bodyHash) return { kind: 'unchanged', etag, lastModified };
-    const parsed = await parse(decode(res.body, header(res, 'content-type')), req.zone);
+    const parsed = await parse(decode(res.body, header(res, 'content-type')), req.zone, req.background === true, req.known);
     return { kind: 'snapshot', snapshot: { ...parsed, bodyHash, etag, lastModified, zone: req.zone } };
   }
 

@@ -6,13 +6,14 @@
  *    minutes, so a restart does not fetch every feed at once.
  * 2. The feed's validators and body hash go along, so an unchanged feed costs a 304 or a hash.
  *    When the family's zone changed since the last read, they are left out and it is read again.
- * 3. A failure keeps the last good events and records the reason as the feed's lastError.
+ * 3. The stored events' fingerprints go along too: the reader returns only new and changed events.
+ * 4. A failure keeps the last good events and records the reason as the feed's lastError.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
 import { applyFailure, applyMissed, applyRefresh, applyUnchanged, type RefreshResult } from '../domain/feeds/refresh.js';
-import { getFeed } from '../domain/feeds/views.js';
+import { feedFingerprints, getFeed } from '../domain/feeds/views.js';
 import type { Command } from '../domain/shared/state.js';
 import type { Egress } from '../integrations/egress.js';
 import { FeedError, sharedFeedReader } from '../integrations/icsFeed.js';
@@ -41,18 +42,20 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler {
     }
     const found = await actor.read((state) => {
       const feed = getFeed(state, sourceId);
-      return feed ? { feed, zone: state.family.timezone, slug: state.family.slug } : null;
+      if (!feed) return null;
+      // What is stored, so the reader sends back only what changed.
+      return { feed, fingerprints: feedFingerprints(state, feed), zone: state.family.timezone, slug: state.family.slug };
     });
     if (!found) {
       await actor.execute(fireCommand(job, nothing), SCHEDULER_ACTOR);
       return;
     }
-    const { feed, zone, slug } = found;
+    const { feed, fingerprints, zone, slug } = found;
     const sameZone = feed.zone === zone;
     let command: Command<RefreshResult>;
     try {
       const r = await reader.read({
-        url: feed.url, credentials: feed.credentials, zone,
+        url: feed.url, credentials: feed.credentials, zone, background: true, known: { sourceId, fingerprints },
         ...(sameZone ? { etag: feed.etag, lastModified: feed.lastModified, bodyHash: feed.bodyHash } : {}),
       });
       command = r.kind === 'unchanged'

@@ -45,6 +45,7 @@ function clip(s: string | null, max: number): string | undefined {
   if (s === null) return undefined;
   const t = s.trim();
   if (!t) return undefined;
+  if (t.length <= max) return t; // UTF-16 units never undercount code points
   const cps = Array.from(t);
   return cps.length > max ? cps.slice(0, max).join('') : t;
 }
@@ -63,10 +64,9 @@ interface Shape {
 /** When and where one VEVENT happens, in the family's zone. */
 function shapeOf(ev: ParsedEvent, zone: string): Shape {
   const title = clip(ev.title, TITLE_MAX) ?? NO_TITLE;
-  const place = {
-    ...(clip(ev.location, WHERE_MAX) ? { where: clip(ev.location, WHERE_MAX)! } : {}),
-    ...(clip(ev.description, NOTE_MAX) ? { description: clip(ev.description, NOTE_MAX)! } : {}),
-  };
+  const where = clip(ev.location, WHERE_MAX);
+  const description = clip(ev.description, NOTE_MAX);
+  const place = { ...(where ? { where } : {}), ...(description ? { description } : {}) };
   const s = ev.start;
   if (!isTimed(s)) {
     let days = 1;

@@ -26,6 +26,12 @@ export interface MergeOutcome {
   removed: string[];
   /** Records of the feed after the merge. */
   count: number;
+  /**
+   * An id named unchanged that the store does not hold with that fingerprint (the snapshot was
+   * taken against other records): the caller forgets the feed's validators so the next refresh
+   * reads it in full again.
+   */
+  stale: boolean;
 }
 
 /** The family's own fields of event data: everything the feed does not own. */
@@ -75,17 +81,25 @@ function record(item: FeedItem, id: string, sourceId: string, calendarKey: strin
   };
 }
 
-/** The changes that make the feed's calendar hold exactly `items`. */
+/**
+ * The changes that make the feed's calendar hold exactly `items` plus the `unchanged` ids (those
+ * a refresh found equal to what is stored).
+ */
 export function mergeFeedItems(
   state: FamilyState, feed: { id: string; calendarKey: string }, items: readonly FeedItem[], ctx: CommandContext,
+  unchanged: readonly string[] = [],
 ): MergeOutcome {
   const at = ctx.now.toISOString();
   const stored = new Map<string, EventRecord>();
   for (const e of entriesOf(state, feed.calendarKey) as readonly EventRecord[]) stored.set(e.id, e);
   const seen = new Set<string>();
-  const out: MergeOutcome = { changes: [], events: [], added: [], changed: [], removed: [], count: 0 };
+  const out: MergeOutcome = { changes: [], events: [], added: [], changed: [], removed: [], count: 0, stale: false };
+  for (const id of unchanged) {
+    if (stored.get(id)?.feed) seen.add(id);
+    else out.stale = true;
+  }
   for (const item of items) {
-    const id = feedEventId(feed.id, item.key);
+    const id = item.id ?? feedEventId(feed.id, item.key);
     if (seen.has(id)) continue;
     seen.add(id);
     const before = stored.get(id);

@@ -31,11 +31,13 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
   return (state, ctx) => {
     const before = getFeed(state, sourceId);
     if (!before) return gone;
-    const m = mergeFeedItems(state, before, snap.items, ctx);
+    const m = mergeFeedItems(state, before, snap.items, ctx, snap.unchanged);
     const at = ctx.now.toISOString();
     const feed: CalendarFeed = {
       ...before, eventCount: m.count, calendarName: snap.calendarName, lastSyncedAt: at, lastError: null, lastErrorAt: null,
-      etag: snap.etag, lastModified: snap.lastModified, bodyHash: snap.bodyHash, ttlMinutes: snap.ttlMinutes, zone: snap.zone, updatedAt: at,
+      ttlMinutes: snap.ttlMinutes, zone: snap.zone, updatedAt: at,
+      // A snapshot that did not match the records it was compared with: read it all next time.
+      ...(m.stale ? { etag: null, lastModified: null, bodyHash: null } : { etag: snap.etag, lastModified: snap.lastModified, bodyHash: snap.bodyHash }),
     };
     const next = scheduleNext(feed, ctx.now, refreshMinutes);
     const counts = { added: m.added.length, changed: m.changed.length, removed: m.removed.length };

@@ -112,6 +112,8 @@ export interface FeedException {
 export interface FeedItem {
   /** Identity within the feed: UID and normalized RECURRENCE-ID. */
   key: string;
+  /** The record id (feedEventId of the feed and `key`), when the reader already knew the feed. */
+  id?: string;
   uid: string;
   recurrenceId: string;
   title: string;
@@ -126,7 +128,13 @@ export interface FeedItem {
 export interface FeedSnapshot {
   calendarName: string | null;
   ttlMinutes: number | null;
+  /** The feed's events — on a refresh only those new or changed since the fingerprints it was given. */
   items: FeedItem[];
+  /**
+   * On a refresh: ids of events the feed still has, unchanged against the stored fingerprints
+   * (so they need not be copied back from the reader's thread).
+   */
+  unchanged?: string[];
   /** VEVENTs in the body (the cap counts these). */
   eventCount: number;
   /** VEVENTs left out because they could not be read (no DTSTART…). */

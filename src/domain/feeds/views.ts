@@ -2,6 +2,8 @@
  * Reading feeds: lookups and the view the API and the change log show. The URL appears only
  * masked, the credentials never.
  */
+import { entriesOf } from '../collections/listing.js';
+import type { EventRecord } from '../calendar/types.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import { NotFound } from '../shared/errors.js';
 import type { AgendaJob, FamilyState } from '../shared/state.js';
@@ -57,4 +59,11 @@ export function feedView(state: FamilyState, f: CalendarFeed, dueAt?: number | n
     nextRefreshAt: due === null ? null : new Date(due).toISOString(),
     createdAt: f.createdAt, updatedAt: f.updatedAt,
   };
+}
+
+/** Fingerprints of the feed's stored events by id: a refresh's reader compares against them. */
+export function feedFingerprints(state: FamilyState, f: CalendarFeed): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of entriesOf(state, f.calendarKey) as readonly EventRecord[]) if (e.feed) out[e.id] = e.feed.fingerprint;
+  return out;
 }
