@@ -125,7 +125,11 @@ export interface FeedsResult {
   afterHeapUsed: number;
 }
 
-export async function runFeedsCase(opts: { daemonScript: string; log: (s: string) => void; seconds: number; connections: number; events?: number }): Promise<FeedsResult> {
+export async function runFeedsCase(opts: {
+  daemonScript: string; log: (s: string) => void; seconds: number; connections: number; events?: number;
+  /** Write a CPU profile of the daemon here (--profile). */
+  profileDir?: string;
+}): Promise<FeedsResult> {
   const { log } = opts;
   const events = opts.events ?? 20_000;
   const dataDir = mkdtempSync(join(tmpdir(), 'household-bench-feeds-'));
@@ -134,6 +138,7 @@ export async function runFeedsCase(opts: { daemonScript: string; log: (s: string
   try {
     const [fam, other] = await createFamilies(dataDir, ['feeds', 'other']);
     daemon = await Child.start(opts.daemonScript, {
+      execArgv: opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [],
       env: {
         BENCH_DAEMON_OVERRIDES: JSON.stringify({
           server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' }, storage: { dataDir }, log: { level: 'warn' },

@@ -286,7 +286,12 @@ if (MEMORY && !FEEDS_ONLY) {
   }
 }
 if (FEEDS) {
-  const result = await runFeedsCase({ daemonScript: DAEMON, log, seconds: SECONDS, connections: CONNECTIONS });
+  const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'household-bench-feeds-prof-')) : undefined;
+  const result = await runFeedsCase({ daemonScript: DAEMON, log, seconds: SECONDS, connections: CONNECTIONS, ...(profileDir ? { profileDir } : {}) });
+  if (profileDir) {
+    for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) log(`\n${summarizeProfile(join(profileDir, file))}`);
+    log(`CPU profiles kept in ${profileDir}`);
+  }
   if (WRITE_DOC) {
     updateDoc(DOC, FEEDS_MARKERS, feedsMarkdown(result, { command, date, seconds: SECONDS, connections: CONNECTIONS }));
     log(`wrote ${DOC}`);

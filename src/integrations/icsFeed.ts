@@ -131,7 +131,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
       return await new Promise<Parsed>((resolve, reject) => {
         const worker = new Worker(new URL('./icsWorker.js', import.meta.url), {
           workerData: { body, zone, now: deps.now().toISOString(), background, ...(known ? { known } : {}) },
-          resourceLimits: { maxOldGenerationSizeMb: 1024 },
+          resourceLimits: { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64 },
         });
         let done = false;
         const finish = (fn: () => void) => {
