@@ -24,6 +24,7 @@ import { createLogger } from './logger.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { jobHandlers } from './scheduler/jobs.js';
 import { createEgress, type Egress } from './integrations/egress.js';
+import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import './domain/register.js';
 
@@ -131,6 +132,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     clearTimeout(sweep);
+    closeSharedFeedReader(egress); // a slow feed must not hold the stop up
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive socket turns idle when its last response is sent; close those as they do.

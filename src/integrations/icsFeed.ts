@@ -21,7 +21,8 @@ import { EgressError, type Egress, type EgressResponse } from './egress.js';
 
 export class FeedError extends Error {
   override readonly name = 'FeedError';
-  constructor(readonly kind: 'fetch' | 'status' | 'parse', message: string) { super(message); }
+  /** `stopped`: the reader was closed (the daemon is stopping); not the feed's fault. */
+  constructor(readonly kind: 'fetch' | 'status' | 'parse' | 'stopped', message: string) { super(message); }
 }
 
 export interface FeedRequest {
@@ -46,6 +47,8 @@ export type FeedReadOutcome =
 export interface FeedReader {
   /** Fetches and reads a feed; rejects with a FeedError saying why it could not. */
   read(req: FeedRequest): Promise<FeedReadOutcome>;
+  /** Cancels fetches and parses in flight (they reject with kind `stopped`) and refuses new ones. */
+  close(): void;
 }
 
 export interface FeedReaderDeps {
@@ -114,8 +117,16 @@ export function sharedFeedReader(deps: FeedReaderDeps): FeedReader {
   return r;
 }
 
+/** Stops the shared reader of `egress`, if any: a stopping daemon does not wait for slow feeds. */
+export function closeSharedFeedReader(egress: Egress): void {
+  shared.get(egress)?.close();
+}
+
 export function createFeedReader(deps: FeedReaderDeps): FeedReader {
   const cfg = deps.config;
+  let closed = false;
+  const inFlight = new Set<{ abort(): void }>();
+  const stopped = () => new FeedError('stopped', 'the feed reader was stopped');
   let running = 0;
   const waiting: (() => void)[] = [];
   const slot = async (): Promise<() => void> => {
@@ -128,6 +139,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
     const limit = Math.max(cfg.calendarFeeds.timeoutMs, MIN_PARSE_MS);
     const release = await slot();
     try {
+      if (closed) throw stopped();
       return await new Promise<Parsed>((resolve, reject) => {
         const worker = new Worker(new URL('./icsWorker.js', import.meta.url), {
           workerData: { body, zone, now: deps.now().toISOString(), background, ...(known ? { known } : {}) },
@@ -138,9 +150,12 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
           if (done) return;
           done = true;
           clearTimeout(timer);
+          inFlight.delete(handle);
           void worker.terminate();
           fn();
         };
+        const handle = { abort: () => finish(() => reject(stopped())) };
+        inFlight.add(handle);
         const timer = setTimeout(() => finish(() => reject(new FeedError('parse',
           `the feed took longer than ${duration(limit)} to read`))), limit);
         worker.once('message', (m: { ok: true; parsed: Parsed } | { ok: false; parse: boolean; message: string }) => finish(() => {
@@ -156,6 +171,7 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
   }
 
   async function read(req: FeedRequest): Promise<FeedReadOutcome> {
+    if (closed) throw stopped();
     const headers: Record<string, string> = { accept: 'text/calendar, text/plain;q=0.9, */*;q=0.8' };
     if (req.credentials) {
       headers.authorization = `Basic ${Buffer.from(`${req.credentials.username}:${req.credentials.password}`, 'utf8').toString('base64')}`;
@@ -163,15 +179,22 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
     if (req.etag) headers['if-none-match'] = req.etag;
     if (req.lastModified) headers['if-modified-since'] = req.lastModified;
     let res: EgressResponse;
+    const controller = new AbortController();
+    const handle = { abort: () => controller.abort() };
+    inFlight.add(handle);
     try {
       res = await deps.egress.request({
-        url: req.url, method: 'GET', headers, policy: cfg.egress.calendarFeeds,
+        url: req.url, method: 'GET', headers, policy: cfg.egress.calendarFeeds, signal: controller.signal,
         timeoutMs: cfg.calendarFeeds.timeoutMs, maxBytes: cfg.calendarFeeds.maxBytes, followRedirects: MAX_REDIRECTS,
       });
     } catch (e) {
+      if (closed) throw stopped();
       if (e instanceof EgressError) throw new FeedError('fetch', fetchReason(e, cfg));
       throw e;
+    } finally {
+      inFlight.delete(handle);
     }
+    if (closed) throw stopped();
     const etag = header(res, 'etag');
     const lastModified = header(res, 'last-modified');
     if (res.status === 304) return { kind: 'unchanged', etag: etag ?? req.etag ?? null, lastModified: lastModified ?? req.lastModified ?? null };
@@ -185,5 +208,12 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
     return { kind: 'snapshot', snapshot: { ...parsed, bodyHash, etag, lastModified, zone: req.zone } };
   }
 
-  return { read };
+  function close(): void {
+    closed = true;
+    for (const h of [...inFlight]) h.abort();
+    // Parses waiting for a slot find the reader closed when they get one.
+    for (const wake of waiting.splice(0)) wake();
+  }
+
+  return { read, close };
 }

@@ -63,6 +63,8 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler {
         : applyRefresh(sourceId, r.snapshot, minutes);
     } catch (e) {
       if (!(e instanceof FeedError)) throw e;
+      // The daemon is stopping: the job stays due and runs after the next start.
+      if (e.kind === 'stopped') return;
       deps.logger.info({ family: slug, sourceId, reason: e.message }, 'a calendar feed refresh failed');
       command = applyFailure(sourceId, e.message, minutes);
     }

@@ -112,3 +112,34 @@ describe('a feed that redirects to an address its policy refuses', () => {
     }
   });
 });
+
+describe('stopping the daemon while a feed refresh hangs', () => {
+  it('does not wait for the feed, and the refresh runs after the next start', async () => {
+    const feeds = await startIcsServer();
+    const first = await startTestServer({ timezone: 'UTC' });
+    const dataDir = first.dataDir;
+    let second: TestServer | undefined;
+    try {
+      feeds.set('/cal.ics', { body: calendar([{ uid: 'a', summary: 'A', lines: ['DTSTART;VALUE=DATE:20261201'] }]) });
+      const sourceId = (await first.api.post('/calendar/external', { name: 'Club', url: feeds.url('/cal.ics') })).body.sourceId;
+      feeds.set('/cal.ics', { hang: true });
+      expect((await first.api.post(`/calendar/external/${sourceId}/refresh`)).status).to.equal(200);
+      const running = first.daemon.scheduler.runDue();
+      for (let i = 0; i < 100 && feeds.seen('/cal.ics').length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(feeds.seen('/cal.ics')).to.have.length(2); // the refresh is waiting on the feed (20 s timeout)
+      const started = Date.now();
+      await first.close({ keepData: true });
+      await running;
+      expect(Date.now() - started).to.be.lessThan(3000);
+
+      feeds.set('/cal.ics', { body: calendar([{ uid: 'a', summary: 'A' }, { uid: 'b', summary: 'B' }].map((e) => ({ ...e, lines: ['DTSTART;VALUE=DATE:20261201'] }))) });
+      second = await startTestServer({ dataDir, timezone: 'UTC' });
+      await second.daemon.scheduler.runDue();
+      const feed = (await second.api.get('/calendar/external')).body.feeds[0];
+      expect(feed).to.include({ eventCount: 2, lastError: null });
+    } finally {
+      await second?.close();
+      await feeds.close();
+    }
+  });
+});

@@ -6,7 +6,7 @@
  * command): a feed that cannot be read answers 400 with the reason (link) or `{ok: false,
  * error}` (probe), and nothing is saved.
  */
-import { Invalid } from '../../domain/shared/errors.js';
+import { DomainError, Invalid } from '../../domain/shared/errors.js';
 import { assertNameFree, decideDeleteFeed, decideLinkFeed, decideRequestRefresh, decideUpdateFeedHint } from '../../domain/feeds/feeds.js';
 import { readFeedAddress, type FeedAddress } from '../../domain/feeds/url.js';
 import { feedView, listFeeds } from '../../domain/feeds/views.js';
@@ -21,12 +21,20 @@ import {
 const tags = ['External calendars'];
 const base = '/calendar/external';
 
-/** Fetches and parses; a feed that cannot be read is a FeedError with the reason. */
+/**
+ * Fetches and parses; a feed that cannot be read is a FeedError with the reason. A reader
+ * stopped under it (the daemon is stopping) is the daemon's problem, not the feed's: 503.
+ */
 async function snapshotOf(services: Services, address: FeedAddress, zone: string): Promise<FeedSnapshot> {
   const reader = sharedFeedReader({ egress: services.egress, config: services.config, now: services.now });
-  const r = await reader.read({ url: address.url, credentials: address.credentials, zone });
-  if (r.kind !== 'snapshot') throw new FeedError('fetch', 'the feed answered without content'); // no validators were sent
-  return r.snapshot;
+  try {
+    const r = await reader.read({ url: address.url, credentials: address.credentials, zone });
+    if (r.kind !== 'snapshot') throw new FeedError('fetch', 'the feed answered without content'); // no validators were sent
+    return r.snapshot;
+  } catch (e) {
+    if (e instanceof FeedError && e.kind === 'stopped') throw new DomainError(503, 'unavailable', 'The daemon is stopping; try again shortly');
+    throw e;
+  }
 }
 
 export default defineRoutes([
