@@ -99,7 +99,12 @@ describe('refreshing external calendar feeds', () => {
     const [choirEv, tripEv] = await events(server, '2026-11-23', '2026-11-24');
     const closedEv = (await events(server, '2026-11-27', '2026-11-27'))[0];
     const ana = (await server.api.post('/people', { name: 'Ana' })).body.person.id;
-    expect((await server.api.patch(`/calendar/events/${tripEv.id}`, { note: 'Ana drives', attendance: { [ana]: 'going' }, status: 'done' })).status).to.equal(200);
+    const overlay = {
+      note: 'Ana drives', attendance: { [ana]: 'going' }, status: 'done', ownerPersonId: ana, responsiblePersonIds: [ana],
+      responsibilityRequired: true, everyoneAttendance: 'maybe', reminders: [{ offsetMinutes: 30, channels: ['push'] }],
+      travelPlan: { origin: 'Home', baseTravelMinutes: 25, arriveEarlyMinutes: 5 },
+    };
+    expect((await server.api.patch(`/calendar/events/${tripEv.id}`, overlay)).status).to.equal(200);
     expect((await server.api.patch(`/calendar/events/${choirEv.id}`, { editScope: 'occurrence', occurrenceDate: '2026-11-30', note: 'Concert rehearsal' })).status).to.equal(200);
     const plan = (await server.api.post('/plans', { title: 'Term' })).body.planId;
     for (const id of [tripEv.id, choirEv.id, closedEv.id]) expect((await server.api.post(`/plans/${plan}/events`, { eventId: id })).status).to.equal(201);
@@ -122,7 +127,11 @@ describe('refreshing external calendar feeds', () => {
       [week[2].id, 'Parents\' evening', '2026-11-26', '19:00', null, 'active'],
       [choirEv.id, 'Choir', '2026-11-30', '17:00', 'Concert rehearsal', 'active'],
     ]);
-    expect(week[1].data.attendance).to.deep.equal({ [ana]: 'going' });
+    expect(week[1].data).to.deep.include({
+      attendance: { [ana]: 'going' }, ownerPersonId: ana, responsiblePersonIds: [ana], responsibilityRequired: true, everyoneAttendance: 'maybe',
+      reminders: [{ offsetMinutes: 30, audience: 'household', channels: ['push'], mode: 'plain', recipientPersonIds: [] }],
+      travelPlan: { origin: 'Home', baseTravelMinutes: 25, arriveEarlyMinutes: 5, leaveAt: '2026-11-24T08:30' },
+    });
     const detail = (await server.api.get(`/plans/${plan}`)).body;
     expect(detail.events.map((e: any) => e.eventId)).to.deep.equal([tripEv.id, choirEv.id]);
     expect(detail.events[0].title).to.equal('Class trip to the zoo (new time)');

@@ -93,6 +93,26 @@ describe('calendar shares of external feeds', () => {
     }
   });
 
+  it('writes a series in its own zone with that zone\'s VTIMEZONE when the family lives elsewhere', async function () {
+    const ny = await server.family('new-york', { timezone: 'America/New_York' });
+    const linked = await ny.client.post('/calendar/external', { name: 'Since 2020', url: feeds.url('/series_from_2020.ics') });
+    expect(linked.status).to.equal(201);
+    const made = await ny.client.post('/calendar/shares', { name: 'NY', sourceIds: [linked.body.sourceId] });
+    const text = (await server.http.get(new URL(made.body.url).pathname)).text;
+    expect(text).to.contain('DTSTART;TZID=Europe/Berlin:20200106T091500').and.contain('TZID:Europe/Berlin');
+    if (!python) this.skip();
+    const file = join(dir, 'ny.ics');
+    writeFileSync(file, text);
+    const rows: Row[] = [];
+    for (const e of (await ny.client.get('/calendar/events?from=2026-03-01&to=2026-03-31&limit=50')).body.events) {
+      rows.push({ title: e.title, date: e.data.date, time: e.data.time, endDate: e.data.endDate ?? e.data.date, endTime: e.data.endTime });
+    }
+    const theirs = independentExpansion(file, '2026-03-01', '2026-03-31', 'America/New_York');
+    // The first 50 in order; the independent list sorted the same way.
+    expect(sorted(rows)).to.deep.equal(sorted(theirs).slice(0, rows.length));
+    expect(rows.find((r) => r.date === '2026-03-09')!.time).to.equal('04:15'); // US clocks moved on 8 March, Europe's not yet
+  });
+
   it('shares a feed\'s calendar by its key (categories) as well', async () => {
     const key = (await server.api.get('/calendar/external')).body.feeds.find((f: any) => f.name === 'Moved').calendarKey;
     const text = await share({ categories: [key] });
