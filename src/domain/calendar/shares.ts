@@ -13,10 +13,9 @@ import { renderCalendar, type IcsEvent, type IcsOverride, type IcsOwnSeries } fr
 import { feedOccurrenceOn } from '../feeds/expand.js';
 import { formatWall, msToWall, parseWall, wallToMs } from '../feeds/wall.js';
 import type { FeedRecurrence } from '../feeds/types.js';
-import { addDays } from '../shared/time.js';
 import { failIfAny, getEvent, isSeries, occurrenceData } from './events.js';
 import { eventEnd, prepared } from './listing.js';
-import { instantToLocal } from '../shared/time.js';
+import { addDays, instantToLocal } from '../shared/time.js';
 import { rruleFor } from './recurrence.js';
 import type { EventRecord } from './types.js';
 
