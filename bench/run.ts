@@ -5,6 +5,8 @@
  *   npm run bench -- --memory           … then the memory case (1,000 families × 2,000 entries, about 2.5 minutes more)
  *   npm run bench -- --memory-only      only the memory case
  *   npm run bench -- --cases=webhooks   only the webhooks case (bench/webhooks.ts, about a minute)
+ *   npm run bench -- --feeds            … then the external-calendar case (20,000-event feed; about a minute)
+ *   npm run bench -- --feeds-only       only the external-calendar case
  *
  * Options: --seconds=5 (per round) --connections=64 --paced-rate=2000
  *          --cases=list,paced,query,calendar,post,spread,webhooks (a subset runs only those)
@@ -34,6 +36,7 @@ import { CALENDAR_WINDOWS, seedCalendar } from './calendar.js';
 import { runMemoryCase } from './memory.js';
 import { summarizeProfile } from './profile.js';
 import { runWebhooksCase, webhooksMarkdown, WEBHOOKS_MARKERS } from './webhooks.js';
+import { FEEDS_MARKERS, feedsMarkdown, runFeedsCase } from './feeds.js';
 import {
   consoleTable, machine, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
   type CaseResult, type Target,
@@ -58,6 +61,8 @@ const PACED_WRITES = Number(option('paced-writes', '1000'));
 const PACED_RATE = Number(option('paced-rate', '2000'));
 const MEMORY_ONLY = flag('memory-only');
 const MEMORY = flag('memory') || MEMORY_ONLY;
+const FEEDS_ONLY = flag('feeds-only');
+const FEEDS = flag('feeds') || FEEDS_ONLY;
 const PROFILE = flag('profile');
 const WRITE_DOC = !flag('no-doc');
 const SPREAD_FAMILIES = 50;
@@ -279,7 +284,7 @@ const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const started = Date.now();
 log(`Household Organizer benchmark, ${date}`);
 
-if (!MEMORY_ONLY && THROUGHPUT_CASES.some((c) => CASES.has(c))) {
+if (!MEMORY_ONLY && !FEEDS_ONLY && THROUGHPUT_CASES.some((c) => CASES.has(c))) {
   const { cases, notes, profile } = await throughput();
   log(`\n${consoleTable(cases)}\n`);
   for (const n of notes) log(`  ${n}`);
@@ -290,7 +295,7 @@ if (!MEMORY_ONLY && THROUGHPUT_CASES.some((c) => CASES.has(c))) {
   }
 }
 
-if (!MEMORY_ONLY && CASES.has('webhooks')) {
+if (!MEMORY_ONLY && !FEEDS_ONLY && CASES.has('webhooks')) {
   const result = await runWebhooksCase({ daemonScript: DAEMON, seconds: SECONDS, connections: CONNECTIONS, rate: PACED_WRITES, log });
   const block = webhooksMarkdown(result, { command, date, machine: machine() });
   log(`\n${block}\n`);
@@ -300,7 +305,7 @@ if (!MEMORY_ONLY && CASES.has('webhooks')) {
   }
 }
 
-if (MEMORY) {
+if (MEMORY && !FEEDS_ONLY) {
   const result = await runMemoryCase({
     families: Number(option('families', '1000')), perFamily: Number(option('per-family', '2000')),
     idleMinutes: Number(option('idle-minutes', '0.5')), afterIdleSeconds: option('after-idle-seconds', '20,60').split(',').map(Number),
@@ -308,6 +313,18 @@ if (MEMORY) {
   });
   if (WRITE_DOC) {
     updateDoc(DOC, MEMORY_MARKERS, memoryMarkdown(result, { command, date }));
+    log(`wrote ${DOC}`);
+  }
+}
+if (FEEDS) {
+  const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'household-bench-feeds-prof-')) : undefined;
+  const result = await runFeedsCase({ daemonScript: DAEMON, log, seconds: SECONDS, connections: CONNECTIONS, ...(profileDir ? { profileDir } : {}) });
+  if (profileDir) {
+    for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) log(`\n${summarizeProfile(join(profileDir, file))}`);
+    log(`CPU profiles kept in ${profileDir}`);
+  }
+  if (WRITE_DOC) {
+    updateDoc(DOC, FEEDS_MARKERS, feedsMarkdown(result, { command, date, seconds: SECONDS, connections: CONNECTIONS }));
     log(`wrote ${DOC}`);
   }
 }

@@ -32,6 +32,7 @@ import { Notifier } from './notifications/sender.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 import { webhookCheckpoint } from './domain/webhooks/destinations.js';
 import { webhooksOpenApi } from './http/routes/webhooks.schema.js';
+import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
@@ -47,6 +48,8 @@ export interface DaemonOptions {
   onBootstrap?: (family: FamilyInfo, apiKey: string, url: string, localUrl: string) => void;
   /** Called when the first family exists but has no usable key (default: print how to make one). */
   onNoKey?: (family: FamilyInfo, dataDir: string) => void;
+  /** The outbound client (default: a guard over the system resolver); tests pass their own. */
+  egress?: Egress;
 }
 
 export interface Daemon {
@@ -97,7 +100,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       }
     },
   }, { idleMs: config.families.actorIdleMinutes * 60_000, maxActive: config.families.maxActiveActors });
-  const egress = createEgress();
+  const egress = opts.egress ?? createEgress();
   const notifier = new Notifier({ config, egress, logger });
   // The webhook outbox follows every family's log from its checkpoint.
   const metrics = new Metrics(config.metrics.enabled, { store, registry, now, version: VERSION });
@@ -107,7 +110,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   metrics.followChangeLog('webhooks', (actor) => webhookCheckpoint(actor.state));
   onCommitted.add((family, lastSeq) => webhooks.nudge(family, lastSeq));
-  const services: Services = { config, registry, store, now, logger, notifier, webhooks };
+  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
@@ -184,6 +187,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     clearTimeout(sweep);
+    closeSharedFeedReader(egress); // a slow feed must not hold the stop up
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive socket turns idle when its last response is sent; close those as they do.

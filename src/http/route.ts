@@ -20,6 +20,7 @@ import type { JsonSchema } from './schema.js';
 import type { Logger } from 'pino';
 import type { Notifier } from '../notifications/sender.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
+import type { Egress } from '../integrations/egress.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -35,6 +36,8 @@ export interface Services {
   notifier: Notifier;
   /** Test deliveries of webhook destinations (they leave the machine). */
   webhooks: Webhooks;
+  /** The one outbound HTTP client (egress guard), for routes that fetch (feeds). */
+  egress: Egress;
 }
 
 /**

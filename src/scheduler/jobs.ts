@@ -14,6 +14,8 @@ import { notificationJobs } from '../notifications/jobs.js';
 import type { JobHandler } from './scheduler.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import { DELIVER_KIND } from '../domain/webhooks/types.js';
+import { FEED_REFRESH } from '../domain/feeds/types.js';
+import { feedRefreshHandler } from './feedRefresh.js';
 
 export interface JobDeps {
   store: Store;
@@ -33,5 +35,6 @@ export function jobHandlers(deps: JobDeps): Readonly<Record<string, JobHandler>>
     ...notificationJobs(deps),
     // A delivery's retry, or a lease that ran out (src/webhooks/webhooks.ts).
     [DELIVER_KIND]: deps.webhooks.handleJob,
+    [FEED_REFRESH]: feedRefreshHandler(deps),
   };
 }

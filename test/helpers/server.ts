@@ -79,6 +79,8 @@ export interface StartOptions {
   dataDir?: string;
   timezone?: string;
   logger?: import('pino').Logger;
+  /** The daemon's outbound client (e.g. one that trusts a local server under a stricter policy). */
+  egress?: import('../../src/integrations/egress.js').Egress;
 }
 
 export function tempDataDir(): string {
@@ -102,7 +104,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   });
   const logger = opts.logger ?? createLogger('silent');
   const now = opts.now ?? (() => new Date());
-  const daemon = await startDaemon(config, { logger, now });
+  const daemon = await startDaemon(config, { logger, now, ...(opts.egress ? { egress: opts.egress } : {}) });
   const newId = createIdGenerator(() => now().getTime(), (n) => randomBytes(n));
   let apiKey = '';
   const slug = 'home';

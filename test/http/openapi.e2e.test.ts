@@ -227,7 +227,8 @@ describe('GET /api/v1/openapi.json', () => {
         const at = names.indexOf(name);
         const url = path.replace('{familySlug}', server.slug).replace(/\{(\w+)\}/g, (_m, n: string) => (names.indexOf(n) < at ? real[n]! : params[n].example));
         // A body the endpoint takes, so that the lookup is what fails.
-        const body = op.requestBody ? doc.components.schemas[op.requestBody.content['application/json'].schema.$ref.split('/').pop()].examples?.[0] : undefined;
+        const schema = op.requestBody?.content['application/json'].schema;
+        const body = !schema ? undefined : schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()].examples?.[0] : (schema.examples?.[0] ?? {});
         const r = await server.http.request(method, url, { key: voter, ...(body !== undefined ? { body } : {}) });
         expect(r.status, `${method} ${path} ${name}: ${JSON.stringify(r.body)}`).to.equal(404);
         // The parameters before it are real here, examples in the document.
@@ -254,8 +255,12 @@ describe('GET /api/v1/openapi.json', () => {
   });
 
   it('gives each endpoint not built yet an example naming it, word for word what it answers', async () => {
-    for (const path of ['/context', '/weather', '/calendar/external']) {
-      const example = doc.paths[`${FAMILY}${path}`].get.responses['501'].content['application/json'].example;
+    // Whatever the document still lists as 501 (nothing, once every endpoint is built).
+    const pending = Object.entries<any>(doc.paths)
+      .filter(([p, item]) => p.startsWith(FAMILY) && item.get?.responses?.['501'] && !p.includes('{', FAMILY.length));
+    for (const [p, item] of pending) {
+      const path = p.slice(FAMILY.length);
+      const example = item.get.responses['501'].content['application/json'].example;
       const r = await server.api.get(path);
       expect(r.status, path).to.equal(501);
       expect(example, path).to.deep.equal(r.body);
@@ -279,7 +284,7 @@ describe('endpoints of the contract not implemented yet', () => {
 
   it('answer 501 not_implemented after the key and scope checks, and are documented as such', async () => {
     const cases: [string, string, unknown?][] = [
-      ['POST', '/calendar/external', { name: 'School', url: 'https://school.example/cal.ics' }], ['GET', '/weather?location=Berlin'],
+      ['GET', '/weather?location=Berlin'],
       ['GET', '/context'],
     ];
     for (const [method, path, body] of cases) {

@@ -12,6 +12,7 @@ import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, localToInstant } from '../shared/time.js';
 import { checkEvent, applyFields } from './fields.js';
 import { spanDays } from './recurrence.js';
+import { feedOccurrenceData } from './series.js';
 import type { EventData, EventInput, EventPatch, EventRecord, OccurrenceException, TravelPlan } from './types.js';
 
 export type { EventRecord, EventInput, EventPatch, EventData } from './types.js';
@@ -32,8 +33,9 @@ export function requireEvent(state: FamilyState, id: string): EventRecord {
   return e;
 }
 
-/** Whether the series repeats. */
-export function isSeries(ev: { data: EventData }): boolean {
+/** Whether the series repeats (by its repeat fields, or by an external feed's own rule). */
+export function isSeries(ev: { data: EventData; feed?: EventRecord['feed'] }): boolean {
+  if (ev.feed?.recur) return true;
   return ev.data.repeatFrequency !== undefined && ev.data.repeatFrequency !== 'none';
 }
 
@@ -98,8 +100,26 @@ export interface EventView {
   createdAt: string;
   updatedAt: string;
   sourceId?: string;
+  /** Events of external feeds: the feed's UID and, for a repeating one, its own rule. */
+  feed?: FeedInfo;
   occurrenceDate?: string;
   exceptions?: ExceptionView[];
+}
+
+export interface FeedInfo {
+  uid: string;
+  recurrenceId?: string;
+  rrule?: string;
+  timezone?: string;
+}
+
+function feedInfo(ev: EventRecord): FeedInfo | undefined {
+  const f = ev.feed;
+  if (!f) return undefined;
+  return {
+    uid: f.uid, ...(f.recurrenceId ? { recurrenceId: f.recurrenceId } : {}),
+    ...(f.recur?.rrule ? { rrule: f.recur.rrule } : {}), ...(f.recur?.tz ? { timezone: f.recur.tz } : {}),
+  };
 }
 
 export interface ExceptionView {
@@ -124,6 +144,7 @@ export function eventView(state: FamilyState, ev: EventRecord): EventView {
     id: ev.id, title: ev.title, status: ev.status, calendarKey: ev.collectionKey,
     data: viewData(ev.data, state.family.timezone), createdAt: ev.createdAt, updatedAt: ev.updatedAt,
     ...(ev.sourceId ? { sourceId: ev.sourceId } : {}),
+    ...(ev.feed ? { feed: feedInfo(ev)! } : {}),
     ...(exceptions.length ? { exceptions } : {}),
   };
 }
@@ -134,8 +155,10 @@ export function eventView(state: FamilyState, ev: EventRecord): EventView {
  */
 export function occurrenceData(ev: EventRecord, occurrenceDate: string, x: OccurrenceException | undefined = ev.exceptions?.[occurrenceDate]): EventData {
   const span = spanDays(ev.data);
-  const d: Record<string, unknown> = { ...ev.data, date: occurrenceDate };
-  if (span > 0) d.endDate = addDays(occurrenceDate, span);
+  // A feed's series computes each occurrence's timing (its own zone, its own length).
+  const fromFeed = feedOccurrenceData(ev, occurrenceDate);
+  const d: Record<string, unknown> = fromFeed ? { ...fromFeed } : { ...ev.data, date: occurrenceDate };
+  if (!fromFeed && span > 0) d.endDate = addDays(occurrenceDate, span);
   for (const [k, v] of Object.entries(x?.data ?? {})) {
     if (v === null) delete d[k]; else d[k] = v;
   }
@@ -151,6 +174,7 @@ export function occurrenceView(state: FamilyState, ev: EventRecord, occurrenceDa
     data: viewData(occurrenceData(ev, occurrenceDate, x), state.family.timezone),
     createdAt: ev.createdAt, updatedAt: x && x.updatedAt > ev.updatedAt ? x.updatedAt : ev.updatedAt,
     ...(ev.sourceId ? { sourceId: ev.sourceId } : {}),
+    ...(ev.feed ? { feed: feedInfo(ev)! } : {}),
   };
 }
 

@@ -23,6 +23,10 @@
  *   UNTIL in UTC when DTSTART has a TZID). Exdates and overrides use DTSTART's value type, are
  *   ignored on events without an rrule, and an override on an excluded date is left out.
  * - EXDATEs are one property each (ical-expander reads only the first value of each).
+ * - A repeating event of an external feed keeps its own rule and zone (`own`): DTSTART, RRULE,
+ *   RDATE, EXDATE and RECURRENCE-ID are written as the feed wrote them, in its zone (with a
+ *   VTIMEZONE for it), since its rule may not mean the same in the family's zone. Its changed
+ *   occurrences are written in the family's zone like any other.
  */
 import {
   addDays,
@@ -71,8 +75,26 @@ export interface IcsEvent extends IcsTiming, IcsFields {
   /** Start dates of removed occurrences. */
   exdates?: string[];
   overrides?: IcsOverride[];
+  /** A series written with its own zone and rule (events of external feeds). */
+  own?: IcsOwnSeries;
   createdAt?: Date;
   updatedAt: Date;
+}
+
+/** A repeating event as its feed wrote it: wall-clock values in `tz`, or dates (all-day). */
+export interface IcsOwnSeries {
+  /** IANA zone of the values; null for an all-day series. */
+  tz: string | null;
+  /** DTSTART: `YYYY-MM-DDTHH:mm:ss` or `YYYY-MM-DD`. */
+  start: string;
+  /** DTEND: the same form (for all-day the exclusive end date). */
+  end: string;
+  rrule?: string;
+  rdates: string[];
+  /** Original starts of removed occurrences. */
+  exdates: string[];
+  /** RECURRENCE-ID of each override, by the override's `recurrenceDate`. */
+  recurrenceIds: Record<string, string>;
 }
 
 export interface IcsCalendar {
@@ -112,9 +134,12 @@ export function renderCalendar(cal: IcsCalendar): string {
     'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
     'X-PUBLISHED-TTL:PT1H',
   ];
-  const years = yearsInUse(cal.events);
+  const years = yearsInUse(cal.events, cal.timezone);
   if (!zone.utc && years) {
     lines.push(...vtimezone(cal.timezone, years.first - 1, Math.max(years.last, cal.now.getUTCFullYear())));
+  }
+  for (const [tz, y] of ownZones(cal.events, cal.timezone)) {
+    lines.push(...vtimezone(tz, y.first - 1, Math.max(y.last, cal.now.getUTCFullYear())));
   }
   for (const ev of cal.events) lines.push(...vevents(ev, zone));
   lines.push('END:VCALENDAR');
@@ -163,6 +188,7 @@ function isAllDay(t: IcsTiming): boolean {
 }
 
 function vevents(ev: IcsEvent, zone: Zone): string[] {
+  if (ev.own) return ownVevents(ev, ev.own, zone);
   const allDay = isAllDay(ev);
   const out = ['BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(ev.updatedAt)}`];
   out.push(...timingLines(ev, zone));
@@ -181,6 +207,37 @@ function vevents(ev: IcsEvent, zone: Zone): string[] {
     const stamp = o.updatedAt ?? ev.updatedAt;
     out.push('BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(stamp)}`);
     out.push(startValue('RECURRENCE-ID', o.recurrenceDate, ev, zone));
+    out.push(...timingLines(overrideTiming(ev, o), zone));
+    out.push(...fieldLines({ ...pickFields(ev), ...pickFields(o) }));
+    out.push(`LAST-MODIFIED:${utcStamp(stamp)}`, 'END:VEVENT');
+  }
+  return out;
+}
+
+/** A value of an own-zone series: a date, a UTC time for UTC-like zones, else TZID + wall clock. */
+function ownValue(name: string, value: string, own: IcsOwnSeries): string {
+  if (own.tz === null) return `${name};VALUE=DATE:${compactDate(value)}`;
+  const wall = `${compactDate(value.slice(0, 10))}T${value.slice(11).replaceAll(':', '')}`;
+  // A zone that is UTC in all but name: its wall clock is UTC.
+  if (isUtcZone(own.tz)) return `${name}:${wall}Z`;
+  return `${name};TZID=${paramValue(own.tz)}:${wall}`;
+}
+
+function ownVevents(ev: IcsEvent, own: IcsOwnSeries, zone: Zone): string[] {
+  const out = ['BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(ev.updatedAt)}`];
+  out.push(ownValue('DTSTART', own.start, own), ownValue('DTEND', own.end, own));
+  if (own.rrule) out.push(`RRULE:${own.rrule}`);
+  for (const d of own.rdates) out.push(ownValue('RDATE', d, own));
+  for (const d of own.exdates) out.push(ownValue('EXDATE', d, own));
+  out.push(...fieldLines(ev));
+  if (ev.createdAt) out.push(`CREATED:${utcStamp(ev.createdAt)}`);
+  out.push(`LAST-MODIFIED:${utcStamp(ev.updatedAt)}`, 'END:VEVENT');
+  for (const o of ev.overrides ?? []) {
+    const rid = own.recurrenceIds[o.recurrenceDate];
+    if (rid === undefined) continue;
+    const stamp = o.updatedAt ?? ev.updatedAt;
+    out.push('BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(stamp)}`);
+    out.push(ownValue('RECURRENCE-ID', rid, own));
     out.push(...timingLines(overrideTiming(ev, o), zone));
     out.push(...fieldLines({ ...pickFields(ev), ...pickFields(o) }));
     out.push(`LAST-MODIFIED:${utcStamp(stamp)}`, 'END:VEVENT');
@@ -286,7 +343,7 @@ function paramValue(v: string): string {
   return /[:;,]/.test(v) ? `"${v.replace(/"/g, '')}"` : v;
 }
 
-function yearsInUse(events: IcsEvent[]): { first: number; last: number } | null {
+function yearsInUse(events: IcsEvent[], familyTz: string): { first: number; last: number } | null {
   let first = Infinity;
   let last = -Infinity;
   const see = (d: string | undefined) => {
@@ -296,6 +353,12 @@ function yearsInUse(events: IcsEvent[]): { first: number; last: number } | null 
     last = Math.max(last, y);
   };
   for (const ev of events) {
+    if (ev.own) {
+      // Its changed occurrences are written in the family's zone; the rest too when that is its zone.
+      for (const o of ev.overrides ?? []) if (!isAllDay({ ...ev, ...o })) { see(o.date); see(o.endDate); }
+      if (ev.own.tz === familyTz) for (const y of ownYears(ev.own)) see(`${y}-01-01`);
+      continue;
+    }
     const timed = !isAllDay(ev) || (ev.overrides ?? []).some((o) => !isAllDay({ ...ev, ...o }));
     if (!timed) continue;
     see(ev.date);
@@ -309,6 +372,26 @@ function yearsInUse(events: IcsEvent[]): { first: number; last: number } | null 
     }
   }
   return first === Infinity ? null : { first, last };
+}
+
+/** First and last year an own-zone series writes values in. */
+function ownYears(own: IcsOwnSeries): [number, number] {
+  const first = Number(own.start.slice(0, 4));
+  const until = /UNTIL=(\d{4})/.exec(own.rrule ?? '');
+  return [first, Math.max(first, until ? Number(until[1]) : first, ...own.rdates.map((d) => Number(d.slice(0, 4))))];
+}
+
+/** Zones of own-zone series other than the family's (written with it), with the years they use. */
+function ownZones(events: IcsEvent[], familyTz: string): Map<string, { first: number; last: number }> {
+  const out = new Map<string, { first: number; last: number }>();
+  for (const ev of events) {
+    const tz = ev.own?.tz;
+    if (!tz || tz === familyTz || isUtcZone(tz)) continue;
+    const [first, last] = ownYears(ev.own!);
+    const had = out.get(tz);
+    out.set(tz, had ? { first: Math.min(had.first, first), last: Math.max(had.last, last) } : { first, last });
+  }
+  return out;
 }
 
 // ---- VTIMEZONE ------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import { PAGE_LIMIT } from '../shared/paging.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, localToInstant, todayIn } from '../shared/time.js';
 import { eventView, isSeries, occurrenceData, occurrenceView, type EventView } from './events.js';
-import { occurrenceStarts } from './recurrence.js';
+import { seriesStarts } from './series.js';
 import type { EventData, EventRecord } from './types.js';
 
 export interface EventListQuery {
@@ -120,7 +120,7 @@ function* occurrencesOf(ev: EventRecord, from: string, to: string): Generator<It
     if (ev.data.date <= to && end >= from) yield item(ev, ev.data.date, ev.data, ev.title, ev.status);
     return;
   }
-  for (const date of occurrenceStarts(ev.data, { from, to })) {
+  for (const date of seriesStarts(ev, { from, to })) {
     const x = ev.exceptions?.[date];
     if (x && (x.removed || moves(ev, date))) continue;
     yield occurrenceItem(ev, date);
@@ -280,7 +280,7 @@ function meets(ev: EventRecord, from: string | undefined, to: string | undefined
     return f.after === undefined ? { ok: true } : { ok: eventEnd(ev.data, f.tz).getTime() > f.after, end: eventEnd(ev.data, f.tz).getTime() };
   }
   let seen = 0;
-  for (const date of occurrenceStarts(ev.data, window)) {
+  for (const date of seriesStarts(ev, window)) {
     const x = ev.exceptions?.[date];
     if (x?.removed) continue;
     if (f.after === undefined) return { ok: true };

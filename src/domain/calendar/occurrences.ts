@@ -18,6 +18,7 @@ import {
 } from './events.js';
 import { applyFields, checkEvent } from './fields.js';
 import { isOccurrenceStart } from './recurrence.js';
+import { isSeriesStart } from './series.js';
 import { FEED_OWNED, REPEAT_KEYS, type EventData, type EventPatch, type EventRecord, type OccurrenceException } from './types.js';
 
 export type EditScope = 'occurrence' | 'series';
@@ -69,7 +70,7 @@ function scopeOf(editScope: EditScope | undefined, occurrenceDate: string | unde
 
 /** 404 unless `date` starts a (not removed) occurrence of the series. */
 function requireOccurrence(ev: EventRecord, date: string): void {
-  if (!isOccurrenceStart(ev.data, date) || ev.exceptions?.[date]?.removed) {
+  if (!isSeriesStart(ev, date) || ev.exceptions?.[date]?.removed) {
     throw new NotFound(`${date} is not an occurrence of event ${ev.id}`, [{ path: ['occurrenceDate'], message: `is not an occurrence of this event: ${date}` }]);
   }
 }
@@ -98,7 +99,8 @@ function updateSeries(state: FamilyState, ev: EventRecord, patch: EventPatch, ct
     next.collectionKey = writableCalendar(state, patch.calendarKey).key;
   }
   next.data = applyFields(state, ev.data, fieldsOf(patch), issues) as EventData;
-  if (!issues.length) checkEvent(next.data, issues);
+  // A feed event's timing is the feed's (it may be zero-length or odd); only overlays change here.
+  if (!issues.length && !ev.sourceId) checkEvent(next.data, issues);
   failIfAny(issues);
 
   // Exceptions stay unless the dates the series occurs on changed under them.
@@ -137,7 +139,7 @@ function updateOccurrence(state: FamilyState, ev: EventRecord, date: string, pat
   const nextData = applyFields(state, current, fieldsOf(patch), issues) as EventData;
   const title = patch.title !== undefined ? cleanTitle(patch.title, issues) : before?.title ?? ev.title;
   const status: EntryStatus = patch.status ?? before?.status ?? ev.status;
-  if (!issues.length) {
+  if (!issues.length && !ev.sourceId) {
     const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatUntil: _u, ...timing } = nextData;
     checkEvent(timing as EventData, issues);
   }

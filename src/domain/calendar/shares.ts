@@ -9,10 +9,13 @@ import { calendarCollections, getCollection } from '../collections/collections.j
 import { activePerson } from '../people/people.js';
 import { NotFound, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
-import { eventUid, renderCalendar, type IcsEvent, type IcsOverride } from './ics.js';
+import { eventUid, renderCalendar, type IcsEvent, type IcsOverride, type IcsOwnSeries } from './ics.js';
+import { feedOccurrenceOn } from '../feeds/expand.js';
+import { formatWall, msToWall, parseWall, wallToMs } from '../feeds/wall.js';
+import type { FeedRecurrence } from '../feeds/types.js';
 import { failIfAny, getEvent, isSeries, occurrenceData } from './events.js';
 import { eventEnd, prepared } from './listing.js';
-import { instantToLocal } from '../shared/time.js';
+import { addDays, instantToLocal } from '../shared/time.js';
 import { rruleFor } from './recurrence.js';
 import type { EventRecord } from './types.js';
 
@@ -151,13 +154,22 @@ export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEv
     ...(d.where ? { location: d.where } : {}), ...(d.note ?? d.description ? { description: d.note ?? d.description } : {}),
     createdAt: new Date(ev.createdAt), updatedAt: new Date(ev.updatedAt),
   };
-  const rrule = isSeries(ev) ? rruleFor(d) : null;
-  if (!rrule) return out;
-  out.rrule = rrule;
+  const recur = ev.feed?.recur;
+  const own = recur ? ownSeries(recur) : undefined;
+  const rrule = isSeries(ev) && !recur ? rruleFor(d) : null;
+  if (!rrule && !own) return out;
+  if (rrule) out.rrule = rrule;
+  if (own) out.own = own;
   const exdates: string[] = [];
   const overrides: IcsOverride[] = [];
   for (const [date, x] of Object.entries(ev.exceptions ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (x.removed) { exdates.push(date); continue; }
+    if (own) {
+      // A feed's series names its occurrences by their original start in its own zone.
+      const occ = feedOccurrenceOn(recur!, date);
+      if (!occ) continue;
+      if (x.removed) { own.exdates.push(occ.wall); continue; }
+      own.recurrenceIds[date] = occ.wall;
+    } else if (x.removed) { exdates.push(date); continue; }
     const o = occurrenceData(ev, date, x);
     const allDay = o.allDay === true || o.time === undefined;
     overrides.push({
@@ -177,6 +189,21 @@ export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEv
   if (exdates.length) out.exdates = exdates;
   if (overrides.length) out.overrides = overrides;
   return out;
+}
+
+/** A feed's series as the ICS writer takes it: its own start, end, rule and zone. */
+function ownSeries(r: FeedRecurrence): IcsOwnSeries {
+  let end: string;
+  if (!r.tz) end = addDays(r.start, Math.max(1, r.days ?? 1));
+  else {
+    const w = parseWall(r.start);
+    const e = msToWall(wallToMs(w.date, w.seconds, r.tz) + (r.durationSec ?? 0) * 1000, r.tz);
+    end = formatWall(e.date, e.seconds);
+  }
+  return {
+    tz: r.tz ?? null, start: r.start, end, ...(r.rrule ? { rrule: r.rrule } : {}),
+    rdates: [...(r.rdates ?? [])], exdates: [], recurrenceIds: {},
+  };
 }
 
 /** The share's ICS text (cached until the family's next write). */

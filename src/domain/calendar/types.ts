@@ -7,6 +7,7 @@
  */
 import type { Entry, EntryStatus } from '../collections/types.js';
 import type { RepeatFrequency } from './recurrence.js';
+import type { FeedEventSource } from '../feeds/types.js';
 
 export const ATTENDANCE = ['going', 'maybe', 'out'] as const;
 export type Attendance = typeof ATTENDANCE[number];
@@ -81,6 +82,8 @@ export interface EventRecord extends Entry {
   exceptions?: Record<string, OccurrenceException>;
   /** The external feed (`src_…`) this event mirrors; its feed-owned fields are read-only. */
   sourceId?: string;
+  /** Feed events only: the feed's identity of the event and, when it repeats, its own rule. */
+  feed?: FeedEventSource;
 }
 
 /** Every event field name: custom `data` keys may not use them. */

@@ -142,6 +142,13 @@ export const EVENT_SCHEMA: JsonSchema = {
     status: { type: 'string', enum: [...ENTRY_STATUSES] },
     calendarKey: { type: 'string' },
     sourceId: { type: 'string', description: 'The external feed the event comes from' },
+    feed: {
+      type: 'object', required: ['uid'],
+      description: 'Events of external feeds: the feed\'s UID (and RECURRENCE-ID of an override kept on its own) and, for a repeating event, the feed\'s own RRULE and the zone it repeats in',
+      properties: {
+        uid: { type: 'string' }, recurrenceId: { type: 'string' }, rrule: { type: 'string' }, timezone: { type: 'string' },
+      },
+    },
     data: {
       type: 'object', additionalProperties: true,
       required: ['date', 'time', 'endDate', 'endTime', 'allDay'],

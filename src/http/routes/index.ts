@@ -9,6 +9,7 @@ import entries from './entries.js';
 import people from './people.js';
 import calendar from './calendar.js';
 import shares from './shares.js';
+import feeds from './feeds.js';
 import calendarFeed from '../../public/calendarFeed.js';
 import plans from './plans.js';
 import planNotes from './planNotes.js';
@@ -30,6 +31,7 @@ export function areaRoutes(): RouteDef[] {
     ...people,
     ...calendar,
     ...shares,
+    ...feeds,
     ...calendarFeed,
     ...plans,
     ...planNotes,

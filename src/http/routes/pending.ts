@@ -1,8 +1,8 @@
 /**
- * Endpoints of the contract that this version does not implement yet: external calendar
- * feeds, context search and lookups. They answer
- * 501 `not_implemented` (after the key and scope checks, like any other endpoint) instead of
- * a 404 that would read as a wrong path, and the OpenAPI document lists them as such.
+ * Endpoints of the contract that this version does not implement yet: context search and
+ * lookups. They answer 501 `not_implemented` (after the key and scope checks, like any other
+ * endpoint) instead of a 404 that would read as a wrong path, and the OpenAPI document lists
+ * them as such.
  */
 import { DomainError } from '../../domain/shared/errors.js';
 import type { Scope } from '../../store/types.js';
@@ -10,12 +10,6 @@ import { defineRoutes, type Method, type RouteDef } from '../route.js';
 import { S } from '../schema.js';
 
 const PENDING: [Method, string, Scope, string, string][] = [
-  ['get', '/calendar/external', 'admin', 'External calendars', 'List linked external ICS feeds'],
-  ['post', '/calendar/external', 'admin', 'External calendars', 'Link an external ICS feed'],
-  ['post', '/calendar/external/probe', 'admin', 'External calendars', 'Check whether an ICS URL can be read'],
-  ['patch', '/calendar/external/:sourceId', 'admin', 'External calendars', 'Change a feed\'s hint'],
-  ['delete', '/calendar/external/:sourceId', 'admin', 'External calendars', 'Remove a feed and its synced calendar'],
-  ['post', '/calendar/external/:sourceId/refresh', 'admin', 'External calendars', 'Request a refresh of a feed'],
   ['get', '/context', 'read', 'Context', 'Context search over collections, people and upcoming events'],
   ['get', '/weather', 'read', 'Lookups', 'Weather for a location'],
   ['get', '/web/search', 'read', 'Lookups', 'Public web search'],

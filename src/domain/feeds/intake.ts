@@ -1,0 +1,74 @@
+/**
+ * Feed intake (DESIGN §9, kind `intake_update`): a refresh that adds or changes feed events
+ * whose title or description contains one of the feed's hint words is news for the household
+ * ("New in <feed name>: <titles>"). No hint, no news.
+ *
+ * This area only finds what matched; the notifications area turns it into a notification in the
+ * same decision by registering with `onFeedIntake` (until it does, the match is still recorded
+ * on the `external_calendar.updated` change-log record as `intake`).
+ */
+import { normalizeText } from '../collections/search.js';
+import type { AgendaChange, CommandContext, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type { EventRecord } from '../calendar/types.js';
+import type { CalendarFeed } from './types.js';
+
+export interface IntakeUpdate {
+  sourceId: string;
+  feedName: string;
+  /** The matching events' titles, in feed order, each once. */
+  titles: string[];
+  eventIds: string[];
+  /** The plain text of the notification: "New in <feed name>: <titles>". */
+  title: string;
+}
+
+/** The hint's words, folded (case and accents ignored); separated by blanks or commas. */
+export function hintWords(hint: string | null): string[] {
+  if (!hint) return [];
+  return Array.from(new Set(normalizeText(hint).split(/[\s,;]+/).filter(Boolean)));
+}
+
+/** Whether one of the words begins a word of the text (`swim` finds "Swimming", not "preswim"). */
+export function matchesHint(text: string, words: readonly string[]): boolean {
+  if (!words.length) return false;
+  const tokens = normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return words.some((w) => tokens.some((t) => t.startsWith(w)));
+}
+
+/**
+ * What a refresh brought that the household asked to hear about: the added and changed events
+ * whose title or description matches the feed's hint, or null.
+ */
+export function intakeUpdate(feed: Pick<CalendarFeed, 'id' | 'name' | 'hint'>, addedOrChanged: readonly EventRecord[]): IntakeUpdate | null {
+  const words = hintWords(feed.hint);
+  if (!words.length) return null;
+  const hits = addedOrChanged.filter((ev) => matchesHint(`${ev.title}\n${ev.data.description ?? ''}`, words));
+  if (!hits.length) return null;
+  const titles = Array.from(new Set(hits.map((ev) => ev.title)));
+  return {
+    sourceId: feed.id, feedName: feed.name, titles, eventIds: hits.map((ev) => ev.id),
+    title: `New in ${feed.name}: ${titles.join(', ')}`,
+  };
+}
+
+/** What a registered area adds to the refresh's decision. */
+export interface IntakeReaction { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] }
+
+type IntakeHook = (state: FamilyState, intake: IntakeUpdate, ctx: CommandContext) => IntakeReaction;
+const hooks: IntakeHook[] = [];
+
+/** The notifications area registers here to make its `intake_update` notification. */
+export function onFeedIntake(fn: IntakeHook): void {
+  hooks.push(fn);
+}
+
+export function reactToFeedIntake(state: FamilyState, intake: IntakeUpdate, ctx: CommandContext): IntakeReaction {
+  const out: IntakeReaction = { changes: [], events: [] };
+  for (const fn of hooks) {
+    const r = fn(state, intake, ctx);
+    out.changes.push(...r.changes);
+    out.events.push(...r.events);
+    if (r.agenda) out.agenda = [...(out.agenda ?? []), ...r.agenda];
+  }
+  return out;
+}

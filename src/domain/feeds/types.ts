@@ -1,0 +1,147 @@
+/**
+ * Records of the external-calendar area (DESIGN §5, §6; docs/feeds.md).
+ *
+ * A linked feed is one record in table `calendar_feeds` plus a read-only calendar collection
+ * (`sourceId` set) whose entries are the feed's events. A feed event is an ordinary calendar
+ * event record with `sourceId` and `feed` set: its feed-owned fields (title, timing, place,
+ * description, recurrence) are rewritten by every refresh, everything else is the family's
+ * overlay and stays. A repeating feed event keeps the feed's own rule in `feed.recur` and is
+ * expanded at query time; the feed's moved and cancelled occurrences are exceptions on it,
+ * keyed like every other exception by the occurrence's original local start date.
+ */
+import type { Color } from '../collections/types.js';
+
+export const FEEDS = 'calendar_feeds';
+
+/** Agenda job kind of a feed's scheduled (or requested) refresh. */
+export const FEED_REFRESH = 'feed.refresh';
+
+/** Limits of DESIGN §6 the parser enforces itself (bytes and time are the fetch's). */
+export const MAX_FEED_EVENTS = 20_000;
+export const HINT_MAX = 500;
+export const FEED_NAME_MAX = 100;
+export const FEED_URL_MAX = 2048;
+/** A feed's REFRESH-INTERVAL may lengthen the refresh interval, but not past a day. */
+export const MAX_FEED_TTL_MINUTES = 1440;
+
+export interface FeedCredentials {
+  username: string;
+  password: string;
+}
+
+export interface CalendarFeed {
+  id: string;
+  name: string;
+  color: Color | null;
+  hint: string | null;
+  /** What is fetched: http or https (webcal read as https), without credentials. */
+  url: string;
+  /** From the URL's user-info; sent as Basic auth, never shown. */
+  credentials: FeedCredentials | null;
+  calendarKey: string;
+  eventCount: number;
+  /** X-WR-CALNAME (or NAME) of the last good fetch. */
+  calendarName: string | null;
+  /** Last fetch that succeeded (also when nothing had changed). */
+  lastSyncedAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  /** Validators and body hash of the last good fetch, for conditional and skipped refreshes. */
+  etag: string | null;
+  lastModified: string | null;
+  bodyHash: string | null;
+  /** The feed's own REFRESH-INTERVAL / X-PUBLISHED-TTL in minutes, when it states one. */
+  ttlMinutes: number | null;
+  /** The family's zone the events were read in; another zone means reading them again. */
+  zone: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * The recurrence of a repeating feed event, as the feed wrote it. Local dates of occurrences
+ * are computed in `zone` (the family's zone when the feed was read) at query time.
+ */
+export interface FeedRecurrence {
+  /** Wall-clock start: `YYYY-MM-DD` (all-day) or `YYYY-MM-DDTHH:mm:ss` in `tz`. */
+  start: string;
+  /** IANA zone of the wall clock (timed events only). */
+  tz?: string;
+  /** Length of each occurrence in seconds (timed) … */
+  durationSec?: number;
+  /** … or in days (all-day, at least 1). */
+  days?: number;
+  /** The RRULE value as written (UNTIL included), if any. */
+  rrule?: string;
+  /** RDATE starts: wall clock in `tz` (timed) or dates (all-day). */
+  rdates?: string[];
+  /** The zone local dates and times are computed in. */
+  zone: string;
+}
+
+/** What a feed event record carries besides the event fields. */
+export interface FeedEventSource {
+  uid: string;
+  /** Normalized RECURRENCE-ID of an override kept as an event of its own; '' for the others. */
+  recurrenceId: string;
+  /** Digest of every feed-owned part: an unchanged digest means an unchanged event. */
+  fingerprint: string;
+  recur?: FeedRecurrence;
+}
+
+/** The event fields a feed owns, in the family's zone (of a series: its first occurrence). */
+export interface FeedData {
+  date: string;
+  endDate?: string;
+  time?: string;
+  endTime?: string;
+  allDay?: true;
+  where?: string;
+  description?: string;
+}
+
+/** A feed's change to one occurrence: removed (EXDATE, cancelled) or moved/retitled. */
+export interface FeedException {
+  removed?: true;
+  title?: string;
+  /** Feed-owned fields that differ from the series on that date (null: unset there). */
+  data?: Record<string, unknown>;
+}
+
+/** One event as a refresh delivers it, ready to be laid over the stored record. */
+export interface FeedItem {
+  /** Identity within the feed: UID and normalized RECURRENCE-ID. */
+  key: string;
+  /** The record id (feedEventId of the feed and `key`), when the reader already knew the feed. */
+  id?: string;
+  uid: string;
+  recurrenceId: string;
+  title: string;
+  data: FeedData;
+  recur?: FeedRecurrence;
+  /** Keyed by the occurrence's original local start date. */
+  exceptions?: Record<string, FeedException>;
+  fingerprint: string;
+}
+
+/** A fetched and parsed feed, ready for a command. */
+export interface FeedSnapshot {
+  calendarName: string | null;
+  ttlMinutes: number | null;
+  /** The feed's events — on a refresh only those new or changed since the fingerprints it was given. */
+  items: FeedItem[];
+  /**
+   * On a refresh: ids of events the feed still has, unchanged against the stored fingerprints
+   * (so they need not be copied back from the reader's thread).
+   */
+  unchanged?: string[];
+  /** VEVENTs in the body (the cap counts these). */
+  eventCount: number;
+  /** VEVENTs left out because they could not be read (no DTSTART…). */
+  skipped: number;
+  bodyHash: string;
+  etag: string | null;
+  lastModified: string | null;
+  /** The zone the snapshot was read in. */
+  zone: string;
+}
