@@ -59,6 +59,9 @@ const ERROR_EXAMPLES: Record<number, unknown> = {
   415: { ok: false, error: 'Request bodies must be JSON (content-type: application/json)', code: 'unsupported_media_type' },
   422: { ok: false, error: 'This Idempotency-Key was used with a different request', code: 'idempotency_mismatch' },
   429: { ok: false, error: 'Too many requests for this API key; try again in 12 s', code: 'rate_limited' },
+  502: { ok: false, error: 'The forecast service answered 500', code: 'upstream_failed' },
+  503: { ok: false, error: 'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled', code: 'not_configured' },
+  504: { ok: false, error: 'The forecast service did not answer within 10 s', code: 'upstream_timeout' },
 };
 
 function openApiPath(path: string): string {

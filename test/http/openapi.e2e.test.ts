@@ -56,7 +56,7 @@ describe('GET /api/v1/openapi.json', () => {
       409: server.api.post('/trackers', { name: 'Chores' }),
       413: server.api.post('/people', { name: 'x'.repeat(2_000_000) }),
       415: server.http.request('POST', `${home}/people`, { raw: 'name=A', contentType: 'text/plain', key: server.apiKey }),
-      501: server.api.get('/context'),
+      501: server.api.get('/notification-routines'),
     };
     for (const [status, pending] of Object.entries(real)) {
       const r = await pending;
@@ -72,7 +72,7 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('gives each endpoint not built yet an example naming it, word for word what it answers', async () => {
     const doc = (await server.http.get('/api/v1/openapi.json')).body;
-    for (const path of ['/context', '/weather', '/webhook-destinations']) {
+    for (const path of ['/notification-routines', '/calendar/external', '/webhook-destinations']) {
       const example = doc.paths[`/api/v1/families/{familySlug}${path}`].get.responses['501'].content['application/json'].example;
       const r = await server.api.get(path);
       expect(r.status, path).to.equal(501);
@@ -98,8 +98,8 @@ describe('endpoints of the contract not implemented yet', () => {
   it('answer 501 not_implemented after the key and scope checks, and are documented as such', async () => {
     const cases: [string, string, unknown?][] = [
       ['GET', '/webhook-destinations'], ['POST', '/webhook-destinations', { name: 'ha', url: 'http://ha.local', eventTypes: [] }],
-      ['POST', '/calendar/external', { name: 'School', url: 'https://school.example/cal.ics' }], ['GET', '/weather?location=Berlin'],
-      ['GET', '/notifications?sinceMinutes=60'], ['POST', '/checks', { eventId: 'ent_x', leadHours: 2, task: 't' }], ['GET', '/context'],
+      ['POST', '/calendar/external', { name: 'School', url: 'https://school.example/cal.ics' }], ['GET', '/notification-routines'],
+      ['GET', '/notifications?sinceMinutes=60'], ['POST', '/checks', { eventId: 'ent_x', leadHours: 2, task: 't' }], ['GET', '/calendar/external'],
     ];
     for (const [method, path, body] of cases) {
       const r = await server.api.request(method, path, body === undefined ? {} : { body });

@@ -12,6 +12,8 @@ import plans from './plans.js';
 import planNotes from './planNotes.js';
 import planPolls from './planPolls.js';
 import planPage from '../../public/planPage.js';
+import context from './context.js';
+import lookups from './lookups.js';
 import pending from './pending.js';
 
 export function areaRoutes(): RouteDef[] {
@@ -26,6 +28,8 @@ export function areaRoutes(): RouteDef[] {
     ...planNotes,
     ...planPolls,
     ...planPage,
+    ...context,
+    ...lookups,
     ...pending,
   ];
 }

@@ -1,6 +1,6 @@
 /**
  * Endpoints of the contract that this version does not implement yet: external calendar
- * feeds, notifications, webhook destinations, context search and lookups. They answer
+ * feeds, notifications and webhook destinations. They answer
  * 501 `not_implemented` (after the key and scope checks, like any other endpoint) instead of
  * a 404 that would read as a wrong path, and the OpenAPI document lists them as such.
  */
@@ -30,10 +30,6 @@ const PENDING: [Method, string, Scope, string, string][] = [
   ['patch', '/webhook-destinations/:destinationId', 'admin', 'Webhooks', 'Change a webhook destination'],
   ['delete', '/webhook-destinations/:destinationId', 'admin', 'Webhooks', 'Delete a webhook destination'],
   ['post', '/webhook-destinations/:destinationId/test', 'admin', 'Webhooks', 'Send a test delivery'],
-  ['get', '/context', 'read', 'Context', 'Context search over collections, people and upcoming events'],
-  ['get', '/weather', 'read', 'Lookups', 'Weather for a location'],
-  ['get', '/web/search', 'read', 'Lookups', 'Public web search'],
-  ['get', '/web/page', 'read', 'Lookups', 'Readable text of a public web page'],
 ];
 
 const notImplemented = (summary: string) => `${summary} is not implemented in this version yet`;
