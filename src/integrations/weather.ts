@@ -50,6 +50,8 @@ export interface WeatherDeps {
   http: Egress;
   config: Config;
   clock: () => Date;
+  /** Tests shorten the timeout; the daemon uses WEATHER_LIMITS. */
+  limits?: { timeoutMs?: number; maxBytes?: number };
 }
 
 /** WMO weather interpretation codes, as Open-Meteo documents them. */
@@ -123,10 +125,10 @@ class TtlCache<T> {
   }
 }
 
-export function createWeather({ http, config, clock }: WeatherDeps): Weather {
+export function createWeather({ http, config, clock, limits }: WeatherDeps): Weather {
   const places = new TtlCache<Place>(clock);
   const forecasts = new TtlCache<Forecast>(clock);
-  const call = { http, policy: config.egress.transports, timeoutMs: WEATHER_LIMITS.timeoutMs, maxBytes: WEATHER_LIMITS.maxBytes };
+  const call = { http, policy: config.egress.transports, timeoutMs: WEATHER_LIMITS.timeoutMs, maxBytes: WEATHER_LIMITS.maxBytes, ...limits };
 
   async function geocode(name: string): Promise<Place> {
     const key = name.toLowerCase();

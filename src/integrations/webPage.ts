@@ -31,7 +31,13 @@ export interface WebPage {
   read(url: string): Promise<PageAnswer>;
 }
 
-export interface WebPageDeps { http: Egress; config: Config; clock: () => Date }
+export interface WebPageDeps {
+  http: Egress;
+  config: Config;
+  clock: () => Date;
+  /** Tests shorten the timeout; the daemon uses PAGE_LIMITS. */
+  limits?: { timeoutMs?: number };
+}
 
 const SERVICE = 'The page';
 const at = ['query', 'url'];
@@ -156,14 +162,15 @@ function kindOf(res: EgressResponse): 'text/html' | 'text/plain' {
     [{ path: at, message: `is ${mime ? `a ${mime} document` : 'a document without a content type'}; only text/html and text/plain are read` }]);
 }
 
-export function createWebPage({ http, config }: WebPageDeps): WebPage {
+export function createWebPage({ http, config, limits }: WebPageDeps): WebPage {
+  const timeoutMs = limits?.timeoutMs ?? PAGE_LIMITS.timeoutMs;
   return {
     async read(input) {
       const url = pageUrl(input);
       let res: EgressResponse;
       try {
         res = await http.request({
-          url, policy: config.egress.webPages, timeoutMs: PAGE_LIMITS.timeoutMs, maxBytes: PAGE_LIMITS.maxBytes,
+          url, policy: config.egress.webPages, timeoutMs, maxBytes: PAGE_LIMITS.maxBytes,
           followRedirects: PAGE_LIMITS.maxRedirects,
           headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1' },
         });
@@ -178,7 +185,7 @@ export function createWebPage({ http, config }: WebPageDeps): WebPage {
         if (err instanceof EgressError && err.kind === 'too_large') {
           throw upstreamFailed(SERVICE, `is larger than ${sizeText(PAGE_LIMITS.maxBytes)} (decompressed), the most this daemon reads`);
         }
-        throw fromEgress(SERVICE, err, PAGE_LIMITS);
+        throw fromEgress(SERVICE, err, { timeoutMs, maxBytes: PAGE_LIMITS.maxBytes });
       }
       if (res.status < 200 || res.status > 299) throw upstreamFailed(SERVICE, `answered ${res.status}`);
       const kind = kindOf(res);

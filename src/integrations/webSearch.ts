@@ -21,7 +21,13 @@ export interface WebSearch {
   search(query: string, numResults: number): Promise<SearchResultItem[]>;
 }
 
-export interface WebSearchDeps { http: Egress; config: Config; clock: () => Date }
+export interface WebSearchDeps {
+  http: Egress;
+  config: Config;
+  clock: () => Date;
+  /** Tests shorten the timeout; the daemon uses SEARCH_LIMITS. */
+  limits?: { timeoutMs?: number; maxBytes?: number };
+}
 
 const SERVICE = 'The web search service (SearXNG)';
 
@@ -39,7 +45,8 @@ function clipText(s: string, max: number): string {
   return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
 }
 
-export function createWebSearch({ http, config }: WebSearchDeps): WebSearch {
+export function createWebSearch({ http, config, limits }: WebSearchDeps): WebSearch {
+  const { timeoutMs, maxBytes } = { ...SEARCH_LIMITS, ...limits };
   return {
     async search(query, numResults) {
       const base = config.webSearch.searxngUrl;
@@ -50,7 +57,7 @@ export function createWebSearch({ http, config }: WebSearchDeps): WebSearch {
       url.searchParams.set('q', query);
       url.searchParams.set('format', 'json');
       const { status, body } = await getJson({
-        http, service: SERVICE, url, policy: config.egress.transports, timeoutMs: SEARCH_LIMITS.timeoutMs, maxBytes: SEARCH_LIMITS.maxBytes,
+        http, service: SERVICE, url, policy: config.egress.transports, timeoutMs, maxBytes,
       });
       if (status === 403) {
         throw upstreamFailed(SERVICE, 'refused format=json (403): enable the json format in its settings.yml (search: formats: [html, json])');
