@@ -88,7 +88,7 @@ function entryDate(c: Collection, e: Entry): string | undefined {
 // ---- search ---------------------------------------------------------------------------------
 
 function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from: string, to: string): ContextResult | null {
-  const matched = around(doc.text, terms);
+  const matched = around(doc.snippetText ?? doc.text, terms);
   switch (doc.type) {
     case 'event': {
       const ev = doc.record as EventRecord;

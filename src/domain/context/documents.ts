@@ -23,6 +23,8 @@ export interface ContextDoc {
   names: string;
   /** Searchable values, joined by " · " (also the source of snippets). */
   text: string;
+  /** Where snippets are cut from when not `text` (an event's place is in its summary already). */
+  snippetText?: string;
   /** The record the document was made from (events need it for their next occurrence). */
   record: Entry | Person | Collection;
   collection?: Collection;
@@ -34,7 +36,7 @@ export function docId(table: string, id: string): string {
 }
 
 /** Text fields of an event that are worth searching; timing, repeats and people ids are not. */
-const EVENT_TEXT = ['where', 'note', 'description', 'assignee'] as const;
+const EVENT_TEXT = ['where', 'note', 'description', 'assignee'] as const; // `where` first: see snippetText
 
 function collect(value: unknown, out: string[]): void {
   if (typeof value === 'string') { if (value.trim()) out.push(value.trim()); }
@@ -55,7 +57,11 @@ export function entryDoc(collection: Collection | undefined, e: Entry): ContextD
     const d = (e as EventRecord).data;
     for (const k of EVENT_TEXT) collect(d[k], parts);
     for (const [k, v] of Object.entries(d)) if (!EVENT_KEYS.has(k)) collect(v, parts);
-    return { id: docId(ENTRIES, e.id), type: 'event', title: e.title, names: e.title, text: parts.join(' · '), record: e, collection };
+    const where = typeof d.where === 'string' && d.where.trim() ? 1 : 0;
+    return {
+      id: docId(ENTRIES, e.id), type: 'event', title: e.title, names: e.title, text: parts.join(' · '),
+      snippetText: parts.slice(where).join(' · '), record: e, collection,
+    };
   }
   const data = visibleData(collection, e.data);
   for (const f of collection.fields) if (f.type !== 'person') collect(data[f.key], parts);
