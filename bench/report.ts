@@ -113,7 +113,7 @@ export function throughputMarkdown(cases: CaseResult[], info: { command: string;
     if (!c.daemon || !c.floor) continue;
     const sizes = c.bodyBytes ? `; reply bodies ${c.bodyBytes.daemon} B (daemon) / ${c.bodyBytes.floor} B (floor)` : '';
     const codes = c.daemon.non2xx ? `; daemon status codes ${JSON.stringify(c.daemon.statusCodes)}` : '';
-    const cpu = `; server CPU per answer ${n0(c.daemon.cpuPerRequestUs)} µs (daemon, ${c.daemon.serverCores.toFixed(2)} cores busy) / ${n0(c.floor.cpuPerRequestUs)} µs (floor, ${c.floor.serverCores.toFixed(2)} cores); load generator ${c.daemon.loaderCores.toFixed(2)} / ${c.floor.loaderCores.toFixed(2)} cores`;
+    const cpu = `; server CPU per answer ${n0(c.daemon.cpuPerRequestUs)} µs (daemon, ${c.daemon.serverCores.toFixed(2)} cores busy) / ${n0(c.floor.cpuPerRequestUs)} µs (floor, ${c.floor.serverCores.toFixed(2)} cores); load generator ${c.daemon.loaderCores.toFixed(2)} / ${c.floor.loaderCores.toFixed(2)} cores; rest of the machine ${Math.max(0, c.daemon.otherCores).toFixed(2)} / ${Math.max(0, c.floor.otherCores).toFixed(2)} cores`;
     out.push(`- ${c.name}: daemon ${c.daemon.perRound.map(n0).join(', ')}; floor ${c.floor.perRound.map(n0).join(', ')}${cpu}${sizes}${codes}`);
   }
   for (const note of info.notes) out.push(`- ${note}`);

@@ -135,6 +135,22 @@ describe('GET /context', () => {
       expect(await search(api, 'music school')).to.deep.equal([{ ...(await search(api, 'rosin'))[0], score: (await search(api, 'music school'))[0].score, snippet: '2026-11-24 17:00–18:00 · Music school' }]);
     });
 
+    it('keeps snippets short around the matched words, however long the place, note or name', async () => {
+      const api = await family();
+      const long = (w: string) => `${'lorem ipsum dolor '.repeat(20)}${w} ${'sit amet '.repeat(40)}`.trim();
+      await event(api, { title: 'Long one', date: '2026-11-25', time: '09:00', where: 'x'.repeat(480), note: long('marshmallow') });
+      await entry(api, 'chores', 'Long chore', { notes: long('quokka') });
+      await api.post('/people', { name: `Bartholomew ${'Y'.repeat(180)}`, familiarName: 'Barty' });
+      const [ev] = await search(api, 'marshmallow');
+      expect(ev.snippet.length).to.be.at.most(240);
+      expect(ev.snippet).to.match(/^2026-11-25 09:00 · x+… · …[^·]*marshmallow/);
+      const [chore] = await search(api, 'quokka');
+      expect(chore.snippet.length).to.be.at.most(162);
+      expect(chore.snippet).to.match(/^….*quokka sit amet.*…$/);
+      const [person] = await search(api, 'barty');
+      expect(person.snippet.length).to.be.at.most(161);
+    });
+
     it('skips a removed or archived occurrence for the next one, and an archived event altogether', async () => {
       const api = await family();
       const id = await event(api, { title: 'Swim class', date: '2026-11-02', repeatFrequency: 'weekly' }); // Mondays

@@ -23,7 +23,7 @@ import type { FamilyState } from '../shared/state.js';
 import { addDays, todayIn } from '../shared/time.js';
 import { entryDoc, type ContextDoc, type ResultType } from './documents.js';
 import { contextIndex } from './searchIndex.js';
-import { around, clip } from './snippet.js';
+import { around, clip, SNIPPET_MAX } from './snippet.js';
 import { nextOccurrence } from './upcoming.js';
 
 export interface ContextResult {
@@ -61,13 +61,13 @@ function eventSummary(d: Timing): string {
   const when = [d.endDate && d.endDate !== d.date ? `${d.date} – ${d.endDate}` : d.date];
   if (d.time && d.allDay !== true) when.push(d.endTime ? `${d.time}–${d.endTime}` : d.time);
   else when.push('all day');
-  return [when.join(' '), ...(typeof d.where === 'string' && d.where ? [d.where] : [])].join(' · ');
+  return [when.join(' '), ...(typeof d.where === 'string' && d.where ? [clip(d.where, 80)] : [])].join(' · ');
 }
 
 function personSnippet(p: Person): string {
   const parts: string[] = [p.kind];
   if (p.familiarName && p.familiarName !== p.name) parts.push(p.name);
-  return parts.join(' · ');
+  return clip(parts.join(' · '));
 }
 
 function collectionSnippet(c: Collection): string {
@@ -87,14 +87,20 @@ function entryDate(c: Collection, e: Entry): string | undefined {
 
 // ---- search ---------------------------------------------------------------------------------
 
+/**
+ * A result as the API shows it, or null for an event with no occurrence in [from, to].
+ * Snippets stay within SNIPPET_MAX characters (an event's timing and place come first, the
+ * matched words after them in what room is left, at least 60 characters).
+ */
 function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from: string, to: string): ContextResult | null {
-  const matched = around(doc.snippetText ?? doc.text, terms);
+  const text = doc.snippetText ?? doc.text;
   switch (doc.type) {
     case 'event': {
       const ev = doc.record as EventRecord;
       const o = nextOccurrence(ev, from, to);
       if (!o) return null;
       const summary = eventSummary(o.data);
+      const matched = around(text, terms, Math.max(60, SNIPPET_MAX - summary.length - 3));
       return {
         type: 'event', id: ev.id, title: o.title, collectionKey: ev.collectionKey, date: o.data.date,
         ...(o.data.time && o.data.allDay !== true ? { time: o.data.time } : {}),
@@ -103,6 +109,7 @@ function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from
     }
     case 'entry': {
       const e = doc.record as Entry;
+      const matched = around(text, terms);
       const date = entryDate(doc.collection!, e);
       return {
         type: 'entry', id: e.id, title: e.title, collectionKey: e.collectionKey, ...(date ? { date } : {}),
@@ -115,7 +122,7 @@ function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from
     }
     case 'collection': {
       const c = doc.record as Collection;
-      return { type: 'collection', id: c.key, title: c.name, collectionKey: c.key, snippet: matched ?? collectionSnippet(c), score };
+      return { type: 'collection', id: c.key, title: c.name, collectionKey: c.key, snippet: around(text, terms) ?? collectionSnippet(c), score };
     }
     default: {
       const never: never = doc.type;
