@@ -8,6 +8,7 @@
  * Options: --seconds=5 (per round) --connections=64 --paced-rate=2000
  *          --cases=list,paced,query,calendar,context,post,spread (a subset runs only those)
  *          --profile (CPU profiles of the daemon and the floor, summarized at the end; they slow both)
+ *          --daemon-node-flags=--trace-gc (Node flags for the daemon process, comma-separated)
  *          --no-doc (do not touch docs/performance.md)
  *          memory case: --families=1000 --per-family=2000 --idle-minutes=0.5 --after-idle-seconds=20,60
  *
@@ -56,6 +57,8 @@ const PACED_RATE = Number(option('paced-rate', '2000'));
 const MEMORY_ONLY = flag('memory-only');
 const MEMORY = flag('memory') || MEMORY_ONLY;
 const PROFILE = flag('profile');
+/** Extra Node flags for the daemon process, comma-separated (e.g. --daemon-node-flags=--trace-gc). */
+const DAEMON_FLAGS = option('daemon-node-flags', '').split(',').filter(Boolean);
 const WRITE_DOC = !flag('no-doc');
 const SPREAD_FAMILIES = 50;
 const ENTRIES = 5_000;
@@ -135,7 +138,7 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; con
 
     // 2. The daemon and the floor.
     daemon = await Child.start(DAEMON, {
-      execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'daemon')}`] : [],
+      execArgv: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'daemon')}`] : []), ...DAEMON_FLAGS],
       env: {
         BENCH_DAEMON_OVERRIDES: JSON.stringify({
           server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
