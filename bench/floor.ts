@@ -56,6 +56,7 @@ const entries = '/api/v1/families/:familySlug/trackers/:collectionKey/entries';
 router.get(entries, checkKey, answer('entries:get', 200));
 router.post(entries, checkKey, bodyParser({ enableTypes: ['json'], strict: true }), answer('entries:post', 201));
 router.get('/api/v1/families/:familySlug/calendar/events', checkKey, answer('calendar:get', 200));
+router.get('/api/v1/families/:familySlug/context', checkKey, answer('context:get', 200));
 app.use(router.routes());
 app.use(router.allowedMethods());
 

@@ -9,9 +9,10 @@
  *   npm run bench -- --feeds-only       only the external-calendar case
  *
  * Options: --seconds=5 (per round) --connections=64 --paced-rate=2000
- *          --cases=list,paced,query,calendar,post,spread,webhooks (a subset runs only those)
+ *          --cases=list,paced,query,calendar,context,post,spread,mixed,webhooks (a subset runs only those)
  *          --paced-writes=1000 (the webhooks case's fixed write rate)
  *          --profile (CPU profiles of the daemon and the floor, summarized at the end; they slow both)
+ *          --daemon-node-flags=--trace-gc (Node flags for the daemon process, comma-separated)
  *          --no-doc (do not touch docs/performance.md)
  *          memory case: --families=1000 --per-family=2000 --idle-minutes=0.5 --after-idle-seconds=20,60
  *
@@ -21,7 +22,8 @@
  * 3. 5,000 chores entries are posted through the API; the daemon's replies are captured and
  *    the floor answers bodies of the same size.
  * 4. Each case runs A B A B (daemon, floor, daemon, floor) with autocannon in this process.
- * 5. The table is printed and written into docs/performance.md between markers.
+ * 5. The table is printed and written into docs/performance.md between markers (the context
+ *    cases into their own block, so `--cases=context` leaves the other figures as they are).
  */
 import { mkdtempSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,12 +35,13 @@ import { runRound, summarize, type LoadSpec, type Round } from './load.js';
 import { runPaced } from './paced.js';
 import { chore, createFamilies, postChores, QUERY, type BenchFamily } from './seed.js';
 import { CALENDAR_WINDOWS, seedCalendar } from './calendar.js';
+import { CONTEXT_ENTRIES, CONTEXT_EVENTS, CONTEXT_QUERIES, contextColdTimings, contextPath, seedContext } from './context.js';
 import { runMemoryCase } from './memory.js';
 import { summarizeProfile } from './profile.js';
 import { runWebhooksCase, webhooksMarkdown, WEBHOOKS_MARKERS } from './webhooks.js';
 import { FEEDS_MARKERS, feedsMarkdown, runFeedsCase } from './feeds.js';
 import {
-  consoleTable, machine, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
+  consoleTable, CONTEXT_MARKERS, machine, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
   type CaseResult, type Target,
 } from './report.js';
 
@@ -55,8 +58,8 @@ const flag = (name: string) => argv.includes(`--${name}`);
 const option = (name: string, fallback: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const SECONDS = Number(option('seconds', '5'));
 const CONNECTIONS = Number(option('connections', '64'));
-const CASES = new Set(option('cases', 'list,paced,query,calendar,post,spread,mixed,webhooks').split(','));
-const THROUGHPUT_CASES = ['list', 'paced', 'query', 'calendar', 'post', 'spread', 'mixed'];
+const CASES = new Set(option('cases', 'list,paced,query,calendar,context,post,spread,mixed,webhooks').split(','));
+const THROUGHPUT_CASES = ['list', 'paced', 'query', 'calendar', 'context', 'post', 'spread', 'mixed'];
 const PACED_WRITES = Number(option('paced-writes', '1000'));
 const PACED_RATE = Number(option('paced-rate', '2000'));
 const MEMORY_ONLY = flag('memory-only');
@@ -64,6 +67,8 @@ const MEMORY = flag('memory') || MEMORY_ONLY;
 const FEEDS_ONLY = flag('feeds-only');
 const FEEDS = flag('feeds') || FEEDS_ONLY;
 const PROFILE = flag('profile');
+/** Extra Node flags for the daemon process, comma-separated (e.g. --daemon-node-flags=--trace-gc). */
+const DAEMON_FLAGS = option('daemon-node-flags', '').split(',').filter(Boolean);
 const WRITE_DOC = !flag('no-doc');
 const SPREAD_FAMILIES = 50;
 const ENTRIES = 5_000;
@@ -75,6 +80,8 @@ const log = (s: string) => process.stdout.write(`${s}\n`);
 
 interface CaseDef {
   key: string;
+  /** The document block the case is reported in. */
+  block?: 'context';
   name: string;
   target: Target;
   spec: LoadSpec;
@@ -132,23 +139,25 @@ async function runCase(def: CaseDef, daemon: Child, floor: Child): Promise<CaseR
   };
 }
 
-async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; profile?: string }> {
+async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; contextCases: CaseResult[]; contextNotes: string[]; profile?: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'household-bench-'));
   const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'household-bench-prof-')) : undefined;
   const notes: string[] = [];
+  const contextNotes: string[] = [];
   let daemon: Child | undefined;
   let floor: Child | undefined;
   try {
     // 1. Families and keys before the daemon starts.
     const spreadSlugs = Array.from({ length: SPREAD_FAMILIES }, (_, i) => `spread-${String(i).padStart(2, '0')}`);
-    const families = await createFamilies(dataDir, ['bench', 'bench-cal', ...spreadSlugs]);
+    const families = await createFamilies(dataDir, ['bench', 'bench-cal', 'bench-ctx', ...spreadSlugs]);
     const main = families[0]!;
     const cal = families[1]!;
-    const spread = families.slice(2);
+    const ctx = families[2]!;
+    const spread = families.slice(3);
 
     // 2. The daemon and the floor.
     daemon = await Child.start(DAEMON, {
-      execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'daemon')}`] : [],
+      execArgv: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'daemon')}`] : []), ...DAEMON_FLAGS],
       env: {
         BENCH_DAEMON_OVERRIDES: JSON.stringify({
           server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
@@ -206,8 +215,33 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; pro
       }
     }
 
+    // Context search (issue "context and lookups"): 10,000 entries and 500 events.
+    if (CASES.has('context')) {
+      const t1 = Date.now();
+      await seedContext(daemon.url, ctx);
+      log(`seeded ${CONTEXT_ENTRIES} chores and ${CONTEXT_EVENTS} events in "${ctx.slug}" in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+      const cold = await contextColdTimings(daemon.url, ctx);
+      const sorted = [...cold.afterWriteMs].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)]!;
+      const base = [...cold.baselineMs].sort((a, b) => a - b);
+      contextNotes.push(`Family "${ctx.slug}": ${CONTEXT_ENTRIES.toLocaleString('en-US')} chores entries (posted through the batch endpoint) and ${CONTEXT_EVENTS} events (one-offs over the next 60 days, weekly series since 2022, monthly series since 2025).`);
+      contextNotes.push(`The first search of the family, which builds its index: ${cold.firstMs.toFixed(0)} ms (one request, from the client).`);
+      contextNotes.push(`A search right after a write (the index follows the write; the answer is computed, not served from the per-write cache), ${cold.afterWriteMs.length} times: median ${median.toFixed(2)} ms, max ${sorted[sorted.length - 1]!.toFixed(2)} ms (one request at a time, from the client, HTTP included); GET /people after the same kind of write: median ${base[Math.floor(base.length / 2)]!.toFixed(2)} ms, max ${base[base.length - 1]!.toFixed(2)} ms.`);
+      for (const q of CONTEXT_QUERIES) {
+        const path = contextPath(ctx.slug, q);
+        const d = await fetchJson(daemon.url + path, { headers: { 'x-api-key': ctx.apiKey } });
+        if (d.status !== 200) throw new Error(`GET ${path} answered ${d.status}: ${d.text.slice(0, 300)}`);
+        const qs = path.slice(path.indexOf('?') + 1);
+        await floor.ask({ type: 'body', name: `context:get?${qs}`, body: d.body });
+        const f = await fetchJson(floor.url + path, { headers: { 'x-api-key': ctx.apiKey } });
+        sizes.set(path, { daemon: Buffer.byteLength(d.text), floor: Buffer.byteLength(f.text) });
+      }
+      contextNotes.push(`Queries (rotated per request in the closed loop; the open loop asks the first): ${CONTEXT_QUERIES.map((q) => `"${q}"`).join(', ')}. Reply bodies ${Math.min(...CONTEXT_QUERIES.map((q) => sizes.get(contextPath(ctx.slug, q))!.daemon))}–${Math.max(...CONTEXT_QUERIES.map((q) => sizes.get(contextPath(ctx.slug, q))!.daemon))} B, the floor's byte for byte the same.`);
+    }
+
     // 4. The cases, A B A B each.
     let turn = 0;
+    let ask = 0;
     const defs: CaseDef[] = [
       { key: 'list', name: 'GET entries (no query, limit 20)', target: READ_TARGET, spec: { path: entriesPath(main.slug, listQs), headers: keyHeader } },
       {
@@ -219,6 +253,17 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; pro
         key: 'calendar', name: w.name, target: { minRatio: 0.5 },
         spec: { path: `/api/v1/families/${cal.slug}/calendar/events?${w.query}`, headers: { 'x-api-key': cal.apiKey } },
       })),
+      {
+        key: 'context', block: 'context', name: `GET context (${CONTEXT_QUERIES.length} queries in turn, ${CONTEXT_ENTRIES / 1000}k entries, ${CONTEXT_EVENTS} events)`, target: { minRatio: 0.5 },
+        spec: {
+          path: contextPath(ctx.slug, CONTEXT_QUERIES[0]!), headers: { 'x-api-key': ctx.apiKey },
+          setupRequest: (req) => { req.path = contextPath(ctx.slug, CONTEXT_QUERIES[ask++ % CONTEXT_QUERIES.length]!); return req; },
+        },
+      },
+      {
+        key: 'context', block: 'context', name: `GET context ("${CONTEXT_QUERIES[0]}") at a fixed ${PACED_RATE.toLocaleString('en-US')} req/s (open loop)`,
+        target: { maxP99: 5 }, pacedRate: PACED_RATE, spec: { path: contextPath(ctx.slug, CONTEXT_QUERIES[0]!), headers: { 'x-api-key': ctx.apiKey } },
+      },
       {
         key: 'post', name: 'POST entry, one family (durable)', target: { minRps: 5_000, minRatio: 0.7 },
         spec: { method: 'POST', path: entriesPath(main.slug), headers: keyHeader, body: postBody },
@@ -244,6 +289,7 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; pro
       background: { connections: 16, spec: { method: 'POST', path: entriesPath(main.slug), headers: keyHeader, body: postBody } },
     });
     const cases: CaseResult[] = [];
+    const contextCases: CaseResult[] = [];
     for (const def of defs) {
       if (!CASES.has(def.key)) continue;
       if (def.key === 'calendar' && calendarSkipped) {
@@ -253,10 +299,11 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; pro
       const result = await runCase(def, daemon, floor);
       const size = sizes.get(def.spec.path);
       if (size) result.bodyBytes = size;
-      cases.push(result);
+      (def.block === 'context' ? contextCases : cases).push(result);
     }
     const stats = await daemon.stats();
     notes.push(`Daemon after the run: RSS ${(daemon.vmRss() / 2 ** 20).toFixed(0)} MiB, ${stats.active} active families.`);
+    if (!cases.length) contextNotes.push(notes.pop()!);
     await daemon.close();
     await floor.close();
     let profile: string | undefined;
@@ -269,7 +316,7 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; pro
       }
       profile = parts.join('\n\n');
     }
-    return { cases, notes, ...(profile ? { profile } : {}) };
+    return { cases, notes, contextCases, contextNotes, ...(profile ? { profile } : {}) };
   } finally {
     await daemon?.close();
     await floor?.close();
@@ -285,12 +332,13 @@ const started = Date.now();
 log(`Household Organizer benchmark, ${date}`);
 
 if (!MEMORY_ONLY && !FEEDS_ONLY && THROUGHPUT_CASES.some((c) => CASES.has(c))) {
-  const { cases, notes, profile } = await throughput();
-  log(`\n${consoleTable(cases)}\n`);
-  for (const n of notes) log(`  ${n}`);
+  const { cases, notes, contextCases, contextNotes, profile } = await throughput();
+  log(`\n${consoleTable([...cases, ...contextCases])}\n`);
+  for (const n of [...notes, ...contextNotes]) log(`  ${n}`);
   if (profile) log(`\n${profile}\n`);
   if (WRITE_DOC) {
-    updateDoc(DOC, THROUGHPUT_MARKERS, throughputMarkdown(cases, { command, connections: CONNECTIONS, seconds: SECONDS, date, notes }));
+    if (cases.length) updateDoc(DOC, THROUGHPUT_MARKERS, throughputMarkdown(cases, { command, connections: CONNECTIONS, seconds: SECONDS, date, notes }));
+    if (contextCases.length) updateDoc(DOC, CONTEXT_MARKERS, throughputMarkdown(contextCases, { command, connections: CONNECTIONS, seconds: SECONDS, date, notes: contextNotes }));
     log(`\nwrote ${DOC}`);
   }
 }

@@ -24,6 +24,13 @@ const BODY_NOTE = 'JSON in UTF-8; `application/*+json` types (such as `applicati
   + `Objects may nest ${BODY_CAPS.depth} levels deep and hold ${BODY_CAPS.keys.toLocaleString('en')} keys, arrays ${BODY_CAPS.items.toLocaleString('en')} items; `
   + 'the keys `__proto__`, `constructor`, `prototype` and the other names of built-in object methods are refused anywhere, as are strings with unpaired surrogates.';
 
+/** Answers of endpoints that ask an outside service (weather, web search, page text). */
+const OUTSIDE_ERRORS: Record<number, { description: string; example: unknown }> = {
+  502: { description: 'The outside service failed or answered something unusable', example: { ok: false, error: 'The forecast service answered 500', code: 'upstream_failed' } },
+  503: { description: 'The outside service is not configured', example: { ok: false, error: 'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled', code: 'not_configured' } },
+  504: { description: 'The outside service did not answer in time', example: { ok: false, error: 'The forecast service did not answer within 10 s', code: 'upstream_timeout' } },
+};
+
 /** Every tag an operation may carry, in the order the reference shows them. */
 const TAGS: [string, string][] = [
   ['System', 'Health, this document and its reference page. No key needed.'],
@@ -35,11 +42,11 @@ const TAGS: [string, string][] = [
   ['Calendar events', 'Events of the family\'s calendar collections, one-off or repeating, with occurrence edits.'],
   ['Calendar shares', 'Read-only ICS feeds of chosen calendars, events or people, for calendar apps (admin scope).'],
   ['Plans', 'Plans that gather events, notes and polls, and their public share page.'],
-  ['External calendars', 'ICS feeds synced into a calendar (not implemented in this version).'],
-  ['Notifications', 'Notifications, checks, preferences and routines (not implemented in this version).'],
-  ['Webhooks', 'Webhook destinations for home automation (not implemented in this version).'],
-  ['Context', 'Context search for assistants (not implemented in this version).'],
-  ['Lookups', 'Weather and web lookups (not implemented in this version).'],
+  ['External calendars', 'ICS feeds synced into a read-only calendar, refreshed on a schedule; the family lays its own fields over their events (admin scope).'],
+  ['Notifications', 'Notifications on four channels, preferences, scheduled routines and checks ahead of events.'],
+  ['Webhooks', 'Webhook destinations for home automation, and the signed deliveries they receive.'],
+  ['Context', 'Context search over entries, events, people and collections, for assistants and dashboards.'],
+  ['Lookups', 'Weather, web search and the readable text of a public web page.'],
 ];
 
 function openApiPath(path: string): string {
@@ -163,7 +170,10 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
       usedResponses.add(name);
       responses[code] = { $ref: `#/components/responses/${name}` };
     }
-    for (const code of def.errors ?? []) responses[code] ??= errorResponse('Error', headersOf([]), {});
+    for (const code of def.errors ?? []) {
+      const known = OUTSIDE_ERRORS[code];
+      responses[code] ??= errorResponse(known?.description ?? 'Error', headersOf([]), known ? { example: { summary: known.description, value: known.example } } : {});
+    }
     for (const extra of def.alsoResponses ?? []) {
       const slot = (responses[extra.status] ??= { description: extra.description, headers: extra.status < 300 ? successHeaders : headersOf([]), content: {} });
       if (slot.$ref) throw new Error(`${def.method} ${path}: ${extra.status} is a shared answer`);

@@ -97,6 +97,14 @@ export class FamilyState {
   version = 0;
   private readonly tables = new Map<string, Map<string, unknown>>();
   private readonly caches = new Map<string, { version: number; value: unknown }>();
+  /**
+   * The last applied changes, so an index kept beside the state (context search) can follow
+   * the family's writes change by change instead of rebuilding; see `changesSince`.
+   */
+  private journal: { version: number; changes: readonly RecordChange[] }[] = [];
+  private journalSize = 0;
+  /** Versions up to this one are not in the journal. */
+  private journalFloor = 0;
 
   constructor(public family: FamilyInfo) {}
 
@@ -122,6 +130,9 @@ export class FamilyState {
     this.tables.clear();
     this.caches.clear();
     this.version++;
+    this.journal = [];
+    this.journalSize = 0;
+    this.journalFloor = this.version;
   }
 
   /** The generic evolve: applies committed record changes. */
@@ -136,6 +147,36 @@ export class FamilyState {
       t.set(c.id, c.value);
     }
     this.version++;
+    this.remember(changes);
+  }
+
+  /**
+   * The record changes applied after `version`, oldest first, or null when the journal no
+   * longer reaches back that far (a reload, a large import, or too many writes since): the
+   * caller then rebuilds from the tables.
+   */
+  changesSince(version: number): RecordChange[] | null {
+    if (version < this.journalFloor || version > this.version) return null;
+    const out: RecordChange[] = [];
+    for (const j of this.journal) if (j.version > version) out.push(...j.changes);
+    return out;
+  }
+
+  private remember(changes: readonly RecordChange[]): void {
+    if (changes.length > JOURNAL_MAX) {
+      // A whole load or import: nobody follows that change by change.
+      this.journal = [];
+      this.journalSize = 0;
+      this.journalFloor = this.version;
+      return;
+    }
+    this.journal.push({ version: this.version, changes });
+    this.journalSize += changes.length;
+    while (this.journalSize > JOURNAL_MAX) {
+      const dropped = this.journal.shift()!;
+      this.journalSize -= dropped.changes.length;
+      this.journalFloor = dropped.version;
+    }
   }
 
   /**
@@ -153,6 +194,8 @@ export class FamilyState {
 }
 
 const EMPTY: ReadonlyMap<string, unknown> = new Map();
+/** Record changes the journal keeps (a few seconds of a busy family's writes). */
+const JOURNAL_MAX = 2_048;
 
 /** A decision with no writes (a command that only answers). */
 export function noChange<R>(result: R): Decision<R> {

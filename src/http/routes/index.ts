@@ -20,7 +20,8 @@ import notifications from './notifications.js';
 import routines from './routines.js';
 import checks from './checks.js';
 import webhooks from './webhooks.js';
-import pending from './pending.js';
+import context from './context.js';
+import lookups from './lookups.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
@@ -42,6 +43,7 @@ export function areaRoutes(): RouteDef[] {
     ...routines,
     ...checks,
     ...webhooks,
-    ...pending,
+    ...context,
+    ...lookups,
   ];
 }
