@@ -94,6 +94,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const registry = new FamilyRegistry({
     onAgendaChanged: (dueAt) => scheduler?.jobAdded(dueAt),
     store, now, newId, publicUrl: config.server.publicUrl.replace(/\/+$/, ''),
+    transports: { email: config.email.smtpUrl !== null, push: config.push.ntfyUrl !== null, sms: config.sms.gatewayUrl !== null },
     onCommitted: (family, lastSeq) => {
       for (const fn of onCommitted) {
         try { fn(family, lastSeq); } catch (err) { logger.error({ err }, 'change-log observer failed'); }

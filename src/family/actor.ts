@@ -31,6 +31,8 @@ export interface ActorDeps {
   now: () => Date;
   newId: IdGenerator;
   publicUrl: string;
+  /** Which outbound channels are configured (email, push, sms), handed to deciders. */
+  transports?: { email: boolean; push: boolean; sms: boolean };
   /** Nudged once a batch is durable: the family and its last durable sequence number. */
   onCommitted?: (family: FamilyInfo, lastSeq: number) => void;
   /** Told once a batch that put agenda jobs is durable: the earliest due time it put. */
@@ -147,7 +149,7 @@ export class FamilyActor {
       // 1. decide
       let decision: Decision<unknown>;
       try {
-        decision = q.command(this.state, { now, newId: this.deps.newId, actor: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq });
+        decision = q.command(this.state, { now, newId: this.deps.newId, actor: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq, ...(this.deps.transports ? { transports: this.deps.transports } : {}) });
         assertStorable(decision);
       } catch (err) {
         q.reject(err);

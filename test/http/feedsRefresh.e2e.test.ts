@@ -213,6 +213,16 @@ describe('refreshing external calendar feeds', () => {
     expect(log[0].type).to.equal('external_calendar.updated');
     expect(log[0].object.intake.titles).to.have.members(['Class trip to the zoo', 'Christmas CONCERT']);
     expect(log[0].object.intake.eventIds).to.have.length(2);
+    // …and the household hears of it: one intake_update notification, in the same commit.
+    const sent = log.filter((c) => c.type === 'notification.sent').map((c) => c.object);
+    expect(sent).to.have.length(1);
+    expect(sent[0]).to.include({ kind: 'intake_update', triggerId: (await feedOf(server)).sourceId });
+    expect(sent[0].title).to.match(/^New in .+: /);
+    expect(sent[0].title).to.include('Class trip to the zoo').and.include('Christmas CONCERT');
+    expect(sent[0].deliveries.map((d: any) => [d.channel, d.status, d.reason ?? null])).to.deep.include.members([
+      ['in_app', 'delivered', null], ['email', 'suppressed', 'not configured'], ['push', 'suppressed', 'not configured'],
+    ]);
+    expect((await server.api.get(`/notifications?triggerId=${sent[0].triggerId}`)).body.notifications).to.have.length(1);
     // Without a hint there is no intake.
     await server.api.patch(`/calendar/external/${(await feedOf(server)).sourceId}`, { hint: null });
     const seq2 = await lastSeq(server.api);
@@ -220,6 +230,23 @@ describe('refreshing external calendar feeds', () => {
     await nextRefresh();
     const log2 = await changesAfter(server.api, seq2);
     expect(log2[0].object).not.to.have.property('intake');
+    expect(log2.filter((c) => c.type === 'notification.sent')).to.deep.equal([]);
+  });
+
+  it('moves a reminder the family laid on a feed event when the feed moves it, and drops it when the feed removes it', async () => {
+    await link(calendar([{ ...trip(), lines: [`${TZ}:20261126T083000`, 'DTEND;TZID=Europe/Berlin:20261126T150000'] }, closed]));
+    const ev = (await events(server, '2026-11-26', '2026-11-26'))[0];
+    expect((await server.api.patch(`/calendar/events/${ev.id}`, { reminders: [{ offsetMinutes: 60 }] })).status).to.equal(200);
+    const familyId = server.daemon.store.getFamilyBySlug('home')!.id;
+    const reminders = () => server.daemon.store.familyJobs(familyId).filter((j) => j.kind === 'notify.reminder').map((j) => new Date(j.dueAt).toISOString());
+    // 08:30 in Berlin (UTC+1) less an hour.
+    expect(reminders()).to.deep.equal(['2026-11-26T06:30:00.000Z']);
+    feeds.set('/school.ics', { body: calendar([{ ...trip(), lines: [`${TZ}:20261126T100000`, 'DTEND;TZID=Europe/Berlin:20261126T150000'] }, closed]) });
+    await nextRefresh();
+    expect(reminders()).to.deep.equal(['2026-11-26T08:00:00.000Z']);
+    feeds.set('/school.ics', { body: calendar([closed]) });
+    await nextRefresh();
+    expect(reminders()).to.deep.equal([]);
   });
 
   it('puts a refresh found too late (the daemon was down) again within five minutes instead of running it', async () => {

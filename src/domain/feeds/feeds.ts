@@ -79,7 +79,7 @@ export function decideLinkFeed(state: FamilyState, input: LinkFeedInput, ctx: Co
       { type: 'collection.created', object: collectionView(calendar) },
       { type: 'external_calendar.created', object: { ...view, skippedEvents: snap.skipped } },
     ],
-    agenda: [next],
+    agenda: [next, ...merged.agenda],
   };
 }
 
@@ -118,7 +118,7 @@ export function decideDeleteFeed(state: FamilyState, id: string, ctx: CommandCon
     result: { view, deletedEvents: ids.length },
     changes: [...changes, ...more.changes],
     events,
-    agenda: [{ remove: refreshJobId(id) }],
+    agenda: [{ remove: refreshJobId(id) }, ...(more.agenda ?? [])],
   };
 }
 

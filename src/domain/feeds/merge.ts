@@ -11,8 +11,8 @@
 import { entriesOf } from '../collections/listing.js';
 import { ENTRIES } from '../collections/types.js';
 import { FEED_OWNED, type EventData, type EventRecord, type OccurrenceException } from '../calendar/types.js';
-import { reactToEventsRemoved } from '../shared/hooks.js';
-import type { CommandContext, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import { reactToEventChanged, reactToEventsRemoved } from '../shared/hooks.js';
+import type { CommandContext, FamilyState, LogEvent, RecordChange, AgendaChange } from '../shared/state.js';
 import { feedOccurrenceOn } from './expand.js';
 import { feedEventId } from './identity.js';
 import type { FeedItem } from './types.js';
@@ -21,6 +21,8 @@ export interface MergeOutcome {
   changes: RecordChange[];
   /** Log events of other areas (plans unlinking removed events). */
   events: LogEvent[];
+  /** Jobs of other areas: reminders, checks and alerts of changed events move, of removed ones go. */
+  agenda: AgendaChange[];
   added: EventRecord[];
   changed: EventRecord[];
   removed: string[];
@@ -93,7 +95,7 @@ export function mergeFeedItems(
   const stored = new Map<string, EventRecord>();
   for (const e of entriesOf(state, feed.calendarKey) as readonly EventRecord[]) stored.set(e.id, e);
   const seen = new Set<string>();
-  const out: MergeOutcome = { changes: [], events: [], added: [], changed: [], removed: [], count: 0, stale: false };
+  const out: MergeOutcome = { changes: [], events: [], agenda: [], added: [], changed: [], removed: [], count: 0, stale: false };
   for (const id of unchanged) {
     if (stored.get(id)?.feed) seen.add(id);
     else out.stale = true;
@@ -107,6 +109,14 @@ export function mergeFeedItems(
     const next = record(item, id, feed.id, feed.calendarKey, before, at);
     out.changes.push({ table: ENTRIES, id, value: next });
     (before ? out.changed : out.added).push(next);
+    // A changed event's reminders, leave-by, checks and coverage alert follow its new times (a
+    // new one has no family fields yet, so nothing of it is scheduled).
+    if (before) {
+      const r = reactToEventChanged(state, next, ctx);
+      out.changes.push(...r.changes);
+      out.events.push(...r.events);
+      if (r.agenda) out.agenda.push(...r.agenda);
+    }
   }
   for (const id of stored.keys()) {
     if (seen.has(id)) continue;
@@ -116,6 +126,7 @@ export function mergeFeedItems(
   const more = reactToEventsRemoved(state, out.removed, ctx);
   out.changes.push(...more.changes);
   out.events.push(...more.events);
+  if (more.agenda) out.agenda.push(...more.agenda);
   out.count = seen.size;
   return out;
 }

@@ -42,7 +42,7 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
     const next = scheduleNext(feed, ctx.now, refreshMinutes);
     const counts = { added: m.added.length, changed: m.changed.length, removed: m.removed.length };
     const events: LogEvent[] = [];
-    const agenda = [next];
+    const agenda = [next, ...m.agenda];
     const changes = [{ table: FEEDS, id: sourceId, value: feed }, ...m.changes];
     if (counts.added || counts.changed || counts.removed || before.lastError) {
       const intake = intakeUpdate(feed, [...m.added, ...m.changed]);

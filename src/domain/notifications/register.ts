@@ -1,11 +1,14 @@
 /**
  * The notifications area's registrations: an event written or removed anywhere (an edit, a
  * poll settled or reopened, a calendar deleted) moves or removes its reminders, leave-by,
- * coverage alert and checks in the same decision.
+ * coverage alert and checks in the same decision; a feed refresh that brings events matching
+ * the feed's hint makes an `intake_update` notification in the refresh's own decision.
  */
 import type { EventRecord } from '../calendar/types.js';
 import { onEventChanged, onEventsRemoved } from '../shared/hooks.js';
 import { eventAgenda } from './schedule.js';
+import { onFeedIntake } from '../feeds/intake.js';
+import { composeNotification } from './compose.js';
 
 onEventChanged((state, event, ctx) => {
   const { agenda, changes } = eventAgenda(state, event.id, event as EventRecord, ctx.now);
@@ -20,4 +23,13 @@ onEventsRemoved((state, eventIds, ctx) => {
     out.agenda.push(...r.agenda);
   }
   return out;
+});
+
+onFeedIntake((state, intake, ctx) => {
+  const c = composeNotification(state, ctx, ctx.transports ?? { email: false, push: false, sms: false }, {
+    kind: 'intake_update', preferenceKind: 'intake_update', title: intake.title,
+    body: intake.titles.length === 1 ? `${intake.titles[0]} is on the ${intake.feedName} calendar.` : `${intake.titles.length} events on the ${intake.feedName} calendar match what you asked to hear about.`,
+    channels: ['in_app', 'email', 'push'], triggerId: intake.sourceId,
+  });
+  return { changes: c.changes, events: c.events, agenda: c.agenda };
 });

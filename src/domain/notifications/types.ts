@@ -28,7 +28,7 @@ export type PreferenceKind = typeof PREFERENCE_KINDS[number];
 export type Preferences = Record<PreferenceChannel, Record<PreferenceKind, boolean>>;
 
 /** What made a notification: the API (`manual`) or one of the service's own reasons. */
-export const NOTIFICATION_KINDS = ['manual', 'reminder', 'leave_by', 'coverage_alert', 'check', 'routine', 'notice'] as const;
+export const NOTIFICATION_KINDS = ['manual', 'reminder', 'leave_by', 'coverage_alert', 'check', 'routine', 'notice', 'intake_update'] as const;
 export type NotificationKind = typeof NOTIFICATION_KINDS[number];
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'suppressed';

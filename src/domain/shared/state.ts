@@ -82,6 +82,8 @@ export interface CommandContext {
   family: FamilyInfo;
   /** Public base URL of the daemon (share links), without a trailing slash. */
   publicUrl: string;
+  /** Which outbound channels the daemon has configured, for notifications a decision makes itself. */
+  transports?: { email: boolean; push: boolean; sms: boolean };
   /**
    * The sequence number of the last change-log record decided before this command (the
    * actor always sets it); the command's own events take the numbers after it. Lets a
