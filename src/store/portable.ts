@@ -5,25 +5,16 @@
  */
 import { Conflict, Invalid, NotFound } from '../domain/shared/errors.js';
 import { SCHEMA_VERSION } from './layout.js';
-import type { Store } from './store.js';
-import type { ApiKeyRecord, ChangeRecord, FamilyInfo } from './types.js';
-import type { AgendaJob } from '../domain/shared/state.js';
+import type { Store, WholeFamily } from './store.js';
+import type { FamilyInfo } from './types.js';
 
 export const EXPORT_FORMAT = 'household-organizer/family-export';
 
-export interface FamilyExport {
+/** One family with everything it owns (WholeFamily: records, log, keys, indexes, agenda, checkpoints), as a file. */
+export interface FamilyExport extends WholeFamily {
   format: typeof EXPORT_FORMAT;
   schemaVersion: number;
   exportedAt: string;
-  family: FamilyInfo;
-  keys: ApiKeyRecord[];
-  records: { table: string; id: string; value: unknown }[];
-  log: ChangeRecord[];
-  /** Store-wide index entries pointing at this family (share-token hashes). */
-  indexes?: { index: string; key: string }[];
-  /** Scheduled jobs and change-log consumers' checkpoints (absent in older exports). */
-  agenda?: AgendaJob[];
-  checkpoints?: { consumer: string; seq: number }[];
 }
 
 /** A consistent snapshot (read inside one transaction) of a family. */

@@ -12,6 +12,7 @@
  * A crash between 3 and 4 leaves the job leased on the agenda; the next start takes it over and
  * sends it again with the same `webhook-id` (at least once: receivers dedupe on it).
  */
+import type { WebhooksDeps } from './webhooks.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
@@ -40,17 +41,9 @@ const PER_DESTINATION = 8;
 /** At shutdown, sends still running after this long are cancelled (their jobs stay owed). */
 const STOP_GRACE_MS = 2_000;
 
-export interface DelivererDeps {
-  store: Store;
-  registry: FamilyRegistry;
-  egress: Egress;
-  config: Config;
-  now: () => Date;
-  logger: Logger;
+export interface DelivererDeps extends Omit<WebhooksDeps, 'newId'> {
   /** This run of the daemon: leases name it. */
   boot: string;
-  /** Told after each recorded attempt (metrics). */
-  onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', responseStatus: number | null) => void;
   /** [0, 1) for the retry jitter. */
   random?: () => number;
 }

@@ -141,21 +141,12 @@ export function householdNotice(
   return { changes: c.changes, events: c.events, agenda: c.agenda };
 }
 
-export interface NotificationView {
-  id: string;
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  channels: Channel[];
-  triggerId?: string;
-  eventId?: string;
-  occurrenceDate?: string;
-  createdAt: string;
+/** A notification as the API shows it: the record without delivery bookkeeping, with its counts. */
+export interface NotificationView extends Omit<NotificationRecord, 'deliveries'> {
   deliveries: Omit<Delivery, 'attempted'>[];
   delivered: number;
   suppressed: number;
   pending: number;
-  skipped?: true;
 }
 
 export function countOf(record: NotificationRecord, status: Delivery['status']): number {
