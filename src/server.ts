@@ -36,6 +36,7 @@ import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 import './domain/register.js';
 
 export interface DaemonOptions {
@@ -131,6 +132,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     },
   };
   const { app, router } = createApp(services, routes, metrics);
+  // The assistant surface: tool calls come back in as REST requests to this address.
+  app.use(mcpEndpoint({ services, routes, baseUrl: () => url, version: VERSION }));
 
   // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
   //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.

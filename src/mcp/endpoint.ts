@@ -1,0 +1,94 @@
+/**
+ * `POST /mcp`: the Model Context Protocol over stateless Streamable HTTP, beside the REST API.
+ *
+ * Order: the Host (and Origin, when sent) must name this daemon — its publicUrl or a loopback
+ * name — so a web page on a rebound DNS name cannot drive it (403); only POST is served (405);
+ * then the family key (x-api-key or Authorization: Bearer) is checked as REST checks it — no or
+ * a bad key is a plain 401 before any MCP message is read, with no OAuth hint, since keys are
+ * the only credentials; then the body is read with the REST body's caps, and a fresh server and
+ * transport answer it in JSON.
+ */
+import type Koa from 'koa';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { DomainError } from '../domain/shared/errors.js';
+import { KeyCache } from '../http/middleware/auth.js';
+import { jsonBody } from '../http/middleware/body.js';
+import type { RouteDef, Services } from '../http/route.js';
+import { buildCatalog } from './catalog.js';
+import { buildMcpServer } from './server.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpEndpointOptions {
+  services: Services;
+  routes: readonly RouteDef[];
+  /** The daemon's own address, where tool calls are sent as REST requests. */
+  baseUrl: () => string;
+  version: string;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** Host header (host[:port]) allowed: publicUrl's host exactly, or a loopback name on any port. */
+export function hostAllowed(host: string, publicHost: string): boolean {
+  const h = host.trim().toLowerCase();
+  if (!h) return false;
+  if (h === publicHost) return true;
+  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0]!;
+  return LOOPBACK.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+export function originAllowed(origin: string, publicHost: string): boolean {
+  try {
+    const u = new URL(origin);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && hostAllowed(u.host, publicHost);
+  } catch {
+    return false;
+  }
+}
+
+export function presentedKey(ctx: Koa.Context): string {
+  const direct = ctx.get('x-api-key');
+  if (direct) return direct;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  return m ? m[1]! : '';
+}
+
+export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
+  const catalog = buildCatalog(o.routes);
+  const keys = new KeyCache(o.services.store);
+  const body = jsonBody(o.services.config.server.bodyLimitBytes);
+  const publicHost = new URL(o.services.config.server.publicUrl).host.toLowerCase();
+
+  return async (ctx, next) => {
+    if (ctx.path !== MCP_PATH) return next();
+    const origin = ctx.get('origin');
+    if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
+      throw new DomainError(403, 'forbidden', `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`);
+    }
+    if (ctx.method !== 'POST') {
+      // Stateless: no stream to resume (GET) and no session to end (DELETE).
+      ctx.set('Allow', 'POST');
+      throw new DomainError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${MCP_PATH}; it takes POST (stateless Streamable HTTP)`);
+    }
+    const presented = presentedKey(ctx);
+    if (!presented) throw new DomainError(401, 'unauthorized', 'An API key is required: x-api-key or Authorization: Bearer <key>');
+    const verified = keys.verify(presented);
+    if (!verified || !verified.family) throw new DomainError(401, 'unauthorized', 'The API key is not valid (unknown, malformed or revoked)');
+    const { key, family } = verified;
+
+    await body(ctx, async () => {
+      const message = (ctx.request as Koa.Request & { body?: unknown }).body;
+      const server = buildMcpServer({
+        catalog, key, family, now: o.services.now, version: o.version,
+        target: { baseUrl: o.baseUrl(), familySlug: family.slug, apiKey: presented, requestId: ctx.response.get('x-request-id') || undefined },
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      ctx.res.on('close', () => { void transport.close(); void server.close(); });
+      await server.connect(transport);
+      ctx.respond = false;
+      // No body at all is passed as null: the transport answers it with a JSON-RPC parse error.
+      await transport.handleRequest(ctx.req, ctx.res, message ?? null);
+    });
+  };
+}

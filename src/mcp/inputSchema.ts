@@ -1,0 +1,62 @@
+/**
+ * A tool's input schema is its route's request, flattened into one object: the path's
+ * parameters, then the query's fields, then the body's — each taken from the same superstruct
+ * structs that validate the REST request and feed the OpenAPI document (toJsonSchema).
+ */
+import { toJsonSchema, type JsonSchema } from '../http/schema.js';
+import type { RouteDef } from '../http/route.js';
+import type { ToolSpec } from './tools.js';
+
+export type Place = 'path' | 'query' | 'body';
+
+export interface ToolShape {
+  inputSchema: JsonSchema & { type: 'object' };
+  /** Where each offered argument goes in the REST request. */
+  places: Map<string, Place>;
+  /** Path parameters in template order. */
+  pathParams: string[];
+}
+
+const PATH_PARAM_TEXT: Record<string, string> = {
+  collectionKey: 'The collection\'s key, as list_collections shows it (e.g. "shopping")',
+  entryId: 'The entry\'s id, as list_entries shows it',
+  eventId: 'The event\'s id (the series\' id for a repeating event), as list_events shows it',
+  planId: 'The plan\'s id, as list_plans shows it',
+  pollId: 'The poll\'s id, as get_plan shows it',
+};
+
+function objectParts(schema: JsonSchema): { properties: Record<string, JsonSchema>; required: string[] } {
+  return {
+    properties: (schema.properties ?? {}) as Record<string, JsonSchema>,
+    required: (schema.required ?? []) as string[],
+  };
+}
+
+export function toolShape(tool: ToolSpec, def: RouteDef): ToolShape {
+  const properties: Record<string, JsonSchema> = {};
+  const required = new Set<string>();
+  const places = new Map<string, Place>();
+  const pathParams = [...def.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+  for (const name of pathParams) {
+    properties[name] = { type: 'string', minLength: 1, description: PATH_PARAM_TEXT[name] ?? `The ${name} of the path` };
+    required.add(name);
+    places.set(name, 'path');
+  }
+  const offered = (name: string) => tool.only === undefined || tool.only.includes(name);
+  for (const [place, struct] of [['query', def.query], ['body', def.body]] as const) {
+    if (!struct) continue;
+    const parts = objectParts(toJsonSchema(struct));
+    for (const [name, schema] of Object.entries(parts.properties)) {
+      if (!offered(name) || places.has(name)) continue;
+      properties[name] = schema;
+      places.set(name, place);
+      if (parts.required.includes(name)) required.add(name);
+    }
+  }
+  for (const name of tool.require ?? []) if (places.has(name)) required.add(name);
+  return {
+    inputSchema: { type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false },
+    places,
+    pathParams,
+  };
+}
