@@ -8,6 +8,8 @@
  * the only credentials; then the body is read with the REST body's caps, and a fresh server and
  * transport answer it in JSON.
  */
+import { RateLimiter, unauthorizedRateLimit } from '../http/middleware/rateLimit.js';
+import { Unauthorized } from '../domain/shared/errors.js';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { DomainError } from '../domain/shared/errors.js';
@@ -59,6 +61,7 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
   const keys = new KeyCache(o.services.store);
   const body = jsonBody(o.services.config.server.bodyLimitBytes);
   const publicHost = new URL(o.services.config.server.publicUrl).host.toLowerCase();
+  const guesses = new RateLimiter(o.services.config.rateLimit.publicPerMinute, () => o.services.now().getTime());
 
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) return next();
@@ -71,11 +74,19 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
       ctx.set('Allow', 'POST');
       throw new DomainError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${MCP_PATH}; it takes POST (stateless Streamable HTTP)`);
     }
+    // Missing and wrong keys count per client address, as on the REST routes, so a key cannot be
+    // guessed at line rate through this door either.
     const presented = presentedKey(ctx);
-    if (!presented) throw new DomainError(401, 'unauthorized', 'An API key is required: x-api-key or Authorization: Bearer <key>');
-    const verified = keys.verify(presented);
-    if (!verified || !verified.family) throw new DomainError(401, 'unauthorized', 'The API key is not valid (unknown, malformed or revoked)');
-    const { key, family } = verified;
+    let checked: ReturnType<KeyCache['verify']> = null;
+    const checkKey: Koa.Middleware = async (_ctx, n) => {
+      if (!presented) throw new Unauthorized('An API key is required: x-api-key or Authorization: Bearer <key>');
+      checked = keys.verify(presented);
+      if (!checked || !checked.family) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
+      await n();
+    };
+    await unauthorizedRateLimit(guesses, checkKey)(ctx, async () => undefined);
+    const key = checked!.key;
+    const family = checked!.family!;
 
     await body(ctx, async () => {
       const message = (ctx.request as Koa.Request & { body?: unknown }).body;

@@ -274,6 +274,24 @@ describe('MCP /mcp', () => {
       expect(failed).to.be.instanceOf(Error);
     });
 
+    it('counts missing and wrong keys per address like REST: past rateLimit.publicPerMinute even a good key waits (429)', async () => {
+      const limited = await startTestServer({ overrides: { rateLimit: { publicPerMinute: 3 } } });
+      try {
+        const send = (headers: Record<string, string>) => fetch(`${limited.url}/mcp`, {
+          method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        });
+        const statuses: number[] = [];
+        for (let i = 0; i < 4; i++) statuses.push((await send({ 'x-api-key': 'hk_nope_nope' })).status);
+        expect(statuses).to.deep.equal([401, 401, 401, 429]);
+        const good = await send({ 'x-api-key': limited.apiKey });
+        expect(good.status).to.equal(429);
+        expect(Number(good.headers.get('retry-after'))).to.be.within(1, 60);
+      } finally {
+        await limited.close();
+      }
+    });
+
     it('takes the key as Authorization: Bearer', async () => {
       const bearer = await connect(server.apiKey, { bearer: true });
       expect((await bearer.listTools()).tools).to.have.length(21);
