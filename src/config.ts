@@ -1,6 +1,6 @@
 /**
  * Configuration: `config/default.json`, deep-merged with the file named by `--config` or
- * `HOUSEHOLD_CONFIG`, then environment variables, then command-line flags (DESIGN §12).
+ * `HOUSEHOLD_CONFIG`, then environment variables, then command-line flags (README.md).
  * The merged result is validated with superstruct; an unknown or ill-typed key stops the start
  * with a message naming it.
  */

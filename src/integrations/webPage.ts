@@ -1,5 +1,5 @@
 /**
- * The readable text of a public web page (DESIGN §11). The URL comes from the API caller, so
+ * The readable text of a public web page (docs/egress.md). The URL comes from the API caller, so
  * it is fetched under `egress.webPages` (default `public`: no loopback, private, link-local or
  * metadata address, on the first hop, on every redirect hop and whatever DNS answers), with
  * at most PAGE_LIMITS.maxBytes after decompression and PAGE_LIMITS.timeoutMs for the whole call.

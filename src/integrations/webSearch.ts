@@ -1,5 +1,5 @@
 /**
- * Public web search through the household's SearXNG instance (DESIGN §11), asked for JSON
+ * Public web search through the household's SearXNG instance (docs/egress.md), asked for JSON
  * (`/search?q=…&format=json`). SearXNG refuses that format with 403 unless its settings list
  * `json` under `search.formats`; that case gets a message saying so. Not configured
  * (`webSearch.searxngUrl` null) → 503 `not_configured`.

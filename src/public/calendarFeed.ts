@@ -1,6 +1,6 @@
 /**
  * The public ICS feed of a calendar share: `GET /share/calendar/<token>.ics`, no API key
- * (DESIGN §6). The token's hash finds the family through the store-wide index; an unknown,
+ * (docs/feeds.md). The token's hash finds the family through the store-wide index; an unknown,
  * malformed or revoked token answers 404, whichever it is (nothing leaks).
  */
 import { NotFound } from '../domain/shared/errors.js';

@@ -1,5 +1,5 @@
 /**
- * The public plan page: `GET /p/<token>`, no API key (DESIGN §7). The token is a capability:
+ * The public plan page: `GET /p/<token>`, no API key. The token is a capability:
  * its SHA-256 finds the family through the store-wide index and then the plan whose enabled
  * share carries that hash. Unknown, malformed and disabled tokens answer the same 404.
  *

@@ -1,5 +1,5 @@
 /**
- * RFC 5545 writer for the public calendar share feed (DESIGN §6). Pure: the caller passes the
+ * RFC 5545 writer for the public calendar share feed (docs/feeds.md). Pure: the caller passes the
  * selected events already mapped to IcsEvent, and `now`.
  *
  * Decisions:

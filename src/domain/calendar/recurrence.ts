@@ -1,5 +1,5 @@
 /**
- * Repeating events: DESIGN §5's repeat fields as an RFC 5545 RRULE, and their expansion into
+ * Repeating events: the wire's repeat fields as an RFC 5545 RRULE, and their expansion into
  * occurrence start dates. Pure and clock-free.
  *
  * Semantics (checked against ical.js's iterator in the tests):

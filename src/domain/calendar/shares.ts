@@ -1,5 +1,5 @@
 /**
- * Calendar share links (DESIGN §6): a named selection of the family's events served as a
+ * Calendar share links (docs/feeds.md): a named selection of the family's events served as a
  * public ICS feed at `/share/calendar/<token>.ics`. The token (`shr_` + 32 base62) is made at
  * the edge and shown once; only its SHA-256 is kept, on the record and in the store-wide
  * `share-token` index that finds the family without a key. Deleting a share removes both in

@@ -1,5 +1,5 @@
 /**
- * Household person profiles (DESIGN §8). A person is soft-deleted: `deletedAt` hides them from
+ * Household person profiles. A person is soft-deleted: `deletedAt` hides them from
  * lists and from new references (entries, events, reminders), while records that already point
  * at them stay readable.
  */

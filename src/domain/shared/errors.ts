@@ -1,6 +1,6 @@
 /**
  * Expected failures carry a stable machine code and the HTTP status they map to; one Koa
- * middleware turns them into the wire shape `{ok: false, error, code, issues?}` (DESIGN §3).
+ * middleware turns them into the wire shape `{ok: false, error, code, issues?}` (docs/api.md).
  * Anything that is not a DomainError is a bug: logged and answered as a generic 500.
  */
 export type Path = (string | number)[];

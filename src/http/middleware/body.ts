@@ -1,5 +1,5 @@
 /**
- * Reads a request body as JSON or refuses it: nothing is ever ignored (DESIGN §3).
+ * Reads a request body as JSON or refuses it: nothing is ever ignored (docs/api.md).
  *
  * 1. Content type `application/json` or `application/*+json` (a merge patch is JSON too), in
  *    UTF-8; anything else → 415.

@@ -1,5 +1,5 @@
 /**
- * Rate limits (DESIGN §3), fixed one-minute windows kept in memory:
+ * Rate limits (docs/api.md), fixed one-minute windows kept in memory:
  * - per API key (`rateLimit.perMinute`) on every family route, with RateLimit-* headers;
  * - per client address (`rateLimit.publicPerMinute`) for traffic without a valid key: every
  *   request to a public route (share feeds, plan pages), and every answer 401 — an address that

@@ -1,5 +1,5 @@
 /**
- * External calendars (admin scope; DESIGN §6): link an ICS feed, probe one, list, change the
+ * External calendars (admin scope; docs/feeds.md): link an ICS feed, probe one, list, change the
  * hint, remove, and ask for a refresh.
  *
  * Linking and probing fetch and parse the feed before anything is decided (no I/O inside a

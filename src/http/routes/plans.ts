@@ -1,5 +1,5 @@
 /**
- * Plans: list, create, read, update, delete, linked events, share (contract "Plans", DESIGN §7).
+ * Plans: list, create, read, update, delete, linked events, share (contract "Plans").
  * Notes are in planNotes.ts, polls in planPolls.ts, the public page in src/public/planPage.ts.
  */
 import { defineRoutes, withStatus, type Services } from '../route.js';

@@ -1,5 +1,5 @@
 /**
- * Request structs and response schemas of the calendar share endpoints (DESIGN §6).
+ * Request structs and response schemas of the calendar share endpoints (docs/feeds.md).
  */
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { withExamples } from './collections.schema.js';

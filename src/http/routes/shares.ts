@@ -1,6 +1,6 @@
 /**
  * Calendar share links (admin scope): create (the token is shown once), list (no tokens),
- * delete (the public feed answers 404 at once). DESIGN §6.
+ * delete (the public feed answers 404 at once). See docs/feeds.md.
  */
 import { defineRoutes } from '../route.js';
 import { decideCreateShare, decideDeleteShare, listShares, shareView } from '../../domain/calendar/shares.js';

@@ -25,7 +25,7 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   },
 });
 
-/** `GET …/changes?limit=`: 1..500 (issue 2), 100 when left out. */
+/** `GET …/changes?limit=`: 1..500, 100 when left out (a page of the change log stays small enough to answer fast). */
 const CHANGES_LIMIT = { min: 1, max: 500, default: 100 } as const;
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
