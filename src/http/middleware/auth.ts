@@ -4,7 +4,8 @@
  * not the key's family → 403, whether or not it exists. A missing scope → 403.
  */
 import type Koa from 'koa';
-import { Forbidden, Unauthorized } from '../../domain/shared/errors.js';
+import { Forbidden } from '../../domain/shared/errors.js';
+import { Unauthorized } from '../errors.js';
 import { verifyApiKey, hasScope } from '../../family/keys.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../../store/types.js';
 import type { Store } from '../../store/store.js';

@@ -10,7 +10,7 @@
  */
 import { isIPv6 } from 'node:net';
 import type Koa from 'koa';
-import { DomainError, Unauthorized } from '../../domain/shared/errors.js';
+import { HttpError, Unauthorized } from '../errors.js';
 
 const WINDOW_MS = 60_000;
 
@@ -53,8 +53,8 @@ export class RateLimiter {
   }
 }
 
-function limited(message: string, retryAfter: number): DomainError {
-  return new DomainError(429, 'rate_limited', message, undefined, { 'Retry-After': String(retryAfter) });
+function limited(message: string, retryAfter: number): HttpError {
+  return new HttpError(429, 'rate_limited', message, undefined, { 'Retry-After': String(retryAfter) });
 }
 
 function setHeaders(ctx: Koa.Context, limiter: RateLimiter, r: Taken): void {

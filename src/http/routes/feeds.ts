@@ -6,7 +6,8 @@
  * command): a feed that cannot be read answers 400 with the reason (link) or `{ok: false,
  * error}` (probe), and nothing is saved.
  */
-import { DomainError, Invalid } from '../../domain/shared/errors.js';
+import { Invalid } from '../../domain/shared/errors.js';
+import { HttpError } from '../errors.js';
 import { assertNameFree, decideDeleteFeed, decideLinkFeed, decideRequestRefresh, decideUpdateFeedHint } from '../../domain/feeds/feeds.js';
 import { readFeedAddress, type FeedAddress } from '../../domain/feeds/url.js';
 import { feedView, listFeeds } from '../../domain/feeds/views.js';
@@ -32,7 +33,7 @@ async function snapshotOf(services: Services, address: FeedAddress, zone: string
     if (r.kind !== 'snapshot') throw new FeedError('fetch', 'the feed answered without content'); // no validators were sent
     return r.snapshot;
   } catch (e) {
-    if (e instanceof FeedError && e.kind === 'stopped') throw new DomainError(503, 'unavailable', 'The daemon is stopping; try again shortly');
+    if (e instanceof FeedError && e.kind === 'stopped') throw new HttpError(503, 'unavailable', 'The daemon is stopping; try again shortly');
     throw e;
   }
 }
