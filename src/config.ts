@@ -69,6 +69,14 @@ export type Config = Infer<typeof ConfigStruct>;
 
 export class ConfigError extends Error {}
 
+/**
+ * `server.publicUrl` without trailing slashes: the base share links, plan pages and the
+ * OpenAPI `servers` entry are built on, whichever way the operator wrote it.
+ */
+export function publicBase(publicUrl: string): string {
+  return publicUrl.replace(/\/+$/, '');
+}
+
 export interface ConfigSources {
   /** Path of an extra JSON file (`--config`); falls back to `HOUSEHOLD_CONFIG`. */
   configFile?: string | undefined;

@@ -34,15 +34,8 @@ export interface CalendarShare {
   createdByKeyId: string | null;
 }
 
-export interface CalendarShareView {
-  id: string;
-  name: string;
-  categories: string[];
-  eventIds: string[];
-  personIds: string[];
-  sourceIds: string[];
-  createdAt: string;
-}
+/** A share as the API shows it: everything but the token's hash and who made it. */
+export type CalendarShareView = Omit<CalendarShare, 'tokenHash' | 'createdByKeyId'>;
 
 export function shareView(s: CalendarShare): CalendarShareView {
   return {
