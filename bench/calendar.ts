@@ -1,8 +1,8 @@
 /**
- * CALENDAR HOOK (issue 4, item 9): listing a one-year window over 200 repeating series
+ * CALENDAR HOOK: listing a one-year window over 200 repeating series
  * (limit 50) and a 31-day window, against the same floor; target ≥ 0.5 × the floor.
  *
- * The calendar endpoints arrive with the calendar issue. `seedCalendar` posts the 200 series
+ * `seedCalendar` posts the 200 series
  * through `POST /calendar/events`; while the daemon has no such route (404 "No such path") it
  * returns `{skipped}` and the runner reports the two cases as not run. Once
  * `src/http/routes/calendar*.ts` is in, the same `npm run bench` measures them with no change

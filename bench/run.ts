@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the daemon against a bare-Koa floor (issue 3 item 8, issue 4 item 9).
+ * `npm run bench`: the daemon against a bare-Koa floor (docs/performance.md).
  *
  *   npm run bench                       throughput and latency cases (about 2.5 minutes)
  *   npm run bench -- --memory           … then the memory case (1,000 families × 2,000 entries, about 2.5 minutes more)
@@ -196,7 +196,7 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; con
     if (posted.status !== 201) throw new Error(`POST entry answered ${posted.status}: ${posted.text.slice(0, 300)}`);
     await floor.ask({ type: 'body', name: 'entries:post', body: posted.body });
 
-    // Calendar (issue 4): runs when the daemon has the endpoints.
+    // Calendar: runs when the daemon has the endpoints.
     let calendarSkipped: string | undefined;
     if (CASES.has('calendar')) {
       calendarSkipped = (await seedCalendar(daemon.url, cal)).skipped;

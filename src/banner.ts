@@ -3,6 +3,7 @@
  * warning when share links would point at `localhost` although other devices are meant to
  * connect (the daemon listens on all interfaces).
  */
+import { publicBase } from './config.js';
 import { isIP } from 'node:net';
 
 /** `server.host` values that mean "every interface". */
@@ -44,5 +45,5 @@ export function publicUrlWarning(host: string, publicUrl: string, port: number):
 export function bannerUrl(publicUrl: string, localUrl: string): string {
   const parsed = parse(publicUrl);
   if (!parsed || isLoopbackHost(parsed.hostname) || !/^https?:$/.test(parsed.protocol)) return localUrl;
-  return publicUrl.replace(/\/+$/, '');
+  return publicBase(publicUrl);
 }

@@ -1,6 +1,6 @@
 /**
  * Configuration: `config/default.json`, deep-merged with the file named by `--config` or
- * `HOUSEHOLD_CONFIG`, then environment variables, then command-line flags (DESIGN §12).
+ * `HOUSEHOLD_CONFIG`, then environment variables, then command-line flags (README.md).
  * The merged result is validated with superstruct; an unknown or ill-typed key stops the start
  * with a message naming it.
  */
@@ -68,6 +68,14 @@ export const ConfigStruct = object({
 export type Config = Infer<typeof ConfigStruct>;
 
 export class ConfigError extends Error {}
+
+/**
+ * `server.publicUrl` without trailing slashes: the base share links, plan pages and the
+ * OpenAPI `servers` entry are built on, whichever way the operator wrote it.
+ */
+export function publicBase(publicUrl: string): string {
+  return publicUrl.replace(/\/+$/, '');
+}
 
 export interface ConfigSources {
   /** Path of an extra JSON file (`--config`); falls back to `HOUSEHOLD_CONFIG`. */

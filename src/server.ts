@@ -10,7 +10,7 @@ import { resolve as resolvePath } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
-import type { Config } from './config.js';
+import { publicBase, type Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
 import { createFamily } from './family/keys.js';
@@ -94,7 +94,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   let scheduler: Scheduler | undefined;
   const registry = new FamilyRegistry({
     onAgendaChanged: (dueAt) => scheduler?.jobAdded(dueAt),
-    store, now, newId, publicUrl: config.server.publicUrl.replace(/\/+$/, ''),
+    store, now, newId, publicUrl: publicBase(config.server.publicUrl),
     transports: { email: config.email.smtpUrl !== null, push: config.push.ntfyUrl !== null, sms: config.sms.gatewayUrl !== null },
     onCommitted: (family, lastSeq) => {
       for (const fn of onCommitted) {

@@ -7,6 +7,7 @@ import { ConfigError } from '../config.js';
 import { StoreVersionError } from '../store/store.js';
 import { StartupError } from '../startup.js';
 import { DomainError } from '../domain/shared/errors.js';
+import { domainCode } from '../http/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -35,7 +36,7 @@ export function reportFailure(e: unknown, opts: { json: boolean; usage: string }
   if (e instanceof CliFailure) { line(e.message); return e.exitCode; }
   if (e instanceof ConfigError || e instanceof StoreVersionError || e instanceof StartupError) { line(e.message); return EXIT.config; }
   if (e instanceof DomainError) {
-    if (opts.json) process.stdout.write(`${JSON.stringify({ ok: false, error: e.message, code: e.code })}\n`);
+    if (opts.json) process.stdout.write(`${JSON.stringify({ ok: false, error: e.message, code: domainCode(e.kind) })}\n`);
     else line(e.message);
     return EXIT.refused;
   }

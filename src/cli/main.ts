@@ -1,5 +1,5 @@
 /**
- * The command line (DESIGN §12): serve, family create|list, key create|list|revoke, backup,
+ * The command line (README.md): serve, family create|list, key create|list|revoke, backup,
  * export, import. `--json` for machine-readable output, `--data-dir` and `--config` everywhere.
  * Every command but `serve` opens the store briefly, so they work while `serve` runs.
  * Only `serve`, `family create` and `import` may start a new store: the others, pointed at a

@@ -1,6 +1,6 @@
 /**
- * What every family starts with. Areas register seed functions here (the built-in collections
- * of DESIGN §4); family creation writes their records in the same transaction as the family,
+ * What every family starts with. Areas register seed functions here (the built-in collections,
+ * src/domain/collections/builtins.ts); family creation writes their records in the same transaction as the family,
  * and activation adds any that are missing (a family imported from an older export, or created
  * before a seed existed), so every family has them.
  */

@@ -1,5 +1,5 @@
 /**
- * API keys and families as the CLI and the first start create them (DESIGN §2, §12).
+ * API keys and families as the CLI and the first start create them (docs/api.md).
  * Key format `hk_<keyId>_<secret>`: keyId 12 and secret 32 base62 characters. Only the
  * SHA-256 of the secret is stored; verification compares hashes in constant time.
  */

@@ -10,7 +10,8 @@
  */
 import Koa from 'koa';
 import Router from '@koa/router';
-import { DomainError, Invalid } from '../domain/shared/errors.js';
+import { Invalid } from '../domain/shared/errors.js';
+import { HttpError } from './errors.js';
 import { errorBody, errorMiddleware } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
 import { requestMetrics } from './middleware/metrics.js';
@@ -58,7 +59,7 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     await next();
     // The router answers 405 (with Allow) and 501 in plain text; every answer is JSON here.
     if (ctx.status === 404 && ctx.body === undefined) {
-      throw new DomainError(404, 'not_found', `No such path: ${ctx.method} ${ctx.path}`);
+      throw new HttpError(404, 'not_found', `No such path: ${ctx.method} ${ctx.path}`);
     }
     if (ctx.status === 405) {
       ctx.body = errorBody(`${ctx.method} is not allowed on this path; it takes ${ctx.response.get('Allow')}`, 'method_not_allowed');

@@ -8,6 +8,7 @@
  * 400 example is what the daemon answers to a fixed wrong request to that endpoint, its 404
  * examples what it answers for each path parameter that names nothing (openapiAnswers.ts).
  */
+import { publicBase } from '../config.js';
 import { fullPath, requiredScope, type RouteDef } from './route.js';
 import { schemaName, toJsonSchema, type JsonSchema } from './schema.js';
 import { BODY_CAPS } from './middleware/body.js';
@@ -226,7 +227,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
         'This reference is served at `/api/docs`.',
       ].join('\n\n'),
     },
-    servers: [{ url: info.serverUrl.replace(/\/+$/, ''), description: 'server.publicUrl of this daemon' }],
+    servers: [{ url: publicBase(info.serverUrl), description: 'server.publicUrl of this daemon' }],
     security: [{ apiKey: [] }],
     tags: TAGS.filter(([name]) => usedTags.has(name)).map(([name, description]) => ({ name, description })),
     paths,

@@ -9,6 +9,7 @@ import { requiredScope, type RouteDef } from './route.js';
 import { toJsonSchema, type JsonSchema } from './schema.js';
 import { validateInput } from './validate.js';
 import { Invalid } from '../domain/shared/errors.js';
+import { domainCode } from './errors.js';
 import { SLUG } from '../family/keys.js';
 
 export const ERROR_SCHEMA: JsonSchema = {
@@ -105,7 +106,7 @@ function invalidAnswer(value: unknown, struct: NonNullable<RouteDef['body']>, pr
     validateInput(value, struct, prefix);
     return null;
   } catch (err) {
-    if (err instanceof Invalid) return errorBody(err.message, err.code, err.issues);
+    if (err instanceof Invalid) return errorBody(err.message, domainCode(err.kind), err.issues);
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Turns superstruct failures into the wire's `issues` (DESIGN §3): every problem names its
+ * Turns superstruct failures into the wire's `issues` (docs/api.md): every problem names its
  * path from the request root (`["reminders", 0, "offsetMinutes"]`, `["query", "limit"]`).
  *
  * The walk stops after MAX_COUNTED failures: superstruct's own `validate` hands back every

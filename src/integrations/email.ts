@@ -1,5 +1,5 @@
 /**
- * Email over SMTP with nodemailer (DESIGN §12: `email.smtpUrl`, `smtp://` or `smtps://`,
+ * Email over SMTP with nodemailer (README.md: `email.smtpUrl`, `smtp://` or `smtps://`,
  * sender `email.from`): one message per recipient, subject = the notification's title.
  *
  * nodemailer opens its own socket, not the egress client's HTTP agents, so the same address

@@ -1,5 +1,5 @@
 /**
- * Fetching and reading external calendar feeds (DESIGN §6): one GET through the egress guard
+ * Fetching and reading external calendar feeds (docs/feeds.md): one GET through the egress guard
  * (policy `egress.calendarFeeds`, `calendarFeeds.timeoutMs`, `calendarFeeds.maxBytes` after
  * decompression, up to 5 redirects, each hop checked again), then parsing in a worker thread.
  *

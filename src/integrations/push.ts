@@ -1,5 +1,5 @@
 /**
- * Push: an ntfy publish (DESIGN §12) — `POST <push.ntfyUrl>` with the text as the body and the
+ * Push: an ntfy publish (README.md) — `POST <push.ntfyUrl>` with the text as the body and the
  * title in the `Title` header, through the egress guard under `egress.transports`.
  *
  * HTTP header values are Latin-1 at best and Node refuses anything outside it, so a title with

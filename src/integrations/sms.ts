@@ -1,5 +1,5 @@
 /**
- * SMS: `POST <sms.gatewayUrl>` with JSON `{to, message}` (DESIGN §12), through the egress guard
+ * SMS: `POST <sms.gatewayUrl>` with JSON `{to, message}` (README.md), through the egress guard
  * under `egress.transports`. A 2xx answer means the gateway took the message.
  */
 import type { Egress, EgressPolicy } from './egress.js';

@@ -1,21 +1,35 @@
 /**
  * How the lookups (weather, web search, page text) turn what went wrong on the way out into
- * the daemon's errors: a timeout → 504 `upstream_timeout`, anything else from the egress
- * client or an answer that cannot be used → 502 `upstream_failed`. Messages name the service
- * and the host, never the full URL (a configured URL may carry a token).
+ * errors of their own kind: a timeout, a failure (anything else from the egress client, or an
+ * answer that cannot be used), a service that is not configured, a page of a type that is not
+ * read. The HTTP layer maps the kinds to statuses (src/http/errors.ts: 504, 502, 503, 400).
+ * Messages name the service and the host, never the full URL (a configured URL may carry a token).
  */
-import { DomainError } from '../domain/shared/errors.js';
+import { capIssues, DomainError, type Issue } from '../domain/shared/errors.js';
 import { EgressError, type Egress, type EgressPolicy, type EgressResponse } from './egress.js';
 
-export function upstreamFailed(service: string, why: string): DomainError {
-  return new DomainError(502, 'upstream_failed', `${service} ${why}`);
+export type UpstreamErrorKind = 'failed' | 'timeout' | 'not_configured' | 'unsupported_content';
+
+export class UpstreamError extends Error {
+  readonly issues?: Issue[];
+  readonly issueCount?: number;
+  constructor(readonly kind: UpstreamErrorKind, message: string, issues?: Issue[]) {
+    super(message);
+    const capped = capIssues(issues);
+    if (capped.issues) this.issues = capped.issues;
+    if (capped.issueCount !== undefined) this.issueCount = capped.issueCount;
+  }
 }
 
-/** The DomainError for an egress failure of a call to `service`. */
-export function fromEgress(service: string, err: unknown, limits: { timeoutMs: number; maxBytes: number }): DomainError {
-  if (err instanceof DomainError) return err;
+export function upstreamFailed(service: string, why: string): UpstreamError {
+  return new UpstreamError('failed', `${service} ${why}`);
+}
+
+/** The error for an egress failure of a call to `service` (a refusal already made is kept). */
+export function fromEgress(service: string, err: unknown, limits: { timeoutMs: number; maxBytes: number }): DomainError | UpstreamError {
+  if (err instanceof DomainError || err instanceof UpstreamError) return err;
   if (err instanceof EgressError) {
-    if (err.kind === 'timeout') return new DomainError(504, 'upstream_timeout', `${service} did not answer within ${limits.timeoutMs / 1000} s`);
+    if (err.kind === 'timeout') return new UpstreamError('timeout', `${service} did not answer within ${limits.timeoutMs / 1000} s`);
     if (err.kind === 'too_large') return upstreamFailed(service, `answered with more than ${sizeText(limits.maxBytes)}, the most this daemon reads`);
     if (err.kind === 'refused_address') return upstreamFailed(service, `is at an address this daemon may not call (${err.addressClass ?? 'refused'}); see docs/egress.md`);
     return upstreamFailed(service, `could not be reached${err.host ? ` at ${err.host}` : ''}: ${err.kind.replace('_', ' ')}`);

@@ -1,5 +1,5 @@
 /**
- * Weather for a place, from Open-Meteo (DESIGN §11): the geocoding API turns a place name
+ * Weather for a place, from Open-Meteo (docs/egress.md): the geocoding API turns a place name
  * into coordinates and a time zone, the forecast API gives daily and hourly values for up to
  * 16 days in the place's own time zone. Base URLs come from config (`weather.forecastUrl`,
  * `weather.geocodingUrl`), so a household may point them at its own Open-Meteo.

@@ -1,5 +1,5 @@
 /**
- * The readable text of a public web page (DESIGN §11). The URL comes from the API caller, so
+ * The readable text of a public web page (docs/egress.md). The URL comes from the API caller, so
  * it is fetched under `egress.webPages` (default `public`: no loopback, private, link-local or
  * metadata address, on the first hop, on every redirect hop and whatever DNS answers), with
  * at most PAGE_LIMITS.maxBytes after decompression and PAGE_LIMITS.timeoutMs for the whole call.
@@ -11,9 +11,9 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { Config } from '../config.js';
-import { DomainError, Invalid } from '../domain/shared/errors.js';
+import { Invalid } from '../domain/shared/errors.js';
 import { EgressError, type Egress, type EgressResponse } from './egress.js';
-import { fromEgress, sizeText, upstreamFailed } from './upstream.js';
+import { fromEgress, sizeText, upstreamFailed, UpstreamError } from './upstream.js';
 
 export const PAGE_LIMITS = { timeoutMs: 15_000, maxBytes: 5 * 2 ** 20, maxRedirects: 5, textMax: 100_000 } as const;
 
@@ -158,7 +158,7 @@ function kindOf(res: EgressResponse): 'text/html' | 'text/plain' {
     if (start.startsWith('<!doctype html') || start.startsWith('<html')) return 'text/html';
   }
   const named = mime || 'a document without a content type';
-  throw new DomainError(400, 'unsupported_media_type', `The page is ${named}; only HTML and plain text pages are read`,
+  throw new UpstreamError('unsupported_content', `The page is ${named}; only HTML and plain text pages are read`,
     [{ path: at, message: `is ${mime ? `a ${mime} document` : 'a document without a content type'}; only text/html and text/plain are read` }]);
 }
 

@@ -1,13 +1,12 @@
 /**
- * Public web search through the household's SearXNG instance (DESIGN §11), asked for JSON
+ * Public web search through the household's SearXNG instance (docs/egress.md), asked for JSON
  * (`/search?q=…&format=json`). SearXNG refuses that format with 403 unless its settings list
  * `json` under `search.formats`; that case gets a message saying so. Not configured
  * (`webSearch.searxngUrl` null) → 503 `not_configured`.
  */
 import type { Config } from '../config.js';
-import { DomainError } from '../domain/shared/errors.js';
 import type { Egress } from './egress.js';
-import { getJson, upstreamFailed } from './upstream.js';
+import { getJson, upstreamFailed, UpstreamError } from './upstream.js';
 
 export const SEARCH_LIMITS = { timeoutMs: 10_000, maxBytes: 2 * 2 ** 20 } as const;
 /** numResults of the contract: 1..10, default 5. */
@@ -51,7 +50,7 @@ export function createWebSearch({ http, config, limits }: WebSearchDeps): WebSea
     async search(query, numResults) {
       const base = config.webSearch.searxngUrl;
       if (!base) {
-        throw new DomainError(503, 'not_configured', 'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled');
+        throw new UpstreamError('not_configured', 'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled');
       }
       const url = searchEndpoint(base);
       url.searchParams.set('q', query);

@@ -9,10 +9,9 @@
  * transport answer it in JSON.
  */
 import { RateLimiter, unauthorizedRateLimit } from '../http/middleware/rateLimit.js';
-import { Unauthorized } from '../domain/shared/errors.js';
+import { HttpError, Unauthorized } from '../http/errors.js';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { DomainError } from '../domain/shared/errors.js';
 import { KeyCache } from '../http/middleware/auth.js';
 import { jsonBody } from '../http/middleware/body.js';
 import type { RouteDef, Services } from '../http/route.js';
@@ -67,12 +66,12 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
     if (ctx.path !== MCP_PATH) return next();
     const origin = ctx.get('origin');
     if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
-      throw new DomainError(403, 'forbidden', `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`);
+      throw new HttpError(403, 'forbidden', `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`);
     }
     if (ctx.method !== 'POST') {
       // Stateless: no stream to resume (GET) and no session to end (DELETE).
       ctx.set('Allow', 'POST');
-      throw new DomainError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${MCP_PATH}; it takes POST (stateless Streamable HTTP)`);
+      throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${MCP_PATH}; it takes POST (stateless Streamable HTTP)`);
     }
     // Missing and wrong keys count per client address, as on the REST routes, so a key cannot be
     // guessed at line rate through this door either.

@@ -1,5 +1,5 @@
 /**
- * The weather line of contextual texts: Open-Meteo (DESIGN §11; base URLs in config), for the
+ * The weather line of contextual texts: Open-Meteo (docs/egress.md; base URLs in config), for the
  * family's `location` (a place name or `lat,lon`) on one date, through the egress guard. It
  * never fails a notification: a lookup that does not work becomes "unavailable (reason)".
  */

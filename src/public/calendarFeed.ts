@@ -1,14 +1,12 @@
 /**
  * The public ICS feed of a calendar share: `GET /share/calendar/<token>.ics`, no API key
- * (DESIGN §6). The token's hash finds the family through the store-wide index; an unknown,
+ * (docs/feeds.md). The token's hash finds the family through the store-wide index; an unknown,
  * malformed or revoked token answers 404, whichever it is (nothing leaks).
  */
 import { NotFound } from '../domain/shared/errors.js';
 import { renderShare, shareByTokenHash } from '../domain/calendar/shares.js';
-import { hashSecret } from '../family/keys.js';
+import { calendarShareToken } from '../family/shareTokens.js';
 import { defineRoutes, withStatus } from '../http/route.js';
-
-const TOKEN = /^(shr_[0-9A-Za-z]{32})(?:\.ics)?$/;
 
 export default defineRoutes([
   {
@@ -19,9 +17,9 @@ export default defineRoutes([
     response: { type: 'string' },
     handler: async ({ params, services }) => {
       const gone = () => new NotFound('No calendar share at this address');
-      const m = TOKEN.exec(params.file ?? '');
-      if (!m) throw gone();
-      const hash = hashSecret(m[1]!);
+      // The token, with `.ics` or without.
+      const hash = calendarShareToken.hashOf((params.file ?? '').replace(/\.ics$/, ''));
+      if (!hash) throw gone();
       const familyId = services.store.lookupIndex('share-token', hash);
       const info = familyId ? services.store.getFamily(familyId) : undefined;
       if (!info) throw gone();

@@ -17,9 +17,9 @@ import type { PlanRecord } from '../domain/plans/types.js';
 import { getEvent } from '../domain/calendar/events.js';
 import { icsEventOf } from '../domain/calendar/shares.js';
 import { eventUid, renderCalendar, type IcsEvent } from '../domain/calendar/ics.js';
-import { hashSecret } from '../family/keys.js';
+import { planShareToken } from '../family/shareTokens.js';
 import { defineRoutes, withStatus } from '../http/route.js';
-import { HEADERS, planBySharedHash, TOKEN } from './planPage.js';
+import { HEADERS, planBySharedHash } from './planPage.js';
 
 /** The plan's schedule as RFC 5545 text. */
 export function renderPlanIcs(state: FamilyState, plan: PlanRecord, now: Date): string {
@@ -56,9 +56,8 @@ export default defineRoutes([
     response: { type: 'string', description: 'An RFC 5545 calendar' },
     handler: async ({ params, services }) => {
       const gone = () => new NotFound('No shared plan at this address');
-      const token = params.token ?? '';
-      if (!TOKEN.test(token)) throw gone();
-      const hash = hashSecret(token);
+      const hash = planShareToken.hashOf(params.token ?? '');
+      if (!hash) throw gone();
       const familyId = services.store.lookupIndex('share-token', hash);
       const info = familyId ? services.store.getFamily(familyId) : undefined;
       if (!info) throw gone();

@@ -1,5 +1,5 @@
 /**
- * The public plan page: `GET /p/<token>`, no API key (DESIGN §7). The token is a capability:
+ * The public plan page: `GET /p/<token>`, no API key. The token is a capability:
  * its SHA-256 finds the family through the store-wide index and then the plan whose enabled
  * share carries that hash. Unknown, malformed and disabled tokens answer the same 404.
  *
@@ -16,12 +16,11 @@ import type { FamilyState } from '../domain/shared/state.js';
 import { planTiming, type Phase } from '../domain/plans/timing.js';
 import { PLANS, type PlanRecord } from '../domain/plans/types.js';
 import { eventItemView, noteAuthor, optionView, type EventItemView } from '../domain/plans/views.js';
-import { hashSecret } from '../family/keys.js';
+import { planShareToken } from '../family/shareTokens.js';
 import { defineRoutes, withStatus } from '../http/route.js';
 import { PUBLIC_PLAN_SCHEMA } from '../http/routes/plans.schema.js';
 import { clockOf, itemWhen } from './planTimes.js';
 
-export const TOKEN = /^pln_[0-9A-Za-z]{32}$/;
 
 export interface PublicEvent { title: string | null; when: string; timing: EventItemView['timing']; location?: string }
 export interface PublicOption {
@@ -201,8 +200,8 @@ export default defineRoutes([
         return withStatus(404, NOT_FOUND_PAGE, HEADERS);
       };
       const token = params.token ?? '';
-      if (!TOKEN.test(token)) return gone();
-      const hash = hashSecret(token);
+      const hash = planShareToken.hashOf(token);
+      if (!hash) return gone();
       const familyId = services.store.lookupIndex('share-token', hash);
       const info = familyId ? services.store.getFamily(familyId) : undefined;
       if (!info) return gone();

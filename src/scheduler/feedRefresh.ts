@@ -1,5 +1,5 @@
 /**
- * The `feed.refresh` job (DESIGN §6): fetch and parse the feed outside the family's actor, then
+ * The `feed.refresh` job (docs/feeds.md): fetch and parse the feed outside the family's actor, then
  * fire one command carrying the outcome, which also puts the next refresh on the agenda.
  *
  * 1. A job found too late (the daemon was down) is not acted on: it is put again within a few

@@ -6,7 +6,7 @@ function refused(input: string): string {
   try { readFeedAddress(input); } catch (e) {
     expect(e).to.be.instanceOf(DomainError);
     const err = e as DomainError;
-    expect(err.status).to.equal(400);
+    expect(err.kind).to.equal('invalid');
     expect(err.issues![0]!.path).to.deep.equal(['url']);
     return err.issues![0]!.message;
   }

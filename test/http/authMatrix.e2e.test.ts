@@ -1,5 +1,5 @@
 /**
- * DESIGN §2's 401 and 403 rules on every family route the daemon publishes: the routes are
+ * The 401 and 403 rules (docs/api.md) on every family route the daemon publishes: the routes are
  * read from the served OpenAPI document, so a route added later is covered without editing
  * this file. Each refusal must come before any lookup or validation and must write nothing.
  */
@@ -27,7 +27,7 @@ describe('auth on every family route', () => {
     keys = {
       read: await server.key({ scopes: ['read'] }),
       write: await server.key({ scopes: ['write'] }),
-      // A key acting for a person, so that voting gets past its own 403 (DESIGN §2).
+      // A key acting for a person, so that voting gets past its own 403 (docs/api.md).
       writer: await server.key({ scopes: ['write'], personId: (await server.api.post('/people', { name: 'Voter' })).body.person.id }),
       admin: server.apiKey,
       foreign: other.key,

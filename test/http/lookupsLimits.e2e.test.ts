@@ -11,13 +11,14 @@ import { createEgress } from '../../src/integrations/egress.js';
 import { createWeather } from '../../src/integrations/weather.js';
 import { createWebSearch } from '../../src/integrations/webSearch.js';
 import { createWebPage } from '../../src/integrations/webPage.js';
-import { DomainError } from '../../src/domain/shared/errors.js';
+import { answerOf, type ErrorAnswer } from '../../src/http/errors.js';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../helpers/fakes/openMeteo.js';
 import { startFakeSearxng, type FakeSearxng } from '../helpers/fakes/searxng.js';
 import { startFakePages, type FakePages } from '../helpers/fakes/pages.js';
 
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try { await p; } catch (err) { expect(err).to.be.instanceOf(DomainError); return err as DomainError; }
+/** The answer the API would give for the failure (src/http/errors.ts maps every error kind). */
+async function failure(p: Promise<unknown>): Promise<ErrorAnswer> {
+  try { await p; } catch (err) { const answer = answerOf(err); expect(answer, String(err)).to.not.equal(null); return answer!; }
   throw new Error('expected the call to fail');
 }
 

@@ -33,7 +33,7 @@ describe('notification routines', () => {
     await server.daemon.scheduler.runDue();
   }
 
-  it('creates a routine with the defaults of DESIGN §9 and lists it with nextRunAt and lastRunAt', async () => {
+  it('creates a routine with the documented defaults and lists it with nextRunAt and lastRunAt', async () => {
     clock.set('2026-03-28T12:00:00.000Z');
     const seq = await changes.lastSeq(server.api);
     const r = await server.api.post('/notification-routines', {});

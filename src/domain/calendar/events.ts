@@ -1,5 +1,5 @@
 /**
- * Calendar events (DESIGN §5): reading one, its API view, creating and deleting a series.
+ * Calendar events: reading one, its API view, creating and deleting a series.
  * Updates and single-occurrence changes are in occurrences.ts, listings in listing.ts.
  *
  * Other areas (plans, notifications, context) use this module's exports; keep their names.

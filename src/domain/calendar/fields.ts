@@ -1,6 +1,6 @@
 /**
  * Event fields: applying a create or a PATCH to stored event data, and the consistency checks
- * of DESIGN §5 that a request struct cannot express (end after start, all-day without times,
+ * that a request struct cannot express (end after start, all-day without times,
  * repeat fields only with a repeat, people that exist). Pure.
  *
  * Create and update share one path: a create is a patch over empty data. Unset fields are
@@ -141,7 +141,7 @@ function checkPeople(state: FamilyState, base: Data, d: Data, issues: Issue[]): 
 }
 
 /**
- * DESIGN §5's consistency checks on complete event data. `repeats` false checks an occurrence
+ * The consistency checks on complete event data. `repeats` false checks an occurrence
  * (which cannot carry repeat rules of its own).
  */
 export function checkEvent(d: EventData, issues: Issue[]): void {

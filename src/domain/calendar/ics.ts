@@ -1,15 +1,14 @@
 /**
- * RFC 5545 writer for the public calendar share feed (DESIGN §6). Pure: the caller passes the
+ * RFC 5545 writer for the public calendar share feed: text escaping, line folding, VEVENTs and
+ * the VCALENDAR around them (docs/feeds.md). Pure: the caller passes the
  * selected events already mapped to IcsEvent, and `now`.
  *
  * Decisions:
  * - Timed events are written in the family's zone (`DTSTART;TZID=Europe/Berlin:20260329T093000`)
  *   with a generated VTIMEZONE, so a weekly 09:00 stays at 09:00 across DST in every client.
  *   A zone that is UTC in all but name gets `…Z` times and no VTIMEZONE.
- * - The VTIMEZONE lists the zone's real transitions (the runtime's tz data) from the year before the
- *   first date in use; from the first year after which the zone follows a stable yearly rule
- *   (checked 20 years ahead), transitions are written once with an RRULE, which also covers
- *   open-ended series.
+ * - The VTIMEZONE comes from icsTimezone.ts, for the years in use (from the year before the first
+ *   date in use to the last one or the current year).
  * - DTSTAMP is the event's updatedAt: RFC 5545 §3.8.7.2 asks for the last revision when the
  *   object has no METHOD, and it keeps the body byte-identical while nothing changes (ETags).
  *   `now` only widens the VTIMEZONE's range to the current year.
@@ -28,23 +27,9 @@
  *   VTIMEZONE for it), since its rule may not mean the same in the family's zone. Its changed
  *   occurrences are written in the family's zone like any other.
  */
-import {
-  addDays,
-  dayNumberOf,
-  daysBetween,
-  daysInMonth,
-  instantToLocal,
-  isUtcZone,
-  localToInstant,
-  offsetSecondsAt,
-  parseCalendarDate,
-  parseLocalTime,
-  partsOfDayNumber,
-  weekday,
-  weekdayOfDayNumber,
-  zoneTransitions,
-  type ZoneTransition,
-} from '../shared/time.js';
+import { addDays, daysBetween, instantToLocal, isUtcZone, localToInstant, parseCalendarDate, parseLocalTime, weekday } from '../shared/time.js';
+import { vtimezone } from './icsTimezone.js';
+import { BYDAY } from './recurrence.js';
 import type { EventFields } from './types.js';
 
 export type IcsStatus = 'active' | 'done' | 'archived';
@@ -118,7 +103,6 @@ export function eventUid(familyId: string, eventId: string): string {
 
 const DEFAULT_PRODID = '-//Household Organizer//Calendar Share//EN';
 const STATUS: Record<IcsStatus, string> = { active: 'CONFIRMED', done: 'CONFIRMED', archived: 'CANCELLED' };
-const BYDAY = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 
 /** The whole VCALENDAR, CRLF-terminated and folded. */
 export function renderCalendar(cal: IcsCalendar): string {
@@ -392,158 +376,4 @@ function ownZones(events: IcsEvent[], familyTz: string): Map<string, { first: nu
     out.set(tz, had ? { first: Math.min(had.first, first), last: Math.max(had.last, last) } : { first, last });
   }
   return out;
-}
-
-// ---- VTIMEZONE ------------------------------------------------------------------------------
-
-const RULE_HORIZON_YEARS = 20;
-
-/** A transition as a VTIMEZONE observance sees it: local wall time in the offset before. */
-interface LocalTransition extends ZoneTransition {
-  year: number;
-  month: number;
-  day: number;
-  /** Seconds since local midnight. */
-  seconds: number;
-}
-
-/** A yearly rule such as "last Sunday of March at 02:00, +0100 → +0200". */
-interface YearlyRule {
-  month: number;
-  nth: number; // 1..5, or -1 for the last
-  weekday: number;
-  seconds: number;
-  offsetBefore: number;
-  offsetAfter: number;
-}
-
-/** Generated VTIMEZONEs by zone and years: scanning 20+ years of a zone takes ~15 ms. */
-const vtimezoneCache = new Map<string, string[]>();
-
-function vtimezone(tz: string, firstYear: number, lastYear: number): string[] {
-  const key = `${tz} ${firstYear} ${lastYear}`;
-  let lines = vtimezoneCache.get(key);
-  if (!lines) {
-    if (vtimezoneCache.size >= 256) vtimezoneCache.clear(); // a bound, not a policy
-    lines = buildVtimezone(tz, firstYear, lastYear);
-    vtimezoneCache.set(key, lines);
-  }
-  return lines;
-}
-
-function buildVtimezone(tz: string, firstYear: number, lastYear: number): string[] {
-  const horizon = lastYear + RULE_HORIZON_YEARS;
-  const dayMs = 86_400_000;
-  const all = zoneTransitions(tz, new Date((dayNumberOf(firstYear, 1, 1) - 1) * dayMs), new Date((dayNumberOf(horizon + 1, 1, 2)) * dayMs))
-    .map(localTransition)
-    .filter((t) => t.year >= firstYear && t.year <= horizon);
-  const inYear = (y: number) => all.filter((t) => t.year === y);
-
-  // Derive yearly rules from the last year in use and find the first year from which they hold.
-  const rules = deriveRules(inYear(lastYear), lastYear, horizon, inYear);
-  let ruleFrom = lastYear;
-  if (rules) while (ruleFrom > firstYear && rulesHold(rules, ruleFrom - 1, inYear)) ruleFrom--;
-
-  const out = ['BEGIN:VTIMEZONE', `TZID:${tz}`];
-  if (inYear(firstYear).length === 0) {
-    // Nothing changes in the first year: one observance states the offset in force then.
-    const start = new Date(dayNumberOf(firstYear, 1, 1) * 86_400_000);
-    const offset = offsetSecondsAt(start, tz);
-    out.push('BEGIN:STANDARD', `DTSTART:${firstYear}0101T000000`, `TZOFFSETFROM:${formatOffset(offset)}`, `TZOFFSETTO:${formatOffset(offset)}`, 'END:STANDARD');
-  }
-  const individual = rules ? all.filter((t) => t.year < ruleFrom) : all;
-  for (const t of individual) out.push(...observance(t));
-  if (rules) {
-    for (const r of rules) {
-      const first = inYear(ruleFrom).find((t) => t.offsetBefore === r.offsetBefore && t.offsetAfter === r.offsetAfter)!;
-      out.push(...observance(first, `FREQ=YEARLY;BYMONTH=${r.month};BYDAY=${r.nth}${BYDAY[r.weekday]}`));
-    }
-  }
-  out.push('END:VTIMEZONE');
-  return out;
-}
-
-function observance(t: LocalTransition, rrule?: string): string[] {
-  const kind = t.offsetAfter > t.offsetBefore ? 'DAYLIGHT' : 'STANDARD';
-  const hh = Math.floor(t.seconds / 3600);
-  const mm = Math.floor((t.seconds % 3600) / 60);
-  const ss = t.seconds % 60;
-  const stamp = `${String(t.year).padStart(4, '0')}${pad(t.month)}${pad(t.day)}T${pad(hh)}${pad(mm)}${pad(ss)}`;
-  return [
-    `BEGIN:${kind}`,
-    `DTSTART:${stamp}`,
-    ...(rrule ? [`RRULE:${rrule}`] : []),
-    `TZOFFSETFROM:${formatOffset(t.offsetBefore)}`,
-    `TZOFFSETTO:${formatOffset(t.offsetAfter)}`,
-    `END:${kind}`,
-  ];
-}
-
-function localTransition(t: ZoneTransition): LocalTransition {
-  // Wall-clock seconds since 1970 in the offset before the change, split into day and time.
-  const wall = Math.floor(t.instant.getTime() / 1000) + t.offsetBefore;
-  const dayNumber = Math.floor(wall / 86_400);
-  return { ...t, ...partsOfDayNumber(dayNumber), seconds: wall - dayNumber * 86_400 };
-}
-
-/** Rules for a year with exactly two transitions that repeat the same way through `horizon`. */
-function deriveRules(
-  year: LocalTransition[],
-  from: number,
-  horizon: number,
-  inYear: (y: number) => LocalTransition[],
-): YearlyRule[] | null {
-  if (year.length !== 2) return null;
-  const rules: YearlyRule[] = [];
-  for (const t of year) {
-    const wd = weekdayOfDayNumber(dayNumberOf(t.year, t.month, t.day));
-    const last = t.day + 7 > daysInMonth(t.year, t.month);
-    const candidates = [...(last ? [-1] : []), Math.ceil(t.day / 7)];
-    const found = candidates
-      .map((nth): YearlyRule => ({ month: t.month, nth, weekday: wd, seconds: t.seconds, offsetBefore: t.offsetBefore, offsetAfter: t.offsetAfter }))
-      .find((r) => everyYear(from, horizon, (y) => ruleMatches(r, inYear(y), y)));
-    if (!found) return null;
-    rules.push(found);
-  }
-  return everyYear(from, horizon, (y) => inYear(y).length === 2) ? rules : null;
-}
-
-function rulesHold(rules: YearlyRule[], y: number, inYear: (y: number) => LocalTransition[]): boolean {
-  const ts = inYear(y);
-  return ts.length === rules.length && rules.every((r) => ruleMatches(r, ts, y));
-}
-
-function everyYear(from: number, to: number, ok: (y: number) => boolean): boolean {
-  for (let y = from; y <= to; y++) if (!ok(y)) return false;
-  return true;
-}
-
-function ruleMatches(r: YearlyRule, ts: LocalTransition[], y: number): boolean {
-  const day = ruleDay(r, y);
-  return ts.some(
-    (t) => t.month === r.month && t.day === day && t.seconds === r.seconds && t.offsetBefore === r.offsetBefore && t.offsetAfter === r.offsetAfter,
-  );
-}
-
-/** Day of month of the rule's nth (or last) weekday in year y. */
-function ruleDay(r: YearlyRule, y: number): number {
-  const dim = daysInMonth(y, r.month);
-  if (r.nth < 0) {
-    const lastWd = weekdayOfDayNumber(dayNumberOf(y, r.month, dim));
-    return dim - ((lastWd - r.weekday + 7) % 7);
-  }
-  const firstWd = weekdayOfDayNumber(dayNumberOf(y, r.month, 1));
-  const day = 1 + ((r.weekday - firstWd + 7) % 7) + 7 * (r.nth - 1);
-  return day <= dim ? day : -1;
-}
-
-function formatOffset(seconds: number): string {
-  const sign = seconds < 0 ? '-' : '+';
-  const a = Math.abs(seconds);
-  const s = a % 60;
-  return `${sign}${pad(Math.floor(a / 3600))}${pad(Math.floor((a % 3600) / 60))}${s ? pad(s) : ''}`;
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
 }

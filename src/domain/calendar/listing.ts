@@ -1,5 +1,5 @@
 /**
- * Listing calendar events (DESIGN §5).
+ * Listing calendar events.
  *
  * With both `from` and `to`, series are expanded into the occurrences that overlap the
  * inclusive window and everything is sorted by (date, all-day first, time, title, id,

@@ -1,5 +1,5 @@
 /**
- * Updating events and removing single occurrences (DESIGN §5).
+ * Updating events and removing single occurrences.
  *
  * `editScope=series` (the default) changes the event itself. `editScope=occurrence` with
  * `occurrenceDate` changes one occurrence: what differs from the series is stored as an

@@ -1,5 +1,5 @@
 /**
- * Repeating events: DESIGN §5's repeat fields as an RFC 5545 RRULE, and their expansion into
+ * Repeating events: the wire's repeat fields as an RFC 5545 RRULE, and their expansion into
  * occurrence start dates. Pure and clock-free.
  *
  * Semantics (checked against ical.js's iterator in the tests):
@@ -48,7 +48,8 @@ export interface OccurrenceWindow {
   to?: string;
 }
 
-const BYDAY = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] as const;
+/** RFC 5545 day names by weekday number (0 = Sunday), as BYDAY and VTIMEZONE rules write them. */
+export const BYDAY = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] as const;
 /** Monday-first order, so BYDAY lists read as a week with WKST=MO does. */
 const MONDAY_FIRST = [1, 2, 3, 4, 5, 6, 0];
 const MAX_DAY = dayNumberOf(9999, 12, 31);

@@ -1,5 +1,5 @@
 /**
- * Calendar share links (DESIGN §6): a named selection of the family's events served as a
+ * Calendar share links (docs/feeds.md): a named selection of the family's events served as a
  * public ICS feed at `/share/calendar/<token>.ics`. The token (`shr_` + 32 base62) is made at
  * the edge and shown once; only its SHA-256 is kept, on the record and in the store-wide
  * `share-token` index that finds the family without a key. Deleting a share removes both in
@@ -34,15 +34,8 @@ export interface CalendarShare {
   createdByKeyId: string | null;
 }
 
-export interface CalendarShareView {
-  id: string;
-  name: string;
-  categories: string[];
-  eventIds: string[];
-  personIds: string[];
-  sourceIds: string[];
-  createdAt: string;
-}
+/** A share as the API shows it: everything but the token's hash and who made it. */
+export type CalendarShareView = Omit<CalendarShare, 'tokenHash' | 'createdByKeyId'>;
 
 export function shareView(s: CalendarShare): CalendarShareView {
   return {

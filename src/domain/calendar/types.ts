@@ -1,5 +1,5 @@
 /**
- * Records of the calendar area (DESIGN §5). An event is an entry (table `entries`) of a calendar
+ * Records of the calendar area. An event is an entry (table `entries`) of a calendar
  * collection; its event fields live in the entry's `data` next to the household's own custom
  * keys, so the entries endpoints can show a calendar's events as they are. Custom data keys may
  * not take an event field's name. Changes to single occurrences of a series are kept on the
@@ -99,7 +99,7 @@ export const TIMING_KEYS = ['date', 'endDate', 'time', 'endTime', 'allDay', 'dur
 export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatUntil'] as const;
 
 /**
- * Fields an external feed owns (DESIGN §5): changing them on a feed event → 409. Every other
+ * Fields an external feed owns: changing them on a feed event → 409. Every other
  * field is a family overlay and may change.
  */
 export const FEED_OWNED: ReadonlySet<string> = new Set([

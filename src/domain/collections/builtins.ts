@@ -1,5 +1,5 @@
 /**
- * The five built-in collections every family has (DESIGN §4), registered as a seed: a new
+ * The five built-in collections every family has, registered as a seed: a new
  * family gets them in its creation transaction, and activation adds any that are missing (an
  * imported or older family). Built-ins cannot be deleted; their name, description, colour and
  * fields can be changed, and a seed never overwrites such changes.

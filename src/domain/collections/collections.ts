@@ -1,5 +1,5 @@
 /**
- * Collections (wire name: tracker): create, update, delete and their views (DESIGN §4).
+ * Collections (wire name: tracker): create, update, delete and their views.
  *
  * Keys are derived from names and never change; names are unique within a family regardless
  * of case. Built-ins cannot be deleted. Deleting a custom collection deletes its entries in the

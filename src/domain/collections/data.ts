@@ -1,5 +1,5 @@
 /**
- * Entry data against a collection's field definitions (DESIGN §4): only defined keys are
+ * Entry data against a collection's field definitions: only defined keys are
  * kept, each value is checked against its field's type, and values of fields that have since
  * been removed from the collection are hidden (kept on the record, never shown or matched).
  */

@@ -1,5 +1,5 @@
 /**
- * Entry deciders: create, update and delete, one or a batch of up to 50 (DESIGN §4). A single
+ * Entry deciders: create, update and delete, one or a batch of up to 50. A single
  * write is a batch of one, so both share every rule: a batch is atomic (any invalid item → 400
  * with issues under `["items", i, …]`, any unknown id → 404, and nothing is written) and logs
  * one change-log record per entry. Calendar collections hold events, written only through the

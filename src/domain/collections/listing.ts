@@ -1,6 +1,6 @@
 /**
  * Reading entries: the per-collection index (newest first), the entry view, and listing with
- * status, query, limit and cursor (DESIGN §4). Lists must stay fast on thousands of entries:
+ * status, query, limit and cursor. Lists must stay fast on thousands of entries:
  * the index is derived once per write to the family, each record's searchable text once per
  * record (records are immutable values, so a WeakMap keyed by the record is a safe cache), and
  * a page walks only as far as it needs.

@@ -47,7 +47,7 @@ export interface Entry {
   updatedAt: string;
 }
 
-/** Limits of text values in entry data (DESIGN §4). */
+/** Limits of text values in entry data. */
 export const TEXT_MAX = 1_000;
 export const TEXTAREA_MAX = 20_000;
 export const FIELD_KEY_RE = /^[A-Za-z][A-Za-z0-9_]*$/;

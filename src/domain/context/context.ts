@@ -1,5 +1,5 @@
 /**
- * Context search (DESIGN §11): one ranked list over a family's entries, calendar events,
+ * Context search: one ranked list over a family's entries, calendar events,
  * people and collections, for an assistant or a dashboard that needs "what do we have about
  * X". Without a query it answers what is coming up: the next 7 days of events, open chores
  * and the people of the household.

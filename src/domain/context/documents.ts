@@ -1,5 +1,5 @@
 /**
- * What context search indexes (DESIGN §11): one document per entry, calendar event, person
+ * What context search indexes: one document per entry, calendar event, person
  * and collection of a family, each with a `title` (weighted above the rest) and a `text` made
  * of the values a household would search for. A record that must not appear — a deleted
  * person, an archived entry — has no document.

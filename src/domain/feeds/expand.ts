@@ -1,5 +1,5 @@
 /**
- * Query-time expansion of a repeating feed event (DESIGN §6): the feed's own RRULE, RDATEs and
+ * Query-time expansion of a repeating feed event (docs/feeds.md): the feed's own RRULE, RDATEs and
  * DTSTART, walked with ical.js's rule iterator in the event's own wall clock and turned into
  * occurrences in the family's zone.
  *

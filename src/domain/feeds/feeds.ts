@@ -1,6 +1,6 @@
 /**
  * Linking, changing and removing external calendar feeds, and asking for a refresh
- * (DESIGN §6). The feed was fetched and parsed before any of these run: commands carry the
+ * (docs/feeds.md). The feed was fetched and parsed before any of these run: commands carry the
  * result (no I/O inside a command).
  *
  * Change log: linking logs `collection.created` (the feed's read-only calendar) and

@@ -1,5 +1,5 @@
 /**
- * Feed intake (DESIGN §9, kind `intake_update`): a refresh that adds or changes feed events
+ * Feed intake (docs/notifications.md, kind `intake_update`): a refresh that adds or changes feed events
  * whose title or description contains one of the feed's hint words is news for the household
  * ("New in <feed name>: <titles>"). No hint, no news.
  *

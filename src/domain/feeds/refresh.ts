@@ -1,5 +1,5 @@
 /**
- * The outcomes of a feed refresh, as commands (DESIGN §6). The scheduler's handler fetched and
+ * The outcomes of a feed refresh, as commands (docs/feeds.md). The scheduler's handler fetched and
  * parsed first; each command here records what came of it and puts the next refresh on the
  * agenda in the same decision. A feed removed meanwhile makes them no-ops.
  *

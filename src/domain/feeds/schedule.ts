@@ -1,5 +1,5 @@
 /**
- * When a feed refreshes next (DESIGN §6): every `calendarFeeds.refreshMinutes`, or the feed's
+ * When a feed refreshes next (docs/feeds.md): every `calendarFeeds.refreshMinutes`, or the feed's
  * own REFRESH-INTERVAL / X-PUBLISHED-TTL when that is longer (never shorter than the config,
  * never more than a day), plus up to a tenth of the interval of jitter so that feeds linked
  * together do not all refresh in the same second. The jitter is a hash of the feed and the

@@ -1,5 +1,5 @@
 /**
- * Records of the external-calendar area (DESIGN §5, §6; docs/feeds.md).
+ * Records of the external-calendar area (docs/feeds.md).
  *
  * A linked feed is one record in table `calendar_feeds` plus a read-only calendar collection
  * (`sourceId` set) whose entries are the feed's events. A feed event is an ordinary calendar
@@ -16,7 +16,7 @@ export const FEEDS = 'calendar_feeds';
 /** Agenda job kind of a feed's scheduled (or requested) refresh. */
 export const FEED_REFRESH = 'feed.refresh';
 
-/** Limits of DESIGN §6 the parser enforces itself (bytes and time are the fetch's). */
+/** Feed limits the parser enforces itself (bytes and time are the fetch's). */
 export const MAX_FEED_EVENTS = 20_000;
 export const HINT_MAX = 500;
 export const FEED_NAME_MAX = 100;

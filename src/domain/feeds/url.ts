@@ -1,5 +1,5 @@
 /**
- * Feed addresses (DESIGN §6): `http`, `https`, and `webcal`/`webcals` read as https. Credentials
+ * Feed addresses (docs/feeds.md): `http`, `https`, and `webcal`/`webcals` read as https. Credentials
  * written into the URL (`https://user:secret@host/…`) are taken out and sent as Basic auth;
  * they are never shown again. Private feed URLs are secrets too: views show only the scheme and
  * host, with path and query masked.

@@ -1,5 +1,5 @@
 /**
- * Checks (DESIGN §9): a task to be reminded of `leadHours` before a calendar event's next
+ * Checks (docs/notifications.md): a task to be reminded of `leadHours` before a calendar event's next
  * start. The run time follows the event when it moves (schedule.ts recomputes it in the same
  * decision as the event's change); deleting the event removes the check. It fires once.
  */

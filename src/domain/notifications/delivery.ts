@@ -1,5 +1,5 @@
 /**
- * Settling a notification's pending deliveries around the transports (DESIGN §9, "at most
+ * Settling a notification's pending deliveries around the transports (docs/notifications.md, "at most
  * once"): the transports are called only after the record is durable, in three steps:
  *   1. claim — pending deliveries are marked `attempted` in their own commit, just before the
  *      transports are called;

@@ -1,5 +1,5 @@
 /**
- * What an event puts on the agenda (DESIGN §9, "When the service notifies"): for each of its
+ * What an event puts on the agenda (docs/notifications.md, "When the service notifies"): for each of its
  * reminders, its leave-by and its coverage alert, the job of the next occurrence still to come
  * — only the next one, one job per thing — and the run time of each check on it. Recomputed in
  * the same decision as every change of the event, and again when a job fires (which then moves

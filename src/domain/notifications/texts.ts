@@ -1,5 +1,5 @@
 /**
- * The words of the service's notifications (DESIGN §9's table), all in the family's zone.
+ * The words of the service's notifications (one text per kind), all in the family's zone.
  * `plain` texts are built from the saved event or routine; `contextual` ones also from live data
  * at firing time: the day's events with attendance and leave-by, chores due, and the weather
  * when the family has a `location` (fetched by the job before it decides, and handed in here).

@@ -1,5 +1,5 @@
 /**
- * Records of the notifications area (DESIGN §9). Every notification — sent through the API or
+ * Records of the notifications area (docs/notifications.md). Every notification — sent through the API or
  * made by the service — is one record in `notifications` with one delivery per send: in_app
  * once, push once (the family's topic), email and sms once per recipient. A delivery that needs
  * a transport starts `pending` and is settled after the transport answered; everything not sent

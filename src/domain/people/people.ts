@@ -1,5 +1,5 @@
 /**
- * Household person profiles (DESIGN §8). A person is soft-deleted: `deletedAt` hides them from
+ * Household person profiles. A person is soft-deleted: `deletedAt` hides them from
  * lists and from new references (entries, events, reminders), while records that already point
  * at them stay readable.
  */
@@ -24,20 +24,12 @@ export interface Person {
 }
 
 /** A person as the API shows it: `displayName` = familiarName or name, `role` = kind. */
-export interface PersonView {
-  id: string;
-  name: string;
-  kind: PersonKind;
-  familiarName: string | null;
-  email: string | null;
-  phone: string | null;
+export type PersonView = Omit<Person, 'deletedAt'> & {
   displayName: string;
   role: PersonKind;
-  createdAt: string;
-  updatedAt: string;
   /** Only on a deleted person (the `person.deleted` change-log record). */
   deletedAt?: string;
-}
+};
 
 export function personView(p: Person): PersonView {
   return {

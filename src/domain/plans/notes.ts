@@ -1,5 +1,5 @@
 /**
- * Plan notes (DESIGN §7): short texts in the order they were written. The author is the
+ * Plan notes: short texts in the order they were written. The author is the
  * display name of the key's person, else the key's name; editing keeps author and place.
  * `showOnSharedPage` (default false) puts a note on the public plan page.
  */

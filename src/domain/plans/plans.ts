@@ -1,5 +1,5 @@
 /**
- * Plans (DESIGN §7): create, update, delete, link and unlink calendar events, share.
+ * Plans: create, update, delete, link and unlink calendar events, share.
  * Notes are in notes.ts, polls in polls.ts. Every decider changes one plan record; the
  * change-log object is the resource as the API shows it (a plan, or a linked event item with
  * its planId).

@@ -1,5 +1,5 @@
 /**
- * Date polls of a plan (DESIGN §7 and the contract's "States and transitions"):
+ * Date polls of a plan (the contract's "States and transitions"):
  *
  *   open ──settle(optionId)──> settled ──reopen──> open
  *

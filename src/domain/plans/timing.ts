@@ -1,5 +1,5 @@
 /**
- * When a plan happens (DESIGN §7): its span is the union of its linked events' dates and the
+ * When a plan happens: its span is the union of its linked events' dates and the
  * dates of its settled polls' winning options, read in the family's time zone.
  *
  *   phase: unscheduled (nothing dated) · upcoming (today before the span) ·

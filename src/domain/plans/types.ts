@@ -1,5 +1,5 @@
 /**
- * Records of the plans area (DESIGN §7). One record per plan in table `plans` holds everything
+ * Records of the plans area. One record per plan in table `plans` holds everything
  * that belongs to the plan alone: its event links, notes (in their order), polls with their
  * options and votes, and its share link. A plan is small and every plan command touches one
  * plan, so one record keeps each decision to one record change and deleting a plan takes its

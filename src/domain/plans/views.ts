@@ -1,5 +1,5 @@
 /**
- * Plans as the API shows them (DESIGN §7). Views depend on the reader: a poll shows the
+ * Plans as the API shows them. Views depend on the reader: a poll shows the
  * caller's own vote (`myVoteOptionId`), and `phase`/`when` depend on today in the family's
  * time zone, so both come in as arguments.
  */

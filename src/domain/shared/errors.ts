@@ -1,16 +1,15 @@
 /**
- * Expected failures carry a stable machine code and the HTTP status they map to; one Koa
- * middleware turns them into the wire shape `{ok: false, error, code, issues?}` (DESIGN §3).
- * Anything that is not a DomainError is a bug: logged and answered as a generic 500.
+ * What the domain refuses, by kind: the request is invalid (with the issues that say where), a
+ * record is not found, the change conflicts with the state, or the caller may not do it. The
+ * domain knows nothing of HTTP: src/http/errors.ts maps each kind to a status and a wire code,
+ * and one Koa middleware writes the wire shape `{ok: false, error, code, issues?}` (docs/api.md).
+ * Anything that is neither a DomainError nor one of the HTTP layer's or the integrations' own
+ * errors is a bug: logged and answered as a generic 500.
  */
 export type Path = (string | number)[];
 export interface Issue { path: Path; message: string }
 
-export type ErrorCode =
-  | 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict'
-  | 'payload_too_large' | 'unsupported_media_type' | 'method_not_allowed' | 'rate_limited'
-  | 'idempotency_mismatch' | 'upstream_failed' | 'upstream_timeout' | 'not_configured'
-  | 'not_implemented' | 'insufficient_storage' | 'unavailable' | 'internal';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden';
 
 /**
  * At most this many issues travel with an error (and so reach a client or an idempotency
@@ -19,41 +18,37 @@ export type ErrorCode =
  */
 export const MAX_ISSUES = 20;
 
+/** The first MAX_ISSUES issues, and how many there were when some were left off. */
+export function capIssues(issues: Issue[] | undefined): { issues?: Issue[]; issueCount?: number } {
+  if (!issues) return {};
+  return issues.length > MAX_ISSUES ? { issues: issues.slice(0, MAX_ISSUES), issueCount: issues.length } : { issues };
+}
+
 export class DomainError extends Error {
   readonly issues?: Issue[];
   /** How many issues were found, when more than MAX_ISSUES (the rest were left off). */
   readonly issueCount?: number;
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    issues?: Issue[],
-    readonly headers?: Record<string, string>,
-  ) {
+  constructor(readonly kind: DomainErrorKind, message: string, issues?: Issue[]) {
     super(message);
-    if (issues) {
-      this.issues = issues.length > MAX_ISSUES ? issues.slice(0, MAX_ISSUES) : issues;
-      if (issues.length > MAX_ISSUES) this.issueCount = issues.length;
-    }
+    const capped = capIssues(issues);
+    if (capped.issues) this.issues = capped.issues;
+    if (capped.issueCount !== undefined) this.issueCount = capped.issueCount;
   }
 }
 
 export class Invalid extends DomainError {
-  constructor(message: string, issues?: Issue[]) { super(400, 'invalid_request', message, issues); }
+  constructor(message: string, issues?: Issue[]) { super('invalid', message, issues); }
   /** One problem with one field: the common case. */
   static at(path: Path, message: string): Invalid {
     return new Invalid(`${path.join('.')}: ${message}`, [{ path, message }]);
   }
 }
-export class Unauthorized extends DomainError {
-  constructor(message = 'A valid x-api-key header is required') { super(401, 'unauthorized', message); }
-}
 export class Forbidden extends DomainError {
-  constructor(message: string) { super(403, 'forbidden', message); }
+  constructor(message: string) { super('forbidden', message); }
 }
 export class NotFound extends DomainError {
-  constructor(message: string, issues?: Issue[]) { super(404, 'not_found', message, issues); }
+  constructor(message: string, issues?: Issue[]) { super('not_found', message, issues); }
 }
 export class Conflict extends DomainError {
-  constructor(message: string, issues?: Issue[]) { super(409, 'conflict', message, issues); }
+  constructor(message: string, issues?: Issue[]) { super('conflict', message, issues); }
 }

@@ -1,7 +1,7 @@
 /**
  * Identifiers: a prefix plus 20 characters of lower-case Crockford base32 — 10 for the
  * millisecond time (sortable until the year 10889) and 10 random, incremented within the same
- * millisecond so ids made by one generator sort in creation order (ULID-like, DESIGN §3).
+ * millisecond so ids made by one generator sort in creation order (ULID-like; docs/api.md).
  */
 export const ID_PREFIXES = [
   'ent', 'person', 'trg', 'whd', 'share', 'plan', 'note', 'poll', 'option', 'src', 'ntf', 'dlv', 'event', 'fam',

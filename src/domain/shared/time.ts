@@ -1,5 +1,5 @@
 /**
- * Calendar dates, local times and time zones, as the wire carries them (DESIGN §3):
+ * Calendar dates, local times and time zones, as the wire carries them (docs/api.md):
  * dates `YYYY-MM-DD`, local times `HH:mm` (24-hour), time zones as IANA names.
  *
  * Pure: no clock (callers pass `now`), no I/O. Date arithmetic works on integer day numbers

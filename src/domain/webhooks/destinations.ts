@@ -1,5 +1,5 @@
 /**
- * Webhook destinations (DESIGN §10): create (the secret is made at the edge and shown once),
+ * Webhook destinations (docs/webhooks.md): create (the secret is made at the edge and shown once),
  * update (name, url, event types, enabled, secret rotation), delete. Every change logs a
  * `webhook_destination.*` record carrying the destination as the API shows it — never a secret.
  */

@@ -1,10 +1,11 @@
 /**
- * API key authentication (DESIGN §2): `x-api-key: hk_<keyId>_<secret>`; the secret's SHA-256 is
+ * API key authentication (docs/api.md): `x-api-key: hk_<keyId>_<secret>`; the secret's SHA-256 is
  * compared in constant time. No, malformed, unknown or revoked key → 401. A path family that is
  * not the key's family → 403, whether or not it exists. A missing scope → 403.
  */
 import type Koa from 'koa';
-import { Forbidden, Unauthorized } from '../../domain/shared/errors.js';
+import { Forbidden } from '../../domain/shared/errors.js';
+import { Unauthorized } from '../errors.js';
 import { verifyApiKey, hasScope } from '../../family/keys.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../../store/types.js';
 import type { Store } from '../../store/store.js';

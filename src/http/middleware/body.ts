@@ -1,5 +1,5 @@
 /**
- * Reads a request body as JSON or refuses it: nothing is ever ignored (DESIGN §3).
+ * Reads a request body as JSON or refuses it: nothing is ever ignored (docs/api.md).
  *
  * 1. Content type `application/json` or `application/*+json` (a merge patch is JSON too), in
  *    UTF-8; anything else → 415.
@@ -17,7 +17,8 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
-import { DomainError, Invalid, MAX_ISSUES, type Issue, type Path } from '../../domain/shared/errors.js';
+import { Invalid, MAX_ISSUES, type Issue, type Path } from '../../domain/shared/errors.js';
+import { HttpError } from '../errors.js';
 
 /**
  * Shape caps (docs/decisions.md, "Request bodies and rate limits"). The contract's largest
@@ -51,12 +52,12 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 const JSON_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
 
-function unsupported(message: string): DomainError {
-  return new DomainError(415, 'unsupported_media_type', message);
+function unsupported(message: string): HttpError {
+  return new HttpError(415, 'unsupported_media_type', message);
 }
 
-function tooLarge(limit: number): DomainError {
-  return new DomainError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes`);
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes`);
 }
 
 export function jsonBody(limitBytes: number): Koa.Middleware {

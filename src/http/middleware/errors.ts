@@ -1,10 +1,11 @@
 /**
- * The one place errors become HTTP answers: DomainErrors keep their status and message (and at
- * most MAX_ISSUES issues, with `issueCount` when more were found); anything else is logged with
- * the request id and answered as a generic 500 so no internals reach a client.
+ * The one place errors become HTTP answers: what `answerOf` (../errors.ts) says for the domain's,
+ * the HTTP layer's and the outside services' errors (at most MAX_ISSUES issues, with
+ * `issueCount` when more were found), the store's refused writes as 507/503; anything else is
+ * logged with the request id and answered as a generic 500 so no internals reach a client.
  */
 import type Koa from 'koa';
-import { DomainError, type ErrorCode } from '../../domain/shared/errors.js';
+import { answerOf, type ErrorAnswer, type ErrorCode } from '../errors.js';
 import { StoreWriteError } from '../../store/store.js';
 
 export function errorBody(message: string, code: ErrorCode, issues?: unknown[], issueCount?: number): Record<string, unknown> {
@@ -19,10 +20,10 @@ export function errorBody(message: string, code: ErrorCode, issues?: unknown[], 
  * A write the disk refused: 507 when it is full (reads go on being served; writes work again
  * once there is room), 503 for any other I/O failure. The details are in the log, once.
  */
-function fromStore(err: StoreWriteError): DomainError {
+function fromStore(err: StoreWriteError): ErrorAnswer {
   return err.kind === 'full'
-    ? new DomainError(507, 'insufficient_storage', 'The change was not saved: the disk holding the household data is full. Reads still work; writes work again once there is room.', undefined, { 'Retry-After': '60' })
-    : new DomainError(503, 'unavailable', 'The change was not saved: the store could not write it. Try again shortly.', undefined, { 'Retry-After': '5' });
+    ? { status: 507, code: 'insufficient_storage', message: 'The change was not saved: the disk holding the household data is full. Reads still work; writes work again once there is room.', headers: { 'Retry-After': '60' } }
+    : { status: 503, code: 'unavailable', message: 'The change was not saved: the store could not write it. Try again shortly.', headers: { 'Retry-After': '5' } };
 }
 
 export function errorMiddleware(): Koa.Middleware {
@@ -30,7 +31,7 @@ export function errorMiddleware(): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      const known = err instanceof DomainError ? err : err instanceof StoreWriteError ? fromStore(err) : null;
+      const known = err instanceof StoreWriteError ? fromStore(err) : answerOf(err);
       if (known) {
         ctx.status = known.status;
         ctx.body = errorBody(known.message, known.code, known.issues, known.issueCount);

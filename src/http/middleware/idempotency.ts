@@ -13,7 +13,8 @@
  */
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
-import { DomainError, Invalid } from '../../domain/shared/errors.js';
+import { Invalid } from '../../domain/shared/errors.js';
+import { HttpError } from '../errors.js';
 import type { Store } from '../../store/store.js';
 import type { IdempotencyWrite } from '../../store/types.js';
 
@@ -51,12 +52,12 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
     const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex');
     const slot = `${keyId}\u0000${idemKey}`;
     if (inFlight.has(slot)) {
-      throw new DomainError(409, 'conflict', 'A request with this Idempotency-Key is still being processed');
+      throw new HttpError(409, 'conflict', 'A request with this Idempotency-Key is still being processed');
     }
     const prior = store.getIdempotency(keyId, idemKey, now().getTime());
     if (prior) {
       if (prior.fingerprint !== fingerprint) {
-        throw new DomainError(422, 'idempotency_mismatch', 'This Idempotency-Key was used with a different request');
+        throw new HttpError(422, 'idempotency_mismatch', 'This Idempotency-Key was used with a different request');
       }
       ctx.status = prior.status;
       ctx.body = prior.truncatedBytes !== undefined

@@ -1,5 +1,5 @@
 /**
- * Rate limits (DESIGN §3), fixed one-minute windows kept in memory:
+ * Rate limits (docs/api.md), fixed one-minute windows kept in memory:
  * - per API key (`rateLimit.perMinute`) on every family route, with RateLimit-* headers;
  * - per client address (`rateLimit.publicPerMinute`) for traffic without a valid key: every
  *   request to a public route (share feeds, plan pages), and every answer 401 — an address that
@@ -10,7 +10,7 @@
  */
 import { isIPv6 } from 'node:net';
 import type Koa from 'koa';
-import { DomainError, Unauthorized } from '../../domain/shared/errors.js';
+import { HttpError, Unauthorized } from '../errors.js';
 
 const WINDOW_MS = 60_000;
 
@@ -53,8 +53,8 @@ export class RateLimiter {
   }
 }
 
-function limited(message: string, retryAfter: number): DomainError {
-  return new DomainError(429, 'rate_limited', message, undefined, { 'Retry-After': String(retryAfter) });
+function limited(message: string, retryAfter: number): HttpError {
+  return new HttpError(429, 'rate_limited', message, undefined, { 'Retry-After': String(retryAfter) });
 }
 
 function setHeaders(ctx: Koa.Context, limiter: RateLimiter, r: Taken): void {

@@ -1,6 +1,6 @@
 /**
  * Request structs and response schemas of the calendar events endpoints (contract: Calendar
- * event table and Limits; DESIGN §5).
+ * event table and Limits).
  */
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';

@@ -1,6 +1,6 @@
 /**
  * Calendar events: list (expanding series inside a from/to window), create, update (a series
- * or one occurrence), delete (a series or one occurrence). DESIGN §5.
+ * or one occurrence), delete (a series or one occurrence).
  */
 import { defineRoutes } from '../route.js';
 import { decideCreateEvent, eventView, occurrenceView } from '../../domain/calendar/events.js';

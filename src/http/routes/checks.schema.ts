@@ -1,5 +1,5 @@
 /**
- * Request struct and response schema of `POST /checks` (DESIGN §9).
+ * Request struct and response schema of `POST /checks` (docs/notifications.md).
  */
 import { S, type Infer, type JsonSchema } from '../schema.js';
 import { LEAD_HOURS_MAX } from '../../domain/notifications/checks.js';

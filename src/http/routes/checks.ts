@@ -1,5 +1,5 @@
 /**
- * Checks: a task to be reminded of ahead of a calendar event (DESIGN §9).
+ * Checks: a task to be reminded of ahead of a calendar event (docs/notifications.md).
  */
 import { defineRoutes } from '../route.js';
 import { decideCreateCheck } from '../../domain/notifications/checks.js';

@@ -1,5 +1,5 @@
 /**
- * Request struct and response schema of context search (DESIGN §11).
+ * Request struct and response schema of context search.
  */
 import { S, type Infer, type JsonSchema } from '../schema.js';
 import { CONTEXT_LIMIT } from '../../domain/context/context.js';

@@ -1,6 +1,6 @@
 /**
  * Context search: one ranked list over entries, events, people and collections, or the
- * overview of what is coming up (DESIGN §11; src/domain/context/).
+ * overview of what is coming up (src/domain/context/).
  */
 import { defineRoutes, JsonText } from '../route.js';
 import { contextOverview, CONTEXT_LIMIT, OVERVIEW_DAYS, OVERVIEW_MAX, SEARCH_DAYS, searchContext } from '../../domain/context/context.js';

@@ -1,5 +1,5 @@
 /**
- * Request structs and response schemas of the external calendar endpoints (DESIGN §6).
+ * Request structs and response schemas of the external calendar endpoints (docs/feeds.md).
  */
 import { COLORS } from '../../domain/collections/types.js';
 import { FEED_NAME_MAX, FEED_URL_MAX, HINT_MAX } from '../../domain/feeds/types.js';

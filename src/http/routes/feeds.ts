@@ -1,12 +1,13 @@
 /**
- * External calendars (admin scope; DESIGN §6): link an ICS feed, probe one, list, change the
+ * External calendars (admin scope; docs/feeds.md): link an ICS feed, probe one, list, change the
  * hint, remove, and ask for a refresh.
  *
  * Linking and probing fetch and parse the feed before anything is decided (no I/O inside a
  * command): a feed that cannot be read answers 400 with the reason (link) or `{ok: false,
  * error}` (probe), and nothing is saved.
  */
-import { DomainError, Invalid } from '../../domain/shared/errors.js';
+import { Invalid } from '../../domain/shared/errors.js';
+import { HttpError } from '../errors.js';
 import { assertNameFree, decideDeleteFeed, decideLinkFeed, decideRequestRefresh, decideUpdateFeedHint } from '../../domain/feeds/feeds.js';
 import { readFeedAddress, type FeedAddress } from '../../domain/feeds/url.js';
 import { feedView, listFeeds } from '../../domain/feeds/views.js';
@@ -32,7 +33,7 @@ async function snapshotOf(services: Services, address: FeedAddress, zone: string
     if (r.kind !== 'snapshot') throw new FeedError('fetch', 'the feed answered without content'); // no validators were sent
     return r.snapshot;
   } catch (e) {
-    if (e instanceof FeedError && e.kind === 'stopped') throw new DomainError(503, 'unavailable', 'The daemon is stopping; try again shortly');
+    if (e instanceof FeedError && e.kind === 'stopped') throw new HttpError(503, 'unavailable', 'The daemon is stopping; try again shortly');
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Request structs and response schemas of the lookups: weather, web search, page text
- * (DESIGN §11).
+ * (docs/egress.md).
  */
 import { S, type Infer, type JsonSchema } from '../schema.js';
 import { NUM_RESULTS, SEARCH_SNIPPET_MAX } from '../../integrations/webSearch.js';

@@ -1,5 +1,5 @@
 /**
- * Lookups (DESIGN §11): weather for a place, public web search, the readable text of a page.
+ * Lookups (docs/egress.md): weather for a place, public web search, the readable text of a page.
  * They read nothing of the family's data; the key and scope checks still apply.
  *
  * The integrations are made once per daemon (per Services object) with one egress client, so

@@ -1,5 +1,5 @@
 /**
- * Notifications: send one, list recent ones, preferences (DESIGN §9).
+ * Notifications: send one, list recent ones, preferences (docs/notifications.md).
  *
  * Sending: the record and its deliveries are committed first (in_app is delivered by that,
  * sends that cannot be made are suppressed with their reason); then the transports are called

@@ -1,5 +1,5 @@
 /**
- * Request structs and response schemas of the people endpoints (DESIGN §8).
+ * Request structs and response schemas of the people endpoints.
  */
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { PERSON_KINDS } from '../../domain/people/people.js';

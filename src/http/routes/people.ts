@@ -1,5 +1,5 @@
 /**
- * People: household person profiles (DESIGN §8).
+ * People: household person profiles.
  */
 import { defineRoutes } from '../route.js';
 import {

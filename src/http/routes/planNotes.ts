@@ -1,5 +1,5 @@
 /**
- * Plan notes (DESIGN §7): the author is the display name of the key's person, else the key's
+ * Plan notes: the author is the display name of the key's person, else the key's
  * name; editing keeps author and place; `showOnSharedPage` puts a note on the public page.
  */
 import { defineRoutes } from '../route.js';

@@ -1,14 +1,15 @@
 /**
- * Plans: list, create, read, update, delete, linked events, share (contract "Plans", DESIGN §7).
+ * Plans: list, create, read, update, delete, linked events, share (contract "Plans").
  * Notes are in planNotes.ts, polls in planPolls.ts, the public page in src/public/planPage.ts.
  */
+import { publicBase } from '../../config.js';
 import { defineRoutes, withStatus, type Services } from '../route.js';
 import type { ActorRef } from '../../domain/shared/state.js';
 import {
   decideCreatePlan, decideDeletePlan, decideLinkEvent, decideSharePlan, decideUnlinkEvent, decideUpdatePlan, requirePlan,
 } from '../../domain/plans/plans.js';
 import { listPlans, planDetail, planListItem, type Viewer } from '../../domain/plans/views.js';
-import { hashSecret, randomBase62 } from '../../family/keys.js';
+import { planShareToken } from '../../family/shareTokens.js';
 import {
   CreatePlanBody, LINK_RESPONSE, LinkEventBody, PLAN_CREATE_RESPONSE, PLAN_DELETE_RESPONSE, PLAN_DETAIL_RESPONSE,
   PLAN_LIST_RESPONSE, PLAN_UPDATE_RESPONSE, SHARE_RESPONSE, ShareBody, UNLINK_RESPONSE, UpdatePlanBody,
@@ -19,13 +20,7 @@ const tags = PLAN_TAGS;
 
 /** How the calling key reads plans: today from the service clock, its own person's votes. */
 export function viewerFor(services: Services, actor: ActorRef): Viewer {
-  return { now: services.now(), publicUrl: services.config.server.publicUrl.replace(/\/+$/, ''), personId: actor.personId };
-}
-
-/** A plan share token: `pln_` + 32 base62 characters (190 bits). */
-export function newShareToken(): { token: string; tokenHash: string } {
-  const token = `pln_${randomBase62(32)}`;
-  return { token, tokenHash: hashSecret(token) };
+  return { now: services.now(), publicUrl: publicBase(services.config.server.publicUrl), personId: actor.personId };
 }
 
 export default defineRoutes([
@@ -103,7 +98,7 @@ export default defineRoutes([
     description: 'The page (`GET /p/<token>`, no key) shows the live plan. `shareUrl` is a capability URL: anyone holding it can read the plan, so keep it private. Disabling makes it answer 404 at once; enabling again brings back the same address.',
     response: SHARE_RESPONSE,
     handler: ({ params, body, family }) => {
-      const fresh = newShareToken();
+      const fresh = planShareToken.make();
       return family.execute(
         (s, ctx) => decideSharePlan(s, params.planId!, body.enabled, fresh, ctx),
         (r) => ({ ok: true, enabled: r.enabled, shareUrl: r.shareUrl }));

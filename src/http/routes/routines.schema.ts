@@ -1,5 +1,5 @@
 /**
- * Request structs and response schemas of the notification routines (DESIGN §9).
+ * Request structs and response schemas of the notification routines (docs/notifications.md).
  */
 import { S, type Infer, type JsonSchema } from '../schema.js';
 import { CHANNELS, ROUTINE_INTENTS, ROUTINE_MODES } from '../../domain/notifications/types.js';

@@ -1,6 +1,6 @@
 /**
  * Notification routines: a cron pattern in a time zone that sends a briefing, a reminder or a
- * digest (DESIGN §9). Admin scope.
+ * digest (docs/notifications.md). Admin scope.
  */
 import { defineRoutes } from '../route.js';
 import {

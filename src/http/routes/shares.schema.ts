@@ -1,8 +1,9 @@
 /**
- * Request structs and response schemas of the calendar share endpoints (DESIGN §6).
+ * Request structs and response schemas of the calendar share endpoints (docs/feeds.md).
  */
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { withExamples } from './collections.schema.js';
+import { calendarShareToken } from '../../family/shareTokens.js';
 
 const ids = S.array(S.string({ min: 1, max: 100 }), { max: 200 });
 
@@ -39,7 +40,7 @@ export const SHARE_CREATED_RESPONSE: JsonSchema = {
   properties: {
     ok: { const: true },
     share: SHARE_SCHEMA,
-    token: { type: 'string', pattern: '^shr_[0-9A-Za-z]{32}$', description: 'Shown once; only its hash is kept' },
+    token: { type: 'string', pattern: calendarShareToken.pattern, description: 'Shown once; only its hash is kept' },
     url: { type: 'string', description: 'The public ICS feed of the share' },
   },
   examples: [{ ok: true, share: EXAMPLE, token: 'shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH', url: 'https://home.example/share/calendar/shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH.ics' }],

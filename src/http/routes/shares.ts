@@ -1,10 +1,11 @@
 /**
  * Calendar share links (admin scope): create (the token is shown once), list (no tokens),
- * delete (the public feed answers 404 at once). DESIGN §6.
+ * delete (the public feed answers 404 at once). See docs/feeds.md.
  */
+import { publicBase } from '../../config.js';
 import { defineRoutes } from '../route.js';
 import { decideCreateShare, decideDeleteShare, listShares, shareView } from '../../domain/calendar/shares.js';
-import { hashSecret, randomBase62 } from '../../family/keys.js';
+import { calendarShareToken } from '../../family/shareTokens.js';
 import { CreateShareBody, SHARE_CREATED_RESPONSE, SHARE_DELETED_RESPONSE, SHARE_LIST_RESPONSE } from './shares.schema.js';
 
 const tags = ['Calendar shares'];
@@ -23,10 +24,10 @@ export default defineRoutes([
     description: 'Answers the token (`shr_` + 32 base62) and the public feed `url` once; only the token\'s SHA-256 is kept. Logs calendar_share.created.',
     response: SHARE_CREATED_RESPONSE,
     handler: ({ body, family, services }) => {
-      const token = `shr_${randomBase62(32)}`;
-      const url = `${services.config.server.publicUrl.replace(/\/+$/, '')}/share/calendar/${token}.ics`;
+      const { token, tokenHash } = calendarShareToken.make();
+      const url = `${publicBase(services.config.server.publicUrl)}/share/calendar/${token}.ics`;
       return family.execute(
-        (state, ctx) => decideCreateShare(state, body, hashSecret(token), ctx),
+        (state, ctx) => decideCreateShare(state, body, tokenHash, ctx),
         (share) => ({ ok: true, share: shareView(share), token, url }));
     },
   },

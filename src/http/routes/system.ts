@@ -5,7 +5,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { defineRoutes, withStatus } from '../route.js';
 import { named, S } from '../schema.js';
 import { EVENT_TYPES } from '../../domain/shared/events.js';
-import { DomainError, NotFound } from '../../domain/shared/errors.js';
+import { NotFound } from '../../domain/shared/errors.js';
+import { HttpError } from '../errors.js';
 import type { Metrics } from '../../metrics.js';
 
 export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
@@ -25,7 +26,7 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   },
 });
 
-/** `GET …/changes?limit=`: 1..500 (issue 2), 100 when left out. */
+/** `GET …/changes?limit=`: 1..500, 100 when left out (a page of the change log stays small enough to answer fast). */
 const CHANGES_LIMIT = { min: 1, max: 500, default: 100 } as const;
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
@@ -74,7 +75,7 @@ export default function systemRoutes(getDocument: () => unknown, version: string
         const { enabled, token } = services.config.metrics;
         if (!enabled || !metrics.enabled) throw new NotFound('Metrics are off; set metrics.enabled to true in the configuration to serve them');
         if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
-          throw new DomainError(401, 'unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>', undefined,
+          throw new HttpError(401, 'unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>', undefined,
             { 'WWW-Authenticate': 'Bearer realm="metrics"' });
         }
         return withStatus(200, await metrics.render(), { 'content-type': metrics.contentType, 'cache-control': 'no-store' });

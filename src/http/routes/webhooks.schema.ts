@@ -1,6 +1,6 @@
 /**
  * Request structs and response schemas of the webhook destination endpoints, and the OpenAPI
- * `webhooks` section describing a delivery itself (DESIGN §10, docs/webhooks.md).
+ * `webhooks` section describing a delivery itself (docs/webhooks.md).
  */
 import { S, type Infer, type JsonSchema } from '../schema.js';
 import { EVENT_TYPES } from '../../domain/shared/events.js';

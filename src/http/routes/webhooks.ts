@@ -1,5 +1,5 @@
 /**
- * Webhook destinations (admin scope, DESIGN §10): list with history and usage, create (the
+ * Webhook destinations (admin scope; docs/webhooks.md): list with history and usage, create (the
  * signing secret is shown once), update (rotation answers the new secret once), delete, and a
  * test delivery sent now.
  */

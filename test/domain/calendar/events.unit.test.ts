@@ -63,7 +63,7 @@ describe('calendar events (domain)', () => {
       });
     });
 
-    it('applies the consistency checks of DESIGN §5', () => {
+    it('applies the consistency checks of event data', () => {
       const f = calendarFixture();
       const cases: [Partial<EventInput>, (string | number)[]][] = [
         [{ endDate: '2026-11-30' }, ['endDate']],

@@ -47,7 +47,7 @@ function expectSameAsIcal(t: SeriesTiming, from: string | undefined, to: string)
 }
 
 describe('rruleFor', () => {
-  it('maps every frequency as DESIGN §5 says', () => {
+  it('maps every frequency to its RRULE FREQ', () => {
     const d = '2026-03-04'; // a Wednesday
     expect(rruleFor({ date: d, repeatFrequency: 'daily' })).to.equal('FREQ=DAILY');
     expect(rruleFor({ date: d, repeatFrequency: 'weekdays' })).to.equal('FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR');
