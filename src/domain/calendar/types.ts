@@ -95,7 +95,6 @@ export const EVENT_KEYS: ReadonlySet<string> = new Set([
   'title', 'status', 'calendarKey', 'occurrenceDate', 'editScope', 'clearAttendance', 'clearTravelPlan', 'data', 'sourceId',
 ]);
 
-export const TIMING_KEYS = ['date', 'endDate', 'time', 'endTime', 'allDay', 'durationMinutes'] as const;
 export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatUntil'] as const;
 
 /**
