@@ -11,7 +11,6 @@ import { createFamily } from '../src/family/admin.js';
 import { createIdGenerator } from '../src/domain/shared/ids.js';
 import { ENTRIES, type Entry } from '../src/domain/collections/types.js';
 import type { RecordChange } from '../src/domain/shared/state.js';
-import '../src/domain/register.js';
 
 export interface BenchFamily {
   slug: string;

@@ -36,7 +36,6 @@ import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
-import './domain/register.js';
 
 export interface DaemonOptions {
   logger?: Logger;

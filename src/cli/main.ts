@@ -25,7 +25,6 @@ import { CliFailure, EXIT, UsageError, reportFailure } from './exit.js';
 import { makePrivateFolder, writePrivateFile } from './output.js';
 import { COMMANDS, GLOBAL_OPTIONS, commandHelp, findCommand, groupCommands, groupHelp, overview, usageLine, type CommandSpec } from './help.js';
 import { VERSION } from '../version.js';
-import '../domain/register.js';
 
 /** What parseArgs accepts: every option of the table in help.ts (a command's own are checked after). */
 const PARSE_OPTIONS = Object.fromEntries([...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)].map((o) => [
