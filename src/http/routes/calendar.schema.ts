@@ -1,6 +1,6 @@
 /**
- * Request structs and response schemas of the calendar events endpoints (contract: Calendar
- * event table and Limits).
+ * Request structs and response schemas of the calendar events endpoints; the published
+ * OpenAPI document (`/api/v1/openapi.json`) is generated from them.
  */
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';

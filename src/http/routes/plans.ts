@@ -1,5 +1,5 @@
 /**
- * Plans: list, create, read, update, delete, linked events, share (contract "Plans").
+ * Plans: list, create, read, update, delete, linked events, share.
  * Notes are in planNotes.ts, polls in planPolls.ts, the public page in src/public/planPage.ts.
  */
 import { publicBase } from '../../config.js';
