@@ -7,11 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Store } from '../src/store/store.js';
-import { createFamily } from '../src/family/keys.js';
+import { createFamily } from '../src/family/admin.js';
 import { createIdGenerator } from '../src/domain/shared/ids.js';
 import { ENTRIES, type Entry } from '../src/domain/collections/types.js';
 import type { RecordChange } from '../src/domain/shared/state.js';
-import '../src/domain/register.js';
 
 export interface BenchFamily {
   slug: string;

@@ -13,7 +13,7 @@ import type Router from '@koa/router';
 import { publicBase, type Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
-import { createFamily } from './family/keys.js';
+import { createFamily } from './family/admin.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import { listen } from './listen.js';
@@ -37,7 +37,6 @@ import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
-import './domain/register.js';
 
 export interface DaemonOptions {
   logger?: Logger;

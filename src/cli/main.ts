@@ -13,7 +13,9 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../config.js';
 import { Store, STORE_FILE } from '../store/store.js';
-import { createFamily, createKey, revokeKey, publicKey, SCOPES, updateFamily } from '../family/keys.js';
+import { createFamily, createKey, revokeKey, updateFamily } from '../family/admin.js';
+import { keyWithoutHash } from '../family/keys.js';
+import { SCOPES } from '../family/scopes.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
 import { DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
@@ -23,7 +25,6 @@ import { CliFailure, EXIT, UsageError, reportFailure } from './exit.js';
 import { makePrivateFolder, writePrivateFile } from './output.js';
 import { COMMANDS, GLOBAL_OPTIONS, commandHelp, findCommand, groupCommands, groupHelp, overview, usageLine, type CommandSpec } from './help.js';
 import { VERSION } from '../version.js';
-import '../domain/register.js';
 
 /** What parseArgs accepts: every option of the table in help.ts (a command's own are checked after). */
 const PARSE_OPTIONS = Object.fromEntries([...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)].map((o) => [
@@ -166,14 +167,14 @@ export async function main(argv: string[]): Promise<number> {
           if (!arg) throw new UsageError('key list needs a family slug');
           const family = store().getFamilyBySlug(arg);
           if (!family) throw new NotFound(`no family with slug "${arg}"`);
-          const list = store().listKeys(family.id).map(publicKey);
+          const list = store().listKeys(family.id).map(keyWithoutHash);
           out(list.map((k) => `${k.id}\t${k.name}\t${k.scopes.join(',')}\t${k.personId ?? '-'}\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\tlast used ${k.lastUsedAt ?? 'never'}`).join('\n') || '(no keys)', { keys: list });
           return EXIT.ok;
         }
         case 'key revoke': {
           if (!arg) throw new UsageError('key revoke needs a key id');
           const k = await revokeKey(store(), arg, now);
-          out(`Revoked key ${k.id} "${k.name}".`, { key: publicKey(k) });
+          out(`Revoked key ${k.id} "${k.name}".`, { key: keyWithoutHash(k) });
           return EXIT.ok;
         }
         case 'backup': {

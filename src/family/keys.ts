@@ -1,37 +1,16 @@
 /**
- * API keys and families as the CLI and the first start create them (docs/api.md).
- * Key format `hk_<keyId>_<secret>`: keyId 12 and secret 32 base62 characters. Only the
- * SHA-256 of the secret is stored; verification compares hashes in constant time.
+ * API keys: `hk_<keyId>_<secret>`, keyId 12 and secret 32 base62 characters (docs/api.md).
+ * Only the SHA-256 of the secret is stored; verification compares hashes in constant time.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Conflict, Invalid, NotFound } from '../domain/shared/errors.js';
-import { charCount } from '../domain/shared/text.js';
-import type { FamilyInfo, RecordChange } from '../domain/shared/state.js';
-import { seedRecords } from '../domain/seeds.js';
+import { timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import type { ApiKeyRecord, Scope } from '../store/types.js';
-import type { IdGenerator } from '../domain/shared/ids.js';
+import { hashSecret, randomBase62 } from './secrets.js';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+// The key checks the HTTP layer uses, under the names they always had here.
+export { hasScope, SCOPES } from './scopes.js';
+
 const KEY_FORMAT = /^hk_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})$/;
-export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
-export const SCOPES: readonly Scope[] = ['read', 'write', 'admin'];
-
-/** Uniform random base62 text (rejection sampling: no modulo bias). */
-export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
-      if (b < 248) out += BASE62[b % 62];
-      if (out.length === length) break;
-    }
-  }
-  return out;
-}
-
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 /** The key record for a presented key, or null (malformed, unknown, wrong secret, revoked). */
 export function verifyApiKey(store: Store, presented: string): ApiKeyRecord | null {
@@ -44,21 +23,6 @@ export function verifyApiKey(store: Store, presented: string): ApiKeyRecord | nu
   const same = expected.length === actual.length && timingSafeEqual(expected, actual);
   if (!record || !same || record.revokedAt) return null;
   return record;
-}
-
-/** Scopes nest: admin implies write, write implies read. */
-export function hasScope(key: ApiKeyRecord, needed: Scope): boolean {
-  const rank = (s: Scope) => SCOPES.indexOf(s);
-  return key.scopes.some((s) => rank(s) >= rank(needed));
-}
-
-export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export interface NewKey { record: ApiKeyRecord; apiKey: string }
@@ -75,88 +39,8 @@ export function makeKey(familyId: string, opts: { name: string; scopes: Scope[];
   };
 }
 
-export interface CreateFamilyInput { slug: string; name?: string | undefined; timezone?: string | undefined }
-
-/** Creates a family with its built-in records and, optionally, a first admin key. */
-export async function createFamily(
-  store: Store, input: CreateFamilyInput, deps: { now: Date; newId: IdGenerator; defaultTimezone: string; withKey?: string | undefined },
-): Promise<{ family: FamilyInfo; apiKey?: string; key?: ApiKeyRecord }> {
-  if (!SLUG.test(input.slug)) throw Invalid.at(['slug'], 'must be lower-case letters, digits and dashes (1 to 63, starting with a letter or digit)');
-  const timezone = input.timezone ?? deps.defaultTimezone;
-  if (!isValidTimeZone(timezone)) throw Invalid.at(['timezone'], `"${timezone}" is not an IANA time zone`);
-  const name = (input.name ?? input.slug).trim();
-  if (!name || charCount(name) > 200) throw Invalid.at(['name'], 'must be 1 to 200 characters long');
-  const family: FamilyInfo = { id: deps.newId('fam'), slug: input.slug, name, timezone, createdAt: deps.now.toISOString() };
-  const seed: RecordChange[] = seedRecords(family, family.createdAt);
-  const key = deps.withKey ? makeKey(family.id, { name: deps.withKey, scopes: [...SCOPES], personId: null }, deps.now) : undefined;
-  await store.createFamily(family, seed, key?.record);
-  return { family, ...(key ? { apiKey: key.apiKey, key: key.record } : {}) };
-}
-
-/**
- * Changes a family's name, time zone or location (`family update`). `location` is a place name
- * or `lat,lon` for the weather in contextual notifications; an empty string removes it. The
- * daemon reads the location at each firing; a new name or time zone reaches a running daemon
- * when the family is next loaded (after its idle eviction or a restart).
- */
-export async function updateFamily(
-  store: Store, slug: string, input: { name?: string | undefined; timezone?: string | undefined; location?: string | undefined },
-): Promise<FamilyInfo> {
-  const family = store.getFamilyBySlug(slug);
-  if (!family) throw new NotFound(`no family with slug "${slug}"`);
-  const patch: { name?: string; timezone?: string; location?: string | null } = {};
-  if (input.name !== undefined) {
-    const name = input.name.trim();
-    if (!name || charCount(name) > 200) throw Invalid.at(['name'], 'must be 1 to 200 characters long');
-    patch.name = name;
-  }
-  if (input.timezone !== undefined) {
-    if (!isValidTimeZone(input.timezone)) throw Invalid.at(['timezone'], `"${input.timezone}" is not an IANA time zone`);
-    patch.timezone = input.timezone;
-  }
-  if (input.location !== undefined) {
-    const location = input.location.trim();
-    if (charCount(location) > 200) throw Invalid.at(['location'], 'must be at most 200 characters long');
-    const latLon = /^(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)$/.exec(location);
-    if (latLon && (Math.abs(Number(latLon[1])) > 90 || Math.abs(Number(latLon[2])) > 180)) {
-      throw Invalid.at(['location'], 'lat,lon must be within -90..90 and -180..180');
-    }
-    patch.location = location || null;
-  }
-  const updated = await store.updateFamily(family.id, patch);
-  if (!updated) throw new NotFound(`no family with slug "${slug}"`);
-  return updated;
-}
-
-/** Creates a key for a family; the plaintext is returned once. */
-export async function createKey(
-  store: Store, slug: string, opts: { name?: string | undefined; scopes?: Scope[] | undefined; personId?: string | null | undefined }, now: Date,
-): Promise<NewKey> {
-  const family = store.getFamilyBySlug(slug);
-  if (!family) throw new NotFound(`no family with slug "${slug}"`);
-  const scopes = opts.scopes && opts.scopes.length ? opts.scopes : [...SCOPES];
-  for (const s of scopes) if (!SCOPES.includes(s)) throw Invalid.at(['scopes'], `"${s}" is not one of read, write, admin`);
-  const personId = opts.personId ?? null;
-  if (personId !== null) {
-    const person = store.getRecord<{ deletedAt?: string | null }>(family.id, 'people', personId);
-    if (!person || person.deletedAt) throw Invalid.at(['person'], `no person "${personId}" in family "${slug}"`);
-  }
-  const key = makeKey(family.id, { name: opts.name?.trim() || 'API key', scopes, personId }, now);
-  await store.putKey(key.record);
-  return key;
-}
-
-export async function revokeKey(store: Store, keyId: string, now: Date): Promise<ApiKeyRecord> {
-  const key = store.getKey(keyId);
-  if (!key) throw new NotFound(`no key "${keyId}"`);
-  if (key.revokedAt) throw new Conflict(`key "${keyId}" was already revoked`);
-  const revoked = { ...key, revokedAt: now.toISOString() };
-  await store.putKey(revoked);
-  return revoked;
-}
-
-/** A key as listings show it: never the hash. */
-export function publicKey(k: ApiKeyRecord): Omit<ApiKeyRecord, 'secretHash' | 'familyId'> & { familyId: string } {
+/** A key as listings show it: the record without its secret's hash. */
+export function keyWithoutHash(k: ApiKeyRecord): Omit<ApiKeyRecord, 'secretHash' | 'familyId'> & { familyId: string } {
   const { secretHash: _hash, ...rest } = k;
   return rest;
 }

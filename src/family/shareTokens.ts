@@ -4,7 +4,7 @@
  * characters (190 bits); only its SHA-256 is stored, indexed store-wide to find the family.
  * A presented token that is not of the shape has no hash: it is answered as unknown.
  */
-import { hashSecret, randomBase62 } from './keys.js';
+import { hashSecret, randomBase62 } from './secrets.js';
 
 const LENGTH = 32;
 

@@ -77,7 +77,7 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
   // list), and validation is a visible share of a read's cost. Handlers never mutate them.
   const queries = new Map<string, unknown>();
   const validQuery = (ctx: Koa.Context): unknown => {
-    if (!def.query) return lenientQuery(ctx, familyRoute);
+    if (!def.query) return refuseUndeclaredQuery(ctx, familyRoute);
     const hit = queries.get(ctx.querystring);
     if (hit !== undefined) return hit;
     const valid = validateInput(ctx.query, def.query, ['query']);
@@ -133,7 +133,7 @@ function familyHandle(actor: FamilyActor, caller: ActorRef, intent: IdempotencyI
 }
 
 /** Family routes without a query declaration refuse query parameters (typos must not pass). */
-function lenientQuery(ctx: Koa.Context, strict: boolean): Record<string, never> {
+function refuseUndeclaredQuery(ctx: Koa.Context, strict: boolean): Record<string, never> {
   const names = Object.keys(ctx.query);
   if (strict && names.length) {
     const issues = names.map((n) => ({ path: ['query', n], message: 'is not a known query parameter' }));

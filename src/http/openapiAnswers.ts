@@ -10,7 +10,7 @@ import { toJsonSchema, type JsonSchema } from './schema.js';
 import { validateInput } from './validate.js';
 import { Invalid } from '../domain/shared/errors.js';
 import { domainCode } from './errors.js';
-import { SLUG } from '../family/keys.js';
+import { SLUG } from '../family/admin.js';
 
 export const ERROR_SCHEMA: JsonSchema = {
   type: 'object',

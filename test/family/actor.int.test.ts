@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Store } from '../../src/store/store.js';
 import { FamilyRegistry } from '../../src/family/registry.js';
-import { createFamily } from '../../src/family/keys.js';
+import { createFamily } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { Conflict } from '../../src/domain/shared/errors.js';
 import type { Command, FamilyInfo } from '../../src/domain/shared/state.js';

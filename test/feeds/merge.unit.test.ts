@@ -8,7 +8,6 @@ import { getFeed } from '../../src/domain/feeds/views.js';
 import { parseIcs } from '../../src/integrations/icsParse.js';
 import type { FeedSnapshot } from '../../src/domain/feeds/types.js';
 import type { EventRecord } from '../../src/domain/calendar/types.js';
-import '../../src/domain/register.js';
 
 function snapshot(events: string[][]): FeedSnapshot {
   const body = ['BEGIN:VCALENDAR', ...events.flatMap((e) => ['BEGIN:VEVENT', ...e, 'END:VEVENT']), 'END:VCALENDAR'].join('\r\n');

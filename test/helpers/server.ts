@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { deepMerge, loadConfig, type Config, type DeepPartial } from '../../src/config.js';
 import { startDaemon, type Daemon } from '../../src/server.js';
-import { createFamily, createKey } from '../../src/family/keys.js';
+import { createFamily, createKey } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { createLogger } from '../../src/logger.js';
 import type { RouteDef } from '../../src/http/route.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { revokeKey } from '../../src/family/keys.js';
+import { revokeKey } from '../../src/family/admin.js';
 
 describe('API keys and scopes', () => {
   let server: TestServer;

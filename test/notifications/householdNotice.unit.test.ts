@@ -7,7 +7,6 @@ import { householdNotice } from '../../src/domain/notifications/compose.js';
 import { listNotifications } from '../../src/domain/notifications/send.js';
 import { AGENDA_TABLE } from '../../src/domain/shared/agenda.js';
 import { fixture } from '../domain/collections/fixture.js';
-import '../../src/domain/register.js';
 
 describe('householdNotice', () => {
   it('returns the changes and events of one in-app notification record, and the pruning job', () => {

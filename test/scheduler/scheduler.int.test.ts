@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createLogger } from '../../src/logger.js';
 import { Store } from '../../src/store/store.js';
 import { FamilyRegistry } from '../../src/family/registry.js';
-import { createFamily } from '../../src/family/keys.js';
+import { createFamily } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import type { AgendaChange, Command, FamilyInfo } from '../../src/domain/shared/state.js';
 import { fireCommand, Scheduler, type JobHandler } from '../../src/scheduler/scheduler.js';

@@ -86,17 +86,22 @@ export interface EventRecord extends Entry {
   feed?: FeedEventSource;
 }
 
+/** EventFields' names as a value; `satisfies` makes the compiler hold the two lists equal. */
+const EVENT_FIELD_NAMES = {
+  date: true, endDate: true, time: true, endTime: true, allDay: true, durationMinutes: true, where: true, note: true,
+  description: true, assignee: true, ownerPersonId: true, responsiblePersonIds: true, responsibilityRequired: true,
+  attendance: true, everyoneAttendance: true, repeatFrequency: true, repeatInterval: true, repeatDays: true,
+  repeatUntil: true, reminders: true, travelPlan: true,
+} as const satisfies Record<keyof EventFields, true>;
+
 /** Every event field name: custom `data` keys may not use them. */
 export const EVENT_KEYS: ReadonlySet<string> = new Set([
-  'date', 'endDate', 'time', 'endTime', 'allDay', 'durationMinutes', 'where', 'note', 'description', 'assignee',
-  'ownerPersonId', 'responsiblePersonIds', 'responsibilityRequired', 'attendance', 'everyoneAttendance',
-  'repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatUntil', 'reminders', 'travelPlan',
+  ...Object.keys(EVENT_FIELD_NAMES),
   // Names the API uses around events; refused as custom keys to keep views unambiguous.
   'title', 'status', 'calendarKey', 'occurrenceDate', 'editScope', 'clearAttendance', 'clearTravelPlan', 'data', 'sourceId',
 ]);
 
-export const TIMING_KEYS = ['date', 'endDate', 'time', 'endTime', 'allDay', 'durationMinutes'] as const;
-export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatUntil'] as const;
+export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatUntil'] as const satisfies readonly (keyof EventFields)[];
 
 /**
  * Fields an external feed owns: changing them on a feed event → 409. Every other
@@ -105,7 +110,7 @@ export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', '
 export const FEED_OWNED: ReadonlySet<string> = new Set([
   'title', 'date', 'endDate', 'time', 'endTime', 'allDay', 'durationMinutes', 'where', 'description',
   'repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatUntil', 'calendarKey', 'data',
-]);
+] satisfies (keyof EventFields | 'title' | 'calendarKey' | 'data')[]);
 
 /** Limits the contract leaves open (decisions). */
 export const TITLE_MAX = 500;
@@ -129,64 +134,43 @@ export interface TravelPlanInput {
   arriveEarlyMinutes?: number;
 }
 
-/** The contract's create fields, already shaped by the request struct (times normalized). */
-export interface EventInput {
+/** What a create or an update says about an event besides its fields. */
+interface EventEnvelope {
   title: string;
-  date: string;
-  time?: string;
-  endDate?: string;
-  endTime?: string;
-  allDay?: boolean;
-  durationMinutes?: number;
-  where?: string;
-  note?: string;
-  assignee?: string;
-  ownerPersonId?: string;
-  responsiblePersonIds?: string[];
-  responsibilityRequired?: boolean;
-  attendance?: Record<string, Attendance>;
-  everyoneAttendance?: Attendance;
-  calendarKey?: string;
-  data?: Record<string, unknown>;
-  repeatFrequency?: RepeatFrequency;
-  repeatInterval?: number;
-  repeatDays?: number[];
-  repeatUntil?: string;
-  reminders?: ReminderInput[];
-  travelPlan?: TravelPlanInput | null;
+  calendarKey: string;
+  data: Record<string, unknown>;
 }
 
 /**
- * PATCH fields. Optional fields may also be null to unset them (an extension; the contract
- * shows no way to remove a field). Attendance values may be null to drop one person's answer.
+ * The create fields, already shaped by the request struct (times normalized): the stored
+ * fields but the feed-only `description`, with reminders and the travel plan as sent (defaults
+ * not yet filled; a null travel plan is none).
  */
-export interface EventPatch {
-  title?: string;
-  date?: string;
-  time?: string | null;
-  endDate?: string | null;
-  endTime?: string | null;
-  allDay?: boolean;
-  durationMinutes?: number | null;
-  where?: string | null;
-  note?: string | null;
-  assignee?: string | null;
-  ownerPersonId?: string | null;
-  responsiblePersonIds?: string[];
-  responsibilityRequired?: boolean | null;
-  attendance?: Record<string, Attendance | null>;
-  everyoneAttendance?: Attendance | null;
-  calendarKey?: string;
-  data?: Record<string, unknown>;
-  repeatFrequency?: RepeatFrequency;
-  repeatInterval?: number | null;
-  repeatDays?: number[] | null;
-  repeatUntil?: string | null;
-  reminders?: ReminderInput[];
-  travelPlan?: TravelPlanInput | null;
-  clearAttendance?: boolean;
-  clearTravelPlan?: boolean;
-  editScope?: 'occurrence' | 'series';
-  occurrenceDate?: string;
-  status?: EntryStatus;
-}
+export type EventInput = Pick<EventEnvelope, 'title'> & Partial<Omit<EventEnvelope, 'title'>>
+  & Omit<EventFields, 'description' | 'reminders' | 'travelPlan'>
+  & { reminders?: ReminderInput[]; travelPlan?: TravelPlanInput | null };
+
+/** Optional fields a PATCH may unset with null (an extension; the contract shows no way to remove a field). */
+export const NULLABLE_ON_PATCH = [
+  'time', 'endDate', 'endTime', 'durationMinutes', 'where', 'note', 'assignee', 'ownerPersonId',
+  'responsibilityRequired', 'everyoneAttendance', 'repeatInterval', 'repeatDays', 'repeatUntil',
+] as const satisfies readonly (keyof EventFields)[];
+export type NullableOnPatch = typeof NULLABLE_ON_PATCH[number];
+
+/**
+ * PATCH fields: every create field may change; those of NULLABLE_ON_PATCH may be null to unset
+ * them, and attendance values may be null to drop one person's answer. Plus how to apply it.
+ */
+export type EventPatch = Partial<EventEnvelope>
+  & { [K in NullableOnPatch]?: NonNullable<EventFields[K]> | null }
+  & Partial<Pick<EventFields, 'date' | 'allDay' | 'responsiblePersonIds' | 'repeatFrequency'>>
+  & {
+    attendance?: Record<string, Attendance | null>;
+    reminders?: ReminderInput[];
+    travelPlan?: TravelPlanInput | null;
+    clearAttendance?: boolean;
+    clearTravelPlan?: boolean;
+    editScope?: 'occurrence' | 'series';
+    occurrenceDate?: string;
+    status?: EntryStatus;
+  };

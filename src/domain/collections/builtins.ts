@@ -4,7 +4,7 @@
  * imported or older family). Built-ins cannot be deleted; their name, description, colour and
  * fields can be changed, and a seed never overwrites such changes.
  */
-import { registerSeed } from '../seeds.js';
+import type { FamilyInfo, FamilyState, RecordChange } from '../shared/state.js';
 import { COLLECTIONS, type Collection, type FieldDef } from './types.js';
 
 const notes: FieldDef = { key: 'notes', label: 'Notes', type: 'textarea' };
@@ -60,11 +60,13 @@ export const BUILTINS: readonly Builtin[] = [
 /** Display order of the built-ins in listings (custom collections follow, oldest first). */
 export const BUILTIN_ORDER: ReadonlyMap<string, number> = new Map(BUILTINS.map((b, i) => [b.key, i]));
 
-registerSeed((_family, nowIso, state) =>
-  BUILTINS.filter((b) => !state?.get(COLLECTIONS, b.key)).map((b) => {
+/** The built-ins a family lacks, as new records (the collections area's seed). */
+export function seedBuiltins(_family: FamilyInfo, nowIso: string, state?: FamilyState): RecordChange[] {
+  return   BUILTINS.filter((b) => !state?.get(COLLECTIONS, b.key)).map((b) => {
     const record: Collection = {
       ...b, fields: b.fields.map((f) => ({ ...f, ...(f.options ? { options: [...f.options] } : {}) })),
       builtin: true, sourceId: null, createdAt: nowIso, updatedAt: nowIso,
     };
     return { table: COLLECTIONS, id: b.key, value: record };
-  }));
+  });
+}

@@ -5,6 +5,7 @@
  * of case. Built-ins cannot be deleted. Deleting a custom collection deletes its entries in the
  * same transaction and logs one `collection.deleted` (no per-entry records).
  */
+import { areas } from '../areas.js';
 import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
 import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { BUILTIN_ORDER } from './builtins.js';
@@ -200,12 +201,6 @@ export type CollectionDeletionHook = (
   state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
 ) => { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] };
 
-const deletionHooks: CollectionDeletionHook[] = [];
-
-export function onCollectionDeleted(hook: CollectionDeletionHook): void {
-  deletionHooks.push(hook);
-}
-
 export interface DeletedCollection { collection: Collection; deletedEntries: number }
 
 export function decideDeleteCollection(state: FamilyState, key: string, ctx: CommandContext): Decision<DeletedCollection> {
@@ -218,8 +213,9 @@ export function decideDeleteCollection(state: FamilyState, key: string, ctx: Com
   for (const id of ids) changes.push({ table: ENTRIES, id, value: null });
   const events: LogEvent[] = [{ type: 'collection.deleted', object: { ...collectionView(c), deletedEntries: ids.size } }];
   const agenda: AgendaChange[] = [];
-  for (const hook of deletionHooks) {
-    const more = hook(state, c, ids, ctx);
+  for (const area of areas()) {
+    if (!area.onCollectionDeleted) continue;
+    const more = area.onCollectionDeleted(state, c, ids, ctx);
     changes.push(...more.changes);
     events.push(...more.events);
     agenda.push(...(more.agenda ?? []));

@@ -4,9 +4,10 @@
  * ("New in <feed name>: <titles>"). No hint, no news.
  *
  * This area only finds what matched; the notifications area turns it into a notification in the
- * same decision by registering with `onFeedIntake` (until it does, the match is still recorded
+ * same decision through its `onFeedIntake` in src/domain/areas.ts (until it has one, the match is still recorded
  * on the `external_calendar.updated` change-log record as `intake`).
  */
+import { areas } from '../areas.js';
 import { normalizeText } from '../collections/search.js';
 import type { AgendaChange, CommandContext, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import type { EventRecord } from '../calendar/types.js';
@@ -54,18 +55,14 @@ export function intakeUpdate(feed: Pick<CalendarFeed, 'id' | 'name' | 'hint'>, a
 /** What a registered area adds to the refresh's decision. */
 export interface IntakeReaction { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] }
 
-type IntakeHook = (state: FamilyState, intake: IntakeUpdate, ctx: CommandContext) => IntakeReaction;
-const hooks: IntakeHook[] = [];
-
-/** The notifications area registers here to make its `intake_update` notification. */
-export function onFeedIntake(fn: IntakeHook): void {
-  hooks.push(fn);
-}
+/** An area's part in a feed's intake (its `onFeedIntake` in src/domain/areas.ts). */
+export type IntakeHook = (state: FamilyState, intake: IntakeUpdate, ctx: CommandContext) => IntakeReaction;
 
 export function reactToFeedIntake(state: FamilyState, intake: IntakeUpdate, ctx: CommandContext): IntakeReaction {
   const out: IntakeReaction = { changes: [], events: [] };
-  for (const fn of hooks) {
-    const r = fn(state, intake, ctx);
+  for (const area of areas()) {
+    if (!area.onFeedIntake) continue;
+    const r = area.onFeedIntake(state, intake, ctx);
     out.changes.push(...r.changes);
     out.events.push(...r.events);
     if (r.agenda) out.agenda = [...(out.agenda ?? []), ...r.agenda];

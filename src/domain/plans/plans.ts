@@ -18,7 +18,7 @@ export function requirePlan(state: FamilyState, id: string): PlanRecord {
 }
 
 /** Change-log views are written as the acting key would read them. */
-export function viewerOf(ctx: CommandContext): Viewer {
+export function viewerOfCommand(ctx: CommandContext): Viewer {
   return { now: ctx.now, publicUrl: ctx.publicUrl, personId: ctx.actor.personId };
 }
 
@@ -28,7 +28,7 @@ export function putPlan(plan: PlanRecord): RecordChange {
 
 /** `plan.updated` with the plan before and after. */
 export function planUpdated(state: FamilyState, before: PlanRecord, after: PlanRecord, ctx: CommandContext): LogEvent {
-  const v = viewerOf(ctx);
+  const v = viewerOfCommand(ctx);
   return { type: 'plan.updated', object: planDetail(state, after, v), previous: planDetail(state, before, v) };
 }
 
@@ -58,7 +58,7 @@ export function decideCreatePlan(state: FamilyState, input: CreatePlanInput, ctx
   return {
     result: plan,
     changes: [putPlan(plan)],
-    events: [{ type: 'plan.created', object: planDetail(state, plan, viewerOf(ctx)) }],
+    events: [{ type: 'plan.created', object: planDetail(state, plan, viewerOfCommand(ctx)) }],
   };
 }
 
@@ -87,7 +87,7 @@ export function decideDeletePlan(state: FamilyState, id: string, ctx: CommandCon
   return {
     result: plan,
     changes: [{ table: PLANS, id, value: null }],
-    events: [{ type: 'plan.deleted', object: planDetail(state, plan, viewerOf(ctx)) }],
+    events: [{ type: 'plan.deleted', object: planDetail(state, plan, viewerOfCommand(ctx)) }],
     ...(plan.share?.enabled ? { indexes: [{ index: 'share-token' as const, key: plan.share.tokenHash, familyId: null }] } : {}),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Date polls of a plan (the contract's "States and transitions"):
+ * Date polls of a plan, and the states they move through:
  *
  *   open ──settle(optionId)──> settled ──reopen──> open
  *

@@ -1,5 +1,5 @@
 /**
- * The contract's `limit` for list entries and list calendar events (Limits table): 1..50,
+ * The `limit` of list entries and list calendar events: 1..50,
  * default 20. The request schemas publish these numbers and the listings apply the default,
  * so both read them from here.
  */

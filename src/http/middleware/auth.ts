@@ -6,7 +6,8 @@
 import type Koa from 'koa';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { Unauthorized } from '../errors.js';
-import { verifyApiKey, hasScope } from '../../family/keys.js';
+import { verifyApiKey } from '../../family/keys.js';
+import { hasScope } from '../../family/scopes.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../../store/types.js';
 import type { Store } from '../../store/store.js';
 import type { Services } from '../route.js';

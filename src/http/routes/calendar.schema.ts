@@ -1,13 +1,14 @@
 /**
- * Request structs and response schemas of the calendar events endpoints (contract: Calendar
- * event table and Limits).
+ * Request structs and response schemas of the calendar events endpoints; the published
+ * OpenAPI document (`/api/v1/openapi.json`) is generated from them.
  */
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
+import type { Struct } from 'superstruct';
 import {
   ASSIGNEE_MAX, ATTENDANCE, AUDIENCES, CHANNELS, NOTE_MAX, PEOPLE_MAX, REMINDER_MODES, REMINDERS_MAX, REPEAT_FREQUENCIES,
-  TITLE_MAX, WHERE_MAX,
+  TITLE_MAX, WHERE_MAX, type EventInput, type EventPatch, type NullableOnPatch,
 } from '../../domain/calendar/types.js';
 import { withExamples } from './collections.schema.js';
 
@@ -31,7 +32,7 @@ const TravelPlan = S.object({
   arriveEarlyMinutes: S.optional(S.integer(0, 720)),
 }, 'Where the trip starts and how long it takes; leaveAt is derived');
 
-/** Fields both create and update take (update makes most of them nullable). */
+/** Fields both create and update take; update makes them nullable (NULLABLE_ON_PATCH). */
 const common = {
   time: S.time(),
   endDate: S.date(),
@@ -46,7 +47,7 @@ const common = {
   repeatInterval: S.integer(1, 52),
   repeatDays: S.array(S.integer(0, 6), { max: 7 }),
   repeatUntil: S.date(),
-};
+} satisfies Record<NullableOnPatch, Struct<any, any>>;
 
 export const CreateEventBody = withExamples(S.object({
   title,
@@ -112,6 +113,13 @@ export const UpdateEventBody = withExamples(S.object({
 { attendance: { person_01kaq5m2v8x3c4d5e6f7: 'going' } },
 { editScope: 'occurrence', occurrenceDate: '2026-12-01', time: '17:00' });
 export type UpdateEventBody = Infer<typeof UpdateEventBody>;
+
+// The bodies take exactly the domain's create and PATCH fields (src/domain/calendar/types.ts):
+// a field added on one side only does not compile.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? [keyof B] extends [keyof A] ? true : false : false;
+type Holds<T extends true> = T;
+export type CreateBodyMatchesInput = Holds<SameKeys<CreateEventBody, EventInput>>;
+export type UpdateBodyMatchesPatch = Holds<SameKeys<UpdateEventBody, EventPatch>>;
 
 export const ListEventsQuery = S.object({
   from: S.optional(S.date()),

@@ -1,6 +1,6 @@
 /**
  * Request structs and response schemas of the notifications endpoints: send, recent
- * notifications and preferences (contract: Notifications; docs/notifications.md).
+ * notifications and preferences (docs/notifications.md).
  */
 import { S, type Infer, type JsonSchema } from '../schema.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';

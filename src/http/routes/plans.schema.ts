@@ -1,5 +1,5 @@
 /**
- * Request structs and response schemas of the plans endpoints (contract "Plans").
+ * Request structs and response schemas of the plans endpoints.
  */
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { withExamples } from './collections.schema.js';

@@ -1,5 +1,5 @@
 /**
- * Plans: list, create, read, update, delete, linked events, share (contract "Plans").
+ * Plans: list, create, read, update, delete, linked events, share.
  * Notes are in planNotes.ts, polls in planPolls.ts, the public page in src/public/planPage.ts.
  */
 import { publicBase } from '../../config.js';
@@ -19,7 +19,7 @@ export const PLAN_TAGS = ['Plans'];
 const tags = PLAN_TAGS;
 
 /** How the calling key reads plans: today from the service clock, its own person's votes. */
-export function viewerFor(services: Services, actor: ActorRef): Viewer {
+export function viewerOfCaller(services: Services, actor: ActorRef): Viewer {
   return { now: services.now(), publicUrl: publicBase(services.config.server.publicUrl), personId: actor.personId };
 }
 
@@ -30,7 +30,7 @@ export default defineRoutes([
     description: 'Newest first, archived plans included. `phase` and `when` come from the linked events and the settled dated poll options, in the family\'s time zone.',
     response: PLAN_LIST_RESPONSE,
     handler: ({ family, services, caller }) => {
-      const v = viewerFor(services, caller);
+      const v = viewerOfCaller(services, caller);
       return family.read((s) => ({ ok: true, plans: listPlans(s).map((p) => planListItem(s, p, v)) }));
     },
   },
@@ -40,7 +40,7 @@ export default defineRoutes([
     response: PLAN_CREATE_RESPONSE,
     handler: ({ body, family, services, caller }) => family.execute(
       (s, ctx) => decideCreatePlan(s, body, ctx),
-      (p, s) => ({ ok: true, planId: p.id, title: p.title, plan: planDetail(s, p, viewerFor(services, caller)) })),
+      (p, s) => ({ ok: true, planId: p.id, title: p.title, plan: planDetail(s, p, viewerOfCaller(services, caller)) })),
   },
   {
     method: 'get', path: '/plans/:planId', tags,
@@ -48,7 +48,7 @@ export default defineRoutes([
     description: 'With its linked events, notes (in order) and polls; each poll shows the calling key\'s person\'s vote as `myVoteOptionId`.',
     response: PLAN_DETAIL_RESPONSE,
     handler: ({ params, family, services, caller }) => {
-      const v = viewerFor(services, caller);
+      const v = viewerOfCaller(services, caller);
       return family.read((s) => ({ ok: true, ...planDetail(s, requirePlan(s, params.planId!), v) }));
     },
   },
@@ -59,7 +59,7 @@ export default defineRoutes([
     response: PLAN_UPDATE_RESPONSE,
     handler: ({ params, body, family, services, caller }) => family.execute(
       (s, ctx) => decideUpdatePlan(s, params.planId!, body, ctx),
-      (p, s) => ({ ok: true, planId: p.id, title: p.title, archived: p.archived, prose: p.prose, plan: planDetail(s, p, viewerFor(services, caller)) })),
+      (p, s) => ({ ok: true, planId: p.id, title: p.title, archived: p.archived, prose: p.prose, plan: planDetail(s, p, viewerOfCaller(services, caller)) })),
   },
   {
     method: 'delete', path: '/plans/:planId', tags,

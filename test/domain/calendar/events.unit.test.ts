@@ -7,7 +7,8 @@ import { COLLECTIONS, ENTRIES, type Collection } from '../../../src/domain/colle
 import { decideCreateCollection, decideDeleteCollection } from '../../../src/domain/collections/collections.js';
 import { decideDeletePerson } from '../../../src/domain/people/people.js';
 import { Conflict, Invalid, NotFound } from '../../../src/domain/shared/errors.js';
-import { onEventsRemoved } from '../../../src/domain/shared/hooks.js';
+import { decideCreatePlan, decideLinkEvent } from '../../../src/domain/plans/plans.js';
+import { getPlan } from '../../../src/domain/plans/views.js';
 import type { EventRecord } from '../../../src/domain/calendar/types.js';
 import { calendarFixture, thrown } from './fixture.js';
 
@@ -17,9 +18,12 @@ function create(f: F, input: Partial<EventInput> = {}): EventRecord {
   return f.run((s, c) => decideCreateEvent(s, { title: 'Event', date: '2026-12-01', ...input }, c)).result;
 }
 
-// Calls of the events-removed reaction, as the plans area would see them.
-const removedCalls: string[][] = [];
-onEventsRemoved((_s, ids) => { removedCalls.push([...ids]); return { changes: [], events: [] }; });
+/** A plan the event is linked to: the plans area's reaction to removed events shows on it. */
+function linkedPlan(f: F, eventId: string): string {
+  const plan = f.run((s, c) => decideCreatePlan(s, { title: 'Plan' }, c)).result;
+  f.run((s, c) => decideLinkEvent(s, plan.id, { eventId }, c));
+  return plan.id;
+}
 
 describe('calendar events (domain)', () => {
   describe('decideCreateEvent', () => {
@@ -230,10 +234,10 @@ describe('calendar events (domain)', () => {
     it('deletes the series, logs calendar.event.deleted and lets other areas react in the same decision', () => {
       const f = calendarFixture();
       const ev = create(f, { repeatFrequency: 'daily' });
-      removedCalls.length = 0;
+      const plan = linkedPlan(f, ev.id);
       const d = f.run((s, c) => decideDeleteEvent(s, ev.id, c));
-      expect(d.events.map((e) => e.type)).to.deep.equal(['calendar.event.deleted']);
-      expect(removedCalls).to.deep.equal([[ev.id]]);
+      expect(d.events.map((e) => e.type)).to.deep.equal(['calendar.event.deleted', 'plan.event.unlinked']);
+      expect(getPlan(f.state, plan)!.events).to.deep.equal([]);
       expect(f.state.get(ENTRIES, ev.id)).to.equal(undefined);
       expect(thrown(() => decideDeleteEvent(f.state, ev.id, f.ctx()))).to.be.instanceOf(NotFound);
     });
@@ -242,10 +246,13 @@ describe('calendar events (domain)', () => {
       const f = calendarFixture();
       f.run((s, c) => decideCreateCollection(s, { name: 'Sports', category: 'calendar' }, c));
       const a = create(f, { calendarKey: 'sports' });
-      create(f);
-      removedCalls.length = 0;
-      f.run((s, c) => decideDeleteCollection(s, 'sports', c));
-      expect(removedCalls).to.deep.equal([[a.id]]);
+      const b = create(f);
+      const planA = linkedPlan(f, a.id);
+      const planB = linkedPlan(f, b.id);
+      const d = f.run((s, c) => decideDeleteCollection(s, 'sports', c));
+      expect(d.events.map((e) => e.type)).to.deep.equal(['collection.deleted', 'plan.event.unlinked']);
+      expect(getPlan(f.state, planA)!.events).to.deep.equal([]);
+      expect(getPlan(f.state, planB)!.events.map((e) => e.eventId)).to.deep.equal([b.id]);
     });
   });
 

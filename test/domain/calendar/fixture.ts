@@ -1,7 +1,6 @@
 /** A family state (built-ins seeded, calendar registrations loaded) and a command context. */
 import { decideCreatePerson } from '../../../src/domain/people/people.js';
 import type { DomainError } from '../../../src/domain/shared/errors.js';
-import '../../../src/domain/register.js';
 import { fixture } from '../collections/fixture.js';
 
 export function calendarFixture(opts: { now?: string; timezone?: string } = {}) {

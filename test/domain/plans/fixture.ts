@@ -1,7 +1,6 @@
 /** A family with the built-ins and the plans registrations, acting as a key with or without a person. */
 import type { CommandContext, Decision, FamilyState } from '../../../src/domain/shared/state.js';
 import { fixture } from '../collections/fixture.js';
-import '../../../src/domain/register.js';
 
 export function plansFixture(now = '2026-11-22T08:30:00.000Z', timezone = 'UTC') {
   const f = fixture(now, timezone);

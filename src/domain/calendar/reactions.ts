@@ -1,0 +1,14 @@
+/**
+ * How the calendar area reacts to other areas (listed in src/domain/areas.ts): when a custom
+ * calendar collection is deleted (with its events, by the collections area), its events leave
+ * every plan in the same decision, exactly as a deleted event does.
+ */
+import type { Collection } from '../collections/types.js';
+import { reactToEventsRemoved, type Reaction } from '../shared/hooks.js';
+import type { CommandContext, FamilyState } from '../shared/state.js';
+
+export function removeEventsOfDeletedCalendar(
+  state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
+): Reaction {
+  return collection.category === 'calendar' ? reactToEventsRemoved(state, [...entryIds], ctx) : { changes: [], events: [] };
+}
