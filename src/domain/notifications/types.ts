@@ -5,7 +5,7 @@
  * a transport starts `pending` and is settled after the transport answered; everything not sent
  * is `suppressed` with its reason on the record.
  */
-import { CHANNELS, type Channel } from '../calendar/types.js';
+import { CHANNELS, REMINDER_MODES, type Channel, type ReminderMode } from '../calendar/types.js';
 
 export { CHANNELS, type Channel };
 
@@ -64,8 +64,9 @@ export interface NotificationRecord {
 
 export const ROUTINE_INTENTS = ['briefing', 'reminder', 'digest'] as const;
 export type RoutineIntent = typeof ROUTINE_INTENTS[number];
-export const ROUTINE_MODES = ['plain', 'contextual'] as const;
-export type RoutineMode = typeof ROUTINE_MODES[number];
+/** A routine's text, like a reminder's: the saved words, or written at firing time from live data. */
+export const ROUTINE_MODES = REMINDER_MODES;
+export type RoutineMode = ReminderMode;
 
 export interface RoutineRecord {
   id: string;
