@@ -106,7 +106,6 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
   for (const def of routes) {
     const path = openApiPath(fullPath(def));
     const scope = requiredScope(def);
-    const pending = def.status === 501;
     for (const tag of def.tags) if (!knownTags.has(tag)) throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapi.ts TAGS`);
 
     // Parameters: path (shared components), query (from the struct), headers.
@@ -136,8 +135,8 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     const successHeaders = headersOf([...limited, ...(idempotent ? ['Idempotent-Replayed'] : [])]);
     const responses: Record<string, any> = {
       [status]: {
-        description: status >= 400 ? 'Not implemented in this version' : 'Success',
-        headers: status >= 400 ? headersOf([]) : successHeaders,
+        description: 'Success',
+        headers: successHeaders,
         content: { [def.produces ?? 'application/json']: {
           schema: def.produces ? { type: 'string' } : components.use(def.response),
           ...(def.example !== undefined ? { example: def.example } : {}),
@@ -147,14 +146,12 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
 
     // Errors of this endpoint, with examples of its own.
     const bad = badRequestExample(def);
-    if (bad && !pending) {
+    if (bad) {
       responses[400] = errorResponse('The request did not match the contract (issues name the fields)', headersOf([]), { [bad.kind]: { summary: BAD_REQUESTS[bad.kind], value: bad.value } });
     }
     const values = Object.fromEntries(pathParams.map((n) => [n, PATH_PARAMS[n]!.example]));
     const notFound: Record<string, { summary: string; value: unknown }> = {};
-    if (!pending) {
-      pathParams.forEach((name, i) => { const make = NOT_FOUND[name]; if (make) notFound[name] = make(values, pathParams[i - 1]); });
-    }
+    pathParams.forEach((name, i) => { const make = NOT_FOUND[name]; if (make) notFound[name] = make(values, pathParams[i - 1]); });
     if (Object.keys(notFound).length || def.errors?.includes(404)) {
       responses[404] = errorResponse('A path parameter names nothing', headersOf([]), notFound);
     }

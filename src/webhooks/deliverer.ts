@@ -13,11 +13,6 @@
  * sends it again with the same `webhook-id` (at least once: receivers dedupe on it).
  */
 import type { WebhooksDeps } from './webhooks.js';
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import type { FamilyRegistry } from '../family/registry.js';
-import type { Store } from '../store/store.js';
-import type { Egress } from '../integrations/egress.js';
 import type { ActorRef, FamilyInfo } from '../domain/shared/state.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
 import { decideOutcome, deliverable, liveJob } from '../domain/webhooks/deliveries.js';

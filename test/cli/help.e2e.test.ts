@@ -136,7 +136,7 @@ describe('serve: what a first start prints', function () {
 
   it('keeps stdout JSON lines, prints the key for people on stderr, at the publicUrl other devices use', async () => {
     const dir = tempDataDir();
-    const d = await spawnDaemon(dir, { HOUSEHOLD_PUBLIC_URL: 'http://household.test:8080' });
+    const d = await spawnDaemon(dir, { HOUSEHOLD_PUBLIC_URL: 'http://household.test' });
     try {
       expect(d.bootstrapKey).to.match(/^hk_/);
       const key = d.bootstrapKey!;
@@ -144,8 +144,8 @@ describe('serve: what a first start prints', function () {
         '\nCreated the first family "home" (time zone UTC).\n' +
         'Its admin API key is shown only this once; keep it somewhere safe:\n\n' +
         `    ${key}\n\n` +
-        `Try: curl -H 'x-api-key: ${key}' http://household.test:8080/api/v1/families/home/changes\n` +
-        'API reference in a browser (no key needed to read it): http://household.test:8080/api/docs\n' +
+        `Try: curl -H 'x-api-key: ${key}' http://household.test/api/v1/families/home/changes\n` +
+        'API reference in a browser (no key needed to read it): http://household.test/api/docs\n' +
         `On this machine: ${d.url}\n\n`);
       const res = await fetch(`${d.url}/api/v1/families/home`, { headers: { 'x-api-key': key } });
       expect(res.status).to.equal(200);

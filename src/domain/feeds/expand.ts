@@ -13,7 +13,7 @@
  * Where ical.js itself goes wrong, this module corrects it:
  * - UNTIL is compared by this module, not by ical.js: ical.js compares a UTC UNTIL with the
  *   floating wall clock and drops the last occurrence of `UNTIL=…Z` series in zones east of UTC.
- * - A rule with no BYxxx part keeps DTSTART's day: ical.js moves a monthly 31st or a yearly
+ * - A rule with no BY… part (BYDAY, BYMONTHDAY, …) keeps DTSTART's day: ical.js moves a monthly 31st or a yearly
  *   29 February to the next month instead of skipping it (RFC 5545 §3.3.10).
  * - ical.js's iterator can loop for ever on rules no date satisfies (FREQ=DAILY;BYMONTH=2;
  *   BYMONTHDAY=30): every inner step is counted and a rule that takes too many ends there.
@@ -157,7 +157,7 @@ function* ruleCandidates(r: FeedRecurrence): Generator<Candidate> {
   } catch {
     return; // a rule ical.js cannot read: the event keeps DTSTART and its RDATEs
   }
-  // Without BYxxx parts a monthly or yearly rule repeats DTSTART's day (and month) only.
+  // Without BY… parts a monthly or yearly rule repeats DTSTART's day (and month) only.
   const plain = !Object.keys(recur.parts ?? {}).some((k) => k.startsWith('BY'));
   const startDay = r.start.slice(8, 10);
   const startMonthDay = r.start.slice(5, 10);

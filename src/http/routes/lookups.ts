@@ -2,11 +2,10 @@
  * Lookups (docs/egress.md): weather for a place, public web search, the readable text of a page.
  * They read nothing of the family's data; the key and scope checks still apply.
  *
- * The integrations are made once per daemon (per Services object) with one egress client, so
- * their caches (weather) live as long as the daemon.
+ * The integrations are made once per daemon (per Services object) on the daemon's own egress
+ * client (`services.egress`), so their caches (weather) live as long as the daemon.
  */
 import { defineRoutes, type Services } from '../route.js';
-import { createEgress } from '../../integrations/egress.js';
 import { createWeather, CACHE_MS, WEATHER_LIMITS, type Weather } from '../../integrations/weather.js';
 import { createWebSearch, NUM_RESULTS, SEARCH_LIMITS, type WebSearch } from '../../integrations/webSearch.js';
 import { createWebPage, PAGE_LIMITS, type WebPage } from '../../integrations/webPage.js';
@@ -22,7 +21,7 @@ const made = new WeakMap<Services, Lookups>();
 function lookups(services: Services): Lookups {
   let l = made.get(services);
   if (!l) {
-    const deps = { http: createEgress(), config: services.config, clock: services.now };
+    const deps = { http: services.egress, config: services.config, clock: services.now };
     l = { weather: createWeather(deps), search: createWebSearch(deps), page: createWebPage(deps) };
     made.set(services, l);
   }
