@@ -7,7 +7,7 @@
  */
 import { Invalid } from '../shared/errors.js';
 import { PAGE_LIMIT } from '../shared/paging.js';
-import type { FamilyState } from '../shared/state.js';
+import type { FamilyState, RecordChange } from '../shared/state.js';
 import { visibleData } from './data.js';
 import { matchesTerms, normalizeText, queryTerms } from './search.js';
 import { ENTRIES, type Collection, type Entry, type EntryStatus } from './types.js';
@@ -20,19 +20,59 @@ function newerFirst(a: Entry, b: Entry): number {
 
 const EMPTY: readonly Entry[] = [];
 
-/** Every collection's entries, newest first, computed in one pass after each write. */
+/**
+ * Every collection's entries, newest first: built in one pass, then kept up to date change by
+ * change (a busy family adds entries many times a second, and a rebuild walks all of them).
+ */
 function index(state: FamilyState): Map<string, Entry[]> {
-  return state.derived('entries:byCollection', () => {
-    const groups = new Map<string, Entry[]>();
-    for (const e of state.table<Entry>(ENTRIES).values()) {
-      let g = groups.get(e.collectionKey);
-      if (!g) groups.set(e.collectionKey, (g = []));
-      g.push(e);
-    }
-    // Records are held in creation order, so this is a reverse plus a linear check in practice.
-    for (const g of groups.values()) { g.reverse(); g.sort(newerFirst); }
-    return groups;
-  });
+  return state.followed('entries:byCollection', () => buildIndex(state), (groups, changes) => followIndex(state, groups, changes));
+}
+
+function buildIndex(state: FamilyState): Map<string, Entry[]> {
+  const groups = new Map<string, Entry[]>();
+  for (const e of state.table<Entry>(ENTRIES).values()) {
+    let g = groups.get(e.collectionKey);
+    if (!g) groups.set(e.collectionKey, (g = []));
+    g.push(e);
+  }
+  // Records are held in creation order, so this is a reverse plus a linear check in practice.
+  for (const g of groups.values()) { g.reverse(); g.sort(newerFirst); }
+  return groups;
+}
+
+/** Where `e` belongs in a newest-first list: the first position not newer than it. */
+function positionOf(list: readonly Entry[], e: Entry): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (newerFirst(list[mid]!, e) < 0) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Applies entry changes to the index in place. A new or replaced entry is put at its place by
+ * (createdAt, id); a deletion, or an entry that changed collection or creation time (then the
+ * entry counts no longer add up), makes the caller rebuild instead.
+ */
+function followIndex(state: FamilyState, groups: Map<string, Entry[]>, changes: readonly RecordChange[]): boolean {
+  let touched = false;
+  for (const c of changes) {
+    if (c.table !== ENTRIES) continue;
+    if (c.value === null || c.value === undefined) return false;
+    touched = true;
+    const e = c.value as Entry;
+    let g = groups.get(e.collectionKey);
+    if (!g) groups.set(e.collectionKey, (g = []));
+    const i = positionOf(g, e);
+    if (i < g.length && g[i]!.id === e.id) g[i] = e;
+    else g.splice(i, 0, e);
+  }
+  if (!touched) return true;
+  let count = 0;
+  for (const g of groups.values()) count += g.length;
+  return count === state.table(ENTRIES).size;
 }
 
 /** The entries of one collection, newest first (all statuses). */

@@ -182,6 +182,30 @@ export class FamilyState {
   }
 
   /**
+   * Like `derived`, for a value that can follow the family's writes: after a write it is
+   * brought up to date from the journal by `follow` (which changes it in place and answers
+   * false when it cannot, e.g. for a kind of change it does not handle) instead of being
+   * recomputed. A value that a busy family's every write would otherwise rebuild (an index
+   * over thousands of records) then costs its changes, not its size. Callers must not keep
+   * such a value past the next write.
+   */
+  followed<T>(key: string, build: () => T, follow: (value: T, changes: readonly RecordChange[]) => boolean): T {
+    const hit = this.caches.get(key);
+    if (hit) {
+      if (hit.version === this.version) return hit.value as T;
+      const changes = this.changesSince(hit.version);
+      if (changes && follow(hit.value as T, changes)) {
+        hit.version = this.version;
+        return hit.value as T;
+      }
+    }
+    const value = build();
+    if (this.caches.size > 256) this.caches.clear();
+    this.caches.set(key, { version: this.version, value });
+    return value;
+  }
+
+  /**
    * A value derived from the state, recomputed only after a write (e.g. expanded calendar
    * occurrences). `key` names the derivation and its parameters.
    */
