@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
 import { publicBase, type Config } from './config.js';
@@ -17,7 +17,7 @@ import { createFamily } from './family/admin.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import { listen } from './listen.js';
-import { createIdGenerator, type IdGenerator } from './domain/shared/ids.js';
+import { createIdGenerator, pooledRandom, type IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
 import { createApp } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
@@ -80,7 +80,7 @@ export interface Daemon {
 export async function startDaemon(config: Config, opts: DaemonOptions = {}): Promise<Daemon> {
   const logger = opts.logger ?? createLogger(config.log.level);
   const now = opts.now ?? (() => new Date());
-  const newId: IdGenerator = createIdGenerator(() => now().getTime(), (n) => randomBytes(n));
+  const newId: IdGenerator = createIdGenerator(() => now().getTime(), pooledRandom((b) => randomFillSync(b)));
   const store = Store.open(config.storage.dataDir, { mapSizeBytes: config.storage.mapSizeMiB * 1024 * 1024 });
   // A full disk is logged once when writes start failing and once when they work again.
   store.onWriteHealth((state, error) => {

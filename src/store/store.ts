@@ -76,6 +76,8 @@ export type CommitListener = (durationMs: number, flushMs: number, batches: numb
 
 /** Less free space than this after a failed commit means the disk is full (ENOSPC may surface as EIO). */
 const FULL_BELOW_BYTES = 8 * 1024 * 1024;
+/** How long a read of the keys version is trusted (see keysVersion). */
+const KEYS_VERSION_MS = 100;
 
 interface PendingCommit {
   familyId: string;
@@ -88,6 +90,7 @@ interface PendingCommit {
 export class Store {
   private failing: StoreWriteError | null = null;
   private pendingCommits: PendingCommit[] = [];
+  private keysVersionCache: { value: number; at: number } | null = null;
   private healthListener: WriteHealthListener | null = null;
   private readonly commitListeners: CommitListener[] = [];
 
@@ -165,14 +168,14 @@ export class Store {
    * two processes cannot both take it).
    */
   async createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
-    const ok = await this.write(() => {
+    const ok = await this.writeKeys(() => {
       if (this.db.get(keys.slug(family.slug)) !== undefined) return false;
       this.db.put(keys.slug(family.slug), family.id);
       this.db.put(keys.family(family.id), family);
       for (const c of seed) this.db.put(keys.record(family.id, c.table, c.id), c.value);
       if (firstKey) {
         this.db.put(keys.apiKey(firstKey.id), firstKey);
-        this.db.put(keys.keysVersion(), this.keysVersion() + 1);
+        this.bumpKeysVersion();
       }
       return true;
     });
@@ -213,9 +216,9 @@ export class Store {
   }
 
   async putKey(key: ApiKeyRecord): Promise<void> {
-    await this.write(() => {
+    await this.writeKeys(() => {
       this.db.put(keys.apiKey(key.id), key);
-      this.db.put(keys.keysVersion(), this.keysVersion() + 1);
+      this.bumpKeysVersion();
     });
   }
 
@@ -224,7 +227,30 @@ export class Store {
    * a cache of verified keys is valid while it stays the same.
    */
   keysVersion(): number {
-    return (this.db.get(keys.keysVersion()) as number | undefined) ?? 0;
+    // Read from the store at most every KEYS_VERSION_MS: a busy daemon asks on every request,
+    // and each read after a commit renews LMDB's read transaction. This process's own key
+    // writes reset it at once (below); another process's (the CLI's) show within that time.
+    const at = performance.now();
+    if (this.keysVersionCache && at - this.keysVersionCache.at < KEYS_VERSION_MS) return this.keysVersionCache.value;
+    const value = (this.db.get(keys.keysVersion()) as number | undefined) ?? 0;
+    this.keysVersionCache = { value, at };
+    return value;
+  }
+
+  /** Bumps the keys version inside a write transaction (a key was made, revoked or imported). */
+  private bumpKeysVersion(): void {
+    const next = ((this.db.get(keys.keysVersion()) as number | undefined) ?? 0) + 1;
+    this.db.put(keys.keysVersion(), next);
+    this.keysVersionCache = null;
+  }
+
+  /** `write` for changes to keys: the cached keys version is forgotten once they are durable too. */
+  private async writeKeys<T>(fn: () => T): Promise<T> {
+    try {
+      return await this.write(fn);
+    } finally {
+      this.keysVersionCache = null;
+    }
   }
 
   /** Records a key's use without waiting for the disk: losing it (a crash, a full disk) is harmless. */
@@ -467,7 +493,7 @@ export class Store {
    */
   async putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> {
     const { family } = doc;
-    return this.write(() => {
+    return this.writeKeys(() => {
       if (this.db.get(keys.slug(family.slug)) !== undefined) return 'slug';
       if (this.db.get(keys.family(family.id)) !== undefined) return 'id';
       for (const k of doc.keys) if (this.db.get(keys.apiKey(k.id)) !== undefined) return 'key';
@@ -475,7 +501,7 @@ export class Store {
       this.db.put(keys.slug(family.slug), family.id);
       this.db.put(keys.family(family.id), family);
       for (const k of doc.keys) this.db.put(keys.apiKey(k.id), k);
-      this.db.put(keys.keysVersion(), this.keysVersion() + 1);
+      this.bumpKeysVersion();
       for (const r of doc.records) this.db.put(keys.record(family.id, r.table, r.id), r.value);
       for (const r of doc.log) this.db.put(keys.log(family.id, r.seq), r);
       for (const ix of doc.indexes ?? []) this.db.put(keys.index(ix.index, ix.key), family.id);

@@ -12,36 +12,68 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export type IdGenerator = (prefix: IdPrefix) => string;
 
-function encode(value: bigint, length: number): string {
+/** `length` base32 characters of `value` (an integer below 2^53), most significant first. */
+function encode(value: number, length: number): string {
   let out = '';
   for (let i = 0; i < length; i++) {
-    out = ALPHABET[Number(value & 31n)]! + out;
-    value >>= 5n;
+    out = ALPHABET[value % 32]! + out;
+    value = Math.floor(value / 32);
   }
   return out;
 }
 
+/** 2^25: the random part is held as two 25-bit halves (plain numbers: ids are made per write). */
+const HALF = 33_554_432;
+
 /**
  * Makes an id generator. `now` and `random` are injected so tests and pure code can make
- * repeatable ids; production passes Date.now and crypto.
+ * repeatable ids; production passes Date.now and crypto (through `pooledRandom`).
  */
 export function createIdGenerator(now: () => number, randomBytes: (n: number) => Uint8Array): IdGenerator {
   let lastTime = -1;
-  let lastRandom = 0n;
-  const max = (1n << 50n) - 1n;
+  // The 50-bit random part as hi * 2^25 + lo.
+  let hi = 0;
+  let lo = 0;
   return (prefix) => {
     const t = now();
     if (t <= lastTime) {
-      lastRandom = lastRandom === max ? 0n : lastRandom + 1n;
+      if (++lo === HALF) {
+        lo = 0;
+        if (++hi === HALF) hi = 0;
+      }
     } else {
       lastTime = t;
-      const bytes = randomBytes(7);
-      let r = 0n;
-      for (const b of bytes) r = (r << 8n) | BigInt(b);
-      // Keep the top bit clear so increments within a millisecond do not overflow.
-      lastRandom = r & ((1n << 49n) - 1n);
+      const b = randomBytes(7);
+      // The low 49 bits of the 7 bytes (the top bit stays clear, so increments within a
+      // millisecond do not overflow).
+      hi = ((b[0]! & 1) << 23) | (b[1]! << 15) | (b[2]! << 7) | (b[3]! >> 1);
+      lo = ((b[3]! & 1) << 24) | (b[4]! << 16) | (b[5]! << 8) | b[6]!;
     }
-    return `${prefix}_${encode(BigInt(Math.max(lastTime, t)), 10)}${encode(lastRandom, 10)}`;
+    return `${prefix}_${encode(Math.max(lastTime, t), 10)}${encode(hi, 5)}${encode(lo, 5)}`;
+  };
+}
+
+/**
+ * Random bytes handed out from a buffer refilled `size` bytes at a time: one call into the
+ * system's generator per ~100 ids instead of one per id. `fill` is crypto's randomFillSync.
+ */
+export function pooledRandom(fill: (buffer: Uint8Array) => void, size = 1024): (n: number) => Uint8Array {
+  const pool = new Uint8Array(size);
+  let at = size;
+  return (n) => {
+    if (n > size) {
+      const out = new Uint8Array(n);
+      fill(out);
+      return out;
+    }
+    if (at + n > size) {
+      fill(pool);
+      at = 0;
+    }
+    // A copy: the caller may keep it, and the pool is overwritten on its next refill.
+    const out = pool.slice(at, at + n);
+    at += n;
+    return out;
   };
 }
 

@@ -79,6 +79,8 @@ export function rateLimit(limiter: RateLimiter): Koa.Middleware {
  * since one host usually holds a whole /64 and could otherwise step through it.
  */
 export function addressBucket(ip: string): string {
+  // Plain IPv4, the usual case on a LAN: asked on every request, so no pattern is run for it.
+  if (!ip.includes(':')) return ip;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1]!;
   if (!isIPv6(ip)) return ip;
