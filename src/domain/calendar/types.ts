@@ -68,7 +68,7 @@ function field<Stored, Input = Stored>() {
  * To add a field: add it here, then give it a request struct and a response schema in
  * src/http/routes/calendar.schema.ts (the compiler asks for them); docs/design.md says more.
  */
-export const EVENT_FIELDS = {
+export const EVENT_FIELDS = Object.freeze({
   date: field<string>()({ create: 'required', patch: 'value', view: 'always', feed: 'owned' }),
   time: field<string>()({ create: 'optional', patch: 'nullable', view: 'always', feed: 'owned' }),
   /** Inclusive end date of a multi-day event. */
@@ -97,7 +97,7 @@ export const EVENT_FIELDS = {
   travelPlan: field<TravelPlan, TravelPlanInput | null>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'overlay' }),
   /** Feed events only: the feed's DESCRIPTION (read-only). */
   description: field<string>()({ create: 'never', patch: 'never', view: 'whenSet', feed: 'owned' }),
-};
+});
 
 type FieldTable = typeof EVENT_FIELDS;
 export type EventFieldName = keyof FieldTable;
