@@ -13,7 +13,9 @@ import { addDays, instantToLocal, localToInstant } from '../shared/time.js';
 import { checkEvent, applyFields } from './fields.js';
 import { spanDays } from './recurrence.js';
 import { feedOccurrenceData } from './series.js';
-import type { EventData, EventInput, EventPatch, EventRecord, OccurrenceException, TravelPlan } from './types.js';
+import {
+  SHOWN_ALWAYS, type EventData, type EventInput, type EventPatch, type EventRecord, type OccurrenceException, type TravelPlan,
+} from './types.js';
 
 export type { EventRecord, EventInput, EventPatch, EventData } from './types.js';
 
@@ -75,14 +77,16 @@ export function leaveAt(d: EventData, tz: string): string | undefined {
 }
 
 /**
- * Event data as the API shows it: the timing keys always (null when unset, `allDay` derived),
- * every other field only when set, custom keys as stored, and `travelPlan.leaveAt` derived.
+ * Event data as the API shows it: the fields of SHOWN_ALWAYS always (null when unset, `allDay`
+ * derived), every other field only when set, custom keys as stored, and `travelPlan.leaveAt` derived.
  */
 export function viewData(d: EventData, tz: string): Record<string, unknown> {
-  const { date, time, endDate, endTime, allDay: _allDay, travelPlan, ...rest } = d;
+  const { travelPlan, ...rest } = d;
+  const always: ReadonlySet<string> = new Set(SHOWN_ALWAYS);
   const out: Record<string, unknown> = {
-    date, time: time ?? null, endDate: endDate ?? null, endTime: endTime ?? null, allDay: d.allDay === true || time === undefined,
-    ...rest,
+    ...Object.fromEntries(SHOWN_ALWAYS.map((k) => [k, d[k] ?? null])),
+    allDay: d.allDay === true || d.time === undefined,
+    ...Object.fromEntries(Object.entries(rest).filter(([k]) => !always.has(k))),
   };
   if (travelPlan) {
     const at = leaveAt(d, tz);

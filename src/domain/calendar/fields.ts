@@ -11,15 +11,23 @@ import type { Issue, Path } from '../shared/errors.js';
 import type { FamilyState } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
 import {
-  EVENT_KEYS, REPEAT_KEYS, type Attendance, type EventData, type EventPatch, type Reminder, type ReminderInput,
+  EVENT_FIELDS, EVENT_KEYS, REPEAT_KEYS, type Attendance, type EventData, type EventFieldName, type EventPatch,
+  type FieldsWhere, type Reminder, type ReminderInput,
 } from './types.js';
 
 type Data = Record<string, unknown>;
 
-const SIMPLE = [
-  'date', 'time', 'endDate', 'endTime', 'durationMinutes', 'where', 'note', 'assignee', 'ownerPersonId',
-  'responsibilityRequired', 'everyoneAttendance', 'repeatInterval', 'repeatUntil',
-] as const;
+/** The fields applyFields takes with code of its own below. */
+const OWN_CODE = [
+  'allDay', 'responsiblePersonIds', 'attendance', 'repeatFrequency', 'repeatDays', 'reminders', 'travelPlan',
+] as const satisfies readonly EventFieldName[];
+type Simple = Exclude<EventFieldName, FieldsWhere<'patch', 'never'> | typeof OWN_CODE[number]>;
+// A field merged key by key cannot be set as sent: it needs code of its own.
+type Holds<T extends true> = T;
+export type MergeFieldsHaveOwnCode = Holds<[FieldsWhere<'patch', 'merge'>] extends [typeof OWN_CODE[number]] ? true : false>;
+/** Every other field a request sends is set as sent (null unsets it), in table order. */
+const SIMPLE = (Object.keys(EVENT_FIELDS) as EventFieldName[])
+  .filter((k): k is Simple => EVENT_FIELDS[k].patch !== 'never' && !(OWN_CODE as readonly string[]).includes(k));
 const TEXT = new Set(['where', 'note', 'assignee']);
 
 /**

@@ -34,33 +34,95 @@ export interface TravelPlan {
   arriveEarlyMinutes: number;
 }
 
-/** The event fields as stored (normalized: times `HH:mm`, defaults filled, unset fields absent). */
-export interface EventFields {
-  date: string;
-  /** Inclusive end date of a multi-day event. */
-  endDate?: string;
-  time?: string;
-  endTime?: string;
-  allDay?: boolean;
-  durationMinutes?: number;
-  where?: string;
-  note?: string;
-  /** Feed events only: the feed's DESCRIPTION (read-only). */
-  description?: string;
-  assignee?: string;
-  ownerPersonId?: string;
-  responsiblePersonIds?: string[];
-  responsibilityRequired?: boolean;
-  attendance?: Record<string, Attendance>;
-  everyoneAttendance?: Attendance;
-  repeatFrequency?: RepeatFrequency;
-  repeatInterval?: number;
-  repeatDays?: number[];
-  /** Extension: the last date an occurrence may start on (inclusive). */
-  repeatUntil?: string;
-  reminders?: Reminder[];
-  travelPlan?: TravelPlan;
+/**
+ * What the code needs to know of one event field besides its type. Every consumer of the field
+ * list is derived from EVENT_FIELDS below: the types, the key lists, and (in src/http) the
+ * request structs and the response schema, through a table keyed by these names.
+ */
+export interface EventFieldFacts {
+  /** A create must send it, may send it, or cannot (a field only a feed sets). */
+  readonly create: 'required' | 'optional' | 'never';
+  /**
+   * What a PATCH may send: a value, or null to unset the field (`nullable`; an extension, the
+   * contract shows no way to remove a field); only a value (`value`); a map merged key by key,
+   * null dropping one key (`merge`); nothing (`never`).
+   */
+  readonly patch: 'nullable' | 'value' | 'merge' | 'never';
+  /** The API view shows it always (null when unset) or only when set. */
+  readonly view: 'always' | 'whenSet';
+  /** On an external feed's event: the feed owns it (a change → 409) or the family lays it over. */
+  readonly feed: 'owned' | 'overlay';
 }
+
+/** A field's types, for the compiler only (never set): as stored, and as a request sends it. */
+interface Typed<Stored, Input> { readonly types?: { stored: Stored; input: Input } }
+
+/** One table entry: the facts, typed with the stored type (and the input type where it differs). */
+function field<Stored, Input = Stored>() {
+  return <const F extends EventFieldFacts>(facts: F) => facts as F & Typed<Stored, Input>;
+}
+
+/**
+ * Every event field, once: its stored type (input type where a request sends it otherwise) and
+ * its facts. The order is the order of the request bodies, the stored data and the view.
+ * To add a field: add it here, then give it a request struct and a response schema in
+ * src/http/routes/calendar.schema.ts (the compiler asks for them); docs/design.md says more.
+ */
+export const EVENT_FIELDS = Object.freeze({
+  date: field<string>()({ create: 'required', patch: 'value', view: 'always', feed: 'owned' }),
+  time: field<string>()({ create: 'optional', patch: 'nullable', view: 'always', feed: 'owned' }),
+  /** Inclusive end date of a multi-day event. */
+  endDate: field<string>()({ create: 'optional', patch: 'nullable', view: 'always', feed: 'owned' }),
+  endTime: field<string>()({ create: 'optional', patch: 'nullable', view: 'always', feed: 'owned' }),
+  /** Stored only when true; the view derives it (true too without a start time). */
+  allDay: field<boolean>()({ create: 'optional', patch: 'value', view: 'always', feed: 'owned' }),
+  durationMinutes: field<number>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  where: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  note: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
+  assignee: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
+  ownerPersonId: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
+  responsiblePersonIds: field<string[]>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'overlay' }),
+  responsibilityRequired: field<boolean>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
+  /** Each person's answer, by person id. */
+  attendance: field<Record<string, Attendance>>()({ create: 'optional', patch: 'merge', view: 'whenSet', feed: 'overlay' }),
+  everyoneAttendance: field<Attendance>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
+  repeatFrequency: field<RepeatFrequency>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'owned' }),
+  repeatInterval: field<number>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  repeatDays: field<number[]>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  /** Extension: the last date an occurrence may start on (inclusive). */
+  repeatUntil: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  /** Sent without defaults; stored with them filled. */
+  reminders: field<Reminder[], ReminderInput[]>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'overlay' }),
+  /** Sent without the arrive-early default; null (or clearTravelPlan on a PATCH) is none. */
+  travelPlan: field<TravelPlan, TravelPlanInput | null>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'overlay' }),
+  /** Feed events only: the feed's DESCRIPTION (read-only). */
+  description: field<string>()({ create: 'never', patch: 'never', view: 'whenSet', feed: 'owned' }),
+});
+
+type FieldTable = typeof EVENT_FIELDS;
+export type EventFieldName = keyof FieldTable;
+type TypesOf<K extends EventFieldName> = NonNullable<FieldTable[K]['types']>;
+/** The names of the fields whose fact `P` is `V`. */
+export type FieldsWhere<P extends keyof EventFieldFacts, V extends EventFieldFacts[P]> =
+  { [K in EventFieldName]: FieldTable[K][P] extends V ? K : never }[EventFieldName];
+/** What a request sends for the field. */
+export type EventFieldInput<K extends EventFieldName> = TypesOf<K>['input'];
+/** What a PATCH sends for the field (by its `patch` fact). */
+export type EventFieldPatch<K extends EventFieldName> =
+  FieldTable[K]['patch'] extends 'nullable' ? NonNullable<EventFieldInput<K>> | null
+    : FieldTable[K]['patch'] extends 'merge' ? (EventFieldInput<K> extends Record<string, infer V> ? Record<string, V | null> : never)
+      : EventFieldInput<K>;
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+
+/** The names of the fields whose fact `p` is `v`, in table order. */
+function fieldsWhere<P extends keyof EventFieldFacts, V extends EventFieldFacts[P]>(p: P, v: V): FieldsWhere<P, V>[] {
+  return (Object.keys(EVENT_FIELDS) as EventFieldName[]).filter((k) => EVENT_FIELDS[k][p] === v) as FieldsWhere<P, V>[];
+}
+
+/** The event fields as stored (normalized: times `HH:mm`, defaults filled, unset fields absent). */
+export type EventFields = Flat<
+  { [K in FieldsWhere<'create', 'required'>]: TypesOf<K>['stored'] }
+  & { [K in Exclude<EventFieldName, FieldsWhere<'create', 'required'>>]?: TypesOf<K>['stored'] }>;
 
 export type EventData = EventFields & Record<string, unknown>;
 
@@ -86,17 +148,9 @@ export interface EventRecord extends Entry {
   feed?: FeedEventSource;
 }
 
-/** EventFields' names as a value; `satisfies` makes the compiler hold the two lists equal. */
-const EVENT_FIELD_NAMES = {
-  date: true, endDate: true, time: true, endTime: true, allDay: true, durationMinutes: true, where: true, note: true,
-  description: true, assignee: true, ownerPersonId: true, responsiblePersonIds: true, responsibilityRequired: true,
-  attendance: true, everyoneAttendance: true, repeatFrequency: true, repeatInterval: true, repeatDays: true,
-  repeatUntil: true, reminders: true, travelPlan: true,
-} as const satisfies Record<keyof EventFields, true>;
-
 /** Every event field name: custom `data` keys may not use them. */
 export const EVENT_KEYS: ReadonlySet<string> = new Set([
-  ...Object.keys(EVENT_FIELD_NAMES),
+  ...Object.keys(EVENT_FIELDS),
   // Names the API uses around events; refused as custom keys to keep views unambiguous.
   'title', 'status', 'calendarKey', 'occurrenceDate', 'editScope', 'clearAttendance', 'clearTravelPlan', 'data', 'sourceId',
 ]);
@@ -108,9 +162,11 @@ export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', '
  * field is a family overlay and may change.
  */
 export const FEED_OWNED: ReadonlySet<string> = new Set([
-  'title', 'date', 'endDate', 'time', 'endTime', 'allDay', 'durationMinutes', 'where', 'description',
-  'repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatUntil', 'calendarKey', 'data',
-] satisfies (keyof EventFields | 'title' | 'calendarKey' | 'data')[]);
+  'title', ...fieldsWhere('feed', 'owned'), 'calendarKey', 'data',
+] satisfies (keyof EventEnvelope | EventFieldName)[]);
+
+/** The fields the view shows always, null when unset. */
+export const SHOWN_ALWAYS = fieldsWhere('view', 'always');
 
 /** Limits the contract leaves open (decisions). */
 export const TITLE_MAX = 500;
@@ -142,35 +198,27 @@ interface EventEnvelope {
 }
 
 /**
- * The create fields, already shaped by the request struct (times normalized): the stored
- * fields but the feed-only `description`, with reminders and the travel plan as sent (defaults
- * not yet filled; a null travel plan is none).
+ * The create fields, already shaped by the request struct (times normalized): every field a
+ * create may send, as it sends it (reminders and the travel plan without their defaults).
  */
-export type EventInput = Pick<EventEnvelope, 'title'> & Partial<Omit<EventEnvelope, 'title'>>
-  & Omit<EventFields, 'description' | 'reminders' | 'travelPlan'>
-  & { reminders?: ReminderInput[]; travelPlan?: TravelPlanInput | null };
+export type EventInput = Flat<Pick<EventEnvelope, 'title'> & Partial<Omit<EventEnvelope, 'title'>>
+  & { [K in FieldsWhere<'create', 'required'>]: EventFieldInput<K> }
+  & { [K in FieldsWhere<'create', 'optional'>]?: EventFieldInput<K> }>;
 
-/** Optional fields a PATCH may unset with null (an extension; the contract shows no way to remove a field). */
-export const NULLABLE_ON_PATCH = [
-  'time', 'endDate', 'endTime', 'durationMinutes', 'where', 'note', 'assignee', 'ownerPersonId',
-  'responsibilityRequired', 'everyoneAttendance', 'repeatInterval', 'repeatDays', 'repeatUntil',
-] as const satisfies readonly (keyof EventFields)[];
-export type NullableOnPatch = typeof NULLABLE_ON_PATCH[number];
+/** Optional fields a PATCH may unset with null. */
+export const NULLABLE_ON_PATCH = fieldsWhere('patch', 'nullable');
+export type NullableOnPatch = FieldsWhere<'patch', 'nullable'>;
 
 /**
- * PATCH fields: every create field may change; those of NULLABLE_ON_PATCH may be null to unset
- * them, and attendance values may be null to drop one person's answer. Plus how to apply it.
+ * PATCH fields: every field a PATCH may send, by its `patch` fact (null unsets one of
+ * NULLABLE_ON_PATCH, and drops one person's attendance). Plus how to apply it.
  */
-export type EventPatch = Partial<EventEnvelope>
-  & { [K in NullableOnPatch]?: NonNullable<EventFields[K]> | null }
-  & Partial<Pick<EventFields, 'date' | 'allDay' | 'responsiblePersonIds' | 'repeatFrequency'>>
+export type EventPatch = Flat<Partial<EventEnvelope>
+  & { [K in Exclude<EventFieldName, FieldsWhere<'patch', 'never'>>]?: EventFieldPatch<K> }
   & {
-    attendance?: Record<string, Attendance | null>;
-    reminders?: ReminderInput[];
-    travelPlan?: TravelPlanInput | null;
     clearAttendance?: boolean;
     clearTravelPlan?: boolean;
     editScope?: 'occurrence' | 'series';
     occurrenceDate?: string;
     status?: EntryStatus;
-  };
+  }>;

@@ -7,8 +7,9 @@ import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import type { Struct } from 'superstruct';
 import {
-  ASSIGNEE_MAX, ATTENDANCE, AUDIENCES, CHANNELS, NOTE_MAX, PEOPLE_MAX, REMINDER_MODES, REMINDERS_MAX, REPEAT_FREQUENCIES,
-  TITLE_MAX, WHERE_MAX, type EventInput, type EventPatch, type NullableOnPatch,
+  ASSIGNEE_MAX, ATTENDANCE, AUDIENCES, CHANNELS, EVENT_FIELDS, NOTE_MAX, PEOPLE_MAX, REMINDER_MODES, REMINDERS_MAX,
+  REPEAT_FREQUENCIES, REPEAT_KEYS, SHOWN_ALWAYS, TITLE_MAX, WHERE_MAX, type EventFieldInput, type EventFieldName,
+  type EventFieldPatch, type EventInput, type EventPatch, type FieldsWhere,
 } from '../../domain/calendar/types.js';
 import { withExamples } from './collections.schema.js';
 
@@ -32,94 +33,108 @@ const TravelPlan = S.object({
   arriveEarlyMinutes: S.optional(S.integer(0, 720)),
 }, 'Where the trip starts and how long it takes; leaveAt is derived');
 
-/** Fields both create and update take; update makes them nullable (NULLABLE_ON_PATCH). */
-const common = {
-  time: S.time(),
-  endDate: S.date(),
-  endTime: S.time(),
-  durationMinutes: S.integer(15, 1440),
-  where: S.string({ max: WHERE_MAX }),
-  note: S.string({ max: NOTE_MAX }),
-  assignee: S.string({ max: ASSIGNEE_MAX }),
-  ownerPersonId: personId,
-  responsibilityRequired: S.boolean(),
-  everyoneAttendance: attendance,
-  repeatInterval: S.integer(1, 52),
-  repeatDays: S.array(S.integer(0, 6), { max: 7 }),
-  repeatUntil: S.date(),
-} satisfies Record<NullableOnPatch, Struct<any, any>>;
+const nullableString = { type: ['string', 'null'] };
 
-export const CreateEventBody = withExamples(S.object({
-  title,
-  date: S.date(),
-  time: S.optional(common.time),
-  endDate: S.optional(common.endDate),
-  endTime: S.optional(common.endTime),
-  allDay: S.optional(S.boolean()),
-  durationMinutes: S.optional(common.durationMinutes),
-  where: S.optional(common.where),
-  note: S.optional(common.note),
-  assignee: S.optional(common.assignee),
-  ownerPersonId: S.optional(common.ownerPersonId),
-  responsiblePersonIds: S.optional(S.array(personId, { max: PEOPLE_MAX })),
-  responsibilityRequired: S.optional(common.responsibilityRequired),
-  attendance: S.optional(S.record(attendance)),
-  everyoneAttendance: S.optional(common.everyoneAttendance),
-  calendarKey: S.optional(S.string({ min: 1, max: 100 })),
-  data: S.optional(S.record(S.any())),
-  repeatFrequency: S.optional(S.enums(REPEAT_FREQUENCIES)),
-  repeatInterval: S.optional(common.repeatInterval),
-  repeatDays: S.optional(common.repeatDays),
-  repeatUntil: S.optional(common.repeatUntil),
-  reminders: S.optional(S.array(Reminder, { max: REMINDERS_MAX })),
-  travelPlan: S.optional(S.nullable(TravelPlan)),
-}), {
+/**
+ * Each event field's request struct and, when the CalendarEvent schema describes it, its
+ * response schema (the others are left to `additionalProperties`). Keyed by the domain's table
+ * (EVENT_FIELDS, src/domain/calendar/types.ts): a field missing here, or a struct whose type is
+ * not what the domain takes, does not compile. `struct` is what a create sends (a PATCH sends
+ * it too, nullable or not by the field's `patch` fact); a `merge` field names its PATCH struct
+ * in `patch`; a field no request sends has none.
+ */
+type HttpField<K extends EventFieldName> = { response: JsonSchema | null }
+  & (K extends FieldsWhere<'create', 'never'> ? { struct: null } : { struct: Struct<EventFieldInput<K>, any> })
+  & (K extends FieldsWhere<'patch', 'merge'> ? { patch: Struct<EventFieldPatch<K>, any> } : unknown);
+
+const FIELDS = {
+  date: { struct: S.date(), response: { type: 'string', format: 'date' } },
+  time: { struct: S.time(), response: { ...nullableString, description: 'HH:mm local' } },
+  endDate: { struct: S.date(), response: { ...nullableString, description: 'Inclusive end date of a multi-day event' } },
+  endTime: { struct: S.time(), response: nullableString },
+  allDay: { struct: S.boolean(), response: { type: 'boolean', description: 'True when declared all-day or without a start time' } },
+  durationMinutes: { struct: S.integer(15, 1440), response: null },
+  where: { struct: S.string({ max: WHERE_MAX }), response: null },
+  note: { struct: S.string({ max: NOTE_MAX }), response: null },
+  assignee: { struct: S.string({ max: ASSIGNEE_MAX }), response: null },
+  ownerPersonId: { struct: personId, response: null },
+  responsiblePersonIds: { struct: S.array(personId, { max: PEOPLE_MAX }), response: null },
+  responsibilityRequired: { struct: S.boolean(), response: null },
+  attendance: { struct: S.record(attendance), patch: S.record(S.nullable(attendance)), response: null },
+  everyoneAttendance: { struct: attendance, response: null },
+  repeatFrequency: { struct: S.enums(REPEAT_FREQUENCIES), response: null },
+  repeatInterval: { struct: S.integer(1, 52), response: null },
+  repeatDays: { struct: S.array(S.integer(0, 6), { max: 7 }), response: null },
+  repeatUntil: { struct: S.date(), response: null },
+  reminders: { struct: S.array(Reminder, { max: REMINDERS_MAX }), response: null },
+  travelPlan: {
+    struct: S.nullable(TravelPlan),
+    response: {
+      type: 'object',
+      properties: {
+        origin: { type: 'string' }, baseTravelMinutes: { type: 'integer' }, arriveEarlyMinutes: { type: 'integer' },
+        leaveAt: { type: 'string', description: 'Local YYYY-MM-DDTHH:mm to leave (with a start time)' },
+      },
+    },
+  },
+  description: { struct: null, response: null },
+} satisfies { [K in EventFieldName]: HttpField<K> };
+
+type Shape = Record<string, Struct<any, any>>;
+const NAMES = Object.keys(EVENT_FIELDS) as EventFieldName[];
+
+/** The event fields of a create body, or of a PATCH body, by each field's facts. */
+function fieldShape(body: 'create' | 'patch'): Shape {
+  const out: Shape = {};
+  for (const name of NAMES) {
+    const facts = EVENT_FIELDS[name];
+    const http: { struct: Struct<any, any> | null; patch?: Struct<any, any> } = FIELDS[name];
+    const rule = body === 'create' ? facts.create : facts.patch;
+    if (rule === 'never') continue;
+    if (!http.struct) throw new Error(`event field ${name} is sent in a ${body} body but has no struct`);
+    out[name] = rule === 'required' ? http.struct
+      : rule === 'nullable' ? S.optional(S.nullable(http.struct))
+        : rule === 'merge' ? S.optional(http.patch!)
+          : S.optional(http.struct);
+  }
+  return out;
+}
+
+/**
+ * A body: the envelope's `title` first, then the event fields with its `calendarKey` and `data`
+ * before the repeat fields (where the published document has always listed them), `more` last.
+ */
+function bodyShape(fields: Shape, envelope: { title: Struct<any, any>; calendarKey: Struct<any, any>; data: Struct<any, any> }, more: Shape = {}): Shape {
+  const out: Shape = { title: envelope.title };
+  for (const [k, struct] of Object.entries(fields)) {
+    if (k === REPEAT_KEYS[0]) Object.assign(out, { calendarKey: envelope.calendarKey, data: envelope.data });
+    out[k] = struct;
+  }
+  return { ...out, ...more };
+}
+
+const calendarKey = S.optional(S.string({ min: 1, max: 100 }));
+const data = S.optional(S.record(S.any()));
+
+// The shapes are built from the tables, so superstruct cannot infer their types: they are the
+// domain's, which the tables are checked against field by field.
+export const CreateEventBody = withExamples(S.object(bodyShape(fieldShape('create'), { title, calendarKey, data })), {
   title: 'Swimming lessons', date: '2026-11-24', time: '16:30', durationMinutes: 45, where: 'City pool',
   repeatFrequency: 'weekly', reminders: [{ offsetMinutes: 60 }],
   travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10 },
-});
+}) as unknown as Struct<EventInput, any>;
 export type CreateEventBody = Infer<typeof CreateEventBody>;
 
-export const UpdateEventBody = withExamples(S.object({
-  title: S.optional(title),
-  date: S.optional(S.date()),
-  time: S.optional(S.nullable(common.time)),
-  endDate: S.optional(S.nullable(common.endDate)),
-  endTime: S.optional(S.nullable(common.endTime)),
-  allDay: S.optional(S.boolean()),
-  durationMinutes: S.optional(S.nullable(common.durationMinutes)),
-  where: S.optional(S.nullable(common.where)),
-  note: S.optional(S.nullable(common.note)),
-  assignee: S.optional(S.nullable(common.assignee)),
-  ownerPersonId: S.optional(S.nullable(common.ownerPersonId)),
-  responsiblePersonIds: S.optional(S.array(personId, { max: PEOPLE_MAX })),
-  responsibilityRequired: S.optional(S.nullable(common.responsibilityRequired)),
-  attendance: S.optional(S.record(S.nullable(attendance))),
-  everyoneAttendance: S.optional(S.nullable(common.everyoneAttendance)),
-  calendarKey: S.optional(S.string({ min: 1, max: 100 })),
-  data: S.optional(S.record(S.any())),
-  repeatFrequency: S.optional(S.enums(REPEAT_FREQUENCIES)),
-  repeatInterval: S.optional(S.nullable(common.repeatInterval)),
-  repeatDays: S.optional(S.nullable(common.repeatDays)),
-  repeatUntil: S.optional(S.nullable(common.repeatUntil)),
-  reminders: S.optional(S.array(Reminder, { max: REMINDERS_MAX })),
-  travelPlan: S.optional(S.nullable(TravelPlan)),
+export const UpdateEventBody = withExamples(S.object(bodyShape(fieldShape('patch'), { title: S.optional(title), calendarKey, data }, {
   clearAttendance: S.optional(S.boolean()),
   clearTravelPlan: S.optional(S.boolean()),
   editScope: S.optional(editScope),
   occurrenceDate: S.optional(S.date()),
   status: S.optional(status),
-}, 'Only the fields to change. null unsets an optional field (extension); attendance is merged per person (null drops one answer) after clearAttendance empties it; data is merged key by key.'),
+}), 'Only the fields to change. null unsets an optional field (extension); attendance is merged per person (null drops one answer) after clearAttendance empties it; data is merged key by key.'),
 { attendance: { person_01kaq5m2v8x3c4d5e6f7: 'going' } },
-{ editScope: 'occurrence', occurrenceDate: '2026-12-01', time: '17:00' });
+{ editScope: 'occurrence', occurrenceDate: '2026-12-01', time: '17:00' }) as unknown as Struct<EventPatch, any>;
 export type UpdateEventBody = Infer<typeof UpdateEventBody>;
-
-// The bodies take exactly the domain's create and PATCH fields (src/domain/calendar/types.ts):
-// a field added on one side only does not compile.
-type SameKeys<A, B> = [keyof A] extends [keyof B] ? [keyof B] extends [keyof A] ? true : false : false;
-type Holds<T extends true> = T;
-export type CreateBodyMatchesInput = Holds<SameKeys<CreateEventBody, EventInput>>;
-export type UpdateBodyMatchesPatch = Holds<SameKeys<UpdateEventBody, EventPatch>>;
 
 export const ListEventsQuery = S.object({
   from: S.optional(S.date()),
@@ -137,8 +152,6 @@ export const DeleteEventQuery = S.object({
   occurrenceDate: S.optional(S.date()),
 });
 export type DeleteEventQuery = Infer<typeof DeleteEventQuery>;
-
-const nullableString = { type: ['string', 'null'] };
 
 export const EVENT_SCHEMA: JsonSchema = {
   type: 'object',
@@ -159,21 +172,8 @@ export const EVENT_SCHEMA: JsonSchema = {
     },
     data: {
       type: 'object', additionalProperties: true,
-      required: ['date', 'time', 'endDate', 'endTime', 'allDay'],
-      properties: {
-        date: { type: 'string', format: 'date' },
-        time: { ...nullableString, description: 'HH:mm local' },
-        endDate: { ...nullableString, description: 'Inclusive end date of a multi-day event' },
-        endTime: nullableString,
-        allDay: { type: 'boolean', description: 'True when declared all-day or without a start time' },
-        travelPlan: {
-          type: 'object',
-          properties: {
-            origin: { type: 'string' }, baseTravelMinutes: { type: 'integer' }, arriveEarlyMinutes: { type: 'integer' },
-            leaveAt: { type: 'string', description: 'Local YYYY-MM-DDTHH:mm to leave (with a start time)' },
-          },
-        },
-      },
+      required: [...SHOWN_ALWAYS],
+      properties: Object.fromEntries(NAMES.flatMap((k) => (FIELDS[k].response ? [[k, FIELDS[k].response]] : []))),
       description: 'Every event field that is set, then custom data keys',
     },
     exceptions: {

@@ -6,7 +6,6 @@ import { defineRoutes } from '../route.js';
 import { decideCreateEvent, eventView, occurrenceView } from '../../domain/calendar/events.js';
 import { listEvents } from '../../domain/calendar/listing.js';
 import { decideDeleteEventScoped, decideUpdateEvent, type EventChange } from '../../domain/calendar/occurrences.js';
-import type { EventPatch } from '../../domain/calendar/types.js';
 import type { FamilyState } from '../../domain/shared/state.js';
 import {
   CreateEventBody, DeleteEventQuery, EVENT_CREATED_RESPONSE, EVENT_LIST_RESPONSE, EVENT_RESPONSE, ListEventsQuery,
@@ -46,7 +45,7 @@ export default defineRoutes([
     description: '`editScope=occurrence` with `occurrenceDate` changes one occurrence (kept as an exception on the series; the response shows that occurrence); a date that is not an occurrence answers 404. Default scope: series. Events of external feeds keep their feed-owned fields (409).',
     response: EVENT_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideUpdateEvent(state, params.eventId!, body as EventPatch, ctx),
+      (state, ctx) => decideUpdateEvent(state, params.eventId!, body, ctx),
       (done, s) => ({ ok: true, event: changeView(s, done) })),
   },
   {
