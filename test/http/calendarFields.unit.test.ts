@@ -98,14 +98,17 @@ describe('calendar event fields (one table)', () => {
     expect(issuesOf({ ...BASE, attendance: { person_a: null } }, CreateEventBody).map((i) => i.path)).to.deep.equal([['attendance', 'person_a']]);
   });
 
-  it('describes in the CalendarEvent schema only table fields, requiring exactly those the view always shows', () => {
+  it('describes every table field in the CalendarEvent schema, in table order, requiring exactly those the view always shows', () => {
     expect(dataSchema.required).to.deep.equal(SHOWN_ALWAYS);
     expect(SHOWN_ALWAYS).to.deep.equal(NAMES.filter((k) => EVENT_FIELDS[k].view === 'always'));
     const described = Object.keys(dataSchema.properties);
     expect(described.filter((k) => !NAMES.includes(k as EventFieldName))).to.deep.equal([]);
     expect(described).to.include.members(SHOWN_ALWAYS);
-    // In table order, as the view shows them.
-    expect(described).to.deep.equal(NAMES.filter((k) => described.includes(k)));
+    // Every field, in table order, as the view shows them.
+    expect(described).to.deep.equal(NAMES);
+    // A field without a response schema of its own is described by what a request sends.
+    expect(dataSchema.properties.durationMinutes).to.include({ type: 'integer', minimum: 15, maximum: 1440 });
+    expect(dataSchema.properties.description).to.include({ type: 'string' });
   });
 
   it('shows the always-shown fields in the view, null when unset, and the others only when set', () => {

@@ -2,7 +2,7 @@
  * Request structs and response schemas of the calendar events endpoints; the published
  * OpenAPI document (`/api/v1/openapi.json`) is generated from them.
  */
-import { S, named, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, toJsonSchema, type Infer, type JsonSchema } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import type { Struct } from 'superstruct';
@@ -36,8 +36,8 @@ const TravelPlan = S.object({
 const nullableString = { type: ['string', 'null'] };
 
 /**
- * Each event field's request struct and, when the CalendarEvent schema describes it, its
- * response schema (the others are left to `additionalProperties`). Keyed by the domain's table
+ * Each event field's request struct and, where the view differs from what a request sends, its
+ * response schema (the others are described by their request struct: see responseSchema). Keyed by the domain's table
  * (EVENT_FIELDS, src/domain/calendar/types.ts): a field missing here, or a struct whose type is
  * not what the domain takes, does not compile. `struct` is what a create sends (a PATCH sends
  * it too, nullable or not by the field's `patch` fact); a `merge` field names its PATCH struct
@@ -77,7 +77,7 @@ const FIELDS = {
       },
     },
   },
-  description: { struct: null, response: null },
+  description: { struct: null, response: { type: 'string', description: 'Events of external feeds: the feed\'s DESCRIPTION (read-only)' } },
 } satisfies { [K in EventFieldName]: HttpField<K> };
 
 type Shape = Record<string, Struct<any, any>>;
@@ -153,6 +153,19 @@ export const DeleteEventQuery = S.object({
 });
 export type DeleteEventQuery = Infer<typeof DeleteEventQuery>;
 
+/**
+ * A field's schema in the event's `data`: its own response schema where the table gives one,
+ * else what a request sends for it — or null, for a field the view always shows, when unset.
+ */
+function responseSchema(k: EventFieldName): JsonSchema {
+  const http: { struct: Struct<any, any> | null; response: JsonSchema | null } = FIELDS[k];
+  if (http.response) return http.response;
+  if (!http.struct) throw new Error(`event field ${k} needs a response schema: no request sends it`);
+  const schema = toJsonSchema(http.struct);
+  if (EVENT_FIELDS[k].view !== 'always') return schema;
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
 export const EVENT_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['id', 'title', 'status', 'calendarKey', 'data', 'createdAt', 'updatedAt'],
@@ -173,7 +186,7 @@ export const EVENT_SCHEMA: JsonSchema = {
     data: {
       type: 'object', additionalProperties: true,
       required: [...SHOWN_ALWAYS],
-      properties: Object.fromEntries(NAMES.flatMap((k) => (FIELDS[k].response ? [[k, FIELDS[k].response]] : []))),
+      properties: Object.fromEntries(NAMES.map((k) => [k, responseSchema(k)])),
       description: 'Every event field that is set, then custom data keys',
     },
     exceptions: {
