@@ -148,7 +148,10 @@ export async function runWebhooksCase(opts: {
     log('\n== webhooks: 50 families writing, 3 destinations each');
     const families = await createFamilies(dataDir, Array.from({ length: FAMILIES }, (_, i) => `wh-${String(i).padStart(2, '0')}`));
     await receiver.start();
+    // `--daemon-node-flags=--cpu-prof,--cpu-prof-dir=/tmp/x` profiles the daemon of this case too.
+    const flags = process.argv.find((a) => a.startsWith('--daemon-node-flags='))?.slice('--daemon-node-flags='.length).split(',').filter(Boolean) ?? [];
     daemon = await Child.start(opts.daemonScript, {
+      execArgv: flags,
       env: {
         BENCH_DAEMON_OVERRIDES: JSON.stringify({
           server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
