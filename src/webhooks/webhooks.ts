@@ -16,6 +16,8 @@ import { decideLease, leaseMs, type AttemptOutcome } from '../domain/webhooks/de
 import type { DeliveryJob, DestinationRecord } from '../domain/webhooks/types.js';
 import { Deliverer, WEBHOOKS_ACTOR } from './deliverer.js';
 import { Outbox } from './outbox.js';
+import { Recorder } from './recorder.js';
+import { fromJob } from './delivery.js';
 import { sendAttempt } from './attempt.js';
 import { testPayload } from './payload.js';
 
@@ -48,8 +50,18 @@ export interface Webhooks {
 export function createWebhooks(deps: WebhooksDeps): Webhooks {
   const boot = randomBytes(6).toString('hex');
   const lease = leaseMs(deps.config.webhooks.timeoutMs);
-  const deliverer = new Deliverer({ ...deps, boot });
-  const outbox = new Outbox({ ...deps, deliverer, boot, leaseMs: lease });
+  // The three refer to each other: the outbox feeds the sender, the sender the recorder, and the
+  // recorder tells the outbox what settled.
+  let recorder: Recorder;
+  const deliverer = new Deliverer({ ...deps, boot, recorder: () => recorder });
+  const outbox = new Outbox({ ...deps, deliverer, recorder: () => recorder, boot, leaseMs: lease });
+  recorder = new Recorder({
+    ...deps, boot, leaseMs: lease,
+    tracker: (familyId) => outbox.tracker(familyId),
+    takeStale: (familyId) => deliverer.takeStale(familyId),
+    resubmit: (_family, deliveries) => deliverer.submit(deliveries),
+    settled: (family) => outbox.nudge(family),
+  });
 
   const handleJob: JobHandler = async (stored, { actor, now }) => {
     // Deliveries are owed data, not appointments: one found late (the daemon was down longer
@@ -59,7 +71,8 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     const until = now.getTime() + lease;
     const res = await actor.execute(fireCommand(job as AgendaJob, (s) => decideLease(s, job as DeliveryJob, { boot, until }, held)), WEBHOOKS_ACTOR);
     if (res === 'leased') {
-      deliverer.submit(actor.family, [{ ...(job as DeliveryJob), dueAt: until, data: { ...(job as DeliveryJob).data, lease: { boot } } }]);
+      const leased: DeliveryJob = { ...(job as DeliveryJob), dueAt: until, data: { ...(job as DeliveryJob).data, lease: { boot } } };
+      deliverer.submit([fromJob(actor.family, leased)]);
     }
   };
 
@@ -70,6 +83,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     async stop() {
       await outbox.stop();
       await deliverer.stop();
+      await recorder.stop();
     },
     async sendTest(family, d) {
       const at = deps.now();
@@ -85,9 +99,10 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       for (;;) {
         await outbox.idle();
         await deliverer.idle();
+        await recorder.idle();
         // Recording an outcome may have logged (a destination disabled): let that settle too.
         await new Promise((r) => setImmediate(r));
-        if (deliverer.pending === 0 && !outbox.busy) return;
+        if (deliverer.pending === 0 && !outbox.busy && recorder.pending === 0) return;
       }
     },
   };
