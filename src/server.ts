@@ -105,8 +105,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const notifier = new Notifier({ config, egress, logger });
   // The webhook outbox follows every family's log from its checkpoint.
   const metrics = new Metrics(config.metrics.enabled, { store, registry, now, version: VERSION });
+  // Requests being answered, and the most at once since the webhook sender last looked: while
+  // requests queue, deliveries keep only a small share of the thread (docs/webhooks.md).
+  const requests = { inFlight: 0, peak: 0 };
   const webhooks = createWebhooks({
     store, registry, egress, config, now, logger, newId,
+    requestPeak: () => { const p = requests.peak; requests.peak = requests.inFlight; return p; },
     onOutcome: (outcome, status) => metrics.webhookOutcome(outcome, status),
   });
   metrics.followChangeLog('webhooks', (actor) => webhookCheckpoint(actor.state));
@@ -137,6 +141,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
   //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.
   const server = createServer(app.callback());
+  server.on('request', (_req, res) => {
+    if (++requests.inFlight > requests.peak) requests.peak = requests.inFlight;
+    res.once('close', () => { requests.inFlight--; });
+  });
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;

@@ -1,75 +1,92 @@
 /**
- * Writes keep priority over deliveries (docs/webhooks.md, "Sharing the thread"). Every TICK_MS the
- * sender gets a budget of sends for the next tick:
+ * Writes keep priority over deliveries (docs/webhooks.md, "Sharing the thread"). Every TICK_MS
+ * the sender gets its sends for the next tick, from the last tick:
  *
- *   budget time = max(MIN_SHARE × tick, HEADROOM × tick − the time the rest of the daemon used)
+ *   requests queueing (QUEUEING or more in flight at once) and the loop busy (BUSY of the tick):
+ *     sends = MIN_SHARE × tick / the estimated thread time of one send
+ *   otherwise:
+ *     sends = max(MIN_SHARE, ROOM − the rest's share) × tick / the thread time of one send
  *
- * where "the rest" is the event loop's busy time in the last tick minus what its sends are
- * estimated to have cost. So deliveries use whatever the writes leave (an unsaturated daemon
- * sends as fast as records come in), and while requests saturate the thread they keep only a
- * small share of it — a cap on sends in flight alone cannot do that: on loopback, 16 sends in
- * flight are thousands a second.
+ * where "the rest" is the loop's busy time minus what the sends are estimated to have cost. So
+ * while requests saturate the daemon, deliveries keep a small share of the thread — a cap on
+ * sends in flight cannot do that: on loopback, 16 sends in flight are thousands a second — and
+ * otherwise they use what is left, up to ROOM. Requests that queue while the loop has time to
+ * spare wait on something else (the disk, the client), which deliveries do not slow, so they are
+ * not held back then. The backlog waits in the change log (the outbox reads ahead only so far),
+ * not in memory.
  *
- * The cost of a send (all the thread's work for it: signing, the request, the answer, its share
- * of the recording command) is estimated from ticks where the budget did not bind and sends
- * were many: busy time / sends. Those ticks include whatever else ran, so the estimate errs
- * high, which errs on the writes' side.
+ * The thread time of a send (signing, the request, the answer, its share of the recording
+ * command) is estimated as busy time / sends over ticks where the loop had time to spare and
+ * sends were many, taking the median of the last SAMPLES such ticks (a tick shared with writes
+ * overstates it; one whose work spilled into the next understates it). A saturated tick
+ * is not sampled (busy time / sends would grow as the budget shrinks, and shrink it further);
+ * an overstated estimate only gives deliveries less than MIN_SHARE, never more.
  */
 import { performance } from 'node:perf_hooks';
 
 export const TICK_MS = 50;
-/** Share of the thread deliveries keep while requests saturate it. */
+/** Share of the thread deliveries keep while requests queue. */
 export const MIN_SHARE = 0.05;
-/** Deliveries never plan on more of the thread than this (the rest is slack for bursts). */
-const HEADROOM = 0.9;
+/** Requests in flight at once from which they count as queueing. */
+export const QUEUEING = 32;
+/** A loop busy for this share of the tick or more counts as busy. */
+const BUSY = 0.7;
+/** With room, deliveries plan on the thread up to this share. */
+const ROOM = 0.8;
+/** A tick busy for this share of its time or more is not sampled. */
+const SATURATED = 0.8;
 /** Before the first measurement, µs of thread time per send. */
-const DEFAULT_COST_US = 150;
+const DEFAULT_COST_US = 200;
 const MIN_COST_US = 20;
 const MAX_COST_US = 5_000;
 /** Ticks with fewer sends say little about their cost. */
 const MIN_SAMPLE = 20;
+/** Samples kept, and the percentile of them taken as the estimate. */
+const SAMPLES = 200;
+const PERCENTILE = 0.5;
 
 export class SendBudget {
   /** Estimated µs of thread time per send. */
   costUs = DEFAULT_COST_US;
-  private tokens: number;
+  private tokens = (ROOM * TICK_MS * 1000) / DEFAULT_COST_US;
+  private held = false;
   private sends = 0;
-  private bound = false;
+  private readonly samples: number[] = [];
   private last = performance.eventLoopUtilization();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(onTick: () => void, private readonly tickMs = TICK_MS) {
-    this.tokens = this.allowance(0);
+  constructor(onTick: () => void, private readonly requestPeak: () => number = () => 0, private readonly tickMs = TICK_MS) {
     this.timer = setInterval(() => { this.tick(); onTick(); }, tickMs);
     this.timer.unref();
   }
 
-  /** Takes one send from this tick's budget; false when it is spent. */
+  /** Takes one send from this tick's allowance; false when it is spent. */
   take(): boolean {
-    if (this.tokens < 1) { this.bound = true; return false; }
+    if (this.tokens < 1) return false;
     this.tokens--;
     this.sends++;
     return true;
   }
 
-  stop(): void { clearInterval(this.timer); }
+  /** Whether the last tick found requests queueing (deliveries held to MIN_SHARE). */
+  get holding(): boolean { return this.held; }
 
-  private allowance(othersMs: number): number {
-    const budgetMs = Math.max(MIN_SHARE * this.tickMs, HEADROOM * this.tickMs - othersMs);
-    return (budgetMs * 1000) / this.costUs;
-  }
+  stop(): void { clearInterval(this.timer); }
 
   private tick(): void {
     const now = performance.eventLoopUtilization();
     const activeMs = performance.eventLoopUtilization(now, this.last).active;
     this.last = now;
-    if (!this.bound && this.sends >= MIN_SAMPLE) {
-      const sample = (activeMs * 1000) / this.sends;
-      this.costUs = Math.min(MAX_COST_US, Math.max(MIN_COST_US, 0.8 * this.costUs + 0.2 * sample));
+    if (this.sends >= MIN_SAMPLE && activeMs < SATURATED * this.tickMs) {
+      this.samples.push((activeMs * 1000) / this.sends);
+      if (this.samples.length > SAMPLES) this.samples.shift();
+      const sorted = [...this.samples].sort((a, b) => a - b);
+      this.costUs = Math.min(MAX_COST_US, Math.max(MIN_COST_US, sorted[Math.floor(PERCENTILE * (sorted.length - 1))]!));
     }
+    this.held = this.requestPeak() >= QUEUEING && activeMs >= BUSY * this.tickMs;
     const othersMs = Math.max(0, activeMs - (this.sends * this.costUs) / 1000);
-    this.tokens = this.allowance(othersMs);
+    const shareMs = this.held ? MIN_SHARE * this.tickMs : Math.max(MIN_SHARE * this.tickMs, ROOM * this.tickMs - othersMs);
+    this.tokens = (shareMs * 1000) / this.costUs;
     this.sends = 0;
-    this.bound = false;
   }
 }

@@ -6,6 +6,13 @@
  * disabled, deleted or unsubscribed) — so a crash re-sends exactly the records whose deliveries
  * could still be owed (docs/webhooks.md, "At a crash").
  */
+/**
+ * Open deliveries a family may have in memory: the log is the durable queue, so a backlog (a
+ * daemon saturated by writes) waits there instead of in memory, and a crash re-sends at most
+ * this many of the family's deliveries that had already arrived.
+ */
+export const READ_AHEAD = 500;
+
 export class CheckpointTracker {
   /** Deliveries still open per record, in log order. */
   private readonly open = new Map<number, number>();

@@ -16,6 +16,7 @@
  * checkpoint, a job is still leased; after the restart it is sent again with the same
  * `webhook-id` (at least once: receivers dedupe on it).
  */
+import { setMaxListeners } from 'node:events';
 import type { WebhooksDeps } from './webhooks.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
 import { deliverable, liveJob } from '../domain/webhooks/deliveries.js';
@@ -31,7 +32,7 @@ import { WEBHOOKS_ACTOR } from './recorder.js';
 export { WEBHOOKS_ACTOR };
 
 /** Sends at once (recording their answers is not counted: it waits on the disk, not the network). */
-const MAX_IN_FLIGHT = 128;
+const MAX_IN_FLIGHT = 256;
 const PER_DESTINATION = 8;
 /** At shutdown, sends still running after this long are cancelled (they stay owed). */
 const STOP_GRACE_MS = 2_000;
@@ -46,6 +47,9 @@ export interface DelivererDeps extends Omit<WebhooksDeps, 'newId'> {
   /** This run of the daemon: leases name it. */
   boot: string;
   recorder: () => Recorder;
+  /** Told every tick while the sender holds fewer than `roomBelow` deliveries (the outbox reads on). */
+  room?: () => void;
+  roomBelow?: number;
 }
 
 interface Lane { active: number; queue: Delivery[] }
@@ -59,14 +63,18 @@ export class Deliverer {
   private readonly owned = new Set<string>();
   private active = 0;
   private stopping = false;
-  /** One per send in flight (a shared signal would collect a listener per send). */
-  private readonly aborters = new Set<AbortController>();
+  /** Cancels the sends in flight at a stop (each send listens while it runs). */
+  private readonly aborter = new AbortController();
   private readonly running = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
   private readonly budget: SendBudget;
 
   constructor(private readonly deps: DelivererDeps) {
-    this.budget = new SendBudget(() => this.pump());
+    this.budget = new SendBudget(() => {
+      this.pump();
+      if (this.owned.size < (deps.roomBelow ?? 0)) deps.room?.();
+    }, deps.requestPeak);
+    setMaxListeners(0, this.aborter.signal);
   }
 
   owns(familyId: string, jobId: string): boolean {
@@ -128,7 +136,7 @@ export class Deliverer {
       lane.queue = [];
     }
     const all = Promise.allSettled(Array.from(this.running));
-    const timer = setTimeout(() => { for (const a of this.aborters) a.abort(); }, STOP_GRACE_MS);
+    const timer = setTimeout(() => this.aborter.abort(), STOP_GRACE_MS);
     await all;
     clearTimeout(timer);
     this.wakeIdle();
@@ -219,10 +227,7 @@ export class Deliverer {
     }
     // 3. Send.
     const at = now();
-    const aborter = new AbortController();
-    this.aborters.add(aborter);
-    const result = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: item.eventId, body, at, signal: aborter.signal })
-      .finally(() => this.aborters.delete(aborter));
+    const result = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: item.eventId, body, at, signal: this.aborter.signal });
     done();
     if (result.aborted) return;
     // 4. Record, with the rest of the window.

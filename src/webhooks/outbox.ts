@@ -25,7 +25,7 @@ import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 import { hasEnabledDestination } from '../domain/webhooks/destinations.js';
 import { decideReclaim, outboxCheckpoint } from '../domain/webhooks/deliveries.js';
 import { DESTINATIONS, OUTBOX, OUTBOX_ID, jobIdOf, type DestinationRecord } from '../domain/webhooks/types.js';
-import { CheckpointTracker } from './checkpoint.js';
+import { CheckpointTracker, READ_AHEAD } from './checkpoint.js';
 import type { Deliverer } from './deliverer.js';
 import { fromJob, type Delivery } from './delivery.js';
 import { WEBHOOKS_ACTOR, type Recorder } from './recorder.js';
@@ -33,11 +33,10 @@ import { WEBHOOKS_ACTOR, type Recorder } from './recorder.js';
 /** Records per read. */
 const PAGE = 500;
 /**
- * Open deliveries a family may have in memory: the log is the durable queue, so a backlog (a
- * daemon saturated by writes) waits there instead of in memory, and a crash re-sends at most
- * this many of the family's deliveries that had already arrived.
+ * Deliveries the sender may hold (queued or sending) before the outbox stops reading: with the
+ * per-family READ_AHEAD it bounds the memory a backlog takes, across any number of families.
  */
-export const READ_AHEAD = 2_000;
+export const QUEUE_CAP = 4_096;
 /**
  * A pass waits this long before it reads, so that one read covers the writes of a busy family
  * that land meanwhile.
@@ -60,11 +59,21 @@ export class Outbox {
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
   private readonly trackers = new Map<string, CheckpointTracker>();
+  /** Families that stopped reading because the sender was full; read again when it has room. */
+  private readonly starved = new Map<string, FamilyInfo>();
   private stopped = false;
 
   constructor(private readonly deps: OutboxDeps) {}
 
   tracker(familyId: string): CheckpointTracker | undefined { return this.trackers.get(familyId); }
+
+  /** The sender has room again: the families that stopped for it read on. */
+  room(): void {
+    if (!this.starved.size) return;
+    const families = Array.from(this.starved.values());
+    this.starved.clear();
+    for (const f of families) this.nudge(f);
+  }
 
   /** A family's log grew (durably), or its deliveries settled and it may read further. */
   nudge(family: FamilyInfo): void {
@@ -139,6 +148,11 @@ export class Outbox {
         if (checkpoint > t.readTo) t.readTo = checkpoint;
         if (checkpoint > t.durable) t.durable = checkpoint;
         if (t.readTo >= upTo || t.size >= READ_AHEAD) return null;
+        const room = QUEUE_CAP - deliverer.pending;
+        if (room <= 0) {
+          this.starved.set(family.id, family);
+          return null;
+        }
         const destinations: DestinationRecord[] = [];
         for (const d of s.table<DestinationRecord>(DESTINATIONS).values()) if (d.enabled) destinations.push(d);
         const deliveries: Delivery[] = [];
@@ -159,7 +173,7 @@ export class Outbox {
             });
           }
           t.read(record.seq, owed);
-          if (t.size >= READ_AHEAD) break;
+          if (t.size >= READ_AHEAD || deliveries.length >= room) break;
         }
         return { deliveries, read };
       });

@@ -12,15 +12,18 @@ import type { FamilyRegistry } from '../family/registry.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import { decideOutcomes, type AttemptOutcome, type OutcomeResult } from '../domain/webhooks/deliveries.js';
 import { DELIVER_KIND, type DeliveryJob } from '../domain/webhooks/types.js';
-import type { CheckpointTracker } from './checkpoint.js';
+import { READ_AHEAD, type CheckpointTracker } from './checkpoint.js';
 import type { Delivery } from './delivery.js';
 import type { ActorRef } from '../domain/shared/state.js';
 
 /** Who records webhook outcomes in the change log (a disabled destination). */
 export const WEBHOOKS_ACTOR: ActorRef = { keyId: null, personId: null, keyName: 'webhooks' };
 
-/** How long answers gather before they are recorded together. */
-export const WINDOW_MS = 50;
+/**
+ * How long answers gather before they are recorded together: a family receiving deliveries
+ * adds about 1000 / WINDOW_MS commands a second to its writes, whatever their number.
+ */
+export const WINDOW_MS = 200;
 /** After a failed recording command (a full disk), the next try waits this long. */
 const RETRY_MS = 1_000;
 
@@ -89,7 +92,13 @@ export class Recorder {
     return n;
   }
 
+  /** Resolves when nothing waits to be recorded; whoever waits for that need not wait out the window. */
   idle(): Promise<void> {
+    if (this.queues.size === 0) return Promise.resolve();
+    for (const q of this.queues.values()) {
+      if (q.timer) { clearTimeout(q.timer); q.timer = null; void this.flush(q); }
+    }
+    // A flush with nothing to write is done at once.
     if (this.queues.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
@@ -125,7 +134,8 @@ export class Recorder {
     q.answers = [];
     q.touched = false;
     const tracker = this.deps.tracker(q.family.id);
-    const spills = tracker && !this.stopping ? this.deps.takeStale(q.family.id) : [];
+    // Only a family whose read-ahead is filling up looks for deliveries stuck behind a slow receiver.
+    const spills = tracker && tracker.size >= READ_AHEAD / 2 && !this.stopping ? this.deps.takeStale(q.family.id) : [];
     const settling: number[] = [];
     for (const a of answers) if (!a.delivery.job) settling.push(a.delivery.seq);
     for (const s of spills) settling.push(s.seq);

@@ -15,7 +15,7 @@ import { destinationView, signingSecrets } from '../domain/webhooks/destinations
 import { decideLease, leaseMs, type AttemptOutcome } from '../domain/webhooks/deliveries.js';
 import type { DeliveryJob, DestinationRecord } from '../domain/webhooks/types.js';
 import { Deliverer, WEBHOOKS_ACTOR } from './deliverer.js';
-import { Outbox } from './outbox.js';
+import { Outbox, QUEUE_CAP } from './outbox.js';
 import { Recorder } from './recorder.js';
 import { fromJob } from './delivery.js';
 import { sendAttempt } from './attempt.js';
@@ -29,6 +29,11 @@ export interface WebhooksDeps {
   now: () => Date;
   logger: Logger;
   newId: IdGenerator;
+  /**
+   * The most HTTP requests in flight at once since the last call: while requests queue, sends
+   * keep a small share of the thread (budget.ts). Without it deliveries are never held back.
+   */
+  requestPeak?: () => number;
   /** Told after each recorded attempt (metrics): delivered, failed (a retry follows) or gave up. */
   onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', responseStatus: number | null) => void;
 }
@@ -53,7 +58,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   // The three refer to each other: the outbox feeds the sender, the sender the recorder, and the
   // recorder tells the outbox what settled.
   let recorder: Recorder;
-  const deliverer = new Deliverer({ ...deps, boot, recorder: () => recorder });
+  const deliverer: Deliverer = new Deliverer({ ...deps, boot, recorder: () => recorder, room: () => outbox.room(), roomBelow: QUEUE_CAP / 2 });
   const outbox = new Outbox({ ...deps, deliverer, recorder: () => recorder, boot, leaseMs: lease });
   recorder = new Recorder({
     ...deps, boot, leaseMs: lease,
