@@ -73,7 +73,7 @@ export class Deliverer {
     this.budget = new SendBudget(() => {
       this.pump();
       if (this.owned.size < (deps.roomBelow ?? 0)) deps.room?.();
-    }, deps.requestPeak);
+    }, deps.requestsInFlight);
     setMaxListeners(0, this.aborter.signal);
   }
 

@@ -85,6 +85,8 @@ export class Outbox {
       if (!this.trackers.get(family.id)?.size) this.trackers.delete(family.id);
       return;
     }
+    // Stopped for the sender's room: `room()` nudges it again (no pass per write meanwhile).
+    if (this.starved.has(family.id)) return;
     if (this.running.has(family.id)) {
       this.again.add(family.id);
       return;

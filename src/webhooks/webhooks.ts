@@ -30,10 +30,11 @@ export interface WebhooksDeps {
   logger: Logger;
   newId: IdGenerator;
   /**
-   * The most HTTP requests in flight at once since the last call: while requests queue, sends
-   * keep a small share of the thread (budget.ts). Without it deliveries are never held back.
+   * HTTP requests in flight on average since the last call: while many are, requests are
+   * queueing, and sends keep a small share of the thread (budget.ts). Without it deliveries are
+   * never held back.
    */
-  requestPeak?: () => number;
+  requestsInFlight?: () => number;
   /** Told after each recorded attempt (metrics): delivered, failed (a retry follows) or gave up. */
   onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', responseStatus: number | null) => void;
 }
