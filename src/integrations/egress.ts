@@ -3,8 +3,10 @@
  * feeds, weather and web lookups, page fetches, push and SMS transports). Every call names a
  * policy (from `config.egress`), a timeout and a byte cap; docs/egress.md explains the rules.
  *
- * Under it is got with agents that check the address each socket connects to (`guard.ts`), so
- * the policy holds for host names, IP literals and every redirect hop alike.
+ * Under it are agents that check the address each socket connects to (`guard.ts`), so the
+ * policy holds for host names, IP literals and every redirect hop alike. A call without
+ * redirects to follow goes straight through node:http on them; one that may follow redirects
+ * goes through got, which opens every hop through the same agents.
  */
 import * as http from 'node:http';
 import * as https from 'node:https';

@@ -10,8 +10,7 @@
  * So while requests saturate the daemon, deliveries keep a small share of the thread — a cap on
  * sends in flight cannot do that: on loopback, 16 sends in flight are thousands a second — and
  * when requests are answered as they come, deliveries take what is left, doubling per tick (a
- * tick where the loop happened to wait on the disk does not let a whole backlog through at
- * once). The rule acts on the very thing it protects: requests waiting to be answered — whether
+ * tick where requests happened not to queue does not let a whole backlog through at once). The rule acts on the very thing it protects: requests waiting to be answered — whether
  * they wait for the thread or for the disk, which deliveries' recording uses too. The backlog
  * waits in the change log (the outbox reads ahead only so far), not in memory.
  *
@@ -54,11 +53,14 @@ export class SendBudget {
   private readonly samples: number[] = [];
   private last = performance.eventLoopUtilization();
   private lastCpu = process.cpuUsage();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | null;
+  private readonly tickMs: number;
 
-  constructor(onTick: () => void, private readonly requestsInFlight: () => number = () => 0, private readonly tickMs = TICK_MS) {
-    this.timer = setInterval(() => { this.tick(); onTick(); }, tickMs);
-    this.timer.unref();
+  /** `onTick` runs after each tick (the sender pumps); `timer: false` leaves ticking to the caller (tests). */
+  constructor(onTick: () => void, private readonly requestsInFlight: () => number = () => 0, opts: { tickMs?: number; timer?: boolean } = {}) {
+    this.tickMs = opts.tickMs ?? TICK_MS;
+    this.timer = opts.timer === false ? null : setInterval(() => { this.tick(); onTick(); }, this.tickMs);
+    this.timer?.unref();
   }
 
   /** Takes one send from this tick's allowance; false when it is spent. */
@@ -72,9 +74,10 @@ export class SendBudget {
   /** Whether the last tick found requests queueing (deliveries held to MIN_SHARE). */
   get holding(): boolean { return this.held; }
 
-  stop(): void { clearInterval(this.timer); }
+  stop(): void { if (this.timer) clearInterval(this.timer); }
 
-  private tick(): void {
+  /** Ends a tick: samples the cost of a send and sets the next tick's allowance. */
+  tick(): void {
     const now = performance.eventLoopUtilization();
     const activeMs = performance.eventLoopUtilization(now, this.last).active;
     this.last = now;
