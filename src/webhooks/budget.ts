@@ -2,12 +2,13 @@
  * Writes keep priority over deliveries (docs/webhooks.md, "Sharing the thread"). Every TICK_MS
  * the sender gets a number of sends for the next tick, adjusted from the last tick:
  *
- *   requests queueing (QUEUEING or more in flight on average over the tick): MIN_SHARE of the
- *   tick's time;
+ *   requests queueing (QUEUEING or more in flight on average over the tick): half the last
+ *   tick's allowance, down to MIN_SHARE of the tick's time;
  *   otherwise: twice the last tick's sends, at least FREE_START (the cap on sends in flight
  *   bounds it too).
  *
- * So while requests saturate the daemon, deliveries keep a small share of the thread — a cap on
+ * So while requests saturate the daemon, deliveries are down to a small share of the thread
+ * within a few ticks — a cap on
  * sends in flight cannot do that: on loopback, 16 sends in flight are thousands a second — and
  * when requests are answered as they come, deliveries take what is left, doubling per tick (a
  * tick where requests happened not to queue does not let a whole backlog through at once). The rule acts on the very thing it protects: requests waiting to be answered — whether
@@ -47,6 +48,7 @@ const PERCENTILE = 0.5;
 export class SendBudget {
   /** Estimated µs of CPU time per send. */
   costUs = DEFAULT_COST_US;
+  private limit = FREE_START;
   private tokens = FREE_START;
   private held = false;
   private sends = 0;
@@ -71,7 +73,7 @@ export class SendBudget {
     return true;
   }
 
-  /** Whether the last tick found requests queueing (deliveries held to MIN_SHARE). */
+  /** Whether the last tick found requests queueing (the allowance halving towards MIN_SHARE). */
   get holding(): boolean { return this.held; }
 
   stop(): void { if (this.timer) clearInterval(this.timer); }
@@ -90,9 +92,13 @@ export class SendBudget {
       this.costUs = Math.min(MAX_COST_US, Math.max(MIN_COST_US, sorted[Math.floor(PERCENTILE * (sorted.length - 1))]!));
     }
     this.held = this.requestsInFlight() >= QUEUEING;
-    this.tokens = this.held
-      ? Math.max(1, (MIN_SHARE * this.tickMs * 1000) / this.costUs)
-      : Math.min(MAX_PER_TICK, Math.max(FREE_START, 2 * this.sends));
+    const floor = Math.max(1, (MIN_SHARE * this.tickMs * 1000) / this.costUs);
+    // Held: the allowance halves each tick down to the floor, so that a moment of queueing in a
+    // daemon that keeps up costs the deliveries little, and a saturated one reaches the floor
+    // within a few ticks. Free: twice what was sent (not what was allowed: an allowance unused
+    // while there was little to send must not let a sudden backlog through at once).
+    this.limit = this.held ? Math.max(floor, this.limit / 2) : Math.min(MAX_PER_TICK, Math.max(FREE_START, 2 * this.sends));
+    this.tokens = this.limit;
     this.sends = 0;
   }
 }

@@ -16,24 +16,32 @@ function drain(b: SendBudget, max = 100_000): number {
 }
 
 describe('the delivery send budget', () => {
-  it('holds sends to MIN_SHARE of the tick while requests queue, on both sides of the threshold', () => {
+  it('halves the allowance each tick while requests queue, down to MIN_SHARE of the tick, on both sides of the threshold', () => {
     let inFlight = 0;
     const b = new SendBudget(() => undefined, () => inFlight, { tickMs: TICK, timer: false });
-    expect(drain(b)).to.equal(16);
+    for (const want of [16, 32, 64, 128]) {
+      expect(drain(b)).to.equal(want);
+      b.tick();
+    }
+    expect(drain(b, 200)).to.equal(200);
     inFlight = QUEUEING;
-    b.tick();
-    expect(b.holding).to.equal(true);
-    const share = Math.floor((MIN_SHARE * TICK * 1000) / b.costUs);
-    expect(share).to.be.within(1, 16);
-    expect(drain(b)).to.equal(share);
-    // Still queueing: still held, however much is waiting.
-    b.tick();
-    expect(drain(b)).to.equal(Math.floor((MIN_SHARE * TICK * 1000) / b.costUs));
-    // One request fewer on average is not queueing.
+    // The allowance was 256: it halves each tick, but never below the floor (MIN_SHARE of the
+    // tick over the measured cost of a send), however much is waiting.
+    let allowance = 256;
+    let sent = 0;
+    for (let i = 0; i < 10; i++) {
+      b.tick();
+      expect(b.holding).to.equal(true);
+      allowance = Math.max(Math.max(1, (MIN_SHARE * TICK * 1000) / b.costUs), allowance / 2);
+      sent = drain(b);
+      expect(sent).to.equal(Math.ceil(allowance));
+    }
+    expect(Math.ceil(allowance)).to.equal(Math.max(1, Math.ceil((MIN_SHARE * TICK * 1000) / b.costUs)));
+    // One request fewer on average is not queueing: twice what the last tick sent, at least 16.
     inFlight = QUEUEING - 1;
     b.tick();
     expect(b.holding).to.equal(false);
-    expect(drain(b)).to.equal(16);
+    expect(drain(b)).to.equal(Math.max(16, 2 * sent));
   });
 
   it('lets sends double per tick while requests do not queue, and starts again small after a quiet tick', () => {
