@@ -99,7 +99,7 @@ class Receiver {
   }
 
   /** Starts a phase: counts from zero, and only events decided from now on. */
-  reset(): void { this.lags = []; this.count = 0; this.duplicates = 0; this.earlier = 0; this.since = Date.now(); }
+  reset(): void { this.lags = []; this.count = 0; this.duplicates = 0; this.earlier = 0; this.since = Date.now(); this.seen.clear(); }
   close(): Promise<void> { this.server.closeAllConnections(); return new Promise((r) => this.server.close(() => r())); }
 }
 
