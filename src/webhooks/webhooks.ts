@@ -1,6 +1,8 @@
 /**
- * Webhooks as the daemon wires them: the outbox (change log → delivery jobs), the sender, the
- * agenda handler for due deliveries (retries, and leases that ran out), and test deliveries.
+ * Webhooks as the daemon wires them: the outbox (change log → deliveries in memory), the sender
+ * (with its budget), the recorder (answers → one command per family per window, with the
+ * checkpoint), the agenda handler for due deliveries (retries, and leases that ran out), and
+ * test deliveries.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';

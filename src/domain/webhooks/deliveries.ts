@@ -1,9 +1,10 @@
 /**
- * Deliveries as decisions (docs/webhooks.md): the outbox turns change-log records into one
- * `webhook.deliver` job per subscribed enabled destination and moves its checkpoint in the same
- * decision; a sender leases a job before it sends; the attempt's outcome is recorded (history,
- * usage) with the job removed or moved to its next retry; a 410 or 5 days of failures disable
- * the destination. Time, ids and the jitter come in from the edge.
+ * Deliveries as decisions (docs/webhooks.md): the answers of a window are recorded in one
+ * decision (history, usage, stats once per destination) with retry jobs put for failed first
+ * attempts, jobs removed or moved to their next retry, deliveries stuck behind a hanging receiver
+ * put as leased jobs, and the outbox checkpoint moved past the records whose deliveries all
+ * settled; a due job is leased before it is sent; a 410 or 5 days of failures disable the
+ * destination. Time, ids and the jitter come in from the edge.
  */
 import { householdNotice } from '../notifications/compose.js';
 import type { EventType } from '../shared/events.js';
@@ -39,6 +40,11 @@ export function leaseMs(timeoutMs: number): number {
  * before it), leased to the sender of `boot` (it sends them at once after the commit), and moves
  * the checkpoint to the last record. Records at or below the checkpoint are skipped, so two
  * passes racing over the same records enqueue them once.
+ *
+ * The durable way to owe deliveries, one job each. The outbox no longer takes it for first
+ * attempts (they go from memory, and `decideOutcomes` records them with the checkpoint); it is
+ * the rule the deciders' unit tests build owed jobs with, and what a caller that must not hold
+ * deliveries in memory would use.
  */
 export function decideEnqueue(
   state: FamilyState, records: readonly LogPointer[], lease: { boot: string; until: number }, ctx: CommandContext,
