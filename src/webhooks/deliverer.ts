@@ -1,98 +1,122 @@
 /**
- * The sender: takes leased delivery jobs, sends each attempt and records its outcome through
- * the family's actor. At most MAX_IN_FLIGHT sends at once, and at most PER_DESTINATION to one
- * destination, taken round-robin, so a receiver that hangs until the timeout slows only itself.
+ * The sender: sends deliveries and hands their answers to the recorder. At most MAX_IN_FLIGHT
+ * sends at once, at most PER_DESTINATION to one destination, taken round-robin, so a receiver
+ * that hangs until the timeout slows only itself; and no more sends per tick than the budget
+ * allows (budget.ts), so deliveries use what the families' writes leave of the thread.
  *
- * Steps for one job:
- *   1. read the durable state: is the job still this lease's attempt, does its destination still
- *      want it (a destination disabled, deleted or unsubscribed meanwhile gets nothing);
- *   2. read the change-log record and build the body once for this attempt;
- *   3. send it (outside any command: no I/O in the mailbox);
- *   4. execute one command recording the outcome and removing or moving the job.
- * A crash between 3 and 4 leaves the job leased on the agenda; the next start takes it over and
- * sends it again with the same `webhook-id` (at least once: receivers dedupe on it).
+ * Steps for one delivery:
+ *   1. on the family's durable state: does its destination still want it (a destination
+ *      disabled, deleted or unsubscribed meanwhile gets nothing) — and, for a job, is the job
+ *      still this lease's attempt;
+ *   2. the body: built once per record and shared by its destinations (a first attempt has the
+ *      record from the outbox's read; a job reads it from the log);
+ *   3. sign it for the destination and send it (outside any command: no I/O in the mailbox);
+ *   4. the recorder records the answer with the others of its window.
+ * A crash before 4 leaves the delivery owed: a first attempt's record is still after the
+ * checkpoint, a job is still leased; after the restart it is sent again with the same
+ * `webhook-id` (at least once: receivers dedupe on it).
  */
+import { setMaxListeners } from 'node:events';
 import type { WebhooksDeps } from './webhooks.js';
-import type { ActorRef, FamilyInfo } from '../domain/shared/state.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
-import { decideOutcome, deliverable, liveJob } from '../domain/webhooks/deliveries.js';
-import type { DeliveryJob } from '../domain/webhooks/types.js';
+import { deliverable, liveJob } from '../domain/webhooks/deliveries.js';
+import { DESTINATIONS, type DestinationRecord } from '../domain/webhooks/types.js';
 import { sendAttempt } from './attempt.js';
 import { eventPayload } from './payload.js';
+import { SendBudget } from './budget.js';
+import type { Delivery } from './delivery.js';
+import type { Recorder } from './recorder.js';
 
-/** Who records webhook outcomes in the change log (a disabled destination). */
-export const WEBHOOKS_ACTOR: ActorRef = { keyId: null, personId: null, keyName: 'webhooks' };
+import { WEBHOOKS_ACTOR } from './recorder.js';
 
-/**
- * Sends at once (recording their outcomes is not counted: it waits on the disk, not the
- * network): many while the event loop has room, few while it is busy, so deliveries cannot
- * crowd the families' writes off the one thread but use what is idle.
- */
-const MAX_IN_FLIGHT = 128;
-const MAX_IN_FLIGHT_BUSY = 16;
-/** Event-loop utilization above which the thread counts as busy (sampled every 100 ms). */
-const BUSY_ELU = 0.8;
+export { WEBHOOKS_ACTOR };
+
+/** Sends at once (recording their answers is not counted: it waits on the disk, not the network). */
+const MAX_IN_FLIGHT = 256;
 const PER_DESTINATION = 8;
-/** At shutdown, sends still running after this long are cancelled (their jobs stay owed). */
+/** At shutdown, sends still running after this long are cancelled (they stay owed). */
 const STOP_GRACE_MS = 2_000;
+/**
+ * A first attempt that has waited this long behind a destination whose sends are all taken (a
+ * receiver that hangs) is moved to the agenda as a leased job, so that the family's checkpoint
+ * and its other destinations do not wait on it.
+ */
+export const SPILL_AFTER_MS = 10_000;
 
 export interface DelivererDeps extends Omit<WebhooksDeps, 'newId'> {
   /** This run of the daemon: leases name it. */
   boot: string;
-  /** [0, 1) for the retry jitter. */
-  random?: () => number;
+  recorder: () => Recorder;
+  /** Told every tick while the sender holds fewer than `roomBelow` deliveries (the outbox reads on). */
+  room?: () => void;
+  roomBelow?: number;
 }
 
-interface Item { family: FamilyInfo; job: DeliveryJob }
-interface Lane { active: number; queue: Item[] }
+interface Lane { active: number; queue: Delivery[] }
 
 export class Deliverer {
   private readonly lanes = new Map<string, Lane>();
   /** Lanes with queued work and room, in turn order. */
   private readonly ready: string[] = [];
   private readonly inReady = new Set<string>();
-  /** Jobs this process holds (queued or sending), by family and job id. */
+  /** Deliveries this process holds (queued or sending), by family and job id. */
   private readonly owned = new Set<string>();
   private active = 0;
   private stopping = false;
-  /** One per send in flight (a shared signal would collect a listener per send). */
-  private readonly aborters = new Set<AbortController>();
+  /** Cancels the sends in flight at a stop (each send listens while it runs). */
+  private readonly aborter = new AbortController();
   private readonly running = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
-
-  private cap = MAX_IN_FLIGHT;
-  private readonly sampler: NodeJS.Timeout;
+  private readonly budget: SendBudget;
 
   constructor(private readonly deps: DelivererDeps) {
-    let last = performance.eventLoopUtilization();
-    this.sampler = setInterval(() => {
-      const now = performance.eventLoopUtilization();
-      const busy = performance.eventLoopUtilization(now, last).utilization > BUSY_ELU;
-      last = now;
-      this.cap = busy ? MAX_IN_FLIGHT_BUSY : MAX_IN_FLIGHT;
-      if (!busy) this.pump();
-    }, 100);
-    this.sampler.unref();
+    this.budget = new SendBudget(() => {
+      this.pump();
+      if (this.owned.size < (deps.roomBelow ?? 0)) deps.room?.();
+    }, deps.requestsInFlight);
+    setMaxListeners(0, this.aborter.signal);
   }
 
   owns(familyId: string, jobId: string): boolean {
     return this.owned.has(`${familyId}\u0000${jobId}`);
   }
 
-  /** Queues leased jobs for sending. */
-  submit(family: FamilyInfo, jobs: readonly DeliveryJob[]): void {
+  /** Queues deliveries for sending. */
+  submit(deliveries: readonly Delivery[]): void {
     if (this.stopping) return;
-    for (const job of jobs) {
-      const key = `${family.id}\u0000${job.id}`;
+    for (const d of deliveries) {
+      const key = `${d.family.id}\u0000${d.key}`;
       if (this.owned.has(key)) continue;
       this.owned.add(key);
-      const laneKey = `${family.id}\u0000${job.data.destinationId}`;
+      const laneKey = `${d.family.id}\u0000${d.destinationId}`;
       let lane = this.lanes.get(laneKey);
       if (!lane) this.lanes.set(laneKey, (lane = { active: 0, queue: [] }));
-      lane.queue.push({ family, job });
+      lane.queue.push(d);
       this.markReady(laneKey, lane);
     }
     this.pump();
+  }
+
+  /**
+   * Takes out the family's first attempts that waited SPILL_AFTER_MS behind a destination whose
+   * sends are all taken (the recorder puts them on the agenda and hands them back as jobs).
+   */
+  takeStale(familyId: string): Delivery[] {
+    const out: Delivery[] = [];
+    const before = performance.now() - SPILL_AFTER_MS;
+    for (const [laneKey, lane] of this.lanes) {
+      if (!laneKey.startsWith(`${familyId}\u0000`) || lane.active < PER_DESTINATION) continue;
+      const keep: Delivery[] = [];
+      for (const d of lane.queue) {
+        if (!d.job && d.queuedAt < before) {
+          out.push(d);
+          this.owned.delete(`${familyId}\u0000${d.key}`);
+        } else keep.push(d);
+      }
+      lane.queue = keep;
+    }
+    if (out.length && this.owned.size === 0) this.wakeIdle();
+    return out;
   }
 
   /** Resolves when nothing is queued or being sent (tests, the benchmark). */
@@ -106,13 +130,13 @@ export class Deliverer {
   /** Takes no more work; lets running sends finish for a moment, then cancels the rest. */
   async stop(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.sampler);
+    this.budget.stop();
     for (const lane of this.lanes.values()) {
-      for (const item of lane.queue) this.owned.delete(`${item.family.id}\u0000${item.job.id}`);
+      for (const d of lane.queue) this.owned.delete(`${d.family.id}\u0000${d.key}`);
       lane.queue = [];
     }
     const all = Promise.allSettled(Array.from(this.running));
-    const timer = setTimeout(() => { for (const a of this.aborters) a.abort(); }, STOP_GRACE_MS);
+    const timer = setTimeout(() => this.aborter.abort(), STOP_GRACE_MS);
     await all;
     clearTimeout(timer);
     this.wakeIdle();
@@ -126,18 +150,19 @@ export class Deliverer {
   }
 
   private pump(): void {
-    while (!this.stopping && this.active < this.cap && this.ready.length) {
+    while (!this.stopping && this.active < MAX_IN_FLIGHT && this.ready.length && this.budget.take()) {
       const key = this.ready.shift()!;
       this.inReady.delete(key);
       const lane = this.lanes.get(key)!;
-      const item = lane.queue.shift()!;
+      const item = lane.queue.shift();
+      if (!item) { this.markReady(key, lane); continue; }
       lane.active++;
       this.active++;
       this.markReady(key, lane);
-      const key2 = `${item.family.id}\u0000${item.job.id}`;
+      const ownKey = `${item.family.id}\u0000${item.key}`;
       let released = false;
       // The slot is free as soon as the answer is in; recording it joins the family's next
-      // commit (the actor batches), so a slow disk does not hold the senders.
+      // window, so a slow disk does not hold the senders.
       const release = () => {
         if (released) return;
         released = true;
@@ -148,11 +173,11 @@ export class Deliverer {
         this.pump();
       };
       const p: Promise<void> = this.run(item, release).catch((err: unknown) => {
-        this.deps.logger.error({ err, family: item.family.slug, destination: item.job.data.destinationId }, 'a webhook delivery failed to run; it stays owed');
+        this.deps.logger.error({ err, family: item.family.slug, destination: item.destinationId }, 'a webhook delivery failed to run; it stays owed');
       }).finally(() => {
         release();
         this.running.delete(p);
-        this.owned.delete(key2);
+        this.owned.delete(ownKey);
         if (this.owned.size === 0) this.wakeIdle();
       });
       this.running.add(p);
@@ -165,43 +190,52 @@ export class Deliverer {
     for (const w of waiters) w();
   }
 
-  private async run({ family, job }: Item, done: () => void): Promise<void> {
+  private async run(item: Delivery, done: () => void): Promise<void> {
     const { store, registry, config, now, boot } = this.deps;
+    const recorder = this.deps.recorder();
+    const { family, job } = item;
     const actor = await registry.get(family);
-    // 1. Still ours, still wanted?
+    // 1. Still wanted (and, for a job, still this lease's attempt)?
     const found = await actor.read((s) => {
-      const live = liveJob(s, job.id);
-      if (!live || live.data.attempt !== job.data.attempt || live.data.lease?.boot !== boot) return null;
-      const d = deliverable(s, live.data);
+      let d: DestinationRecord | undefined;
+      if (job) {
+        const live = liveJob(s, job.id);
+        if (!live || live.data.attempt !== job.data.attempt || live.data.lease?.boot !== boot) return null;
+        d = deliverable(s, live.data);
+      } else {
+        d = s.get<DestinationRecord>(DESTINATIONS, item.destinationId);
+        if (!d || !d.enabled || !d.eventTypes.includes(item.type) || item.seq <= d.sinceSeq) d = undefined;
+      }
       return d ? { url: d.url, secrets: signingSecrets(d, now()) } : null;
     });
-    if (!found) return;
-    // 2. The record, durable (the job was put after it was).
-    const record = store.readLog(family.id, job.data.seq - 1, 1)[0];
-    if (!record || record.id !== job.data.eventId) {
-      this.deps.logger.error({ family: family.slug, seq: job.data.seq }, 'the change-log record of a webhook delivery is missing; dropping it');
-      await actor.execute((s) => {
-        const live = liveJob(s, job.id);
-        return { result: undefined, changes: [], events: [], agenda: live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : [] };
-      }, WEBHOOKS_ACTOR);
-      return;
+    if (!found) { recorder.dropped(item); return; }
+    // 2. The body.
+    let body: string;
+    if (item.event) {
+      body = item.event.body ??= JSON.stringify(eventPayload(item.event.record, family.slug));
+    } else {
+      const record = store.readLog(family.id, item.seq - 1, 1)[0];
+      if (!record || record.id !== item.eventId) {
+        this.deps.logger.error({ family: family.slug, seq: item.seq }, 'the change-log record of a webhook delivery is missing; dropping it');
+        await actor.execute((s) => {
+          const live = job && liveJob(s, job.id);
+          return { result: undefined, changes: [], events: [], agenda: live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : [] };
+        }, WEBHOOKS_ACTOR);
+        return;
+      }
+      body = JSON.stringify(eventPayload(record, family.slug));
     }
-    const body = JSON.stringify(eventPayload(record, family.slug));
     // 3. Send.
     const at = now();
-    const aborter = new AbortController();
-    this.aborters.add(aborter);
-    const result = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: record.id, body, at, signal: aborter.signal })
-      .finally(() => this.aborters.delete(aborter));
+    const result = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: item.eventId, body, at, signal: this.aborter.signal });
     done();
     if (result.aborted) return;
-    // 4. Record.
-    const jitter = (this.deps.random ?? Math.random)();
-    const recorded = await actor.execute((s, ctx) => decideOutcome(s, {
-      destinationId: job.data.destinationId, deliveryId: job.data.deliveryId, eventId: record.id, type: record.type,
-      attempt: job.data.attempt + 1, at: at.toISOString(), ok: result.ok, responseStatus: result.responseStatus,
-      durationMs: result.durationMs, error: result.error, retryAfterMs: result.retryAfterMs, jobId: job.id, boot,
-    }, config.webhooks.retryScheduleSeconds, jitter, ctx), WEBHOOKS_ACTOR);
-    this.deps.onOutcome?.(recorded.status === 'succeeded' ? 'delivered' : recorded.status === 'retrying' ? 'failed' : 'gave_up', result.responseStatus);
+    // 4. Record, with the rest of the window.
+    recorder.add(item, {
+      destinationId: item.destinationId, deliveryId: item.deliveryId, eventId: item.eventId, type: item.type,
+      attempt: item.attempt + 1, at: at.toISOString(), ok: result.ok, responseStatus: result.responseStatus,
+      durationMs: result.durationMs, error: result.error, retryAfterMs: result.retryAfterMs,
+      ...(job ? { jobId: job.id, boot } : { logSeq: item.seq }),
+    });
   }
 }

@@ -1,15 +1,18 @@
 /**
- * The outbox: follows each family's change log from its checkpoint and turns the records into
- * delivery jobs (docs/webhooks.md).
+ * The outbox: follows each family's change log from its checkpoint and hands the deliveries the
+ * records owe to the sender (docs/webhooks.md).
  *
  * `onCommitted` only nudges it (family, last durable sequence); it never trusts records handed
  * over in memory. A pass for a family:
- *   1. reads the checkpoint from the family's durable state (a record in the family's own
- *      tables, so it commits atomically with the jobs it accounts for);
- *   2. reads the log after it, up to the family's durable sequence, a page at a time;
- *   3. executes ONE command carrying those records: its decision puts the jobs (leased to this
- *      process) and moves the checkpoint — a crash leaves both done or neither;
- *   4. hands the jobs to the sender once they are durable, and goes on while more is logged.
+ *   1. reads the durable checkpoint (a record in the family's own tables) the first time, and
+ *      from then on goes on from what it has read into memory;
+ *   2. reads the log after that, up to the family's durable sequence, a page at a time, while
+ *      the family's open deliveries in memory stay under READ_AHEAD;
+ *   3. turns each record into one delivery per enabled destination subscribed to its type and
+ *      created before it — skipping a pair that already has its job (a retry made before a
+ *      crash: it stays the job's) — and hands them to the sender: no write on the way;
+ *   4. the recorder moves the durable checkpoint past a record once all its deliveries have
+ *      settled, in the command that records them (checkpoint.ts).
  * One pass per family runs at a time; a nudge during a pass makes it go round once more.
  * Families without an enabled destination are skipped without a read.
  */
@@ -17,24 +20,36 @@ import type { Logger } from 'pino';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
+import type { IdGenerator } from '../domain/shared/ids.js';
+import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 import { hasEnabledDestination } from '../domain/webhooks/destinations.js';
-import { decideEnqueue, decideReclaim, outboxCheckpoint, type LogPointer } from '../domain/webhooks/deliveries.js';
-import { OUTBOX, OUTBOX_ID } from '../domain/webhooks/types.js';
-import { WEBHOOKS_ACTOR, type Deliverer } from './deliverer.js';
+import { decideReclaim, outboxCheckpoint } from '../domain/webhooks/deliveries.js';
+import { DESTINATIONS, OUTBOX, OUTBOX_ID, jobIdOf, type DestinationRecord } from '../domain/webhooks/types.js';
+import { CheckpointTracker, READ_AHEAD } from './checkpoint.js';
+import type { Deliverer } from './deliverer.js';
+import { fromJob, type Delivery } from './delivery.js';
+import { WEBHOOKS_ACTOR, type Recorder } from './recorder.js';
 
-/** Records per enqueue command. */
+/** Records per read. */
 const PAGE = 500;
 /**
- * A pass waits this long before it reads, so that one enqueue covers the writes of a busy
- * family that land meanwhile instead of adding a commit after each of them.
+ * Deliveries the sender may hold (queued or sending) before the outbox stops reading: with the
+ * per-family READ_AHEAD it bounds the memory a backlog takes, across any number of families.
  */
-const GATHER_MS = 10;
+export const QUEUE_CAP = 4_096;
+/**
+ * A pass waits this long before it reads, so that one read covers the writes of a busy family
+ * that land meanwhile.
+ */
+const GATHER_MS = 5;
 
 export interface OutboxDeps {
   store: Store;
   registry: FamilyRegistry;
   deliverer: Deliverer;
+  recorder: () => Recorder;
   now: () => Date;
+  newId: IdGenerator;
   logger: Logger;
   boot: string;
   leaseMs: number;
@@ -43,16 +58,35 @@ export interface OutboxDeps {
 export class Outbox {
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
+  private readonly trackers = new Map<string, CheckpointTracker>();
+  /** Families that stopped reading because the sender was full; read again when it has room. */
+  private readonly starved = new Map<string, FamilyInfo>();
   private stopped = false;
 
   constructor(private readonly deps: OutboxDeps) {}
 
-  /** A family's log grew (durably). */
+  tracker(familyId: string): CheckpointTracker | undefined { return this.trackers.get(familyId); }
+
+  /** The sender has room again: the families that stopped for it read on. */
+  room(): void {
+    if (!this.starved.size) return;
+    const families = Array.from(this.starved.values());
+    this.starved.clear();
+    for (const f of families) this.nudge(f);
+  }
+
+  /** A family's log grew (durably), or its deliveries settled and it may read further. */
   nudge(family: FamilyInfo): void {
     if (this.stopped) return;
     // Cheap in-memory look: the actor that just committed is in memory.
     const actor = this.deps.registry.peek(family.id);
-    if (actor && !hasEnabledDestination(actor.state)) return;
+    if (actor && !hasEnabledDestination(actor.state)) {
+      // Nothing is owed to anyone: what the outbox held is unwanted now (the sender drops it).
+      if (!this.trackers.get(family.id)?.size) this.trackers.delete(family.id);
+      return;
+    }
+    // Stopped for the sender's room: `room()` nudges it again (no pass per write meanwhile).
+    if (this.starved.has(family.id)) return;
     if (this.running.has(family.id)) {
       this.again.add(family.id);
       return;
@@ -68,7 +102,7 @@ export class Outbox {
 
   /**
    * At start: every family that follows its log for webhooks catches up, and takes over the
-   * deliveries an earlier run had leased (it stopped or crashed while sending them).
+   * deliveries an earlier run had leased (it stopped or crashed while they waited to be sent).
    */
   async start(): Promise<void> {
     const { store, registry, deliverer, now, boot, leaseMs } = this.deps;
@@ -78,7 +112,7 @@ export class Outbox {
       try {
         const actor = await registry.get(family);
         const jobs = await actor.execute((s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }), WEBHOOKS_ACTOR);
-        deliverer.submit(family, jobs);
+        deliverer.submit(jobs.map((j) => fromJob(family, j)));
         this.nudge(family);
       } catch (err) {
         this.deps.logger.error({ err, family: family.slug }, 'could not resume the webhook outbox of a family');
@@ -99,26 +133,56 @@ export class Outbox {
   }
 
   private async pass(family: FamilyInfo): Promise<void> {
-    const { store, registry, deliverer, now, boot, leaseMs } = this.deps;
+    const { store, registry, deliverer, newId } = this.deps;
     await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
     for (;;) {
       if (this.stopped) return;
       const actor = await registry.get(family);
-      // 1. checkpoint and durable end
-      const [from, wanted] = await actor.read((s) => [outboxCheckpoint(s), hasEnabledDestination(s)] as const);
       const upTo = actor.lastDurableSeq;
-      if (!wanted || from >= upTo) return;
-      // 2. records after it, durable only
-      const records: LogPointer[] = [];
-      for (const r of store.readLog(family.id, from, Math.min(PAGE, upTo - from))) {
-        if (r.seq > upTo) break;
-        records.push({ seq: r.seq, id: r.id, type: r.type });
-      }
-      if (!records.length) return;
-      // 3. one decision: jobs + checkpoint
-      const jobs = await actor.execute((s, ctx) => decideEnqueue(s, records, { boot, until: now().getTime() + leaseMs }, ctx), WEBHOOKS_ACTOR);
-      // 4. send them
-      if (jobs.length) deliverer.submit(family, jobs);
+      // Read and turned into deliveries on the durable state in one go, so that what the
+      // destinations were and which jobs exist belong to the same moment.
+      const out = await actor.read((s) => {
+        if (!hasEnabledDestination(s)) return null;
+        const checkpoint = outboxCheckpoint(s);
+        let t = this.trackers.get(family.id);
+        if (!t) this.trackers.set(family.id, (t = new CheckpointTracker(checkpoint, checkpoint)));
+        // The checkpoint jumps when the first destination is enabled (nothing was owed before).
+        if (checkpoint > t.readTo) t.readTo = checkpoint;
+        if (checkpoint > t.durable) t.durable = checkpoint;
+        if (t.readTo >= upTo || t.size >= READ_AHEAD) return null;
+        const room = QUEUE_CAP - deliverer.pending;
+        if (room <= 0) {
+          this.starved.set(family.id, family);
+          return null;
+        }
+        const destinations: DestinationRecord[] = [];
+        for (const d of s.table<DestinationRecord>(DESTINATIONS).values()) if (d.enabled) destinations.push(d);
+        const deliveries: Delivery[] = [];
+        let read = 0;
+        for (const record of store.readLog(family.id, t.readTo, Math.min(PAGE, upTo - t.readTo))) {
+          if (record.seq > upTo) break;
+          read++;
+          const event = { record, body: null };
+          let owed = 0;
+          for (const d of destinations) {
+            if (record.seq <= d.sinceSeq || !d.eventTypes.includes(record.type)) continue;
+            const key = jobIdOf(d.id, record.id);
+            if (s.get(AGENDA_TABLE, key)) continue;
+            owed++;
+            deliveries.push({
+              family, key, destinationId: d.id, deliveryId: newId('dlv'), eventId: record.id, seq: record.seq, type: record.type,
+              attempt: 0, job: null, event, queuedAt: performance.now(),
+            });
+          }
+          t.read(record.seq, owed);
+          if (t.size >= READ_AHEAD || deliveries.length >= room) break;
+        }
+        return { deliveries, read };
+      });
+      if (!out || !out.read) return;
+      if (out.deliveries.length) deliverer.submit(out.deliveries);
+      // Records that owed nothing move the checkpoint too.
+      else this.deps.recorder().touch(family);
     }
   }
 }

@@ -12,8 +12,22 @@ export function newSigningSecret(): string {
   return PREFIX + randomBytes(24).toString('base64');
 }
 
+/** Decoded keys of the secrets in use (a handful per family), so a send does not decode its secret again. */
+const keys = new Map<string, Buffer>();
+const MAX_KEYS = 1_000;
+
+function keyOf(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function sign(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
+  const key = keyOf(secret);
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 

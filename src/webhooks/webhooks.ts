@@ -1,6 +1,8 @@
 /**
- * Webhooks as the daemon wires them: the outbox (change log → delivery jobs), the sender, the
- * agenda handler for due deliveries (retries, and leases that ran out), and test deliveries.
+ * Webhooks as the daemon wires them: the outbox (change log → deliveries in memory), the sender
+ * (with its budget), the recorder (answers → one command per family per window, with the
+ * checkpoint), the agenda handler for due deliveries (retries, and leases that ran out), and
+ * test deliveries.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -15,7 +17,9 @@ import { destinationView, signingSecrets } from '../domain/webhooks/destinations
 import { decideLease, leaseMs, type AttemptOutcome } from '../domain/webhooks/deliveries.js';
 import type { DeliveryJob, DestinationRecord } from '../domain/webhooks/types.js';
 import { Deliverer, WEBHOOKS_ACTOR } from './deliverer.js';
-import { Outbox } from './outbox.js';
+import { Outbox, QUEUE_CAP } from './outbox.js';
+import { Recorder } from './recorder.js';
+import { fromJob } from './delivery.js';
 import { sendAttempt } from './attempt.js';
 import { testPayload } from './payload.js';
 
@@ -27,6 +31,12 @@ export interface WebhooksDeps {
   now: () => Date;
   logger: Logger;
   newId: IdGenerator;
+  /**
+   * HTTP requests in flight on average since the last call: while many are, requests are
+   * queueing, and sends keep a small share of the thread (budget.ts). Without it deliveries are
+   * never held back.
+   */
+  requestsInFlight?: () => number;
   /** Told after each recorded attempt (metrics): delivered, failed (a retry follows) or gave up. */
   onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', responseStatus: number | null) => void;
 }
@@ -48,8 +58,18 @@ export interface Webhooks {
 export function createWebhooks(deps: WebhooksDeps): Webhooks {
   const boot = randomBytes(6).toString('hex');
   const lease = leaseMs(deps.config.webhooks.timeoutMs);
-  const deliverer = new Deliverer({ ...deps, boot });
-  const outbox = new Outbox({ ...deps, deliverer, boot, leaseMs: lease });
+  // The three refer to each other: the outbox feeds the sender, the sender the recorder, and the
+  // recorder tells the outbox what settled.
+  let recorder: Recorder;
+  const deliverer: Deliverer = new Deliverer({ ...deps, boot, recorder: () => recorder, room: () => outbox.room(), roomBelow: QUEUE_CAP / 2 });
+  const outbox = new Outbox({ ...deps, deliverer, recorder: () => recorder, boot, leaseMs: lease });
+  recorder = new Recorder({
+    ...deps, boot, leaseMs: lease,
+    tracker: (familyId) => outbox.tracker(familyId),
+    takeStale: (familyId) => deliverer.takeStale(familyId),
+    resubmit: (_family, deliveries) => deliverer.submit(deliveries),
+    settled: (family) => outbox.nudge(family),
+  });
 
   const handleJob: JobHandler = async (stored, { actor, now }) => {
     // Deliveries are owed data, not appointments: one found late (the daemon was down longer
@@ -59,7 +79,8 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     const until = now.getTime() + lease;
     const res = await actor.execute(fireCommand(job as AgendaJob, (s) => decideLease(s, job as DeliveryJob, { boot, until }, held)), WEBHOOKS_ACTOR);
     if (res === 'leased') {
-      deliverer.submit(actor.family, [{ ...(job as DeliveryJob), dueAt: until, data: { ...(job as DeliveryJob).data, lease: { boot } } }]);
+      const leased: DeliveryJob = { ...(job as DeliveryJob), dueAt: until, data: { ...(job as DeliveryJob).data, lease: { boot } } };
+      deliverer.submit([fromJob(actor.family, leased)]);
     }
   };
 
@@ -70,6 +91,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     async stop() {
       await outbox.stop();
       await deliverer.stop();
+      await recorder.stop();
     },
     async sendTest(family, d) {
       const at = deps.now();
@@ -85,9 +107,10 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       for (;;) {
         await outbox.idle();
         await deliverer.idle();
+        await recorder.idle();
         // Recording an outcome may have logged (a destination disabled): let that settle too.
         await new Promise((r) => setImmediate(r));
-        if (deliverer.pending === 0 && !outbox.busy) return;
+        if (deliverer.pending === 0 && !outbox.busy && recorder.pending === 0) return;
       }
     },
   };

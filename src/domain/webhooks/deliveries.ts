@@ -1,9 +1,10 @@
 /**
- * Deliveries as decisions (docs/webhooks.md): the outbox turns change-log records into one
- * `webhook.deliver` job per subscribed enabled destination and moves its checkpoint in the same
- * decision; a sender leases a job before it sends; the attempt's outcome is recorded (history,
- * usage) with the job removed or moved to its next retry; a 410 or 5 days of failures disable
- * the destination. Time, ids and the jitter come in from the edge.
+ * Deliveries as decisions (docs/webhooks.md): the answers of a window are recorded in one
+ * decision (history, usage, stats once per destination) with retry jobs put for failed first
+ * attempts, jobs removed or moved to their next retry, deliveries stuck behind a hanging receiver
+ * put as leased jobs, and the outbox checkpoint moved past the records whose deliveries all
+ * settled; a due job is leased before it is sent; a 410 or 5 days of failures disable the
+ * destination. Time, ids and the jitter come in from the edge.
  */
 import { householdNotice } from '../notifications/compose.js';
 import type { EventType } from '../shared/events.js';
@@ -39,6 +40,11 @@ export function leaseMs(timeoutMs: number): number {
  * before it), leased to the sender of `boot` (it sends them at once after the commit), and moves
  * the checkpoint to the last record. Records at or below the checkpoint are skipped, so two
  * passes racing over the same records enqueue them once.
+ *
+ * The durable way to owe deliveries, one job each. The outbox no longer takes it for first
+ * attempts (they go from memory, and `decideOutcomes` records them with the checkpoint); it is
+ * the rule the deciders' unit tests build owed jobs with, and what a caller that must not hold
+ * deliveries in memory would use.
  */
 export function decideEnqueue(
   state: FamilyState, records: readonly LogPointer[], lease: { boot: string; until: number }, ctx: CommandContext,
@@ -122,9 +128,14 @@ export interface AttemptOutcome {
   retryAfterMs: number | null;
   /** A test delivery: recorded, but it neither retries nor disables. */
   test?: boolean;
-  /** The job and the lease the attempt was made under (not for tests). */
+  /** The job and the lease the attempt was made under (a retry, or a delivery moved to the agenda). */
   jobId?: string;
   boot?: string;
+  /**
+   * The change-log sequence number when the attempt was made straight from the log, with no job
+   * behind it (the outbox's first attempt): a failure then puts the retry job.
+   */
+  logSeq?: number;
 }
 
 export interface OutcomeResult { status: AttemptStatus; nextAttemptAt: string | null; disabled: DisabledReason | null }
@@ -146,75 +157,138 @@ function hostOf(url: string): string {
 export function decideOutcome(
   state: FamilyState, o: AttemptOutcome, scheduleSeconds: readonly number[], jitter: number, ctx: CommandContext,
 ): Decision<OutcomeResult> {
-  const d = state.get<DestinationRecord>(DESTINATIONS, o.destinationId);
-  if (!d) return { result: { status: o.ok ? 'succeeded' : 'failed', nextAttemptAt: null, disabled: null }, changes: [], events: [] };
+  const d = decideOutcomes(state, { outcomes: [{ ...o, jitter }] }, scheduleSeconds, ctx);
+  return { ...d, result: d.result[0]! };
+}
+
+/** A window's worth of a family's delivery bookkeeping, recorded in one decision. */
+export interface OutcomeBatch {
+  /** In the order the answers came in; `jitter` is a number in [0, 1) from the edge. */
+  outcomes: readonly (AttemptOutcome & { jitter: number })[];
+  /**
+   * Deliveries read from the log that wait too long in this process (a receiver that hangs):
+   * put as jobs leased to this process, so that the checkpoint may move past their records.
+   */
+  spills?: readonly DeliveryJob[];
+  /** Where the outbox checkpoint may move (every delivery of the records up to it settled). */
+  checkpoint?: number;
+}
+
+/**
+ * Records many attempts at once (see the steps of `decideOutcome` above, applied in order):
+ * history entries in answer order, usage counted exactly, each touched destination's stats
+ * written once, retry jobs put for failed first attempts made from the log, spilled deliveries
+ * put as leased jobs, and the checkpoint moved — all in one transaction.
+ */
+export function decideOutcomes(
+  state: FamilyState, batch: OutcomeBatch, scheduleSeconds: readonly number[], ctx: CommandContext,
+): Decision<OutcomeResult[]> {
   const nowMs = ctx.now.getTime();
-  const old = state.get<DestinationStats>(STATS, d.id);
-  const stats: DestinationStats = old
-    ? { ...old }
-    : { destinationId: d.id, attempts: 0, failingSince: null, lastSuccessAt: null, hours: [], days: [] };
+  const dests = new Map<string, DestinationRecord>();
+  const statsOf = new Map<string, DestinationStats>();
+  /** Jobs as this decision leaves them (null: removed), over the family's agenda. */
+  const jobs = new Map<string, DeliveryJob | null>();
+  const destination = (id: string) => dests.get(id) ?? state.get<DestinationRecord>(DESTINATIONS, id);
+  const jobOf = (id: string) => (jobs.has(id) ? jobs.get(id) ?? undefined : liveJob(state, id));
   const changes: RecordChange[] = [];
   const agenda: AgendaChange[] = [];
   const events: Decision<unknown>['events'] = [];
-  let status: AttemptStatus;
-  let nextAttemptAt: string | null = null;
-  let disabled: DisabledReason | null = null;
+  const results: OutcomeResult[] = [];
+  const put = (job: DeliveryJob) => { jobs.set(job.id, job); agenda.push({ put: job }); };
+  const remove = (id: string) => { if (jobOf(id)) { jobs.set(id, null); agenda.push({ remove: id }); } };
 
-  const job = o.jobId ? liveJob(state, o.jobId) : undefined;
-  const holds = !!job && job.data.attempt === o.attempt - 1 && job.data.lease?.boot === o.boot;
-
-  if (o.ok) {
-    status = 'succeeded';
-    if (!o.test) stats.failingSince = null;
-    stats.lastSuccessAt = o.at;
-    if (holds) agenda.push({ remove: job.id });
-  } else if (o.test) {
-    status = 'failed';
-  } else {
-    stats.failingSince ??= o.at;
-    if (o.responseStatus === 410) disabled = 'receiver_gone';
-    else if (nowMs - Date.parse(stats.failingSince) >= FAILING_DISABLE_MS) disabled = 'failing';
-    if (disabled) {
-      status = 'failed';
-    } else if (o.attempt <= scheduleSeconds.length) {
-      status = 'retrying';
-      const planned = scheduleSeconds[o.attempt - 1]! * 1000 * (1 + JITTER * Math.min(Math.max(jitter, 0), 0.999));
-      const delay = Math.max(planned, Math.min(o.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
-      const dueAt = nowMs + Math.round(delay);
-      nextAttemptAt = new Date(dueAt).toISOString();
-      if (holds) agenda.push({ put: { ...job, dueAt, data: { ...job.data, attempt: o.attempt, lease: null } } });
-      else status = 'failed';
-    } else {
-      status = 'failed';
-      if (holds) agenda.push({ remove: job.id });
+  for (const o of batch.outcomes) {
+    const d = destination(o.destinationId);
+    if (!d) { results.push({ status: o.ok ? 'succeeded' : 'failed', nextAttemptAt: null, disabled: null }); continue; }
+    let stats = statsOf.get(d.id);
+    if (!stats) {
+      const old = state.get<DestinationStats>(STATS, d.id);
+      stats = old ? { ...old } : { destinationId: d.id, attempts: 0, failingSince: null, lastSuccessAt: null, hours: [], days: [] };
+      statsOf.set(d.id, stats);
     }
+    let status: AttemptStatus;
+    let nextAttemptAt: string | null = null;
+    let disabled: DisabledReason | null = null;
+    const job = o.jobId ? jobOf(o.jobId) : undefined;
+    const holds = !!job && job.data.attempt === o.attempt - 1 && job.data.lease?.boot === o.boot;
+    const fromLog = o.logSeq !== undefined && !o.jobId && !o.test;
+
+    if (o.ok) {
+      status = 'succeeded';
+      if (!o.test) stats.failingSince = null;
+      stats.lastSuccessAt = o.at;
+      if (holds) remove(job.id);
+    } else if (o.test) {
+      status = 'failed';
+    } else {
+      stats.failingSince ??= o.at;
+      // Only an enabled destination is disabled (once: later answers of sends already in flight
+      // are recorded, not logged again).
+      if (d.enabled) {
+        if (o.responseStatus === 410) disabled = 'receiver_gone';
+        else if (nowMs - Date.parse(stats.failingSince) >= FAILING_DISABLE_MS) disabled = 'failing';
+      }
+      if (disabled) {
+        status = 'failed';
+      } else if (o.attempt <= scheduleSeconds.length && (holds || (fromLog && d.enabled))) {
+        status = 'retrying';
+        const planned = scheduleSeconds[o.attempt - 1]! * 1000 * (1 + JITTER * Math.min(Math.max(o.jitter, 0), 0.999));
+        const delay = Math.max(planned, Math.min(o.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+        const dueAt = nowMs + Math.round(delay);
+        nextAttemptAt = new Date(dueAt).toISOString();
+        if (holds) {
+          put({ ...job, dueAt, data: { ...job.data, attempt: o.attempt, lease: null } });
+        } else {
+          put({
+            id: jobIdOf(d.id, o.eventId), kind: DELIVER_KIND, dueAt,
+            data: { destinationId: d.id, deliveryId: o.deliveryId, eventId: o.eventId, seq: o.logSeq!, type: o.type as DeliveryJobData['type'], attempt: o.attempt, lease: null },
+          });
+        }
+      } else {
+        status = 'failed';
+        if (holds) remove(job.id);
+      }
+    }
+
+    if (disabled) {
+      const next: DestinationRecord = { ...d, enabled: false, disabledReason: disabled, disabledAt: ctx.now.toISOString(), updatedAt: ctx.now.toISOString() };
+      dests.set(d.id, next);
+      changes.push({ table: DESTINATIONS, id: d.id, value: next });
+      events.push({ type: 'webhook_destination.updated', object: destinationView(next), previous: destinationView(d) });
+      for (const a of dropJobs(state, d.id)) if ('remove' in a) remove(a.remove);
+      for (const [id, j] of jobs) if (j && j.data.destinationId === d.id) remove(id);
+      if (holds) remove(job.id);
+      // The household hears of it in the app: nothing else would tell them their automation stopped.
+      const notice = householdNotice(state, ctx, {
+        title: `Webhook "${d.name}" was turned off`,
+        body: disabled === 'failing'
+          ? `Every delivery to ${hostOf(d.url)} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.`
+          : `${hostOf(d.url)} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.`,
+      });
+      changes.push(...notice.changes);
+      events.push(...notice.events);
+      agenda.push(...notice.agenda);
+    }
+
+    const entry: AttemptRecord = {
+      destinationId: d.id, n: stats.attempts, deliveryId: o.deliveryId, eventId: o.eventId, type: o.type,
+      attempt: o.attempt, at: o.at, status, responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt,
+    };
+    changes.push({ table: ATTEMPTS, id: `${d.id}:${stats.attempts % HISTORY_SIZE}`, value: entry });
+    stats.attempts += 1;
+    recordUsage(stats, nowMs, o.ok);
+    results.push({ status, nextAttemptAt, disabled });
+  }
+  for (const [id, stats] of statsOf) changes.push({ table: STATS, id, value: stats });
+
+  for (const spill of batch.spills ?? []) {
+    const d = destination(spill.data.destinationId);
+    if (!d || !d.enabled || jobOf(spill.id)) continue;
+    put(spill);
   }
 
-  if (disabled) {
-    const next: DestinationRecord = { ...d, enabled: false, disabledReason: disabled, disabledAt: ctx.now.toISOString(), updatedAt: ctx.now.toISOString() };
-    changes.push({ table: DESTINATIONS, id: d.id, value: next });
-    events.push({ type: 'webhook_destination.updated', object: destinationView(next), previous: destinationView(d) });
-    agenda.push(...dropJobs(state, d.id));
-    if (holds && !agenda.some((a) => 'remove' in a && a.remove === job.id)) agenda.push({ remove: job.id });
-    // The household hears of it in the app: nothing else would tell them their automation stopped.
-    const notice = householdNotice(state, ctx, {
-      title: `Webhook "${d.name}" was turned off`,
-      body: disabled === 'failing'
-        ? `Every delivery to ${hostOf(d.url)} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.`
-        : `${hostOf(d.url)} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.`,
-    });
-    changes.push(...notice.changes);
-    events.push(...notice.events);
-    agenda.push(...notice.agenda);
+  if (batch.checkpoint !== undefined && batch.checkpoint > outboxCheckpoint(state) && state.table(DESTINATIONS).size > 0) {
+    changes.push({ table: OUTBOX, id: OUTBOX_ID, value: { seq: batch.checkpoint } satisfies OutboxCheckpoint });
   }
-
-  const entry: AttemptRecord = {
-    destinationId: d.id, n: stats.attempts, deliveryId: o.deliveryId, eventId: o.eventId, type: o.type,
-    attempt: o.attempt, at: o.at, status, responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt,
-  };
-  changes.push({ table: ATTEMPTS, id: `${d.id}:${stats.attempts % HISTORY_SIZE}`, value: entry });
-  stats.attempts += 1;
-  recordUsage(stats, nowMs, o.ok);
-  changes.push({ table: STATS, id: d.id, value: stats });
-  return { result: { status, nextAttemptAt, disabled }, changes, events, agenda };
+  return { result: results, changes, events, agenda };
 }
