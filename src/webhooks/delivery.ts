@@ -4,9 +4,8 @@
  * retry, a delivery moved to the agenda because it waited too long, or one taken over after a
  * restart has its `webhook.deliver` job.
  */
-import type { EventType } from '../domain/shared/events.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
-import type { DeliveryJob } from '../domain/webhooks/types.js';
+import type { DeliveryJob, DeliveryJobData } from '../domain/webhooks/types.js';
 import type { ChangeRecord } from '../store/types.js';
 
 /** A record read by the outbox, shared by its deliveries: its body is built once for all. */
@@ -15,17 +14,11 @@ export interface SharedEvent {
   body: string | null;
 }
 
-export interface Delivery {
+/** The job's data without its lease: which record, for which destination, how many attempts. */
+export interface Delivery extends Omit<DeliveryJobData, 'lease'> {
   family: FamilyInfo;
   /** `whk:<destinationId>:<eventId>`: the id its job has or would have. */
   key: string;
-  destinationId: string;
-  deliveryId: string;
-  eventId: string;
-  seq: number;
-  type: EventType;
-  /** Attempts already made (0 before the first). */
-  attempt: number;
   /** The job behind it, leased to this process; null for a first attempt from the log. */
   job: DeliveryJob | null;
   /** The record (first attempts from the log only). */
