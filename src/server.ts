@@ -30,6 +30,7 @@ import { jobHandlers } from './scheduler/jobs.js';
 import { createEgress, type Egress } from './integrations/egress.js';
 import { Notifier } from './notifications/sender.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
+import { InFlightGauge } from './webhooks/budget.js';
 import { webhookCheckpoint } from './domain/webhooks/destinations.js';
 import { webhooksOpenApi } from './http/routes/webhooks.schema.js';
 import { closeSharedFeedReader } from './integrations/icsFeed.js';
@@ -105,24 +106,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const notifier = new Notifier({ config, egress, logger });
   // The webhook outbox follows every family's log from its checkpoint.
   const metrics = new Metrics(config.metrics.enabled, { store, registry, now, version: VERSION });
-  // Requests being answered, and how many on average since the webhook sender last looked:
-  // while requests queue, deliveries keep only a small share of the thread (docs/webhooks.md).
-  const requests = { inFlight: 0, area: 0, at: performance.now(), since: performance.now() };
-  const countRequests = (delta: number) => {
-    const t = performance.now();
-    requests.area += requests.inFlight * (t - requests.at);
-    requests.at = t;
-    requests.inFlight += delta;
-  };
+  // Requests being answered: while they queue, deliveries keep only a small share of the
+  // thread (docs/webhooks.md, "Sharing the thread").
+  const requests = new InFlightGauge();
   const webhooks = createWebhooks({
     store, registry, egress, config, now, logger, newId,
-    requestsInFlight: () => {
-      countRequests(0);
-      const mean = requests.area / Math.max(1, requests.at - requests.since);
-      requests.area = 0;
-      requests.since = requests.at;
-      return mean;
-    },
+    requestsInFlight: () => requests.meanSinceLastAsked(),
     onOutcome: (outcome, status) => metrics.webhookOutcome(outcome, status),
   });
   metrics.followChangeLog('webhooks', (actor) => webhookCheckpoint(actor.state));
@@ -154,8 +143,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.
   const server = createServer(app.callback());
   server.on('request', (_req, res) => {
-    countRequests(1);
-    res.once('close', () => countRequests(-1));
+    requests.add(1);
+    res.once('close', () => requests.add(-1));
   });
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;

@@ -36,6 +36,15 @@ function describe(f: Failure): string {
 
 type Tuple = [Failure, undefined] | [undefined, unknown];
 
+/** Puts an entry's (coerced) value back into its parent, as superstruct does; answers the parent. */
+function assign(value: unknown, k: string | number | undefined, v: unknown): unknown {
+  if (k === undefined) return v;
+  if (value instanceof Map) value.set(k, v);
+  else if (value instanceof Set) value.add(v);
+  else if (typeof value === 'object' && value !== null && (v !== undefined || k in value)) (value as Record<string | number, unknown>)[k] = v;
+  return value;
+}
+
 /**
  * superstruct's `run` (validate with coercion, no mask) as a lazy generator the caller can stop:
  * failures of a value come first, then its entries', then its refinements' (only when the
@@ -58,10 +67,7 @@ function* run(value: unknown, struct: Struct<any, any>, path: unknown[], branch:
         yield t;
       } else {
         v = t[1];
-        if (k === undefined) value = v;
-        else if (value instanceof Map) value.set(k, v);
-        else if (value instanceof Set) value.add(v);
-        else if (typeof value === 'object' && value !== null && (v !== undefined || k in value)) (value as Record<string | number, unknown>)[k] = v;
+        value = assign(value, k, v);
       }
     }
   }
@@ -92,10 +98,7 @@ function quick(value: unknown, struct: Struct<any, any>): unknown {
     const k = entry[0] as string | number | undefined;
     const v = quick(entry[1], entry[2] as Struct<any, any>);
     if (v === INVALID) return INVALID;
-    if (k === undefined) value = v;
-    else if (value instanceof Map) value.set(k, v);
-    else if (value instanceof Set) value.add(v);
-    else if (typeof value === 'object' && value !== null && (v !== undefined || k in value)) (value as Record<string | number, unknown>)[k] = v;
+    value = assign(value, k, v);
   }
   for (const _ of struct.refiner(value, ctx)) return INVALID;
   return value;

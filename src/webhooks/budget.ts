@@ -102,3 +102,29 @@ export class SendBudget {
     this.sends = 0;
   }
 }
+
+/**
+ * Requests being answered, counted as they start and end, and their mean number in flight
+ * since the sender last asked (the time-weighted average over its tick).
+ */
+export class InFlightGauge {
+  private inFlight = 0;
+  private area = 0;
+  private at = performance.now();
+  private since = this.at;
+
+  add(delta: number): void {
+    const t = performance.now();
+    this.area += this.inFlight * (t - this.at);
+    this.at = t;
+    this.inFlight += delta;
+  }
+
+  meanSinceLastAsked(): number {
+    this.add(0);
+    const mean = this.area / Math.max(1, this.at - this.since);
+    this.area = 0;
+    this.since = this.at;
+    return mean;
+  }
+}

@@ -20,7 +20,7 @@ import { setMaxListeners } from 'node:events';
 import type { WebhooksDeps } from './webhooks.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
 import { deliverable, liveJob } from '../domain/webhooks/deliveries.js';
-import { DESTINATIONS, type DestinationRecord } from '../domain/webhooks/types.js';
+import type { DestinationRecord } from '../domain/webhooks/types.js';
 import { sendAttempt } from './attempt.js';
 import { eventPayload } from './payload.js';
 import { SendBudget } from './budget.js';
@@ -203,8 +203,7 @@ export class Deliverer {
         if (!live || live.data.attempt !== job.data.attempt || live.data.lease?.boot !== boot) return null;
         d = deliverable(s, live.data);
       } else {
-        d = s.get<DestinationRecord>(DESTINATIONS, item.destinationId);
-        if (!d || !d.enabled || !d.eventTypes.includes(item.type) || item.seq <= d.sinceSeq) d = undefined;
+        d = deliverable(s, item);
       }
       return d ? { url: d.url, secrets: signingSecrets(d, now()) } : null;
     });

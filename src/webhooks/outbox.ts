@@ -23,7 +23,7 @@ import type { FamilyInfo } from '../domain/shared/state.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 import { hasEnabledDestination } from '../domain/webhooks/destinations.js';
-import { decideReclaim, outboxCheckpoint } from '../domain/webhooks/deliveries.js';
+import { decideReclaim, outboxCheckpoint, wants } from '../domain/webhooks/deliveries.js';
 import { DESTINATIONS, OUTBOX, OUTBOX_ID, jobIdOf, type DestinationRecord } from '../domain/webhooks/types.js';
 import { CheckpointTracker, READ_AHEAD } from './checkpoint.js';
 import type { Deliverer } from './deliverer.js';
@@ -155,8 +155,7 @@ export class Outbox {
           this.starved.set(family.id, family);
           return null;
         }
-        const destinations: DestinationRecord[] = [];
-        for (const d of s.table<DestinationRecord>(DESTINATIONS).values()) if (d.enabled) destinations.push(d);
+        const destinations = Array.from(s.table<DestinationRecord>(DESTINATIONS).values());
         const deliveries: Delivery[] = [];
         let read = 0;
         for (const record of store.readLog(family.id, t.readTo, Math.min(PAGE, upTo - t.readTo))) {
@@ -165,7 +164,7 @@ export class Outbox {
           const event = { record, body: null };
           let owed = 0;
           for (const d of destinations) {
-            if (record.seq <= d.sinceSeq || !d.eventTypes.includes(record.type)) continue;
+            if (!wants(d, record)) continue;
             const key = jobIdOf(d.id, record.id);
             if (s.get(AGENDA_TABLE, key)) continue;
             owed++;

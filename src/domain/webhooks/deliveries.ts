@@ -52,11 +52,11 @@ export function decideEnqueue(
   const from = outboxCheckpoint(state);
   const fresh = records.filter((r) => r.seq > from);
   if (!fresh.length) return { result: [], changes: [], events: [] };
-  const destinations = Array.from(state.table<DestinationRecord>(DESTINATIONS).values()).filter((d) => d.enabled);
+  const destinations = Array.from(state.table<DestinationRecord>(DESTINATIONS).values());
   const jobs: DeliveryJob[] = [];
   for (const r of fresh) {
     for (const d of destinations) {
-      if (r.seq <= d.sinceSeq || !d.eventTypes.includes(r.type)) continue;
+      if (!wants(d, r)) continue;
       jobs.push({
         id: jobIdOf(d.id, r.id), kind: DELIVER_KIND, dueAt: lease.until,
         data: { destinationId: d.id, deliveryId: ctx.newId('dlv'), eventId: r.id, seq: r.seq, type: r.type, attempt: 0, lease: { boot: lease.boot } },
@@ -77,10 +77,18 @@ export function liveJob(state: FamilyState, jobId: string): DeliveryJob | undefi
   return job && job.kind === DELIVER_KIND ? job as DeliveryJob : undefined;
 }
 
-/** Whether a job may be sent: its destination exists, is enabled and still wants the type. */
-export function deliverable(state: FamilyState, data: DeliveryJobData): DestinationRecord | undefined {
+/**
+ * The one rule of who gets a change-log record: an enabled destination subscribed to its type
+ * that existed (or was last enabled) before it was logged.
+ */
+export function wants(d: DestinationRecord, record: { seq: number; type: string }): boolean {
+  return d.enabled && record.seq > d.sinceSeq && d.eventTypes.includes(record.type as EventType);
+}
+
+/** The destination a delivery may be sent to, when it exists and still wants the record. */
+export function deliverable(state: FamilyState, data: { destinationId: string; seq: number; type: string }): DestinationRecord | undefined {
   const d = state.get<DestinationRecord>(DESTINATIONS, data.destinationId);
-  return d && d.enabled && d.eventTypes.includes(data.type) ? d : undefined;
+  return d && wants(d, data) ? d : undefined;
 }
 
 /**
