@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""A python-caldav client driven line by line by test/caldav/clients.e2e.test.ts.
+
+It reads one JSON command a line on stdin and answers one JSON line on stdout, so the test can
+interleave REST checks between client steps without paying Python's start-up for each one.
+Every answer carries `exchanges`: the raw HTTP exchanges the library made for that command
+(method, URL, status, request and response bodies), so the test asserts on what the server
+itself answered, not only on what the library hands back (it can expand recurrences on the
+client side when a server does not).
+
+Run with Debian's interpreter (/usr/bin/python3): python3-caldav is a Debian package.
+"""
+import json
+import sys
+import traceback
+from datetime import datetime, timezone
+
+import caldav
+from caldav.davclient import DAVClient
+from caldav.elements import dav
+from lxml import etree
+
+EXCHANGES = []
+_request = DAVClient.request
+
+
+def _recording_request(self, url, method="GET", body="", headers={}):
+    response = _request(self, url, method, body, headers)
+    raw = response.raw
+    EXCHANGES.append({
+        "method": method,
+        "url": str(url),
+        "status": response.status,
+        "requestBody": body.decode() if isinstance(body, bytes) else str(body or ""),
+        "responseBody": raw.decode() if isinstance(raw, bytes) else str(raw or ""),
+    })
+    return response
+
+
+DAVClient.request = _recording_request
+
+STATE = {}
+
+
+def when(text):
+    """An ISO instant ('2026-03-02T00:00:00Z') as an aware datetime."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
+
+
+def client():
+    return STATE["client"]
+
+
+def calendar(url):
+    return caldav.Calendar(client=client(), url=url)
+
+
+def describe(obj, with_data=True):
+    out = {"url": str(obj.url)}
+    if with_data:
+        out["data"] = obj.data
+    etag = obj.props.get(dav.GetEtag.tag) if getattr(obj, "props", None) else None
+    if etag:
+        out["etag"] = etag
+    return out
+
+
+def op_connect(cmd):
+    STATE["client"] = DAVClient(url=cmd["url"], username=cmd["username"], password=cmd["password"],
+                                timeout=10)
+    return {}
+
+
+def op_discover(cmd):
+    principal = client().principal()
+    cals = []
+    for cal in principal.calendars():
+        cals.append({
+            "url": str(cal.url),
+            "name": cal.get_display_name(),
+            "components": cal.get_supported_components(),
+        })
+    return {
+        "principal": str(principal.url),
+        "home": str(principal.calendar_home_set.url),
+        "calendars": cals,
+    }
+
+
+def op_make_calendar(cmd):
+    principal = client().principal()
+    cal = principal.make_calendar(name=cmd["name"], cal_id=cmd["id"],
+                                  supported_calendar_component_set=cmd.get("components"))
+    return {"url": str(cal.url)}
+
+
+def op_save(cmd):
+    cal = calendar(cmd["calendar"])
+    if cmd.get("todo"):
+        obj = cal.save_todo(cmd["ics"])
+    else:
+        obj = cal.save_event(cmd["ics"])
+    return {"url": str(obj.url)}
+
+
+def op_search(cmd):
+    cal = calendar(cmd["calendar"])
+    kwargs = {"start": when(cmd["start"]), "end": when(cmd["end"])}
+    if cmd.get("expand"):
+        kwargs["expand"] = True
+    found = cal.search(event=True, **kwargs)
+    return {"objects": [describe(o) for o in found]}
+
+
+def op_by_uid(cmd):
+    cal = calendar(cmd["calendar"])
+    obj = cal.event_by_uid(cmd["uid"]) if not cmd.get("todo") else cal.todo_by_uid(cmd["uid"])
+    return describe(obj)
+
+
+def op_edit(cmd):
+    """Loads an object, changes its first VEVENT/VTODO as told, and saves it back (PUT)."""
+    cal = calendar(cmd["calendar"])
+    obj = cal.event_by_url(cmd["url"])
+    obj.load()
+    ical = obj.icalendar_instance
+    comp = next(c for c in ical.walk() if c.name in ("VEVENT", "VTODO") and "RECURRENCE-ID" not in c)
+    if "summary" in cmd:
+        comp["SUMMARY"] = cmd["summary"]
+    if "exdate" in cmd:
+        # The DTSTART's own zone and form: a client adds an EXDATE like its DTSTART.
+        start = comp.decoded("DTSTART")
+        ex = when(cmd["exdate"]).astimezone(start.tzinfo) if hasattr(start, "tzinfo") else when(cmd["exdate"])
+        comp.add("EXDATE", ex)
+    obj.icalendar_instance = ical
+    obj.save()
+    return {"url": str(obj.url), "data": obj.data}
+
+
+def op_delete(cmd):
+    cal = calendar(cmd["calendar"])
+    obj = cal.event_by_url(cmd["url"])
+    obj.delete()
+    return {}
+
+
+def op_todos(cmd):
+    cal = calendar(cmd["calendar"])
+    todos = cal.todos(include_completed=bool(cmd.get("includeCompleted")))
+    return {"objects": [describe(t) for t in todos]}
+
+
+def op_complete(cmd):
+    cal = calendar(cmd["calendar"])
+    todo = cal.todo_by_uid(cmd["uid"])
+    todo.complete(completion_timestamp=when(cmd["at"]) if cmd.get("at") else None)
+    return {"url": str(todo.url), "data": todo.data}
+
+
+def op_sync(cmd):
+    """A sync-collection REPORT from the token given (none: the initial sync)."""
+    cal = calendar(cmd["calendar"])
+    coll = cal.objects_by_sync_token(sync_token=cmd.get("token"), load_objects=True)
+    objects = []
+    for o in coll:
+        objects.append({"url": str(o.url), "data": o.data,
+                        "etag": o.props.get(dav.GetEtag.tag) if o.props else None})
+    return {"token": coll.sync_token, "objects": objects}
+
+
+def op_stale_sync(cmd):
+    """The same REPORT with a token the server never gave: the library's own error and the raw answer."""
+    cal = calendar(cmd["calendar"])
+    try:
+        cal.objects_by_sync_token(sync_token=cmd["token"], load_objects=False)
+        return {"raised": None}
+    except Exception as e:  # the library's error class is what a client sees
+        return {"raised": type(e).__name__}
+
+
+OPS = {name[3:]: fn for name, fn in globals().items() if name.startswith("op_")}
+
+
+def main():
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        cmd = json.loads(line)
+        EXCHANGES.clear()
+        try:
+            result = OPS[cmd["op"]](cmd)
+            answer = {"ok": True, **result}
+        except Exception as e:
+            answer = {"ok": False, "error": f"{type(e).__name__}: {e}",
+                      "trace": traceback.format_exc(limit=4)}
+        answer["exchanges"] = list(EXCHANGES)
+        sys.stdout.write(json.dumps(answer, default=str) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
