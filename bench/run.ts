@@ -5,6 +5,8 @@
  *   npm run bench -- --memory           … then the memory case (1,000 families × 2,000 entries, about 2.5 minutes more)
  *   npm run bench -- --memory-only      only the memory case
  *   npm run bench -- --cases=webhooks   only the webhooks case (bench/webhooks.ts, about a minute)
+ *   npm run bench -- --cases=caldav     only the CalDAV case against Radicale (bench/caldav.ts, about
+ *                                       2.5 minutes; never in the default run: it needs `radicale`)
  *   npm run bench -- --feeds            … then the external-calendar case (20,000-event feed; about a minute)
  *   npm run bench -- --feeds-only       only the external-calendar case
  *
@@ -40,6 +42,7 @@ import { runMemoryCase } from './memory.js';
 import { summarizeProfile } from './profile.js';
 import { runWebhooksCase, webhooksMarkdown, WEBHOOKS_MARKERS } from './webhooks.js';
 import { FEEDS_MARKERS, feedsMarkdown, runFeedsCase } from './feeds.js';
+import { CALDAV_MARKERS, caldavMarkdown, runCaldavCase } from './caldav.js';
 import {
   consoleTable, CONTEXT_MARKERS, machine, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
   type CaseResult, type Target,
@@ -349,6 +352,16 @@ if (!MEMORY_ONLY && !FEEDS_ONLY && CASES.has('webhooks')) {
   log(`\n${block}\n`);
   if (WRITE_DOC) {
     updateDoc(DOC, WEBHOOKS_MARKERS, block);
+    log(`wrote ${DOC}`);
+  }
+}
+
+if (!MEMORY_ONLY && !FEEDS_ONLY && CASES.has('caldav')) {
+  const result = await runCaldavCase({ daemonScript: DAEMON, seconds: SECONDS, connections: CONNECTIONS, log });
+  const block = caldavMarkdown(result, { command, date });
+  log(`\n${block}\n`);
+  if (WRITE_DOC) {
+    updateDoc(DOC, CALDAV_MARKERS, block);
     log(`wrote ${DOC}`);
   }
 }
