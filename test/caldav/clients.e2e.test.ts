@@ -135,8 +135,12 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       expect(url.startsWith(calendar)).to.equal(true);
       const series = (await server.api.get('/trackers/calendar/entries?limit=50')).body.entries.filter((e: any) => e.title === 'Swimming');
       expect(series).to.have.length(1);
-      expect(series[0].data).to.deep.include({ date: '2026-03-02', time: '18:00', repeatFrequency: 'weekly', repeatDays: [1], where: 'City pool' });
+      expect(series[0].data).to.deep.include({ date: '2026-03-02', time: '18:00', repeatFrequency: 'weekly', where: 'City pool' });
       expect(series[0].data.reminders.map((r: any) => r.offsetMinutes)).to.deep.equal([15]);
+      // Every Monday at 18:00 local time, also after the switch to summer time on 29 March.
+      const march = (await restEvents('from=2026-03-01&to=2026-03-31')).filter((e) => e.title === 'Swimming');
+      expect(march.map((e) => `${e.data.date} ${e.data.time}`)).to.deep.equal(
+        ['2026-03-02 18:00', '2026-03-09 18:00', '2026-03-16 18:00', '2026-03-23 18:00', '2026-03-30 18:00']);
       // The object keeps the client's name and UID, with a strong ETag.
       const got = await raw('GET', url);
       expect(got.status).to.equal(200);
