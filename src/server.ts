@@ -38,6 +38,7 @@ import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
+import { caldavDoor } from './caldav/door.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -135,7 +136,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       parameters: { ...base.components.parameters, ...hooks.parameters },
     },
   };
-  const { app, router } = createApp(services, routes, metrics);
+  const { app, router } = createApp(services, routes, metrics, [caldavDoor(services)]);
   // The assistant surface: tool calls come back in as REST requests to this address.
   app.use(mcpEndpoint({ services, routes, baseUrl: () => url, version: VERSION }));
 

@@ -8,7 +8,7 @@
  * reactions), never while modules load, so the import cycle through here is harmless; the
  * values are function declarations, which exist before any module body runs.
  */
-import { removeEventsOfDeletedCalendar } from './calendar/reactions.js';
+import { removeEventsOfDeletedCalendar, tombstoneRemovedEvents } from './calendar/reactions.js';
 import { seedBuiltins } from './collections/builtins.js';
 import type { CollectionDeletionHook } from './collections/collections.js';
 import type { IntakeHook } from './feeds/intake.js';
@@ -35,7 +35,7 @@ export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifi
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
   collections: { seed: seedBuiltins },
-  calendar: { onCollectionDeleted: removeEventsOfDeletedCalendar },
+  calendar: { onCollectionDeleted: removeEventsOfDeletedCalendar, onEventsRemoved: tombstoneRemovedEvents },
   people: {},
   plans: { onEventsRemoved: unlinkRemovedEvents },
   notifications: { onEventChanged: rescheduleChangedEvent, onEventsRemoved: unscheduleRemovedEvents, onFeedIntake: notifyFeedIntake },

@@ -26,7 +26,12 @@ import type { ActorRef } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
 import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
 
-export function createApp(services: Services, routes: RouteDef[], metrics?: Metrics): { app: Koa; router: Router } {
+/**
+ * `doors` are other protocols' front doors (CalDAV): they answer their own paths in their own
+ * format after the request log, metrics, CORS and error mapping, before the REST router and its
+ * JSON 404/405 answers.
+ */
+export function createApp(services: Services, routes: RouteDef[], metrics?: Metrics, doors: Koa.Middleware[] = []): { app: Koa; router: Router } {
   // With a proxy trusted, the client is the address that proxy saw: the last X-Forwarded-For
   // entry. Earlier entries are whatever the client wrote, so they cannot name a rate-limit bucket.
   const app = new Koa({ proxy: services.config.server.trustProxy, maxIpsCount: 1 });
@@ -55,6 +60,7 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
   if (metrics?.enabled) app.use(requestMetrics(metrics));
   if (services.config.server.corsOrigins.length) app.use(cors(services.config.server.corsOrigins));
   app.use(errorMiddleware());
+  for (const door of doors) app.use(door);
   app.use(async (ctx, next) => {
     await next();
     // The router answers 405 (with Allow) and 501 in plain text; every answer is JSON here.

@@ -1,0 +1,274 @@
+/**
+ * REPORTs: calendar-multiget and calendar-query (RFC 4791 §7.8–7.9: comp-filter, prop-filter
+ * with text-match and is-not-defined, time-range, expand, limit-recurrence-set) and
+ * sync-collection (RFC 6578). Time ranges are matched on the occurrences the calendar's own
+ * expansion produces (the same code the REST listing and the ICS feed use), so a series with
+ * removed and moved occurrences matches exactly where it happens.
+ */
+import { renderCalendar, type IcsEvent } from '../domain/calendar/ics.js';
+import { occurrenceData } from '../domain/calendar/events.js';
+import { eventEnd } from '../domain/calendar/listing.js';
+import { seriesStarts } from '../domain/calendar/series.js';
+import type { EventData, EventRecord } from '../domain/calendar/types.js';
+import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombstones.js';
+import type { FamilyState } from '../domain/shared/state.js';
+import { addDays, instantToLocal, localToInstant } from '../domain/shared/time.js';
+import type { DavRequest } from './door.js';
+import { CalDavError } from './errors.js';
+import { PRODID, objectUid } from './eventOut.js';
+import { multistatus, parseToken, syncToken, xmlBody } from './methods.js';
+import { findCollection, objectsOf, type DavCollection, type DavObject } from './objects.js';
+import { objectHref, respond, statusResponse, type PropContext } from './props.js';
+import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
+
+interface Range { start: number; end: number }
+
+export async function handleReport(req: DavRequest): Promise<void> {
+  const body = xmlBody(req);
+  if (!body) throw new CalDavError(400, 'A REPORT needs a body');
+  const [key, segment] = req.segments;
+  if (key === undefined || segment !== undefined) {
+    throw new CalDavError(403, 'Reports are asked of a collection: /dav/<family>/<collection>/', { ns: DAV, local: 'supported-report' });
+  }
+  const kind = `${body.ns}|${body.local}`;
+  const inner = await req.actor.read((state) => {
+    const col = findCollection(state, key);
+    if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
+    const x: PropContext = { req, state, token: syncToken(req, state) };
+    switch (kind) {
+      case `${CALDAV}|calendar-multiget`: return multiget(body, col, x);
+      case `${CALDAV}|calendar-query`: return query(body, col, x);
+      case `${DAV}|sync-collection`: return sync(body, col, x);
+      default: throw new CalDavError(403, `The report ${body.local} is not supported`, { ns: DAV, local: 'supported-report' });
+    }
+  });
+  multistatus(req, inner);
+}
+
+/** The requested properties, with calendar-data's expand range when it asks for one. */
+function requested(body: XmlElement): { props: QName[]; expand?: Range } {
+  const prop = child(body, DAV, 'prop');
+  const props = (prop?.children ?? []).map((c) => ({ ns: c.ns, local: c.local }));
+  const data = child(prop, CALDAV, 'calendar-data');
+  const expand = child(data, CALDAV, 'expand');
+  return { props, ...(expand ? { expand: range(expand) } : {}) };
+}
+
+/** A time-range or expand element's start/end (UTC, `YYYYMMDDTHHMMSSZ`); open ends allowed. */
+function range(e: XmlElement): Range {
+  const parse = (v: string | undefined, fallback: number) => {
+    if (v === undefined) return fallback;
+    const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(v.trim());
+    if (!m) throw new CalDavError(400, `${e.local} needs UTC times like 20260101T000000Z, not ${v.slice(0, 30)}`, { ns: CALDAV, local: 'valid-filter' });
+    return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+  };
+  const r = { start: parse(e.attrs.start, -8.64e15), end: parse(e.attrs.end, 8.64e15) };
+  if (r.end <= r.start) throw new CalDavError(400, `${e.local} must end after it starts`, { ns: CALDAV, local: 'valid-filter' });
+  return r;
+}
+
+function objectResponse(obj: DavObject, col: DavCollection, props: QName[], x: PropContext, expand?: Range): string {
+  if (!expand || col.component !== 'VEVENT') return respond({ type: 'object', col, obj }, props, x);
+  const expanded: DavObject = { ...obj, ics: expandedIcs(x.state, obj.entry as EventRecord, expand) };
+  return respond({ type: 'object', col, obj: expanded }, props, x);
+}
+
+function multiget(body: XmlElement, col: DavCollection, x: PropContext): string {
+  const { props, expand } = requested(body);
+  const index = objectsOf(x.state, col, x.req.services.now());
+  const prefix = objectHref(x.state.family.slug, col.collection.key, '');
+  return children(body, DAV, 'href').map((h) => {
+    const raw = h.text.trim();
+    let path = raw;
+    try { path = decodeURIComponent(new URL(raw, 'http://x').pathname); } catch { /* answered 404 below */ }
+    const decodedPrefix = decodeURIComponent(prefix.slice(0, -4));
+    const name = path.startsWith(decodedPrefix) && path.endsWith('.ics') ? path.slice(decodedPrefix.length, -4) : undefined;
+    const obj = name === undefined ? undefined : index.byName.get(name);
+    return obj ? objectResponse(obj, col, props, x, expand) : statusResponse(raw, '404 Not Found');
+  }).join('');
+}
+
+// ---- calendar-query ------------------------------------------------------------------------
+
+function query(body: XmlElement, col: DavCollection, x: PropContext): string {
+  const { props, expand } = requested(body);
+  const filter = child(body, CALDAV, 'filter');
+  const top = child(filter, CALDAV, 'comp-filter');
+  if (!top || top.attrs.name?.toUpperCase() !== 'VCALENDAR') {
+    throw new CalDavError(400, 'calendar-query needs a filter with a VCALENDAR comp-filter', { ns: CALDAV, local: 'valid-filter' });
+  }
+  const inner = children(top, CALDAV, 'comp-filter');
+  const out: string[] = [];
+  for (const obj of objectsOf(x.state, col, x.req.services.now()).byName.values()) {
+    if (inner.every((f) => matchesComponent(f, obj, col, x.state))) out.push(objectResponse(obj, col, props, x, expand));
+  }
+  return out.join('');
+}
+
+function matchesComponent(f: XmlElement, obj: DavObject, col: DavCollection, state: FamilyState): boolean {
+  const name = f.attrs.name?.toUpperCase();
+  const present = name === col.component;
+  if (child(f, CALDAV, 'is-not-defined')) return !present;
+  if (!present) return false;
+  const tr = child(f, CALDAV, 'time-range');
+  if (tr && !overlaps(obj, col, range(tr), state)) return false;
+  for (const pf of children(f, CALDAV, 'prop-filter')) if (!matchesProp(pf, obj)) return false;
+  // Nested comp-filters (VALARM) are not evaluated: the object is answered (a superset).
+  return true;
+}
+
+/** The master component's content lines, unfolded, as `NAME` → values. */
+function componentProps(ics: string): Map<string, string[]> {
+  const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n');
+  const out = new Map<string, string[]>();
+  let depth = 0;
+  for (const l of lines) {
+    if (/^BEGIN:/i.test(l)) { depth++; continue; }
+    if (/^END:/i.test(l)) { depth--; if (depth === 1 && out.size) break; continue; }
+    if (depth !== 2) continue;
+    const m = /^([A-Za-z0-9-]+)(?:;[^:]*)?:(.*)$/.exec(l);
+    if (!m) continue;
+    const k = m[1]!.toUpperCase();
+    out.set(k, [...(out.get(k) ?? []), m[2]!]);
+  }
+  return out;
+}
+
+function matchesProp(pf: XmlElement, obj: DavObject): boolean {
+  const values = componentProps(obj.ics).get((pf.attrs.name ?? '').toUpperCase());
+  if (child(pf, CALDAV, 'is-not-defined')) return values === undefined;
+  if (values === undefined) return false;
+  const tm = child(pf, CALDAV, 'text-match');
+  if (!tm) return true;
+  const needle = tm.text.toLowerCase();
+  const hit = values.some((v) => v.replace(/\\([\\;,])/g, '$1').replace(/\\n/gi, '\n').toLowerCase().includes(needle));
+  return tm.attrs['negate-condition'] === 'yes' ? !hit : hit;
+}
+
+interface Occurrence { date: string; data: EventData; title: string; status: string; start: number; end: number; series: boolean }
+
+/** The event's occurrences that overlap `r` (removed ones left out, moved ones where they are). */
+function occurrencesIn(ev: EventRecord, r: Range, tz: string): Occurrence[] {
+  const from = instantToLocal(new Date(Math.max(r.start, -8.6e15 + 1e12)), tz).date;
+  const to = instantToLocal(new Date(Math.min(r.end, 8.6e15 - 1e12)), tz).date;
+  const out: Occurrence[] = [];
+  const series = seriesStarts(ev, { from: addDays(from, -400), to: addDays(to, 1) });
+  const dates = new Set<string>();
+  let n = 0;
+  for (const date of series) {
+    if (++n > 5000) break;
+    dates.add(date);
+  }
+  // A one-off event is its own only occurrence.
+  if (!dates.size && !(ev.data.repeatFrequency && ev.data.repeatFrequency !== 'none') && !ev.feed?.recur) dates.add(ev.data.date);
+  for (const date of dates) {
+    const x = ev.exceptions?.[date];
+    if (x?.removed) continue;
+    const data = occurrenceData(ev, date, x);
+    const allDay = data.allDay === true || data.time === undefined;
+    const start = localToInstant(data.date, allDay ? '00:00' : data.time!, tz).getTime();
+    const end = eventEnd(data, tz).getTime();
+    // RFC 4791 §9.9: a zero-length event overlaps when it starts inside the range.
+    if (start < r.end && (end > r.start || (end === start && start >= r.start))) {
+      out.push({ date, data, title: x?.title ?? ev.title, status: x?.status ?? ev.status, start, end, series: dates.size > 1 || !!ev.data.repeatFrequency });
+    }
+  }
+  return out;
+}
+
+function overlaps(obj: DavObject, col: DavCollection, r: Range, state: FamilyState): boolean {
+  const tz = state.family.timezone;
+  if (col.component === 'VEVENT') return occurrencesIn(obj.entry as EventRecord, r, tz).length > 0;
+  // A to-do with a DUE date occupies that day; one without matches every range (RFC 4791 §9.9).
+  const due = /\r\nDUE;VALUE=DATE:(\d{4})(\d{2})(\d{2})/.exec(obj.ics);
+  if (!due) return true;
+  const day = `${due[1]}-${due[2]}-${due[3]}`;
+  const start = localToInstant(day, '00:00', tz).getTime();
+  return start < r.end && localToInstant(addDays(day, 1), '00:00', tz).getTime() > r.start;
+}
+
+function utc(ms: number): { date: string; time: string } {
+  const iso = new Date(ms).toISOString();
+  return { date: iso.slice(0, 10), time: iso.slice(11, 16) };
+}
+
+/** The event as separate occurrences in UTC (calendar-data `expand`), no RRULE or EXDATE. */
+export function expandedIcs(state: FamilyState, ev: EventRecord, r: Range): string {
+  const tz = state.family.timezone;
+  const uid = objectUid(state, ev);
+  const repeating = !!ev.data.repeatFrequency && ev.data.repeatFrequency !== 'none';
+  const events: IcsEvent[] = occurrencesIn(ev, r, tz).map((o) => {
+    const allDay = o.data.allDay === true || o.data.time === undefined;
+    const s = utc(o.start);
+    const e = utc(o.end);
+    const timing = allDay
+      ? { date: o.data.date, endDate: o.data.endDate ?? o.data.date, allDay: true }
+      : { date: s.date, time: s.time, endDate: e.date, endTime: e.time };
+    const seriesStart = repeating
+      ? (allDay ? `RECURRENCE-ID;VALUE=DATE:${o.date.replaceAll('-', '')}`
+        : `RECURRENCE-ID:${new Date(localToInstant(o.date, ev.data.time!, tz)).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')}`)
+      : null;
+    return {
+      uid, summary: o.title, status: o.status as IcsEvent['status'], ...timing,
+      ...(o.data.where ? { location: o.data.where } : {}),
+      ...(o.data.note ?? o.data.description ? { description: (o.data.note ?? o.data.description) as string } : {}),
+      updatedAt: new Date(ev.updatedAt), ...(seriesStart ? { extra: [seriesStart] } : {}),
+    };
+  });
+  return renderCalendar({ name: '', timezone: 'UTC', now: new Date(ev.updatedAt), events, prodId: PRODID, object: true });
+}
+
+// ---- sync-collection -----------------------------------------------------------------------
+
+/** Log records read for one sync before answering with every member instead. */
+const SYNC_SCAN_MAX = 20_000;
+/** Change types after which every object of every collection may render differently. */
+const RENDER_WIDE = new Set(['person.created', 'person.updated', 'person.deleted', 'external_calendar.updated', 'external_calendar.deleted']);
+
+function sync(body: XmlElement, col: DavCollection, x: PropContext): string {
+  const tokenText = child(body, DAV, 'sync-token')?.text.trim() ?? '';
+  const level = child(body, DAV, 'sync-level')?.text.trim();
+  if (level && level !== '1') throw new CalDavError(403, 'Only sync-level 1 is supported', { ns: DAV, local: 'sync-traversal-supported' });
+  const { props } = requested(body);
+  const index = objectsOf(x.state, col, x.req.services.now());
+  const all = () => [...index.byName.values()].map((o) => respond({ type: 'object', col, obj: o }, props, x));
+  const tokenEl = d('sync-token', escapeXml(x.token));
+  if (!tokenText) return all().join('') + tokenEl;
+  const parsed = parseToken(tokenText, x.state);
+  const last = x.req.actor.lastDurableSeq;
+  if (!parsed || parsed.seq > last) {
+    throw new CalDavError(403, 'This sync token was not issued for this collection or is no longer valid; sync again without one', { ns: DAV, local: 'valid-sync-token' });
+  }
+  if (!parsed.sameZone) return all().join('') + tokenEl;
+  // What changed since the token, from the change log.
+  const changed = new Set<string>();
+  let after = parsed.seq;
+  let wide = false;
+  while (after < last && !wide) {
+    const page = x.req.services.store.readLog(x.state.family.id, after, 1000);
+    if (!page.length) break;
+    for (const rec of page) {
+      if (RENDER_WIDE.has(rec.type)) wide = true;
+      if (rec.type === 'collection.updated' && (rec.object as { key?: string }).key === col.collection.key) wide = true;
+      for (const o of [rec.object, rec.previous] as ({ id?: string; collectionKey?: string; calendarKey?: string } | undefined)[]) {
+        if (o?.id && (o.collectionKey ?? o.calendarKey) === col.collection.key) changed.add(o.id);
+      }
+    }
+    after = page[page.length - 1]!.seq;
+    if (after - parsed.seq > SYNC_SCAN_MAX) wide = true;
+  }
+  if (wide) return all().join('') + tokenEl;
+  const out: string[] = [];
+  const slug = x.state.family.slug;
+  for (const id of changed) {
+    const obj = index.byId.get(id);
+    if (obj) { out.push(respond({ type: 'object', col, obj }, props, x)); continue; }
+    const tomb = x.state.get<DavTombstone>(DAV_TOMBSTONES, id);
+    const names = new Set([id, ...(tomb && tomb.collectionKey === col.collection.key ? [tomb.name] : [])]);
+    for (const name of names) {
+      if (index.byName.has(name)) continue; // the name was taken again since
+      out.push(statusResponse(objectHref(slug, col.collection.key, name), '404 Not Found'));
+    }
+  }
+  return out.join('') + tokenEl;
+}
