@@ -16,28 +16,30 @@ import traceback
 from datetime import datetime, timezone
 
 import caldav
+import requests
 from caldav.davclient import DAVClient
 from caldav.elements import dav
 from lxml import etree
 
 EXCHANGES = []
-_request = DAVClient.request
+_request = requests.Session.request
 
 
-def _recording_request(self, url, method="GET", body="", headers={}):
-    response = _request(self, url, method, body, headers)
-    raw = response.raw
+def _recording_request(self, method, url, *args, **kwargs):
+    """Every HTTP exchange, also those the library turns into an exception (a 403, a 412)."""
+    response = _request(self, method, url, *args, **kwargs)
+    body = kwargs.get("data") or b""
     EXCHANGES.append({
         "method": method,
         "url": str(url),
-        "status": response.status,
-        "requestBody": body.decode() if isinstance(body, bytes) else str(body or ""),
-        "responseBody": raw.decode() if isinstance(raw, bytes) else str(raw or ""),
+        "status": response.status_code,
+        "requestBody": body.decode() if isinstance(body, bytes) else str(body),
+        "responseBody": response.text,
     })
     return response
 
 
-DAVClient.request = _recording_request
+requests.Session.request = _recording_request
 
 STATE = {}
 
