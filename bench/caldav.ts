@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { RequestData } from 'autocannon';
 import { Child } from './child.js';
 import { runRound, summarize, type LoadSpec, type Round, type Summary } from './load.js';
 import { createFamilies } from './seed.js';
@@ -119,7 +120,30 @@ function answered(xml: string): { name: string; events: { summary: string; rrule
   return out;
 }
 
-export interface CaldavCase { name: string; goal: number; daemon: Summary; radicale: Summary; bodyBytes: { daemon: number; radicale: number } }
+/** Requests sent one at a time (no concurrency): exact CPU per request and the plain latency. */
+export interface Serial { count: number; cpuPerRequestUs: number; p50: number; max: number }
+
+/** One of the two servers as the load sees it. */
+interface DavServer {
+  url: string;
+  cpu: () => number;
+  connections: number;
+  /** The family calendar with the 40 series. */
+  calendar: string;
+  /** The calendar the PUT case writes into. */
+  put: string;
+  auth: string;
+  putAuth: string;
+}
+
+export interface CaldavCase {
+  name: string;
+  goal: number;
+  daemon: Summary;
+  radicale: Summary;
+  serial: { daemon: Serial; radicale: Serial };
+  bodyBytes: { daemon: number; radicale: number };
+}
 
 export interface CaldavResult {
   radicaleVersion: string;
@@ -154,7 +178,7 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
     log(`daemon ${daemon.url} (pid ${daemon.pid})`);
 
     const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-    const servers = {
+    const servers: Record<'daemon' | 'radicale', DavServer> = {
       daemon: { url: daemon.url, cpu: () => daemon!.cpuSeconds(), connections: opts.connections,
         calendar: `/dav/${fam!.slug}/calendar/`, put: `/dav/${putFam!.slug}/calendar/`, auth: basic(fam!.slug, fam!.apiKey), putAuth: basic(putFam!.slug, putFam!.apiKey) },
       radicale: { url: radicale.url, cpu: () => radicale!.cpuSeconds(), connections: RADICALE_CONNECTIONS,
@@ -223,7 +247,7 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
 
     // 4. and 5. Load.
     const cases: CaldavCase[] = [];
-    const measure = async (name: string, goal: number, key: string | null, spec: (s: (typeof servers)['daemon']) => LoadSpec) => {
+    const measure = async (name: string, goal: number, key: string | null, spec: (s: DavServer) => LoadSpec) => {
       log(`\n== ${name}`);
       const rounds: Record<'daemon' | 'radicale', Round[]> = { daemon: [], radicale: [] };
       const round = async (label: 'daemon' | 'radicale', seconds: number, warmUp = false) => {
@@ -233,6 +257,11 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
       };
       await round('daemon', 1, true);
       await round('radicale', 1, true);
+      const serial = { daemon: await oneAtATime(servers.daemon, spec), radicale: await oneAtATime(servers.radicale, spec) };
+      for (const label of ['daemon', 'radicale'] as const) {
+        const x = serial[label];
+        log(`   ${label.padEnd(8)} one at a time: ${x.count} requests, ${x.cpuPerRequestUs.toFixed(0)} µs CPU/req, p50 ${x.p50.toFixed(2)} ms, max ${x.max.toFixed(2)} ms`);
+      }
       for (let i = 1; i <= 2; i++) {
         for (const label of ['daemon', 'radicale'] as const) {
           const r = await round(label, opts.seconds);
@@ -242,7 +271,7 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
         }
       }
       cases.push({
-        name, goal, daemon: summarize(rounds.daemon), radicale: summarize(rounds.radicale),
+        name, goal, daemon: summarize(rounds.daemon), radicale: summarize(rounds.radicale), serial,
         bodyBytes: key ? bodies.get(key)! : { daemon: 0, radicale: 0 },
       });
     };
@@ -273,6 +302,31 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(radicaleDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Sends the case's request one at a time for up to 3 s (at least 5, at most 2,000 requests),
+ * after the server has settled: the CPU the server used over them divided by their number is
+ * its cost per request with nothing else in flight.
+ */
+async function oneAtATime(s: DavServer, spec: (s: DavServer) => LoadSpec): Promise<Serial> {
+  const base = spec(s);
+  await settle(s.cpu);
+  const times: number[] = [];
+  const cpu0 = s.cpu();
+  const started = performance.now();
+  while (times.length < 5 || (times.length < 2_000 && performance.now() - started < 3_000)) {
+    let req: RequestData & { headers: Record<string, string> } = { method: base.method ?? 'GET', path: base.path, headers: { ...(base.headers ?? {}) }, ...(base.body !== undefined ? { body: base.body } : {}) };
+    if (base.setupRequest) req = { ...req, ...(base.setupRequest(req, {}) ?? {}) };
+    const t0 = performance.now();
+    const res = await fetch(s.url + req.path!, { method: req.method!, headers: req.headers, ...(req.body !== undefined ? { body: req.body } : {}) });
+    await res.arrayBuffer();
+    if (res.status < 200 || res.status > 299) throw new Error(`${req.method} ${req.path} answered ${res.status} one at a time`);
+    times.push(performance.now() - t0);
+  }
+  const cpu = s.cpu() - cpu0;
+  const sorted = [...times].sort((a, b) => a - b);
+  return { count: times.length, cpuPerRequestUs: (1e6 * cpu) / times.length, p50: sorted[Math.floor(sorted.length / 2)]!, max: sorted[sorted.length - 1]! };
 }
 
 /** Waits (at most 15 s) until a server has used no CPU for 300 ms: the last round's stragglers are done. */
@@ -332,6 +386,13 @@ export function caldavMarkdown(r: CaldavResult, info: { command: string; date: s
     const bad = c.daemon.non2xx || c.daemon.errors ? `; daemon ${c.daemon.non2xx} non-2xx ${JSON.stringify(c.daemon.statusCodes)}` : '';
     const verdict = ratio >= c.goal && !bad ? 'met' : `**NOT MET** (${ratio.toFixed(1)} × < ${c.goal} ×${bad})`;
     out.push(`| ${c.name} | ${n0(c.daemon.rps)} | ${ms(c.daemon.p50)} | ${ms(c.daemon.p99)} | ${n0(c.daemon.cpuPerRequestUs)} | ${n0(c.radicale.rps)} | ${ms(c.radicale.p50)} | ${ms(c.radicale.p99)} | ${n0(c.radicale.cpuPerRequestUs)} | ${ratio.toFixed(1)} | ${cpu.toFixed(1)} | ≥ ${c.goal} × | ${verdict} |`);
+  }
+  out.push('', 'The same requests one at a time (nothing else in flight; up to 3 s each): server CPU per request and latency.', '',
+    '| case | daemon CPU µs/req | p50 ms | max ms | Radicale CPU µs/req | p50 ms | max ms | CPU × |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const c of r.cases) {
+    const d = c.serial.daemon;
+    const x = c.serial.radicale;
+    out.push(`| ${c.name} | ${n0(d.cpuPerRequestUs)} (${d.count} requests) | ${ms(d.p50)} | ${ms(d.max)} | ${n0(x.cpuPerRequestUs)} (${x.count}) | ${ms(x.p50)} | ${ms(x.max)} | ${(x.cpuPerRequestUs / d.cpuPerRequestUs).toFixed(1)} |`);
   }
   out.push('', 'Per round (req/s), body sizes and CPU use:', '');
   for (const c of r.cases) {
