@@ -36,7 +36,9 @@ export function caldavDoor(services: Services): Koa.Middleware {
       ctx.body = '';
       return;
     }
-    if (ctx.path !== '/dav' && !ctx.path.startsWith(DAV_ROOT)) return next();
+    // A client given only the server's address asks its root for the principal (PROPFIND /).
+    const atRoot = ctx.path === '/' && (ctx.method === 'PROPFIND' || ctx.method === 'REPORT');
+    if (!atRoot && ctx.path !== '/dav' && !ctx.path.startsWith(DAV_ROOT)) return next();
     try {
       ctx.set('DAV', '1, 3, calendar-access, extended-mkcol');
       if (ctx.method === 'OPTIONS') {
@@ -62,7 +64,7 @@ export function caldavDoor(services: Services): Koa.Middleware {
       const family = verified.family;
       const key = verified.key;
       // 2. Where.
-      const raw = ctx.path === '/dav' ? [] : ctx.path.slice(DAV_ROOT.length).split('/').filter((s) => s !== '');
+      const raw = ctx.path === '/dav' || atRoot ? [] : ctx.path.slice(DAV_ROOT.length).split('/').filter((s) => s !== '');
       let segments: string[];
       try {
         segments = raw.map((s) => decodeURIComponent(s));

@@ -264,11 +264,10 @@ function sync(body: XmlElement, col: DavCollection, x: PropContext): string {
     const obj = index.byId.get(id);
     if (obj) { out.push(respond({ type: 'object', col, obj }, props, x)); continue; }
     const tomb = x.state.get<DavTombstone>(DAV_TOMBSTONES, id);
-    const names = new Set([id, ...(tomb && tomb.collectionKey === col.collection.key ? [tomb.name] : [])]);
-    for (const name of names) {
-      if (index.byName.has(name)) continue; // the name was taken again since
-      out.push(statusResponse(objectHref(slug, col.collection.key, name), '404 Not Found'));
-    }
+    // The name the client knew it by: its own, or the id of one made through REST.
+    const name = tomb && tomb.collectionKey === col.collection.key ? tomb.name : id;
+    if (index.byName.has(name)) continue; // the name was taken again since
+    out.push(statusResponse(objectHref(slug, col.collection.key, name), '404 Not Found'));
   }
   return out.join('') + tokenEl;
 }
