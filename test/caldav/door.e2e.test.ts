@@ -160,6 +160,14 @@ describe('CalDAV door (/dav)', () => {
       expect((await dav.query('/dav/home/calendar/', 'VTODO')).text).not.to.contain('<d:response>');
     });
 
+    it('calendar-query finds an event by UID with a prop-filter (the series, not its VTIMEZONE)', async () => {
+      await dav.put('/dav/home/calendar/by-uid.ics', event('Swim-2026@phone.example', 'Swim', '20261105T170000', ['RRULE:FREQ=WEEKLY']));
+      const q = (match: string, collation = '') => dav.report('/dav/home/calendar/', `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:prop-filter name="UID"><c:text-match${collation}>${match}</c:text-match></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`);
+      expect(hrefs((await q('Swim-2026@phone.example', ' collation="i;octet"')).text)).to.deep.equal(['/dav/home/calendar/by-uid.ics']);
+      expect(hrefs((await q('swim-2026@phone.example')).text)).to.deep.equal(['/dav/home/calendar/by-uid.ics']);
+      expect(hrefs((await q('swim-2026@phone.example', ' collation="i;octet"')).text)).to.deep.equal([]);
+    });
+
     it('sync-collection reports what changed since a token, deletions by the name the client used', async () => {
       const first = await dav.sync('/dav/home/calendar/');
       const token = syncToken(first.text);
