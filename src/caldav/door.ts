@@ -15,32 +15,14 @@
  * unexpected is logged and answered 500 without details.
  */
 import type Koa from 'koa';
-import type { FamilyActor } from '../family/actor.js';
 import { hasScope } from '../family/scopes.js';
 import { KeyCache } from '../http/middleware/auth.js';
 import { RateLimiter, addressBucket } from '../http/middleware/rateLimit.js';
 import type { Services } from '../http/route.js';
 import { DomainError } from '../domain/shared/errors.js';
-import type { ApiKeyRecord } from '../store/types.js';
 import { CalDavError, errorXml, fromDomain } from './errors.js';
 import { handleMethod } from './methods.js';
-
-export const DAV_ROOT = '/dav/';
-/** Bodies larger than this are refused (413); advertised as max-resource-size. */
-export const MAX_BODY = 1024 * 1024;
-export const ALLOW = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR';
-
-/** What a handler knows about one request. */
-export interface DavRequest {
-  koa: Koa.Context;
-  services: Services;
-  actor: FamilyActor;
-  key: ApiKeyRecord;
-  /** Path segments after /dav/<slug>/ (decoded). */
-  segments: string[];
-  body: string;
-  depth: '0' | '1' | 'infinity';
-}
+import { ALLOW, DAV_ROOT, MAX_BODY } from './request.js';
 
 export function caldavDoor(services: Services): Koa.Middleware {
   const keys = new KeyCache(services.store);
@@ -54,7 +36,9 @@ export function caldavDoor(services: Services): Koa.Middleware {
       ctx.body = '';
       return;
     }
-    if (ctx.path !== '/dav' && !ctx.path.startsWith(DAV_ROOT)) return next();
+    // A client given only the server's address asks its root for the principal (PROPFIND /).
+    const atRoot = ctx.path === '/' && (ctx.method === 'PROPFIND' || ctx.method === 'REPORT');
+    if (!atRoot && ctx.path !== '/dav' && !ctx.path.startsWith(DAV_ROOT)) return next();
     try {
       ctx.set('DAV', '1, 3, calendar-access, extended-mkcol');
       if (ctx.method === 'OPTIONS') {
@@ -80,7 +64,7 @@ export function caldavDoor(services: Services): Koa.Middleware {
       const family = verified.family;
       const key = verified.key;
       // 2. Where.
-      const raw = ctx.path === '/dav' ? [] : ctx.path.slice(DAV_ROOT.length).split('/').filter((s) => s !== '');
+      const raw = ctx.path === '/dav' || atRoot ? [] : ctx.path.slice(DAV_ROOT.length).split('/').filter((s) => s !== '');
       let segments: string[];
       try {
         segments = raw.map((s) => decodeURIComponent(s));

@@ -4,7 +4,6 @@
  * request, so a multistatus is one consistent picture); writes are commands through the
  * actor, the same deciders REST uses, so the change log, webhooks and reminders follow.
  */
-import { createHash } from 'node:crypto';
 import { decideCreateCollection, decideDeleteCollection, decideUpdateCollection } from '../domain/collections/collections.js';
 import { decideDeleteEvent } from '../domain/calendar/events.js';
 import { decideDeleteEntries } from '../domain/collections/entries.js';
@@ -12,8 +11,8 @@ import { decidePutEvent, decidePutTodo } from '../domain/caldav/objects.js';
 import type { EventRecord } from '../domain/calendar/types.js';
 import type { Color } from '../domain/collections/types.js';
 import type { FamilyState } from '../domain/shared/state.js';
-import type { DavRequest } from './door.js';
-import { ALLOW } from './door.js';
+import { ALLOW, type DavRequest } from './request.js';
+import { callerOf, multistatus, syncToken, xmlBody } from './common.js';
 import { CalDavError, readOnly, unsupportedObject } from './errors.js';
 import { eventPut } from './eventIn.js';
 import { readObject } from './icalRead.js';
@@ -21,45 +20,7 @@ import { davCollections, findCollection, objectsOf, type DavCollection } from '.
 import { ALLPROP, nearestColor, propResponse, respond, type PropContext, type Resource } from './props.js';
 import { handleReport } from './reports.js';
 import { todoPut } from './todo.js';
-import { APPLE, CALDAV, DAV, child, d, document, el, parseXml, XmlError, type QName, type XmlElement } from './xml.js';
-
-const SYNC_BASE = 'http://household-organizer.invalid/sync/';
-
-/** The family's sync token: its last durable change-log sequence and a tag of its zone. */
-export function syncToken(req: DavRequest, state: FamilyState): string {
-  return `${SYNC_BASE}${req.actor.lastDurableSeq}-${zoneTag(state.family.timezone)}`;
-}
-
-export function zoneTag(tz: string): string {
-  return createHash('sha256').update(tz).digest('hex').slice(0, 8);
-}
-
-/** `<seq>` of a token this family issued, or null. */
-export function parseToken(token: string, state: FamilyState): { seq: number; sameZone: boolean } | null {
-  const m = /^http:\/\/household-organizer\.invalid\/sync\/(\d{1,15})-([0-9a-f]{8})$/.exec(token.trim());
-  if (!m) return null;
-  return { seq: Number(m[1]), sameZone: m[2] === zoneTag(state.family.timezone) };
-}
-
-export function xmlBody(req: DavRequest): XmlElement | null {
-  if (!req.body.trim()) return null;
-  const type = req.koa.request.type.toLowerCase();
-  if (type && type !== 'application/xml' && type !== 'text/xml') {
-    throw new CalDavError(415, `${req.koa.method} takes an XML body (application/xml), not ${type.slice(0, 60)}`);
-  }
-  try {
-    return parseXml(req.body);
-  } catch (e) {
-    if (e instanceof XmlError) throw new CalDavError(400, e.message);
-    throw e;
-  }
-}
-
-export function multistatus(req: DavRequest, inner: string): void {
-  req.koa.status = 207;
-  req.koa.type = 'application/xml; charset=utf-8';
-  req.koa.body = document('multistatus', inner);
-}
+import { APPLE, CALDAV, DAV, child, d, el, type QName, type XmlElement } from './xml.js';
 
 /** The collection the path names, or 404. */
 function collectionAt(state: FamilyState, key: string): DavCollection {
@@ -199,9 +160,6 @@ async function put(req: DavRequest): Promise<void> {
   req.koa.body = '';
 }
 
-export function callerOf(req: DavRequest) {
-  return { keyId: req.key.id, personId: req.key.personId, keyName: req.key.name };
-}
 
 async function remove(req: DavRequest): Promise<void> {
   const [key, segment] = req.segments;

@@ -13,10 +13,10 @@ import type { EventData, EventRecord } from '../domain/calendar/types.js';
 import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombstones.js';
 import type { FamilyState } from '../domain/shared/state.js';
 import { addDays, instantToLocal, localToInstant } from '../domain/shared/time.js';
-import type { DavRequest } from './door.js';
+import type { DavRequest } from './request.js';
 import { CalDavError } from './errors.js';
 import { PRODID, objectUid } from './eventOut.js';
-import { multistatus, parseToken, syncToken, xmlBody } from './methods.js';
+import { multistatus, parseToken, syncToken, xmlBody } from './common.js';
 import { findCollection, objectsOf, type DavCollection, type DavObject } from './objects.js';
 import { objectHref, respond, statusResponse, type PropContext } from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
@@ -112,20 +112,25 @@ function matchesComponent(f: XmlElement, obj: DavObject, col: DavCollection, sta
   if (!present) return false;
   const tr = child(f, CALDAV, 'time-range');
   if (tr && !overlaps(obj, col, range(tr), state)) return false;
-  for (const pf of children(f, CALDAV, 'prop-filter')) if (!matchesProp(pf, obj)) return false;
+  for (const pf of children(f, CALDAV, 'prop-filter')) if (!matchesProp(pf, obj, col.component)) return false;
   // Nested comp-filters (VALARM) are not evaluated: the object is answered (a superset).
   return true;
 }
 
-/** The master component's content lines, unfolded, as `NAME` → values. */
-function componentProps(ics: string): Map<string, string[]> {
+/** The master component's (the first VEVENT or VTODO, never a VTIMEZONE) properties by name. */
+function componentProps(ics: string, component: string): Map<string, string[]> {
   const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n');
   const out = new Map<string, string[]>();
+  let inside = false;
   let depth = 0;
   for (const l of lines) {
+    if (!inside) {
+      if (l.toUpperCase() === `BEGIN:${component}`) inside = true;
+      continue;
+    }
     if (/^BEGIN:/i.test(l)) { depth++; continue; }
-    if (/^END:/i.test(l)) { depth--; if (depth === 1 && out.size) break; continue; }
-    if (depth !== 2) continue;
+    if (/^END:/i.test(l)) { if (depth === 0) break; depth--; continue; }
+    if (depth !== 0) continue; // an alarm's own properties
     const m = /^([A-Za-z0-9-]+)(?:;[^:]*)?:(.*)$/.exec(l);
     if (!m) continue;
     const k = m[1]!.toUpperCase();
@@ -134,14 +139,17 @@ function componentProps(ics: string): Map<string, string[]> {
   return out;
 }
 
-function matchesProp(pf: XmlElement, obj: DavObject): boolean {
-  const values = componentProps(obj.ics).get((pf.attrs.name ?? '').toUpperCase());
+function matchesProp(pf: XmlElement, obj: DavObject, component: string): boolean {
+  const values = componentProps(obj.ics, component).get((pf.attrs.name ?? '').toUpperCase());
   if (child(pf, CALDAV, 'is-not-defined')) return values === undefined;
   if (values === undefined) return false;
   const tm = child(pf, CALDAV, 'text-match');
   if (!tm) return true;
-  const needle = tm.text.toLowerCase();
-  const hit = values.some((v) => v.replace(/\\([\\;,])/g, '$1').replace(/\\n/gi, '\n').toLowerCase().includes(needle));
+  // i;octet compares exactly; the default i;ascii-casemap ignores ASCII case.
+  const exact = tm.attrs.collation === 'i;octet';
+  const fold = (v: string) => (exact ? v : v.toLowerCase());
+  const needle = fold(tm.text);
+  const hit = values.some((v) => fold(v.replace(/\\([\\;,])/g, '$1').replace(/\\n/gi, '\n')).includes(needle));
   return tm.attrs['negate-condition'] === 'yes' ? !hit : hit;
 }
 
@@ -264,11 +272,10 @@ function sync(body: XmlElement, col: DavCollection, x: PropContext): string {
     const obj = index.byId.get(id);
     if (obj) { out.push(respond({ type: 'object', col, obj }, props, x)); continue; }
     const tomb = x.state.get<DavTombstone>(DAV_TOMBSTONES, id);
-    const names = new Set([id, ...(tomb && tomb.collectionKey === col.collection.key ? [tomb.name] : [])]);
-    for (const name of names) {
-      if (index.byName.has(name)) continue; // the name was taken again since
-      out.push(statusResponse(objectHref(slug, col.collection.key, name), '404 Not Found'));
-    }
+    // The name the client knew it by: its own, or the id of one made through REST.
+    const name = tomb && tomb.collectionKey === col.collection.key ? tomb.name : id;
+    if (index.byName.has(name)) continue; // the name was taken again since
+    out.push(statusResponse(objectHref(slug, col.collection.key, name), '404 Not Found'));
   }
   return out.join('') + tokenEl;
 }
