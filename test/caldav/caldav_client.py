@@ -159,6 +159,48 @@ def op_complete(cmd):
     return {"url": str(todo.url), "data": todo.data}
 
 
+def op_ha_todo(cmd):
+    """What Home Assistant's CalDAV to-do entity does (homeassistant/components/caldav/todo.py):
+    `save_todo(**fields)` to add, `search(todo=True, include_completed=True)` to list,
+    `todo_by_uid` + change the component + `save()` to update, `todo_by_uid` + `delete()`."""
+    cal = calendar(cmd["calendar"])
+    action = cmd["action"]
+    if action == "add":
+        fields = {"summary": cmd["summary"], "status": "NEEDS-ACTION"}
+        if cmd.get("due"):
+            fields["due"] = datetime.fromisoformat(cmd["due"]).date()
+        if cmd.get("description"):
+            fields["description"] = cmd["description"]
+        todo = cal.save_todo(**fields)
+        return {"url": str(todo.url), "uid": str(todo.icalendar_component["UID"])}
+    if action == "list":
+        items = cal.search(todo=True, include_completed=True)
+        out = []
+        for t in items:
+            c = t.icalendar_component
+            out.append({"url": str(t.url), "uid": str(c.get("UID")), "summary": str(c.get("SUMMARY")),
+                        "status": str(c.get("STATUS", "")),
+                        "due": str(c.decoded("DUE")) if "DUE" in c else None})
+        return {"items": out}
+    todo = cal.todo_by_uid(cmd["uid"])
+    if action == "update":
+        c = todo.icalendar_component
+        if "summary" in cmd:
+            c["SUMMARY"] = cmd["summary"]
+        if "status" in cmd:
+            c["STATUS"] = cmd["status"]
+            if cmd["status"] == "COMPLETED":
+                c["COMPLETED"] = when(cmd["at"]) if cmd.get("at") else datetime.now(timezone.utc)
+            elif "COMPLETED" in c:
+                del c["COMPLETED"]
+        todo.save()
+        return {"url": str(todo.url)}
+    if action == "delete":
+        todo.delete()
+        return {}
+    raise ValueError(f"unknown action {action}")
+
+
 def op_sync(cmd):
     """A sync-collection REPORT from the token given (none: the initial sync)."""
     cal = calendar(cmd["calendar"])

@@ -243,6 +243,35 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       expect(titles).to.include('Water the plants').and.not.include('Take the bins out');
     });
 
+    it('Home Assistant\'s to-do steps: add with keywords, list, rename, complete, reopen, delete — each visible in REST', async () => {
+      const groceries = `${home}groceries/`;
+      const added = await py.must({ op: 'ha_todo', calendar: groceries, action: 'add', summary: 'Oat milk', description: 'Two cartons' });
+      const rest = async (status = '') => (await server.api.get(`/trackers/groceries/entries?limit=50${status ? `&status=${status}` : ''}`)).body.entries as any[];
+      const milk = (await rest()).find((e) => e.title === 'Oat milk');
+      expect(milk, 'the to-do as a groceries entry').to.exist;
+
+      const listed = await py.must({ op: 'ha_todo', calendar: groceries, action: 'list' });
+      expect(listed.items.find((i: any) => i.uid === added.uid)).to.include({ summary: 'Oat milk', status: 'NEEDS-ACTION' });
+
+      await py.must({ op: 'ha_todo', calendar: groceries, action: 'update', uid: added.uid, summary: 'Oat milk (barista)' });
+      expect((await rest()).find((e) => e.id === milk.id)?.title).to.equal('Oat milk (barista)');
+      await py.must({ op: 'ha_todo', calendar: groceries, action: 'update', uid: added.uid, status: 'COMPLETED', at: '2026-03-05T18:00:00Z' });
+      expect((await rest('done')).map((e) => e.id)).to.include(milk.id);
+      const done = await py.must({ op: 'ha_todo', calendar: groceries, action: 'list' });
+      expect(done.items.find((i: any) => i.uid === added.uid)?.status).to.equal('COMPLETED');
+      await py.must({ op: 'ha_todo', calendar: groceries, action: 'update', uid: added.uid, status: 'NEEDS-ACTION' });
+      expect((await rest('active')).map((e) => e.id)).to.include(milk.id);
+
+      // A REST rename shows in the next listing; a delete from the client removes the entry.
+      const renamed = await server.api.patch(`/trackers/groceries/entries/${milk.id}`, { title: 'Soy milk' });
+      expect(renamed.status, renamed.text).to.equal(200);
+      const again = await py.must({ op: 'ha_todo', calendar: groceries, action: 'list' });
+      expect(again.items.find((i: any) => i.uid === added.uid)?.summary).to.equal('Soy milk');
+      await py.must({ op: 'ha_todo', calendar: groceries, action: 'delete', uid: added.uid });
+      expect((await rest()).map((e) => e.id)).to.not.include(milk.id);
+      expect((await rest('done')).map((e) => e.id)).to.not.include(milk.id);
+    });
+
     it('sync-collection: the initial sync, then only what REST changed, a REST delete as 404, a stale token as 403', async () => {
       const first = await py.must({ op: 'sync', calendar });
       expect(first.token).to.be.a('string').and.not.equal('');
