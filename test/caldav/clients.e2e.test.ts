@@ -272,6 +272,26 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       expect((await rest('done')).map((e) => e.id)).to.not.include(milk.id);
     });
 
+    it('a read-only key: the client lists events, and its PUT and DELETE are refused (403) with nothing written', async () => {
+      const readKey = await server.key({ scopes: ['read'], name: 'wall display' });
+      const reader = new PythonCaldav(30);
+      try {
+        await reader.must({ op: 'connect', url: dav, username: server.slug, password: readKey });
+        const seen = await reader.must({ op: 'search', calendar, start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z' });
+        expect(seen.objects.length).to.be.greaterThan(0);
+        const before = (await server.api.get('/trackers/calendar/entries?limit=50')).body.entries.length;
+        const put = await reader.ask({ op: 'save', calendar, ics: SWIMMING.replace('swim-2026@phone.example', 'read-only@phone.example') });
+        expect(put.ok).to.equal(false);
+        expect(put.exchanges.filter((e) => e.method === 'PUT').map((e) => e.status)).to.deep.equal([403]);
+        const del = await reader.ask({ op: 'delete', calendar, url: new URL(seen.objects[0].url).href });
+        expect(del.ok).to.equal(false);
+        expect(del.exchanges.filter((e) => e.method === 'DELETE').map((e) => e.status)).to.deep.equal([403]);
+        expect((await server.api.get('/trackers/calendar/entries?limit=50')).body.entries.length).to.equal(before);
+      } finally {
+        await reader.close();
+      }
+    });
+
     it('sync-collection: the initial sync, then only what REST changed, a REST delete as 404, a stale token as 403', async () => {
       const first = await py.must({ op: 'sync', calendar });
       expect(first.token).to.be.a('string').and.not.equal('');
@@ -320,13 +340,14 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       return r;
     }
 
-    it('syncs both ways with a local folder: a REST event arrives as a file, a new file arrives in REST', async () => {
+    it('syncs both ways with a local folder: REST events and chores arrive as files, a new file arrives in REST, a local delete removes it', async () => {
       const local = join(dir, 'calendars');
       mkdirSync(join(local, 'calendar'), { recursive: true });
+      mkdirSync(join(local, 'chores'), { recursive: true });
       const config = join(dir, 'config');
       writeFileSync(config, [
         '[general]', `status_path = "${join(dir, 'status')}/"`, '',
-        '[pair family]', 'a = "family_local"', 'b = "family_remote"', 'collections = ["calendar"]',
+        '[pair family]', 'a = "family_local"', 'b = "family_remote"', 'collections = ["calendar", "chores"]',
         'conflict_resolution = "b wins"', '',
         '[storage family_local]', 'type = "filesystem"', `path = "${local}/"`, 'fileext = ".ics"', '',
         '[storage family_remote]', 'type = "caldav"', `url = "${dav}"`,
@@ -335,8 +356,14 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       const made = await server.api.post('/calendar/events', { title: 'Piano recital', date: '2026-05-09', time: '15:00', where: 'Music school' });
       expect(made.status, made.text).to.equal(201);
 
+      const chore = await server.api.post('/trackers/chores/entries', { title: 'Descale the kettle' });
+      expect(chore.status, chore.text).to.equal(201);
+
       await sync(config, ['discover']);
       await sync(config, ['sync']);
+      // The chores list comes down as to-dos.
+      const choreFiles = readdirSync(join(local, 'chores')).map((f) => readFileSync(join(local, 'chores', f), 'utf8'));
+      expect(choreFiles.flatMap((t) => components(t, 'VTODO')).map((t) => t.SUMMARY)).to.include('Descale the kettle');
       const folder = join(local, 'calendar');
       const fileOf = (summary: string) => readdirSync(folder).find((f) => readFileSync(join(folder, f), 'utf8').includes(`SUMMARY:${summary}`));
       const file = fileOf('Piano recital');
