@@ -98,6 +98,8 @@ function query(body: XmlElement, col: DavCollection, x: PropContext): string {
     throw new CalDavError(400, 'calendar-query needs a filter with a VCALENDAR comp-filter', { ns: CALDAV, local: 'valid-filter' });
   }
   const inner = children(top, CALDAV, 'comp-filter');
+  // Ranges are checked before any object is looked at, so a bad filter is refused on an empty calendar too.
+  for (const f of inner) for (const tr of children(f, CALDAV, 'time-range')) range(tr);
   const out: string[] = [];
   for (const obj of objectsOf(x.state, col, x.req.services.now()).byName.values()) {
     if (inner.every((f) => matchesComponent(f, obj, col, x.state))) out.push(objectResponse(obj, col, props, x, expand));
