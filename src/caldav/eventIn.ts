@@ -21,7 +21,7 @@ import type { FamilyState } from '../domain/shared/state.js';
 import { addDays, daysBetween, instantToLocal, localToInstant } from '../domain/shared/time.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
 import {
-  durationSeconds, instantOf, localOf, prop, props, rawLines, sameDstRules, text, written,
+  MAX_YEAR, durationSeconds, instantOf, localOf, prop, props, rawLines, sameDstRules, text, written,
   type CalObject, type Component, type Local, type Written,
 } from './icalRead.js';
 
@@ -54,6 +54,9 @@ export function eventPut(state: FamilyState, obj: CalObject, target: EventTarget
   }
   const timing = timingOf(master, start, obj, tz);
   const fields: EventPatch = { ...timing.fields, ...repeatOf(rrule, start, timing.local, tz) };
+  if (typeof fields.endDate === 'string' && Number(fields.endDate.slice(0, 4)) > MAX_YEAR) {
+    throw unsupportedObject(`The event ends in ${fields.endDate.slice(0, 4)}; dates up to ${MAX_YEAR} are held`);
+  }
   fields.where = text(prop(p, 'location'))?.trim() || null;
   fields.note = text(prop(p, 'description'))?.trim() || null;
   const keep: string[] = [];
@@ -193,11 +196,12 @@ function repeatOf(p: ICAL.JCalProperty | undefined, start: Written, s: Local, tz
     if (!Number.isInteger(count) || count < 1) throw badCalendarData('RRULE COUNT must be a positive whole number');
     let last = s.date;
     let n = 0;
+    if (count > 100_000) throw refuse('has a COUNT above 100000');
     for (const d of occurrenceStarts({ date: s.date, repeatFrequency: fields.repeatFrequency!, ...(fields.repeatInterval ? { repeatInterval: fields.repeatInterval } : {}), ...(fields.repeatDays ? { repeatDays: fields.repeatDays } : {}) })) {
       last = d;
       if (++n >= count) break;
     }
-    fields.repeatUntil = last;
+    fields.repeatUntil = last > `${MAX_YEAR}-12-31` ? `${MAX_YEAR}-12-31` : last;
   }
   return fields;
 }
@@ -207,6 +211,8 @@ function untilOf(v: string, start: Written, s: Local, tz: string): string {
   const m = /^(\d{4})-?(\d{2})-?(\d{2})(?:T(\d{2}):?(\d{2}):?(\d{2})(Z)?)?$/.exec(v);
   if (!m) throw badCalendarData(`RRULE UNTIL is not a date: ${v.slice(0, 30)}`);
   const date = `${m[1]}-${m[2]}-${m[3]}`;
+  // A rule running past the years held ends there (the same occurrences a client shows until then).
+  if (Number(m[1]) > MAX_YEAR) return `${MAX_YEAR}-12-31`;
   if (m[4] === undefined || s.time === undefined) return date < s.date ? s.date : date;
   const untilMs = m[7] ? Date.parse(`${date}T${m[4]}:${m[5]}:${m[6]}Z`) : localToInstant(date, `${m[4]}:${m[5]}`, start.floating || !start.tz ? tz : start.tz).getTime();
   const local = instantToLocal(new Date(untilMs), tz);

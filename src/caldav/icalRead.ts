@@ -84,6 +84,10 @@ export interface Local { date: string; time?: string }
 /** One DATE or DATE-TIME value as written: its zone is `tz` (IANA), `utc`, or floating. */
 export interface Written { date: string; time?: string; seconds?: number; utc: boolean; tz: string | null; floating: boolean }
 
+/** The years a CalDAV date may fall in. */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2200;
+
 const VALUE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z)?)?$/;
 
 /** The values of a DATE/DATE-TIME property (EXDATE may hold several). */
@@ -100,6 +104,9 @@ export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
     const m = typeof s === 'string' ? VALUE_RE.exec(s) : null;
     const date = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
     if (!m || !parseCalendarDate(date)) throw badCalendarData(`${p[0].toUpperCase()} has a value that is not a date or date-time: ${JSON.stringify(String(s).slice(0, 40))}`);
+    // Zone rules are written for every year an object spans; centuries of them cost seconds.
+    const year = Number(m[1]);
+    if (year < MIN_YEAR || year > MAX_YEAR) throw unsupportedObject(`${p[0].toUpperCase()} is in the year ${year}; dates from ${MIN_YEAR} to ${MAX_YEAR} are held`);
     if (m[4] === undefined || p[2] === 'date') return { date, utc: false, tz: null, floating: false };
     const h = Number(m[4]);
     const min = Number(m[5]);

@@ -5,9 +5,8 @@
  * expansion produces (the same code the REST listing and the ICS feed use), so a series with
  * removed and moved occurrences matches exactly where it happens.
  */
-import { renderCalendar, type IcsEvent } from '../domain/calendar/ics.js';
-import { occurrenceData } from '../domain/calendar/events.js';
-import { eventEnd } from '../domain/calendar/listing.js';
+import { escapeText, foldLine } from '../domain/calendar/ics.js';
+import { isSeries, occurrenceData } from '../domain/calendar/events.js';
 import { seriesStarts } from '../domain/calendar/series.js';
 import type { EventData, EventRecord } from '../domain/calendar/types.js';
 import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombstones.js';
@@ -21,7 +20,7 @@ import { findCollection, objectsOf, type DavCollection, type DavObject } from '.
 import { objectHref, respond, statusResponse, type PropContext } from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
 
-interface Range { start: number; end: number }
+interface Range { start: number; end: number; local?: { tz: string; from: string; to: string } }
 
 export async function handleReport(req: DavRequest): Promise<void> {
   const body = xmlBody(req);
@@ -54,8 +53,17 @@ function requested(body: XmlElement): { props: QName[]; expand?: Range } {
   return { props, ...(expand ? { expand: range(expand) } : {}) };
 }
 
+/** Parsed ranges by element, so a filter is read once per request, not once per object. */
+const parsedRanges = new WeakMap<XmlElement, Range>();
+
 /** A time-range or expand element's start/end (UTC, `YYYYMMDDTHHMMSSZ`); open ends allowed. */
 function range(e: XmlElement): Range {
+  let r = parsedRanges.get(e);
+  if (!r) { r = readRange(e); parsedRanges.set(e, r); }
+  return r;
+}
+
+function readRange(e: XmlElement): Range {
   const parse = (v: string | undefined, fallback: number) => {
     if (v === undefined) return fallback;
     const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(v.trim());
@@ -98,6 +106,8 @@ function query(body: XmlElement, col: DavCollection, x: PropContext): string {
     throw new CalDavError(400, 'calendar-query needs a filter with a VCALENDAR comp-filter', { ns: CALDAV, local: 'valid-filter' });
   }
   const inner = children(top, CALDAV, 'comp-filter');
+  // Ranges are checked before any object is looked at, so a bad filter is refused on an empty calendar too.
+  for (const f of inner) for (const tr of children(f, CALDAV, 'time-range')) range(tr);
   const out: string[] = [];
   for (const obj of objectsOf(x.state, col, x.req.services.now()).byName.values()) {
     if (inner.every((f) => matchesComponent(f, obj, col, x.state))) out.push(objectResponse(obj, col, props, x, expand));
@@ -153,40 +163,77 @@ function matchesProp(pf: XmlElement, obj: DavObject, component: string): boolean
   return tm.attrs['negate-condition'] === 'yes' ? !hit : hit;
 }
 
-interface Occurrence { date: string; data: EventData; title: string; status: string; start: number; end: number; series: boolean }
+interface Occurrence { date: string; data: EventData; title: string; status: string; start: number; end: number }
 
-/** The event's occurrences that overlap `r` (removed ones left out, moved ones where they are). */
-function occurrencesIn(ev: EventRecord, r: Range, tz: string): Occurrence[] {
-  const from = instantToLocal(new Date(Math.max(r.start, -8.6e15 + 1e12)), tz).date;
-  const to = instantToLocal(new Date(Math.min(r.end, 8.6e15 - 1e12)), tz).date;
-  const out: Occurrence[] = [];
-  const series = seriesStarts(ev, { from: addDays(from, -400), to: addDays(to, 1) });
-  const dates = new Set<string>();
-  let n = 0;
-  for (const date of series) {
-    if (++n > 5000) break;
-    dates.add(date);
+/**
+ * Local wall time → instant, remembered: the same occurrence dates come back in every REPORT,
+ * and each fresh conversion asks Intl for two or three zone offsets.
+ */
+const instants = new Map<string, number>();
+function instant(date: string, time: string, tz: string): number {
+  const key = `${tz}|${date}|${time}`;
+  let ms = instants.get(key);
+  if (ms === undefined) {
+    if (instants.size >= 200_000) instants.clear();
+    ms = localToInstant(date, time, tz).getTime();
+    instants.set(key, ms);
   }
-  // A one-off event is its own only occurrence.
-  if (!dates.size && !(ev.data.repeatFrequency && ev.data.repeatFrequency !== 'none') && !ev.feed?.recur) dates.add(ev.data.date);
-  for (const date of dates) {
+  return ms;
+}
+
+/** An occurrence's end instant (listing.ts's eventEnd, through the remembered conversion). */
+function endOf(d: EventData, tz: string): number {
+  const allDay = d.allDay === true || d.time === undefined;
+  if (allDay) return instant(addDays(d.endDate ?? d.date, 1), '00:00', tz);
+  if (d.endTime !== undefined) return instant(d.endDate ?? d.date, d.endTime, tz);
+  if (d.endDate !== undefined && d.endDate > d.date) return instant(addDays(d.endDate, 1), '00:00', tz);
+  return instant(d.date, d.time!, tz) + (d.durationMinutes ?? 60) * 60_000;
+}
+
+/** The local dates a UTC range touches, clamped to the years objects may have (remembered per range). */
+function localDates(r: Range, tz: string): { from: string; to: string } {
+  if (r.local?.tz === tz) return r.local;
+  const clamp = (ms: number) => Math.min(Math.max(ms, Date.UTC(1899, 0, 1)), Date.UTC(2201, 0, 1));
+  r.local = { tz, from: instantToLocal(new Date(clamp(r.start)), tz).date, to: instantToLocal(new Date(clamp(r.end)), tz).date };
+  return r.local;
+}
+
+/**
+ * The event's occurrences that overlap `r` (removed ones left out, moved ones where they are),
+ * at most `max`. Candidates come from the series' own expansion over the local dates the range
+ * touches (a day earlier, for events that run past midnight); only they are converted to
+ * instants.
+ */
+function occurrencesIn(ev: EventRecord, r: Range, tz: string, max = Infinity): Occurrence[] {
+  const { from, to } = localDates(r, tz);
+  const candidates = new Set<string>();
+  for (const date of seriesStarts(ev, { from: addDays(from, -1), to })) {
+    candidates.add(date);
+    if (candidates.size > 5000) break;
+  }
+  // Moved occurrences may now fall inside the range from anywhere.
+  for (const [date, x] of Object.entries(ev.exceptions ?? {})) if (!x.removed && x.data?.date !== undefined) candidates.add(date);
+  const out: Occurrence[] = [];
+  for (const date of candidates) {
     const x = ev.exceptions?.[date];
     if (x?.removed) continue;
     const data = occurrenceData(ev, date, x);
+    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) continue;
     const allDay = data.allDay === true || data.time === undefined;
-    const start = localToInstant(data.date, allDay ? '00:00' : data.time!, tz).getTime();
-    const end = eventEnd(data, tz).getTime();
+    const start = instant(data.date, allDay ? '00:00' : data.time!, tz);
+    const end = endOf(data, tz);
     // RFC 4791 §9.9: a zero-length event overlaps when it starts inside the range.
     if (start < r.end && (end > r.start || (end === start && start >= r.start))) {
-      out.push({ date, data, title: x?.title ?? ev.title, status: x?.status ?? ev.status, start, end, series: dates.size > 1 || !!ev.data.repeatFrequency });
+      out.push({ date, data, title: x?.title ?? ev.title, status: x?.status ?? ev.status, start, end });
+      if (out.length >= max) break;
     }
   }
-  return out;
+  return out.sort((a, b) => a.start - b.start);
 }
 
 function overlaps(obj: DavObject, col: DavCollection, r: Range, state: FamilyState): boolean {
   const tz = state.family.timezone;
-  if (col.component === 'VEVENT') return occurrencesIn(obj.entry as EventRecord, r, tz).length > 0;
+  if (col.component === 'VEVENT') return occurrencesIn(obj.entry as EventRecord, r, tz, 1).length > 0;
   // A to-do with a DUE date occupies that day; one without matches every range (RFC 4791 §9.9).
   const due = /\r\nDUE;VALUE=DATE:(\d{4})(\d{2})(\d{2})/.exec(obj.ics);
   if (!due) return true;
@@ -195,35 +242,34 @@ function overlaps(obj: DavObject, col: DavCollection, r: Range, state: FamilySta
   return start < r.end && localToInstant(addDays(day, 1), '00:00', tz).getTime() > r.start;
 }
 
-function utc(ms: number): { date: string; time: string } {
-  const iso = new Date(ms).toISOString();
-  return { date: iso.slice(0, 10), time: iso.slice(11, 16) };
+function stamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
 }
 
 /** The event as separate occurrences in UTC (calendar-data `expand`), no RRULE or EXDATE. */
 export function expandedIcs(state: FamilyState, ev: EventRecord, r: Range): string {
   const tz = state.family.timezone;
-  const uid = objectUid(state, ev);
-  const repeating = !!ev.data.repeatFrequency && ev.data.repeatFrequency !== 'none';
-  const events: IcsEvent[] = occurrencesIn(ev, r, tz).map((o) => {
+  const uid = escapeText(objectUid(state, ev));
+  const repeating = isSeries(ev);
+  const out = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN'];
+  const updated = stamp(Date.parse(ev.updatedAt));
+  for (const o of occurrencesIn(ev, r, tz)) {
     const allDay = o.data.allDay === true || o.data.time === undefined;
-    const s = utc(o.start);
-    const e = utc(o.end);
-    const timing = allDay
-      ? { date: o.data.date, endDate: o.data.endDate ?? o.data.date, allDay: true }
-      : { date: s.date, time: s.time, endDate: e.date, endTime: e.time };
-    const seriesStart = repeating
-      ? (allDay ? `RECURRENCE-ID;VALUE=DATE:${o.date.replaceAll('-', '')}`
-        : `RECURRENCE-ID:${new Date(localToInstant(o.date, ev.data.time!, tz)).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')}`)
-      : null;
-    return {
-      uid, summary: o.title, status: o.status as IcsEvent['status'], ...timing,
-      ...(o.data.where ? { location: o.data.where } : {}),
-      ...(o.data.note ?? o.data.description ? { description: (o.data.note ?? o.data.description) as string } : {}),
-      updatedAt: new Date(ev.updatedAt), ...(seriesStart ? { extra: [seriesStart] } : {}),
-    };
-  });
-  return renderCalendar({ name: '', timezone: 'UTC', now: new Date(ev.updatedAt), events, prodId: PRODID, object: true });
+    out.push('BEGIN:VEVENT', `UID:${uid}`, `DTSTAMP:${updated}`);
+    if (repeating) {
+      out.push(allDay || !ev.data.time ? `RECURRENCE-ID;VALUE=DATE:${o.date.replaceAll('-', '')}` : `RECURRENCE-ID:${stamp(instant(o.date, ev.data.time, tz))}`);
+    }
+    if (allDay) {
+      out.push(`DTSTART;VALUE=DATE:${o.data.date.replaceAll('-', '')}`, `DTEND;VALUE=DATE:${addDays(o.data.endDate ?? o.data.date, 1).replaceAll('-', '')}`);
+    } else out.push(`DTSTART:${stamp(o.start)}`, `DTEND:${stamp(o.end)}`);
+    out.push(`SUMMARY:${escapeText(o.title)}`);
+    const note = o.data.note ?? o.data.description;
+    if (typeof note === 'string' && note) out.push(`DESCRIPTION:${escapeText(note)}`);
+    if (o.data.where) out.push(`LOCATION:${escapeText(o.data.where)}`);
+    out.push(`STATUS:${o.status === 'archived' ? 'CANCELLED' : 'CONFIRMED'}`, 'END:VEVENT');
+  }
+  out.push('END:VCALENDAR');
+  return out.map(foldLine).join('\r\n') + '\r\n';
 }
 
 // ---- sync-collection -----------------------------------------------------------------------
