@@ -25,7 +25,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -154,12 +154,15 @@ export interface CaldavResult {
   checks: string[];
   /** Answers that differed (the case is still measured; the report says so). */
   mismatches: string[];
+  /** The machine's 1-minute load average when the case started (others' work competes for the cores). */
+  loadAverage: number;
 }
 
 export async function runCaldavCase(opts: { daemonScript: string; seconds: number; connections: number; log: (s: string) => void }): Promise<CaldavResult> {
   const version = radicaleVersion();
   if (!version) throw new Error(RADICALE_MISSING);
   const { log } = opts;
+  const loadAverage = loadavg()[0]!;
   const dataDir = mkdtempSync(join(tmpdir(), 'household-bench-caldav-'));
   const radicaleDir = mkdtempSync(join(tmpdir(), 'household-bench-radicale-'));
   let daemon: Child | undefined;
@@ -295,7 +298,7 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
         return req;
       },
     }));
-    return { radicaleVersion: version, seconds: opts.seconds, connections: opts.connections, cases, checks, mismatches };
+    return { radicaleVersion: version, seconds: opts.seconds, connections: opts.connections, cases, checks, mismatches, loadAverage };
   } finally {
     await daemon?.close();
     await radicale?.close();
@@ -372,7 +375,8 @@ const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
 export function caldavMarkdown(r: CaldavResult, info: { command: string; date: string }): string {
   const out = [
-    `Run ${info.date} with \`${info.command}\` on ${machine()}; Radicale ${r.radicaleVersion} (Debian), auth none, its own temp storage.`,
+    `Run ${info.date} with \`${info.command}\` on ${machine()}; Radicale ${r.radicaleVersion} (Debian), auth none, its own temp storage. ` +
+      `Load average when the case started: ${r.loadAverage.toFixed(1)} (other work on the machine competes for its cores: the CPU per request is the steadier figure).`,
     `The family calendar of each server holds the same ${SERIES} repeating series (daily, weekdays, weekends, weekly on two days, monthly, yearly, every other week, weekly with an end date; timed and all-day), PUT as a client would. ` +
       `autocannon in the runner process, loopback; the daemon with ${r.connections} connections, Radicale with ${RADICALE_CONNECTIONS} (it computes under Python's global lock: more connections add no throughput), Radicale's rounds at least ${RADICALE_MIN_SECONDS} s; ` +
       `per case a 1 s warm-up of each, then rounds A B A B of ${r.seconds} s. req/s counts 2xx answers; CPU per answer is the server process's user + system time (/proc/<pid>/stat) over the round divided by its 2xx answers.`,
@@ -398,7 +402,8 @@ export function caldavMarkdown(r: CaldavResult, info: { command: string; date: s
   for (const c of r.cases) {
     const sizes = c.bodyBytes.daemon ? `; reply bodies ${c.bodyBytes.daemon} B (daemon) / ${c.bodyBytes.radicale} B (Radicale)` : '';
     const codes = c.radicale.non2xx ? `; Radicale status codes ${JSON.stringify(c.radicale.statusCodes)}` : '';
-    out.push(`- ${c.name}: daemon ${c.daemon.perRound.map(n0).join(', ')} (${c.daemon.serverCores.toFixed(2)} cores busy); Radicale ${c.radicale.perRound.map(n0).join(', ')} (${c.radicale.serverCores.toFixed(2)} cores)${sizes}${codes}`);
+    const rest = `; the rest of the machine ${Math.max(0, c.daemon.otherCores).toFixed(2)} / ${Math.max(0, c.radicale.otherCores).toFixed(2)} cores, the load generator ${c.daemon.loaderCores.toFixed(2)} / ${c.radicale.loaderCores.toFixed(2)}`;
+    out.push(`- ${c.name}: daemon ${c.daemon.perRound.map(n0).join(', ')} (${c.daemon.serverCores.toFixed(2)} cores busy); Radicale ${c.radicale.perRound.map(n0).join(', ')} (${c.radicale.serverCores.toFixed(2)} cores)${rest}${sizes}${codes}`);
   }
   out.push('', 'What both answered (checked before the load):', '');
   for (const c of r.checks) out.push(`- ${c}`);
