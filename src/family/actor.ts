@@ -143,6 +143,8 @@ export class FamilyActor {
     const batch = {
       records: [] as RecordChange[], log: [] as ChangeRecord[], indexes: [] as IndexChange[],
       agenda: [] as AgendaChange[], idempotency: [] as IdempotencyWrite[],
+      // Only this actor appends to the family's log: a log that moved meanwhile is refused.
+      expectedLastSeq: this.durableSeq,
     } satisfies CommitBatch;
     const answered: { q: Queued; answer: unknown; failed?: unknown }[] = [];
     for (const q of items) {
