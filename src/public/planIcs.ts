@@ -4,11 +4,9 @@
  * what the page shows and nothing more (src/domain/plans/ics.ts says what that is).
  */import { NotFound } from '../domain/shared/errors.js';
 import { renderPlanIcs } from '../domain/plans/ics.js';
-import { planBySharedHash } from '../domain/plans/publicView.js';
-import { planShareToken } from '../family/shareTokens.js';
 import { defineRoutes, withStatus } from '../http/route.js';
 import { HEADERS } from './planPage.js';
-import { readShared } from './shared.js';
+import { readSharedPlan } from './shared.js';
 
 /** An ASCII file name from the plan's title, for the download. */
 function fileName(title: string): string {
@@ -26,12 +24,8 @@ export default defineRoutes([
     response: { type: 'string', description: 'An RFC 5545 calendar' },
     handler: async ({ params, services }) => {
       const gone = () => new NotFound('No shared plan at this address');
-      const hash = planShareToken.hashOf(params.token ?? '');
-      if (!hash) throw gone();
-      const found = await readShared(services, hash, (state) => {
-        const plan = planBySharedHash(state, hash);
-        return plan ? { text: renderPlanIcs(state, plan, services.now()), name: fileName(plan.title) } : null;
-      });
+      const found = await readSharedPlan(services, params.token ?? '', (state, plan) => (
+        { text: renderPlanIcs(state, plan, services.now()), name: fileName(plan.title) }));
       if (!found) throw gone();
       const { 'content-security-policy': _csp, vary: _vary, ...headers } = HEADERS;
       return withStatus(200, found.text, { ...headers, 'content-disposition': `attachment; filename="${found.name}"` });

@@ -14,11 +14,10 @@
  */
 import { NotFound } from '../domain/shared/errors.js';
 import type { Phase } from '../domain/plans/timing.js';
-import { planBySharedHash, publicPlan, type PublicPlan } from '../domain/plans/publicView.js';
-import { planShareToken } from '../family/shareTokens.js';
+import { publicPlan, type PublicPlan } from '../domain/plans/publicView.js';
 import { defineRoutes, withStatus } from '../http/route.js';
 import { PUBLIC_PLAN_SCHEMA } from '../http/routes/plans.schema.js';
-import { readShared } from './shared.js';
+import { readSharedPlan } from './shared.js';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -150,12 +149,7 @@ export default defineRoutes([
         return withStatus(404, NOT_FOUND_PAGE, HEADERS);
       };
       const token = params.token ?? '';
-      const hash = planShareToken.hashOf(token);
-      if (!hash) return gone();
-      const content = await readShared(services, hash, (state) => {
-        const plan = planBySharedHash(state, hash);
-        return plan ? publicPlan(state, plan, services.now()) : null;
-      });
+      const content = await readSharedPlan(services, token, (state, plan) => publicPlan(state, plan, services.now()));
       if (!content) return gone();
       return withStatus(200, wantsJson ? content : renderPlanPage(content, `${token}.ics`), HEADERS);
     },
