@@ -71,9 +71,14 @@ export interface Daemon {
   notifier: Notifier;
   /** The webhook outbox and sender. */
   webhooks: Webhooks;
-  /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
+  /**
+   * Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler).
+   */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
-  /** Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog (src/metrics.ts). */
+  /**
+   * Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog
+   * (src/metrics.ts).
+   */
   metrics: Metrics;
   logger: Logger;
   close(): Promise<void>;

@@ -104,7 +104,10 @@ export interface RouteDef<Q = any, B = any> {
   status?: number;
   /** JSON Schema of the success body. */
   response: JsonSchema;
-  /** An example of the route's own answer (for an error status, the table in openapi.ts is used otherwise). */
+  /**
+   * An example of the route's own answer (for an error status, the table in openapi.ts is used
+   * otherwise).
+   */
   example?: unknown;
   /** Content type of a non-JSON success body (e.g. text/calendar). */
   produces?: string;

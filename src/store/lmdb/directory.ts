@@ -125,7 +125,9 @@ export class LmdbDirectory implements Directory {
     }
   }
 
-  /** Records a key's use without waiting for the disk: losing it (a crash, a full disk) is harmless. */
+  /**
+   * Records a key's use without waiting for the disk: losing it (a crash, a full disk) is harmless.
+   */
   touchKey(keyId: string, at: string): void {
     this.db.transaction(() => {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
