@@ -76,6 +76,7 @@ export function propValue(p: QName, r: Resource, x: PropContext): string | undef
   const key = `${p.ns}|${p.local}`;
   switch (key) {
     case `${DAV}|current-user-principal`: return href(homeHref(slug));
+    case `${DAV}|principal-URL`: return r.type === 'home' ? href(homeHref(slug)) : undefined;
     case `${DAV}|principal-collection-set`: return href('/dav/');
     case `${DAV}|resourcetype`:
       if (r.type === 'root') return d('collection');

@@ -26,12 +26,7 @@ import type { ActorRef } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
 import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
 
-/**
- * `doors` are other protocols' front doors (CalDAV): they answer their own paths in their own
- * format after the request log, metrics, CORS and error mapping, before the REST router and its
- * JSON 404/405 answers.
- */
-export function createApp(services: Services, routes: RouteDef[], metrics?: Metrics, doors: Koa.Middleware[] = []): { app: Koa; router: Router } {
+export function createApp(services: Services, routes: RouteDef[], metrics?: Metrics): { app: Koa; router: Router } {
   // With a proxy trusted, the client is the address that proxy saw: the last X-Forwarded-For
   // entry. Earlier entries are whatever the client wrote, so they cannot name a rate-limit bucket.
   const app = new Koa({ proxy: services.config.server.trustProxy, maxIpsCount: 1 });
@@ -60,14 +55,14 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
   if (metrics?.enabled) app.use(requestMetrics(metrics));
   if (services.config.server.corsOrigins.length) app.use(cors(services.config.server.corsOrigins));
   app.use(errorMiddleware());
-  for (const door of doors) app.use(door);
   app.use(async (ctx, next) => {
     await next();
     // The router answers 405 (with Allow) and 501 in plain text; every answer is JSON here.
     if (ctx.status === 404 && ctx.body === undefined) {
       throw new HttpError(404, 'not_found', `No such path: ${ctx.method} ${ctx.path}`);
     }
-    if (ctx.status === 405) {
+    // A door that answers 405 itself (CalDAV, in XML) keeps its body.
+    if (ctx.status === 405 && ctx.body === undefined) {
       ctx.body = errorBody(`${ctx.method} is not allowed on this path; it takes ${ctx.response.get('Allow')}`, 'method_not_allowed');
     } else if (ctx.status === 501 && typeof ctx.body !== 'object') {
       ctx.body = errorBody(`The method ${ctx.method} is not supported`, 'not_implemented');
@@ -124,7 +119,10 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
   };
 }
 
-/** The family as a handler sees it: the actor bound to the calling key and the request's Idempotency-Key. */
+/**
+ * The family as a handler sees it: the actor bound to the calling key and the request's
+ * Idempotency-Key.
+ */
 function familyHandle(actor: FamilyActor, caller: ActorRef, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
   return {
     info: actor.family,

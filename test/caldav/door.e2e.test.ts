@@ -4,6 +4,8 @@
  */
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startIcsServer } from '../helpers/fakes/icsServer.js';
+import { calendar } from '../helpers/fakes/icsText.js';
 import { Dav, calendarData, hrefs, ics, syncToken } from './dav.js';
 
 describe('CalDAV door (/dav)', () => {
@@ -24,6 +26,8 @@ describe('CalDAV door (/dav)', () => {
       const wk = await fetch(server.url + '/.well-known/caldav', { redirect: 'manual', method: 'PROPFIND' });
       expect(wk.status).to.equal(301);
       expect(wk.headers.get('location')).to.equal('/dav/');
+      const home = await dav.propfind('/dav/home/', '<d:principal-URL/>');
+      expect(home.text).to.contain('<d:principal-URL><d:href>/dav/home/</d:href>');
       const r = await dav.propfind('/dav/', '<d:current-user-principal/><c:calendar-home-set/>');
       expect(r.status).to.equal(207);
       expect(r.text).to.contain('<d:current-user-principal><d:href>/dav/home/</d:href>');
@@ -99,6 +103,43 @@ describe('CalDAV door (/dav)', () => {
       expect(pp.text).to.contain('403 Forbidden').and.contain('424 Failed Dependency');
       const cal = (await server.api.get('/trackers')).body.trackers.find((t: { key: string }) => t.key === 'calendar');
       expect(cal.name).to.equal('Family calendar');
+    });
+  });
+
+  describe('an external feed\'s calendar', () => {
+    it('is served read-only (403 on PUT and DELETE), and a refresh changes its ETags and sync token', async function () {
+      this.timeout(15_000);
+      const feeds = await startIcsServer();
+      try {
+        const body = (summary: string) => calendar([{ uid: 'feed-1@school', summary, lines: ['DTSTART;TZID=Europe/Berlin:20261207T080000', 'DURATION:PT1H'] }]);
+        feeds.set('/school.ics', { body: body('Assembly') });
+        const linked = await server.api.post('/calendar/external', { name: 'School', url: feeds.url('/school.ics') });
+        expect(linked.status, JSON.stringify(linked.body)).to.equal(201);
+        const key = linked.body.calendarKey;
+        const listed = await dav.propfind(`/dav/home/${key}/`, '<d:getetag/><d:current-user-privilege-set/>', '1');
+        expect(listed.text).to.contain('<d:read/>').and.not.contain('<d:write/>');
+        const href = hrefs(listed.text).find((h) => h.endsWith('.ics'))!;
+        const got = await dav.request('GET', href);
+        expect(got.text).to.contain('SUMMARY:Assembly');
+        const token = syncToken((await dav.sync(`/dav/home/${key}/`)).text);
+        const put = await dav.put(href, got.text.replace('Assembly', 'Mine'));
+        expect(put.status).to.equal(403);
+        expect(put.text).to.contain('<d:need-privileges/>').and.contain('read-only');
+        expect((await dav.request('DELETE', href)).status).to.equal(403);
+        expect((await dav.request('PUT', `/dav/home/${key}/new.ics`, event('feed-new', 'x'), { 'content-type': 'text/calendar' })).status).to.equal(403);
+        feeds.set('/school.ics', { body: body('Assembly (hall)') });
+        expect((await server.api.post(`/calendar/external/${linked.body.sourceId}/refresh`)).status).to.equal(200);
+        let after = got;
+        for (let i = 0; i < 50 && after.headers.get('etag') === got.headers.get('etag'); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          after = await dav.request('GET', href);
+        }
+        expect(after.text).to.contain('SUMMARY:Assembly (hall)');
+        expect(after.headers.get('etag')).not.to.equal(got.headers.get('etag'));
+        expect(hrefs((await dav.sync(`/dav/home/${key}/`, token)).text)).to.include(href);
+      } finally {
+        await feeds.close();
+      }
     });
   });
 
