@@ -350,7 +350,8 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
         '[pair family]', 'a = "family_local"', 'b = "family_remote"', 'collections = ["calendar", "chores"]',
         'conflict_resolution = "b wins"', '',
         '[storage family_local]', 'type = "filesystem"', `path = "${local}/"`, 'fileext = ".ics"', '',
-        '[storage family_remote]', 'type = "caldav"', `url = "${dav}"`,
+        // The server's root, as docs/caldav.md tells vdirsyncer users to write it.
+        '[storage family_remote]', 'type = "caldav"', `url = "${server.url}/"`,
         `username = "${server.slug}"`, `password = "${server.apiKey}"`, '',
       ].join('\n'));
       const made = await server.api.post('/calendar/events', { title: 'Piano recital', date: '2026-05-09', time: '15:00', where: 'Music school' });
