@@ -134,6 +134,11 @@ function timingOf(c: Component, start: Written, obj: CalObject, tz: string): Tim
   return { local: s, fields };
 }
 
+/** A BYMONTHDAY list other than the start's own day. */
+function monthly(monthDays: number[], day: number | undefined): boolean {
+  return monthDays.length > 1 || monthDays[0] !== day;
+}
+
 const WEEKDAY = new Map<string, number>(BYDAY.map((d, i) => [d, i]));
 const ALLOWED_RULE_PARTS = new Set(['freq', 'interval', 'until', 'count', 'byday', 'bymonthday', 'bymonth', 'wkst']);
 
@@ -144,7 +149,7 @@ function list(v: unknown): string[] {
 
 /** RRULE → repeat fields; anything the API cannot hold → 403 naming it. */
 function repeatOf(p: ICAL.JCalProperty | undefined, start: Written, s: Local, tz: string): EventPatch {
-  const off: EventPatch = { repeatFrequency: 'none', repeatInterval: null, repeatDays: null, repeatUntil: null };
+  const off: EventPatch = { repeatFrequency: 'none', repeatInterval: null, repeatDays: null, repeatNthWeekday: null, repeatUntil: null };
   if (!p) return off;
   const r = p[3] as Record<string, unknown>;
   if (typeof r !== 'object' || r === null) throw badCalendarData('RRULE could not be read');
@@ -153,8 +158,19 @@ function repeatOf(p: ICAL.JCalProperty | undefined, start: Written, s: Local, tz
   if (extra.length) throw refuse(`uses ${extra.map((k) => k.toUpperCase()).join(', ')}`);
   const interval = r.interval === undefined ? 1 : Number(r.interval);
   if (!Number.isInteger(interval) || interval < 1 || interval > 1000) throw refuse('has an INTERVAL that is not a whole number from 1 to 1000');
-  const days = list(r.byday);
-  if (days.some((d) => !WEEKDAY.has(d))) throw refuse(`BYDAY=${days.join(',')} names a weekday with a position (the n-th weekday of a month)`);
+  const allDays = list(r.byday);
+  // "The 2nd Tuesday" (BYDAY=2TU, -1 for the last) is held for monthly rules only.
+  const positioned = allDays.map((d) => /^([+-]?\d{1,2})([A-Z]{2})$/.exec(d)).filter((m): m is RegExpExecArray => m !== null);
+  const days = allDays.filter((d) => !/^[+-]?\d/.test(d));
+  if (days.some((d) => !WEEKDAY.has(d))) throw refuse(`BYDAY=${allDays.join(',')} names no weekday`);
+  const monthlyNth = String(r.freq).toUpperCase() === 'MONTHLY' && positioned.length === 1 && days.length === 0
+    && WEEKDAY.get(positioned[0]![2]!) === new Date(`${s.date}T12:00:00Z`).getUTCDay() ? Number(positioned[0]![1]) : null;
+  if (positioned.length && monthlyNth === null) {
+    throw refuse(`BYDAY=${allDays.join(',')} repeats on positioned weekdays other than one monthly n-th weekday of the start's own weekday`);
+  }
+  if (monthlyNth !== null && monthlyNth !== -1 && (monthlyNth < 1 || monthlyNth > 4)) {
+    throw refuse(`BYDAY=${allDays.join(',')} names the ${monthlyNth}th weekday; the 1st to 4th or the last (-1) are held`);
+  }
   const [, month, day] = s.date.split('-').map(Number);
   const monthDays = list(r.bymonthday).map(Number);
   const months = list(r.bymonth).map(Number);
@@ -174,10 +190,11 @@ function repeatOf(p: ICAL.JCalProperty | undefined, start: Written, s: Local, tz
       if (days.length) fields.repeatDays = days.map((d) => WEEKDAY.get(d)!);
       break;
     case 'MONTHLY':
-      if (days.length || months.length || (monthDays.length && (monthDays.length > 1 || monthDays[0] !== day))) {
-        throw refuse('repeats monthly on other days than the start\'s day of the month');
+      if (days.length || months.length || (monthDays.length && (monthly(monthDays, day) || monthlyNth !== null))) {
+        throw refuse('repeats monthly on other days than the start\'s day of the month or its n-th weekday');
       }
       fields.repeatFrequency = 'monthly';
+      if (monthlyNth !== null) fields.repeatNthWeekday = monthlyNth;
       break;
     case 'YEARLY':
       if (days.length || (months.length && (months.length > 1 || months[0] !== month))
@@ -197,7 +214,10 @@ function repeatOf(p: ICAL.JCalProperty | undefined, start: Written, s: Local, tz
     let last = s.date;
     let n = 0;
     if (count > 100_000) throw refuse('has a COUNT above 100000');
-    for (const d of occurrenceStarts({ date: s.date, repeatFrequency: fields.repeatFrequency!, ...(fields.repeatInterval ? { repeatInterval: fields.repeatInterval } : {}), ...(fields.repeatDays ? { repeatDays: fields.repeatDays } : {}) })) {
+    for (const d of occurrenceStarts({
+      date: s.date, repeatFrequency: fields.repeatFrequency!, ...(fields.repeatInterval ? { repeatInterval: fields.repeatInterval } : {}),
+      ...(fields.repeatDays ? { repeatDays: fields.repeatDays } : {}), ...(fields.repeatNthWeekday ? { repeatNthWeekday: fields.repeatNthWeekday } : {}),
+    })) {
       last = d;
       if (++n >= count) break;
     }

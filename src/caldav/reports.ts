@@ -13,6 +13,8 @@ import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombsto
 import type { FamilyState } from '../domain/shared/state.js';
 import { addDays, instantToLocal, localToInstant } from '../domain/shared/time.js';
 import type { DavRequest } from './request.js';
+import { createHash } from 'node:crypto';
+import { hasScope } from '../family/scopes.js';
 import { CalDavError } from './errors.js';
 import { PRODID, objectUid } from './eventOut.js';
 import { multistatus, parseToken, syncToken, xmlBody } from './common.js';
@@ -30,17 +32,21 @@ export async function handleReport(req: DavRequest): Promise<void> {
     throw new CalDavError(403, 'Reports are asked of a collection: /dav/<family>/<collection>/', { ns: DAV, local: 'supported-report' });
   }
   const kind = `${body.ns}|${body.local}`;
-  const inner = await req.actor.read((state) => {
-    const col = findCollection(state, key);
-    if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
-    const x: PropContext = { req, state, token: syncToken(req, state) };
-    switch (kind) {
-      case `${CALDAV}|calendar-multiget`: return multiget(body, col, x);
-      case `${CALDAV}|calendar-query`: return query(body, col, x);
-      case `${DAV}|sync-collection`: return sync(body, col, x);
-      default: throw new CalDavError(403, `The report ${body.local} is not supported`, { ns: DAV, local: 'supported-report' });
-    }
-  });
+  // Clients ask the same question again and again (Home Assistant polls one window, phones the
+  // same ranges): an answer is kept until the family's next write, keyed by the request itself.
+  const asked = createHash('sha256').update(req.body).digest('base64url');
+  const inner = await req.actor.read((state) => state.derived(
+    `caldav:report:${key}:${asked}:${hasScope(req.key, 'write')}:${req.services.now().getUTCFullYear()}`, () => {
+      const col = findCollection(state, key);
+      if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
+      const x: PropContext = { req, state, token: syncToken(req, state) };
+      switch (kind) {
+        case `${CALDAV}|calendar-multiget`: return multiget(body, col, x);
+        case `${CALDAV}|calendar-query`: return query(body, col, x);
+        case `${DAV}|sync-collection`: return sync(body, col, x);
+        default: throw new CalDavError(403, `The report ${body.local} is not supported`, { ns: DAV, local: 'supported-report' });
+      }
+    }));
   multistatus(req, inner);
 }
 
@@ -242,8 +248,17 @@ function overlaps(obj: DavObject, col: DavCollection, r: Range, state: FamilySta
   return start < r.end && localToInstant(addDays(day, 1), '00:00', tz).getTime() > r.start;
 }
 
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `YYYYMMDDTHHMMSSZ`, by hand: this runs for every occurrence of an expanded answer. */
 function stamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  const d = new Date(ms);
+  return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}Z`;
+}
+
+/** Folds only what needs it (most lines are short). */
+function fold(line: string): string {
+  return line.length > 18 && Buffer.byteLength(line) > 75 ? foldLine(line) : line;
 }
 
 /** The event as separate occurrences in UTC (calendar-data `expand`), no RRULE or EXDATE. */
@@ -269,7 +284,7 @@ export function expandedIcs(state: FamilyState, ev: EventRecord, r: Range): stri
     out.push(`STATUS:${o.status === 'archived' ? 'CANCELLED' : 'CONFIRMED'}`, 'END:VEVENT');
   }
   out.push('END:VCALENDAR');
-  return out.map(foldLine).join('\r\n') + '\r\n';
+  return out.map(fold).join('\r\n') + '\r\n';
 }
 
 // ---- sync-collection -----------------------------------------------------------------------

@@ -148,13 +148,15 @@ describe('CalDAV mapping (events and to-dos, both ways)', () => {
         ['FREQ=MONTHLY;UNTIL=20270601', { repeatFrequency: 'monthly', repeatUntil: '2027-06-01' }],
         ['FREQ=YEARLY;BYMONTH=1;BYMONTHDAY=4', { repeatFrequency: 'yearly' }],
         ['FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,FR;WKST=MO', { repeatFrequency: 'weekly', repeatInterval: 2 }],
+        ['FREQ=MONTHLY;BYDAY=1MO', { repeatFrequency: 'monthly', repeatNthWeekday: 1 }],
       ];
       for (const [i, [rule, want]] of cases.entries()) {
         await put(`rule-${i}.ics`, ev(`rule-${i}`, [`RRULE:${rule}`]));
         const got = (await day('2027-01-04')).find((e) => e.title === `rule-${i}`);
         expect(got.data, rule).to.include(want);
       }
-      for (const [rule, word] of [['FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1', 'BYSETPOS'], ['FREQ=MONTHLY;BYDAY=1MO', 'n-th weekday'], ['FREQ=HOURLY', 'HOURLY']]) {
+      for (const [rule, word] of [['FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1', 'BYSETPOS'], ['FREQ=MONTHLY;BYDAY=1MO,3MO', 'positioned'],
+        ['FREQ=MONTHLY;BYDAY=2MO', 'repeatNthWeekday'], ['FREQ=HOURLY', 'HOURLY']]) {
         const r = await dav.put(CAL + 'refused.ics', ev('refused', [`RRULE:${rule}`]));
         expect(r.status, rule).to.equal(403);
         expect(r.text, rule).to.contain(word);
@@ -164,6 +166,15 @@ describe('CalDAV mapping (events and to-dos, both ways)', () => {
       expect(rdate.text).to.contain('RDATE');
       const made = await server.api.post('/calendar/events', { title: 'School run', date: '2027-01-04', time: '07:30', repeatFrequency: 'weekdays' });
       expect(await get(`${made.body.entryId}.ics`)).to.include('RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR');
+      // The n-th weekday extension through REST: the last Friday of each month.
+      const last = await server.api.post('/calendar/events', { title: 'Book club', date: '2027-01-29', repeatFrequency: 'monthly', repeatNthWeekday: -1 });
+      expect(last.status, JSON.stringify(last.body)).to.equal(201);
+      expect((await get(`${last.body.entryId}.ics`)).find((l) => l.startsWith('RRULE:'))).to.equal('RRULE:FREQ=MONTHLY;BYDAY=-1FR');
+      const apr = await day('2027-04-01', '2027-04-30');
+      expect(apr.filter((e) => e.title === 'Book club').map((e) => e.occurrenceDate)).to.deep.equal(['2027-04-30']);
+      const wrong = await server.api.post('/calendar/events', { title: 'x', date: '2027-01-29', repeatFrequency: 'monthly', repeatNthWeekday: 2 });
+      expect(wrong.status).to.equal(400);
+      expect(wrong.body.issues[0].path).to.deep.equal(['repeatNthWeekday']);
     });
 
     it('STATUS:CANCELLED ↔ archived, LOCATION ↔ where, DESCRIPTION ↔ note', async () => {

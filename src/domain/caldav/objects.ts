@@ -50,7 +50,7 @@ function canon(v: unknown): string {
 
 /** The repeat rule and timing checks of one occurrence (it cannot repeat by itself). */
 function checkOccurrence(d: EventData, issues: Issue[]): void {
-  const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatUntil: _u, ...timing } = d;
+  const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatNthWeekday: _n, repeatUntil: _u, ...timing } = d;
   checkEvent(timing as EventData, issues);
 }
 
