@@ -19,7 +19,11 @@
  *    throughput, only requests left half-done when a round stops (their CPU would be counted
  *    without their answers). Before each round the server is left to finish what the last one
  *    left in flight. Server CPU per answer comes from /proc/<pid>/stat.
- * 5. PUT of new events (If-None-Match: *, a new name and UID each time) into a calendar of its
+ * 5. The four REPORTs again with a body made unique per request (an XML comment): the daemon
+ *    keeps a REPORT's answer until the family's next write, keyed by the body, so the first
+ *    set measures a client asking the same again (what polling clients do) and this one a
+ *    question not answered yet. Radicale keeps no such answers; it is measured both times.
+ * 6. PUT of new events (If-None-Match: *, a new name and UID each time) into a calendar of its
  *    own on each server.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -278,13 +282,26 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
         bodyBytes: key ? bodies.get(key)! : { daemon: 0, radicale: 0 },
       });
     };
-    for (const w of WINDOWS) {
-      for (const expand of [false, true]) {
-        const body = queryBody(w, expand);
-        await measure(`REPORT calendar-query, ${w.label}, time-range${expand ? ' + expand' : ' alone'}`, 100, `${w.key}:${expand}`, (s) => ({
-          method: 'REPORT', path: s.calendar, body,
-          headers: { authorization: s.auth, depth: '1', 'content-type': 'application/xml; charset=utf-8' },
-        }));
+    let asked = 0;
+    for (const fresh of [false, true]) {
+      for (const w of WINDOWS) {
+        for (const expand of [false, true]) {
+          const body = queryBody(w, expand);
+          const what = `${w.label}, time-range${expand ? ' + expand' : ' alone'}`;
+          // The daemon keeps a REPORT's answer until the family's next write, keyed by the
+          // request body: the same body again is the repeat a polling client sends; a body
+          // made unique by an XML comment is a question it has not answered yet.
+          await measure(fresh ? `REPORT ${what}, each body new` : `REPORT calendar-query, ${what}`, 100, `${w.key}:${expand}`, (s) => ({
+            method: 'REPORT', path: s.calendar, body,
+            headers: { authorization: s.auth, depth: '1', 'content-type': 'application/xml; charset=utf-8' },
+            ...(fresh ? {
+              setupRequest: (req) => {
+                req.body = body.replace('</C:calendar-query>', `<!-- request ${++asked} --></C:calendar-query>`);
+                return req;
+              },
+            } : {}),
+          }));
+        }
       }
     }
     let n = 0;
