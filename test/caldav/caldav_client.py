@@ -19,7 +19,6 @@ import caldav
 import requests
 from caldav.davclient import DAVClient
 from caldav.elements import dav
-from lxml import etree
 
 EXCHANGES = []
 _request = requests.Session.request
