@@ -30,18 +30,20 @@ export interface Area {
   onFeedIntake?: IntakeHook;
 }
 
-export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context';
+export type AreaName = 'collections' | 'calendar' | 'caldav' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context';
 
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
   collections: { seed: seedBuiltins },
-  calendar: { onCollectionDeleted: removeEventsOfDeletedCalendar, onEventsRemoved: tombstoneRemovedEvents },
+  calendar: { onCollectionDeleted: removeEventsOfDeletedCalendar },
   people: {},
   plans: { onEventsRemoved: unlinkRemovedEvents },
   notifications: { onEventChanged: rescheduleChangedEvent, onEventsRemoved: unscheduleRemovedEvents, onFeedIntake: notifyFeedIntake },
   feeds: {},
   webhooks: {},
   context: {},
+  // Objects a CalDAV client named leave their name when REST or a feed removes them.
+  caldav: { onEventsRemoved: tombstoneRemovedEvents },
 } satisfies Record<AreaName, Area>;
 
 /** The areas as a list, for the hooks that run every area's part. */
