@@ -19,7 +19,7 @@ import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../doma
 import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
 import type {
-  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
+  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, OAuthKind, OAuthWrite, StoredAgendaJob,
 } from './types.js';
 
 export class StoreVersionError extends Error {}
@@ -259,6 +259,34 @@ export class Store {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
       if (k) this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
     }).catch((err: unknown) => { swallowCommitError(err); });
+  }
+
+  // ---- OAuth credentials (src/oauth) ------------------------------------------------------
+
+  getOAuth<T>(kind: OAuthKind, id: string): T | undefined {
+    return this.db.get(keys.oauth(kind, id)) as T | undefined;
+  }
+
+  listOAuth<T>(kind: OAuthKind): T[] {
+    const out: T[] = [];
+    for (const { value } of this.db.getRange({ start: keys.oauthRangeStart(kind), end: keys.oauthRangeEnd(kind) })) out.push(value as T);
+    return out;
+  }
+
+  /**
+   * Reads and writes OAuth records in one durable transaction: `fn` sees the records as they
+   * are inside it, so a code or a refresh token is spent exactly once even by two requests
+   * (or two processes) at the same moment.
+   */
+  async transactOAuth<R>(fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => { writes: readonly OAuthWrite[]; result: R }): Promise<R> {
+    return this.write(() => {
+      const { writes, result } = fn((kind, id) => this.db.get(keys.oauth(kind, id)) as never);
+      for (const w of writes) {
+        if (w.value === null) this.db.remove(keys.oauth(w.kind, w.id));
+        else this.db.put(keys.oauth(w.kind, w.id), w.value);
+      }
+      return result;
+    });
   }
 
   // ---- records and change log -------------------------------------------------------------

@@ -7,7 +7,7 @@
  * Map iteration order is creation order (records load in id order and ids are time-sortable;
  * replacing a record keeps its place), which gives "newest first" by walking backwards.
  */
-import type { EventType } from './events.js';
+import type { LoggedEventType } from './events.js';
 import type { IdGenerator } from './ids.js';
 
 export interface FamilyInfo {
@@ -26,6 +26,8 @@ export interface ActorRef {
   personId: string | null;
   /** The key's name, used as a note's author when the key has no person. */
   keyName?: string | null;
+  /** The OAuth grant an assistant acts through (src/oauth); absent for a key's own requests. */
+  grantId?: string;
 }
 
 export interface RecordChange {
@@ -36,7 +38,7 @@ export interface RecordChange {
 }
 
 export interface LogEvent {
-  type: EventType;
+  type: LoggedEventType;
   object: unknown;
   previous?: unknown;
 }
