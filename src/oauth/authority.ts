@@ -119,7 +119,7 @@ export class OAuthAuthority {
       if (code.expiresAt <= now) return fail('The code has expired');
       if (code.clientId !== client.id) return fail('The code was issued to another client');
       if (code.redirectUri !== p.redirectUri) return fail('redirect_uri differs from the one of the authorization request');
-      if (p.resource !== undefined && p.resource !== code.resource) return fail(`resource must be ${code.resource}`);
+      if (p.resource !== undefined && p.resource !== code.resource) return { writes: [spent], result: { target: `resource must be ${code.resource}` } };
       if (!verifierMatches(p.verifier, code.codeChallenge)) return fail('code_verifier does not match the code_challenge');
       const grant: OAuthGrant = {
         id: grantId, familyId: code.familyId, clientId: client.id, clientName: client.name, scopes: code.scopes,
@@ -134,6 +134,7 @@ export class OAuthAuthority {
       if (outcome.replayed.grantId) await this.revokeGrant(outcome.replayed.grantId, null);
       throw new OAuthFailure('invalid_grant', 'The code was already used; the grant made from it is revoked');
     }
+    if ('target' in outcome) throw new OAuthFailure('invalid_target', outcome.target);
     if ('fail' in outcome) throw new OAuthFailure('invalid_grant', outcome.fail);
     await this.log(outcome.grant, 'created', { keyId: outcome.grant.keyId, personId: outcome.grant.personId, grantId: outcome.grant.id });
     return this.answer(outcome.grant.scopes, tokens);
@@ -153,7 +154,7 @@ export class OAuthAuthority {
       if (t.expiresAt <= now) return { writes: [{ kind: 'token', id: t.id, value: null }], result: { fail: 'The refresh token has expired' } };
       const grant = read<OAuthGrant>('grant', t.grantId);
       if (!grant || grant.revokedAt || !this.grantUsable(grant)) return { writes: [], result: { fail: 'The grant was revoked' } };
-      if (p.resource !== undefined && p.resource !== grant.resource) return { writes: [], result: { fail: `resource must be ${grant.resource}` } };
+      if (p.resource !== undefined && p.resource !== grant.resource) return { writes: [], result: { target: `resource must be ${grant.resource}` } };
       const scopes = p.scopes ?? t.scopes;
       if (scopes.some((s) => !grant.scopes.includes(s))) return { writes: [], result: { scope: true } };
       // The spent token stays until it would have expired: presented again, it gives a thief away.
@@ -167,6 +168,7 @@ export class OAuthAuthority {
       throw new OAuthFailure('invalid_grant', 'The refresh token was already used; its grant is revoked');
     }
     if ('scope' in outcome) throw new OAuthFailure('invalid_scope', 'scope asks for more than the grant holds');
+    if ('target' in outcome) throw new OAuthFailure('invalid_target', outcome.target);
     if ('fail' in outcome) throw new OAuthFailure('invalid_grant', outcome.fail);
     return this.answer(outcome.scopes, tokens);
   }
@@ -266,8 +268,8 @@ export class OAuthAuthority {
 }
 
 type Made = ReturnType<typeof makeCredential>;
-type CodeOutcome = { fail: string } | { replayed: CodeRecord } | { grant: OAuthGrant };
-type RefreshOutcome = { fail: string } | { replayed: string } | { scope: true } | { grant: OAuthGrant; scopes: OAuthScope[] };
+type CodeOutcome = { fail: string } | { target: string } | { replayed: CodeRecord } | { grant: OAuthGrant };
+type RefreshOutcome = { fail: string } | { target: string } | { replayed: string } | { scope: true } | { grant: OAuthGrant; scopes: OAuthScope[] };
 
 const UNUSED_CLIENT_MS = 24 * 3_600_000;
 

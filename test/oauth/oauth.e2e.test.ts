@@ -194,6 +194,8 @@ describe('MCP OAuth: what must fail', () => {
     expect(foreignRedirect.body.error).to.equal('invalid_grant');
     const spent = await token({ code: good, code_verifier: VERIFIER });
     expect(spent.status).to.equal(400);
+    const elsewhere = await token({ code: await code(c.client_id), code_verifier: VERIFIER, resource: 'https://other.example/mcp' });
+    expect(elsewhere.body.error).to.equal('invalid_target');
 
     const fresh = await code(c.client_id);
     const ok = await token({ code: fresh, code_verifier: VERIFIER });
