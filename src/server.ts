@@ -140,7 +140,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     { name: 'rest', routes: areaRoutes() },
     { name: 'public', routes: publicRoutes() },
     // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
-    { name: 'oauth', mount: (c) => oauthDoor(c.services, authority, urls).middleware },
+    { name: 'oauth', mount: (c) => oauthDoor(c.services, store, authority, urls).middleware },
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
     {
       name: 'mcp',

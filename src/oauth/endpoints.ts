@@ -14,6 +14,7 @@ import { KeyCache } from '../http/middleware/auth.js';
 import { RateLimiter, addressBucket } from '../http/middleware/rateLimit.js';
 import { hasScope } from '../family/scopes.js';
 import type { Services } from '../http/route.js';
+import type { Store } from '../store/store.js';
 import { OAuthAuthority, OAuthFailure, type OAuthClient } from './authority.js';
 import { oauthUrls, resourceMetadata, serverMetadata, OAUTH_PATHS, type OAuthUrls } from './metadata.js';
 import { RegistrationLimiter, registerClient } from './registration.js';
@@ -27,8 +28,12 @@ export interface OAuthDoor {
   urls: OAuthUrls;
 }
 
-export function oauthDoor(services: Services, authority: OAuthAuthority, urls: OAuthUrls): OAuthDoor {
-  const keys = new KeyCache(services.store);
+/**
+ * `store` is the OAuth door's own (clients, and the admin key check of the consent page): the
+ * door holds credentials, as the key check does, and is handed the store for them alone.
+ */
+export function oauthDoor(services: Services, store: Store, authority: OAuthAuthority, urls: OAuthUrls): OAuthDoor {
+  const keys = new KeyCache(store);
   const clock = () => services.now().getTime();
   const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, clock);
   const registrations = new RegistrationLimiter(clock);
@@ -66,7 +71,7 @@ export function oauthDoor(services: Services, authority: OAuthAuthority, urls: O
       case OAUTH_PATHS.register: {
         const body = await readBody(ctx, 'json');
         if (body === null) return;
-        const answer = await registerClient({ store: services.store, authority, limiter: registrations, now: services.now }, body, addressBucket(ctx.ip));
+        const answer = await registerClient({ store, authority, limiter: registrations, now: services.now }, body, addressBucket(ctx.ip));
         ctx.status = answer.status;
         ctx.body = 'error' in answer ? { error: answer.error, error_description: answer.error_description } : answer.body;
         return;
