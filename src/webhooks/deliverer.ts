@@ -17,7 +17,11 @@
  * `webhook-id` (at least once: receivers dedupe on it).
  */
 import { setMaxListeners } from 'node:events';
-import type { WebhooksDeps } from './webhooks.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { FamilyRegistry } from '../family/registry.js';
+import type { Store } from '../store/store.js';
+import type { Egress } from '../integrations/egress.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
 import { deliverable, liveJob } from '../domain/webhooks/deliveries.js';
 import type { DestinationRecord } from '../domain/webhooks/types.js';
@@ -43,7 +47,15 @@ const STOP_GRACE_MS = 2_000;
  */
 export const SPILL_AFTER_MS = 10_000;
 
-export interface DelivererDeps extends Omit<WebhooksDeps, 'newId'> {
+export interface DelivererDeps {
+  store: Store;
+  registry: FamilyRegistry;
+  egress: Egress;
+  config: Config;
+  now: () => Date;
+  logger: Logger;
+  /** HTTP requests in flight on average: while many are, sends keep a small share (budget.ts). */
+  requestsInFlight?: (() => number) | undefined;
   /** This run of the daemon: leases name it. */
   boot: string;
   recorder: () => Recorder;

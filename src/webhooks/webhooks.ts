@@ -62,7 +62,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   // recorder tells the outbox what settled.
   let recorder: Recorder;
   const deliverer: Deliverer = new Deliverer({ ...deps, boot, recorder: () => recorder, room: () => outbox.room(), roomBelow: QUEUE_CAP / 2 });
-  const outbox = new Outbox({ ...deps, deliverer, recorder: () => recorder, boot, leaseMs: lease });
+  const outbox = new Outbox({ ...deps, sink: deliverer, recorder: () => recorder, boot, leaseMs: lease });
   recorder = new Recorder({
     ...deps, boot, leaseMs: lease,
     tracker: (familyId) => outbox.tracker(familyId),

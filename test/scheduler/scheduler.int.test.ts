@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '../../src/logger.js';
 import { Store } from '../../src/store/store.js';
+import { areaReactions } from '../../src/domain/areas.js';
 import { FamilyRegistry } from '../../src/family/registry.js';
 import { createFamily } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
@@ -43,7 +44,7 @@ describe('the scheduler and its durable agenda', () => {
   };
 
   function start(handlers: Record<string, JobHandler> = { test: record }) {
-    const registry = new FamilyRegistry({ store, now: clock.now, newId, publicUrl: 'http://x' }, { idleMs: 60_000, maxActive: 10 });
+    const registry = new FamilyRegistry({ store, now: clock.now, newId, publicUrl: 'http://x', react: areaReactions() }, { idleMs: 60_000, maxActive: 10 });
     const scheduler = new Scheduler({ store, registry, now: clock.now, logger, catchUpMinutes: 360, handlers });
     return { registry, scheduler };
   }

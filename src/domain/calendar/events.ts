@@ -7,7 +7,6 @@
 import { getCollection, isCalendar } from '../collections/collections.js';
 import { ENTRIES, type Collection } from '../collections/types.js';
 import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
-import { reactToEventChanged, reactToEventsRemoved } from '../shared/hooks.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, localToInstant } from '../shared/time.js';
 import { checkEvent, applyFields } from './fields.js';
@@ -229,7 +228,7 @@ export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: Co
  * decision that writes it, so both land in one transaction.
  */
 export function withEventReactions<R>(state: FamilyState, ev: EventRecord, ctx: CommandContext, d: Decision<R>): Decision<R> {
-  const more = reactToEventChanged(state, ev, ctx);
+  const more = ctx.react.eventChanged(state, ev, ctx);
   return {
     ...d,
     changes: [...d.changes, ...more.changes],
@@ -245,7 +244,7 @@ export function withEventReactions<R>(state: FamilyState, ev: EventRecord, ctx: 
 export function decideDeleteEvent(state: FamilyState, id: string, ctx: CommandContext): Decision<EventRecord> {
   const ev = requireEvent(state, id);
   if (ev.sourceId) throw new Conflict(`Event ${id} comes from an external calendar feed and cannot be deleted`);
-  const more = reactToEventsRemoved(state, [id], ctx);
+  const more = ctx.react.eventsRemoved(state, [id], ctx);
   return {
     result: ev,
     changes: [{ table: ENTRIES, id, value: null }, ...more.changes],

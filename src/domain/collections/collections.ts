@@ -5,7 +5,6 @@
  * of case. Built-ins cannot be deleted. Deleting a custom collection deletes its entries in the
  * same transaction and logs one `collection.deleted` (no per-entry records).
  */
-import { areas } from '../areas.js';
 import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
 import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { BUILTIN_ORDER } from './builtins.js';
@@ -193,14 +192,6 @@ export function decideUpdateCollection(state: FamilyState, key: string, input: U
   };
 }
 
-/**
- * What other areas must also change when entries disappear with their collection (a deleted
- * calendar's events leave every plan they were linked to). Hooks are pure, like deciders.
- */
-export type CollectionDeletionHook = (
-  state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
-) => { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] };
-
 export interface DeletedCollection { collection: Collection; deletedEntries: number }
 
 export function decideDeleteCollection(state: FamilyState, key: string, ctx: CommandContext): Decision<DeletedCollection> {
@@ -213,12 +204,10 @@ export function decideDeleteCollection(state: FamilyState, key: string, ctx: Com
   for (const id of ids) changes.push({ table: ENTRIES, id, value: null });
   const events: LogEvent[] = [{ type: 'collection.deleted', object: { ...collectionView(c), deletedEntries: ids.size } }];
   const agenda: AgendaChange[] = [];
-  for (const area of areas()) {
-    if (!area.onCollectionDeleted) continue;
-    const more = area.onCollectionDeleted(state, c, ids, ctx);
-    changes.push(...more.changes);
-    events.push(...more.events);
-    agenda.push(...(more.agenda ?? []));
-  }
+  // Other areas' part: a deleted calendar's events leave every plan they were linked to.
+  const more = ctx.react.collectionDeleted(state, c, ids, ctx);
+  changes.push(...more.changes);
+  events.push(...more.events);
+  agenda.push(...(more.agenda ?? []));
   return { result: { collection: c, deletedEntries: ids.size }, changes, events, agenda };
 }

@@ -12,7 +12,6 @@ import { collectionView, decideCreateCollection } from '../collections/collectio
 import { entriesOf } from '../collections/listing.js';
 import { COLLECTIONS, ENTRIES, type Collection, type Color } from '../collections/types.js';
 import { Conflict, Invalid } from '../shared/errors.js';
-import { reactToEventsRemoved } from '../shared/hooks.js';
 import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { mergeFeedItems } from './merge.js';
 import { refreshJobId, scheduleNext, scheduleNow } from './schedule.js';
@@ -111,7 +110,7 @@ export function decideDeleteFeed(state: FamilyState, id: string, ctx: CommandCon
     events.push({ type: 'collection.deleted', object: { ...collectionView(calendar), deletedEntries: ids.length } });
   }
   for (const e of ids) changes.push({ table: ENTRIES, id: e, value: null });
-  const more = reactToEventsRemoved(state, ids, ctx);
+  const more = ctx.react.eventsRemoved(state, ids, ctx);
   const view = feedView(state, feed, null);
   events.push({ type: 'external_calendar.deleted', object: { ...view, deletedEvents: ids.length } }, ...more.events);
   return {

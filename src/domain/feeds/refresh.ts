@@ -11,7 +11,7 @@
  * error that appears, changes or clears), not for every quiet hourly sync.
  */
 import type { Command, Decision, LogEvent } from '../shared/state.js';
-import { intakeUpdate, reactToFeedIntake } from './intake.js';
+import { intakeUpdate } from './intake.js';
 import { mergeFeedItems } from './merge.js';
 import { scheduleNext, scheduleSoon } from './schedule.js';
 import { FEEDS, type CalendarFeed, type FeedSnapshot } from './types.js';
@@ -54,7 +54,7 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
       });
       events.push(...m.events);
       if (intake) {
-        const r = reactToFeedIntake(state, intake, ctx);
+        const r = ctx.react.feedIntake(state, intake, ctx);
         changes.push(...r.changes);
         events.push(...r.events);
         agenda.push(...(r.agenda ?? []));

@@ -7,7 +7,7 @@
 import { getEvent } from '../calendar/events.js';
 import { Conflict, Invalid, NotFound } from '../shared/errors.js';
 import { charCount } from '../shared/text.js';
-import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type { CommandContext, Decision, FamilyState, LogEvent, Reaction, RecordChange } from '../shared/state.js';
 import { EVENTS_MAX, PLANS, PROSE_MAX, TITLE_MAX, type EventLink, type PlanRecord } from './types.js';
 import { eventItemOf, getPlan, planDetail, shareUrlOf, type EventItemView, type Viewer } from './views.js';
 
@@ -173,7 +173,7 @@ export function decideSharePlan(state: FamilyState, id: string, enabled: boolean
  * removed): every link to them goes, each logged as `plan.event.unlinked`, and a settled poll
  * forgets the event it had created.
  */
-export function unlinkRemovedEvents(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): { changes: RecordChange[]; events: LogEvent[] } {
+export function unlinkRemovedEvents(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): Reaction {
   const gone = new Set(eventIds);
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];

@@ -7,6 +7,8 @@
  * Map iteration order is creation order (records load in id order and ids are time-sortable;
  * replacing a record keeps its place), which gives "newest first" by walking backwards.
  */
+import type { Collection } from '../collections/types.js';
+import type { IntakeUpdate } from '../feeds/types.js';
 import type { EventType } from './events.js';
 import type { IdGenerator } from './ids.js';
 
@@ -75,6 +77,31 @@ export interface Decision<R> {
   agenda?: AgendaChange[];
 }
 
+/** What an area adds to a decision another area is making: records, log events, agenda jobs. */
+export interface Reaction { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] }
+
+/**
+ * What every area does when another area changes something, inside the same decision (so it
+ * all lands in one transaction). Composed once from the list of areas (src/domain/areas.ts) by
+ * the actor's owner and handed to deciders in the command context, so that an area that makes
+ * the change never imports the areas that react to it.
+ */
+export interface Reactions {
+  /** Calendar events were removed (a delete, a calendar or a feed removed). */
+  eventsRemoved(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): Reaction;
+  /**
+   * A calendar event was created or changed (the series or one occurrence): `event` is the
+   * record as this decision writes it, while `state` still holds the one before (or none).
+   */
+  eventChanged(state: FamilyState, event: { readonly id: string }, ctx: CommandContext): Reaction;
+  /** A collection was deleted with these entries. */
+  collectionDeleted(
+    state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
+  ): Reaction;
+  /** A feed refresh added or changed events matching the feed's hint words. */
+  feedIntake(state: FamilyState, intake: IntakeUpdate, ctx: CommandContext): Reaction;
+}
+
 export interface CommandContext {
   now: Date;
   newId: IdGenerator;
@@ -90,6 +117,8 @@ export interface CommandContext {
    * decision say "from this point of the log on" (a new webhook destination).
    */
   lastSeq?: number;
+  /** Every area's reactions to this decision's removed and changed records. */
+  react: Reactions;
 }
 
 export type Command<R> = (state: FamilyState, ctx: CommandContext) => Decision<R>;
@@ -222,8 +251,3 @@ export class FamilyState {
 const EMPTY: ReadonlyMap<string, unknown> = new Map();
 /** Record changes the journal keeps (a few seconds of a busy family's writes). */
 const JOURNAL_MAX = 2_048;
-
-/** A decision with no writes (a command that only answers). */
-export function noChange<R>(result: R): Decision<R> {
-  return { result, changes: [], events: [] };
-}
