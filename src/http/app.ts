@@ -10,7 +10,7 @@
  */
 import Koa from 'koa';
 import Router from '@koa/router';
-import { Invalid } from '../domain/shared/errors.js';
+import { Invalid, issuesMessage } from '../domain/shared/errors.js';
 import { HttpError } from './errors.js';
 import { errorBody, errorMiddleware } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
@@ -137,7 +137,7 @@ function refuseUndeclaredQuery(ctx: Koa.Context, strict: boolean): Record<string
   const names = Object.keys(ctx.query);
   if (strict && names.length) {
     const issues = names.map((n) => ({ path: ['query', n], message: 'is not a known query parameter' }));
-    throw new Invalid(`query.${names[0]} is not a known query parameter`, issues);
+    throw new Invalid(issuesMessage(issues), issues);
   }
   return {};
 }

@@ -18,6 +18,7 @@ import type { Command } from '../domain/shared/state.js';
 import type { Egress } from '../integrations/egress.js';
 import { FeedError, sharedFeedReader } from '../integrations/icsFeed.js';
 import { fireCommand, type JobHandler } from './scheduler.js';
+import { noChange } from '../domain/shared/decision.js';
 
 export interface FeedRefreshDeps {
   config: Config;
@@ -31,7 +32,7 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler {
   const minutes = deps.config.calendarFeeds.refreshMinutes;
   return async (job, { actor, missed }) => {
     const sourceId = (job.data as { sourceId?: unknown } | undefined)?.sourceId;
-    const nothing: Command<RefreshResult> = () => ({ result: { outcome: 'gone' }, changes: [], events: [] });
+    const nothing: Command<RefreshResult> = () => noChange({ outcome: 'gone' });
     if (typeof sourceId !== 'string') {
       await actor.execute(fireCommand(job, nothing), SCHEDULER_ACTOR);
       return;

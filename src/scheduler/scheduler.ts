@@ -18,6 +18,7 @@ import type { Store } from '../store/store.js';
 import type { StoredAgendaJob } from '../store/types.js';
 import type { AgendaJob, Command } from '../domain/shared/state.js';
 import { AGENDA_TABLE, SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
+import { noChange } from '../domain/shared/decision.js';
 
 export interface JobContext {
   actor: FamilyActor;
@@ -127,7 +128,7 @@ export class Scheduler {
       const handler = this.deps.handlers[job.kind];
       if (!handler) {
         this.deps.logger.error({ job: job.id, kind: job.kind, family: family.slug }, 'no handler for this kind of job; removing it');
-        await actor.execute(fireCommand(job, () => ({ result: undefined, changes: [], events: [] })), SCHEDULER_ACTOR);
+        await actor.execute(fireCommand(job, () => noChange()), SCHEDULER_ACTOR);
         return;
       }
       await handler(job, { actor, now, missed });
@@ -149,8 +150,8 @@ export class Scheduler {
     const later = { ...jobOf(job), dueAt: this.deps.now().getTime() + RETRY_AFTER_MS };
     await actor.execute((state) => {
       const live = state.get<AgendaJob>(AGENDA_TABLE, job.id);
-      if (!live || live.dueAt !== job.dueAt) return { result: undefined, changes: [], events: [] };
-      return { result: undefined, changes: [], events: [], agenda: [{ put: later }] };
+      if (!live || live.dueAt !== job.dueAt) return noChange();
+      return noChange(undefined, [{ put: later }]);
     }, SCHEDULER_ACTOR);
   }
 
@@ -185,7 +186,7 @@ export class Scheduler {
 export function fireCommand<R>(job: AgendaJob, effect: Command<R>): Command<R | undefined> {
   return (state, ctx) => {
     const live = state.get<AgendaJob>(AGENDA_TABLE, job.id);
-    if (!live || live.dueAt !== job.dueAt) return { result: undefined, changes: [], events: [] };
+    if (!live || live.dueAt !== job.dueAt) return noChange();
     const d = effect(state, ctx);
     const agenda = d.agenda ?? [];
     const movesItself = agenda.some((a) => 'put' in a && a.put.id === job.id);

@@ -32,6 +32,7 @@ import type { Delivery } from './delivery.js';
 import type { Recorder } from './recorder.js';
 
 import { WEBHOOKS_ACTOR } from './recorder.js';
+import { noChange } from '../domain/shared/decision.js';
 
 export { WEBHOOKS_ACTOR };
 
@@ -230,7 +231,7 @@ export class Deliverer {
         this.deps.logger.error({ family: family.slug, seq: item.seq }, 'the change-log record of a webhook delivery is missing; dropping it');
         await actor.execute((s) => {
           const live = job && liveJob(s, job.id);
-          return { result: undefined, changes: [], events: [], agenda: live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : [] };
+          return noChange(undefined, live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : []);
         }, WEBHOOKS_ACTOR);
         return;
       }

@@ -6,7 +6,7 @@
  */
 import { getCollection, isCalendar } from '../collections/collections.js';
 import { ENTRIES, type Collection } from '../collections/types.js';
-import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
+import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, localToInstant } from '../shared/time.js';
 import { checkEvent, applyFields } from './fields.js';
@@ -181,14 +181,6 @@ export function occurrenceView(state: FamilyState, ev: EventRecord, occurrenceDa
   };
 }
 
-/** Throws 400 with every issue (the first one named in the message). */
-export function failIfAny(issues: Issue[]): void {
-  if (!issues.length) return;
-  const first = issues[0]!;
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  throw new Invalid(`${first.path.join('.')} ${first.message}${more}`, issues);
-}
-
 /** A calendar events may be written to: a calendar collection that no feed owns. */
 export function writableCalendar(state: FamilyState, key: string): Collection {
   const c = getCollection(state, key);
@@ -211,7 +203,7 @@ export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: Co
   const { calendarKey: _c, title: _t, ...fields } = input;
   const data = applyFields(state, {}, fields as EventPatch, issues) as EventData;
   if (!issues.length) checkEvent(data, issues);
-  failIfAny(issues);
+  failOnIssues(issues);
   const at = ctx.now.toISOString();
   const ev: EventRecord = {
     id: ctx.newId('ent'), collectionKey: calendar.key, title, status: 'active', data, createdAt: at, updatedAt: at,

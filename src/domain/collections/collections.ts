@@ -5,7 +5,7 @@
  * of case. Built-ins cannot be deleted. Deleting a custom collection deletes its entries in the
  * same transaction and logs one `collection.deleted` (no per-entry records).
  */
-import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
+import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { BUILTIN_ORDER } from './builtins.js';
 import { entriesOf } from './listing.js';
@@ -13,6 +13,7 @@ import { normalizeText } from './search.js';
 import {
   COLLECTIONS, ENTRIES, FIELD_KEY_RE, KEY_MAX, type Collection, type Color, type Entry, type FieldDef, type FieldType,
 } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 export function getCollection(state: FamilyState, key: string): Collection | undefined {
   return state.get<Collection>(COLLECTIONS, key);
@@ -111,7 +112,7 @@ export function normalizeFields(input: readonly FieldInput[]): FieldDef[] {
     if (f.options !== undefined) issues.push({ path: ['fields', i, 'options'], message: `is only allowed on select fields, not on ${type}` });
     return { key: f.key, label, type };
   });
-  if (issues.length) throw new Invalid(`${issues[0]!.path.join('.')} ${issues[0]!.message}`, issues);
+  failOnIssues(issues);
   return out;
 }
 
@@ -183,7 +184,7 @@ export function decideUpdateCollection(state: FamilyState, key: string, input: U
   if (input.fields !== undefined) next.fields = normalizeFields(input.fields);
   const same = next.name === before.name && next.description === before.description && next.color === before.color
     && JSON.stringify(next.fields) === JSON.stringify(before.fields);
-  if (same) return { result: before, changes: [], events: [] };
+  if (same) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   return {
     result: next,

@@ -18,6 +18,7 @@ import { refreshJobId, scheduleNext, scheduleNow } from './schedule.js';
 import { FEEDS, FEED_NAME_MAX, HINT_MAX, type CalendarFeed, type FeedSnapshot } from './types.js';
 import type { FeedAddress } from './url.js';
 import { feedView, listFeeds, requireFeed, type FeedView } from './views.js';
+import { noChange } from '../shared/decision.js';
 
 function cleanHint(hint: string | null | undefined): string | null {
   if (hint === undefined || hint === null) return null;
@@ -86,7 +87,7 @@ export function decideLinkFeed(state: FamilyState, input: LinkFeedInput, ctx: Co
 export function decideUpdateFeedHint(state: FamilyState, id: string, hint: string | null, ctx: CommandContext): Decision<FeedView> {
   const before = requireFeed(state, id);
   const next: CalendarFeed = { ...before, hint: cleanHint(hint) };
-  if (next.hint === before.hint) return { result: feedView(state, before), changes: [], events: [] };
+  if (next.hint === before.hint) return noChange(feedView(state, before));
   next.updatedAt = ctx.now.toISOString();
   const view = feedView(state, next);
   return {

@@ -5,11 +5,14 @@
 import { AGENDA_TABLE } from './agenda.js';
 import type { AgendaChange, Decision, FamilyState, RecordChange } from './state.js';
 
-/** A decision with no writes (a command that only answers, an area with nothing to add). */
+/**
+ * A decision that writes no record and no log event: a command that only answers (or finds
+ * nothing to do), an area with nothing to add; `agenda`, when given, is all it moves.
+ */
 export function noChange(): Decision<undefined>;
-export function noChange<R>(result: R): Decision<R>;
-export function noChange<R>(result?: R): Decision<R | undefined> {
-  return { result, changes: [], events: [] };
+export function noChange<R>(result: R, agenda?: AgendaChange[]): Decision<R>;
+export function noChange<R>(result?: R, agenda?: AgendaChange[]): Decision<R | undefined> {
+  return agenda ? { result, changes: [], events: [], agenda } : { result, changes: [], events: [] };
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type AttemptRecord, type AttemptStatus, type DeliveryJob, type DeliveryJobData, type DestinationRecord, type DestinationStats,
   type DisabledReason, type OutboxCheckpoint,
 } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 /** What the outbox needs of a change-log record. */
 export interface LogPointer { seq: number; id: string; type: EventType }
@@ -51,7 +52,7 @@ export function decideEnqueue(
 ): Decision<DeliveryJob[]> {
   const from = outboxCheckpoint(state);
   const fresh = records.filter((r) => r.seq > from);
-  if (!fresh.length) return { result: [], changes: [], events: [] };
+  if (!fresh.length) return noChange([]);
   const destinations = Array.from(state.table<DestinationRecord>(DESTINATIONS).values());
   const jobs: DeliveryJob[] = [];
   for (const r of fresh) {
@@ -99,9 +100,9 @@ export function deliverable(state: FamilyState, data: { destinationId: string; s
 export function decideLease(
   state: FamilyState, job: DeliveryJob, lease: { boot: string; until: number }, alreadyHeld: boolean,
 ): Decision<'leased' | 'extended' | 'dropped'> {
-  if (!deliverable(state, job.data)) return { result: 'dropped', changes: [], events: [] };
+  if (!deliverable(state, job.data)) return noChange('dropped');
   const put: DeliveryJob = { ...job, dueAt: lease.until, data: { ...job.data, lease: { boot: lease.boot } } };
-  return { result: alreadyHeld ? 'extended' : 'leased', changes: [], events: [], agenda: [{ put }] };
+  return noChange(alreadyHeld ? 'extended' : 'leased', [{ put }]);
 }
 
 /**
@@ -116,7 +117,7 @@ export function decideReclaim(state: FamilyState, lease: { boot: string; until: 
     if (!j.data.lease || j.data.lease.boot === lease.boot) continue;
     jobs.push({ ...j, dueAt: lease.until, data: { ...j.data, lease: { boot: lease.boot } } });
   }
-  return { result: jobs, changes: [], events: [], agenda: jobs.map((put) => ({ put })) };
+  return noChange(jobs, jobs.map((put) => ({ put })));
 }
 
 /** What one attempt came to, as the sender saw it. */

@@ -11,6 +11,7 @@ import {
   ATTEMPTS, DELIVER_KIND, DESTINATIONS, HISTORY_SIZE, MAX_DESTINATIONS, OUTBOX, OUTBOX_ID, ROTATION_GRACE_MS, STATS,
   type DeliveryJobData, type DestinationRecord, type DestinationStats, type DestinationView, type OutboxCheckpoint,
 } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 export function destinationView(d: DestinationRecord): DestinationView {
   return {
@@ -183,7 +184,7 @@ export function decideUpdateDestination(
     if (next.previousSecret !== old.previousSecret) {
       return { result: { destination: next, rotated }, changes: [{ table: DESTINATIONS, id, value: next }], events: [] };
     }
-    return { result: { destination: old, rotated }, changes: [], events: [] };
+    return noChange({ destination: old, rotated });
   }
   next.updatedAt = at;
   return {
