@@ -27,11 +27,11 @@ export interface FeedRefreshDeps {
   logger: Logger;
 }
 
-export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler {
+export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler<'feed.refresh'> {
   const reader = sharedFeedReader({ egress: deps.egress, config: deps.config, now: deps.now });
   const minutes = deps.config.calendarFeeds.refreshMinutes;
   return async (job, { actor, missed }) => {
-    const sourceId = (job.data as { sourceId?: unknown } | undefined)?.sourceId;
+    const sourceId: unknown = job.data?.sourceId;
     const nothing: Command<RefreshResult> = () => noChange({ outcome: 'gone' });
     if (typeof sourceId !== 'string') {
       await actor.execute(fireCommand(job, nothing), SCHEDULER_ACTOR);

@@ -17,6 +17,7 @@ import type { FamilyActor } from '../family/actor.js';
 import type { Store } from '../store/store.js';
 import type { StoredAgendaJob } from '../store/types.js';
 import type { AgendaJob, Command } from '../domain/shared/state.js';
+import type { Job, JobKind } from '../domain/shared/jobs.js';
 import { AGENDA_TABLE, SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
 import { noChange } from '../domain/shared/decision.js';
 
@@ -32,7 +33,10 @@ export interface JobContext {
  * returns — normally by executing `fireCommand(job, …)`. It may do I/O before or after, never
  * inside a command.
  */
-export type JobHandler = (job: StoredAgendaJob, ctx: JobContext) => Promise<void>;
+export type JobHandler<K extends JobKind = JobKind> = (job: StoredAgendaJob<Job<K>>, ctx: JobContext) => Promise<void>;
+
+/** One handler for every kind of job: a kind without one is a compile error, not a log line. */
+export type JobHandlers = { readonly [K in JobKind]: JobHandler<K> };
 
 export interface SchedulerDeps {
   store: Store;
@@ -40,7 +44,7 @@ export interface SchedulerDeps {
   now: () => Date;
   logger: Logger;
   catchUpMinutes: number;
-  handlers: Readonly<Record<string, JobHandler>>;
+  handlers: JobHandlers;
 }
 
 /** At most this many jobs run at once; the rest wait for the next pass. */
@@ -125,7 +129,8 @@ export class Scheduler {
       }
       const actor = await this.deps.registry.get(family);
       const missed = now.getTime() - job.dueAt > this.deps.catchUpMinutes * 60_000;
-      const handler = this.deps.handlers[job.kind];
+      // A job of a kind this version does not know (written by a newer one) has no handler.
+      const handler = this.deps.handlers[job.kind] as JobHandler | undefined;
       if (!handler) {
         this.deps.logger.error({ job: job.id, kind: job.kind, family: family.slug }, 'no handler for this kind of job; removing it');
         await actor.execute(fireCommand(job, () => noChange()), SCHEDULER_ACTOR);
@@ -183,7 +188,7 @@ export class Scheduler {
  * the same decision — unless the effect put the same job id again (a repeating job moving on).
  * A stale job decides nothing: it fired already or was moved.
  */
-export function fireCommand<R>(job: AgendaJob, effect: Command<R>): Command<R | undefined> {
+export function fireCommand<R>(job: Pick<AgendaJob, 'id' | 'dueAt'>, effect: Command<R>): Command<R | undefined> {
   return (state, ctx) => {
     const live = state.get<AgendaJob>(AGENDA_TABLE, job.id);
     if (!live || live.dueAt !== job.dueAt) return noChange();

@@ -45,8 +45,6 @@ export interface IdempotencyWrite {
 }
 
 /** A job on the durable agenda, as stored (the family is part of the key). */
-export interface StoredAgendaJob extends AgendaJob {
-  familyId: string;
-}
+export type StoredAgendaJob<J = AgendaJob> = J & { familyId: string };
 
 export type { FamilyInfo };

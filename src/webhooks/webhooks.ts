@@ -11,11 +11,11 @@ import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
 import type { Egress } from '../integrations/egress.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
-import type { AgendaJob, FamilyInfo } from '../domain/shared/state.js';
+import type { FamilyInfo } from '../domain/shared/state.js';
 import { fireCommand, type JobHandler } from '../scheduler/scheduler.js';
 import { destinationView, signingSecrets } from '../domain/webhooks/destinations.js';
 import { decideLease, leaseMs, type AttemptOutcome } from '../domain/webhooks/deliveries.js';
-import type { DeliveryJob, DestinationRecord } from '../domain/webhooks/types.js';
+import type { DELIVER_KIND, DeliveryJob, DestinationRecord } from '../domain/webhooks/types.js';
 import { Deliverer, WEBHOOKS_ACTOR } from './deliverer.js';
 import { Outbox, QUEUE_CAP } from './outbox.js';
 import { Recorder } from './recorder.js';
@@ -45,7 +45,7 @@ export interface Webhooks {
   /** `onCommitted` observer: a family's log grew up to a durable sequence number. */
   nudge(family: FamilyInfo, lastSeq: number): void;
   /** The agenda handler of `webhook.deliver` jobs. */
-  handleJob: JobHandler;
+  handleJob: JobHandler<typeof DELIVER_KIND>;
   /** Catches up every family's outbox and takes over deliveries an earlier run left leased. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -71,15 +71,15 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     settled: (family) => outbox.nudge(family),
   });
 
-  const handleJob: JobHandler = async (stored, { actor, now }) => {
+  const handleJob: JobHandler<typeof DELIVER_KIND> = async (stored, { actor, now }) => {
     // Deliveries are owed data, not appointments: one found late (the daemon was down longer
     // than the catch-up window) is still sent.
     const { familyId: _f, ...job } = stored;
     const held = deliverer.owns(stored.familyId, job.id);
     const until = now.getTime() + lease;
-    const res = await actor.execute(fireCommand(job as AgendaJob, (s) => decideLease(s, job as DeliveryJob, { boot, until }, held)), WEBHOOKS_ACTOR);
+    const res = await actor.execute(fireCommand(job, (s) => decideLease(s, job, { boot, until }, held)), WEBHOOKS_ACTOR);
     if (res === 'leased') {
-      const leased: DeliveryJob = { ...(job as DeliveryJob), dueAt: until, data: { ...(job as DeliveryJob).data, lease: { boot } } };
+      const leased: DeliveryJob = { ...job, dueAt: until, data: { ...job.data, lease: { boot } } };
       deliverer.submit([fromJob(actor.family, leased)]);
     }
   };

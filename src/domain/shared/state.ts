@@ -11,6 +11,7 @@ import type { Collection } from '../collections/types.js';
 import type { IntakeUpdate } from '../feeds/types.js';
 import type { EventType } from './events.js';
 import type { IdGenerator } from './ids.js';
+import type { Job } from './jobs.js';
 
 export interface FamilyInfo {
   id: string;
@@ -54,17 +55,8 @@ export interface IndexChange {
   familyId: string | null;
 }
 
-/**
- * A job on the durable agenda: something the family's actor must do at `dueAt` (ms since the
- * epoch, UTC). Jobs are data; the scheduler hands a due job back to the actor as a command.
- * `id` is unique within the family, so putting a job with the same id moves it.
- */
-export interface AgendaJob {
-  id: string;
-  kind: string;
-  dueAt: number;
-  data?: unknown;
-}
+/** A job on the durable agenda, typed by its kind (shared/jobs.ts). */
+export type AgendaJob = Job;
 
 /** Adds (or moves) a job, or removes one by id — in the same transaction as the decision. */
 export type AgendaChange = { put: AgendaJob } | { remove: string };

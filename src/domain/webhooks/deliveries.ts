@@ -75,7 +75,7 @@ export function decideEnqueue(
 /** The job as the family has it now, when it is still the attempt the caller holds. */
 export function liveJob(state: FamilyState, jobId: string): DeliveryJob | undefined {
   const job = state.get<AgendaJob>(AGENDA_TABLE, jobId);
-  return job && job.kind === DELIVER_KIND ? job as DeliveryJob : undefined;
+  return job?.kind === DELIVER_KIND ? job : undefined;
 }
 
 /**
@@ -113,7 +113,7 @@ export function decideReclaim(state: FamilyState, lease: { boot: string; until: 
   const jobs: DeliveryJob[] = [];
   for (const job of state.table<AgendaJob>(AGENDA_TABLE).values()) {
     if (job.kind !== DELIVER_KIND) continue;
-    const j = job as DeliveryJob;
+    const j: DeliveryJob = job;
     if (!j.data.lease || j.data.lease.boot === lease.boot) continue;
     jobs.push({ ...j, dueAt: lease.until, data: { ...j.data, lease: { boot: lease.boot } } });
   }

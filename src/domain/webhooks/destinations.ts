@@ -82,7 +82,7 @@ export function dropJobs(state: FamilyState, destinationId: string, keep: (d: De
   const out: AgendaChange[] = [];
   for (const job of state.table<AgendaJob>(AGENDA_TABLE).values()) {
     if (job.kind !== DELIVER_KIND) continue;
-    const data = job.data as DeliveryJobData;
+    const data = job.data;
     if (data.destinationId === destinationId && !keep(data)) out.push({ remove: job.id });
   }
   return out;
