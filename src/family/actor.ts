@@ -21,7 +21,7 @@ import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
 import { Invalid } from '../domain/shared/errors.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import {
-  FamilyState, type ActorRef, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange,
+  FamilyState, type Caller, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange,
   type Reactions, type RecordChange,
 } from '../domain/shared/state.js';
 import { seedRecords } from '../domain/areas.js';
@@ -52,7 +52,7 @@ export interface ExecuteOptions<R, A> {
 
 interface Queued {
   command: Command<unknown>;
-  ref: ActorRef;
+  ref: Caller;
   opts: ExecuteOptions<unknown, unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
@@ -117,7 +117,7 @@ export class FamilyActor {
    * `opts.answer` renders from it) once its changes are durable. A domain error thrown by the
    * decider rejects this call only and writes nothing.
    */
-  execute<R, A = R>(command: Command<R>, ref: ActorRef, opts: ExecuteOptions<R, A> = {}): Promise<A> {
+  execute<R, A = R>(command: Command<R>, ref: Caller, opts: ExecuteOptions<R, A> = {}): Promise<A> {
     this.lastUsed = this.deps.now().getTime();
     return new Promise<A>((resolve, reject) => {
       this.queue.push({
@@ -154,7 +154,7 @@ export class FamilyActor {
       let decision: Decision<unknown>;
       try {
         decision = q.command(this.state, {
-          now, newId: this.deps.newId, actor: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl,
+          now, newId: this.deps.newId, caller: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl,
           lastSeq: this.lastAssignedSeq, react: this.deps.react,
           ...(this.deps.transports ? { transports: this.deps.transports } : {}),
         });

@@ -22,7 +22,7 @@ import { RateLimiter, rateLimit, publicRateLimit, unauthorizedRateLimit } from '
 import { jsonBody } from './middleware/body.js';
 import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
 import type { FamilyActor } from '../family/actor.js';
-import type { ActorRef } from '../domain/shared/state.js';
+import type { Caller } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
 import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
 
@@ -119,7 +119,7 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
 }
 
 /** The family as a handler sees it: the actor bound to the calling key and the request's Idempotency-Key. */
-function familyHandle(actor: FamilyActor, caller: ActorRef, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
+function familyHandle(actor: FamilyActor, caller: Caller, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
   return {
     info: actor.family,
     read: (fn) => actor.read(fn),

@@ -10,7 +10,7 @@
 import type { Store } from '../store/store.js';
 import type { Config } from '../config.js';
 import type { Egress } from '../integrations/egress.js';
-import { SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
+import { SCHEDULER_CALLER } from '../domain/shared/agenda.js';
 import { todayIn } from '../domain/shared/time.js';
 import type { CommandContext, Decision, FamilyState } from '../domain/shared/state.js';
 import { getEvent } from '../domain/calendar/events.js';
@@ -80,7 +80,7 @@ export function notificationJobs(deps: NotificationJobDeps): Pick<JobHandlers, N
     }
     const opts: FireOptions = { transports: deps.notifier.transports, missed: ctx.missed, weather: w };
     const run = effect(job);
-    const fired = await ctx.actor.execute(fireCommand(job, (s, c) => run(s, c, opts)), SCHEDULER_ACTOR);
+    const fired = await ctx.actor.execute(fireCommand(job, (s, c) => run(s, c, opts)), SCHEDULER_CALLER);
     if (fired && fired.deliveries.some((d) => d.status === 'pending')) await deps.notifier.deliver(ctx.actor, fired.id);
   });
 
@@ -114,7 +114,7 @@ export function notificationJobs(deps: NotificationJobDeps): Pick<JobHandlers, N
       },
     ),
     [JOB.prune]: async (job, ctx) => {
-      await ctx.actor.execute(fireCommand(job, (s, c) => prune(s, c, job.id, job.kind)), SCHEDULER_ACTOR);
+      await ctx.actor.execute(fireCommand(job, (s, c) => prune(s, c, job.id, job.kind)), SCHEDULER_CALLER);
     },
   };
 }

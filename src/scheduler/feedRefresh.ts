@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
+import { SCHEDULER_CALLER } from '../domain/shared/agenda.js';
 import { applyFailure, applyMissed, applyRefresh, applyUnchanged, type RefreshResult } from '../domain/feeds/refresh.js';
 import { feedFingerprints, getFeed } from '../domain/feeds/views.js';
 import type { Command } from '../domain/shared/state.js';
@@ -34,11 +34,11 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler<'feed.refr
     const sourceId: unknown = job.data?.sourceId;
     const nothing: Command<RefreshResult> = () => noChange({ outcome: 'gone' });
     if (typeof sourceId !== 'string') {
-      await actor.execute(fireCommand(job, nothing), SCHEDULER_ACTOR);
+      await actor.execute(fireCommand(job, nothing), SCHEDULER_CALLER);
       return;
     }
     if (missed) {
-      await actor.execute(fireCommand(job, applyMissed(sourceId)), SCHEDULER_ACTOR);
+      await actor.execute(fireCommand(job, applyMissed(sourceId)), SCHEDULER_CALLER);
       return;
     }
     const found = await actor.read((state) => {
@@ -48,7 +48,7 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler<'feed.refr
       return { feed, fingerprints: feedFingerprints(state, feed), zone: state.family.timezone, slug: state.family.slug };
     });
     if (!found) {
-      await actor.execute(fireCommand(job, nothing), SCHEDULER_ACTOR);
+      await actor.execute(fireCommand(job, nothing), SCHEDULER_CALLER);
       return;
     }
     const { feed, fingerprints, zone, slug } = found;
@@ -69,6 +69,6 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler<'feed.refr
       deps.logger.info({ family: slug, sourceId, reason: e.message }, 'a calendar feed refresh failed');
       command = applyFailure(sourceId, e.message, minutes);
     }
-    await actor.execute(fireCommand(job, command), SCHEDULER_ACTOR);
+    await actor.execute(fireCommand(job, command), SCHEDULER_CALLER);
   };
 }

@@ -18,7 +18,7 @@ import type { Store } from '../store/store.js';
 import type { StoredAgendaJob } from '../store/types.js';
 import type { AgendaJob, Command } from '../domain/shared/state.js';
 import type { Job, JobKind } from '../domain/shared/jobs.js';
-import { AGENDA_TABLE, SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
+import { AGENDA_TABLE, SCHEDULER_CALLER } from '../domain/shared/agenda.js';
 import { noChange } from '../domain/shared/decision.js';
 
 export interface JobContext {
@@ -133,7 +133,7 @@ export class Scheduler {
       const handler = this.deps.handlers[job.kind] as JobHandler | undefined;
       if (!handler) {
         this.deps.logger.error({ job: job.id, kind: job.kind, family: family.slug }, 'no handler for this kind of job; removing it');
-        await actor.execute(fireCommand(job, () => noChange()), SCHEDULER_ACTOR);
+        await actor.execute(fireCommand(job, () => noChange()), SCHEDULER_CALLER);
         return;
       }
       await handler(job, { actor, now, missed });
@@ -157,7 +157,7 @@ export class Scheduler {
       const live = state.get<AgendaJob>(AGENDA_TABLE, job.id);
       if (!live || live.dueAt !== job.dueAt) return noChange();
       return noChange(undefined, [{ put: later }]);
-    }, SCHEDULER_ACTOR);
+    }, SCHEDULER_CALLER);
   }
 
   private nextDelay(): number {

@@ -1,4 +1,4 @@
-import type { ActorRef, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
+import type { Caller, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
 import type { EventType } from '../domain/shared/events.js';
 
 export type Scope = 'read' | 'write' | 'admin';
@@ -22,7 +22,7 @@ export interface ChangeRecord {
   seq: number;
   at: string;
   type: EventType;
-  actor: Pick<ActorRef, 'keyId' | 'personId'>;
+  actor: Pick<Caller, 'keyId' | 'personId'>;
   object: unknown;
   previous?: unknown;
 }

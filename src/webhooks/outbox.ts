@@ -27,7 +27,7 @@ import { decideReclaim, outboxCheckpoint, wants } from '../domain/webhooks/deliv
 import { DESTINATIONS, OUTBOX, OUTBOX_ID, jobIdOf, type DestinationRecord } from '../domain/webhooks/types.js';
 import { CheckpointTracker, READ_AHEAD } from './checkpoint.js';
 import { fromJob, type Delivery } from './delivery.js';
-import { WEBHOOKS_ACTOR, type Recorder } from './recorder.js';
+import { WEBHOOKS_CALLER, type Recorder } from './recorder.js';
 
 /** Records per read. */
 const PAGE = 500;
@@ -117,7 +117,7 @@ export class Outbox {
       if (store.getRecord(family.id, OUTBOX, OUTBOX_ID) === undefined) continue;
       try {
         const actor = await registry.get(family);
-        const jobs = await actor.execute((s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }), WEBHOOKS_ACTOR);
+        const jobs = await actor.execute((s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }), WEBHOOKS_CALLER);
         sink.submit(jobs.map((j) => fromJob(family, j)));
         this.nudge(family);
       } catch (err) {

@@ -13,7 +13,7 @@ export function fixture(now = '2026-11-22T08:30:00.000Z') {
   let n = 0;
   const log: LogPointer[] = [];
   const newId = createIdGenerator(() => t, () => new Uint8Array(7).fill(n++ % 256));
-  const ctx = (): CommandContext => ({ now: new Date(t), newId, actor: { keyId: 'key', personId: null }, family, publicUrl: 'http://x', lastSeq: seq, react: REACT });
+  const ctx = (): CommandContext => ({ now: new Date(t), newId, caller: { keyId: 'key', personId: null }, family, publicUrl: 'http://x', lastSeq: seq, react: REACT });
   /** Decides and applies, numbering the events like the actor. */
   const run = runner(state, ctx, (d) => {
     for (const e of d.events) log.push({ seq: ++seq, id: newId('event'), type: e.type });

@@ -89,7 +89,7 @@ export function decideCreateShare(state: FamilyState, input: ShareInput, tokenHa
   failOnIssues(issues);
   const share: CalendarShare = {
     id: ctx.newId('share'), name, categories, eventIds, personIds, sourceIds, tokenHash,
-    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.actor.keyId,
+    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.caller.keyId,
   };
   return {
     result: share,

@@ -31,7 +31,7 @@ export function decideCreateNote(state: FamilyState, planId: string, input: Crea
   const at = ctx.now.toISOString();
   const note: NoteRecord = {
     id: ctx.newId('note'), body: cleanBody(input.body),
-    authorPersonId: ctx.actor.personId, authorKeyName: ctx.actor.keyName?.trim() || 'API key',
+    authorPersonId: ctx.caller.personId, authorKeyName: ctx.caller.keyName?.trim() || 'API key',
     showOnSharedPage: input.showOnSharedPage ?? false, createdAt: at, updatedAt: at,
   };
   const next: PlanRecord = { ...plan, notes: [...plan.notes, note], updatedAt: at };

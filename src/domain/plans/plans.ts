@@ -20,7 +20,7 @@ export function requirePlan(state: FamilyState, id: string): PlanRecord {
 
 /** Change-log views are written as the acting key would read them. */
 export function viewerOfCommand(ctx: CommandContext): Viewer {
-  return { now: ctx.now, publicUrl: ctx.publicUrl, personId: ctx.actor.personId };
+  return { now: ctx.now, publicUrl: ctx.publicUrl, personId: ctx.caller.personId };
 }
 
 export function putPlan(plan: PlanRecord): RecordChange {

@@ -77,7 +77,7 @@ function withPoll(plan: PlanRecord, poll: PollRecord, at: string): PlanRecord {
 }
 
 function pollEvent(type: LogEvent['type'], planId: string, poll: PollRecord, ctx: CommandContext, before?: PollRecord): LogEvent {
-  const pid = ctx.actor.personId;
+  const pid = ctx.caller.personId;
   return {
     type, object: { planId, ...pollView(poll, pid) },
     ...(before ? { previous: { planId, ...pollView(before, pid) } } : {}),
@@ -175,7 +175,7 @@ export function decideDeleteOption(state: FamilyState, planId: string, pollId: s
 
 /** The person a vote belongs to: the key's own, active person (403 without one). */
 function voter(state: FamilyState, ctx: CommandContext): string {
-  const id = ctx.actor.personId;
+  const id = ctx.caller.personId;
   if (!id) throw new Forbidden('Only a key that acts for a person can vote: create one with --person');
   if (!activePerson(state, id)) throw new Forbidden(`The person this key acts for (${id}) has been deleted`);
   return id;

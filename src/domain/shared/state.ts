@@ -24,7 +24,7 @@ export interface FamilyInfo {
 }
 
 /** Who made a change: the API key and the household member it acts for. */
-export interface ActorRef {
+export interface Caller {
   keyId: string | null;
   personId: string | null;
   /** The key's name, used as a note's author when the key has no person. */
@@ -97,7 +97,7 @@ export interface Reactions {
 export interface CommandContext {
   now: Date;
   newId: IdGenerator;
-  actor: ActorRef;
+  caller: Caller;
   family: FamilyInfo;
   /** Public base URL of the daemon (share links), without a trailing slash. */
   publicUrl: string;

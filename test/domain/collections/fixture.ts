@@ -13,7 +13,7 @@ export function fixture(now = '2026-11-22T08:30:00.000Z', timezone = 'UTC') {
   let n = 0;
   const ctx = (): CommandContext => ({
     now: new Date(t), newId: createIdGenerator(() => t, () => new Uint8Array(7).fill(n++ % 256)),
-    actor: { keyId: 'key', personId: null }, family, publicUrl: 'http://share.test', react: REACT,
+    caller: { keyId: 'key', personId: null }, family, publicUrl: 'http://share.test', react: REACT,
   });
   /** Decides and applies, like the actor. */
   const run = runner(state, ctx);

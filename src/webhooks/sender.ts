@@ -31,10 +31,10 @@ import { SendBudget } from './budget.js';
 import type { Delivery } from './delivery.js';
 import type { Recorder } from './recorder.js';
 
-import { WEBHOOKS_ACTOR } from './recorder.js';
+import { WEBHOOKS_CALLER } from './recorder.js';
 import { noChange } from '../domain/shared/decision.js';
 
-export { WEBHOOKS_ACTOR };
+export { WEBHOOKS_CALLER };
 
 /** Sends at once (recording their answers is not counted: it waits on the disk, not the network). */
 const MAX_IN_FLIGHT = 256;
@@ -48,7 +48,7 @@ const STOP_GRACE_MS = 2_000;
  */
 export const SPILL_AFTER_MS = 10_000;
 
-export interface DelivererDeps {
+export interface SenderDeps {
   store: Store;
   registry: FamilyRegistry;
   egress: Egress;
@@ -67,7 +67,7 @@ export interface DelivererDeps {
 
 interface Lane { active: number; queue: Delivery[] }
 
-export class Deliverer {
+export class Sender {
   private readonly lanes = new Map<string, Lane>();
   /** Lanes with queued work and room, in turn order. */
   private readonly ready: string[] = [];
@@ -82,7 +82,7 @@ export class Deliverer {
   private idleWaiters: (() => void)[] = [];
   private readonly budget: SendBudget;
 
-  constructor(private readonly deps: DelivererDeps) {
+  constructor(private readonly deps: SenderDeps) {
     this.budget = new SendBudget(() => {
       this.pump();
       if (this.owned.size < (deps.roomBelow ?? 0)) deps.room?.();
@@ -232,7 +232,7 @@ export class Deliverer {
         await actor.execute((s) => {
           const live = job && liveJob(s, job.id);
           return noChange(undefined, live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : []);
-        }, WEBHOOKS_ACTOR);
+        }, WEBHOOKS_CALLER);
         return;
       }
       body = JSON.stringify(eventPayload(record, family.slug));
