@@ -36,42 +36,6 @@ export function leaseMs(timeoutMs: number): number {
   return timeoutMs + 10 * 60_000;
 }
 
-/**
- * Puts one delivery job per (record × enabled destination subscribed to its type and created
- * before it), leased to the sender of `boot` (it sends them at once after the commit), and moves
- * the checkpoint to the last record. Records at or below the checkpoint are skipped, so two
- * passes racing over the same records enqueue them once.
- *
- * The durable way to owe deliveries, one job each. The outbox no longer takes it for first
- * attempts (they go from memory, and `decideOutcomes` records them with the checkpoint); it is
- * the rule the deciders' unit tests build owed jobs with, and what a caller that must not hold
- * deliveries in memory would use.
- */
-export function decideEnqueue(
-  state: FamilyState, records: readonly LogPointer[], lease: { boot: string; until: number }, ctx: CommandContext,
-): Decision<DeliveryJob[]> {
-  const from = outboxCheckpoint(state);
-  const fresh = records.filter((r) => r.seq > from);
-  if (!fresh.length) return noChange([]);
-  const destinations = Array.from(state.table<DestinationRecord>(DESTINATIONS).values());
-  const jobs: DeliveryJob[] = [];
-  for (const r of fresh) {
-    for (const d of destinations) {
-      if (!wants(d, r)) continue;
-      jobs.push({
-        id: jobIdOf(d.id, r.id), kind: DELIVER_KIND, dueAt: lease.until,
-        data: { destinationId: d.id, deliveryId: ctx.newId('dlv'), eventId: r.id, seq: r.seq, type: r.type, attempt: 0, lease: { boot: lease.boot } },
-      });
-    }
-  }
-  return {
-    result: jobs,
-    changes: [{ table: OUTBOX, id: OUTBOX_ID, value: { seq: fresh.at(-1)!.seq } satisfies OutboxCheckpoint }],
-    events: [],
-    agenda: jobs.map((put) => ({ put })),
-  };
-}
-
 /** The job as the family has it now, when it is still the attempt the caller holds. */
 export function liveJob(state: FamilyState, jobId: string): DeliveryJob | undefined {
   const job = state.get<AgendaJob>(AGENDA_TABLE, jobId);
