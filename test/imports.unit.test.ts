@@ -21,7 +21,9 @@ function files(dir: string, out: string[] = []): string[] {
 }
 
 // A statement's start at a line's start, anything but quotes and semicolons, then its source.
-const IMPORT = /^[ \t]*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|^[ \t]*import\s*['"]([^'"]+)['"]/gm;
+const IMPORT = new RegExp(
+  String.raw`^[ \t]*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]`
+  + String.raw`|^[ \t]*import\s*['"]([^'"]+)['"]`, 'gm');
 
 /** The files under src/ a file imports or re-exports from (type-only ones included). */
 function importsOf(file: string): string[] {
@@ -67,7 +69,8 @@ describe('imports', () => {
     const text = readFileSync(join(dir, 'state.ts'), 'utf8');
     expect(text, 'a type-only import to read').to.match(/^import type \{/m);
     expect(importsOf(join(dir, 'state.ts'))).to.include(join(dir, 'events.ts'));
-    const multi = [...`import {\n  a,\n  type B,\n} from './x.js';\nexport * from "./y.js";\nimport './z.js';`.matchAll(IMPORT)];
+    const text2 = `import {\n  a,\n  type B,\n} from './x.js';\nexport * from "./y.js";\nimport './z.js';`;
+    const multi = [...text2.matchAll(IMPORT)];
     expect(multi.map((m) => m[1] ?? m[2])).to.deep.equal(['./x.js', './y.js', './z.js']);
   });
 

@@ -154,8 +154,8 @@ export class FamilyActor {
       let decision: Decision<unknown>;
       try {
         decision = q.command(this.state, {
-          now, newId: this.deps.newId, caller: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl,
-          lastSeq: this.lastAssignedSeq, react: this.deps.react,
+          now, newId: this.deps.newId, caller: q.ref, family: this.state.family,
+          publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq, react: this.deps.react,
           ...(this.deps.transports ? { transports: this.deps.transports } : {}),
         });
         assertStorable(decision);

@@ -24,8 +24,9 @@ function stripped(value: unknown, key = ''): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     // `description` and `summary` are prose; a property *named* so in a schema is not.
-    if ((k === 'description' || k === 'summary') && typeof v === 'string' && key !== 'properties') continue;
-    if (key === '' && (k === 'servers')) continue;
+    const prose = (k === 'description' || k === 'summary') && typeof v === 'string';
+    if (prose && key !== 'properties') continue;
+    if (key === '' && k === 'servers') continue;
     out[k] = stripped(v, k);
   }
   return out;
@@ -39,9 +40,12 @@ describe('the served OpenAPI document', () => {
   it('is the one in test/fixtures/openapi.stripped.json but for descriptions', async () => {
     const res = await server.http.get('/api/v1/openapi.json');
     expect(res.status).to.equal(200);
-    const now = stripped(res.body) as { paths: Record<string, unknown>; info: { version?: string } };
+    type Doc = { paths: Record<string, unknown>; info: { version?: string } };
+    const now = stripped(res.body) as Doc;
     delete now.info.version;
-    if (process.env.UPDATE_OPENAPI_FIXTURE) writeFileSync(FIXTURE, `${JSON.stringify(now, null, 2)}\n`);
+    if (process.env.UPDATE_OPENAPI_FIXTURE) {
+      writeFileSync(FIXTURE, `${JSON.stringify(now, null, 2)}\n`);
+    }
     const held = JSON.parse(readFileSync(FIXTURE, 'utf8')) as typeof now;
     expect(Object.keys(now.paths).length, 'paths are served').to.be.greaterThan(20);
     expect(Object.keys(now.paths)).to.deep.equal(Object.keys(held.paths));

@@ -19,8 +19,11 @@ export function noChange<R>(result?: R, agenda?: AgendaChange[]): Decision<R | u
  * The evolve step: applies a decision's record changes and its agenda part (the family's
  * in-memory agenda table) to the state, as the actor does once the decision is taken.
  */
-export function applyDecision(state: FamilyState, decision: Pick<Decision<unknown>, 'changes' | 'agenda'>): void {
-  state.apply(decision.agenda?.length ? [...decision.changes, ...agendaRecords(decision.agenda)] : decision.changes);
+export function applyDecision(
+  state: FamilyState, decision: Pick<Decision<unknown>, 'changes' | 'agenda'>,
+): void {
+  const { changes, agenda } = decision;
+  state.apply(agenda?.length ? [...changes, ...agendaRecords(agenda)] : changes);
 }
 
 /** The agenda part of a decision as changes to the family's in-memory agenda table. */
