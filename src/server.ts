@@ -13,6 +13,7 @@ import type Router from '@koa/router';
 import { publicBase, type Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
+import { areaReactions } from './domain/areas.js';
 import { createFamily } from './family/admin.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
@@ -100,7 +101,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   let scheduler: Scheduler | undefined;
   const registry = new FamilyRegistry({
     onAgendaChanged: (dueAt) => scheduler?.jobAdded(dueAt),
-    store, now, newId, publicUrl: publicBase(config.server.publicUrl),
+    store, now, newId, publicUrl: publicBase(config.server.publicUrl), react: areaReactions(),
     transports: { email: config.email.smtpUrl !== null, push: config.push.ntfyUrl !== null, sms: config.sms.gatewayUrl !== null },
     onCommitted: (family, lastSeq) => {
       for (const fn of onCommitted) {

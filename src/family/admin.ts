@@ -6,7 +6,7 @@ import { Conflict, Invalid, NotFound } from '../domain/shared/errors.js';
 import { charCount } from '../domain/shared/text.js';
 import { normalizeTimeZone } from '../domain/shared/time.js';
 import type { FamilyInfo, RecordChange } from '../domain/shared/state.js';
-import { seedRecords } from '../domain/seeds.js';
+import { seedRecords } from '../domain/areas.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeyRecord, Scope } from '../store/types.js';
