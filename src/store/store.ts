@@ -19,7 +19,8 @@ import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../doma
 import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
 import type {
-  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
+  ApiKeyRecord, ChangeRecord, FamilyInfo, FamilyPatch, IdempotencyRecord, IdempotencyWrite, QueuedFamilyUpdate,
+  StoredAgendaJob,
 } from './types.js';
 
 export class StoreVersionError extends Error {}
@@ -45,6 +46,10 @@ export interface CommitBatch {
   /** How far change-log consumers (by name) have read this family's log. */
   checkpoints?: readonly { consumer: string; seq: number }[];
   idempotency?: readonly IdempotencyWrite[];
+  /** The family's own settings as the batch leaves them (a `family.updated`). */
+  family?: FamilyInfo;
+  /** The queued update (by id) the batch applied: removed unless a newer one replaced it. */
+  settlesQueuedUpdate?: string;
 }
 
 /** One family with everything it owns: what export writes and import restores. */
@@ -183,21 +188,39 @@ export class Store {
   }
 
   /**
-   * Changes a family's name, time zone or location (`family update`), in one transaction;
-   * undefined fields stay, a null location removes it. Unknown family → undefined.
+   * Queues a change of a family's settings for its actor (`family update` from the CLI, which
+   * must not write a family a daemon holds in memory): merged over an update still queued,
+   * given a new id, and announced by bumping the version the daemon polls. Unknown family →
+   * undefined.
    */
-  async updateFamily(familyId: string, patch: { name?: string; timezone?: string; location?: string | null }): Promise<FamilyInfo | undefined> {
+  async queueFamilyUpdate(familyId: string, patch: FamilyPatch, id: string, at: string): Promise<QueuedFamilyUpdate | undefined> {
     return this.write(() => {
-      const before = this.db.get(keys.family(familyId)) as FamilyInfo | undefined;
-      if (!before) return undefined;
-      const next: FamilyInfo = { ...before };
-      if (patch.name !== undefined) next.name = patch.name;
-      if (patch.timezone !== undefined) next.timezone = patch.timezone;
-      if (patch.location === null) delete next.location;
-      else if (patch.location !== undefined) next.location = patch.location;
-      this.db.put(keys.family(familyId), next);
-      return next;
+      if (this.db.get(keys.family(familyId)) === undefined) return undefined;
+      const before = this.db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
+      const queued: QueuedFamilyUpdate = { id, familyId, patch: { ...before?.patch, ...patch }, queuedAt: at };
+      this.db.put(keys.familyUpdate(familyId), queued);
+      const version = (this.db.get(keys.familyUpdatesVersion()) as number | undefined) ?? 0;
+      this.db.put(keys.familyUpdatesVersion(), version + 1);
+      return queued;
     });
+  }
+
+  /** The update queued for a family, if any. */
+  queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined {
+    return this.db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
+  }
+
+  queuedFamilyUpdates(): QueuedFamilyUpdate[] {
+    const out: QueuedFamilyUpdate[] = [];
+    for (const { value } of this.db.getRange({ start: keys.familyUpdateRangeStart(), end: keys.familyUpdateRangeEnd() })) {
+      out.push(value as QueuedFamilyUpdate);
+    }
+    return out;
+  }
+
+  /** Changes whenever an update is queued (one read; the daemon polls it). */
+  familyUpdatesVersion(): number {
+    return (this.db.get(keys.familyUpdatesVersion()) as number | undefined) ?? 0;
   }
 
   // ---- API keys -------------------------------------------------------------------------
@@ -346,6 +369,11 @@ export class Store {
       for (const i of batch.idempotency ?? []) {
         this.db.put(keys.idempotency(i.keyId, i.idemKey), i.record);
         this.db.put(keys.idempotencyExpiry(i.record.expiresAt, i.keyId, i.idemKey), 1);
+      }
+      if (batch.family) this.db.put(keys.family(familyId), batch.family);
+      if (batch.settlesQueuedUpdate !== undefined) {
+        const queued = this.db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
+        if (queued?.id === batch.settlesQueuedUpdate) this.db.remove(keys.familyUpdate(familyId));
       }
     }
   }

@@ -7,7 +7,7 @@
  * Map iteration order is creation order (records load in id order and ids are time-sortable;
  * replacing a record keeps its place), which gives "newest first" by walking backwards.
  */
-import type { EventType } from './events.js';
+import type { LoggedEventType } from './events.js';
 import type { IdGenerator } from './ids.js';
 
 export interface FamilyInfo {
@@ -36,7 +36,7 @@ export interface RecordChange {
 }
 
 export interface LogEvent {
-  type: EventType;
+  type: LoggedEventType;
   object: unknown;
   previous?: unknown;
 }
@@ -73,6 +73,13 @@ export interface Decision<R> {
   events: LogEvent[];
   indexes?: IndexChange[];
   agenda?: AgendaChange[];
+  /**
+   * The family's own settings (name, zone, location) as this decision leaves them: written
+   * with the rest of the decision and made the state's `family` (src/domain/family/settings.ts).
+   */
+  family?: FamilyInfo;
+  /** The id of the queued `family update` (from the CLI) this decision applies. */
+  settlesQueuedUpdate?: string;
 }
 
 export interface CommandContext {
