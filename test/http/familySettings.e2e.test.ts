@@ -151,9 +151,14 @@ describe('family settings: PATCH /families/{slug} and what a new zone moves', ()
     await api.post('/calendar/events', { title: 'Lunch', date: '2026-03-09', time: '12:00', endTime: '13:00', ...covered });
     feeds.set('/school.ics', { body: calendar([
       { uid: 'trip@school', summary: 'Trip', lines: ['DTSTART:20260310T233000Z', 'DTEND:20260311T003000Z'] },
-      { uid: 'choir@school', summary: 'Choir', lines: ['DTSTART;TZID=Europe/Berlin:20260302T160000', 'DTEND;TZID=Europe/Berlin:20260302T170000', 'RRULE:FREQ=WEEKLY;BYDAY=MO'] },
+      { uid: 'choir@school', summary: 'Choir', lines: ['DTSTART;TZID=Europe/Berlin:20260302T160000', 'DTEND;TZID=Europe/Berlin:20260302T170000', 'RRULE:FREQ=WEEKLY;BYDAY=MO', 'EXDATE;TZID=Europe/Berlin:20260316T160000'] },
+      { uid: 'choir@school', summary: 'Choir (late)', lines: ['RECURRENCE-ID;TZID=Europe/Berlin:20260323T160000', 'DTSTART;TZID=Europe/Berlin:20260323T180000', 'DTEND;TZID=Europe/Berlin:20260323T190000'] },
     ]) });
     expect((await api.post('/calendar/external', { name: 'School', url: feeds.url('/school.ics') })).status).to.equal(201);
+    const choirs = async () => (await api.get('/calendar/events?from=2026-03-12&to=2026-04-01&limit=50')).body.events
+      .filter((e: any) => e.title.startsWith('Choir')).map((e: any) => [e.title, e.data.date, e.data.time]);
+    // In UTC: the 16th is cancelled, the 23rd moved to 18:00 Berlin (17:00 UTC), the 30th in summer time.
+    expect(await choirs()).to.deep.equal([['Choir (late)', '2026-03-23', '17:00'], ['Choir', '2026-03-30', '14:00']]);
     const list = async () => (await api.get('/calendar/events?from=2026-03-09&to=2026-03-12&excludeEnded=true&limit=50')).body.events
       .map((e: any) => [e.title, e.data.date, e.data.time]);
     expect(await list()).to.deep.equal([['Choir', '2026-03-09', '15:00'], ['Trip', '2026-03-10', '23:30']]);
@@ -162,6 +167,8 @@ describe('family settings: PATCH /families/{slug} and what a new zone moves', ()
     await api.patch('', { timezone: 'Pacific/Kiritimati' }); // UTC+14: it is 05:30 on the 10th there
     // The choir (15:00–16:00 UTC) is still on: 05:00 on the 10th there.
     expect(await list()).to.deep.equal([['Choir', '2026-03-10', '05:00'], ['Trip', '2026-03-11', '13:30']]);
+    // The cancelled and the moved occurrence stay so on their new dates (the 17th and 24th there).
+    expect(await choirs()).to.deep.equal([['Choir (late)', '2026-03-24', '07:00'], ['Choir', '2026-03-31', '04:00']]);
     await api.patch('', { timezone: 'America/New_York' }); // 11:30 EDT on the 9th
     // The family's own lunch stays 12:00 and has not ended in New York; the feed's keep their instants.
     expect(await list()).to.deep.equal([['Choir', '2026-03-09', '11:00'], ['Lunch', '2026-03-09', '12:00'], ['Trip', '2026-03-10', '19:30']]);

@@ -20,15 +20,20 @@ import { instantToLocal, localToInstant } from '../shared/time.js';
 
 type Data = Record<string, unknown>;
 
-/** Timed local fields (date/time, endDate/endTime) read in `from` and written in `to`. */
-function shiftData<T extends Data>(d: T, from: string, to: string): T {
-  if (typeof d.date !== 'string' || typeof d.time !== 'string') return d;
+/**
+ * Timed local fields (date/time, endDate/endTime) read in `from` and written in `to`. An
+ * occurrence's changes may leave the date out (it is the occurrence's own, `on`); the date is
+ * then written only when the new zone puts the start on another day than `onAfter`.
+ */
+function shiftData<T extends Data>(d: T, from: string, to: string, on?: { before: string; after: string }): T {
+  const date = typeof d.date === 'string' ? d.date : on?.before;
+  if (date === undefined || typeof d.time !== 'string') return d;
   const out: Data = { ...d };
-  const start = instantToLocal(localToInstant(d.date, d.time, from), to);
-  out.date = start.date;
+  const start = instantToLocal(localToInstant(date, d.time, from), to);
+  if (typeof d.date === 'string' || start.date !== on?.after) out.date = start.date;
   out.time = start.time;
   if (typeof d.endTime === 'string') {
-    const end = instantToLocal(localToInstant(typeof d.endDate === 'string' ? d.endDate : d.date, d.endTime, from), to);
+    const end = instantToLocal(localToInstant(typeof d.endDate === 'string' ? d.endDate : date, d.endTime, from), to);
     out.endTime = end.time;
     if (end.date !== start.date) out.endDate = end.date;
     else delete out.endDate;
@@ -57,7 +62,7 @@ function shiftEvent(ev: EventRecord, from: string, to: string): { next: EventRec
     for (const [date, x] of Object.entries(ev.exceptions ?? {})) {
       const key = shiftKey(ev, date, to);
       if (key !== date) dates.set(date, key);
-      exceptions[key] = x.data ? { ...x, data: shiftData(x.data, from, to) } : x;
+      exceptions[key] = x.data ? { ...x, data: shiftData(x.data, from, to, { before: date, after: key }) } : x;
     }
     if (ev.exceptions) next.exceptions = exceptions;
   }
