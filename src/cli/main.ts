@@ -54,7 +54,7 @@ function checkArguments(command: CommandSpec, values: Record<string, unknown>, p
 }
 
 /** Commands besides `serve` that may create a store where there is none: a new family, a restore. */
-/** How long `family update` waits for a running daemon to apply it (it polls every 200 ms). */
+/** How long `family update` waits for a running daemon to apply it (it polls every 100 ms). */
 const QUEUED_UPDATE_WAIT_MS = 1_500;
 const MAY_CREATE_STORE = new Set(['family create', 'import']);
 

@@ -11,7 +11,7 @@ import type { Store } from '../store/store.js';
 import type { FamilyRegistry } from './registry.js';
 
 /** How often the daemon looks for queued updates: the CLI sees its change applied within this. */
-export const POLL_MS = 200;
+export const POLL_MS = 100;
 
 export function followQueuedFamilyUpdates(store: Store, registry: FamilyRegistry, logger: Logger, everyMs = POLL_MS): { stop(): void } {
   let seen = -1;

@@ -169,7 +169,11 @@ describe('family settings: PATCH /families/{slug} and what a new zone moves', ()
     expect(await list()).to.deep.equal([['Choir', '2026-03-10', '05:00'], ['Trip', '2026-03-11', '13:30']]);
     // The cancelled and the moved occurrence stay so on their new dates (the 17th and 24th there).
     expect(await choirs()).to.deep.equal([['Choir (late)', '2026-03-24', '07:00'], ['Choir', '2026-03-31', '04:00']]);
+    const share = new URL((await api.post('/calendar/shares', { name: 'Everything' })).body.url).pathname;
+    const lunchLine = async () => (await server.http.get(share)).text.split('\r\n').find((l) => l.startsWith('DTSTART') && l.endsWith('T120000'));
+    expect(await lunchLine()).to.equal('DTSTART;TZID=Pacific/Kiritimati:20260309T120000');
     await api.patch('', { timezone: 'America/New_York' }); // 11:30 EDT on the 9th
+    expect(await lunchLine(), 'the share feed follows at once').to.equal('DTSTART;TZID=America/New_York:20260309T120000');
     // The family's own lunch stays 12:00 and has not ended in New York; the feed's keep their instants.
     expect(await list()).to.deep.equal([['Choir', '2026-03-09', '11:00'], ['Lunch', '2026-03-09', '12:00'], ['Trip', '2026-03-10', '19:30']]);
   });
