@@ -30,7 +30,7 @@ export interface Area {
   onFeedIntake?: IntakeHook;
 }
 
-export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context';
+export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family';
 
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
@@ -42,6 +42,8 @@ export const AREAS = {
   feeds: {},
   webhooks: {},
   context: {},
+  // The family's own settings: its zone change re-plans the other areas' jobs itself (settings.ts).
+  family: {},
 } satisfies Record<AreaName, Area>;
 
 /** The areas as a list, for the hooks that run every area's part. */
