@@ -16,7 +16,9 @@
  * If the commit fails (a full disk, an I/O error), only the batch's own requests fail; the
  * family is reloaded from disk (so no sequence number is lost) and the queue goes on.
  */
-import type { Store, CommitBatch } from '../store/store.js';
+import type {
+  AgendaReads, BatchCommits, CommitBatch, Directory, LogReads,
+} from '../store/ports.js';
 import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
 import { DomainError, Invalid } from '../domain/shared/errors.js';
 import { decideUpdateFamily } from '../domain/family/settings.js';
@@ -28,7 +30,8 @@ import { seedRecords } from '../domain/seeds.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 
 export interface ActorDeps {
-  store: Store;
+  /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
+  store: BatchCommits & LogReads & AgendaReads & Pick<Directory, 'getFamily' | 'lookupIndex' | 'queuedFamilyUpdate'>;
   now: () => Date;
   newId: IdGenerator;
   publicUrl: string;
@@ -165,7 +168,11 @@ export class FamilyActor {
     const at = now.toISOString();
     const batch: CommitBatch & {
       records: RecordChange[]; log: ChangeRecord[]; indexes: IndexChange[]; agenda: AgendaChange[]; idempotency: IdempotencyWrite[];
-    } = { records: [], log: [], indexes: [], agenda: [], idempotency: [] };
+    } = {
+      records: [], log: [], indexes: [], agenda: [], idempotency: [],
+      // Only this actor appends to the family's log: a log that moved meanwhile is refused.
+      expectedLastSeq: this.durableSeq,
+    };
     const answered: { q: Queued; answer: unknown; failed?: unknown }[] = [];
     for (const q of items) {
       // 1. decide
