@@ -15,7 +15,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeyRecord, FamilyInfo, OAuthWrite } from '../store/types.js';
-import type { ActorRef } from '../domain/shared/state.js';
+import type { Caller } from '../domain/shared/state.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import { apiScopes, decideGrantLogged, type OAuthGrant, type OAuthScope } from '../domain/oauth/grants.js';
 import {
@@ -226,7 +226,7 @@ export class OAuthAuthority {
    * Answers the revoked grant, or undefined when there is none; an already revoked one is
    * answered as it is (`already: true`), nothing logged again.
    */
-  async revokeGrant(grantId: string, by: ActorRef | null): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {
+  async revokeGrant(grantId: string, by: Caller | null): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {
     const outcome = await revokeGrantInStore(this.d.store, grantId, this.d.now());
     if (outcome && !outcome.already) await this.log(outcome.grant, 'revoked', by ?? { keyId: null, personId: null, grantId });
     return outcome;
@@ -259,7 +259,7 @@ export class OAuthAuthority {
     return { access_token: access.text, token_type: 'Bearer', expires_in: ACCESS_SECONDS, refresh_token: refresh.text, scope: scopes.join(' ') };
   }
 
-  private async log(grant: OAuthGrant, what: 'created' | 'revoked', by: ActorRef): Promise<void> {
+  private async log(grant: OAuthGrant, what: 'created' | 'revoked', by: Caller): Promise<void> {
     const family = this.d.store.getFamily(grant.familyId);
     if (!family) return;
     const actor = await this.d.registry.get(family);

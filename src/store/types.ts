@@ -1,4 +1,4 @@
-import type { ActorRef, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
+import type { Caller, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
 import type { LoggedEventType } from '../domain/shared/events.js';
 
 export type Scope = 'read' | 'write' | 'admin';
@@ -23,7 +23,7 @@ export interface ChangeRecord {
   at: string;
   type: LoggedEventType;
   /** `grantId` only when an assistant's OAuth grant made the change (src/oauth). */
-  actor: Pick<ActorRef, 'keyId' | 'personId' | 'grantId'>;
+  actor: Pick<Caller, 'keyId' | 'personId' | 'grantId'>;
   object: unknown;
   previous?: unknown;
 }
@@ -51,9 +51,18 @@ export interface IdempotencyWrite {
   record: IdempotencyRecord;
 }
 
-/** A job on the durable agenda, as stored (the family is part of the key). */
-export interface StoredAgendaJob extends AgendaJob {
+import type { FamilyPatch } from '../domain/family/settings.js';
+export type { FamilyPatch };
+
+/** A family update the CLI queued for the daemon (or the next load of the family). */
+export interface QueuedFamilyUpdate {
+  id: string;
   familyId: string;
+  patch: FamilyPatch;
+  queuedAt: string;
 }
+
+/** A job on the durable agenda, as stored (the family is part of the key). */
+export type StoredAgendaJob<J = AgendaJob> = J & { familyId: string };
 
 export type { FamilyInfo };

@@ -25,6 +25,7 @@ export type EventType = typeof EVENT_TYPES[number];
  * destinations (docs/webhooks.md, "Event types"): the contract's receivers do not know them.
  */
 export const EXTENSION_EVENT_TYPES = [
+  'family.updated',
   'oauth_grant.created', 'oauth_grant.revoked',
 ] as const;
 export type ExtensionEventType = typeof EXTENSION_EVENT_TYPES[number];
