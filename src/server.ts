@@ -38,6 +38,9 @@ import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
+import { LocalFollowedLog } from './stream/log.js';
+import { StreamHub } from './stream/hub.js';
+import { StreamTickets } from './stream/tickets.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -116,7 +119,21 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   metrics.followChangeLog('webhooks', (actor) => webhookCheckpoint(actor.state));
   onCommitted.add((family, lastSeq) => webhooks.nudge(family, lastSeq));
-  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress };
+  // The live streams follow the log through one small interface (src/stream/log.ts).
+  const followed = new LocalFollowedLog({
+    readLog: (familyId, after, limit) => store.readLog(familyId, after, limit),
+    durableHead: (familyId) => registry.peek(familyId)?.lastDurableSeq ?? store.lastSeq(familyId),
+  });
+  onCommitted.add((family, lastSeq) => followed.committed(family.id, lastSeq));
+  const hub = new StreamHub(followed, {
+    heartbeatMs: config.stream.heartbeatSeconds * 1000, maxBacklog: config.stream.maxBacklog, perKey: config.stream.perKey,
+    keyValid: (keyId) => { const k = store.getKey(keyId); return k !== undefined && !k.revokedAt; },
+    // An open stream is not a request being answered: it must not count as load (webhooks'
+    // share of the thread follows that count).
+    onOpen: () => requests.add(-1), onClose: () => requests.add(1),
+  });
+  const stream = { hub, log: followed, tickets: new StreamTickets(() => now().getTime()) };
+  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, stream };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
@@ -200,6 +217,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const close = () => (closing ??= (async () => {
     clearTimeout(sweep);
     closeSharedFeedReader(egress); // a slow feed must not hold the stop up
+    hub.close(); // open streams end now, or the server would wait for them
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive socket turns idle when its last response is sent; close those as they do.

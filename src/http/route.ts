@@ -21,6 +21,9 @@ import type { Logger } from 'pino';
 import type { Notifier } from '../notifications/sender.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import type { Egress } from '../integrations/egress.js';
+import type { StreamHub } from '../stream/hub.js';
+import type { StreamTickets } from '../stream/tickets.js';
+import type { FollowedLog } from '../stream/log.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -38,6 +41,8 @@ export interface Services {
   webhooks: Webhooks;
   /** The one outbound HTTP client (egress guard), for routes that fetch (feeds). */
   egress: Egress;
+  /** The live change stream: its fan-out, its browser tickets and the log it follows. */
+  stream: { hub: StreamHub; tickets: StreamTickets; log: FollowedLog };
 }
 
 /**
@@ -92,6 +97,8 @@ export interface RouteDef<Q = any, B = any> {
    * same status in another media type (a page's JSON form).
    */
   alsoResponses?: { status: number; description: string; schema: JsonSchema; contentType?: string }[];
+  /** Also authenticated by a one-connection `?ticket=` (the live stream; see src/stream/tickets.ts). */
+  ticketed?: boolean;
   /** Extra error statuses this route answers (besides 400/401/403/404 and 409 on writes). */
   errors?: number[];
   handler: (ctx: HandlerContext<Q, B>) => Promise<HandlerResult> | HandlerResult;

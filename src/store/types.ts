@@ -1,5 +1,5 @@
 import type { ActorRef, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
-import type { EventType } from '../domain/shared/events.js';
+import type { LogEventType } from '../domain/shared/events.js';
 
 export type Scope = 'read' | 'write' | 'admin';
 
@@ -21,7 +21,7 @@ export interface ChangeRecord {
   id: string;
   seq: number;
   at: string;
-  type: EventType;
+  type: LogEventType;
   actor: Pick<ActorRef, 'keyId' | 'personId'>;
   object: unknown;
   previous?: unknown;

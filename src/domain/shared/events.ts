@@ -15,3 +15,15 @@ export const EVENT_TYPES = [
   'webhook_destination.created', 'webhook_destination.updated', 'webhook_destination.deleted',
 ] as const;
 export type EventType = typeof EVENT_TYPES[number];
+
+/**
+ * Event types of the daemon's own resources, beyond the contract's list: they are logged and
+ * streamed like the others and named in the OpenAPI document, but webhook destinations cannot
+ * subscribe to them (webhook `eventTypes` take EVENT_TYPES only).
+ */
+export const EXTENSION_EVENT_TYPES = ['display.created', 'display.deleted'] as const;
+export type ExtensionEventType = typeof EXTENSION_EVENT_TYPES[number];
+
+/** Every type a change-log record can carry. */
+export const LOG_EVENT_TYPES = [...EVENT_TYPES, ...EXTENSION_EVENT_TYPES] as const;
+export type LogEventType = EventType | ExtensionEventType;

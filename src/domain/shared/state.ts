@@ -7,7 +7,7 @@
  * Map iteration order is creation order (records load in id order and ids are time-sortable;
  * replacing a record keeps its place), which gives "newest first" by walking backwards.
  */
-import type { EventType } from './events.js';
+import type { LogEventType } from './events.js';
 import type { IdGenerator } from './ids.js';
 
 export interface FamilyInfo {
@@ -36,7 +36,7 @@ export interface RecordChange {
 }
 
 export interface LogEvent {
-  type: EventType;
+  type: LogEventType;
   object: unknown;
   previous?: unknown;
 }

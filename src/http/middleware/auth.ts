@@ -41,12 +41,27 @@ export class KeyCache {
   }
 }
 
-export function authenticate(services: Services, scope: Scope, cache: KeyCache): Koa.Middleware {
+/**
+ * `ticketed` routes (the live change stream) also take `?ticket=` in place of the header: a
+ * one-connection ticket a browser got with its key, spent here whatever the outcome.
+ */
+function byTicket(services: Services, ticket: string): Omit<Verified, 'version'> | null {
+  const held = services.stream.tickets.redeem(ticket);
+  const key = held ? services.store.getKey(held.keyId) : undefined;
+  if (!key || key.revokedAt || key.familyId !== held!.familyId) return null;
+  return { key, family: services.store.getFamily(key.familyId) };
+}
+
+export function authenticate(services: Services, scope: Scope, cache: KeyCache, ticketed = false): Koa.Middleware {
   return async (ctx, next) => {
     const presented = ctx.get('x-api-key');
-    if (!presented) throw new Unauthorized('The x-api-key header is missing');
-    const verified = cache.verify(presented);
-    if (!verified) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
+    const ticket = ticketed && !presented ? ctx.query.ticket : undefined;
+    const verified = typeof ticket === 'string' ? byTicket(services, ticket) : presented ? cache.verify(presented) : null;
+    if (!verified) {
+      if (typeof ticket === 'string') throw new Unauthorized('The stream ticket is not valid (unknown, used, expired, or its key was revoked)');
+      if (!presented) throw new Unauthorized('The x-api-key header is missing');
+      throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
+    }
     const { key, family } = verified;
     ctx.state.key = key;
     if (!family || family.slug !== ctx.params.familySlug) {

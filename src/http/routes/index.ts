@@ -22,6 +22,7 @@ import checks from './checks.js';
 import webhooks from './webhooks.js';
 import context from './context.js';
 import lookups from './lookups.js';
+import changeStream from '../../stream/routes.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
@@ -45,5 +46,6 @@ export function areaRoutes(): RouteDef[] {
     ...webhooks,
     ...context,
     ...lookups,
+    ...changeStream,
   ];
 }
