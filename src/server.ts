@@ -41,6 +41,8 @@ import { mcpEndpoint } from './mcp/endpoint.js';
 import { LocalFollowedLog } from './stream/log.js';
 import { StreamHub } from './stream/hub.js';
 import { StreamTickets } from './stream/tickets.js';
+import { DisplayWeatherCache } from './public/displayWeather.js';
+import { DisplayStreams } from './public/displayStream.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -133,7 +135,11 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     onOpen: () => requests.add(-1), onClose: () => requests.add(1),
   });
   const stream = { hub, log: followed, tickets: new StreamTickets(() => now().getTime()) };
-  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, stream };
+  const display = {
+    weather: new DisplayWeatherCache({ egress, config, now }),
+    streams: new DisplayStreams({ log: followed, heartbeatMs: config.stream.heartbeatSeconds * 1000 }),
+  };
+  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, stream, display };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
@@ -218,6 +224,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     clearTimeout(sweep);
     closeSharedFeedReader(egress); // a slow feed must not hold the stop up
     hub.close(); // open streams end now, or the server would wait for them
+    display.streams.close();
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive socket turns idle when its last response is sent; close those as they do.

@@ -24,6 +24,8 @@ import type { Egress } from '../integrations/egress.js';
 import type { StreamHub } from '../stream/hub.js';
 import type { StreamTickets } from '../stream/tickets.js';
 import type { FollowedLog } from '../stream/log.js';
+import type { DisplayWeatherCache } from '../public/displayWeather.js';
+import type { DisplayStreams } from '../public/displayStream.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -43,6 +45,8 @@ export interface Services {
   egress: Egress;
   /** The live change stream: its fan-out, its browser tickets and the log it follows. */
   stream: { hub: StreamHub; tickets: StreamTickets; log: FollowedLog };
+  /** The family displays: the weather they show and their open streams. */
+  display: { weather: DisplayWeatherCache; streams: DisplayStreams };
 }
 
 /**

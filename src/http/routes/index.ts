@@ -23,6 +23,8 @@ import webhooks from './webhooks.js';
 import context from './context.js';
 import lookups from './lookups.js';
 import changeStream from '../../stream/routes.js';
+import displays from './displays.js';
+import displayPage from '../../public/displayPage.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
@@ -47,5 +49,7 @@ export function areaRoutes(): RouteDef[] {
     ...context,
     ...lookups,
     ...changeStream,
+    ...displays,
+    ...displayPage,
   ];
 }
