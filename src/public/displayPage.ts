@@ -38,7 +38,8 @@ async function resolve(services: Services, token: string): Promise<Found | null>
   const days = services.config.display.days;
   const content = async (waitMs = 0) => {
     const now = services.now();
-    const info = actor.family;
+    // The family record as stored: its location can change from the command line too.
+    const info = services.store.getFamily(family.id) ?? actor.family;
     const today = todayIn(info.timezone, now);
     const dates = Array.from({ length: days }, (_, i) => addDays(today, i));
     const weather = await services.display.weather.forecast(info, dates, waitMs);
