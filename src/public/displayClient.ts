@@ -14,23 +14,25 @@ export const DISPLAY_CSS = `
 :root{color-scheme:light dark;--bg:#ffffff;--fg:#111418;--muted:#3d4550;--card:#f1f3f5;--line:#c9ced4;--accent:#1d5c3a;--warn:#8a1c1c;--ok:#1d5c3a}
 @media (prefers-color-scheme:dark){:root{--bg:#0b0d10;--fg:#f4f6f8;--muted:#c3cad2;--card:#181c21;--line:#3a424c;--accent:#8fd6a8;--warn:#ffb4a8;--ok:#8fd6a8}}
 *{box-sizing:border-box}
-html{font-size:clamp(18px,2.1vw,40px)}
+html{font-size:clamp(18px,2.3vw,48px)}
 body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.35 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 header{display:flex;align-items:baseline;justify-content:space-between;gap:1rem;padding:.8rem 1.2rem .4rem;border-bottom:2px solid var(--line)}
 h1{font-size:1.5rem;margin:0;overflow-wrap:anywhere}
-#clock{font-size:2.6rem;font-weight:700;font-variant-numeric:tabular-nums;letter-spacing:.02em}
+#clock{font-size:3rem;font-weight:700;font-variant-numeric:tabular-nums;letter-spacing:.02em}
 #status{font-size:.8rem;font-weight:600;padding:.1rem .6rem;border-radius:1rem;border:2px solid currentColor}
 #status[data-state=live]{color:var(--ok)}
 #status[data-state=offline],#status[data-state=gone]{color:var(--warn)}
-main{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:1rem;padding:1rem 1.2rem}
+main{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:1rem;padding:1rem 1.2rem}
+@media (min-width:900px) and (min-aspect-ratio:4/3){main{grid-template-columns:1.35fr 1fr 1fr 1.1fr}}
 section{background:var(--card);border:2px solid var(--line);border-radius:.8rem;padding:.7rem .9rem;min-width:0}
-h2{font-size:1.15rem;margin:0 0 .5rem}
-.wx{font-size:.9rem;color:var(--muted);margin:-.3rem 0 .5rem}
+h2{font-size:1.3rem;margin:0}
+.date{font-size:.85rem;font-weight:600;color:var(--muted);margin:0 0 .4rem}
+.wx{font-size:.85rem;color:var(--muted);margin:0 0 .5rem}
 ul{list-style:none;margin:0;padding:0}
 li{padding:.45rem 0;border-top:1px solid var(--line)}
 li:first-child{border-top:0}
-.t{font-weight:700;font-variant-numeric:tabular-nums;margin-right:.4rem}
-.title{font-weight:600;overflow-wrap:anywhere}
+.t{display:block;font-weight:700;font-variant-numeric:tabular-nums}
+.title{font-weight:600;overflow-wrap:break-word}
 .meta{font-size:.85rem;color:var(--muted);overflow-wrap:anywhere}
 .leave{font-size:.85rem;font-weight:700;color:var(--accent)}
 .overdue{color:var(--warn);font-weight:700}
@@ -62,6 +64,8 @@ export const DISPLAY_JS = `(() => {
   }).format(new Date(ms));
   const status = (state, text) => { const s = $('status'); s.dataset.state = state; s.textContent = text; };
   const save = () => { try { localStorage.setItem(KEY, JSON.stringify(content)); } catch (e) { /* full or off */ } };
+  const day = (d) => (content && d === content.today ? 'today'
+    : new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(d + 'T12:00:00Z')));
   const wx = (w) => {
     if (!w) return null;
     const parts = [];
@@ -79,9 +83,14 @@ export const DISPLAY_JS = `(() => {
     for (const day of content.days) {
       const s = el('section', 'day');
       s.dataset.date = day.date;
-      s.append(el('h2', null, day.label));
+      // "Today · Thursday 26 November": the day large, its date below.
+      const cut = day.label.indexOf(' · ');
+      const words = day.label.split(' ');
+      s.append(el('h2', null, cut >= 0 ? day.label.slice(0, cut) : words[0]));
+      s.append(el('p', 'date', cut >= 0 ? day.label.slice(cut + 3) : words.slice(1).join(' ')));
       const w = wx(day.weather);
-      if (w) s.append(el('p', 'wx', (content.weatherPlace ? content.weatherPlace + ': ' : '') + w));
+      const place = content.weatherPlace && day === content.days[0] ? content.weatherPlace + ': ' : '';
+      if (w) s.append(el('p', 'wx', place + w));
       const ul = el('ul');
       if (!day.events.length) ul.append(el('li', 'empty', 'Nothing planned'));
       for (const ev of day.events) {
@@ -109,8 +118,8 @@ export const DISPLAY_JS = `(() => {
     for (const ch of content.chores.due) {
       const li = el('li', 'chore');
       li.append(el('div', 'title', ch.title));
-      const meta = el('div', 'meta', [ch.who.join(', '), ch.due ? (ch.overdue ? '' : 'due ' + ch.due) : ''].filter(Boolean).join(' · '));
-      if (ch.overdue) meta.append(el('span', 'overdue', (meta.textContent ? ' · ' : '') + 'overdue since ' + ch.due));
+      const meta = el('div', 'meta', [ch.who.join(', '), ch.due && !ch.overdue ? 'due ' + day(ch.due) : ''].filter(Boolean).join(' · '));
+      if (ch.overdue) meta.append(el('span', 'overdue', (meta.textContent ? ' · ' : '') + 'overdue since ' + day(ch.due)));
       li.append(meta);
       ul.append(li);
     }

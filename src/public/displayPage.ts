@@ -79,7 +79,7 @@ function page(c: DisplayContent): string {
 const NOT_FOUND_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>Not found</title><style>${DISPLAY_CSS}</style></head>
-<body><main><section><h2>Nothing here</h2><p>This display link was turned off, or the address is mistyped.</p></section></main></body></html>
+<body><main><section><h1>Nothing here</h1><p>This display link was turned off, or the address is mistyped.</p></section></main></body></html>
 `;
 
 export default defineRoutes([
