@@ -7,6 +7,7 @@
  * `maxBacklog` records past it meanwhile; then it is sent `event: dropped` and closed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ChangeRecord } from '../store/types.js';
 import type { FollowedLog } from './log.js';
 
@@ -23,6 +24,13 @@ export interface HubOptions {
 
 /** Records read from the log per step of a catch-up (bounded work per turn of the loop). */
 const PAGE = 500;
+
+/**
+ * The shortest time between two fan-outs of one family. A write alone goes out at once; under
+ * a burst the records of this window go out together, so that 200 readers cost 200 socket
+ * writes per window rather than per commit (docs/performance.md, "Live change stream").
+ */
+export const FANOUT_INTERVAL_MS = 20;
 
 export function frameOf(r: ChangeRecord): string {
   return `id: ${r.seq}\nevent: ${r.type}\ndata: ${JSON.stringify(r)}\n\n`;
@@ -41,6 +49,10 @@ export class Refused extends Error {
 
 interface Reader {
   res: ServerResponse;
+  /** Frames are written on the socket directly, framed once per fan-out for every reader. */
+  socket: Socket;
+  /** Whether the answer is chunked (HTTP/1.1), so raw writes carry the chunk framing. */
+  chunked: boolean;
   keyId: string;
   /** The last seq this reader was sent. */
   pos: number;
@@ -64,8 +76,12 @@ class Follower {
   close(): void { this.stop.abort(); }
 
   private async run(): Promise<void> {
+    let last = 0;
     while (!this.stop.signal.aborted) {
       await this.hub.log.next(this.familyId, this.head, this.stop.signal);
+      const wait = last + FANOUT_INTERVAL_MS - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      last = performance.now();
       for (;;) {
         if (this.stop.signal.aborted) return;
         const records = this.hub.log.read(this.familyId, this.head, PAGE);
@@ -74,16 +90,17 @@ class Follower {
         this.head = records[records.length - 1]!.seq;
         let text = '';
         for (const r of records) text += frameOf(r);
-        for (const reader of this.readers) this.offer(reader, from, text);
+        const framed = { raw: Buffer.from(text), chunk: chunkOf(text) };
+        for (const reader of this.readers) this.offer(reader, from, framed);
       }
     }
   }
 
   /** Hands a reader the frames of (from, head] when it is caught up; checks the gap when not. */
-  private offer(reader: Reader, from: number, text: string): void {
+  private offer(reader: Reader, from: number, framed: { raw: Buffer; chunk: Buffer }): void {
     if (reader.live && reader.pos === from) {
       reader.pos = this.head;
-      if (!reader.res.write(text)) this.pause(reader);
+      if (!reader.socket.write(reader.chunked ? framed.chunk : framed.raw)) this.pause(reader);
     } else if (reader.paused && this.head - reader.pos > this.hub.opts.maxBacklog) {
       this.hub.drop(reader, this);
     }
@@ -92,7 +109,7 @@ class Follower {
   private pause(reader: Reader): void {
     reader.live = false;
     reader.paused = true;
-    reader.res.once('drain', () => { reader.paused = false; void this.catchUp(reader); });
+    reader.socket.once('drain', () => { reader.paused = false; void this.catchUp(reader); });
   }
 
   /** Sends a reader what it missed, from the log, until it reaches the follower's head. */
@@ -104,7 +121,7 @@ class Follower {
       let text = '';
       for (const r of records) text += frameOf(r);
       reader.pos = records[records.length - 1]!.seq;
-      if (!reader.res.write(text)) { this.pause(reader); return; }
+      if (!send(reader, text)) { this.pause(reader); return; }
       // Let the loop breathe between pages of a long backlog.
       await new Promise((r) => setImmediate(r));
     }
@@ -146,21 +163,25 @@ export class StreamHub {
     if (!follower) this.followers.set(o.familyId, follower = new Follower(this, o.familyId));
     this.perKey.set(o.keyId, count + 1);
     this.opts.onOpen?.();
-    const reader: Reader = { res, keyId: o.keyId, pos: o.after ?? follower.head, live: false, paused: false, closed: false };
-    follower.readers.add(reader);
-    const f = follower;
-    res.once('close', () => this.release(reader, f));
     req.socket.setNoDelay(true);
     res.writeHead(200, SSE_HEADERS);
     // A first comment flushes the headers, so the client sees the stream open at once.
     res.write(': open\n\n');
+    const reader: Reader = {
+      res, socket: req.socket, chunked: (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true,
+      keyId: o.keyId, pos: o.after ?? follower.head, live: false, paused: false, closed: false,
+    };
+    follower.readers.add(reader);
+    const f = follower;
+    res.once('close', () => this.release(reader, f));
     void follower.catchUp(reader);
   }
 
   /** Sends `event: dropped` and closes the reader (it fell too far behind). */
   drop(reader: Reader, f: Follower): void {
     if (reader.closed) return;
-    reader.res.end(`event: dropped\ndata: ${JSON.stringify({ after: reader.pos, head: f.head })}\n\n`);
+    send(reader, `event: dropped\ndata: ${JSON.stringify({ after: reader.pos, head: f.head })}\n\n`);
+    reader.res.end();
     this.release(reader, f);
   }
 
@@ -193,8 +214,20 @@ export class StreamHub {
     for (const f of this.followers.values()) {
       for (const r of f.readers) {
         if (this.opts.keyValid && !this.opts.keyValid(r.keyId)) { r.res.end(); this.release(r, f); continue; }
-        if (r.live) r.res.write(': keep-alive\n\n');
+        if (r.live) send(r, ': keep-alive\n\n');
       }
     }
   }
+}
+
+/** One HTTP/1.1 chunk holding `text`. */
+function chunkOf(text: string): Buffer {
+  const body = Buffer.from(text);
+  return Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, CRLF]);
+}
+const CRLF = Buffer.from('\r\n');
+
+/** Writes `text` on the reader's socket (as a chunk when the answer is chunked). */
+function send(reader: Reader, text: string): boolean {
+  return reader.socket.write(reader.chunked ? chunkOf(text) : text);
 }
