@@ -77,6 +77,8 @@ export interface Daemon {
   webhooks: Webhooks;
   /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
+  /** The live change stream's fan-out (open streams: `openCount`). */
+  streams: StreamHub;
   /** Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog (src/metrics.ts). */
   metrics: Metrics;
   logger: Logger;
@@ -245,7 +247,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, metrics, logger, close };
+  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, metrics, logger, close, streams: hub };
 }
 
 interface BootstrapDeps {

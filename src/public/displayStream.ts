@@ -54,7 +54,7 @@ export class DisplayStreams {
   private async follow(o: Open, family: FamilyInfo, first: DisplayContent, source: ContentSource): Promise<void> {
     // `retry`: how long a page whose connection dropped waits before its browser reconnects.
     let sent = JSON.stringify(first);
-    o.res.write(`retry: 2000\nevent: display\ndata: ${sent}\n\n`);
+    o.res.write(`retry: 1000\nevent: display\ndata: ${sent}\n\n`);
     let seen = this.deps.log.head(family.id);
     while (!o.stop.signal.aborted) {
       const wake = new AbortController();
