@@ -139,7 +139,9 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const stream = { hub, log: followed, tickets: new StreamTickets(() => now().getTime()) };
   const display = {
     weather: new DisplayWeatherCache({ egress, config, now }),
-    streams: new DisplayStreams({ log: followed, heartbeatMs: config.stream.heartbeatSeconds * 1000 }),
+    streams: new DisplayStreams({
+      log: followed, heartbeatMs: config.stream.heartbeatSeconds * 1000, onOpen: () => requests.add(-1), onClose: () => requests.add(1),
+    }),
   };
   const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, stream, display };
   scheduler = new Scheduler({

@@ -43,7 +43,9 @@ async function resolve(services: Services, token: string): Promise<Found | null>
     const today = todayIn(info.timezone, now);
     const dates = Array.from({ length: days }, (_, i) => addDays(today, i));
     const weather = await services.display.weather.forecast(info, dates, waitMs);
-    return actor.read((state) => {
+    // Asked again each time: a stream outlives an actor evicted while the family was idle.
+    const current = await services.registry.get(info);
+    return current.read((state) => {
       const d = displayByTokenHash(state, hash);
       return d ? displayContent(state, d, services.now(), days, weather) : null;
     });

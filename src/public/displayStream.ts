@@ -26,7 +26,7 @@ export class DisplayStreams {
   private readonly open = new Set<Open>();
   private closing = false;
 
-  constructor(private readonly deps: { log: FollowedLog; heartbeatMs: number }) {}
+  constructor(private readonly deps: { log: FollowedLog; heartbeatMs: number; onOpen?: () => void; onClose?: () => void }) {}
 
   /** Refuses (false) past the per-display limit or while the daemon stops. */
   accepts(displayId: string): boolean {
@@ -39,7 +39,8 @@ export class DisplayStreams {
   start(req: IncomingMessage, res: ServerResponse, family: FamilyInfo, displayId: string, first: DisplayContent, source: ContentSource): void {
     const o: Open = { res, stop: new AbortController(), displayId };
     this.open.add(o);
-    res.once('close', () => { o.stop.abort(); this.open.delete(o); });
+    this.deps.onOpen?.();
+    res.once('close', () => { o.stop.abort(); this.open.delete(o); this.deps.onClose?.(); });
     req.socket.setNoDelay(true);
     res.writeHead(200, SSE_HEADERS);
     void this.follow(o, family, first, source);
