@@ -94,12 +94,20 @@ class Reader {
         this.latencies.values.push(now - Date.parse(record.at));
         const acked = this.latencies.acked.get(record.object.id);
         if (acked !== undefined) this.latencies.afterAck.push(now - acked);
+        else {
+          const early = this.latencies.early.get(record.object.id);
+          if (early) early.push(now); else this.latencies.early.set(record.object.id, [now]);
+        }
       }
     }
   }
 }
 
-interface Timing { on: boolean; values: number[]; afterAck: number[]; acked: Map<string, number>; write: number[] }
+interface Timing {
+  on: boolean; values: number[]; afterAck: number[]; write: number[];
+  /** When each write's 201 arrived, and when readers saw records whose 201 had not arrived yet. */
+  acked: Map<string, number>; early: Map<string, number[]>;
+}
 
 const entriesPath = (slug: string) => `/api/v1/families/${slug}/trackers/chores/entries`;
 
@@ -122,7 +130,11 @@ async function pacedWrites(base: string, f: BenchFamily, rate: number, seconds: 
         .then(async (res) => {
           const answer = await res.text();
           if (res.status === 201 && timing?.on) {
-            timing.acked.set((JSON.parse(answer) as { entry: { id: string } }).entry.id, Date.now());
+            const id = (JSON.parse(answer) as { entry: { id: string } }).entry.id;
+            const at = Date.now();
+            timing.acked.set(id, at);
+            for (const seen of timing.early.get(id) ?? []) timing.afterAck.push(seen - at);
+            timing.early.delete(id);
             timing.write.push(performance.now() - started);
           }
           if (res.status === 201) ok++;
@@ -158,7 +170,7 @@ export async function runStreamCase(opts: { daemonScript: string; seconds: numbe
       },
     });
     const base = daemon.url;
-    const latencies: Timing = { on: false, values: [], afterAck: [], acked: new Map(), write: [] };
+    const latencies: Timing = { on: false, values: [], afterAck: [], acked: new Map(), early: new Map(), write: [] };
     const round = async (streams: number): Promise<StreamRound> => {
       const cpu0 = daemon!.cpuSeconds();
       const t0 = performance.now();
