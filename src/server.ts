@@ -13,6 +13,7 @@ import type Router from '@koa/router';
 import { publicBase, type Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
+import { areaReactions } from './domain/areas.js';
 import { createFamily } from './family/admin.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
@@ -23,7 +24,8 @@ import { createApp } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
 import systemRoutes from './http/routes/system.js';
 import { areaRoutes } from './http/routes/index.js';
-import type { RouteDef, Services } from './http/route.js';
+import type { Door, RouteDef, Services } from './http/route.js';
+import { publicRoutes } from './public/index.js';
 import { createLogger } from './logger.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { jobHandlers } from './scheduler/jobs.js';
@@ -40,6 +42,7 @@ import { bannerUrl, publicUrlWarning } from './banner.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { LocalFollowedLog } from './stream/log.js';
 import { StreamHub } from './stream/hub.js';
+import streamRoutes from './stream/routes.js';
 import { StreamTickets } from './stream/tickets.js';
 import { DisplayWeatherCache } from './public/displayWeather.js';
 import { DisplayStreams } from './public/displayStream.js';
@@ -75,11 +78,16 @@ export interface Daemon {
   notifier: Notifier;
   /** The webhook outbox and sender. */
   webhooks: Webhooks;
-  /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
+  /**
+   * Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler).
+   */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
   /** The live change stream's fan-out (open streams: `openCount`). */
   streams: StreamHub;
-  /** Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog (src/metrics.ts). */
+  /**
+   * Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog
+   * (src/metrics.ts).
+   */
   metrics: Metrics;
   logger: Logger;
   close(): Promise<void>;
@@ -101,7 +109,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   let scheduler: Scheduler | undefined;
   const registry = new FamilyRegistry({
     onAgendaChanged: (dueAt) => scheduler?.jobAdded(dueAt),
-    store, now, newId, publicUrl: publicBase(config.server.publicUrl),
+    store, now, newId, publicUrl: publicBase(config.server.publicUrl), react: areaReactions(),
     transports: { email: config.email.smtpUrl !== null, push: config.push.ntfyUrl !== null, sms: config.sms.gatewayUrl !== null },
     onCommitted: (family, lastSeq) => {
       for (const fn of onCommitted) {
@@ -149,8 +157,16 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
   });
   let document: unknown;
-  const routes: RouteDef[] = [];
-  routes.push(...systemRoutes(() => document, VERSION, metrics), ...areaRoutes());
+  // The front doors, side by side; a new door is one more line here.
+  const doors: Door[] = [
+    { name: 'system', routes: systemRoutes(() => document, VERSION, metrics) },
+    { name: 'rest', routes: areaRoutes() },
+    { name: 'public', routes: publicRoutes() },
+    { name: 'stream', routes: streamRoutes },
+    // The assistant surface: tool calls come back in as REST requests to this daemon's address.
+    { name: 'mcp', mount: mcpEndpoint },
+  ];
+  const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
   const base = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl }) as { components: Record<string, Record<string, unknown>> };
   const hooks = webhooksOpenApi();
@@ -163,8 +179,9 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     },
   };
   const { app, router } = createApp(services, routes, metrics);
-  // The assistant surface: tool calls come back in as REST requests to this address.
-  app.use(mcpEndpoint({ services, routes, baseUrl: () => url, version: VERSION }));
+  for (const door of doors) {
+    if (door.mount) app.use(door.mount({ services, routes, baseUrl: () => url, version: VERSION }));
+  }
 
   // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
   //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.

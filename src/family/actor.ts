@@ -16,21 +16,28 @@
  * If the commit fails (a full disk, an I/O error), only the batch's own requests fail; the
  * family is reloaded from disk (so no sequence number is lost) and the queue goes on.
  */
-import type { Store, CommitBatch } from '../store/store.js';
+import type {
+  AgendaReads, BatchCommits, CommitBatch, Directory, LogReads,
+} from '../store/ports.js';
 import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
 import { Invalid } from '../domain/shared/errors.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import {
-  FamilyState, type ActorRef, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange, type RecordChange,
+  FamilyState, type Caller, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange,
+  type Reactions, type RecordChange,
 } from '../domain/shared/state.js';
-import { seedRecords } from '../domain/seeds.js';
+import { seedRecords } from '../domain/areas.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
+import { applyDecision } from '../domain/shared/decision.js';
 
 export interface ActorDeps {
-  store: Store;
+  /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
+  store: BatchCommits & LogReads & AgendaReads & Pick<Directory, 'getFamily' | 'lookupIndex'>;
   now: () => Date;
   newId: IdGenerator;
   publicUrl: string;
+  /** Every area's reactions, composed once from the list of areas (`areaReactions`). */
+  react: Reactions;
   /** Which outbound channels are configured (email, push, sms), handed to deciders. */
   transports?: { email: boolean; push: boolean; sms: boolean };
   /** Nudged once a batch is durable: the family and its last durable sequence number. */
@@ -48,7 +55,7 @@ export interface ExecuteOptions<R, A> {
 
 interface Queued {
   command: Command<unknown>;
-  ref: ActorRef;
+  ref: Caller;
   opts: ExecuteOptions<unknown, unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
@@ -113,7 +120,7 @@ export class FamilyActor {
    * `opts.answer` renders from it) once its changes are durable. A domain error thrown by the
    * decider rejects this call only and writes nothing.
    */
-  execute<R, A = R>(command: Command<R>, ref: ActorRef, opts: ExecuteOptions<R, A> = {}): Promise<A> {
+  execute<R, A = R>(command: Command<R>, ref: Caller, opts: ExecuteOptions<R, A> = {}): Promise<A> {
     this.lastUsed = this.deps.now().getTime();
     return new Promise<A>((resolve, reject) => {
       this.queue.push({
@@ -143,13 +150,19 @@ export class FamilyActor {
     const batch = {
       records: [] as RecordChange[], log: [] as ChangeRecord[], indexes: [] as IndexChange[],
       agenda: [] as AgendaChange[], idempotency: [] as IdempotencyWrite[],
+      // Only this actor appends to the family's log: a log that moved meanwhile is refused.
+      expectedLastSeq: this.durableSeq,
     } satisfies CommitBatch;
     const answered: { q: Queued; answer: unknown; failed?: unknown }[] = [];
     for (const q of items) {
       // 1. decide
       let decision: Decision<unknown>;
       try {
-        decision = q.command(this.state, { now, newId: this.deps.newId, actor: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq, ...(this.deps.transports ? { transports: this.deps.transports } : {}) });
+        decision = q.command(this.state, {
+          now, newId: this.deps.newId, caller: q.ref, family: this.state.family,
+          publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq, react: this.deps.react,
+          ...(this.deps.transports ? { transports: this.deps.transports } : {}),
+        });
         assertStorable(decision);
       } catch (err) {
         q.reject(err);
@@ -162,7 +175,7 @@ export class FamilyActor {
         object: e.object, ...(e.previous !== undefined ? { previous: e.previous } : {}),
       }));
       // 2. evolve, and render the answer from exactly this state
-      this.state.apply(decision.agenda ? [...decision.changes, ...agendaRecords(decision.agenda)] : decision.changes);
+      applyDecision(this.state, decision);
       let answer: unknown = decision.result;
       try {
         if (q.opts.answer) answer = q.opts.answer(decision.result, this.state);
@@ -240,13 +253,6 @@ export class FamilyActor {
     this.idleWaiters = [];
     for (const w of waiters) w();
   }
-}
-
-/** The agenda part of a decision as changes to the family's in-memory agenda table. */
-function agendaRecords(agenda: readonly AgendaChange[]): RecordChange[] {
-  return agenda.map((a) => ('put' in a
-    ? { table: AGENDA_TABLE, id: a.put.id, value: a.put }
-    : { table: AGENDA_TABLE, id: a.remove, value: null }));
 }
 
 function settle(a: { q: Queued; answer: unknown; failed?: unknown }): void {

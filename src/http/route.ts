@@ -14,7 +14,7 @@ import type { Struct } from 'superstruct';
 import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
-import type { ActorRef, Command, FamilyInfo, FamilyState } from '../domain/shared/state.js';
+import type { Caller, Command, FamilyInfo, FamilyState } from '../domain/shared/state.js';
 import type { ApiKeyRecord, Scope } from '../store/types.js';
 import type { JsonSchema } from './schema.js';
 import type { Logger } from 'pino';
@@ -50,6 +50,27 @@ export interface Services {
 }
 
 /**
+ * A front door of the daemon (the REST API, the public pages, MCP, and the ones to come), as
+ * the server composes them side by side: a door either declares routes, served through the
+ * one Koa app (keys, limits, validation, OpenAPI), or mounts a handler of its own once every
+ * route is known (MCP builds its tool catalog from them and calls them back over HTTP).
+ */
+export interface Door {
+  name: string;
+  routes?: RouteDef[];
+  mount?: (ctx: DoorContext) => Koa.Middleware;
+}
+
+export interface DoorContext {
+  services: Services;
+  /** Every route of every door, in the order they are matched. */
+  routes: readonly RouteDef[];
+  /** The daemon's own address, known once it listens. */
+  baseUrl: () => string;
+  version: string;
+}
+
+/**
  * The path's family as a handler sees it, bound to the calling key: reads see only durable
  * state; a command's answer is rendered from the state right after it and, for a request with
  * an Idempotency-Key, kept in the same transaction as the change.
@@ -69,7 +90,7 @@ export interface HandlerContext<Q, B> {
   /** Present on family routes. */
   family: FamilyHandle;
   /** Who is calling: the key and the household member it acts for. */
-  caller: ActorRef;
+  caller: Caller;
   key: ApiKeyRecord;
 }
 
@@ -92,7 +113,10 @@ export interface RouteDef<Q = any, B = any> {
   status?: number;
   /** JSON Schema of the success body. */
   response: JsonSchema;
-  /** An example of the route's own answer (for an error status, the table in openapi.ts is used otherwise). */
+  /**
+   * An example of the route's own answer (for an error status, the table in openapi.ts is used
+   * otherwise).
+   */
   example?: unknown;
   /** Content type of a non-JSON success body (e.g. text/calendar). */
   produces?: string;

@@ -8,7 +8,7 @@
  * objects of arrays can still hold hundreds of thousands of values within the body limit.
  */
 import type { Struct, Failure, Context } from 'superstruct';
-import { Invalid, type Issue, type Path } from '../domain/shared/errors.js';
+import { Invalid, issuesMessage, type Issue, type Path } from '../domain/shared/errors.js';
 
 /** Failures counted before the walk stops; the answer then says "at least". */
 export const MAX_COUNTED = 1000;
@@ -36,7 +36,9 @@ function describe(f: Failure): string {
 
 type Tuple = [Failure, undefined] | [undefined, unknown];
 
-/** Puts an entry's (coerced) value back into its parent, as superstruct does; answers the parent. */
+/**
+ * Puts an entry's (coerced) value back into its parent, as superstruct does; answers the parent.
+ */
 function assign(value: unknown, k: string | number | undefined, v: unknown): unknown {
   if (k === undefined) return v;
   if (value instanceof Map) value.set(k, v);
@@ -125,11 +127,5 @@ export function validateInput<T>(value: unknown, struct: Struct<T, any>, prefix:
     issues.push({ path, message: describe(failure) });
   }
   if (!failures) return result as T;
-  const first = issues[0]!;
-  const where = first.path.length ? first.path.join('.') : 'body';
-  const others = issues.length - 1;
-  const more = others > 0
-    ? ` (and ${failures > MAX_COUNTED ? 'at least ' : ''}${others} more problem${others > 1 ? 's' : ''})`
-    : '';
-  throw new Invalid(`${where} ${first.message}${more}`, issues);
+  throw new Invalid(issuesMessage(issues, issues.length, failures > MAX_COUNTED), issues);
 }

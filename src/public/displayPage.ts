@@ -29,10 +29,9 @@ interface Found { family: FamilyInfo; displayId: string; content: (waitMs?: numb
 async function resolve(services: Services, token: string): Promise<Found | null> {
   const hash = displayToken.hashOf(token);
   if (!hash) return null;
-  const familyId = services.store.lookupIndex('share-token', hash);
-  const family = familyId ? services.store.getFamily(familyId) : undefined;
-  if (!family) return null;
-  const actor = await services.registry.get(family);
+  const actor = await services.registry.byShareToken(hash);
+  if (!actor) return null;
+  const family = actor.family;
   const displayId = await actor.read((state) => displayByTokenHash(state, hash)?.id ?? null);
   if (!displayId) return null;
   const days = services.config.display.days;

@@ -1,4 +1,4 @@
-import type { ActorRef, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
+import type { Caller, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
 import type { LogEventType } from '../domain/shared/events.js';
 
 export type Scope = 'read' | 'write' | 'admin';
@@ -22,7 +22,7 @@ export interface ChangeRecord {
   seq: number;
   at: string;
   type: LogEventType;
-  actor: Pick<ActorRef, 'keyId' | 'personId'>;
+  actor: Pick<Caller, 'keyId' | 'personId'>;
   object: unknown;
   previous?: unknown;
 }
@@ -45,8 +45,6 @@ export interface IdempotencyWrite {
 }
 
 /** A job on the durable agenda, as stored (the family is part of the key). */
-export interface StoredAgendaJob extends AgendaJob {
-  familyId: string;
-}
+export type StoredAgendaJob<J = AgendaJob> = J & { familyId: string };
 
 export type { FamilyInfo };

@@ -10,7 +10,7 @@ import { deliveryHeaders } from './sign.js';
 /** Receivers answer small bodies; a larger answer is aborted and counts as a failure. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
-export interface SendInput {
+export interface ManualNotificationInput {
   url: string;
   secrets: readonly string[];
   /** The webhook id: the event id, the same on every attempt. */
@@ -26,7 +26,9 @@ export interface SendResult {
   durationMs: number;
   error: string | null;
   retryAfterMs: number | null;
-  /** The call was cancelled (shutdown): the receiver may or may not have it; nothing is recorded. */
+  /**
+   * The call was cancelled (shutdown): the receiver may or may not have it; nothing is recorded.
+   */
   aborted: boolean;
 }
 
@@ -39,7 +41,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date)
   return Number.isNaN(t) ? null : Math.max(0, t - now.getTime());
 }
 
-export async function sendAttempt(egress: Egress, config: Config, input: SendInput): Promise<SendResult> {
+export async function sendAttempt(egress: Egress, config: Config, input: ManualNotificationInput): Promise<SendResult> {
   const timestamp = Math.floor(input.at.getTime() / 1000);
   const started = performance.now();
   try {

@@ -67,7 +67,7 @@ export function decideCreateDisplay(state: FamilyState, input: DisplayInput, tok
   }
   const display: DisplayRecord = {
     id: ctx.newId('display'), name, calendars, personIds, tokenHash,
-    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.actor.keyId,
+    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.caller.keyId,
   };
   return {
     result: display,

@@ -11,7 +11,6 @@
 import { entriesOf } from '../collections/listing.js';
 import { ENTRIES } from '../collections/types.js';
 import { FEED_OWNED, type EventData, type EventRecord, type OccurrenceException } from '../calendar/types.js';
-import { reactToEventChanged, reactToEventsRemoved } from '../shared/hooks.js';
 import type { CommandContext, FamilyState, LogEvent, RecordChange, AgendaChange } from '../shared/state.js';
 import { feedOccurrenceOn } from './expand.js';
 import { feedEventId } from './identity.js';
@@ -21,7 +20,9 @@ export interface MergeOutcome {
   changes: RecordChange[];
   /** Log events of other areas (plans unlinking removed events). */
   events: LogEvent[];
-  /** Jobs of other areas: reminders, checks and alerts of changed events move, of removed ones go. */
+  /**
+   * Jobs of other areas: reminders, checks and alerts of changed events move, of removed ones go.
+   */
   agenda: AgendaChange[];
   added: EventRecord[];
   changed: EventRecord[];
@@ -47,7 +48,10 @@ function occursOn(item: FeedItem, date: string): boolean {
   return item.recur ? feedOccurrenceOn(item.recur, date) !== undefined : item.data.date === date;
 }
 
-/** The feed's exceptions, with the family's own occurrence changes laid on top where they still apply. */
+/**
+ * The feed's exceptions, with the family's own occurrence changes laid on top where they still
+ * apply.
+ */
 function exceptionsOf(item: FeedItem, before: EventRecord | undefined, at: string): Record<string, OccurrenceException> | undefined {
   const out: Record<string, OccurrenceException> = {};
   for (const [date, x] of Object.entries(item.exceptions ?? {})) out[date] = { ...x, updatedAt: at };
@@ -112,7 +116,7 @@ export function mergeFeedItems(
     // A changed event's reminders, leave-by, checks and coverage alert follow its new times (a
     // new one has no family fields yet, so nothing of it is scheduled).
     if (before) {
-      const r = reactToEventChanged(state, next, ctx);
+      const r = ctx.react.eventChanged(state, next, ctx);
       out.changes.push(...r.changes);
       out.events.push(...r.events);
       if (r.agenda) out.agenda.push(...r.agenda);
@@ -123,7 +127,7 @@ export function mergeFeedItems(
     out.removed.push(id);
     out.changes.push({ table: ENTRIES, id, value: null });
   }
-  const more = reactToEventsRemoved(state, out.removed, ctx);
+  const more = ctx.react.eventsRemoved(state, out.removed, ctx);
   out.changes.push(...more.changes);
   out.events.push(...more.events);
   if (more.agenda) out.agenda.push(...more.agenda);

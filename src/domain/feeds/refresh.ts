@@ -11,11 +11,12 @@
  * error that appears, changes or clears), not for every quiet hourly sync.
  */
 import type { Command, Decision, LogEvent } from '../shared/state.js';
-import { intakeUpdate, reactToFeedIntake } from './intake.js';
+import { intakeUpdate } from './intake.js';
 import { mergeFeedItems } from './merge.js';
 import { scheduleNext, scheduleSoon } from './schedule.js';
 import { FEEDS, type CalendarFeed, type FeedSnapshot } from './types.js';
 import { feedView, getFeed } from './views.js';
+import { noChange } from '../shared/decision.js';
 
 export interface RefreshResult {
   outcome: 'changed' | 'unchanged' | 'failed' | 'missed' | 'gone';
@@ -24,7 +25,7 @@ export interface RefreshResult {
   removed?: number;
 }
 
-const gone: Decision<RefreshResult> = { result: { outcome: 'gone' }, changes: [], events: [] };
+const gone: Decision<RefreshResult> = noChange({ outcome: 'gone' });
 
 /** Records a fetched and parsed feed: its events merged, validators kept, next refresh put. */
 export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinutes: number): Command<RefreshResult> {
@@ -54,7 +55,7 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
       });
       events.push(...m.events);
       if (intake) {
-        const r = reactToFeedIntake(state, intake, ctx);
+        const r = ctx.react.feedIntake(state, intake, ctx);
         changes.push(...r.changes);
         events.push(...r.events);
         agenda.push(...(r.agenda ?? []));
@@ -101,6 +102,6 @@ export function applyFailure(sourceId: string, error: string, refreshMinutes: nu
 export function applyMissed(sourceId: string): Command<RefreshResult> {
   return (state, ctx) => {
     if (!getFeed(state, sourceId)) return gone;
-    return { result: { outcome: 'missed' }, changes: [], events: [], agenda: [scheduleSoon(sourceId, ctx.now)] };
+    return noChange({ outcome: 'missed' }, [scheduleSoon(sourceId, ctx.now)]);
   };
 }

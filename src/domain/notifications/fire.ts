@@ -17,7 +17,7 @@ import { nextRoutineJob } from './routines.js';
 import { eventAgenda, needsCoverage, nextCheckRun, type AgendaPart } from './schedule.js';
 import { checkText, coverageText, leaveByText, reminderText, routineText, type WeatherNote } from './texts.js';
 import {
-  CHECKS, KEEP_MS, MARKS, NOTIFICATIONS, ROUTINES, type CheckRecord, type NotificationRecord, type RoutineRecord, type Transports,
+  CHECKS, KEEP_MS, MARKS, NOTIFICATIONS, ROUTINES, type CheckRecord, type JOB, type NotificationRecord, type RoutineRecord, type Transports,
 } from './types.js';
 
 export interface FireOptions {
@@ -164,7 +164,9 @@ export function fireCheck(state: FamilyState, ctx: CommandContext, data: { check
   return result(record, changes, events, agenda);
 }
 
-/** A routine's cron time: its notification, `lastRunAt`, and the job moved to the next cron time. */
+/**
+ * A routine's cron time: its notification, `lastRunAt`, and the job moved to the next cron time.
+ */
 export function fireRoutine(state: FamilyState, ctx: CommandContext, data: { routineId: string; dueAt: number }, opts: FireOptions): Decision<Fired> {
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
@@ -177,7 +179,8 @@ export function fireRoutine(state: FamilyState, ctx: CommandContext, data: { rou
   }, changes, events, agenda);
   const next: RoutineRecord = { ...r, lastRunAt: ctx.now.toISOString() };
   changes.push({ table: ROUTINES, id: r.id, value: next });
-  // The next cron time after this one (and after now: a late firing does not repeat the ones it missed).
+  // The next cron time after this one (and after now: a late firing does not repeat the ones it
+  // missed).
   agenda.push(...nextRoutineJob(state, next, new Date(Math.max(data.dueAt, ctx.now.getTime()))));
   return result(record, changes, events, agenda);
 }
@@ -189,7 +192,7 @@ export const PRUNE_BATCH = 500;
  * Removes notifications and marks older than 30 days, at most PRUNE_BATCH per pass; the job
  * comes back at once while there is more, else when the oldest record left turns 30 days old.
  */
-export function prune(state: FamilyState, ctx: CommandContext, jobIdValue: string, kind: string): Decision<number> {
+export function prune(state: FamilyState, ctx: CommandContext, jobIdValue: string, kind: typeof JOB.prune): Decision<number> {
   const cutoff = ctx.now.getTime() - KEEP_MS;
   const changes: RecordChange[] = [];
   let oldestLeft = Infinity;

@@ -1,6 +1,6 @@
 /**
- * Notification routines (docs/notifications.md): a cron pattern in a time zone that sends a briefing, a
- * reminder or a digest. Defaults: `0 7 * * *`, intent briefing, mode plain, channels
+ * Notification routines (docs/notifications.md): a cron pattern in a time zone that sends a
+ * briefing, a reminder or a digest. Defaults: `0 7 * * *`, intent briefing, mode plain, channels
  * [in_app], enabled, the family's time zone. Only the next cron time is on the agenda; it is
  * put, moved or removed in the same decision as the routine's change, and moved on when it fires.
  */
@@ -10,6 +10,7 @@ import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState } f
 import { checkCron, checkTimeZone, nextCronRun } from './cron.js';
 import { putOrRemove } from './schedule.js';
 import { JOB, jobId, ROUTINES, type Channel, type RoutineIntent, type RoutineMode, type RoutineRecord } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 export interface RoutineInput {
   channels?: Channel[];
@@ -95,7 +96,7 @@ export function decideUpdateRoutine(state: FamilyState, id: string, input: Routi
   if (input.isEnabled !== undefined) next.isEnabled = input.isEnabled;
   if (input.title !== undefined) next.title = cleanText(input.title) ?? null;
   if (input.message !== undefined) next.message = cleanText(input.message) ?? null;
-  if (JSON.stringify(next) === JSON.stringify(before)) return { result: before, changes: [], events: [] };
+  if (JSON.stringify(next) === JSON.stringify(before)) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   const timing = next.cron !== before.cron || next.timezone !== before.timezone || next.isEnabled !== before.isEnabled;
   const agenda = timing ? nextRoutineJob(state, next, ctx.now) : [];

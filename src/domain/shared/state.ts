@@ -7,8 +7,11 @@
  * Map iteration order is creation order (records load in id order and ids are time-sortable;
  * replacing a record keeps its place), which gives "newest first" by walking backwards.
  */
+import type { Collection } from '../collections/types.js';
+import type { IntakeUpdate } from '../feeds/types.js';
 import type { LogEventType } from './events.js';
 import type { IdGenerator } from './ids.js';
+import type { Job } from './jobs.js';
 
 export interface FamilyInfo {
   id: string;
@@ -16,12 +19,15 @@ export interface FamilyInfo {
   name: string;
   timezone: string;
   createdAt: string;
-  /** A place name or `lat,lon` for the weather in contextual notifications (`family update --location`). */
+  /**
+   * A place name or `lat,lon` for the weather in contextual notifications (`family update
+   * --location`).
+   */
   location?: string | null;
 }
 
 /** Who made a change: the API key and the household member it acts for. */
-export interface ActorRef {
+export interface Caller {
   keyId: string | null;
   personId: string | null;
   /** The key's name, used as a note's author when the key has no person. */
@@ -52,17 +58,8 @@ export interface IndexChange {
   familyId: string | null;
 }
 
-/**
- * A job on the durable agenda: something the family's actor must do at `dueAt` (ms since the
- * epoch, UTC). Jobs are data; the scheduler hands a due job back to the actor as a command.
- * `id` is unique within the family, so putting a job with the same id moves it.
- */
-export interface AgendaJob {
-  id: string;
-  kind: string;
-  dueAt: number;
-  data?: unknown;
-}
+/** A job on the durable agenda, typed by its kind (shared/jobs.ts). */
+export type AgendaJob = Job;
 
 /** Adds (or moves) a job, or removes one by id — in the same transaction as the decision. */
 export type AgendaChange = { put: AgendaJob } | { remove: string };
@@ -75,14 +72,41 @@ export interface Decision<R> {
   agenda?: AgendaChange[];
 }
 
+/** What an area adds to a decision another area is making: records, log events, agenda jobs. */
+export interface Reaction { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] }
+
+/**
+ * What every area does when another area changes something, inside the same decision (so it
+ * all lands in one transaction). Composed once from the list of areas (src/domain/areas.ts) by
+ * the actor's owner and handed to deciders in the command context, so that an area that makes
+ * the change never imports the areas that react to it.
+ */
+export interface Reactions {
+  /** Calendar events were removed (a delete, a calendar or a feed removed). */
+  eventsRemoved(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): Reaction;
+  /**
+   * A calendar event was created or changed (the series or one occurrence): `event` is the
+   * record as this decision writes it, while `state` still holds the one before (or none).
+   */
+  eventChanged(state: FamilyState, event: { readonly id: string }, ctx: CommandContext): Reaction;
+  /** A collection was deleted with these entries. */
+  collectionDeleted(
+    state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
+  ): Reaction;
+  /** A feed refresh added or changed events matching the feed's hint words. */
+  feedIntake(state: FamilyState, intake: IntakeUpdate, ctx: CommandContext): Reaction;
+}
+
 export interface CommandContext {
   now: Date;
   newId: IdGenerator;
-  actor: ActorRef;
+  caller: Caller;
   family: FamilyInfo;
   /** Public base URL of the daemon (share links), without a trailing slash. */
   publicUrl: string;
-  /** Which outbound channels the daemon has configured, for notifications a decision makes itself. */
+  /**
+   * Which outbound channels the daemon has configured, for notifications a decision makes itself.
+   */
   transports?: { email: boolean; push: boolean; sms: boolean };
   /**
    * The sequence number of the last change-log record decided before this command (the
@@ -90,6 +114,8 @@ export interface CommandContext {
    * decision say "from this point of the log on" (a new webhook destination).
    */
   lastSeq?: number;
+  /** Every area's reactions to this decision's removed and changed records. */
+  react: Reactions;
 }
 
 export type Command<R> = (state: FamilyState, ctx: CommandContext) => Decision<R>;
@@ -222,8 +248,3 @@ export class FamilyState {
 const EMPTY: ReadonlyMap<string, unknown> = new Map();
 /** Record changes the journal keeps (a few seconds of a busy family's writes). */
 const JOURNAL_MAX = 2_048;
-
-/** A decision with no writes (a command that only answers). */
-export function noChange<R>(result: R): Decision<R> {
-  return { result, changes: [], events: [] };
-}

@@ -18,6 +18,7 @@ import {
   type AttemptRecord, type AttemptStatus, type DeliveryJob, type DeliveryJobData, type DestinationRecord, type DestinationStats,
   type DisabledReason, type OutboxCheckpoint,
 } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 /** What the outbox needs of a change-log record. */
 export interface LogPointer { seq: number; id: string; type: LogEventType }
@@ -35,46 +36,10 @@ export function leaseMs(timeoutMs: number): number {
   return timeoutMs + 10 * 60_000;
 }
 
-/**
- * Puts one delivery job per (record × enabled destination subscribed to its type and created
- * before it), leased to the sender of `boot` (it sends them at once after the commit), and moves
- * the checkpoint to the last record. Records at or below the checkpoint are skipped, so two
- * passes racing over the same records enqueue them once.
- *
- * The durable way to owe deliveries, one job each. The outbox no longer takes it for first
- * attempts (they go from memory, and `decideOutcomes` records them with the checkpoint); it is
- * the rule the deciders' unit tests build owed jobs with, and what a caller that must not hold
- * deliveries in memory would use.
- */
-export function decideEnqueue(
-  state: FamilyState, records: readonly LogPointer[], lease: { boot: string; until: number }, ctx: CommandContext,
-): Decision<DeliveryJob[]> {
-  const from = outboxCheckpoint(state);
-  const fresh = records.filter((r) => r.seq > from);
-  if (!fresh.length) return { result: [], changes: [], events: [] };
-  const destinations = Array.from(state.table<DestinationRecord>(DESTINATIONS).values());
-  const jobs: DeliveryJob[] = [];
-  for (const r of fresh) {
-    for (const d of destinations) {
-      if (!wants(d, r)) continue;
-      jobs.push({
-        id: jobIdOf(d.id, r.id), kind: DELIVER_KIND, dueAt: lease.until,
-        data: { destinationId: d.id, deliveryId: ctx.newId('dlv'), eventId: r.id, seq: r.seq, type: r.type, attempt: 0, lease: { boot: lease.boot } },
-      });
-    }
-  }
-  return {
-    result: jobs,
-    changes: [{ table: OUTBOX, id: OUTBOX_ID, value: { seq: fresh.at(-1)!.seq } satisfies OutboxCheckpoint }],
-    events: [],
-    agenda: jobs.map((put) => ({ put })),
-  };
-}
-
 /** The job as the family has it now, when it is still the attempt the caller holds. */
 export function liveJob(state: FamilyState, jobId: string): DeliveryJob | undefined {
   const job = state.get<AgendaJob>(AGENDA_TABLE, jobId);
-  return job && job.kind === DELIVER_KIND ? job as DeliveryJob : undefined;
+  return job?.kind === DELIVER_KIND ? job : undefined;
 }
 
 /**
@@ -99,9 +64,9 @@ export function deliverable(state: FamilyState, data: { destinationId: string; s
 export function decideLease(
   state: FamilyState, job: DeliveryJob, lease: { boot: string; until: number }, alreadyHeld: boolean,
 ): Decision<'leased' | 'extended' | 'dropped'> {
-  if (!deliverable(state, job.data)) return { result: 'dropped', changes: [], events: [] };
+  if (!deliverable(state, job.data)) return noChange('dropped');
   const put: DeliveryJob = { ...job, dueAt: lease.until, data: { ...job.data, lease: { boot: lease.boot } } };
-  return { result: alreadyHeld ? 'extended' : 'leased', changes: [], events: [], agenda: [{ put }] };
+  return noChange(alreadyHeld ? 'extended' : 'leased', [{ put }]);
 }
 
 /**
@@ -112,11 +77,11 @@ export function decideReclaim(state: FamilyState, lease: { boot: string; until: 
   const jobs: DeliveryJob[] = [];
   for (const job of state.table<AgendaJob>(AGENDA_TABLE).values()) {
     if (job.kind !== DELIVER_KIND) continue;
-    const j = job as DeliveryJob;
+    const j: DeliveryJob = job;
     if (!j.data.lease || j.data.lease.boot === lease.boot) continue;
     jobs.push({ ...j, dueAt: lease.until, data: { ...j.data, lease: { boot: lease.boot } } });
   }
-  return { result: jobs, changes: [], events: [], agenda: jobs.map((put) => ({ put })) };
+  return noChange(jobs, jobs.map((put) => ({ put })));
 }
 
 /** What one attempt came to, as the sender saw it. */
@@ -136,7 +101,9 @@ export interface AttemptOutcome {
   retryAfterMs: number | null;
   /** A test delivery: recorded, but it neither retries nor disables. */
   test?: boolean;
-  /** The job and the lease the attempt was made under (a retry, or a delivery moved to the agenda). */
+  /**
+   * The job and the lease the attempt was made under (a retry, or a delivery moved to the agenda).
+   */
   jobId?: string;
   boot?: string;
   /**
@@ -266,7 +233,8 @@ export function decideOutcomes(
       for (const a of dropJobs(state, d.id)) if ('remove' in a) remove(a.remove);
       for (const [id, j] of jobs) if (j && j.data.destinationId === d.id) remove(id);
       if (holds) remove(job.id);
-      // The household hears of it in the app: nothing else would tell them their automation stopped.
+      // The household hears of it in the app: nothing else would tell them their automation
+      // stopped.
       const notice = householdNotice(state, ctx, {
         title: `Webhook "${d.name}" was turned off`,
         body: disabled === 'failing'

@@ -17,13 +17,13 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
-import { Invalid, MAX_ISSUES, type Issue, type Path } from '../../domain/shared/errors.js';
+import { Invalid, MAX_ISSUES, failOnIssues, type Issue, type Path } from '../../domain/shared/errors.js';
 import { HttpError } from '../errors.js';
 
 /**
- * Shape caps (docs/decisions.md, "Request bodies and rate limits"). The contract's largest
- * legitimate shapes are far below them: 200 ids in a share, 100 fields of 100 options, 50
- * batch items, nesting of about five levels.
+ * Shape caps (docs/decisions.md, "Request bodies and rate limits"). The API's largest
+ * legitimate shapes (docs/api.md) are far below them: 200 ids in a share, 100 fields of 100
+ * options, 50 batch items, nesting of about five levels.
  */
 export const BODY_CAPS = { depth: 32, keys: 1000, items: 1000 } as const;
 
@@ -110,9 +110,7 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
       throw new Invalid('The request body must be a JSON object', [{ path: [], message: 'must be a JSON object' }]);
     }
     const issues = checkShape(value);
-    if (issues.length) {
-      throw new Invalid(`${issues[0]!.path.length ? issues[0]!.path.join('.') : 'body'} ${issues[0]!.message}`, issues);
-    }
+    failOnIssues(issues);
     setBody(ctx, value, text);
     await next();
   };

@@ -1,11 +1,12 @@
 /**
- * Plan polls: question, options, votes, settle and reopen (the states are drawn in src/domain/plans/polls.ts).
- * Question, options and votes change only while a poll is open (409 otherwise); settling a
- * dated option writes the calendar, reopening removes that event again. Each answer carries the
- * poll as the caller sees it (`votes` per option, the caller's `myVoteOptionId`).
+ * Plan polls: question, options, votes, settle and reopen (the states are drawn in
+ * src/domain/plans/polls.ts). Question, options and votes change only while a poll is open (409
+ * otherwise); settling a dated option writes the calendar, reopening removes that event again. Each
+ * answer carries the poll as the caller sees it (`votes` per option, the caller's
+ * `myVoteOptionId`).
  */
 import { defineRoutes } from '../route.js';
-import type { ActorRef, FamilyState } from '../../domain/shared/state.js';
+import type { Caller, FamilyState } from '../../domain/shared/state.js';
 import {
   decideAddOption, decideClearVote, decideCreatePoll, decideDeleteOption, decideDeletePoll, decideReopenPoll,
   decideReplaceOption, decideSettlePoll, decideUpdatePoll, decideVote,
@@ -22,7 +23,7 @@ const base = '/plans/:planId/polls';
 const OPEN_ONLY = 'Only while the poll is open (409 when settled).';
 
 /** The poll as it stands in `s`, for the calling key. */
-function currentPoll(s: FamilyState, planId: string, pollId: string, caller: ActorRef): PollView | undefined {
+function currentPoll(s: FamilyState, planId: string, pollId: string, caller: Caller): PollView | undefined {
   const p = requirePlan(s, planId).polls.find((x) => x.id === pollId);
   return p ? pollView(p, caller.personId) : undefined;
 }
