@@ -31,7 +31,7 @@ export interface Area {
   onFeedIntake?: Reactions['feedIntake'];
 }
 
-export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context';
+export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family';
 
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
@@ -43,6 +43,8 @@ export const AREAS = {
   feeds: {},
   webhooks: {},
   context: {},
+  // The family's own settings: its zone change re-plans the other areas' jobs itself (settings.ts).
+  family: {},
 } satisfies Record<AreaName, Area>;
 
 /**

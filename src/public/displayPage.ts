@@ -37,13 +37,13 @@ async function resolve(services: Services, token: string): Promise<Found | null>
   const days = services.config.display.days;
   const content = async (waitMs = 0) => {
     const now = services.now();
-    // The family record as stored: its location can change from the command line too.
-    const info = services.store.getFamily(family.id) ?? actor.family;
+    // Asked again each time: a stream outlives an actor evicted while the family was idle, and
+    // the family's zone and location change live on its actor.
+    const current = await services.registry.get(family);
+    const info = current.family;
     const today = todayIn(info.timezone, now);
     const dates = Array.from({ length: days }, (_, i) => addDays(today, i));
     const weather = await services.display.weather.forecast(info, dates, waitMs);
-    // Asked again each time: a stream outlives an actor evicted while the family was idle.
-    const current = await services.registry.get(info);
     return current.read((state) => {
       const d = displayByTokenHash(state, hash);
       return d ? displayContent(state, d, services.now(), days, weather) : null;

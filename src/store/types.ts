@@ -1,5 +1,5 @@
 import type { Caller, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
-import type { LogEventType } from '../domain/shared/events.js';
+import type { LoggedEventType } from '../domain/shared/events.js';
 
 export type Scope = 'read' | 'write' | 'admin';
 
@@ -21,7 +21,7 @@ export interface ChangeRecord {
   id: string;
   seq: number;
   at: string;
-  type: LogEventType;
+  type: LoggedEventType;
   actor: Pick<Caller, 'keyId' | 'personId'>;
   object: unknown;
   previous?: unknown;
@@ -42,6 +42,17 @@ export interface IdempotencyWrite {
   keyId: string;
   idemKey: string;
   record: IdempotencyRecord;
+}
+
+import type { FamilyPatch } from '../domain/family/settings.js';
+export type { FamilyPatch };
+
+/** A family update the CLI queued for the daemon (or the next load of the family). */
+export interface QueuedFamilyUpdate {
+  id: string;
+  familyId: string;
+  patch: FamilyPatch;
+  queuedAt: string;
 }
 
 /** A job on the durable agenda, as stored (the family is part of the key). */

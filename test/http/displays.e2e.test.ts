@@ -82,7 +82,7 @@ describe('/displays and /display/:displayToken', function () {
   });
 
   it('shows the coming days with times, who is going and leave-by, chores due and done, and the weather; nothing private', async () => {
-    await server.daemon.store.updateFamily((await server.daemon.store.getFamilyBySlug('home'))!.id, { location: 'Berlin' });
+    expect((await server.api.patch('', { location: 'Berlin' })).status).to.equal(200);
     await server.api.post('/calendar/events', {
       title: 'Swimming', date: '2026-06-10', time: '17:00', endTime: '18:00', where: 'Pool', attendance: { [ana]: 'going' },
       travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10 },

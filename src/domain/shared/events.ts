@@ -20,13 +20,17 @@ export const EVENT_TYPES = [
 export type EventType = typeof EVENT_TYPES[number];
 
 /**
- * Event types of the daemon's own resources, beyond the contract's list: they are logged and
- * streamed like the others and named in the OpenAPI document, but webhook destinations cannot
- * subscribe to them (webhook `eventTypes` take EVENT_TYPES only).
+ * Types the daemon logs beyond the contract's: one list, read by the change log's type, the
+ * changes endpoint's schema and the OpenAPI document. They are not offered to webhook
+ * destinations (docs/webhooks.md, "Event types"): the contract's receivers do not know them.
  */
-export const EXTENSION_EVENT_TYPES = ['display.created', 'display.deleted'] as const;
+export const EXTENSION_EVENT_TYPES = [
+  'family.updated',
+  // A family display link made or turned off (docs/display.md); the object never holds its token.
+  'display.created', 'display.deleted',
+] as const;
 export type ExtensionEventType = typeof EXTENSION_EVENT_TYPES[number];
 
-/** Every type a change-log record can carry. */
-export const LOG_EVENT_TYPES = [...EVENT_TYPES, ...EXTENSION_EVENT_TYPES] as const;
-export type LogEventType = EventType | ExtensionEventType;
+/** Every type a change-log record may have. */
+export const LOGGED_EVENT_TYPES = [...EVENT_TYPES, ...EXTENSION_EVENT_TYPES] as const;
+export type LoggedEventType = typeof LOGGED_EVENT_TYPES[number];
