@@ -40,7 +40,10 @@ import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
-import { mcpEndpoint } from './mcp/endpoint.js';
+import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
+import { OAuthAuthority } from './oauth/authority.js';
+import { oauthDoor, oauthUrls } from './oauth/endpoints.js';
+import { looksLikeAccessToken } from './oauth/credentials.js';
 import { LocalFollowedLog } from './stream/log.js';
 import { StreamHub } from './stream/hub.js';
 import streamRoutes from './stream/routes.js';
@@ -152,7 +155,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       log: followed, heartbeatMs: config.stream.heartbeatSeconds * 1000, onOpen: () => requests.add(-1), onClose: () => requests.add(1),
     }),
   };
-  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, stream, display };
+  // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
+  const urls = oauthUrls(publicBase(config.server.publicUrl), MCP_PATH);
+  const authority = new OAuthAuthority({ store, registry, now, newId, resource: urls.resource });
+  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, grants: authority, stream, display };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
@@ -164,8 +170,19 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     { name: 'rest', routes: areaRoutes() },
     { name: 'public', routes: publicRoutes() },
     { name: 'stream', routes: streamRoutes },
+    // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
+    { name: 'oauth', mount: (c) => oauthDoor(c.services, store, authority, urls).middleware },
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
-    { name: 'mcp', mount: mcpEndpoint },
+    {
+      name: 'mcp',
+      mount: (c) => mcpEndpoint({
+        ...c,
+        grants: {
+          verifyAccess: (token) => authority.verifyAccess(token), forwardProof: (token) => authority.forwardProof(token),
+          resourceMetadata: urls.resourceMetadata, isAccessToken: looksLikeAccessToken,
+        },
+      }),
+    },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
@@ -242,10 +259,16 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   };
   sweep = setTimeout(sweepPass, 1_000);
   sweep.unref();
+  // Expired OAuth codes and tokens, and registrations never used, every ten minutes.
+  const oauthSweep = setInterval(() => {
+    authority.sweep().catch((err: unknown) => logger.warn({ err }, 'OAuth sweep failed'));
+  }, 600_000);
+  oauthSweep.unref();
 
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     clearTimeout(sweep);
+    clearInterval(oauthSweep);
     queuedUpdates.stop();
     closeSharedFeedReader(egress); // a slow feed must not hold the stop up
     hub.close(); // open streams end now, or the server would wait for them
