@@ -3,7 +3,7 @@
  * answers and the caller a command is made for.
  */
 import { createHash } from 'node:crypto';
-import type { ActorRef, FamilyState } from '../domain/shared/state.js';
+import type { Caller, FamilyState } from '../domain/shared/state.js';
 import { CalDavError } from './errors.js';
 import type { DavRequest } from './request.js';
 import { document, parseXml, XmlError, type XmlElement } from './xml.js';
@@ -47,6 +47,6 @@ export function multistatus(req: DavRequest, inner: string): void {
 }
 
 /** Who makes a change through CalDAV: the key that logged in. */
-export function callerOf(req: DavRequest): ActorRef {
+export function callerOf(req: DavRequest): Caller {
   return { keyId: req.key.id, personId: req.key.personId, keyName: req.key.name };
 }

@@ -22,6 +22,28 @@ import { findCollection, objectsOf, type DavCollection, type DavObject } from '.
 import { objectHref, respond, statusResponse, type PropContext } from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
 
+/**
+ * Answers kept per family until its next write, at most REMEMBERED of them: a map of their own,
+ * so clients asking many different questions (ever-new sync tokens) do not push the family's
+ * other derived values (listings, the search index) out of the state's shared cache.
+ */
+const REMEMBERED = 32;
+const answers = new WeakMap<FamilyState, { version: number; byQuestion: Map<string, string> }>();
+
+function remembered(state: FamilyState, question: string, answer: () => string): string {
+  let kept = answers.get(state);
+  if (!kept || kept.version !== state.version) {
+    kept = { version: state.version, byQuestion: new Map() };
+    answers.set(state, kept);
+  }
+  const hit = kept.byQuestion.get(question);
+  if (hit !== undefined) return hit;
+  const fresh = answer();
+  if (kept.byQuestion.size >= REMEMBERED) kept.byQuestion.delete(kept.byQuestion.keys().next().value!);
+  kept.byQuestion.set(question, fresh);
+  return fresh;
+}
+
 interface Range { start: number; end: number; local?: { tz: string; from: string; to: string } }
 
 export async function handleReport(req: DavRequest): Promise<void> {
@@ -35,8 +57,8 @@ export async function handleReport(req: DavRequest): Promise<void> {
   // Clients ask the same question again and again (Home Assistant polls one window, phones the
   // same ranges): an answer is kept until the family's next write, keyed by the request itself.
   const asked = createHash('sha256').update(req.body).digest('base64url');
-  const inner = await req.actor.read((state) => state.derived(
-    `caldav:report:${key}:${asked}:${hasScope(req.key, 'write')}:${req.services.now().getUTCFullYear()}`, () => {
+  const inner = await req.actor.read((state) => remembered(
+    state, `${key}:${asked}:${hasScope(req.key, 'write')}:${req.services.now().getUTCFullYear()}`, () => {
       const col = findCollection(state, key);
       if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
       const x: PropContext = { req, state, token: syncToken(req, state) };

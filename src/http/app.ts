@@ -10,7 +10,7 @@
  */
 import Koa from 'koa';
 import Router from '@koa/router';
-import { Invalid } from '../domain/shared/errors.js';
+import { Invalid, issuesMessage } from '../domain/shared/errors.js';
 import { HttpError } from './errors.js';
 import { errorBody, errorMiddleware } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
@@ -22,7 +22,7 @@ import { RateLimiter, rateLimit, publicRateLimit, unauthorizedRateLimit } from '
 import { jsonBody } from './middleware/body.js';
 import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
 import type { FamilyActor } from '../family/actor.js';
-import type { ActorRef } from '../domain/shared/state.js';
+import type { Caller } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
 import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
 
@@ -44,7 +44,7 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     const scope = requiredScope(def);
     const chain: Koa.Middleware[] = [];
     if (scope === 'public') chain.push(publicLimit);
-    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache)), limit);
+    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache, def.ticketed)), limit);
     if (def.method !== 'get') chain.push(body);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));
@@ -100,7 +100,8 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
       }
     }
     const key = ctx.state.key;
-    const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name } : { keyId: null, personId: null };
+    const grantId = ctx.state.grantId as string | undefined;
+    const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name, ...(grantId ? { grantId } : {}) } : { keyId: null, personId: null };
     const family = familyRoute ? familyHandle(await services.registry.get(ctx.state.family), caller, ctx.state.idempotency, def.status ?? 200) : (undefined as never);
     const result = await def.handler({ koa: ctx, params: ctx.params, query: query as any, body, services, family, key, caller });
     if (isWithStatus(result)) {
@@ -123,7 +124,7 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
  * The family as a handler sees it: the actor bound to the calling key and the request's
  * Idempotency-Key.
  */
-function familyHandle(actor: FamilyActor, caller: ActorRef, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
+function familyHandle(actor: FamilyActor, caller: Caller, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
   return {
     info: actor.family,
     read: (fn) => actor.read(fn),
@@ -141,7 +142,7 @@ function refuseUndeclaredQuery(ctx: Koa.Context, strict: boolean): Record<string
   const names = Object.keys(ctx.query);
   if (strict && names.length) {
     const issues = names.map((n) => ({ path: ['query', n], message: 'is not a known query parameter' }));
-    throw new Invalid(`query.${names[0]} is not a known query parameter`, issues);
+    throw new Invalid(issuesMessage(issues), issues);
   }
   return {};
 }

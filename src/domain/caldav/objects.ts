@@ -7,7 +7,7 @@
  */
 import { applyFields, checkEvent } from '../calendar/fields.js';
 import {
-  cleanTitle, eventView, failIfAny, occurrenceData, requireEvent, withEventReactions, writableCalendar,
+  cleanTitle, eventView, occurrenceData, requireEvent, withEventReactions, writableCalendar,
 } from '../calendar/events.js';
 import { isSeriesStart } from '../calendar/series.js';
 import type { EventData, EventPatch, EventRecord, OccurrenceException } from '../calendar/types.js';
@@ -15,7 +15,7 @@ import { SINGLE, decideCreateEntries, decideUpdateEntries } from '../collections
 import { entryView } from '../collections/listing.js';
 import { requireCollection } from '../collections/collections.js';
 import { ENTRIES, type DavMeta, type Entry, type EntryStatus } from '../collections/types.js';
-import { Invalid, type Issue } from '../shared/errors.js';
+import { Invalid, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 
 /** One changed occurrence as a client sent it (RECURRENCE-ID → its original start date). */
@@ -66,7 +66,7 @@ export function decidePutEvent(state: FamilyState, put: EventPut, ctx: CommandCo
   const title = cleanTitle(put.title, issues);
   const data = applyFields(state, before?.data ?? {}, put.fields, issues) as EventData;
   if (!issues.length) checkEvent(data, issues);
-  failIfAny(issues);
+  failOnIssues(issues);
   const at = ctx.now.toISOString();
   const next: EventRecord = {
     ...(before ?? { id: ctx.newId('ent'), createdAt: at }),
@@ -90,7 +90,7 @@ export function decidePutEvent(state: FamilyState, put: EventPut, ctx: CommandCo
     const occurrenceIssues: Issue[] = [];
     const nd = applyFields(state, series, o.fields, occurrenceIssues) as EventData;
     if (!occurrenceIssues.length) checkOccurrence(nd, occurrenceIssues);
-    failIfAny(occurrenceIssues.map((i) => ({ ...i, path: ['RECURRENCE-ID', o.date, ...i.path] })));
+    failOnIssues(occurrenceIssues.map((i) => ({ ...i, path: ['RECURRENCE-ID', o.date, ...i.path] })));
     const diff: Record<string, unknown> = {};
     for (const k of new Set([...Object.keys(series), ...Object.keys(nd)])) {
       if (canon(series[k]) !== canon(nd[k])) diff[k] = nd[k] ?? null;
