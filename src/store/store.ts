@@ -18,6 +18,7 @@ import { Conflict } from '../domain/shared/errors.js';
 import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
+import { guardCommitFailures } from './commitFailures.js';
 import type {
   ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
 } from './types.js';
@@ -92,18 +93,34 @@ export class Store {
   private pendingCommits: PendingCommit[] = [];
   private keysVersionCache: { value: number; at: number } | null = null;
   private healthListener: WriteHealthListener | null = null;
+  private reopenListener: (() => void) | null = null;
   private readonly commitListeners: CommitListener[] = [];
+  /** LMDB transactions of this process not yet settled: the environment is reopened only at 0. */
+  private inFlight = 0;
+  /** A commit failed: reopen the environment before the next write (see reopen). */
+  private reopenWanted = false;
+  private reopening: Promise<void> | null = null;
 
-  private constructor(private readonly db: RootDatabase, readonly path: string, readonly dataDir: string) {}
+  private constructor(
+    private db: RootDatabase, private readonly openEnv: () => RootDatabase,
+    readonly path: string, readonly dataDir: string,
+  ) {}
 
   /**
    * Opens (creating if needed, private to this user: files.ts) the store under `dataDir` and
    * checks its schema version. A folder or store that cannot be made or opened → StoreAccessError.
    */
   static open(dataDir: string, opts: StoreOptions = {}): Store {
+    guardCommitFailures();
     const path = join(dataDir, STORE_FILE);
-    const db = openPrivately(dataDir, () => open({ path, mapSize: opts.mapSizeBytes ?? 2 ** 34, maxReaders: 254 }));
-    const store = new Store(db, path, dataDir);
+    // overlappingSync off: LMDB flushes inside the commit, so a failed commit leaves no flush
+    // promise pending forever, and closing the environment to reopen it after a failure
+    // settles at once (with it on, close() waited for that flush and never returned).
+    const openEnv = () => openPrivately(dataDir, () => open({
+      path, mapSize: opts.mapSizeBytes ?? 2 ** 34, maxReaders: 254, overlappingSync: false,
+    }));
+    const db = openEnv();
+    const store = new Store(db, openEnv, path, dataDir);
     const version = db.get(keys.schemaVersion()) as number | undefined;
     if (version === undefined) {
       db.putSync(keys.schemaVersion(), SCHEMA_VERSION);
@@ -136,6 +153,11 @@ export class Store {
 
   onWriteHealth(listener: WriteHealthListener): void {
     this.healthListener = listener;
+  }
+
+  /** Observes each reopening of the environment after a failed commit (the daemon logs it). */
+  onReopen(listener: () => void): void {
+    this.reopenListener = listener;
   }
 
   /** Adds an observer of group commits (metrics). */
@@ -255,10 +277,19 @@ export class Store {
 
   /** Records a key's use without waiting for the disk: losing it (a crash, a full disk) is harmless. */
   touchKey(keyId: string, at: string): void {
+    if (this.reopening || this.reopenWanted) return;
+    this.inFlight++;
     this.db.transaction(() => {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
       if (k) this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
-    }).catch((err: unknown) => { swallowCommitError(err); });
+    }).then(
+      () => { this.inFlight--; },
+      (err: unknown) => {
+        swallowCommitError(err);
+        this.inFlight--;
+        void this.settled();
+      },
+    );
   }
 
   // ---- records and change log -------------------------------------------------------------
@@ -523,6 +554,7 @@ export class Store {
   }
 
   async close(): Promise<void> {
+    while (this.reopening) await this.reopening;
     await this.db.flushed;
     await this.db.close();
   }
@@ -535,13 +567,23 @@ export class Store {
    * failure and the first success after it are reported once to the health listener.
    */
   private async write<T>(fn: () => T, timing?: { flushAt: number }): Promise<T> {
+    while (this.reopening) await this.reopening;
     let result: T;
+    this.inFlight++;
     try {
-      result = await this.db.transaction(fn) as T;
-      if (timing) timing.flushAt = performance.now();
-      await this.db.flushed;
+      try {
+        result = await this.db.transaction(fn) as T;
+        if (timing) timing.flushAt = performance.now();
+        await this.db.flushed;
+      } finally {
+        this.inFlight--;
+      }
     } catch (err) {
+      this.reopenWanted = true;
       const failure = await this.classify(err);
+      // Reopen before the failure is reported: the caller (an actor) reloads its family from
+      // disk next, and must read the environment the next write will use.
+      await this.settled();
       if (!this.failing) {
         this.failing = failure;
         this.healthListener?.('failing', failure);
@@ -550,11 +592,40 @@ export class Store {
       }
       throw failure;
     }
+    // A write went through: the environment works, no reopen needed.
+    this.reopenWanted = false;
     if (this.failing) {
       this.failing = null;
       this.healthListener?.('recovered');
     }
     return result;
+  }
+
+  /** Called as each transaction settles: the last one out reopens the environment if a commit failed. */
+  private settled(): Promise<void> {
+    if (!this.reopenWanted || this.inFlight > 0) return this.reopening ?? Promise.resolve();
+    this.reopening ??= this.reopen().finally(() => { this.reopening = null; });
+    return this.reopening;
+  }
+
+  /**
+   * Closes and reopens the LMDB environment in place. After a failed write LMDB may refuse
+   * all further work — a failed write of its meta page marks the environment fatal
+   * (MDB_PANIC for every later transaction, reads included) until it is closed — so every
+   * failed commit is followed by a fresh environment, opened from what is on disk (LMDB's
+   * last committed state). Runs only when no transaction of this process is in flight; new
+   * writes wait for it. Closing settles within microtasks (overlappingSync is off), so no
+   * request is served in between.
+   */
+  private async reopen(): Promise<void> {
+    this.reopenWanted = false;
+    const old = this.db;
+    try {
+      await Promise.race([old.close(), new Promise((r) => setTimeout(r, 2000).unref())]);
+    } catch { /* a failed environment may refuse to close cleanly: open anew regardless */ }
+    this.db = this.openEnv();
+    this.keysVersionCache = null;
+    this.reopenListener?.();
   }
 
   private async classify(err: unknown): Promise<StoreWriteError> {
