@@ -4,8 +4,9 @@
  * and the `commitError` promise it stamps on every failed write's error. When the disk refuses
  * a commit, they reject with no handler, and Node's default (`--unhandled-rejections=throw`)
  * turns that into an uncaught exception: the daemon answered one write 507 and then exited
- * (lmdb-js issue #368). The store's own write path already receives every failure through the
- * promise it awaits and classifies it (store.ts), so these copies carry nothing new.
+ * (a known lmdb-js defect: nothing attaches a handler to those promises). The store's own
+ * write path already receives every failure through the promise it awaits and classifies it
+ * (store.ts), so these copies carry nothing new.
  *
  * The listener recognizes only rejections that lmdb-js's writer made; any other unhandled
  * rejection still ends the process as before (it is rethrown, unless something else — a test
@@ -32,7 +33,7 @@ function onUnhandled(reason: unknown): void {
   throw reason;
 }
 
-/** A rejection lmdb-js's writer produced: its "Commit failed" wrapper or the system error under it. */
+/** A rejection lmdb-js's writer made: its "Commit failed" wrapper or the system error under it. */
 export function isLmdbCommitFailure(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
   if ('commitError' in reason) return true;

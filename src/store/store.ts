@@ -19,6 +19,7 @@ import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../doma
 import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
 import { guardCommitFailures } from './commitFailures.js';
+import { sealOlderIdempotencyRecords } from './sealIdempotency.js';
 import type {
   ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
 } from './types.js';
@@ -130,6 +131,7 @@ export class Store {
         `the store at ${path} has schema version ${version}, newer than this program understands (${SCHEMA_VERSION}); upgrade Household Organizer or restore a matching backup`);
     }
     store.indexOlderIdempotencyRecords();
+    sealOlderIdempotencyRecords(db);
     return store;
   }
 
