@@ -90,7 +90,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   // Each failed commit is followed by a fresh LMDB environment (store.ts: reopen); lmdb-js
   // prints each failure on stderr too, so this adds one line per failure at most.
-  store.onReopen(() => { logger.info('reopened the store after a failed commit'); });
+  store.onReopen((failed) => {
+    if (failed) logger.error({ err: failed }, 'could not reopen the store; trying again in a second');
+    else logger.info('reopened the store after a failed commit');
+  });
 
   // 1. Actors, routes, app.
   const onCommitted = new Set<(family: FamilyInfo, lastSeq: number) => void>();

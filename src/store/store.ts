@@ -94,13 +94,15 @@ export class Store {
   private pendingCommits: PendingCommit[] = [];
   private keysVersionCache: { value: number; at: number } | null = null;
   private healthListener: WriteHealthListener | null = null;
-  private reopenListener: (() => void) | null = null;
+  private reopenListener: ((failed?: unknown) => void) | null = null;
   private readonly commitListeners: CommitListener[] = [];
   /** LMDB transactions of this process not yet settled: the environment is reopened only at 0. */
   private inFlight = 0;
   /** A commit failed: reopen the environment before the next write (see reopen). */
   private reopenWanted = false;
   private reopening: Promise<void> | null = null;
+  /** Waiting for no transaction in flight and no reopen owed (see whenIdle). */
+  private idleWaiters: (() => void)[] = [];
 
   private constructor(
     private db: RootDatabase, private readonly openEnv: () => RootDatabase,
@@ -158,7 +160,7 @@ export class Store {
   }
 
   /** Observes each reopening of the environment after a failed commit (the daemon logs it). */
-  onReopen(listener: () => void): void {
+  onReopen(listener: (failed?: unknown) => void): void {
     this.reopenListener = listener;
   }
 
@@ -284,14 +286,10 @@ export class Store {
     this.db.transaction(() => {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
       if (k) this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
-    }).then(
-      () => { this.inFlight--; },
-      (err: unknown) => {
-        swallowCommitError(err);
-        this.inFlight--;
-        void this.settled();
-      },
-    );
+    }).catch((err: unknown) => { swallowCommitError(err); }).finally(() => {
+      this.inFlight--;
+      this.checkIdle();
+    });
   }
 
   // ---- records and change log -------------------------------------------------------------
@@ -556,7 +554,7 @@ export class Store {
   }
 
   async close(): Promise<void> {
-    while (this.reopening) await this.reopening;
+    while (this.reopening || this.reopenWanted) await this.whenIdle();
     await this.db.flushed;
     await this.db.close();
   }
@@ -569,7 +567,8 @@ export class Store {
    * failure and the first success after it are reported once to the health listener.
    */
   private async write<T>(fn: () => T, timing?: { flushAt: number }): Promise<T> {
-    while (this.reopening) await this.reopening;
+    // After a failed commit, new writes wait for the fresh environment.
+    while (this.reopening || this.reopenWanted) await this.whenIdle();
     let result: T;
     this.inFlight++;
     try {
@@ -585,7 +584,7 @@ export class Store {
       const failure = await this.classify(err);
       // Reopen before the failure is reported: the caller (an actor) reloads its family from
       // disk next, and must read the environment the next write will use.
-      await this.settled();
+      await this.whenIdle();
       if (!this.failing) {
         this.failing = failure;
         this.healthListener?.('failing', failure);
@@ -596,6 +595,7 @@ export class Store {
     }
     // A write went through: the environment works, no reopen needed.
     this.reopenWanted = false;
+    this.checkIdle();
     if (this.failing) {
       this.failing = null;
       this.healthListener?.('recovered');
@@ -603,11 +603,26 @@ export class Store {
     return result;
   }
 
+  /** Resolves once no transaction is in flight and no reopen is owed (reopening first if one is). */
+  private whenIdle(): Promise<void> {
+    const idle = new Promise<void>((resolve) => { this.idleWaiters.push(resolve); });
+    this.checkIdle();
+    return idle;
+  }
+
   /** Called as each transaction settles: the last one out reopens the environment if a commit failed. */
-  private settled(): Promise<void> {
-    if (!this.reopenWanted || this.inFlight > 0) return this.reopening ?? Promise.resolve();
-    this.reopening ??= this.reopen().finally(() => { this.reopening = null; });
-    return this.reopening;
+  private checkIdle(): void {
+    if (this.inFlight > 0 || this.reopening) return;
+    if (this.reopenWanted) {
+      this.reopening = this.reopen().finally(() => {
+        this.reopening = null;
+        this.checkIdle();
+      });
+      return;
+    }
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   /**
@@ -625,7 +640,16 @@ export class Store {
     try {
       await Promise.race([old.close(), new Promise((r) => setTimeout(r, 2000).unref())]);
     } catch { /* a failed environment may refuse to close cleanly: open anew regardless */ }
-    this.db = this.openEnv();
+    try {
+      this.db = this.openEnv();
+    } catch (err) {
+      // Opening an existing store needs no new space, so this is not expected; until it works
+      // nothing can be read or written: try again each second (writes wait meanwhile).
+      this.reopenWanted = true;
+      this.reopenListener?.(err);
+      await new Promise((r) => setTimeout(r, 1000).unref());
+      return;
+    }
     this.keysVersionCache = null;
     this.reopenListener?.();
   }
