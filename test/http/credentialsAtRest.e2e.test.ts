@@ -7,6 +7,7 @@
  * (it must sign), so the backup holds each secret exactly once — there, not in a kept answer.
  */
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,29 @@ describe('credentials shown once are not readable at rest', function () {
     expect(r.status).to.equal(201);
     expect(r.headers.get('idempotent-replayed')).to.equal(null);
     expect(r.body.token).to.not.equal(tokens[1]);
+  });
+
+  it('an answer kept by an earlier version (withheld on open) is recognized but not repeated', async () => {
+    // What opening an older store leaves: the plain SHA-256 fingerprint, the body dropped.
+    const store = server.daemon.store;
+    const family = store.getFamilyBySlug('home')!;
+    const keyId = server.apiKey.slice(3, 15);
+    const idemKey = 'older-version-Rt52';
+    const raw = JSON.stringify({ name: 'Before the upgrade' });
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    await store.commit(family.id, { idempotency: [{ keyId, idemKey: sha(idemKey), record: {
+      fingerprint: sha(`POST /api/v1/families/home/people\n${raw}`), status: 201,
+      expiresAt: Date.now() + 3600_000, withheld: true,
+    } }] });
+    const headers = { 'idempotency-key': idemKey };
+    const before = (await server.api.get('/people')).body.people.length;
+    const again = await server.api.request('POST', '/people', { raw, contentType: 'application/json', headers });
+    expect(again.status).to.equal(201);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body).to.include({ ok: true, idempotentReplay: true });
+    expect((await server.api.get('/people')).body.people.length).to.equal(before);
+    const other = await server.api.post('/people', { name: 'Someone else' }, { headers });
+    expect(other.status).to.equal(422);
   });
 
   it('a retry with a different body is still refused 422', async () => {
