@@ -72,8 +72,11 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
     if (!KEY.test(idemKey)) throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
     const keyId: string = ctx.state.key.id;
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
-    // Authentication ran first, so the presented key is well formed.
-    const keys = replayKeys(apiKeySecret(ctx.get('x-api-key')) ?? '', keyId, idemKey);
+    // Authentication ran first, so the presented key is well formed. A way of authenticating
+    // added later must hand its own secret here: sealing under a public value would be no seal.
+    const secret = apiKeySecret(ctx.get('x-api-key'));
+    if (!secret) throw new Error('an idempotent answer can only be sealed under the caller\'s secret');
+    const keys = replayKeys(secret, keyId, idemKey);
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
     const slot = `${keyId}\u0000${keys.slot}`;
     if (inFlight.has(slot)) {
