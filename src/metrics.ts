@@ -33,9 +33,15 @@ export type ChangeLogPosition = (actor: FamilyActor) => number;
 
 /** Request durations: a cached read takes well under a millisecond, a slow write seconds. */
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-/** Commit and flush durations: an fsync takes from tenths of a millisecond to a second on a busy disk. */
+/**
+ * Commit and flush durations: an fsync takes from tenths of a millisecond to a second on a busy
+ * disk.
+ */
 const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
-/** The agenda is counted up to this many jobs per scrape, so a huge agenda cannot make a scrape slow. */
+/**
+ * The agenda is counted up to this many jobs per scrape, so a huge agenda cannot make a scrape
+ * slow.
+ */
 export const AGENDA_COUNT_LIMIT = 1_000_000;
 
 interface Instruments {
@@ -73,7 +79,10 @@ export class Metrics {
     return this.m.registry.metrics();
   }
 
-  /** One HTTP request answered: its method, route template (`unmatched` when none), status and duration. */
+  /**
+   * One HTTP request answered: its method, route template (`unmatched` when none), status and
+   * duration.
+   */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     if (!this.m) return;
     const labels = { method, route, status: String(status) };

@@ -23,7 +23,8 @@ import { createApp } from './http/app.js';
 import { buildOpenApi } from './http/openapi.js';
 import systemRoutes from './http/routes/system.js';
 import { areaRoutes } from './http/routes/index.js';
-import type { RouteDef, Services } from './http/route.js';
+import type { Door, RouteDef, Services } from './http/route.js';
+import { publicRoutes } from './public/index.js';
 import { createLogger } from './logger.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { jobHandlers } from './scheduler/jobs.js';
@@ -70,9 +71,14 @@ export interface Daemon {
   notifier: Notifier;
   /** The webhook outbox and sender. */
   webhooks: Webhooks;
-  /** Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler). */
+  /**
+   * Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler).
+   */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
-  /** Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog (src/metrics.ts). */
+  /**
+   * Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog
+   * (src/metrics.ts).
+   */
   metrics: Metrics;
   logger: Logger;
   close(): Promise<void>;
@@ -128,8 +134,15 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
   });
   let document: unknown;
-  const routes: RouteDef[] = [];
-  routes.push(...systemRoutes(() => document, VERSION, metrics), ...areaRoutes());
+  // The front doors, side by side; a new door is one more line here.
+  const doors: Door[] = [
+    { name: 'system', routes: systemRoutes(() => document, VERSION, metrics) },
+    { name: 'rest', routes: areaRoutes() },
+    { name: 'public', routes: publicRoutes() },
+    // The assistant surface: tool calls come back in as REST requests to this daemon's address.
+    { name: 'mcp', mount: mcpEndpoint },
+  ];
+  const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
   const base = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl }) as { components: Record<string, Record<string, unknown>> };
   const hooks = webhooksOpenApi();
@@ -142,8 +155,9 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     },
   };
   const { app, router } = createApp(services, routes, metrics);
-  // The assistant surface: tool calls come back in as REST requests to this address.
-  app.use(mcpEndpoint({ services, routes, baseUrl: () => url, version: VERSION }));
+  for (const door of doors) {
+    if (door.mount) app.use(door.mount({ services, routes, baseUrl: () => url, version: VERSION }));
+  }
 
   // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
   //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.

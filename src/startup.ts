@@ -23,7 +23,10 @@ function runningAs(): string {
   return typeof process.getuid === 'function' ? `uid ${process.getuid()}` : 'the user running Household Organizer';
 }
 
-/** A short phrase for a file-system error, ending with its errno name: "permission denied … (EACCES)". */
+/**
+ * A short phrase for a file-system error, ending with its errno name: "permission denied …
+ * (EACCES)".
+ */
 export function explainFsError(err: unknown): string {
   const name = errnoName(err);
   switch (name) {

@@ -3,13 +3,16 @@
  * compiler, so multi-line and type-only imports are read exactly):
  * - `src/domain` imports nothing outside `src/domain` but pure libraries, and no Node module
  *   that does I/O, keeps time or makes randomness;
- * - `src/http` and `src/public` reach the store only through the few places that must
- *   (key checks, idempotency answers, mapping a refused write, the system routes); everything
- *   else goes through the family registry and its actors. Type-only imports are free: they
- *   vanish at run time.
+ * - `src/http`, `src/public` and `src/mcp` reach the store only through the few places that
+ *   must (key checks, idempotency answers, mapping a refused write, the system routes);
+ *   everything else goes through the family registry and its actors. Type-only imports are
+ *   free: they vanish at run time.
+ * - no file of `src/` calls `services.store` but those places and where the app hands the
+ *   store to the key check and the idempotency middleware (the app, the MCP endpoint's key
+ *   check).
  */
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,11 +92,30 @@ function domainViolations(srcDir: string): string[] {
 /** Places in src/http and src/public that may import the store for real (not only its types). */
 const STORE_ALLOWED = ['http/middleware/auth.ts', 'http/middleware/idempotency.ts', 'http/middleware/errors.ts', 'http/routes/system.ts'];
 
+/** Files that may use `services.store`: the places above, and those that wire the key check. */
+const SERVICES_STORE_ALLOWED = [...STORE_ALLOWED, 'http/app.ts', 'mcp/endpoint.ts'];
+
+function servicesStoreViolations(srcDir: string): string[] {
+  const allowed = new Set(SERVICES_STORE_ALLOWED.map((p) => join(srcDir, p)));
+  const bad: string[] = [];
+  for (const f of files(srcDir)) {
+    if (allowed.has(f)) continue;
+    const lines = readFileSync(f, 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (/\bservices\s*\??\.\s*store\b|\{[^}]*\bstore\b[^}]*\}\s*=\s*(\w+\.)?services\b/.test(line)) {
+        bad.push(`${rel(f)}:${i + 1} uses services.store`);
+      }
+    });
+  }
+  return bad;
+}
+
 function storeViolations(srcDir: string): string[] {
   const store = join(srcDir, 'store');
   const allowed = new Set(STORE_ALLOWED.map((p) => join(srcDir, p)));
   const bad: string[] = [];
-  for (const dir of ['http', 'public']) {
+  for (const dir of ['http', 'public', 'mcp']) {
+    if (!existsSync(join(srcDir, dir))) continue;
     for (const f of files(join(srcDir, dir))) {
       for (const i of importsOf(f)) {
         if (i.target?.startsWith(store + '/') && !i.typeOnly && !allowed.has(f)) bad.push(`${rel(f)} imports ${rel(i.target)}`);
@@ -108,8 +130,12 @@ describe('layering of src/', () => {
     expect(domainViolations(src)).to.deep.equal([]);
   });
 
-  it('lets src/http and src/public reach the store only where they must', () => {
+  it('lets src/http, src/public and src/mcp reach the store only where they must', () => {
     expect(storeViolations(src)).to.deep.equal([]);
+  });
+
+  it('keeps services.store to auth, idempotency, errors and the system routes', () => {
+    expect(servicesStoreViolations(src)).to.deep.equal([]);
   });
 
   it('reports each kind of violation (the check itself can fail)', () => {
@@ -130,6 +156,11 @@ describe('layering of src/', () => {
       // The type-only import of ok.ts still leaves the domain: reported too; hashing is not.
       expect(d.filter((v) => v.includes('ok.ts'))).to.have.length(1);
       expect(d.filter((v) => v.includes('rand.ts'))).to.deep.equal(['src/domain/x/rand.ts imports node:crypto'.replace('src/', relative(root, fake) + '/')]);
+      writeFileSync(join(fake, 'public/q.ts'), "export const f = (s: any) => s.services.store.lookupIndex('x', 'y');\n");
+      writeFileSync(join(fake, 'http/routes/d.ts'), "export const g = ({ services }: any) => { const { store } = services; return store; };\n");
+      writeFileSync(join(fake, 'http/routes/system.ts'), "export const h = (services: any) => services.store.readLog();\n");
+      expect(servicesStoreViolations(fake).map((v) => v.replace(/^.*\/(public|http)\//, '$1/'))).to.deep.equal(
+        ['http/routes/d.ts:1 uses services.store', 'public/q.ts:1 uses services.store']);
       const h = storeViolations(fake);
       expect(h).to.have.length(2);
       expect(h.some((v) => v.includes('http/routes/r.ts'))).to.equal(true);

@@ -11,13 +11,18 @@ import { domainCode } from '../http/errors.js';
 
 export const EXIT = {
   ok: 0,
-  /** The command was understood but refused or could not be carried out (slug taken, output not writable). */
+  /**
+   * The command was understood but refused or could not be carried out (slug taken, output not
+   * writable).
+   */
   refused: 1,
   /** The command line is wrong: unknown command, missing argument, no store where it points. */
   usage: 2,
   /** A bug: the message and stack trace are printed. */
   internal: 70,
-  /** Configuration, store version, or a start-up failure (port in use, data folder not writable). */
+  /**
+   * Configuration, store version, or a start-up failure (port in use, data folder not writable).
+   */
   config: 78,
 } as const;
 
@@ -29,7 +34,10 @@ export class CliFailure extends Error {
   constructor(readonly exitCode: number, message: string) { super(message); }
 }
 
-/** Writes what the failure says to stderr (stdout for domain refusals under --json) and returns the exit code. */
+/**
+ * Writes what the failure says to stderr (stdout for domain refusals under --json) and returns the
+ * exit code.
+ */
 export function reportFailure(e: unknown, opts: { json: boolean; usage: string }): number {
   const line = (text: string) => process.stderr.write(`${text}\n`);
   if (e instanceof UsageError) { line(`${e.message}\n\n${opts.usage}`); return EXIT.usage; }

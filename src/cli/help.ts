@@ -193,7 +193,10 @@ export function usageLine(c: CommandSpec): string {
   return [BIN, c.name, ...c.args, ...c.options.map((o) => `[${flag(o)}]`)].join(' ');
 }
 
-/** `household-organizer --help`: every command, the common options, the environment and the exit codes. */
+/**
+ * `household-organizer --help`: every command, the common options, the environment and the exit
+ * codes.
+ */
 export function overview(version: string): string {
   return [
     `${BIN} ${version}: a self-hosted household organizer (JSON REST API daemon)`,

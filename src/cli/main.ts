@@ -26,7 +26,9 @@ import { makePrivateFolder, writePrivateFile } from './output.js';
 import { COMMANDS, GLOBAL_OPTIONS, commandHelp, findCommand, groupCommands, groupHelp, overview, usageLine, type CommandSpec } from './help.js';
 import { VERSION } from '../version.js';
 
-/** What parseArgs accepts: every option of the table in help.ts (a command's own are checked after). */
+/**
+ * What parseArgs accepts: every option of the table in help.ts (a command's own are checked after).
+ */
 const PARSE_OPTIONS = Object.fromEntries([...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)].map((o) => [
   o.name, { type: o.value ? 'string' as const : 'boolean' as const, ...(o.name === 'help' ? { short: 'h' } : {}) },
 ]));
@@ -36,14 +38,19 @@ type Values = { [name: string]: string | boolean | undefined }
   & Partial<Record<'data-dir' | 'config' | 'port' | 'host' | 'name' | 'timezone' | 'scopes' | 'person' | 'out' | 'location', string>>
   & { json?: boolean; help?: boolean; version?: boolean };
 
-/** The short usage a usage error ends with: the command's own line, its group's commands, or the overview. */
+/**
+ * The short usage a usage error ends with: the command's own line, its group's commands, or the
+ * overview.
+ */
 function usageFor(command: CommandSpec | undefined, firstWord?: string): string {
   if (command) return `Usage: ${usageLine(command)}\nRun 'household-organizer ${command.name} --help' for its options and examples.`;
   if (firstWord && groupCommands(firstWord).length) return groupHelp(firstWord);
   return overview(VERSION);
 }
 
-/** Options given that `command` does not take, and positionals beyond its arguments: usage errors. */
+/**
+ * Options given that `command` does not take, and positionals beyond its arguments: usage errors.
+ */
 function checkArguments(command: CommandSpec, values: Record<string, unknown>, positionals: string[]): void {
   const takes = new Set([...GLOBAL_OPTIONS, ...command.options].map((o) => o.name));
   for (const [name, value] of Object.entries(values)) {
@@ -53,10 +60,15 @@ function checkArguments(command: CommandSpec, values: Record<string, unknown>, p
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" for ${command.name}`);
 }
 
-/** Commands besides `serve` that may create a store where there is none: a new family, a restore. */
+/**
+ * Commands besides `serve` that may create a store where there is none: a new family, a restore.
+ */
 const MAY_CREATE_STORE = new Set(['family create', 'import']);
 
-/** The store for `command`, refusing (exit 2) to invent one where `command` only reads or adds to one. */
+/**
+ * The store for `command`, refusing (exit 2) to invent one where `command` only reads or adds to
+ * one.
+ */
 function openStoreFor(command: string, dataDir: string): Store {
   if (!MAY_CREATE_STORE.has(command) && !Store.exists(dataDir)) {
     throw new CliFailure(EXIT.usage,

@@ -1,8 +1,8 @@
 /**
  * What every family starts with: the seeds of the areas listed in src/domain/areas.ts (the
- * built-in collections, src/domain/collections/builtins.ts); family creation writes their records in the same transaction as the family,
- * and activation adds any that are missing (a family imported from an older export, or created
- * before a seed existed), so every family has them.
+ * built-in collections, src/domain/collections/builtins.ts); family creation writes their records
+ * in the same transaction as the family, and activation adds any that are missing (a family
+ * imported from an older export, or created before a seed existed), so every family has them.
  */
 import { areas } from './areas.js';
 import type { FamilyInfo, RecordChange, FamilyState } from './shared/state.js';

@@ -16,7 +16,9 @@
  * If the commit fails (a full disk, an I/O error), only the batch's own requests fail; the
  * family is reloaded from disk (so no sequence number is lost) and the queue goes on.
  */
-import type { Store, CommitBatch } from '../store/store.js';
+import type {
+  AgendaReads, BatchCommits, CommitBatch, Directory, LogReads,
+} from '../store/ports.js';
 import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
 import { Invalid } from '../domain/shared/errors.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
@@ -27,7 +29,8 @@ import { seedRecords } from '../domain/seeds.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 
 export interface ActorDeps {
-  store: Store;
+  /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
+  store: BatchCommits & LogReads & AgendaReads & Pick<Directory, 'getFamily' | 'lookupIndex'>;
   now: () => Date;
   newId: IdGenerator;
   publicUrl: string;
@@ -143,6 +146,8 @@ export class FamilyActor {
     const batch = {
       records: [] as RecordChange[], log: [] as ChangeRecord[], indexes: [] as IndexChange[],
       agenda: [] as AgendaChange[], idempotency: [] as IdempotencyWrite[],
+      // Only this actor appends to the family's log: a log that moved meanwhile is refused.
+      expectedLastSeq: this.durableSeq,
     } satisfies CommitBatch;
     const answered: { q: Queued; answer: unknown; failed?: unknown }[] = [];
     for (const q of items) {

@@ -4,6 +4,7 @@
  */
 import { Conflict, Invalid, NotFound } from '../domain/shared/errors.js';
 import { charCount } from '../domain/shared/text.js';
+import { normalizeTimeZone } from '../domain/shared/time.js';
 import type { FamilyInfo, RecordChange } from '../domain/shared/state.js';
 import { seedRecords } from '../domain/seeds.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
@@ -15,16 +16,13 @@ import { SCOPES } from './scopes.js';
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /**
- * Whether Intl knows the zone. Kept as the CLI has always checked it (case-insensitive, stored as
- * written); the API checks zones with normalizeTimeZone in src/domain/shared/time.ts instead.
+ * The zone as the API stores it (IANA casing, named zones only: normalizeTimeZone, the one
+ * check the API and the feeds use too), or Invalid naming the field.
  */
-function intlKnowsZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
+function zoneOf(tz: string): string {
+  const zone = normalizeTimeZone(tz);
+  if (zone === null) throw Invalid.at(['timezone'], `"${tz}" is not an IANA time zone`);
+  return zone;
 }
 
 export interface CreateFamilyInput { slug: string; name?: string | undefined; timezone?: string | undefined }
@@ -34,8 +32,7 @@ export async function createFamily(
   store: Store, input: CreateFamilyInput, deps: { now: Date; newId: IdGenerator; defaultTimezone: string; withKey?: string | undefined },
 ): Promise<{ family: FamilyInfo; apiKey?: string; key?: ApiKeyRecord }> {
   if (!SLUG.test(input.slug)) throw Invalid.at(['slug'], 'must be lower-case letters, digits and dashes (1 to 63, starting with a letter or digit)');
-  const timezone = input.timezone ?? deps.defaultTimezone;
-  if (!intlKnowsZone(timezone)) throw Invalid.at(['timezone'], `"${timezone}" is not an IANA time zone`);
+  const timezone = zoneOf(input.timezone ?? deps.defaultTimezone);
   const name = (input.name ?? input.slug).trim();
   if (!name || charCount(name) > 200) throw Invalid.at(['name'], 'must be 1 to 200 characters long');
   const family: FamilyInfo = { id: deps.newId('fam'), slug: input.slug, name, timezone, createdAt: deps.now.toISOString() };
@@ -63,8 +60,7 @@ export async function updateFamily(
     patch.name = name;
   }
   if (input.timezone !== undefined) {
-    if (!intlKnowsZone(input.timezone)) throw Invalid.at(['timezone'], `"${input.timezone}" is not an IANA time zone`);
-    patch.timezone = input.timezone;
+    patch.timezone = zoneOf(input.timezone);
   }
   if (input.location !== undefined) {
     const location = input.location.trim();

@@ -50,6 +50,16 @@ export class FamilyRegistry {
     return fresh.promise;
   }
 
+  /**
+   * The actor of the family a share token belongs to (by the token's hash, through the
+   * store-wide index), or undefined: the one lookup the public pages make.
+   */
+  async byShareToken(hash: string): Promise<FamilyActor | undefined> {
+    const familyId = this.deps.store.lookupIndex('share-token', hash);
+    const info = familyId ? this.deps.store.getFamily(familyId) : undefined;
+    return info ? this.get(info) : undefined;
+  }
+
   /** The actor if it is in memory, without activating it. */
   peek(familyId: string): FamilyActor | undefined {
     return this.slots.get(familyId)?.actor;

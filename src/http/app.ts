@@ -118,7 +118,10 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
   };
 }
 
-/** The family as a handler sees it: the actor bound to the calling key and the request's Idempotency-Key. */
+/**
+ * The family as a handler sees it: the actor bound to the calling key and the request's
+ * Idempotency-Key.
+ */
 function familyHandle(actor: FamilyActor, caller: ActorRef, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
   return {
     info: actor.family,

@@ -138,6 +138,17 @@ export function badRequestExample(def: RouteDef): { kind: BadRequest; value: unk
 /** Headers the rate limiter sets on every answer to a keyed request it let through. */
 export const LIMITER_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
+/** The 403 of an endpoint that needs `scope`: a key of another family, or one without it. */
+function forbiddenWithout(scope: 'write' | 'admin', summary: string) {
+  return {
+    description: `The API key belongs to another family, or lacks the ${scope} scope`,
+    examples: {
+      otherFamily: { summary: 'A key of another family', value: errorBody('This API key does not belong to that family', 'forbidden') },
+      scope: { summary, value: errorBody(`This API key lacks the "${scope}" scope`, 'forbidden') },
+    },
+  };
+}
+
 /** Answers every endpoint of a kind shares, published once under components/responses. */
 export const SHARED_RESPONSES: Record<string, { description: string; example?: unknown; examples?: Record<string, { summary: string; value: unknown }>; headers?: string[] }> = {
   Unauthorized: {
@@ -151,20 +162,8 @@ export const SHARED_RESPONSES: Record<string, { description: string; example?: u
     description: 'The API key belongs to another family (whether or not this one exists)',
     example: errorBody('This API key does not belong to that family', 'forbidden'),
   },
-  ForbiddenWrite: {
-    description: 'The API key belongs to another family, or lacks the write scope',
-    examples: {
-      otherFamily: { summary: 'A key of another family', value: errorBody('This API key does not belong to that family', 'forbidden') },
-      scope: { summary: 'A read-only key', value: errorBody('This API key lacks the "write" scope', 'forbidden') },
-    },
-  },
-  ForbiddenAdmin: {
-    description: 'The API key belongs to another family, or lacks the admin scope',
-    examples: {
-      otherFamily: { summary: 'A key of another family', value: errorBody('This API key does not belong to that family', 'forbidden') },
-      scope: { summary: 'A key without admin', value: errorBody('This API key lacks the "admin" scope', 'forbidden') },
-    },
-  },
+  ForbiddenWrite: forbiddenWithout('write', 'A read-only key'),
+  ForbiddenAdmin: forbiddenWithout('admin', 'A key without admin'),
   Conflict: {
     description: 'The change conflicts with the current state (the error says how), or a request with the same Idempotency-Key is still running',
     example: errorBody('A request with this Idempotency-Key is still being processed', 'conflict'),

@@ -41,6 +41,27 @@ export interface Services {
 }
 
 /**
+ * A front door of the daemon (the REST API, the public pages, MCP, and the ones to come), as
+ * the server composes them side by side: a door either declares routes, served through the
+ * one Koa app (keys, limits, validation, OpenAPI), or mounts a handler of its own once every
+ * route is known (MCP builds its tool catalog from them and calls them back over HTTP).
+ */
+export interface Door {
+  name: string;
+  routes?: RouteDef[];
+  mount?: (ctx: DoorContext) => Koa.Middleware;
+}
+
+export interface DoorContext {
+  services: Services;
+  /** Every route of every door, in the order they are matched. */
+  routes: readonly RouteDef[];
+  /** The daemon's own address, known once it listens. */
+  baseUrl: () => string;
+  version: string;
+}
+
+/**
  * The path's family as a handler sees it, bound to the calling key: reads see only durable
  * state; a command's answer is rendered from the state right after it and, for a request with
  * an Idempotency-Key, kept in the same transaction as the change.
@@ -83,7 +104,10 @@ export interface RouteDef<Q = any, B = any> {
   status?: number;
   /** JSON Schema of the success body. */
   response: JsonSchema;
-  /** An example of the route's own answer (for an error status, the table in openapi.ts is used otherwise). */
+  /**
+   * An example of the route's own answer (for an error status, the table in openapi.ts is used
+   * otherwise).
+   */
   example?: unknown;
   /** Content type of a non-JSON success body (e.g. text/calendar). */
   produces?: string;

@@ -36,7 +36,9 @@ function describe(f: Failure): string {
 
 type Tuple = [Failure, undefined] | [undefined, unknown];
 
-/** Puts an entry's (coerced) value back into its parent, as superstruct does; answers the parent. */
+/**
+ * Puts an entry's (coerced) value back into its parent, as superstruct does; answers the parent.
+ */
 function assign(value: unknown, k: string | number | undefined, v: unknown): unknown {
   if (k === undefined) return v;
   if (value instanceof Map) value.set(k, v);

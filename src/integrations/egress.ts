@@ -115,7 +115,9 @@ function translate(err: unknown, host: string, timeoutMs: number): EgressError {
 const REDIRECTS = new Set([300, 301, 302, 303, 307, 308]);
 const isRedirect = (res: GotResponse) => REDIRECTS.has(res.statusCode) && res.headers.location !== undefined;
 
-/** Why a redirect answer must not be followed, or null. Pure: got asks more than once per answer. */
+/**
+ * Why a redirect answer must not be followed, or null. Pure: got asks more than once per answer.
+ */
 function redirectProblem(res: GotResponse, max: number): string | null {
   if (!isRedirect(res)) return null;
   let target: URL;

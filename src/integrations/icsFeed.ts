@@ -47,7 +47,9 @@ export type FeedReadOutcome =
 export interface FeedReader {
   /** Fetches and reads a feed; rejects with a FeedError saying why it could not. */
   read(req: FeedRequest): Promise<FeedReadOutcome>;
-  /** Cancels fetches and parses in flight (they reject with kind `stopped`) and refuses new ones. */
+  /**
+   * Cancels fetches and parses in flight (they reject with kind `stopped`) and refuses new ones.
+   */
   close(): void;
 }
 
@@ -59,7 +61,9 @@ export interface FeedReaderDeps {
 
 const MAX_REDIRECTS = 5;
 const MAX_PARALLEL_PARSES = 2;
-/** Reading gets the fetch's time limit, but never less than this (starting a worker takes a moment). */
+/**
+ * Reading gets the fetch's time limit, but never less than this (starting a worker takes a moment).
+ */
 const MIN_PARSE_MS = 5_000;
 
 function duration(ms: number): string {

@@ -5,15 +5,16 @@
  *
  * A scheduled refresh is background work: its thread lowers its own scheduling priority (nice 19,
  * Linux; elsewhere nothing happens), so on a busy machine it takes the CPU the daemon's requests
- * leave over instead of a core of its own (docs/performance.md, external calendars). Reading a feed someone is waiting for (link, probe) keeps
- * the normal priority.
+ * leave over instead of a core of its own (docs/performance.md, external calendars). Reading a feed
+ * someone is waiting for (link, probe) keeps the normal priority.
  *
  * Given the stored fingerprints of the feed's events (a refresh), only new and changed items are
  * sent back, with the ids of the unchanged ones: copying 20,000 items into the main thread costs
  * it more than reading them took here.
  *
- * In: workerData `{body, zone, now (ISO), background, known?: {sourceId, fingerprints: {id: fingerprint}}}`.
- * Out: one message, `{ok: true, parsed}` or `{ok: false, message, parse: boolean}`.
+ * In: workerData `{body, zone, now (ISO), background, known?: {sourceId, fingerprints: {id:
+ * fingerprint}}}`. Out: one message, `{ok: true, parsed}` or `{ok: false, message, parse:
+ * boolean}`.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';

@@ -1,7 +1,8 @@
 /**
  * Which IANA zone a feed's TZID means. Calendar programs write TZIDs in many ways:
  * - IANA names (`Europe/Berlin`), sometimes behind a vendor prefix
- *   (`/mozilla.org/20050126_1/Europe/Berlin`, `/freeassociation.sourceforge.net/Tzfile/Europe/London`);
+ *   (`/mozilla.org/20050126_1/Europe/Berlin`,
+ *   `/freeassociation.sourceforge.net/Tzfile/Europe/London`);
  * - Windows names from Outlook and Exchange (`W. Europe Standard Time`, `GMT Standard Time`);
  * - names of their own (`Customized Time Zone`, `(UTC+01:00) Amsterdam, Berlin, …`), defined only
  *   by the feed's VTIMEZONE, which may also name the zone in `X-LIC-LOCATION`.

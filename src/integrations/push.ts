@@ -39,7 +39,10 @@ export function encodeHeaderValue(value: string): string {
 
 export function createPush(opts: PushOptions) {
   return {
-    /** Publishes one message; resolves when ntfy accepted it (2xx), rejects with the reason otherwise. */
+    /**
+     * Publishes one message; resolves when ntfy accepted it (2xx), rejects with the reason
+     * otherwise.
+     */
     async publish(msg: PushMessage, signal?: AbortSignal): Promise<void> {
       const res = await opts.egress.request({
         url: opts.url, method: 'POST', policy: opts.policy,

@@ -62,7 +62,9 @@ function metaCharset(head: Buffer): string | undefined {
   return /<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)/i.exec(text)?.[1];
 }
 
-/** Decodes the body: a BOM wins, then the header's charset, then (HTML) the meta tag, then UTF-8. */
+/**
+ * Decodes the body: a BOM wins, then the header's charset, then (HTML) the meta tag, then UTF-8.
+ */
 export function decode(body: Buffer, contentType: string, html: boolean): string {
   let label: string | undefined;
   let start = 0;

@@ -9,7 +9,7 @@ import type { Egress } from './egress.js';
 import { getJson, upstreamFailed, UpstreamError } from './upstream.js';
 
 export const SEARCH_LIMITS = { timeoutMs: 10_000, maxBytes: 2 * 2 ** 20 } as const;
-/** numResults of the contract: 1..10, default 5. */
+/** numResults as the lookups API takes it (docs/api.md): 1..10, default 5. */
 export const NUM_RESULTS = { min: 1, max: 10, default: 5 } as const;
 /** Longest snippet passed on, in characters. */
 export const SEARCH_SNIPPET_MAX = 500;
@@ -30,7 +30,10 @@ export interface WebSearchDeps {
 
 const SERVICE = 'The web search service (SearXNG)';
 
-/** The instance's search endpoint: the configured URL's `/search` (or the URL itself if it names it). */
+/**
+ * The instance's search endpoint: the configured URL's `/search` (or the URL itself if it names
+ * it).
+ */
 export function searchEndpoint(base: string): URL {
   const url = new URL(base);
   url.search = '';

@@ -85,7 +85,9 @@ export function buildMcpServer(c: McpRequestContext): Server {
   return server;
 }
 
-/** 2xx → the body as structured content and as text; anything else → isError with the error body. */
+/**
+ * 2xx → the body as structured content and as text; anything else → isError with the error body.
+ */
 export function toolResult(answer: RestAnswer): CallToolResult {
   const ok = answer.status >= 200 && answer.status < 300;
   const body = answer.body;

@@ -1,7 +1,7 @@
 /**
- * The assistant's tools (docs/decisions.md, "Assistant surface"): each one is a REST route, named by method and path, with
- * a description written for a model. A tool never has logic of its own; the route's
- * validation, scope, actor and change log decide everything (see dispatch.ts).
+ * The assistant's tools (docs/decisions.md, "Assistant surface"): each one is a REST route, named
+ * by method and path, with a description written for a model. A tool never has logic of its own;
+ * the route's validation, scope, actor and change log decide everything (see dispatch.ts).
  */
 import type { Method } from '../http/route.js';
 

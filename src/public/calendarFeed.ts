@@ -1,12 +1,13 @@
 /**
  * The public ICS feed of a calendar share: `GET /share/calendar/<token>.ics`, no API key
- * (docs/feeds.md). The token's hash finds the family through the store-wide index; an unknown,
+ * (docs/feeds.md). The token's hash finds the family through the family registry; an unknown,
  * malformed or revoked token answers 404, whichever it is (nothing leaks).
  */
 import { NotFound } from '../domain/shared/errors.js';
 import { renderShare, shareByTokenHash } from '../domain/calendar/shares.js';
 import { calendarShareToken } from '../family/shareTokens.js';
 import { defineRoutes, withStatus } from '../http/route.js';
+import { readShared } from './shared.js';
 
 export default defineRoutes([
   {
@@ -20,11 +21,7 @@ export default defineRoutes([
       // The token, with `.ics` or without.
       const hash = calendarShareToken.hashOf((params.file ?? '').replace(/\.ics$/, ''));
       if (!hash) throw gone();
-      const familyId = services.store.lookupIndex('share-token', hash);
-      const info = familyId ? services.store.getFamily(familyId) : undefined;
-      if (!info) throw gone();
-      const actor = await services.registry.get(info);
-      const body = await actor.read((state) => {
+      const body = await readShared(services, hash, (state) => {
         const share = shareByTokenHash(state, hash);
         return share ? renderShare(state, share, services.now()) : null;
       });

@@ -8,67 +8,16 @@
  * every value escaped, readable on a phone). What the page shows: title, prose, when, linked
  * events (the title only when `showDetailsOnShare`, the location only when
  * `showLocationOnShare` too), notes marked for the shared page, polls with their counts. Times
- * are in the family's zone and convention (planTimes.ts), with the zone named; the schedule can
- * be added to a calendar from `/p/<token>.ics` (planIcs.ts).
+ * are in the family's zone and convention (src/domain/plans/clock.ts), with the zone named; the
+ * schedule can be added to a calendar from `/p/<token>.ics` (planIcs.ts). The content itself is
+ * the plans domain's public view (src/domain/plans/publicView.ts).
  */
 import { NotFound } from '../domain/shared/errors.js';
-import type { FamilyState } from '../domain/shared/state.js';
-import { planTiming, type Phase } from '../domain/plans/timing.js';
-import { PLANS, type PlanRecord } from '../domain/plans/types.js';
-import { eventItemView, noteAuthor, optionView, type EventItemView } from '../domain/plans/views.js';
-import { planShareToken } from '../family/shareTokens.js';
+import type { Phase } from '../domain/plans/timing.js';
+import { publicPlan, type PublicPlan } from '../domain/plans/publicView.js';
 import { defineRoutes, withStatus } from '../http/route.js';
 import { PUBLIC_PLAN_SCHEMA } from '../http/routes/plans.schema.js';
-import { clockOf, itemWhen } from './planTimes.js';
-
-
-export interface PublicEvent { title: string | null; when: string; timing: EventItemView['timing']; location?: string }
-export interface PublicOption {
-  label: string | null; when: string | null; date: string | null; endDate: string | null;
-  time: string | null; endTime: string | null; votes: number; chosen: boolean;
-}
-export interface PublicPoll { question: string; status: 'open' | 'settled'; options: PublicOption[] }
-export interface PublicPlan {
-  ok: true; title: string; prose: string | null; when: string; phase: Phase;
-  /** The family's IANA zone: every date and time of the plan is in it. */
-  timezone: string;
-  events: PublicEvent[]; notes: { body: string; author: string }[]; polls: PublicPoll[];
-}
-
-export function planBySharedHash(state: FamilyState, hash: string): PlanRecord | undefined {
-  for (const p of state.table<PlanRecord>(PLANS).values()) {
-    if (p.share?.enabled && p.share.tokenHash === hash) return p;
-  }
-  return undefined;
-}
-
-/** What a holder of the link may see, and nothing else (no ids, no private notes). */
-export function publicPlan(state: FamilyState, plan: PlanRecord, now: Date): PublicPlan {
-  const { phase, when } = planTiming(state, plan, now);
-  const clock = clockOf(state.family.timezone);
-  const events = plan.events.map((l) => eventItemView(state, l)).filter((e): e is EventItemView => e !== undefined)
-    .sort((a, b) => (a.timing.date + (a.timing.time ?? '') < b.timing.date + (b.timing.time ?? '') ? -1 : 1))
-    .map((e): PublicEvent => ({
-      title: e.showDetailsOnShare ? e.title : null,
-      when: itemWhen(e.timing, clock),
-      timing: e.timing,
-      ...(e.showDetailsOnShare && e.showLocationOnShare && e.location ? { location: e.location } : {}),
-    }));
-  return {
-    ok: true, title: plan.title, prose: plan.prose, when, phase, timezone: state.family.timezone, events,
-    notes: plan.notes.filter((n) => n.showOnSharedPage).map((n) => ({ body: n.body, author: noteAuthor(state, n) })),
-    polls: plan.polls.map((p): PublicPoll => ({
-      question: p.question, status: p.status,
-      options: p.options.map((o) => {
-        const v = optionView(o, p);
-        return {
-          label: v.label, when: o.date ? itemWhen({ ...o, date: o.date }, clock) : null, date: v.date, endDate: v.endDate, time: v.time, endTime: v.endTime,
-          votes: v.votes, chosen: p.settledOptionId === o.id,
-        };
-      }),
-    })),
-  };
-}
+import { readSharedPlan } from './shared.js';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -200,16 +149,7 @@ export default defineRoutes([
         return withStatus(404, NOT_FOUND_PAGE, HEADERS);
       };
       const token = params.token ?? '';
-      const hash = planShareToken.hashOf(token);
-      if (!hash) return gone();
-      const familyId = services.store.lookupIndex('share-token', hash);
-      const info = familyId ? services.store.getFamily(familyId) : undefined;
-      if (!info) return gone();
-      const actor = await services.registry.get(info);
-      const content = await actor.read((state) => {
-        const plan = planBySharedHash(state, hash);
-        return plan ? publicPlan(state, plan, services.now()) : null;
-      });
+      const content = await readSharedPlan(services, token, (state, plan) => publicPlan(state, plan, services.now()));
       if (!content) return gone();
       return withStatus(200, wantsJson ? content : renderPlanPage(content, `${token}.ics`), HEADERS);
     },

@@ -15,7 +15,7 @@ import type { JobHandler } from './scheduler.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import { DELIVER_KIND } from '../domain/webhooks/types.js';
 import { FEED_REFRESH } from '../domain/feeds/types.js';
-import { feedRefreshHandler } from './feedRefresh.js';
+import { feedRefreshHandler } from '../feeds/jobs.js';
 
 export interface JobDeps {
   store: Store;

@@ -14,7 +14,7 @@
 import type { Logger } from 'pino';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { FamilyActor } from '../family/actor.js';
-import type { Store } from '../store/store.js';
+import type { AgendaReads, BatchCommits, Directory } from '../store/ports.js';
 import type { StoredAgendaJob } from '../store/types.js';
 import type { AgendaJob, Command } from '../domain/shared/state.js';
 import { AGENDA_TABLE, SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
@@ -34,7 +34,7 @@ export interface JobContext {
 export type JobHandler = (job: StoredAgendaJob, ctx: JobContext) => Promise<void>;
 
 export interface SchedulerDeps {
-  store: Store;
+  store: AgendaReads & BatchCommits & Pick<Directory, 'getFamily'>;
   registry: FamilyRegistry;
   now: () => Date;
   logger: Logger;

@@ -36,7 +36,9 @@ export const keys = {
   agenda: (dueAt: number, familyId: string, jobId: string) => ['agenda', dueAt, familyId, jobId],
   agendaRangeStart: () => ['agenda', 0],
   agendaRangeEnd: (uptoMs: number) => ['agenda', uptoMs, END],
-  /** Where a family's job sits on the agenda (its due time), so it can be moved or removed by id. */
+  /**
+   * Where a family's job sits on the agenda (its due time), so it can be moved or removed by id.
+   */
   agendaJob: (familyId: string, jobId: string) => ['agendaJob', familyId, jobId],
   agendaJobRangeStart: (familyId: string) => ['agendaJob', familyId, ''],
   agendaJobRangeEnd: (familyId: string) => ['agendaJob', familyId, END],

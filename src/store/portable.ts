@@ -10,7 +10,10 @@ import type { FamilyInfo } from './types.js';
 
 export const EXPORT_FORMAT = 'household-organizer/family-export';
 
-/** One family with everything it owns (WholeFamily: records, log, keys, indexes, agenda, checkpoints), as a file. */
+/**
+ * One family with everything it owns (WholeFamily: records, log, keys, indexes, agenda,
+ * checkpoints), as a file.
+ */
 export interface FamilyExport extends WholeFamily {
   format: typeof EXPORT_FORMAT;
   schemaVersion: number;

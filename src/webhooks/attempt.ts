@@ -26,7 +26,9 @@ export interface SendResult {
   durationMs: number;
   error: string | null;
   retryAfterMs: number | null;
-  /** The call was cancelled (shutdown): the receiver may or may not have it; nothing is recorded. */
+  /**
+   * The call was cancelled (shutdown): the receiver may or may not have it; nothing is recorded.
+   */
   aborted: boolean;
 }
 

@@ -11,9 +11,10 @@
  * within a few ticks — a cap on
  * sends in flight cannot do that: on loopback, 16 sends in flight are thousands a second — and
  * when requests are answered as they come, deliveries take what is left, doubling per tick (a
- * tick where requests happened not to queue does not let a whole backlog through at once). The rule acts on the very thing it protects: requests waiting to be answered — whether
- * they wait for the thread or for the disk, which deliveries' recording uses too. The backlog
- * waits in the change log (the outbox reads ahead only so far), not in memory.
+ * tick where requests happened not to queue does not let a whole backlog through at once). The rule
+ * acts on the very thing it protects: requests waiting to be answered — whether they wait for the
+ * thread or for the disk, which deliveries' recording uses too. The backlog waits in the change log
+ * (the outbox reads ahead only so far), not in memory.
  *
  * The share is turned into sends with the cost of a send (signing, the request, the
  * answer, its share of the recording command and of the garbage collector; in CPU time of the
@@ -58,7 +59,10 @@ export class SendBudget {
   private readonly timer: NodeJS.Timeout | null;
   private readonly tickMs: number;
 
-  /** `onTick` runs after each tick (the sender pumps); `timer: false` leaves ticking to the caller (tests). */
+  /**
+   * `onTick` runs after each tick (the sender pumps); `timer: false` leaves ticking to the caller
+   * (tests).
+   */
   constructor(onTick: () => void, private readonly requestsInFlight: () => number = () => 0, opts: { tickMs?: number; timer?: boolean } = {}) {
     this.tickMs = opts.tickMs ?? TICK_MS;
     this.timer = opts.timer === false ? null : setInterval(() => { this.tick(); onTick(); }, this.tickMs);

@@ -31,7 +31,9 @@ import { WEBHOOKS_ACTOR } from './recorder.js';
 
 export { WEBHOOKS_ACTOR };
 
-/** Sends at once (recording their answers is not counted: it waits on the disk, not the network). */
+/**
+ * Sends at once (recording their answers is not counted: it waits on the disk, not the network).
+ */
 const MAX_IN_FLIGHT = 256;
 const PER_DESTINATION = 8;
 /** At shutdown, sends still running after this long are cancelled (they stay owed). */
@@ -47,7 +49,9 @@ export interface DelivererDeps extends Omit<WebhooksDeps, 'newId'> {
   /** This run of the daemon: leases name it. */
   boot: string;
   recorder: () => Recorder;
-  /** Told every tick while the sender holds fewer than `roomBelow` deliveries (the outbox reads on). */
+  /**
+   * Told every tick while the sender holds fewer than `roomBelow` deliveries (the outbox reads on).
+   */
   room?: () => void;
   roomBelow?: number;
 }

@@ -33,7 +33,9 @@ interface FamilyQueue {
   family: FamilyInfo;
   answers: Answer[];
   spills: Delivery[];
-  /** A checkpoint move is owed even without answers (records that owed nothing, dropped deliveries). */
+  /**
+   * A checkpoint move is owed even without answers (records that owed nothing, dropped deliveries).
+   */
   touched: boolean;
   timer: NodeJS.Timeout | null;
   flushing: Promise<void> | null;
@@ -72,7 +74,10 @@ export class Recorder {
     this.schedule(q);
   }
 
-  /** A first attempt that turned out unwanted (destination disabled, deleted, unsubscribed): nothing to record. */
+  /**
+   * A first attempt that turned out unwanted (destination disabled, deleted, unsubscribed): nothing
+   * to record.
+   */
   dropped(delivery: Delivery): void {
     if (delivery.job) return;
     this.deps.tracker(delivery.family.id)?.settle(delivery.seq);
@@ -92,7 +97,10 @@ export class Recorder {
     return n;
   }
 
-  /** Resolves when nothing waits to be recorded; whoever waits for that need not wait out the window. */
+  /**
+   * Resolves when nothing waits to be recorded; whoever waits for that need not wait out the
+   * window.
+   */
   idle(): Promise<void> {
     if (this.queues.size === 0) return Promise.resolve();
     for (const q of this.queues.values()) {
@@ -134,7 +142,8 @@ export class Recorder {
     q.answers = [];
     q.touched = false;
     const tracker = this.deps.tracker(q.family.id);
-    // Only a family whose read-ahead is filling up looks for deliveries stuck behind a slow receiver.
+    // Only a family whose read-ahead is filling up looks for deliveries stuck behind a slow
+    // receiver.
     const spills = tracker && tracker.size >= READ_AHEAD / 2 && !this.stopping ? this.deps.takeStale(q.family.id) : [];
     const settling: number[] = [];
     for (const a of answers) if (!a.delivery.job) settling.push(a.delivery.seq);
@@ -169,7 +178,8 @@ export class Recorder {
       (err: unknown) => {
         q.flushing = null;
         this.deps.logger.error({ err, family: q.family.slug }, 'recording webhook outcomes failed; trying again');
-        // Nothing of it is durable: the answers wait for the next try, the spilled deliveries go back to the queue.
+        // Nothing of it is durable: the answers wait for the next try, the spilled deliveries go
+        // back to the queue.
         q.answers = answers.concat(q.answers);
         q.touched = true;
         if (spills.length) this.deps.resubmit(q.family, spills);

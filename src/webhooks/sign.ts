@@ -12,7 +12,10 @@ export function newSigningSecret(): string {
   return PREFIX + randomBytes(24).toString('base64');
 }
 
-/** Decoded keys of the secrets in use (a handful per family), so a send does not decode its secret again. */
+/**
+ * Decoded keys of the secrets in use (a handful per family), so a send does not decode its secret
+ * again.
+ */
 const keys = new Map<string, Buffer>();
 const MAX_KEYS = 1_000;
 

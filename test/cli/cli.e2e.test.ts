@@ -48,6 +48,10 @@ describe('household-organizer CLI', function () {
     expect((await cli('family', 'update', 'smiths', '--location', '52.52,13.41', '--json')).code).to.equal(0);
     expect((await cli('family', 'update', 'smiths', '--location', '95,13')).stderr).to.match(/location/);
     expect((await cli('family', 'update', 'smiths', '--timezone', 'Mars/Base')).stderr).to.match(/IANA/);
+    // One zone check with the API: an offset is no named zone; a name is stored in IANA casing.
+    expect((await cli('family', 'update', 'smiths', '--timezone', '+01:00')).stderr).to.match(/IANA/);
+    const cased = await cli('family', 'update', 'smiths', '--timezone', 'europe/berlin', '--json');
+    expect(JSON.parse(cased.stdout).family.timezone).to.equal('Europe/Berlin');
     expect((await cli('family', 'update', 'nobody', '--location', 'Oslo')).code).to.equal(1);
     expect((await cli('family', 'update', 'smiths')).code).to.equal(2);
   });

@@ -52,6 +52,19 @@ describe('Store', () => {
     expect(store.lastSeq(FAM)).to.equal(0);
   });
 
+  it('refuses a batch whose expected last seq is not where the log ends, and keeps the other batches', async () => {
+    await store.commit(FAM, { log: [logRecord(1)], expectedLastSeq: 0 });
+    const stale = store.commit(FAM, { records: [{ table: 'people', id: 'p3', value: { id: 'p3' } }], log: [logRecord(2)], expectedLastSeq: 0 });
+    const other = store.commit('fam_other', { log: [logRecord(1)], expectedLastSeq: 0 });
+    let err: unknown;
+    try { await stale; } catch (e) { err = e; }
+    await other;
+    expect(err).to.be.an('error').with.property('message').that.includes('ends at 1');
+    expect(store.getRecord(FAM, 'people', 'p3')).to.equal(undefined);
+    expect(store.lastSeq(FAM)).to.equal(1);
+    expect(store.lastSeq('fam_other')).to.equal(1);
+  });
+
   it('moves a job put again with the same id, removes it by id, and orders due jobs by time', async () => {
     await store.commit(FAM, { agenda: [{ put: { id: 'a', kind: 'k', dueAt: 3_000 } }, { put: { id: 'b', kind: 'k', dueAt: 2_000 } }] });
     expect(store.earliestDue()).to.equal(2_000);

@@ -78,7 +78,8 @@ export function leaveAt(d: EventData, tz: string): string | undefined {
 
 /**
  * Event data as the API shows it: the fields of SHOWN_ALWAYS always (null when unset, `allDay`
- * derived), every other field only when set, custom keys as stored, and `travelPlan.leaveAt` derived.
+ * derived), every other field only when set, custom keys as stored, and `travelPlan.leaveAt`
+ * derived.
  */
 export function viewData(d: EventData, tz: string): Record<string, unknown> {
   const { travelPlan, ...rest } = d;

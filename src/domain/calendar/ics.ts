@@ -338,7 +338,8 @@ function yearsInUse(events: IcsEvent[], familyTz: string): { first: number; last
   };
   for (const ev of events) {
     if (ev.own) {
-      // Its changed occurrences are written in the family's zone; the rest too when that is its zone.
+      // Its changed occurrences are written in the family's zone; the rest too when that is its
+      // zone.
       for (const o of ev.overrides ?? []) if (!isAllDay({ ...ev, ...o })) { see(o.date); see(o.endDate); }
       if (ev.own.tz === familyTz) for (const y of ownYears(ev.own)) see(`${y}-01-01`);
       continue;

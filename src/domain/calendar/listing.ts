@@ -271,7 +271,10 @@ function expanded(state: FamilyState, from: string, to: string, limit: number, a
   };
 }
 
-/** Whether a series or event has an occurrence overlapping the open-ended bounds that is not removed. */
+/**
+ * Whether a series or event has an occurrence overlapping the open-ended bounds that is not
+ * removed.
+ */
 function meets(ev: EventRecord, from: string | undefined, to: string | undefined, f: Filter): { ok: boolean; end?: number } {
   const window = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
   if (!isSeries(ev)) {

@@ -174,7 +174,8 @@ export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEv
         return { time: o.time!, endDate: end.date, endTime: end.time };
       })()),
       summary: x.title ?? ev.title, status: x.status ?? ev.status,
-      // Empty strings (not undefined) so an occurrence that dropped them does not inherit the series'.
+      // Empty strings (not undefined) so an occurrence that dropped them does not inherit the
+      // series'.
       location: o.where ?? '', description: o.note ?? o.description ?? '',
       updatedAt: new Date(x.updatedAt),
     });

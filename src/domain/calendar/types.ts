@@ -43,9 +43,9 @@ export interface EventFieldFacts {
   /** A create must send it, may send it, or cannot (a field only a feed sets). */
   readonly create: 'required' | 'optional' | 'never';
   /**
-   * What a PATCH may send: a value, or null to unset the field (`nullable`; an extension, the
-   * contract shows no way to remove a field); only a value (`value`); a map merged key by key,
-   * null dropping one key (`merge`); nothing (`never`).
+   * What a PATCH may send: a value, or null to unset the field (`nullable`; an extension of ours,
+   * docs/decisions.md, "PATCH": without it a field once set could not be removed); only a value
+   * (`value`); a map merged key by key, null dropping one key (`merge`); nothing (`never`).
    */
   readonly patch: 'nullable' | 'value' | 'merge' | 'never';
   /** The API view shows it always (null when unset) or only when set. */
@@ -168,7 +168,7 @@ export const FEED_OWNED: ReadonlySet<string> = new Set([
 /** The fields the view shows always, null when unset. */
 export const SHOWN_ALWAYS = fieldsWhere('view', 'always');
 
-/** Limits the contract leaves open (decisions). */
+/** Limits of our own choosing (docs/decisions.md). */
 export const TITLE_MAX = 500;
 export const WHERE_MAX = 500;
 export const NOTE_MAX = 20_000;

@@ -23,7 +23,10 @@ export function writableCollection(state: FamilyState, key: string): Collection 
   return c;
 }
 
-/** Where a problem of item i is reported: `[...]` for a single write, `["items", i, ...]` in a batch. */
+/**
+ * Where a problem of item i is reported: `[...]` for a single write, `["items", i, ...]` in a
+ * batch.
+ */
 type At = (i: number) => Path;
 export const SINGLE: At = () => [];
 export const IN_BATCH: At = (i) => ['items', i];

@@ -68,7 +68,9 @@ export function entryDoc(collection: Collection | undefined, e: Entry): ContextD
   return { id: docId(ENTRIES, e.id), type: 'entry', title: e.title, names: e.title, text: parts.join(' · '), record: e, collection };
 }
 
-/** A person's document (shown by display name, found by either name), or null for a deleted person. */
+/**
+ * A person's document (shown by display name, found by either name), or null for a deleted person.
+ */
 export function personDoc(p: Person): ContextDoc | null {
   if (p.deletedAt !== null) return null;
   const names = p.familiarName && p.familiarName !== p.name ? `${p.familiarName} ${p.name}` : p.name;

@@ -13,8 +13,8 @@
  * Where ical.js itself goes wrong, this module corrects it:
  * - UNTIL is compared by this module, not by ical.js: ical.js compares a UTC UNTIL with the
  *   floating wall clock and drops the last occurrence of `UNTIL=…Z` series in zones east of UTC.
- * - A rule with no BY… part (BYDAY, BYMONTHDAY, …) keeps DTSTART's day: ical.js moves a monthly 31st or a yearly
- *   29 February to the next month instead of skipping it (RFC 5545 §3.3.10).
+ * - A rule with no BY… part (BYDAY, BYMONTHDAY, …) keeps DTSTART's day: ical.js moves a monthly
+ *   31st or a yearly 29 February to the next month instead of skipping it (RFC 5545 §3.3.10).
  * - ical.js's iterator can loop for ever on rules no date satisfies (FREQ=DAILY;BYMONTH=2;
  *   BYMONTHDAY=30): every inner step is counted and a rule that takes too many ends there.
  *
@@ -31,7 +31,9 @@ import { formatWall, msToLocal, parseWall, wallToMs } from './wall.js';
 export interface FeedOccurrence {
   /** Original start in the series' own zone (`YYYY-MM-DDTHH:mm:ss`) or date (all-day). */
   wall: string;
-  /** Local start date and (timed) time, and inclusive end date and end time, in the family's zone. */
+  /**
+   * Local start date and (timed) time, and inclusive end date and end time, in the family's zone.
+   */
   date: string;
   time?: string;
   endDate: string;
@@ -170,7 +172,8 @@ function* ruleCandidates(r: FeedRecurrence): Generator<Candidate> {
     if (wall === null) return;
     if (plain && recur.freq === 'MONTHLY' && wall.slice(8, 10) !== startDay) continue;
     if (plain && recur.freq === 'YEARLY' && wall.slice(5, 10) !== startMonthDay) continue;
-    // Sub-daily rules: only a day's first start can be an occurrence; skip the rest before any zone math.
+    // Sub-daily rules: only a day's first start can be an occurrence; skip the rest before any zone
+    // math.
     if (wall.slice(0, 10) === lastDate) continue;
     lastDate = wall.slice(0, 10);
     const c = candidate(r, wall);

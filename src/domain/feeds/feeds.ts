@@ -130,7 +130,9 @@ export function decideRequestRefresh(state: FamilyState, id: string, ctx: Comman
   return { result: view, changes: [], events: [{ type: 'external_calendar.refresh_requested', object: view }], agenda: [now] };
 }
 
-/** 409 when a feed's calendar name would clash; used by link before fetching (a cheap early answer). */
+/**
+ * 409 when a feed's calendar name would clash; used by link before fetching (a cheap early answer).
+ */
 export function assertNameFree(state: FamilyState, name: string): void {
   const folded = name.trim().toLowerCase();
   for (const c of state.table<Collection>(COLLECTIONS).values()) {

@@ -1,11 +1,11 @@
 /**
- * Feed intake (docs/notifications.md, kind `intake_update`): a refresh that adds or changes feed events
- * whose title or description contains one of the feed's hint words is news for the household
+ * Feed intake (docs/notifications.md, kind `intake_update`): a refresh that adds or changes feed
+ * events whose title or description contains one of the feed's hint words is news for the household
  * ("New in <feed name>: <titles>"). No hint, no news.
  *
  * This area only finds what matched; the notifications area turns it into a notification in the
- * same decision through its `onFeedIntake` in src/domain/areas.ts (until it has one, the match is still recorded
- * on the `external_calendar.updated` change-log record as `intake`).
+ * same decision through its `onFeedIntake` in src/domain/areas.ts (until it has one, the match is
+ * still recorded on the `external_calendar.updated` change-log record as `intake`).
  */
 import { areas } from '../areas.js';
 import { normalizeText } from '../collections/search.js';

@@ -21,7 +21,9 @@ export interface MergeOutcome {
   changes: RecordChange[];
   /** Log events of other areas (plans unlinking removed events). */
   events: LogEvent[];
-  /** Jobs of other areas: reminders, checks and alerts of changed events move, of removed ones go. */
+  /**
+   * Jobs of other areas: reminders, checks and alerts of changed events move, of removed ones go.
+   */
   agenda: AgendaChange[];
   added: EventRecord[];
   changed: EventRecord[];
@@ -47,7 +49,10 @@ function occursOn(item: FeedItem, date: string): boolean {
   return item.recur ? feedOccurrenceOn(item.recur, date) !== undefined : item.data.date === date;
 }
 
-/** The feed's exceptions, with the family's own occurrence changes laid on top where they still apply. */
+/**
+ * The feed's exceptions, with the family's own occurrence changes laid on top where they still
+ * apply.
+ */
 function exceptionsOf(item: FeedItem, before: EventRecord | undefined, at: string): Record<string, OccurrenceException> | undefined {
   const out: Record<string, OccurrenceException> = {};
   for (const [date, x] of Object.entries(item.exceptions ?? {})) out[date] = { ...x, updatedAt: at };

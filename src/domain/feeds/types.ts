@@ -128,7 +128,9 @@ export interface FeedItem {
 export interface FeedSnapshot {
   calendarName: string | null;
   ttlMinutes: number | null;
-  /** The feed's events — on a refresh only those new or changed since the fingerprints it was given. */
+  /**
+   * The feed's events — on a refresh only those new or changed since the fingerprints it was given.
+   */
   items: FeedItem[];
   /**
    * On a refresh: ids of events the feed still has, unchanged against the stored fingerprints

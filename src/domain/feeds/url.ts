@@ -1,8 +1,8 @@
 /**
- * Feed addresses (docs/feeds.md): `http`, `https`, and `webcal`/`webcals` read as https. Credentials
- * written into the URL (`https://user:secret@host/…`) are taken out and sent as Basic auth;
- * they are never shown again. Private feed URLs are secrets too: views show only the scheme and
- * host, with path and query masked.
+ * Feed addresses (docs/feeds.md): `http`, `https`, and `webcal`/`webcals` read as https.
+ * Credentials written into the URL (`https://user:secret@host/…`) are taken out and sent as Basic
+ * auth; they are never shown again. Private feed URLs are secrets too: views show only the scheme
+ * and host, with path and query masked.
  */
 import { Invalid } from '../shared/errors.js';
 import { FEED_URL_MAX, type FeedCredentials } from './types.js';

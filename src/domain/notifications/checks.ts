@@ -1,6 +1,6 @@
 /**
- * Checks (docs/notifications.md): a task to be reminded of `leadHours` before a calendar event's next
- * start. The run time follows the event when it moves (schedule.ts recomputes it in the same
+ * Checks (docs/notifications.md): a task to be reminded of `leadHours` before a calendar event's
+ * next start. The run time follows the event when it moves (schedule.ts recomputes it in the same
  * decision as the event's change); deleting the event removes the check. It fires once.
  */
 import { requireEvent } from '../calendar/events.js';

@@ -1,7 +1,7 @@
 /**
  * Composing a notification: one record with one delivery per send, decided on the family's
- * state at the moment it is made (docs/notifications.md). Pure: the transports the daemon has configured
- * arrive as data, the time and ids from the command context.
+ * state at the moment it is made (docs/notifications.md). Pure: the transports the daemon has
+ * configured arrive as data, the time and ids from the command context.
  *
  * - in_app is delivered by being recorded (the family's feed): once per notification.
  * - push is one publish to the family's topic, whatever the audience.

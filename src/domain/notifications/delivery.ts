@@ -1,6 +1,6 @@
 /**
- * Settling a notification's pending deliveries around the transports (docs/notifications.md, "at most
- * once"): the transports are called only after the record is durable, in three steps:
+ * Settling a notification's pending deliveries around the transports (docs/notifications.md, "at
+ * most once"): the transports are called only after the record is durable, in three steps:
  *   1. claim — pending deliveries are marked `attempted` in their own commit, just before the
  *      transports are called;
  *   2. send — outside any command;

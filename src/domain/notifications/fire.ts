@@ -164,7 +164,9 @@ export function fireCheck(state: FamilyState, ctx: CommandContext, data: { check
   return result(record, changes, events, agenda);
 }
 
-/** A routine's cron time: its notification, `lastRunAt`, and the job moved to the next cron time. */
+/**
+ * A routine's cron time: its notification, `lastRunAt`, and the job moved to the next cron time.
+ */
 export function fireRoutine(state: FamilyState, ctx: CommandContext, data: { routineId: string; dueAt: number }, opts: FireOptions): Decision<Fired> {
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
@@ -177,7 +179,8 @@ export function fireRoutine(state: FamilyState, ctx: CommandContext, data: { rou
   }, changes, events, agenda);
   const next: RoutineRecord = { ...r, lastRunAt: ctx.now.toISOString() };
   changes.push({ table: ROUTINES, id: r.id, value: next });
-  // The next cron time after this one (and after now: a late firing does not repeat the ones it missed).
+  // The next cron time after this one (and after now: a late firing does not repeat the ones it
+  // missed).
   agenda.push(...nextRoutineJob(state, next, new Date(Math.max(data.dueAt, ctx.now.getTime()))));
   return result(record, changes, events, agenda);
 }

@@ -1,8 +1,8 @@
 /**
  * The upcoming occurrences of an event as the notifications see them: each with its own data
  * (series fields plus that occurrence's changes), its status and its start instant in the
- * family's zone. An all-day occurrence "starts" at 09:00 local on its date (docs/notifications.md), for
- * reminders, leave-by and the coverage window alike.
+ * family's zone. An all-day occurrence "starts" at 09:00 local on its date (docs/notifications.md),
+ * for reminders, leave-by and the coverage window alike.
  */
 import { isSeries, occurrenceData } from '../calendar/events.js';
 import { occurrenceStarts } from '../calendar/recurrence.js';

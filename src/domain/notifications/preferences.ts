@@ -1,6 +1,6 @@
 /**
- * Notification preferences (docs/notifications.md): per family, channel (email, push) × kind → enabled,
- * everything on by default. One record holds the whole table; it is written only once the
+ * Notification preferences (docs/notifications.md): per family, channel (email, push) × kind →
+ * enabled, everything on by default. One record holds the whole table; it is written only once the
  * household changes something. They govern the service's own notifications; a notification
  * sent through the API goes to the channels it names.
  */

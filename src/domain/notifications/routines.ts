@@ -1,6 +1,6 @@
 /**
- * Notification routines (docs/notifications.md): a cron pattern in a time zone that sends a briefing, a
- * reminder or a digest. Defaults: `0 7 * * *`, intent briefing, mode plain, channels
+ * Notification routines (docs/notifications.md): a cron pattern in a time zone that sends a
+ * briefing, a reminder or a digest. Defaults: `0 7 * * *`, intent briefing, mode plain, channels
  * [in_app], enabled, the family's time zone. Only the next cron time is on the agenda; it is
  * put, moved or removed in the same decision as the routine's change, and moved on when it fires.
  */

@@ -1,7 +1,7 @@
 /**
- * What an event puts on the agenda (docs/notifications.md, "When the service notifies"): for each of its
- * reminders, its leave-by and its coverage alert, the job of the next occurrence still to come
- * — only the next one, one job per thing — and the run time of each check on it. Recomputed in
+ * What an event puts on the agenda (docs/notifications.md, "When the service notifies"): for each
+ * of its reminders, its leave-by and its coverage alert, the job of the next occurrence still to
+ * come — only the next one, one job per thing — and the run time of each check on it. Recomputed in
  * the same decision as every change of the event, and again when a job fires (which then moves
  * itself on to the next occurrence).
  *

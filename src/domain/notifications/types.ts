@@ -1,6 +1,6 @@
 /**
- * Records of the notifications area (docs/notifications.md). Every notification — sent through the API or
- * made by the service — is one record in `notifications` with one delivery per send: in_app
+ * Records of the notifications area (docs/notifications.md). Every notification — sent through the
+ * API or made by the service — is one record in `notifications` with one delivery per send: in_app
  * once, push once (the family's topic), email and sms once per recipient. A delivery that needs
  * a transport starts `pending` and is settled after the transport answered; everything not sent
  * is `suppressed` with its reason on the record.
@@ -64,7 +64,9 @@ export interface NotificationRecord {
 
 export const ROUTINE_INTENTS = ['briefing', 'reminder', 'digest'] as const;
 export type RoutineIntent = typeof ROUTINE_INTENTS[number];
-/** A routine's text, like a reminder's: the saved words, or written at firing time from live data. */
+/**
+ * A routine's text, like a reminder's: the saved words, or written at firing time from live data.
+ */
 export const ROUTINE_MODES = REMINDER_MODES;
 export type RoutineMode = ReminderMode;
 

@@ -148,8 +148,9 @@ export interface ShareResult { enabled: boolean; shareUrl: string | null }
 
 /**
  * Turns the public page on or off. The first enabling takes `fresh`; later ones bring back the
- * same token, so the same address (the contract). The store-wide index (hash → family) is
- * written on enable and removed on disable, so a disabled link resolves to nothing at once.
+ * same token, so the same address: a link already handed out works again. The store-wide index
+ * (hash → family) is written on enable and removed on disable, so a disabled link resolves to
+ * nothing at once.
  */
 export function decideSharePlan(state: FamilyState, id: string, enabled: boolean, fresh: FreshToken, ctx: CommandContext): Decision<ShareResult> {
   const plan = requirePlan(state, id);

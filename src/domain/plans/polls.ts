@@ -112,7 +112,9 @@ export function decideCreatePoll(state: FamilyState, planId: string, input: Crea
   return { result: poll, changes: [putPlan(next)], events: [pollEvent('plan.poll.created', plan.id, poll, ctx)] };
 }
 
-/** Edits of an open poll's question and options: one plan record change, logged as `plan.updated`. */
+/**
+ * Edits of an open poll's question and options: one plan record change, logged as `plan.updated`.
+ */
 function pollEdit(state: FamilyState, plan: PlanRecord, poll: PollRecord, ctx: CommandContext): Decision<PollRecord> {
   const next = withPoll(plan, poll, ctx.now.toISOString());
   return { result: poll, changes: [putPlan(next)], events: [planUpdated(state, plan, next, ctx)] };
@@ -127,7 +129,9 @@ export function decideUpdatePoll(state: FamilyState, planId: string, pollId: str
   return pollEdit(state, plan, { ...poll, question, updatedAt: ctx.now.toISOString() }, ctx);
 }
 
-/** Deletes a poll with its votes (open or settled; an event settling made stays on the calendar). */
+/**
+ * Deletes a poll with its votes (open or settled; an event settling made stays on the calendar).
+ */
 export function decideDeletePoll(state: FamilyState, planId: string, pollId: string, ctx: CommandContext): Decision<PollRecord> {
   const plan = requirePlan(state, planId);
   const poll = requirePoll(plan, pollId);
@@ -149,7 +153,7 @@ export function decideAddOption(state: FamilyState, planId: string, pollId: stri
   return { ...d, result: option };
 }
 
-/** Replaces an option: fields left out are cleared (the contract). Its votes stay. */
+/** Replaces an option (a PUT: fields left out are cleared, docs/api.md). Its votes stay. */
 export function decideReplaceOption(state: FamilyState, planId: string, pollId: string, optionId: string, input: OptionInput, ctx: CommandContext): Decision<OptionRecord> {
   const plan = requirePlan(state, planId);
   const poll = requirePoll(plan, pollId);
@@ -202,8 +206,9 @@ export function decideVote(state: FamilyState, planId: string, pollId: string, o
 }
 
 /**
- * Clears the caller's vote. The contract has no event type of its own for this: it is logged
- * as `plan.poll.vote.cast` with `myVoteOptionId: null` (the vote withdrawn).
+ * Clears the caller's vote. There is no event type of its own for this (subscribers filter on
+ * a fixed list; docs/decisions.md, "Clearing a vote"): it is logged as `plan.poll.vote.cast`
+ * with `myVoteOptionId: null` (the vote withdrawn).
  */
 export function decideClearVote(state: FamilyState, planId: string, pollId: string, ctx: CommandContext): Decision<PollRecord> {
   const personId = voter(state, ctx);

@@ -8,7 +8,7 @@
  */
 export const PLANS = 'plans';
 
-/** Limits the contract leaves open (decisions). */
+/** Limits of our own choosing (docs/decisions.md). */
 export const TITLE_MAX = 200;
 export const PROSE_MAX = 20_000;
 export const NOTE_MAX = 20_000;
@@ -69,8 +69,8 @@ export interface PollRecord {
 
 export interface ShareRecord {
   /**
-   * The capability token, kept so the same address can be shown again (the contract: "same
-   * address returned when re-enabled"). The store-wide index holds only its SHA-256.
+   * The capability token, kept so the same address can be shown again when the share is turned
+   * back on (links already handed out work again). The store-wide index holds only its SHA-256.
    */
   token: string;
   tokenHash: string;

@@ -118,7 +118,9 @@ export function eventItemOf(ev: EventRecord, link: EventLink): EventItemView {
   };
 }
 
-/** The author: the display name of the writer's person (even if since deleted), else the key's name. */
+/**
+ * The author: the display name of the writer's person (even if since deleted), else the key's name.
+ */
 export function noteAuthor(state: FamilyState, note: NoteRecord): string {
   const p = note.authorPersonId ? state.get<Person>(PEOPLE, note.authorPersonId) : undefined;
   return p ? personView(p).displayName : note.authorKeyName;

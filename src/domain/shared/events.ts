@@ -1,4 +1,7 @@
-/** The contract's webhook event types (exact strings); the change log records these. */
+/**
+ * The webhook event types (exact strings; the served OpenAPI document lists them): clients
+ * filter on them, so they never change; the change log records these.
+ */
 export const EVENT_TYPES = [
   'collection.created', 'collection.updated', 'collection.deleted',
   'tracker.entry.created', 'tracker.entry.updated', 'tracker.entry.deleted',

@@ -16,7 +16,10 @@ export interface FamilyInfo {
   name: string;
   timezone: string;
   createdAt: string;
-  /** A place name or `lat,lon` for the weather in contextual notifications (`family update --location`). */
+  /**
+   * A place name or `lat,lon` for the weather in contextual notifications (`family update
+   * --location`).
+   */
   location?: string | null;
 }
 
@@ -82,7 +85,9 @@ export interface CommandContext {
   family: FamilyInfo;
   /** Public base URL of the daemon (share links), without a trailing slash. */
   publicUrl: string;
-  /** Which outbound channels the daemon has configured, for notifications a decision makes itself. */
+  /**
+   * Which outbound channels the daemon has configured, for notifications a decision makes itself.
+   */
   transports?: { email: boolean; push: boolean; sms: boolean };
   /**
    * The sequence number of the last change-log record decided before this command (the

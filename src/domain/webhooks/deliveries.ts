@@ -136,7 +136,9 @@ export interface AttemptOutcome {
   retryAfterMs: number | null;
   /** A test delivery: recorded, but it neither retries nor disables. */
   test?: boolean;
-  /** The job and the lease the attempt was made under (a retry, or a delivery moved to the agenda). */
+  /**
+   * The job and the lease the attempt was made under (a retry, or a delivery moved to the agenda).
+   */
   jobId?: string;
   boot?: string;
   /**
@@ -266,7 +268,8 @@ export function decideOutcomes(
       for (const a of dropJobs(state, d.id)) if ('remove' in a) remove(a.remove);
       for (const [id, j] of jobs) if (j && j.data.destinationId === d.id) remove(id);
       if (holds) remove(job.id);
-      // The household hears of it in the app: nothing else would tell them their automation stopped.
+      // The household hears of it in the app: nothing else would tell them their automation
+      // stopped.
       const notice = householdNotice(state, ctx, {
         title: `Webhook "${d.name}" was turned off`,
         body: disabled === 'failing'

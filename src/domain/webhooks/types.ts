@@ -30,7 +30,9 @@ export const JITTER = 0.1;
 /** A receiver's Retry-After is honoured up to this long. */
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
-/** Why a destination is disabled: by the household, by a 410 answer, or after 5 days of failures. */
+/**
+ * Why a destination is disabled: by the household, by a 410 answer, or after 5 days of failures.
+ */
 export type DisabledReason = 'manual' | 'receiver_gone' | 'failing';
 
 export interface DestinationRecord {
@@ -46,7 +48,10 @@ export interface DestinationRecord {
    * secret itself, so the daemon must be able to read it. Never in views, logs or the change log.
    */
   secret: string;
-  /** The secret before the last rotation, signing beside the new one until `previousSecretExpiresAt`. */
+  /**
+   * The secret before the last rotation, signing beside the new one until
+   * `previousSecretExpiresAt`.
+   */
   previousSecret: string | null;
   previousSecretExpiresAt: string | null;
   secretRotatedAt: string | null;

@@ -21,9 +21,9 @@ import { Invalid, MAX_ISSUES, type Issue, type Path } from '../../domain/shared/
 import { HttpError } from '../errors.js';
 
 /**
- * Shape caps (docs/decisions.md, "Request bodies and rate limits"). The contract's largest
- * legitimate shapes are far below them: 200 ids in a share, 100 fields of 100 options, 50
- * batch items, nesting of about five levels.
+ * Shape caps (docs/decisions.md, "Request bodies and rate limits"). The API's largest
+ * legitimate shapes (docs/api.md) are far below them: 200 ids in a share, 100 fields of 100
+ * options, 50 batch items, nesting of about five levels.
  */
 export const BODY_CAPS = { depth: 32, keys: 1000, items: 1000 } as const;
 

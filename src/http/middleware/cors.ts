@@ -17,7 +17,10 @@ const ALLOW_METHODS = 'GET, POST, PATCH, PUT, DELETE';
 const ALLOW_HEADERS = 'x-api-key, content-type, idempotency-key, x-request-id';
 /** Headers a page may read besides the CORS-safelisted ones. */
 const EXPOSE_HEADERS = 'x-request-id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed';
-/** How long a browser may reuse a preflight's answer (seconds); short, so a config change soon applies. */
+/**
+ * How long a browser may reuse a preflight's answer (seconds); short, so a config change soon
+ * applies.
+ */
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 export function cors(origins: readonly string[]): Koa.Middleware {

@@ -87,7 +87,8 @@ export function addressBucket(ip: string): string {
   const [head, tail] = ip.toLowerCase().split('%')[0]!.split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];
-  // Only the first four groups are kept, so an embedded IPv4 tail (two groups written as one) does not matter.
+  // Only the first four groups are kept, so an embedded IPv4 tail (two groups written as one) does
+  // not matter.
   const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }

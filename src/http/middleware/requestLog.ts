@@ -17,7 +17,9 @@ const USER_AGENT_MAX = 200;
 const PATH_MAX = 200;
 /** Public pages whose next path segment is a share token: the token is the page's credential. */
 const TOKEN_PAGES = ['/p/', '/share/calendar/'];
-/** A segment holding something shaped like an API key or a share token (`hk_…`, `shr_…`, `pln_…`). */
+/**
+ * A segment holding something shaped like an API key or a share token (`hk_…`, `shr_…`, `pln_…`).
+ */
 const SECRET_SEGMENT = /(?:hk|shr|pln)_[0-9A-Za-z]/i;
 
 /** A path fit for the log: share tokens and key-like segments replaced, at most 200 characters. */

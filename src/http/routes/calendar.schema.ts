@@ -37,11 +37,11 @@ const nullableString = { type: ['string', 'null'] };
 
 /**
  * Each event field's request struct and, where the view differs from what a request sends, its
- * response schema (the others are described by their request struct: see responseSchema). Keyed by the domain's table
- * (EVENT_FIELDS, src/domain/calendar/types.ts): a field missing here, or a struct whose type is
- * not what the domain takes, does not compile. `struct` is what a create sends (a PATCH sends
- * it too, nullable or not by the field's `patch` fact); a `merge` field names its PATCH struct
- * in `patch`; a field no request sends has none.
+ * response schema (the others are described by their request struct: see responseSchema). Keyed by
+ * the domain's table (EVENT_FIELDS, src/domain/calendar/types.ts): a field missing here, or a
+ * struct whose type is not what the domain takes, does not compile. `struct` is what a create sends
+ * (a PATCH sends it too, nullable or not by the field's `patch` fact); a `merge` field names its
+ * PATCH struct in `patch`; a field no request sends has none.
  */
 type HttpField<K extends EventFieldName> = { response: JsonSchema | null }
   & (K extends FieldsWhere<'create', 'never'> ? { struct: null } : { struct: Struct<EventFieldInput<K>, any> })

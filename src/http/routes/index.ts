@@ -1,5 +1,6 @@
 /**
- * Every API area's routes, in the order they are matched. Each area adds one line here.
+ * The REST door: every API area's routes, in the order they are matched. Each area adds one
+ * line here; the other doors (src/public/, src/mcp/) sit beside this one in src/server.ts.
  */
 import type { RouteDef } from '../route.js';
 import docs from './docs.js';
@@ -10,12 +11,9 @@ import people from './people.js';
 import calendar from './calendar.js';
 import shares from './shares.js';
 import feeds from './feeds.js';
-import calendarFeed from '../../public/calendarFeed.js';
 import plans from './plans.js';
 import planNotes from './planNotes.js';
 import planPolls from './planPolls.js';
-import planIcs from '../../public/planIcs.js';
-import planPage from '../../public/planPage.js';
 import notifications from './notifications.js';
 import routines from './routines.js';
 import checks from './checks.js';
@@ -33,12 +31,9 @@ export function areaRoutes(): RouteDef[] {
     ...calendar,
     ...shares,
     ...feeds,
-    ...calendarFeed,
     ...plans,
     ...planNotes,
     ...planPolls,
-    ...planIcs,
-    ...planPage,
     ...notifications,
     ...routines,
     ...checks,

@@ -1,8 +1,9 @@
 /**
- * Plan polls: question, options, votes, settle and reopen (the states are drawn in src/domain/plans/polls.ts).
- * Question, options and votes change only while a poll is open (409 otherwise); settling a
- * dated option writes the calendar, reopening removes that event again. Each answer carries the
- * poll as the caller sees it (`votes` per option, the caller's `myVoteOptionId`).
+ * Plan polls: question, options, votes, settle and reopen (the states are drawn in
+ * src/domain/plans/polls.ts). Question, options and votes change only while a poll is open (409
+ * otherwise); settling a dated option writes the calendar, reopening removes that event again. Each
+ * answer carries the poll as the caller sees it (`votes` per option, the caller's
+ * `myVoteOptionId`).
  */
 import { defineRoutes } from '../route.js';
 import type { ActorRef, FamilyState } from '../../domain/shared/state.js';

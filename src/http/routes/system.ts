@@ -26,12 +26,18 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   },
 });
 
-/** `GET …/changes?limit=`: 1..500, 100 when left out (a page of the change log stays small enough to answer fast). */
+/**
+ * `GET …/changes?limit=`: 1..500, 100 when left out (a page of the change log stays small enough to
+ * answer fast).
+ */
 const CHANGES_LIMIT = { min: 1, max: 500, default: 100 } as const;
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
-/** Whether `Authorization` carries `Bearer <token>`; compared in constant time (digests of equal length). */
+/**
+ * Whether `Authorization` carries `Bearer <token>`; compared in constant time (digests of equal
+ * length).
+ */
 function bearerMatches(header: string, token: string): boolean {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   if (!m) return false;
@@ -99,7 +105,8 @@ export default function systemRoutes(getDocument: () => unknown, version: string
         type: 'object', required: ['ok', 'changes', 'nextAfter'],
         properties: { ok: { const: true }, changes: { type: 'array', items: CHANGE_RECORD_SCHEMA }, nextAfter: { type: 'integer' } },
       },
-      // Read through the family, so a batch still being written (and not yet durable) is never shown.
+      // Read through the family, so a batch still being written (and not yet durable) is never
+      // shown.
       handler: ({ query, services, family }) => family.read(() => {
         const after = query.after ?? 0;
         const changes = services.store.readLog(family.info.id, after, query.limit ?? CHANGES_LIMIT.default);

@@ -6,7 +6,7 @@
  * turns that into an uncaught exception: the daemon answered one write 507 and then exited
  * (a known lmdb-js defect: nothing attaches a handler to those promises). The store's own
  * write path already receives every failure through the promise it awaits and classifies it
- * (store.ts), so these copies carry nothing new.
+ * (env.ts), so these copies carry nothing new.
  *
  * The listener recognizes only rejections that lmdb-js's writer made; any other unhandled
  * rejection still ends the process as before (it is rethrown, unless something else — a test

@@ -4,8 +4,8 @@
  * time zone decides: 12-hour (`3:30 PM`) for the zones of the United States and its territories,
  * 24-hour (`15:30`) everywhere else. The page names the zone beside the times.
  */
-import { formatTime12 } from '../domain/shared/time.js';
-import { whenText } from '../domain/plans/timing.js';
+import { formatTime12 } from '../shared/time.js';
+import { whenText } from './timing.js';
 
 export type Clock = '12h' | '24h';
 

@@ -8,8 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { RootDatabase } from 'lmdb';
-import { keys } from './layout.js';
-import type { IdempotencyRecord } from './types.js';
+import { keys } from '../layout.js';
+import type { IdempotencyRecord } from '../types.js';
 
 const MARKER = ['meta', 'idempotencySealed'];
 

@@ -1,6 +1,8 @@
 /**
- * The `feed.refresh` job (docs/feeds.md): fetch and parse the feed outside the family's actor, then
- * fire one command carrying the outcome, which also puts the next refresh on the agenda.
+ * The scheduler's handler for the feeds area's job, `feed.refresh` (docs/feeds.md): fetch and
+ * parse the feed outside the family's actor (feed I/O lives here, beside the area's other I/O
+ * in src/integrations/icsFeed.ts), then fire one command carrying the outcome, which also puts
+ * the next refresh on the agenda.
  *
  * 1. A job found too late (the daemon was down) is not acted on: it is put again within a few
  *    minutes, so a restart does not fetch every feed at once.
@@ -17,7 +19,7 @@ import { feedFingerprints, getFeed } from '../domain/feeds/views.js';
 import type { Command } from '../domain/shared/state.js';
 import type { Egress } from '../integrations/egress.js';
 import { FeedError, sharedFeedReader } from '../integrations/icsFeed.js';
-import { fireCommand, type JobHandler } from './scheduler.js';
+import { fireCommand, type JobHandler } from '../scheduler/scheduler.js';
 
 export interface FeedRefreshDeps {
   config: Config;

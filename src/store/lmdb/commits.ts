@@ -1,0 +1,139 @@
+/**
+ * The write path and the log in LMDB (the `BatchCommits` and `LogReads` seams): a family's
+ * batch goes into one transaction with the batches of every other family decided in the same
+ * turn of the event loop, and resolves once it is flushed.
+ */
+import { keys } from '../layout.js';
+import type { BatchCommits, CommitBatch, LogReads } from '../ports.js';
+import type { ChangeRecord } from '../types.js';
+import { StoreWriteError, type LmdbEnv } from './env.js';
+import { writeAgendaChange } from './agenda.js';
+
+/**
+ * Observes each group commit once it is durable: milliseconds from the start of its
+ * transaction, of which waiting for the flush to disk, and the family batches it carried.
+ */
+export type CommitListener = (durationMs: number, flushMs: number, batches: number) => void;
+
+interface PendingCommit {
+  familyId: string;
+  batch: CommitBatch;
+  guard: (() => boolean) | undefined;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class LmdbCommits implements BatchCommits, LogReads {
+  private pending: PendingCommit[] = [];
+  readonly listeners: CommitListener[] = [];
+
+  constructor(private readonly env: LmdbEnv) {}
+
+  private get db() { return this.env.db; }
+
+  commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ familyId, batch, guard, resolve, reject });
+      // setImmediate: after every request read in this poll phase has decided its batch.
+      if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /**
+   * Writes every commit asked for in this turn of the event loop — typically one batch from
+   * each of several busy families — in one transaction and one flush. One transaction per
+   * family batch cost ~40 µs of CPU per write when writes were spread over many families.
+   * A batch whose guard or expected seq refuses is left out alone; a commit that fails fails
+   * them all (the disk refused the one transaction they shared).
+   */
+  private flush(): void {
+    const commits = this.pending;
+    this.pending = [];
+    const refused = new Map<PendingCommit, string>();
+    const timing = { startedAt: performance.now(), flushAt: 0 };
+    this.env.write(() => {
+      for (const c of commits) {
+        const why = this.refusal(c);
+        if (why) refused.set(c, why);
+        else this.writeBatch(c.familyId, c.batch);
+      }
+    }, timing).then(
+      () => {
+        const end = performance.now();
+        for (const c of commits) {
+          const why = refused.get(c);
+          if (why) c.reject(new StoreWriteError('failed', why));
+          else c.resolve();
+        }
+        // An observer's failure must never touch the commits it observes.
+        for (const l of this.listeners) {
+          try { l(end - timing.startedAt, end - timing.flushAt, commits.length - refused.size); } catch { /* ignored */ }
+        }
+      },
+      (err: unknown) => { for (const c of commits) c.reject(err); },
+    );
+  }
+
+  /** Why a batch may not be written (inside the transaction), or null. */
+  private refusal(c: PendingCommit): string | null {
+    if (c.guard && !c.guard()) return 'commit refused by its guard';
+    const expected = c.batch.expectedLastSeq;
+    if (expected !== undefined) {
+      const last = this.lastSeq(c.familyId);
+      if (last !== expected) return `the family's log ends at ${last}, not at ${expected} as the batch expected`;
+    }
+    return null;
+  }
+
+  private writeBatch(familyId: string, batch: CommitBatch): void {
+    const db = this.db;
+    for (const ix of batch.indexes ?? []) {
+      const key = keys.index(ix.index, ix.key);
+      if (ix.familyId === null) db.remove(key);
+      else db.put(key, ix.familyId);
+    }
+    for (const c of batch.records ?? []) {
+      const key = keys.record(familyId, c.table, c.id);
+      if (c.value === null || c.value === undefined) db.remove(key);
+      else db.put(key, c.value);
+    }
+    for (const r of batch.log ?? []) db.put(keys.log(familyId, r.seq), r);
+    for (const a of batch.agenda ?? []) writeAgendaChange(db, familyId, a);
+    for (const c of batch.checkpoints ?? []) db.put(keys.checkpoint(c.consumer, familyId), c.seq);
+    for (const i of batch.idempotency ?? []) {
+      db.put(keys.idempotency(i.keyId, i.idemKey), i.record);
+      db.put(keys.idempotencyExpiry(i.record.expiresAt, i.keyId, i.idemKey), 1);
+    }
+  }
+
+  lastSeq(familyId: string): number {
+    const range = {
+      start: keys.logRangeEnd(familyId), end: keys.logRangeStart(familyId, -1), reverse: true, limit: 1,
+    };
+    for (const { key } of this.db.getRange(range)) return (key as [string, string, number])[2];
+    return 0;
+  }
+
+  *familyRecords(familyId: string): Generator<{ table: string; id: string; value: unknown }> {
+    const range = { start: keys.recordRangeStart(familyId), end: keys.recordRangeEnd(familyId) };
+    for (const { key, value } of this.db.getRange(range)) {
+      const k = key as [string, string, string, string];
+      yield { table: k[2], id: k[3], value };
+    }
+  }
+
+  getRecord<T>(familyId: string, table: string, id: string): T | undefined {
+    return this.db.get(keys.record(familyId, table, id)) as T | undefined;
+  }
+
+  readLog(familyId: string, after: number, limit: number): ChangeRecord[] {
+    const out: ChangeRecord[] = [];
+    const range = { start: keys.logRangeStart(familyId, after), end: keys.logRangeEnd(familyId), limit };
+    for (const { value } of this.db.getRange(range)) out.push(value as ChangeRecord);
+    return out;
+  }
+
+  getCheckpoint(consumer: string, familyId: string): number {
+    return (this.db.get(keys.checkpoint(consumer, familyId)) as number | undefined) ?? 0;
+  }
+}

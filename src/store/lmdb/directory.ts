@@ -1,0 +1,141 @@
+/** Families, API keys and the store-wide token index in LMDB (the `Directory` seam). */
+import { Conflict } from '../../domain/shared/errors.js';
+import type { IndexChange, RecordChange } from '../../domain/shared/state.js';
+import { keys } from '../layout.js';
+import type { Directory } from '../ports.js';
+import type { ApiKeyRecord, FamilyInfo } from '../types.js';
+import type { LmdbEnv } from './env.js';
+
+/** How long a read of the keys version is trusted (see keysVersion). */
+const KEYS_VERSION_MS = 100;
+
+export class LmdbDirectory implements Directory {
+  private keysVersionCache: { value: number; at: number } | null = null;
+
+  constructor(private readonly env: LmdbEnv) {}
+
+  private get db() { return this.env.db; }
+
+  getFamily(familyId: string): FamilyInfo | undefined {
+    return this.db.get(keys.family(familyId)) as FamilyInfo | undefined;
+  }
+
+  getFamilyBySlug(slug: string): FamilyInfo | undefined {
+    const id = this.db.get(keys.slug(slug)) as string | undefined;
+    return id === undefined ? undefined : this.getFamily(id);
+  }
+
+  listFamilies(): FamilyInfo[] {
+    const out: FamilyInfo[] = [];
+    const range = { start: keys.familyRangeStart(), end: keys.familyRangeEnd() };
+    for (const { value } of this.db.getRange(range)) out.push(value as FamilyInfo);
+    return out;
+  }
+
+  /**
+   * Creates a family with its first records (built-in collections) and an optional first key,
+   * all in one transaction; a taken slug → Conflict (checked inside the write transaction, so
+   * two processes cannot both take it).
+   */
+  async createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
+    const ok = await this.writeKeys(() => {
+      if (this.db.get(keys.slug(family.slug)) !== undefined) return false;
+      this.db.put(keys.slug(family.slug), family.id);
+      this.db.put(keys.family(family.id), family);
+      for (const c of seed) this.db.put(keys.record(family.id, c.table, c.id), c.value);
+      if (firstKey) {
+        this.db.put(keys.apiKey(firstKey.id), firstKey);
+        this.bumpKeysVersion();
+      }
+      return true;
+    });
+    if (!ok) throw new Conflict(`a family with slug "${family.slug}" already exists`);
+  }
+
+  /**
+   * Changes a family's name, time zone or location (`family update`), in one transaction;
+   * undefined fields stay, a null location removes it. Unknown family → undefined.
+   */
+  async updateFamily(
+    familyId: string, patch: { name?: string; timezone?: string; location?: string | null },
+  ): Promise<FamilyInfo | undefined> {
+    return this.env.write(() => {
+      const before = this.db.get(keys.family(familyId)) as FamilyInfo | undefined;
+      if (!before) return undefined;
+      const next: FamilyInfo = { ...before };
+      if (patch.name !== undefined) next.name = patch.name;
+      if (patch.timezone !== undefined) next.timezone = patch.timezone;
+      if (patch.location === null) delete next.location;
+      else if (patch.location !== undefined) next.location = patch.location;
+      this.db.put(keys.family(familyId), next);
+      return next;
+    });
+  }
+
+  getKey(keyId: string): ApiKeyRecord | undefined {
+    return this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
+  }
+
+  listKeys(familyId?: string): ApiKeyRecord[] {
+    const out: ApiKeyRecord[] = [];
+    const range = { start: keys.apiKeyRangeStart(), end: keys.apiKeyRangeEnd() };
+    for (const { value } of this.db.getRange(range)) {
+      const k = value as ApiKeyRecord;
+      if (familyId === undefined || k.familyId === familyId) out.push(k);
+    }
+    return out;
+  }
+
+  async putKey(key: ApiKeyRecord): Promise<void> {
+    await this.writeKeys(() => {
+      this.db.put(keys.apiKey(key.id), key);
+      this.bumpKeysVersion();
+    });
+  }
+
+  /**
+   * A number that changes whenever a key is created or revoked (by this process or the CLI):
+   * a cache of verified keys is valid while it stays the same.
+   */
+  keysVersion(): number {
+    // Read from the store at most every KEYS_VERSION_MS: a busy daemon asks on every request,
+    // and each read after a commit renews LMDB's read transaction. This process's own key
+    // writes reset it at once (below); another process's (the CLI's) show within that time.
+    const at = performance.now();
+    const cached = this.keysVersionCache;
+    if (cached && at - cached.at < KEYS_VERSION_MS) return cached.value;
+    const value = (this.db.get(keys.keysVersion()) as number | undefined) ?? 0;
+    this.keysVersionCache = { value, at };
+    return value;
+  }
+
+  /** Bumps the keys version inside a write transaction (a key was made, revoked or imported). */
+  bumpKeysVersion(): void {
+    const next = ((this.db.get(keys.keysVersion()) as number | undefined) ?? 0) + 1;
+    this.db.put(keys.keysVersion(), next);
+    this.keysVersionCache = null;
+  }
+
+  /** `write` for changes to keys: the cached keys version is forgotten once they are durable. */
+  async writeKeys<T>(fn: () => T): Promise<T> {
+    try {
+      return await this.env.write(fn);
+    } finally {
+      this.keysVersionCache = null;
+    }
+  }
+
+  /**
+   * Records a key's use without waiting for the disk: losing it (a crash, a full disk) is harmless.
+   */
+  touchKey(keyId: string, at: string): void {
+    this.env.background(() => {
+      const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
+      if (k) void this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
+    });
+  }
+
+  lookupIndex(index: IndexChange['index'], key: string): string | undefined {
+    return this.db.get(keys.index(index, key)) as string | undefined;
+  }
+}

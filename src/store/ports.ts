@@ -1,0 +1,119 @@
+/**
+ * The seams of the store: what the rest of the daemon needs from it, one small interface per
+ * concern, so that a second backend can stand behind the same calls. LMDB (src/store/lmdb/)
+ * is the one implementation today; `Store` (store.ts) composes its parts.
+ *
+ * Writes return promises that resolve once the write is durable, as a backend that replicates
+ * over the network must. Reads are synchronous: every caller reads on the request's turn of the
+ * event loop (the actor loads a family, the auth check finds a key). A replicated backend keeps
+ * them so by applying the replicated stream to a local copy and reading that copy; only the
+ * commit waits for the network. docs/storage.md, "Seams", says which key each part owns.
+ */
+import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../domain/shared/state.js';
+import type {
+  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
+} from './types.js';
+
+/** Everything one decision (or one family's batch of decisions) writes, committed at once. */
+export interface CommitBatch {
+  records?: readonly RecordChange[];
+  log?: readonly ChangeRecord[];
+  indexes?: readonly IndexChange[];
+  agenda?: readonly AgendaChange[];
+  /** How far change-log consumers (by name) have read this family's log. */
+  checkpoints?: readonly { consumer: string; seq: number }[];
+  idempotency?: readonly IdempotencyWrite[];
+  /**
+   * The last change-log seq the writer saw when it decided the batch. When given, the batch is
+   * refused (nothing written) unless the family's log still ends there: two writers of one
+   * family (two nodes, or a process that lost its lease) cannot both append.
+   */
+  expectedLastSeq?: number;
+}
+
+/** The write path: one family's batch in, durable or refused as a whole. */
+export interface BatchCommits {
+  /**
+   * Commits the batch in one transaction and resolves once it is durable. `guard` runs inside
+   * the transaction; false refuses the batch. A refused batch or a write the disk refuses →
+   * StoreWriteError, and nothing of the batch is written.
+   */
+  commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void>;
+  /** The seq of the family's last change-log record (0 for none). */
+  lastSeq(familyId: string): number;
+}
+
+/** A family's records and change log as committed, and how far consumers have read it. */
+export interface LogReads {
+  /** Every record of a family, in key (table, id) order. */
+  familyRecords(familyId: string): Iterable<{ table: string; id: string; value: unknown }>;
+  getRecord<T>(familyId: string, table: string, id: string): T | undefined;
+  /** Change-log records with seq > after, in order, at most `limit`. */
+  readLog(familyId: string, after: number, limit: number): ChangeRecord[];
+  getCheckpoint(consumer: string, familyId: string): number;
+}
+
+/** The durable agenda: jobs by due time, across families. Jobs are written through commits. */
+export interface AgendaReads {
+  /** Jobs due at or before `uptoMs`, earliest first, at most `limit`. */
+  dueJobs(uptoMs: number, limit: number): StoredAgendaJob[];
+  /** The due time of the earliest job on the agenda, or null when it is empty. */
+  earliestDue(): number | null;
+  /** How many jobs are due at or before `uptoMs`, counting at most `limit`. */
+  agendaCount(uptoMs: number, limit: number): number;
+  /** A family's job by id, if it is on the agenda. */
+  getJob(familyId: string, jobId: string): StoredAgendaJob | undefined;
+  /** Every job of a family on the agenda. */
+  familyJobs(familyId: string): StoredAgendaJob[];
+}
+
+/** Kept answers of idempotent requests (written through commits, beside their change). */
+export interface IdempotencyRecords {
+  /** The live record of (key, idempotency key), if any. */
+  getIdempotency(keyId: string, idemKey: string, nowMs: number): IdempotencyRecord | undefined;
+  /** Removes up to `batch` expired records; resolves with how many it removed. */
+  sweepIdempotency(nowMs: number, batch?: number): Promise<number>;
+}
+
+/** Families, their API keys and the store-wide token index: who is who. */
+export interface Directory {
+  getFamily(familyId: string): FamilyInfo | undefined;
+  getFamilyBySlug(slug: string): FamilyInfo | undefined;
+  listFamilies(): FamilyInfo[];
+  /** A new family with its first records and key, at once; a taken slug → Conflict. */
+  createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void>;
+  /** Name, zone or location; undefined fields stay, a null location goes. Unknown → undefined. */
+  updateFamily(
+    familyId: string, patch: { name?: string; timezone?: string; location?: string | null },
+  ): Promise<FamilyInfo | undefined>;
+  getKey(keyId: string): ApiKeyRecord | undefined;
+  listKeys(familyId?: string): ApiKeyRecord[];
+  putKey(key: ApiKeyRecord): Promise<void>;
+  /** Changes whenever a key is made or revoked by any process: a key cache's validity. */
+  keysVersion(): number;
+  /** Records a key's use without waiting for the disk (losing it is harmless). */
+  touchKey(keyId: string, at: string): void;
+  /** The family a store-wide index entry points at (a share token's hash). */
+  lookupIndex(index: IndexChange['index'], key: string): string | undefined;
+}
+
+/** One family with everything it owns: what export writes and import restores. */
+export interface WholeFamily {
+  family: FamilyInfo;
+  keys: ApiKeyRecord[];
+  records: { table: string; id: string; value: unknown }[];
+  log: ChangeRecord[];
+  indexes?: { index: string; key: string }[];
+  /** Its scheduled jobs (reminders, retries…), so a restored family keeps its timetable. */
+  agenda?: AgendaJob[];
+  /** How far the change-log consumers (webhook outbox…) had read, so nothing is sent twice. */
+  checkpoints?: { consumer: string; seq: number }[];
+}
+
+/** Export and import of whole families. */
+export interface WholeFamilies {
+  /** A consistent snapshot of a family, or undefined. */
+  snapshotFamily(slug: string): WholeFamily | undefined;
+  /** Writes a whole family unless its slug, id, keys or index entries exist (then names which). */
+  putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'>;
+}
