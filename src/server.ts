@@ -40,7 +40,10 @@ import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
-import { mcpEndpoint } from './mcp/endpoint.js';
+import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
+import { OAuthAuthority } from './oauth/authority.js';
+import { oauthDoor, oauthUrls } from './oauth/endpoints.js';
+import { looksLikeAccessToken } from './oauth/credentials.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -130,7 +133,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   metrics.followChangeLog('webhooks', (actor) => webhookCheckpoint(actor.state));
   onCommitted.add((family, lastSeq) => webhooks.nudge(family, lastSeq));
-  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress };
+  // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
+  const urls = oauthUrls(publicBase(config.server.publicUrl), MCP_PATH);
+  const authority = new OAuthAuthority({ store, registry, now, newId, resource: urls.resource });
+  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, grants: authority };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
@@ -141,8 +147,19 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     { name: 'system', routes: systemRoutes(() => document, VERSION, metrics) },
     { name: 'rest', routes: areaRoutes() },
     { name: 'public', routes: publicRoutes() },
+    // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
+    { name: 'oauth', mount: (c) => oauthDoor(c.services, store, authority, urls).middleware },
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
-    { name: 'mcp', mount: mcpEndpoint },
+    {
+      name: 'mcp',
+      mount: (c) => mcpEndpoint({
+        ...c,
+        grants: {
+          verifyAccess: (token) => authority.verifyAccess(token), forwardProof: (token) => authority.forwardProof(token),
+          resourceMetadata: urls.resourceMetadata, isAccessToken: looksLikeAccessToken,
+        },
+      }),
+    },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
@@ -219,10 +236,16 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   };
   sweep = setTimeout(sweepPass, 1_000);
   sweep.unref();
+  // Expired OAuth codes and tokens, and registrations never used, every ten minutes.
+  const oauthSweep = setInterval(() => {
+    authority.sweep().catch((err: unknown) => logger.warn({ err }, 'OAuth sweep failed'));
+  }, 600_000);
+  oauthSweep.unref();
 
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     clearTimeout(sweep);
+    clearInterval(oauthSweep);
     queuedUpdates.stop();
     closeSharedFeedReader(egress); // a slow feed must not hold the stop up
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.

@@ -48,6 +48,7 @@ const TAGS: [string, string][] = [
   ['Webhooks', 'Webhook destinations for home automation, and the signed deliveries they receive.'],
   ['Context', 'Context search over entries, events, people and collections, for assistants and dashboards.'],
   ['Lookups', 'Weather, web search and the readable text of a public web page.'],
+  ['OAuth grants', 'Assistants (MCP clients) an admin let in on the OAuth consent page: list and revoke them (admin scope).'],
 ];
 
 function openApiPath(path: string): string {

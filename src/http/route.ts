@@ -21,6 +21,7 @@ import type { Logger } from 'pino';
 import type { Notifier } from '../notifications/sender.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import type { Egress } from '../integrations/egress.js';
+import type { OAuthGrant } from '../domain/oauth/grants.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -38,7 +39,23 @@ export interface Services {
   webhooks: Webhooks;
   /** The one outbound HTTP client (egress guard), for routes that fetch (feeds). */
   egress: Egress;
+  /** Assistants' OAuth grants (src/oauth): forwarded MCP tool calls, and the admin routes. */
+  grants?: GrantAccess;
 }
+
+/** What REST needs of the OAuth door; its authority (src/oauth/authority.ts) is one. */
+export interface GrantAccess {
+  /**
+   * A tool call of /mcp made with an access token, as dispatch forwards it: the token plus a
+   * proof only this process can make, so the token is still good for /mcp alone.
+   */
+  verifyForwarded(token: string, proof: string): { key: ApiKeyRecord; family: FamilyInfo; grant: OAuthGrant } | null;
+  listGrants(familyId: string): OAuthGrant[];
+  revokeGrant(grantId: string, by: Caller): Promise<{ grant: OAuthGrant; already: boolean } | undefined>;
+}
+
+/** The header a forwarded tool call carries its proof in. */
+export const FORWARD_PROOF_HEADER = 'x-household-forwarded';
 
 /**
  * A front door of the daemon (the REST API, the public pages, MCP, and the ones to come), as

@@ -22,10 +22,17 @@ export interface ChangeRecord {
   seq: number;
   at: string;
   type: LoggedEventType;
-  actor: Pick<Caller, 'keyId' | 'personId'>;
+  /** `grantId` only when an assistant's OAuth grant made the change (src/oauth). */
+  actor: Pick<Caller, 'keyId' | 'personId' | 'grantId'>;
   object: unknown;
   previous?: unknown;
 }
+
+/** What the OAuth door (src/oauth) keeps: registered clients, grants, codes and tokens. */
+export type OAuthKind = 'client' | 'grant' | 'code' | 'token';
+
+/** One OAuth record to put (`value`) or remove (`null`). */
+export interface OAuthWrite { kind: OAuthKind; id: string; value: unknown | null }
 
 /**
  * An idempotent request's kept answer, under `['idem', keyId, SHA-256 of the Idempotency-Key]`.

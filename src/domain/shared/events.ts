@@ -26,6 +26,7 @@ export type EventType = typeof EVENT_TYPES[number];
  */
 export const EXTENSION_EVENT_TYPES = [
   'family.updated',
+  'oauth_grant.created', 'oauth_grant.revoked',
 ] as const;
 export type ExtensionEventType = typeof EXTENSION_EVENT_TYPES[number];
 

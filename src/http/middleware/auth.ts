@@ -10,7 +10,7 @@ import { verifyApiKey } from '../../family/keys.js';
 import { hasScope } from '../../family/scopes.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../../store/types.js';
 import type { Store } from '../../store/store.js';
-import type { Services } from '../route.js';
+import { FORWARD_PROOF_HEADER, type Services } from '../route.js';
 
 const TOUCH_EVERY_MS = 10 * 60_000;
 
@@ -45,9 +45,13 @@ export function authenticate(services: Services, scope: Scope, cache: KeyCache):
   return async (ctx, next) => {
     const presented = ctx.get('x-api-key');
     if (!presented) throw new Unauthorized('The x-api-key header is missing');
-    const verified = cache.verify(presented);
+    const proof = ctx.get(FORWARD_PROOF_HEADER);
+    // A tool call of /mcp made with an OAuth grant: the grant acts as a key of its family.
+    const forwarded = proof && services.grants ? services.grants.verifyForwarded(presented, proof) : null;
+    const verified = forwarded ?? (proof ? null : cache.verify(presented));
     if (!verified) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
     const { key, family } = verified;
+    if (forwarded) ctx.state.grantId = forwarded.grant.id;
     ctx.state.key = key;
     if (!family || family.slug !== ctx.params.familySlug) {
       throw new Forbidden('This API key does not belong to that family');
@@ -55,7 +59,7 @@ export function authenticate(services: Services, scope: Scope, cache: KeyCache):
     if (!hasScope(key, scope)) throw new Forbidden(`This API key lacks the "${scope}" scope`);
     ctx.state.family = family;
     const now = services.now();
-    if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS) {
+    if (!forwarded && (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS)) {
       key.lastUsedAt = now.toISOString();
       services.store.touchKey(key.id, key.lastUsedAt);
     }

@@ -72,9 +72,11 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
     if (!KEY.test(idemKey)) throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
     const keyId: string = ctx.state.key.id;
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
-    // Authentication ran first, so the presented key is well formed. A way of authenticating
-    // added later must hand its own secret here: sealing under a public value would be no seal.
-    const secret = apiKeySecret(ctx.get('x-api-key'));
+    // Authentication ran first. An API key seals under its secret part; a credential of
+    // another kind (an OAuth access token forwarded by /mcp) is a secret as a whole, stored
+    // only as a hash too, so it seals under itself. Never under a public value: no seal then.
+    const presented = ctx.get('x-api-key');
+    const secret = apiKeySecret(presented) ?? presented;
     if (!secret) throw new Error('an idempotent answer can only be sealed under the caller\'s secret');
     const keys = replayKeys(secret, keyId, idemKey);
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);

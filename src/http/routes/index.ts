@@ -20,6 +20,7 @@ import checks from './checks.js';
 import webhooks from './webhooks.js';
 import context from './context.js';
 import lookups from './lookups.js';
+import oauthGrants from './oauthGrants.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
@@ -40,5 +41,6 @@ export function areaRoutes(): RouteDef[] {
     ...webhooks,
     ...context,
     ...lookups,
+    ...oauthGrants,
   ];
 }
