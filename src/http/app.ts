@@ -44,7 +44,7 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     const scope = requiredScope(def);
     const chain: Koa.Middleware[] = [];
     if (scope === 'public') chain.push(publicLimit);
-    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache)), limit);
+    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache, def.ticketed)), limit);
     if (def.method !== 'get') chain.push(body);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));

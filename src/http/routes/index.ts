@@ -21,6 +21,7 @@ import webhooks from './webhooks.js';
 import context from './context.js';
 import lookups from './lookups.js';
 import oauthGrants from './oauthGrants.js';
+import displays from './displays.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
@@ -42,5 +43,6 @@ export function areaRoutes(): RouteDef[] {
     ...context,
     ...lookups,
     ...oauthGrants,
+    ...displays,
   ];
 }

@@ -16,7 +16,7 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
     id: { type: 'string', pattern: '^event_[0-9a-z]{20}$', description: 'The change\'s event id; the `webhook-id` of its deliveries' },
     seq: { type: 'integer', minimum: 1 },
     at: { type: 'string', format: 'date-time' },
-    type: { type: 'string', enum: [...LOGGED_EVENT_TYPES], description: 'The contract\'s event types and the daemon\'s own (`family.updated`, `oauth_grant.created`, `oauth_grant.revoked`), which webhooks do not carry' },
+    type: { type: 'string', enum: [...LOGGED_EVENT_TYPES], description: 'The contract\'s event types and the daemon\'s own (`family.updated`, `oauth_grant.created`, `oauth_grant.revoked`, `display.created`, `display.deleted`), which webhooks do not carry' },
     actor: {
       type: 'object', required: ['keyId', 'personId'],
       properties: {
