@@ -50,6 +50,7 @@ import streamRoutes from './stream/routes.js';
 import { StreamTickets } from './stream/tickets.js';
 import { DisplayWeatherCache } from './public/displayWeather.js';
 import { DisplayStreams } from './public/displayStream.js';
+import { caldavDoor } from './caldav/door.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -189,6 +190,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
         },
       }),
     },
+    // Calendar apps (CalDAV): /.well-known/caldav and /dav/…, in their own XML and iCalendar.
+    { name: 'caldav', mount: ({ services: s }) => caldavDoor(s) },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.

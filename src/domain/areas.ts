@@ -8,7 +8,7 @@
  * list once (`areaReactions`) and deciders reach them as `ctx.react`, so an area that changes
  * something never imports the areas that react to it (no import circle).
  */
-import { removeEventsOfDeletedCalendar } from './calendar/reactions.js';
+import { removeEventsOfDeletedCalendar, tombstoneRemovedEvents } from './calendar/reactions.js';
 import { seedBuiltins } from './collections/builtins.js';
 import { notifyFeedIntake, rescheduleChangedEvent, unscheduleRemovedEvents } from './notifications/reactions.js';
 import { unlinkRemovedEvents } from './plans/plans.js';
@@ -31,7 +31,7 @@ export interface Area {
   onFeedIntake?: Reactions['feedIntake'];
 }
 
-export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family'
+export type AreaName = 'collections' | 'calendar' | 'caldav' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family'
   | 'oauth';
 
 /** Every area, in the order their reactions run (the order of their log events). */
@@ -48,6 +48,8 @@ export const AREAS = {
   family: {},
   // Assistants' grants: only log records, no records of the family and no reactions.
   oauth: {},
+  // Objects a CalDAV client named leave their name when REST or a feed removes them.
+  caldav: { onEventsRemoved: tombstoneRemovedEvents },
 } satisfies Record<AreaName, Area>;
 
 /**

@@ -61,7 +61,8 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     if (ctx.status === 404 && ctx.body === undefined) {
       throw new HttpError(404, 'not_found', `No such path: ${ctx.method} ${ctx.path}`);
     }
-    if (ctx.status === 405) {
+    // A door that answers 405 itself (CalDAV, in XML) keeps its body.
+    if (ctx.status === 405 && ctx.body === undefined) {
       ctx.body = errorBody(`${ctx.method} is not allowed on this path; it takes ${ctx.response.get('Allow')}`, 'method_not_allowed');
     } else if (ctx.status === 501 && typeof ctx.body !== 'object') {
       ctx.body = errorBody(`The method ${ctx.method} is not supported`, 'not_implemented');
