@@ -108,6 +108,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     if (state === 'failing') logger.error({ kind: error?.kind, reason: error?.message }, 'writes are failing; reads go on');
     else logger.info('writes work again');
   });
+  // Each failed commit is followed by a fresh LMDB environment (store.ts: reopen); lmdb-js
+  // prints each failure on stderr too, so this adds one line per failure at most.
+  store.onReopen((failed) => {
+    if (failed) logger.error({ err: failed }, 'could not reopen the store; trying again in a second');
+    else logger.info('reopened the store after a failed commit');
+  });
 
   // 1. Actors, routes, app.
   const onCommitted = new Set<(family: FamilyInfo, lastSeq: number) => void>();

@@ -32,7 +32,7 @@ export interface Area {
 }
 
 export type AreaName = 'collections' | 'calendar' | 'caldav' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family'
-  | 'oauth';
+  | 'oauth' | 'displays';
 
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
@@ -50,6 +50,8 @@ export const AREAS = {
   oauth: {},
   // Objects a CalDAV client named leave their name when REST or a feed removes them.
   caldav: { onEventsRemoved: tombstoneRemovedEvents },
+  // Display links: their own records and log events; what a screen shows is read, not stored.
+  displays: {},
 } satisfies Record<AreaName, Area>;
 
 /**

@@ -13,6 +13,8 @@ import { Conflict } from '../domain/shared/errors.js';
 import type { IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
+import { guardCommitFailures } from './lmdb/commitFailures.js';
+import { sealOlderIdempotencyRecords } from './lmdb/sealIdempotency.js';
 import type {
   AgendaReads, BatchCommits, CommitBatch, Directory, IdempotencyRecords, LogReads, OAuthCredentials, WholeFamilies,
   WholeFamily,
@@ -52,7 +54,7 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   private constructor(private readonly env: LmdbEnv, readonly path: string, readonly dataDir: string) {
     this.directory = new LmdbDirectory(env);
     this.log = new LmdbCommits(env);
-    this.agenda = new LmdbAgenda(env.db);
+    this.agenda = new LmdbAgenda(env);
     this.idempotency = new LmdbIdempotency(env);
     this.oauth = new LmdbOAuth(env);
     this.whole = new LmdbWholeFamilies(env, { directory: this.directory, log: this.log, agenda: this.agenda });
@@ -63,10 +65,17 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
    * checks its schema version. A folder or store that cannot be made or opened → StoreAccessError.
    */
   static open(dataDir: string, opts: StoreOptions = {}): Store {
+    guardCommitFailures();
     const path = join(dataDir, STORE_FILE);
     const mapSize = opts.mapSizeBytes ?? 2 ** 34;
-    const db = openPrivately(dataDir, () => open({ path, mapSize, maxReaders: 254 }));
-    const store = new Store(new LmdbEnv(db, dataDir), path, dataDir);
+    // overlappingSync off: LMDB flushes inside the commit, so a failed commit leaves no flush
+    // promise pending forever, and closing the environment to reopen it after a failure
+    // settles at once (with it on, close() waited for that flush and never returned).
+    const openEnv = () => openPrivately(dataDir, () => open({
+      path, mapSize, maxReaders: 254, overlappingSync: false,
+    }));
+    const db = openEnv();
+    const store = new Store(new LmdbEnv(db, dataDir, openEnv), path, dataDir);
     const version = db.get(keys.schemaVersion()) as number | undefined;
     if (version === undefined) {
       db.putSync(keys.schemaVersion(), SCHEMA_VERSION);
@@ -77,6 +86,7 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
         + `(${SCHEMA_VERSION}); upgrade Household Organizer or restore a matching backup`);
     }
     store.idempotency.indexOlderRecords();
+    sealOlderIdempotencyRecords(db);
     return store;
   }
 
@@ -99,6 +109,9 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   get writeFailure(): StoreWriteError | null { return this.env.writeFailure; }
 
   onWriteHealth(listener: WriteHealthListener): void { this.env.healthListener = listener; }
+
+  /** Observes each reopening of the environment after a failed commit (the daemon logs it). */
+  onReopen(listener: (failed?: unknown) => void): void { this.env.reopenListener = listener; }
 
   /** Adds an observer of group commits (metrics). */
   onCommit(listener: CommitListener): void { this.log.listeners.push(listener); }
@@ -181,6 +194,7 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   }
 
   async close(): Promise<void> {
+    await this.env.settle();
     await this.env.db.flushed;
     await this.env.db.close();
   }
