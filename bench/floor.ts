@@ -28,8 +28,8 @@ const checkKey: Koa.Middleware = async (ctx, next) => {
   const presented = ctx.get('x-api-key');
   const m = KEY_FORMAT.exec(presented);
   if (!m) { ctx.status = 401; ctx.body = { ok: false, error: 'The API key is not valid', code: 'unauthorized' }; return; }
-  const record = keys.get(m[1]!);
-  const actual = createHash('sha256').update(m[2]!).digest();
+  const record = keys.get(m[1]);
+  const actual = createHash('sha256').update(m[2]).digest();
   const expected = record ? record.hash : DUMMY;
   if (!record || !timingSafeEqual(expected, actual)) {
     ctx.status = 401; ctx.body = { ok: false, error: 'The API key is not valid', code: 'unauthorized' }; return;

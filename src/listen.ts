@@ -41,7 +41,7 @@ function explainListenError(err: unknown, host: string, port: number): string {
     case 'EAFNOSUPPORT':
       return `this machine does not support the address family of "${host}" (${name})`;
     default: {
-      const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+      const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
       return name && !message.includes(name) ? `${message} (${name})` : message;
     }
   }

@@ -225,7 +225,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     await stopped;
     clearInterval(idle);
     clearTimeout(forced);
-    await scheduler!.stop();
+    await scheduler.stop();
     // Sends in flight record their outcome; what they leave pending goes out at the next start.
     await notifier.close();
     await webhooks.stop();

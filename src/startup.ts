@@ -40,7 +40,7 @@ export function explainFsError(err: unknown): string {
     case 'ENOSPC': return `no space left on the device (${name})`;
     case 'ENOENT': return `a folder on the path does not exist (${name})`;
     default: {
-      const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+      const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
       return name && !message.includes(name) ? `${message} (${name})` : message;
     }
   }

@@ -124,7 +124,7 @@ export class FamilyActor {
     this.lastUsed = this.deps.now().getTime();
     return new Promise<A>((resolve, reject) => {
       this.queue.push({
-        command: command as Command<unknown>, ref, opts: opts as ExecuteOptions<unknown, unknown>,
+        command: command, ref, opts: opts as ExecuteOptions<unknown, unknown>,
         resolve: resolve as (v: unknown) => void, reject,
       });
       this.pump();

@@ -95,7 +95,7 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
         body = validateInput(raw ?? {}, def.body);
       } else if (raw && Object.keys(raw).length) {
         const issues = Object.keys(raw).map((k) => ({ path: [k], message: 'is not a known field' }));
-        throw new Invalid(`${issues[0]!.path[0]} is not a known field: this endpoint takes no body`, issues);
+        throw new Invalid(`${issues[0].path[0]} is not a known field: this endpoint takes no body`, issues);
       }
     }
     const key = ctx.state.key;

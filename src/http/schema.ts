@@ -35,7 +35,7 @@ const names = new WeakMap<object, string>();
  */
 export function named<T extends JsonSchema | Struct<any, any>>(name: string, schemaOrStruct: T): T {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`schema name ${JSON.stringify(name)} must be alphanumeric`);
-  const schema = schemaOrStruct instanceof ss.Struct ? toJsonSchema(schemaOrStruct) : schemaOrStruct as JsonSchema;
+  const schema = schemaOrStruct instanceof ss.Struct ? toJsonSchema(schemaOrStruct) : schemaOrStruct;
   const had = names.get(schema);
   if (had !== undefined && had !== name) throw new Error(`schema ${had} cannot also be named ${name}`);
   names.set(schema, name);

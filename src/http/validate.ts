@@ -20,7 +20,7 @@ function describe(f: Failure): string {
   switch (f.type) {
     case 'enums': {
       const m = /Expected one of `(.*)`, but received/.exec(f.message);
-      return m ? `must be one of ${m[1]!.replace(/"/g, '')}` : 'is not one of the allowed values';
+      return m ? `must be one of ${m[1].replace(/"/g, '')}` : 'is not one of the allowed values';
     }
     case 'object': case 'type': return 'must be an object';
     case 'array': return 'must be an array';

@@ -339,7 +339,7 @@ function direct(a: {
         resolve({
           status: res.statusCode ?? 0,
           headers: resHeaders,
-          body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
+          body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
           url: url.toString(),
           redirects: [],
           address,

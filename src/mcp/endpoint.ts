@@ -35,7 +35,7 @@ export function hostAllowed(host: string, publicHost: string): boolean {
   const h = host.trim().toLowerCase();
   if (!h) return false;
   if (h === publicHost) return true;
-  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0]!;
+  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
   return LOOPBACK.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
@@ -52,7 +52,7 @@ export function presentedKey(ctx: Koa.Context): string {
   const direct = ctx.get('x-api-key');
   if (direct) return direct;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
-  return m ? m[1]! : '';
+  return m ? m[1] : '';
 }
 
 export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {

@@ -11,7 +11,7 @@ interface Op { method: string; template: string; scope: string }
 
 describe('auth on every family route', () => {
   let server: TestServer;
-  let ops: Op[] = [];
+  const ops: Op[] = [];
   let keys: { read: string; write: string; writer: string; admin: string; foreign: string; wrongSecret: string };
   before(async () => {
     server = await startTestServer();

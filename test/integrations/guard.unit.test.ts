@@ -10,10 +10,10 @@ import { EgressError } from '../../src/integrations/egressError.js';
 function resolver(answers: string[] | Error, calls: Array<{ host: string; all: boolean | undefined }> = []): LookupFunction {
   return (hostname, options, callback) => {
     calls.push({ host: hostname, all: options.all });
-    if (answers instanceof Error) { callback(answers as NodeJS.ErrnoException, ''); return; }
+    if (answers instanceof Error) { callback(answers, ''); return; }
     const list: LookupAddress[] = answers.map((a) => ({ address: a, family: a.includes(':') ? 6 : 4 }));
     if (options.all) callback(null, list);
-    else callback(null, list[0]!.address, list[0]!.family);
+    else callback(null, list[0].address, list[0].family);
   };
 }
 

@@ -304,7 +304,7 @@ function startOutsideRule(rrule: string, date: string): boolean {
   const parts = new Map(rrule.split(';').map((p) => p.split('=') as [string, string]));
   const byday = parts.get('BYDAY');
   if (parts.get('FREQ') !== 'WEEKLY' || !byday) return false;
-  return !byday.split(',').includes(BYDAY[weekday(date)]!);
+  return !byday.split(',').includes(BYDAY[weekday(date)]);
 }
 
 function requireTime(s: string): string {

@@ -76,7 +76,7 @@ function record(item: FeedItem, id: string, sourceId: string, calendarKey: strin
   const exceptions = exceptionsOf(item, before, at);
   return {
     id, collectionKey: calendarKey, title: item.title, status: before?.status ?? 'active',
-    data: { ...item.data, ...overlay(before?.data) } as EventData,
+    data: { ...item.data, ...overlay(before?.data) },
     ...(exceptions ? { exceptions } : {}),
     sourceId,
     feed: {

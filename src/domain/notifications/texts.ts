@@ -46,7 +46,7 @@ function hhmm(ms: number, tz: string): string {
 }
 
 function names(state: FamilyState, ids: readonly string[]): string[] {
-  return ids.map((id) => activePerson(state, id)).filter((p) => p !== undefined).map((p) => p!.familiarName ?? p!.name);
+  return ids.map((id) => activePerson(state, id)).filter((p) => p !== undefined).map((p) => p.familiarName ?? p.name);
 }
 
 function going(state: FamilyState, d: EventData): string[] {
@@ -142,7 +142,7 @@ export function routineText(state: FamilyState, r: RoutineRecord, now: Date, wea
     for (const e of day) lines.push(eventLine(state, e));
   }
   // Overdue first, then today's, then tomorrow's.
-  const chores = entriesOf(state, 'chores').filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due as string) <= tomorrow)
+  const chores = entriesOf(state, 'chores').filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due) <= tomorrow)
     .sort((a, b) => ((a.data.due as string) < (b.data.due as string) ? -1 : (a.data.due as string) > (b.data.due as string) ? 1 : a.title.localeCompare(b.title)));
   if (chores.length) {
     const items = chores.slice(0, 20).map((c) => {

@@ -52,7 +52,7 @@ export class Invalid extends DomainError {
 export function issuesMessage(
   issues: readonly Issue[], found = issues.length, atLeast = false,
 ): string {
-  const first = issues[0]!;
+  const first = issues[0];
   const where = first.path.length ? first.path.join('.') : 'body';
   const others = found - 1;
   const more = others > 0

@@ -51,7 +51,7 @@ export class LmdbAgenda implements AgendaReads {
     const out: StoredAgendaJob[] = [];
     const range = { start: keys.agendaJobRangeStart(familyId), end: keys.agendaJobRangeEnd(familyId) };
     for (const { key, value } of this.db.getRange(range)) {
-      const where = keys.agenda(value as number, familyId, (key as string[])[2]!);
+      const where = keys.agenda(value as number, familyId, (key as string[])[2]);
       const job = this.db.get(where) as StoredAgendaJob | undefined;
       if (job) out.push(job);
     }

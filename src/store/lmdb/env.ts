@@ -46,7 +46,7 @@ export class LmdbEnv {
   async write<T>(fn: () => T, timing?: { flushAt: number }): Promise<T> {
     let result: T;
     try {
-      result = await this.db.transaction(fn) as T;
+      result = await this.db.transaction(fn);
       if (timing) timing.flushAt = performance.now();
       await this.db.flushed;
     } catch (err) {

@@ -23,7 +23,7 @@ export class LmdbWholeFamilies implements WholeFamilies {
       const changes = log.readLog(family.id, 0, Number.MAX_SAFE_INTEGER);
       const indexes: { index: string; key: string }[] = [];
       for (const { key, value } of db.getRange({ start: keys.indexRangeStart(), end: keys.indexRangeEnd() })) {
-        if (value === family.id) indexes.push({ index: (key as string[])[1]!, key: (key as string[])[2]! });
+        if (value === family.id) indexes.push({ index: (key as string[])[1], key: (key as string[])[2] });
       }
       const agenda = jobs.familyJobs(family.id).map(({ familyId: _f, ...job }) => job);
       const checkpoints: { consumer: string; seq: number }[] = [];
