@@ -40,11 +40,11 @@ export class LmdbDirectory implements Directory {
   async createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
     const ok = await this.writeKeys(() => {
       if (this.db.get(keys.slug(family.slug)) !== undefined) return false;
-      this.db.put(keys.slug(family.slug), family.id);
-      this.db.put(keys.family(family.id), family);
-      for (const c of seed) this.db.put(keys.record(family.id, c.table, c.id), c.value);
+      this.db.putSync(keys.slug(family.slug), family.id);
+      this.db.putSync(keys.family(family.id), family);
+      for (const c of seed) this.db.putSync(keys.record(family.id, c.table, c.id), c.value);
       if (firstKey) {
-        this.db.put(keys.apiKey(firstKey.id), firstKey);
+        this.db.putSync(keys.apiKey(firstKey.id), firstKey);
         this.bumpKeysVersion();
       }
       return true;
@@ -67,7 +67,7 @@ export class LmdbDirectory implements Directory {
       if (patch.timezone !== undefined) next.timezone = patch.timezone;
       if (patch.location === null) delete next.location;
       else if (patch.location !== undefined) next.location = patch.location;
-      this.db.put(keys.family(familyId), next);
+      this.db.putSync(keys.family(familyId), next);
       return next;
     });
   }
@@ -88,7 +88,7 @@ export class LmdbDirectory implements Directory {
 
   async putKey(key: ApiKeyRecord): Promise<void> {
     await this.writeKeys(() => {
-      this.db.put(keys.apiKey(key.id), key);
+      this.db.putSync(keys.apiKey(key.id), key);
       this.bumpKeysVersion();
     });
   }
@@ -112,7 +112,7 @@ export class LmdbDirectory implements Directory {
   /** Bumps the keys version inside a write transaction (a key was made, revoked or imported). */
   bumpKeysVersion(): void {
     const next = ((this.db.get(keys.keysVersion()) as number | undefined) ?? 0) + 1;
-    this.db.put(keys.keysVersion(), next);
+    this.db.putSync(keys.keysVersion(), next);
     this.keysVersionCache = null;
   }
 
@@ -131,7 +131,7 @@ export class LmdbDirectory implements Directory {
   touchKey(keyId: string, at: string): void {
     this.db.transaction(() => {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
-      if (k) this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
+      if (k) this.db.putSync(keys.apiKey(keyId), { ...k, lastUsedAt: at });
     }).catch((err: unknown) => { swallowCommitError(err); });
   }
 

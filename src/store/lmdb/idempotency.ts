@@ -32,10 +32,10 @@ export class LmdbIdempotency implements IdempotencyRecords {
     if (!expired.length) return 0;
     await this.env.write(() => {
       for (const e of expired) {
-        db.remove(e.exp);
+        db.removeSync(e.exp);
         // A key reused after expiry has a newer record: leave that one alone.
         const r = db.get(e.rec) as IdempotencyRecord | undefined;
-        if (r && r.expiresAt <= e.expiresAt) db.remove(e.rec);
+        if (r && r.expiresAt <= e.expiresAt) db.removeSync(e.rec);
       }
     });
     return expired.length;
@@ -49,9 +49,9 @@ export class LmdbIdempotency implements IdempotencyRecords {
     db.transactionSync(() => {
       for (const { key, value } of db.getRange({ start: ['idem', ''], end: ['idem', '\uffff'] })) {
         const k = key as [string, string, string];
-        db.put(keys.idempotencyExpiry((value as IdempotencyRecord).expiresAt, k[1], k[2]), 1);
+        db.putSync(keys.idempotencyExpiry((value as IdempotencyRecord).expiresAt, k[1], k[2]), 1);
       }
-      db.put(marker, true);
+      db.putSync(marker, true);
     });
   }
 }
