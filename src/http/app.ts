@@ -101,7 +101,7 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
     const key = ctx.state.key;
     const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name } : { keyId: null, personId: null };
     const family = familyRoute ? familyHandle(await services.registry.get(ctx.state.family), caller, ctx.state.idempotency, def.status ?? 200) : (undefined as never);
-    const result = await def.handler({ koa: ctx, params: ctx.params, query: query as any, body, services, family, key, caller });
+    const result = await def.handler({ koa: ctx, params: ctx.params, query, body, services, family, key, caller });
     if (isWithStatus(result)) {
       ctx.status = result.status;
       if (result.headers) ctx.set(result.headers);

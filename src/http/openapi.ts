@@ -133,7 +133,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     const limited = scope === 'public' ? [] : LIMITER_HEADERS;
     const headersOf = (names: string[]) => Object.fromEntries(['x-request-id', ...names].map((h) => [h, headerRef(h)]));
     const successHeaders = headersOf([...limited, ...(idempotent ? ['Idempotent-Replayed'] : [])]);
-    const responses: Record<string, any> = {
+    const responses: Record<string, OpenApiResponse> = {
       [status]: {
         description: 'Success',
         headers: successHeaders,
@@ -175,7 +175,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     for (const extra of def.alsoResponses ?? []) {
       const slot = (responses[extra.status] ??= { description: extra.description, headers: extra.status < 300 ? successHeaders : headersOf([]), content: {} });
       if (slot.$ref) throw new Error(`${def.method} ${path}: ${extra.status} is a shared answer`);
-      slot.content[extra.contentType ?? 'application/json'] = { schema: components.use(extra.schema) };
+      (slot.content ??= {})[extra.contentType ?? 'application/json'] = { schema: components.use(extra.schema) };
     }
 
     const op: Record<string, unknown> = {
@@ -238,7 +238,10 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
   };
 }
 
-function errorResponse(description: string, headers: Record<string, unknown>, examples: Record<string, { summary: string; value: unknown }>): Record<string, unknown> {
+/** An operation's answer for one status: its own, or a `$ref` to a shared one. */
+interface OpenApiResponse { $ref?: string; content?: Record<string, unknown>; [field: string]: unknown }
+
+function errorResponse(description: string, headers: Record<string, unknown>, examples: Record<string, { summary: string; value: unknown }>): OpenApiResponse {
   const list = Object.entries(examples);
   return {
     description,

@@ -63,7 +63,7 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
   const guesses = new RateLimiter(o.services.config.rateLimit.publicPerMinute, () => o.services.now().getTime());
 
   return async (ctx, next) => {
-    if (ctx.path !== MCP_PATH) return next();
+    if (ctx.path !== MCP_PATH) { await next(); return; }
     const origin = ctx.get('origin');
     if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
       throw new HttpError(403, 'forbidden', `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`);
@@ -83,7 +83,7 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
       if (!checked || !checked.family) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
       await n();
     };
-    await unauthorizedRateLimit(guesses, checkKey)(ctx, async () => undefined);
+    await unauthorizedRateLimit(guesses, checkKey)(ctx, () => Promise.resolve());
     const key = checked!.key;
     const family = checked!.family!;
 
