@@ -188,7 +188,8 @@ export async function runFeedsCase(opts: {
         let flip = false;
         const loop = (async () => {
           while (on) {
-            feeds.set((flip = !flip) ? other : A);
+            flip = !flip;
+            feeds.set(flip ? other : A);
             await refreshed(base, fam, sourceId);
             row.refreshes[kind]++;
           }

@@ -60,7 +60,9 @@ router.get('/api/v1/families/:familySlug/context', checkKey, answer('context:get
 app.use(router.routes());
 app.use(router.allowedMethods());
 
-const server = createServer(app.callback());
+const handle = app.callback();
+// `void`: Koa's handler settles every request itself (ctx.onerror answers a rejection).
+const server = createServer((req, res) => { void handle(req, res); });
 server.keepAliveTimeout = 5_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 

@@ -299,7 +299,7 @@ describe('every route with a body, under random bodies', () => {
       try {
         reply = await server.http.request(c.method, c.path, { raw: c.body, headers: { ...c.headers, 'x-api-key': server.apiKey } });
       } catch (err) {
-        throw new Error(`case ${n} (seed ${seed}): ${c.method} ${c.path} [${c.label}] failed to answer: ${(err as Error).message}`);
+        throw new Error(`case ${n} (seed ${seed}): ${c.method} ${c.path} [${c.label}] failed to answer: ${(err as Error).message}`, { cause: err });
       }
       const logged = () => errorLines.find((l) => l.includes(reply.headers.get('x-request-id') ?? '-')) ?? '';
       const where = () => `case ${n} (seed ${seed}): ${c.method} ${c.path} [${c.label}] ${String(c.body).slice(0, 300)}\n→ ${reply.status} ${reply.text.slice(0, 500)}\n${logged().slice(0, 2000)}`;

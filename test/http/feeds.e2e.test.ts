@@ -168,7 +168,7 @@ describe('POST /calendar/external', () => {
       ];
       for (const [method, path, body] of calls) {
         const r = await server.api.request(method, path, { key, ...(body ? { body } : {}) });
-        expect(r.status, `${scopes} ${method} ${path}`).to.equal(403);
+        expect(r.status, `${scopes.join(',')} ${method} ${path}`).to.equal(403);
       }
     }
     expect(feeds.seen('/auth.ics')).to.have.length(0);

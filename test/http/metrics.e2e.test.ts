@@ -259,7 +259,7 @@ describe('GET /metrics', function () {
       for (const bad of ['a'.repeat(15), 'a'.repeat(1025), 'with a space 0123456789', 'tab\there-0123456789', '']) {
         expect(() => load(bad), JSON.stringify(bad)).to.throw(ConfigError, /config key "metrics.token" is invalid: must be 16 to 1024 printable characters/);
       }
-      expect(() => load(12345678901234567)).to.throw(ConfigError, /"metrics.token"/);
+      expect(() => load(Number('12345678901234567'))).to.throw(ConfigError, /"metrics.token"/);
     });
   });
 

@@ -46,7 +46,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(r.body.info.license).to.deep.equal({ name: 'MIT', identifier: 'MIT' });
   });
 
-  it('documents every route the router serves', async () => {
+  it('documents every route the router serves', () => {
     const missing: string[] = [];
     let count = 0;
     for (const layer of server.daemon.router.stack) {

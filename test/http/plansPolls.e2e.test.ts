@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { conforms } from '../helpers/contract.js';
 import { FakeClock } from '../helpers/clock.js';
-import { PLAN, POLL, changesAfter, lastSeq, makeEvent, makePlan, voterKey } from '../helpers/plans.js';
+import { PLAN, POLL, changesAfter, lastSeq, makePlan, voterKey } from '../helpers/plans.js';
 
 describe('plan polls over HTTP', () => {
   const clock = new FakeClock('2026-05-01T10:00:00.000Z');

@@ -61,7 +61,7 @@ describe('egress connect-time lookup', () => {
   ] as const) {
     it(`refuses an answer of ${answer} (${cls}) under ${policy}`, async () => {
       const r = await run({ policy, lookup: resolver([answer]) }, true);
-      expect((r.err as unknown as EgressError)?.kind, String(r.address)).to.equal('refused_address');
+      expect((r.err as unknown as EgressError)?.kind, JSON.stringify(r.address)).to.equal('refused_address');
       expect((r.err as unknown as EgressError).addressClass).to.equal(cls);
     });
   }

@@ -13,7 +13,7 @@ import { checkEvent, applyFields } from './fields.js';
 import { spanDays } from './recurrence.js';
 import { feedOccurrenceData } from './series.js';
 import {
-  SHOWN_ALWAYS, type EventData, type EventInput, type EventPatch, type EventRecord, type OccurrenceException, type TravelPlan,
+  SHOWN_ALWAYS, type EventData, type EventInput, type EventRecord, type OccurrenceException,
 } from './types.js';
 
 export type { EventRecord, EventInput, EventPatch, EventData } from './types.js';

@@ -10,7 +10,7 @@
  */
 import { entriesOf } from '../collections/listing.js';
 import { ENTRIES } from '../collections/types.js';
-import { FEED_OWNED, type EventData, type EventRecord, type OccurrenceException } from '../calendar/types.js';
+import { FEED_OWNED, type EventRecord, type OccurrenceException } from '../calendar/types.js';
 import type { CommandContext, FamilyState, LogEvent, RecordChange, AgendaChange } from '../shared/state.js';
 import { feedOccurrenceOn } from './expand.js';
 import { feedEventId } from './identity.js';

@@ -3,7 +3,7 @@
  * lists and from new references (entries, events, reminders), while records that already point
  * at them stay readable.
  */
-import { Invalid, NotFound, failOnIssues } from '../shared/errors.js';
+import { NotFound, failOnIssues } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { noChange } from '../shared/decision.js';
 

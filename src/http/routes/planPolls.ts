@@ -55,7 +55,7 @@ export default defineRoutes([
     summary: 'Delete a poll and its votes',
     description: 'Open or settled; an event settling created stays on the calendar and in the plan.',
     response: POLL_DELETE_RESPONSE,
-    handler: ({ params, family, caller }) => family.execute(
+    handler: ({ params, family }) => family.execute(
       (s, ctx) => decideDeletePoll(s, params.planId, params.pollId, ctx),
       (p) => ({ ok: true, pollId: p.id })),
   },

@@ -18,8 +18,14 @@ function list(f: F, q: EventListQuery, now = NOW) {
   return listEvents(f.state, q, now);
 }
 
+/** "date time" of an occurrence's data, "all-day" for the time when it has none. */
+function when(data: unknown): string {
+  const d = data as { date: string; time?: string | null };
+  return `${d.date} ${d.time ?? 'all-day'}`;
+}
+
 function rows(f: F, q: EventListQuery, now = NOW): string[] {
-  return list(f, q, now).events.map((e) => `${e.data.date} ${e.data.time ?? 'all-day'} ${e.title}`);
+  return list(f, q, now).events.map((e) => `${when(e.data)} ${e.title}`);
 }
 
 describe('calendar listing (domain)', () => {
@@ -56,7 +62,7 @@ describe('calendar listing (domain)', () => {
     let cursor: string | undefined;
     for (let n = 0; n < 20; n++) {
       const page = list(f, { from: '2026-03-01', to: '2026-03-10', limit: 6, ...(cursor ? { cursor } : {}) });
-      seen.push(...page.events.map((e) => `${e.data.date} ${e.data.time ?? 'all-day'} ${e.title}`));
+      seen.push(...page.events.map((e) => `${when(e.data)} ${e.title}`));
       cursor = page.nextCursor;
       if (!cursor) break;
     }
