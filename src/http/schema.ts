@@ -100,7 +100,7 @@ export const S = {
       ...(pattern ? { pattern: pattern.source } : {}),
       ...(opts.format ? { format: opts.format } : {}),
       ...(opts.description ? { description: opts.description } : {}),
-    }) as Struct<string, null>;
+    });
   },
 
   /** Whole numbers; from a query string "12" is accepted. */
@@ -109,13 +109,13 @@ export const S = {
     return annotate(s, {
       type: 'integer', ...rangeSchema(min, max),
       ...(doc.default !== undefined ? { default: doc.default } : {}), ...(doc.description ? { description: doc.description } : {}),
-    }) as Struct<number, null>;
+    });
   },
 
   number(min?: number, max?: number): Struct<number, null> {
     const coerced = ss.coerce(ss.number(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v));
     const s = inRange(refineMsg(coerced, 'finite', (v) => Number.isFinite(v), 'must be a finite number'), min, max);
-    return annotate(s, { type: 'number', ...rangeSchema(min, max) }) as Struct<number, null>;
+    return annotate(s, { type: 'number', ...rangeSchema(min, max) });
   },
 
   /** Booleans; from a query string "true"/"false" are accepted. */
@@ -135,7 +135,7 @@ export const S = {
   /** A calendar-valid `YYYY-MM-DD` date (2026-02-29 is rejected, 2028-02-29 accepted). */
   date(): Struct<string, null> {
     const s = refineMsg(ss.string(), 'date', isCalendarDate, 'must be a calendar date YYYY-MM-DD');
-    return annotate(s, { type: 'string', format: 'date' }) as Struct<string, null>;
+    return annotate(s, { type: 'string', format: 'date' });
   },
 
   /** A local time, `HH:mm` 24-hour or `3:30 PM`; normalized to `HH:mm`. */

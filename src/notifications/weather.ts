@@ -53,7 +53,7 @@ export async function weatherFor(egress: Egress, config: Config, location: strin
       if (!found) return { place: location, date, error: 'place not found' };
       lat = Number(found.latitude);
       lon = Number(found.longitude);
-      place = String(found.name ?? location);
+      place = found.name === undefined || found.name === null ? location : String(found.name);
     }
     const f = new URL(config.weather.forecastUrl);
     f.searchParams.set('latitude', String(lat));

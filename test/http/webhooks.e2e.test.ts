@@ -264,7 +264,7 @@ describe('webhook destinations', () => {
       for (const p of ['/webhook-destinations', '/webhook-destinations/{destinationId}', '/webhook-destinations/{destinationId}/test']) {
         const ops = doc.paths[`/api/v1/families/{familySlug}${p}`];
         expect(ops, p).to.exist;
-        for (const o of Object.values(ops) as any[]) expect(o['x-scope']).to.equal('admin');
+        for (const o of Object.values<any>(ops)) expect(o['x-scope']).to.equal('admin');
       }
     });
   });
