@@ -53,6 +53,8 @@ export async function weatherFor(egress: Egress, config: Config, location: strin
       if (!found) return { place: location, date, error: 'place not found' };
       lat = Number(found.latitude);
       lon = Number(found.longitude);
+      // Kept as before: any value the service gives as a name is shown as text.
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a JSON value, not an object of ours
       place = found.name === undefined || found.name === null ? location : String(found.name);
     }
     const f = new URL(config.weather.forecastUrl);
