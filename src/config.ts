@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import {
   array, boolean, enums, integer, min, nullable, number, object, refine, size, string, validate, type Infer,
 } from 'superstruct';
+import { normalizeTimeZone } from './domain/shared/time.js';
 
 const Egress = enums(['public', 'lan', 'any']);
 const Url = size(string(), 1, 2048);
@@ -39,7 +40,8 @@ export const ConfigStruct = object({
   }),
   storage: object({ dataDir: size(string(), 1, 4096), mapSizeMiB: min(integer(), 1) }),
   families: object({
-    defaultTimezone: string(),
+    /** null: the machine's zone (see defaultFamilyZone). */
+    defaultTimezone: nullable(string()),
     bootstrapSlug: nullable(string()),
     actorIdleMinutes: min(number(), 0),
     maxActiveActors: min(integer(), 1),
@@ -63,9 +65,33 @@ export const ConfigStruct = object({
     token: nullable(refine(string(), 'MetricsToken', (t) => (t.length >= 16 && t.length <= 1024 && /^[\x21-\x7e]+$/.test(t))
       || 'must be 16 to 1024 printable characters without spaces (a scraper sends it in a header), or null')),
   }),
+  /**
+   * The live change stream (docs/api.md): a comment every `heartbeatSeconds` keeps proxies from
+   * closing a quiet stream; a reader more than `maxBacklog` records behind is dropped; at most
+   * `perKey` streams are open per API key at once.
+   */
+  stream: object({
+    heartbeatSeconds: size(integer(), 1, 3600), maxBacklog: size(integer(), 1, 1_000_000), perKey: size(integer(), 1, 1000),
+  }),
+  /** The family display (docs/display.md): how many days it shows, how long a forecast is kept. */
+  display: object({ days: size(integer(), 1, 7), weatherMinutes: size(integer(), 1, 1440) }),
 });
 
 export type Config = Infer<typeof ConfigStruct>;
+
+/**
+ * The zone of a family created without one: `families.defaultTimezone`, or when that is null
+ * the machine's — `TZ` when it names an IANA zone, else the system's (what Intl resolves),
+ * else UTC. A household runs the daemon where it lives, so this is nearly always its zone.
+ */
+export function defaultFamilyZone(config: Pick<Config, 'families'>, env: NodeJS.ProcessEnv = process.env): string {
+  if (config.families.defaultTimezone !== null) return config.families.defaultTimezone;
+  for (const candidate of [env.TZ?.replace(/^:/, ''), Intl.DateTimeFormat().resolvedOptions().timeZone]) {
+    const zone = candidate ? normalizeTimeZone(candidate) : null;
+    if (zone) return zone;
+  }
+  return 'UTC';
+}
 
 export class ConfigError extends Error {}
 

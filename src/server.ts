@@ -10,11 +10,12 @@ import { resolve as resolvePath } from 'node:path';
 import { randomFillSync } from 'node:crypto';
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
-import { publicBase, type Config } from './config.js';
+import { defaultFamilyZone, publicBase, type Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
 import { areaReactions } from './domain/areas.js';
 import { createFamily } from './family/admin.js';
+import { followQueuedFamilyUpdates } from './family/queuedUpdates.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import { listen } from './listen.js';
@@ -39,7 +40,16 @@ import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
-import { mcpEndpoint } from './mcp/endpoint.js';
+import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
+import { OAuthAuthority } from './oauth/authority.js';
+import { oauthDoor, oauthUrls } from './oauth/endpoints.js';
+import { looksLikeAccessToken } from './oauth/credentials.js';
+import { LocalFollowedLog } from './stream/log.js';
+import { StreamHub } from './stream/hub.js';
+import streamRoutes from './stream/routes.js';
+import { StreamTickets } from './stream/tickets.js';
+import { DisplayWeatherCache } from './public/displayWeather.js';
+import { DisplayStreams } from './public/displayStream.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -76,6 +86,8 @@ export interface Daemon {
    * Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler).
    */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
+  /** The live change stream's fan-out (open streams: `openCount`). */
+  streams: StreamHub;
   /**
    * Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog
    * (src/metrics.ts).
@@ -123,7 +135,30 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   metrics.followChangeLog('webhooks', (actor) => webhookCheckpoint(actor.state));
   onCommitted.add((family, lastSeq) => webhooks.nudge(family, lastSeq));
-  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress };
+  // The live streams follow the log through one small interface (src/stream/log.ts).
+  const followed = new LocalFollowedLog({
+    readLog: (familyId, after, limit) => store.readLog(familyId, after, limit),
+    durableHead: (familyId) => registry.peek(familyId)?.lastDurableSeq ?? store.lastSeq(familyId),
+  });
+  onCommitted.add((family, lastSeq) => followed.committed(family.id, lastSeq));
+  const hub = new StreamHub(followed, {
+    heartbeatMs: config.stream.heartbeatSeconds * 1000, maxBacklog: config.stream.maxBacklog, perKey: config.stream.perKey,
+    keyValid: (keyId) => { const k = store.getKey(keyId); return k !== undefined && !k.revokedAt; },
+    // An open stream is not a request being answered: it must not count as load (webhooks'
+    // share of the thread follows that count).
+    onOpen: () => requests.add(-1), onClose: () => requests.add(1),
+  });
+  const stream = { hub, log: followed, tickets: new StreamTickets(() => now().getTime()) };
+  const display = {
+    weather: new DisplayWeatherCache({ egress, config, now }),
+    streams: new DisplayStreams({
+      log: followed, heartbeatMs: config.stream.heartbeatSeconds * 1000, onOpen: () => requests.add(-1), onClose: () => requests.add(1),
+    }),
+  };
+  // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
+  const urls = oauthUrls(publicBase(config.server.publicUrl), MCP_PATH);
+  const authority = new OAuthAuthority({ store, registry, now, newId, resource: urls.resource });
+  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, grants: authority, stream, display };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
@@ -134,8 +169,20 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     { name: 'system', routes: systemRoutes(() => document, VERSION, metrics) },
     { name: 'rest', routes: areaRoutes() },
     { name: 'public', routes: publicRoutes() },
+    { name: 'stream', routes: streamRoutes },
+    // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
+    { name: 'oauth', mount: (c) => oauthDoor(c.services, store, authority, urls).middleware },
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
-    { name: 'mcp', mount: mcpEndpoint },
+    {
+      name: 'mcp',
+      mount: (c) => mcpEndpoint({
+        ...c,
+        grants: {
+          verifyAccess: (token) => authority.verifyAccess(token), forwardProof: (token) => authority.forwardProof(token),
+          resourceMetadata: urls.resourceMetadata, isAccessToken: looksLikeAccessToken,
+        },
+      }),
+    },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
@@ -201,6 +248,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
   await webhooks.start();
+  // `family update` from the command line, applied on the family's actor within POLL_MS.
+  const queuedUpdates = followQueuedFamilyUpdates(store, registry, logger);
 
   // 5. Housekeeping: expired idempotency records, in bounded passes that follow each other
   //    while there is more to remove, then once a minute.
@@ -213,11 +262,20 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   };
   sweep = setTimeout(sweepPass, 1_000);
   sweep.unref();
+  // Expired OAuth codes and tokens, and registrations never used, every ten minutes.
+  const oauthSweep = setInterval(() => {
+    authority.sweep().catch((err: unknown) => logger.warn({ err }, 'OAuth sweep failed'));
+  }, 600_000);
+  oauthSweep.unref();
 
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     clearTimeout(sweep);
+    clearInterval(oauthSweep);
+    queuedUpdates.stop();
     closeSharedFeedReader(egress); // a slow feed must not hold the stop up
+    hub.close(); // open streams end now, or the server would wait for them
+    display.streams.close();
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive socket turns idle when its last response is sent; close those as they do.
@@ -238,7 +296,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, metrics, logger, close };
+  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, metrics, logger, close, streams: hub };
 }
 
 interface BootstrapDeps {
@@ -251,7 +309,7 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
   if (store.listFamilies().length === 0) {
     try {
       const made = await createFamily(store, { slug, name: 'Home' }, {
-        now: d.now(), newId: d.newId, defaultTimezone: d.config.families.defaultTimezone, withKey: 'admin (first start)',
+        now: d.now(), newId: d.newId, defaultTimezone: defaultFamilyZone(d.config), withKey: 'admin (first start)',
       });
       const url = bannerUrl(d.config.server.publicUrl, d.url);
       if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, d.url);
@@ -281,7 +339,8 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
 function printBootstrap(family: FamilyInfo, apiKey: string, url: string, localUrl: string, publicUrlUnusable: boolean): void {
   const port = new URL(localUrl).port;
   process.stderr.write(
-    `\nCreated the first family "${family.slug}" (time zone ${family.timezone}).\n` +
+    `\nCreated the first family "${family.slug}" in time zone ${family.timezone}. If the household lives in another zone:\n` +
+    `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
     `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
     `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
     `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +

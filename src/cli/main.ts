@@ -11,13 +11,15 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from '../config.js';
+import { defaultFamilyZone, loadConfig, type Config } from '../config.js';
 import { Store, STORE_FILE } from '../store/store.js';
-import { createFamily, createKey, revokeKey, updateFamily } from '../family/admin.js';
+import { createFamily, createKey, queueFamilyUpdate, revokeKey, waitForQueuedUpdate } from '../family/admin.js';
 import { keyWithoutHash } from '../family/keys.js';
+import { listGrants, revokeGrantInStore } from '../oauth/authority.js';
+import { grantView } from '../domain/oauth/grants.js';
 import { SCOPES } from '../family/scopes.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
-import { DomainError, NotFound } from '../domain/shared/errors.js';
+import { Conflict, DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
 import type { Scope } from '../store/types.js';
 import { explainFsError } from '../startup.js';
@@ -60,6 +62,8 @@ function checkArguments(command: CommandSpec, values: Record<string, unknown>, p
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" for ${command.name}`);
 }
 
+/** How long `family update` waits for a running daemon to apply it (it polls every 100 ms). */
+const QUEUED_UPDATE_WAIT_MS = 1_500;
 /**
  * Commands besides `serve` that may create a store where there is none: a new family, a restore.
  */
@@ -133,7 +137,7 @@ export async function main(argv: string[]): Promise<number> {
     const config = loadConfig({ configFile: v.config, flags: { port, host: v.host, dataDir: v['data-dir'] } });
     const [cmd, sub, arg] = pos;
     if (cmd === 'serve') return await serve(config);
-    const command = `${cmd} ${cmd === 'family' || cmd === 'key' ? sub ?? '' : ''}`.trim();
+    const command = `${cmd} ${cmd === 'family' || cmd === 'key' || cmd === 'grant' ? sub ?? '' : ''}`.trim();
     // Opened on first use, after the command's own arguments are checked.
     let opened: Store | undefined;
     const store = () => (opened ??= openStoreFor(command, config.storage.dataDir));
@@ -144,7 +148,7 @@ export async function main(argv: string[]): Promise<number> {
         case 'family create': {
           if (!arg) throw new UsageError('family create needs a slug');
           const made = await createFamily(store(), { slug: arg, name: v.name, timezone: v.timezone },
-            { now, newId, defaultTimezone: config.families.defaultTimezone, withKey: 'admin' });
+            { now, newId, defaultTimezone: defaultFamilyZone(config), withKey: 'admin' });
           const { id, slug, name, timezone } = made.family;
           out(`Created family "${slug}" (${name}, ${timezone}).\nAdmin API key (shown only once): ${made.apiKey}`,
             { family: { id, slug, name, timezone }, apiKey: made.apiKey });
@@ -155,10 +159,16 @@ export async function main(argv: string[]): Promise<number> {
           if (v.name === undefined && v.timezone === undefined && v.location === undefined) {
             throw new UsageError('family update needs at least one of --name, --timezone, --location');
           }
-          const family = await updateFamily(store(), arg, { name: v.name, timezone: v.timezone, location: v.location });
-          const { id, slug, name, timezone, location } = family;
-          out(`Updated family "${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''}).`,
-            { family: { id, slug, name, timezone, location: location ?? null } });
+          const { family, queued } = await queueFamilyUpdate(store(), arg,
+            { name: v.name, timezone: v.timezone, location: v.location }, { now, id: randomBytes(10).toString('hex') });
+          // A running daemon applies it on the family's actor within a fraction of a second.
+          const applied = await waitForQueuedUpdate(store(), queued, QUEUED_UPDATE_WAIT_MS);
+          const { id, slug, name, timezone, location } = applied ? store().getFamily(family.id) ?? family : family;
+          const what = `"${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''})`;
+          out(applied
+            ? `Updated family ${what}; the running daemon re-planned its reminders and routines.`
+            : `Queued the update of family ${what}: no running daemon took it within ${QUEUED_UPDATE_WAIT_MS / 1000} s, so it is applied (with its re-planning) when the daemon next loads the family.`,
+          { family: { id, slug, name, timezone, location: location ?? null }, applied });
           return EXIT.ok;
         }
         case 'family list': {
@@ -187,6 +197,22 @@ export async function main(argv: string[]): Promise<number> {
           if (!arg) throw new UsageError('key revoke needs a key id');
           const k = await revokeKey(store(), arg, now);
           out(`Revoked key ${k.id} "${k.name}".`, { key: keyWithoutHash(k) });
+          return EXIT.ok;
+        }
+        case 'grant list': {
+          if (!arg) throw new UsageError('grant list needs a family slug');
+          const family = store().getFamilyBySlug(arg);
+          if (!family) throw new NotFound(`no family with slug "${arg}"`);
+          const list = listGrants(store(), family.id).map(grantView);
+          out(list.map((g) => `${g.id}\t${g.clientName}\t${g.scopes.join(',')}\tapproved with key ${g.approvedByKeyId}\t${g.revokedAt ? `revoked ${g.revokedAt}` : 'active'}`).join('\n') || '(no grants)', { grants: list });
+          return EXIT.ok;
+        }
+        case 'grant revoke': {
+          if (!arg) throw new UsageError('grant revoke needs a grant id');
+          const outcome = await revokeGrantInStore(store(), arg, now);
+          if (!outcome) throw new NotFound(`no grant "${arg}"`);
+          if (outcome.already) throw new Conflict(`grant "${arg}" was already revoked`);
+          out(`Revoked grant ${arg} of "${outcome.grant.clientName}".`, { grant: grantView(outcome.grant) });
           return EXIT.ok;
         }
         case 'backup': {

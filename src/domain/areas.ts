@@ -31,7 +31,8 @@ export interface Area {
   onFeedIntake?: Reactions['feedIntake'];
 }
 
-export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context';
+export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family'
+  | 'oauth';
 
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
@@ -43,6 +44,10 @@ export const AREAS = {
   feeds: {},
   webhooks: {},
   context: {},
+  // The family's own settings: its zone change re-plans the other areas' jobs itself (settings.ts).
+  family: {},
+  // Assistants' grants: only log records, no records of the family and no reactions.
+  oauth: {},
 } satisfies Record<AreaName, Area>;
 
 /**

@@ -20,7 +20,8 @@ import type {
   AgendaReads, BatchCommits, CommitBatch, Directory, LogReads,
 } from '../store/ports.js';
 import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
-import { Invalid } from '../domain/shared/errors.js';
+import { DomainError, Invalid } from '../domain/shared/errors.js';
+import { decideUpdateFamily } from '../domain/family/settings.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import {
   FamilyState, type Caller, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange,
@@ -32,7 +33,7 @@ import { applyDecision } from '../domain/shared/decision.js';
 
 export interface ActorDeps {
   /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
-  store: BatchCommits & LogReads & AgendaReads & Pick<Directory, 'getFamily' | 'lookupIndex'>;
+  store: BatchCommits & LogReads & AgendaReads & Pick<Directory, 'getFamily' | 'lookupIndex' | 'queuedFamilyUpdate'>;
   now: () => Date;
   newId: IdGenerator;
   publicUrl: string;
@@ -87,13 +88,35 @@ export class FamilyActor {
    * committed before the actor answers anything.
    */
   static async activate(deps: ActorDeps, family: FamilyInfo): Promise<FamilyActor> {
-    const actor = new FamilyActor(deps, family);
-    const missing = seedRecords(family, deps.now().toISOString(), actor.state);
+    // The stored settings, not the caller's copy (a key cache may hold one from before a change).
+    const actor = new FamilyActor(deps, deps.store.getFamily(family.id) ?? family);
+    const missing = seedRecords(actor.family, deps.now().toISOString(), actor.state);
     if (missing.length) {
       await deps.store.commit(family.id, { records: missing });
       actor.state.apply(missing);
     }
+    // A `family update` queued while nobody held the family: applied before anything else runs.
+    // If it cannot be written now, it stays queued and the daemon's poll tries again.
+    await actor.applyQueuedUpdate().catch(() => undefined);
     return actor;
+  }
+
+  /**
+   * Runs the `family update` the CLI queued for this family, if any, as a command (the same
+   * re-planning as the API's PATCH) that also removes it from the queue. One the domain refuses
+   * (a zone this runtime no longer knows) is dropped rather than retried at every load.
+   */
+  async applyQueuedUpdate(): Promise<FamilyInfo | null> {
+    const queued = this.deps.store.queuedFamilyUpdate(this.state.family.id);
+    if (!queued) return null;
+    const ref: Caller = { keyId: null, personId: null, keyName: 'command line' };
+    try {
+      return await this.execute((state, ctx) => decideUpdateFamily(state, queued.patch, ctx, queued.id), ref);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      await this.execute(() => ({ result: null, changes: [], events: [], settlesQueuedUpdate: queued.id }), ref);
+      return null;
+    }
   }
 
   get family(): FamilyInfo { return this.state.family; }
@@ -151,12 +174,13 @@ export class FamilyActor {
     this.queue = [];
     const now = this.deps.now();
     const at = now.toISOString();
-    const batch = {
-      records: [] as RecordChange[], log: [] as ChangeRecord[], indexes: [] as IndexChange[],
-      agenda: [] as AgendaChange[], idempotency: [] as IdempotencyWrite[],
+    const batch: CommitBatch & {
+      records: RecordChange[]; log: ChangeRecord[]; indexes: IndexChange[]; agenda: AgendaChange[]; idempotency: IdempotencyWrite[];
+    } = {
+      records: [], log: [], indexes: [], agenda: [], idempotency: [],
       // Only this actor appends to the family's log: a log that moved meanwhile is refused.
       expectedLastSeq: this.durableSeq,
-    } satisfies CommitBatch;
+    };
     const answered: { q: Queued; answer: unknown; failed?: unknown }[] = [];
     for (const q of items) {
       // 1. decide
@@ -172,13 +196,16 @@ export class FamilyActor {
         q.reject(err);
         continue;
       }
-      const writes = decision.changes.length > 0 || decision.events.length > 0 || (decision.indexes?.length ?? 0) > 0 || (decision.agenda?.length ?? 0) > 0;
+      const writes = decision.changes.length > 0 || decision.events.length > 0 || (decision.indexes?.length ?? 0) > 0
+        || (decision.agenda?.length ?? 0) > 0 || decision.family !== undefined;
       const log: ChangeRecord[] = decision.events.map((e) => ({
         id: this.deps.newId('event'), seq: ++this.lastAssignedSeq, at, type: e.type,
-        actor: { keyId: q.ref.keyId, personId: q.ref.personId },
+        actor: { keyId: q.ref.keyId, personId: q.ref.personId, ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}) },
         object: e.object, ...(e.previous !== undefined ? { previous: e.previous } : {}),
       }));
       // 2. evolve, and render the answer from exactly this state
+      if (decision.family) batch.family = decision.family;
+      if (decision.settlesQueuedUpdate !== undefined) batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
       applyDecision(this.state, decision);
       let answer: unknown = decision.result;
       try {
@@ -197,7 +224,8 @@ export class FamilyActor {
       }
       answered.push({ q, answer });
     }
-    const nothing = !batch.records.length && !batch.log.length && !batch.indexes.length && !batch.agenda.length;
+    const nothing = !batch.records.length && !batch.log.length && !batch.indexes.length && !batch.agenda.length
+      && !batch.family && batch.settlesQueuedUpdate === undefined;
     if (nothing) {
       // Only answers (e.g. re-linking what is linked): memory equals the disk, answer now.
       for (const a of answered) settle(a);
@@ -243,6 +271,8 @@ export class FamilyActor {
 
   private reload(): number {
     this.state.reset();
+    // The family's settings may have been part of the failed batch: take them from disk too.
+    this.state.family = this.deps.store.getFamily(this.state.family.id) ?? this.state.family;
     return this.load();
   }
 

@@ -44,7 +44,7 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     const scope = requiredScope(def);
     const chain: Koa.Middleware[] = [];
     if (scope === 'public') chain.push(publicLimit);
-    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache)), limit);
+    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache, def.ticketed)), limit);
     if (def.method !== 'get') chain.push(body);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));
@@ -99,7 +99,8 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
       }
     }
     const key = ctx.state.key;
-    const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name } : { keyId: null, personId: null };
+    const grantId = ctx.state.grantId as string | undefined;
+    const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name, ...(grantId ? { grantId } : {}) } : { keyId: null, personId: null };
     const family = familyRoute ? familyHandle(await services.registry.get(ctx.state.family), caller, ctx.state.idempotency, def.status ?? 200) : (undefined as never);
     const result = await def.handler({ koa: ctx, params: ctx.params, query, body, services, family, key, caller });
     if (isWithStatus(result)) {

@@ -11,7 +11,13 @@ export const keys = {
   schemaVersion: () => ['meta', 'schemaVersion'],
   /** Bumped by every key creation or revocation: lets the daemon cache verified keys safely. */
   keysVersion: () => ['meta', 'keysVersion'],
+  /** Bumped whenever the CLI queues a family update, so the daemon polls one number. */
+  familyUpdatesVersion: () => ['meta', 'familyUpdatesVersion'],
   family: (familyId: string) => ['family', familyId],
+  /** A family update the CLI queued for the family's actor (one per family, merged). */
+  familyUpdate: (familyId: string) => ['familyUpdate', familyId],
+  familyUpdateRangeStart: () => ['familyUpdate', ''],
+  familyUpdateRangeEnd: () => ['familyUpdate', END],
   familyRangeStart: () => ['family', ''],
   familyRangeEnd: () => ['family', END],
   slug: (slug: string) => ['slug', slug],
@@ -42,6 +48,10 @@ export const keys = {
   agendaJob: (familyId: string, jobId: string) => ['agendaJob', familyId, jobId],
   agendaJobRangeStart: (familyId: string) => ['agendaJob', familyId, ''],
   agendaJobRangeEnd: (familyId: string) => ['agendaJob', familyId, END],
+  /** OAuth credentials of assistants (src/oauth): clients, grants, codes, tokens; by kind and id. */
+  oauth: (kind: string, id: string) => ['oauth', kind, id],
+  oauthRangeStart: (kind: string) => ['oauth', kind, ''],
+  oauthRangeEnd: (kind: string) => ['oauth', kind, END],
   /** How far a consumer of a family's change log (e.g. the webhook outbox) has read. */
   checkpoint: (consumer: string, familyId: string) => ['ckpt', consumer, familyId],
 } as const;

@@ -14,16 +14,19 @@ import type { IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
 import type {
-  AgendaReads, BatchCommits, CommitBatch, Directory, IdempotencyRecords, LogReads, WholeFamilies,
+  AgendaReads, BatchCommits, CommitBatch, Directory, IdempotencyRecords, LogReads, OAuthCredentials, WholeFamilies,
   WholeFamily,
 } from './ports.js';
-import type { ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, StoredAgendaJob } from './types.js';
+import type {
+  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, OAuthKind, OAuthWrite, QueuedFamilyUpdate, StoredAgendaJob,
+} from './types.js';
 import { LmdbEnv, StoreWriteError, type WriteHealthListener } from './lmdb/env.js';
 import { LmdbDirectory } from './lmdb/directory.js';
 import { LmdbCommits, type CommitListener } from './lmdb/commits.js';
 import { LmdbAgenda } from './lmdb/agenda.js';
 import { LmdbIdempotency } from './lmdb/idempotency.js';
 import { LmdbWholeFamilies } from './lmdb/whole.js';
+import { LmdbOAuth } from './lmdb/oauth.js';
 
 export { StoreWriteError };
 export type { CommitBatch, CommitListener, WholeFamily, WriteHealthListener };
@@ -38,18 +41,20 @@ export interface StoreOptions {
 }
 
 export class Store
-implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, WholeFamilies {
+implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, WholeFamilies, OAuthCredentials {
   private readonly directory: LmdbDirectory;
   private readonly log: LmdbCommits;
   private readonly agenda: LmdbAgenda;
   private readonly idempotency: LmdbIdempotency;
   private readonly whole: LmdbWholeFamilies;
+  private readonly oauth: LmdbOAuth;
 
   private constructor(private readonly env: LmdbEnv, readonly path: string, readonly dataDir: string) {
     this.directory = new LmdbDirectory(env);
     this.log = new LmdbCommits(env);
     this.agenda = new LmdbAgenda(env.db);
     this.idempotency = new LmdbIdempotency(env);
+    this.oauth = new LmdbOAuth(env);
     this.whole = new LmdbWholeFamilies(env, { directory: this.directory, log: this.log, agenda: this.agenda });
   }
 
@@ -107,9 +112,12 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
     return this.directory.createFamily(family, seed, firstKey);
   }
-  updateFamily(familyId: string, patch: Parameters<Directory['updateFamily']>[1]): Promise<FamilyInfo | undefined> {
-    return this.directory.updateFamily(familyId, patch);
+  queueFamilyUpdate(...args: Parameters<Directory['queueFamilyUpdate']>): Promise<QueuedFamilyUpdate | undefined> {
+    return this.directory.queueFamilyUpdate(...args);
   }
+  queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined { return this.directory.queuedFamilyUpdate(familyId); }
+  queuedFamilyUpdates(): QueuedFamilyUpdate[] { return this.directory.queuedFamilyUpdates(); }
+  familyUpdatesVersion(): number { return this.directory.familyUpdatesVersion(); }
   getKey(keyId: string): ApiKeyRecord | undefined { return this.directory.getKey(keyId); }
   listKeys(familyId?: string): ApiKeyRecord[] { return this.directory.listKeys(familyId); }
   putKey(key: ApiKeyRecord): Promise<void> { return this.directory.putKey(key); }
@@ -153,6 +161,15 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   // ---- WholeFamilies --------------------------------------------------------------------
   snapshotFamily(slug: string): WholeFamily | undefined { return this.whole.snapshotFamily(slug); }
   putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> { return this.whole.putWholeFamily(doc); }
+
+  // ---- OAuthCredentials -----------------------------------------------------------------
+  getOAuth<T>(kind: OAuthKind, id: string): T | undefined { return this.oauth.getOAuth<T>(kind, id); }
+  listOAuth<T>(kind: OAuthKind): T[] { return this.oauth.listOAuth<T>(kind); }
+  transactOAuth<R>(
+    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => { writes: readonly OAuthWrite[]; result: R },
+  ): Promise<R> {
+    return this.oauth.transactOAuth(fn);
+  }
 
   // ---- whole-store operations ------------------------------------------------------------
 

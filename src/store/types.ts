@@ -1,5 +1,5 @@
 import type { Caller, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
-import type { EventType } from '../domain/shared/events.js';
+import type { LoggedEventType } from '../domain/shared/events.js';
 
 export type Scope = 'read' | 'write' | 'admin';
 
@@ -21,11 +21,18 @@ export interface ChangeRecord {
   id: string;
   seq: number;
   at: string;
-  type: EventType;
-  actor: Pick<Caller, 'keyId' | 'personId'>;
+  type: LoggedEventType;
+  /** `grantId` only when an assistant's OAuth grant made the change (src/oauth). */
+  actor: Pick<Caller, 'keyId' | 'personId' | 'grantId'>;
   object: unknown;
   previous?: unknown;
 }
+
+/** What the OAuth door (src/oauth) keeps: registered clients, grants, codes and tokens. */
+export type OAuthKind = 'client' | 'grant' | 'code' | 'token';
+
+/** One OAuth record to put (`value`) or remove (`null`). */
+export interface OAuthWrite { kind: OAuthKind; id: string; value: unknown | null }
 
 export interface IdempotencyRecord {
   fingerprint: string;
@@ -42,6 +49,17 @@ export interface IdempotencyWrite {
   keyId: string;
   idemKey: string;
   record: IdempotencyRecord;
+}
+
+import type { FamilyPatch } from '../domain/family/settings.js';
+export type { FamilyPatch };
+
+/** A family update the CLI queued for the daemon (or the next load of the family). */
+export interface QueuedFamilyUpdate {
+  id: string;
+  familyId: string;
+  patch: FamilyPatch;
+  queuedAt: string;
 }
 
 /** A job on the durable agenda, as stored (the family is part of the key). */

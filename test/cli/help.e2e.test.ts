@@ -100,8 +100,8 @@ describe('household-organizer --help and <command> --help', function () {
             .map((w) => w.replace(/\$\([^)]*\)/g, 'stamp'))
             .map((w) => (/^\/var\/|\.json$/.test(w) ? join(dir, w.replace(/\//g, '_')) : w));
           const r = await runCli(args.includes('--data-dir') ? args : [...args, '--data-dir', dir]);
-          // 1 is a refusal the example's data explains (no such key or person); 2 would be a usage error.
-          expect(r.code, `${e}\n${r.stderr}`).to.be.oneOf(/key revoke|--person/.test(e) ? [1] : [0]);
+          // 1 is a refusal the example's data explains (no such key, grant or person); 2 would be a usage error.
+          expect(r.code, `${e}\n${r.stderr}`).to.be.oneOf(/key revoke|grant revoke|--person/.test(e) ? [1] : [0]);
         }
       }
     } finally {
@@ -136,12 +136,14 @@ describe('serve: what a first start prints', function () {
 
   it('keeps stdout JSON lines, prints the key for people on stderr, at the publicUrl other devices use', async () => {
     const dir = tempDataDir();
-    const d = await spawnDaemon(dir, { HOUSEHOLD_PUBLIC_URL: 'http://household.test' });
+    // The first family takes the machine's zone (TZ here) and the banner says how to change it.
+    const d = await spawnDaemon(dir, { HOUSEHOLD_PUBLIC_URL: 'http://household.test', TZ: 'America/Chicago' });
     try {
       expect(d.bootstrapKey).to.match(/^hk_/);
       const key = d.bootstrapKey!;
       expect(d.output()).to.include(
-        '\nCreated the first family "home" (time zone UTC).\n' +
+        '\nCreated the first family "home" in time zone America/Chicago. If the household lives in another zone:\n' +
+        '    household-organizer family update home --timezone <Area/City>\n' +
         'Its admin API key is shown only this once; keep it somewhere safe:\n\n' +
         `    ${key}\n\n` +
         `Try: curl -H 'x-api-key: ${key}' http://household.test/api/v1/families/home/changes\n` +

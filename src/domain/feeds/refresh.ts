@@ -46,7 +46,8 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
     const agenda = [next, ...m.agenda];
     const changes = [{ table: FEEDS, id: sourceId, value: feed }, ...m.changes];
     if (counts.added || counts.changed || counts.removed || before.lastError) {
-      const intake = intakeUpdate(feed, [...m.added, ...m.changed]);
+      // Read again in a new family zone, every event's digest differs: only new ones are news.
+      const intake = intakeUpdate(feed, before.zone === snap.zone ? [...m.added, ...m.changed] : m.added);
       const view = feedView(state, feed, 'put' in next ? next.put.dueAt : null);
       events.push({
         type: 'external_calendar.updated',

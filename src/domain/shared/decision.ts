@@ -16,13 +16,14 @@ export function noChange<R>(result?: R, agenda?: AgendaChange[]): Decision<R | u
 }
 
 /**
- * The evolve step: applies a decision's record changes and its agenda part (the family's
- * in-memory agenda table) to the state, as the actor does once the decision is taken.
+ * The evolve step: applies a decision's record changes, the family's settings it leaves and its
+ * agenda part (the family's in-memory agenda table) to the state, as the actor does once the decision is taken.
  */
 export function applyDecision(
-  state: FamilyState, decision: Pick<Decision<unknown>, 'changes' | 'agenda'>,
+  state: FamilyState, decision: Pick<Decision<unknown>, 'changes' | 'agenda' | 'family'>,
 ): void {
   const { changes, agenda } = decision;
+  if (decision.family) state.family = decision.family;
   state.apply(agenda?.length ? [...changes, ...agendaRecords(agenda)] : changes);
 }
 

@@ -9,7 +9,7 @@
  */
 import type { Collection } from '../collections/types.js';
 import type { IntakeUpdate } from '../feeds/types.js';
-import type { EventType } from './events.js';
+import type { LoggedEventType } from './events.js';
 import type { IdGenerator } from './ids.js';
 import type { Job } from './jobs.js';
 
@@ -32,6 +32,8 @@ export interface Caller {
   personId: string | null;
   /** The key's name, used as a note's author when the key has no person. */
   keyName?: string | null;
+  /** The OAuth grant an assistant acts through (src/oauth); absent for a key's own requests. */
+  grantId?: string;
 }
 
 export interface RecordChange {
@@ -42,7 +44,7 @@ export interface RecordChange {
 }
 
 export interface LogEvent {
-  type: EventType;
+  type: LoggedEventType;
   object: unknown;
   previous?: unknown;
 }
@@ -70,6 +72,13 @@ export interface Decision<R> {
   events: LogEvent[];
   indexes?: IndexChange[];
   agenda?: AgendaChange[];
+  /**
+   * The family's own settings (name, zone, location) as this decision leaves them: written
+   * with the rest of the decision and made the state's `family` (src/domain/family/settings.ts).
+   */
+  family?: FamilyInfo;
+  /** The id of the queued `family update` (from the CLI) this decision applies. */
+  settlesQueuedUpdate?: string;
 }
 
 /** What an area adds to a decision another area is making: records, log events, agenda jobs. */

@@ -7,7 +7,7 @@
  * destination. Time, ids and the jitter come in from the edge.
  */
 import { householdNotice } from '../notifications/compose.js';
-import type { EventType } from '../shared/events.js';
+import type { EventType, LoggedEventType } from '../shared/events.js';
 import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState, RecordChange } from '../shared/state.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import { destinationView, dropJobs } from './destinations.js';
@@ -21,7 +21,7 @@ import {
 import { noChange } from '../shared/decision.js';
 
 /** What the outbox needs of a change-log record. */
-export interface LogPointer { seq: number; id: string; type: EventType }
+export interface LogPointer { seq: number; id: string; type: LoggedEventType }
 
 export function outboxCheckpoint(state: FamilyState): number {
   return state.get<OutboxCheckpoint>(OUTBOX, OUTBOX_ID)?.seq ?? 0;
@@ -46,7 +46,8 @@ export function liveJob(state: FamilyState, jobId: string): DeliveryJob | undefi
  * The one rule of who gets a change-log record: an enabled destination subscribed to its type
  * that existed (or was last enabled) before it was logged.
  */
-export function wants(d: DestinationRecord, record: { seq: number; type: string }): boolean {
+export function wants<T extends { seq: number; type: string }>(d: DestinationRecord, record: T): record is T & { type: EventType } {
+  // Only the contract's types can be subscribed to (the daemon's own, EXTENSION_EVENT_TYPES, never).
   return d.enabled && record.seq > d.sinceSeq && d.eventTypes.includes(record.type as EventType);
 }
 
