@@ -126,7 +126,7 @@ export default defineRoutes([
         throw new HttpError(503, 'unavailable', 'Too many screens follow this display link right now (or the daemon is stopping)', undefined, { 'Retry-After': '10' });
       }
       services.display.streams.start(koa.req, koa.res, found.family, found.displayId, first, () => found.content());
-      (koa as Koa.Context).respond = false;
+      (koa).respond = false;
       return withStatus(200, undefined);
     },
   },

@@ -137,7 +137,7 @@ export function displayContent(
   const mine = (c: { data: Record<string, unknown> }) => !people.size || (typeof c.data.assignee === 'string' && people.has(c.data.assignee));
   const chores = entriesOf(state, 'chores').filter(mine);
   const byDue = (a: DisplayChore, b: DisplayChore) => ((a.due ?? '9') < (b.due ?? '9') ? -1 : (a.due ?? '9') > (b.due ?? '9') ? 1 : a.title.localeCompare(b.title));
-  const due = chores.filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due as string) <= last)
+  const due = chores.filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due) <= last)
     .map(choreOf).sort(byDue).slice(0, MAX_CHORES);
   // Done: the chores ticked off today (their last change was today, in the family's zone).
   const done = chores.filter((c) => c.status === 'done' && instantToLocal(new Date(c.updatedAt), tz).date === today)
