@@ -4,7 +4,6 @@
  * SHA-256 finds the family through the store-wide index and then the display carrying that
  * hash. Unknown, malformed and deleted tokens answer the same 404.
  */
-import type Koa from 'koa';
 import { NotFound } from '../domain/shared/errors.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import { displayByTokenHash } from '../domain/displays/displays.js';

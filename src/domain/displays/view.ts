@@ -10,7 +10,7 @@ import { getCollection } from '../collections/collections.js';
 import { listEvents } from '../calendar/listing.js';
 import { leaveAt } from '../calendar/events.js';
 import type { EventData } from '../calendar/types.js';
-import { activePerson } from '../people/people.js';
+import { activePerson, goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, todayIn } from '../shared/time.js';
 import type { DisplayRecord } from './displays.js';
@@ -75,16 +75,6 @@ function nameOf(state: FamilyState, id: string): string | null {
   return p ? (p.familiarName ?? p.name) : null;
 }
 
-function goingIds(state: FamilyState, d: EventData): Set<string> {
-  const ids = new Set<string>();
-  for (const [id, a] of Object.entries(d.attendance ?? {})) if (a === 'going') ids.add(id);
-  if (d.everyoneAttendance === 'going') {
-    for (const p of state.table<{ id: string; deletedAt: string | null }>('people').values()) {
-      if (p.deletedAt === null && d.attendance?.[p.id] === undefined) ids.add(p.id);
-    }
-  }
-  return ids;
-}
 
 /** Whether a display filtered by people shows this event (owner, responsible, or going/maybe). */
 function concerns(d: EventData, people: Set<string>): boolean {

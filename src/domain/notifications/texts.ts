@@ -8,7 +8,7 @@ import { entriesOf } from '../collections/listing.js';
 import { listEvents } from '../calendar/listing.js';
 import type { EventData } from '../calendar/types.js';
 import type { EventView } from '../calendar/events.js';
-import { activePerson } from '../people/people.js';
+import { activePerson, goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, todayIn, weekday } from '../shared/time.js';
 import { isAllDay, type Occurrence } from './occurrences.js';
@@ -50,14 +50,7 @@ function names(state: FamilyState, ids: readonly string[]): string[] {
 }
 
 function going(state: FamilyState, d: EventData): string[] {
-  const ids = new Set<string>();
-  for (const [id, a] of Object.entries(d.attendance ?? {})) if (a === 'going') ids.add(id);
-  if (d.everyoneAttendance === 'going') {
-    for (const p of state.table<{ id: string; deletedAt: string | null }>('people').values()) {
-      if (p.deletedAt === null && d.attendance?.[p.id] === undefined) ids.add(p.id);
-    }
-  }
-  return names(state, [...ids]);
+  return names(state, [...goingIds(state, d)]);
 }
 
 function weatherLine(w: WeatherNote | null | undefined): string | null {
