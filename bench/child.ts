@@ -121,7 +121,7 @@ export function serveChild(handlers: {
     stopping = true;
     handlers.stop().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
   };
-  process.on('message', async (m: Message) => {
+  const onMessage = async (m: Message) => {
     if (m.type === 'close') return stop();
     let reply: Record<string, unknown> | void;
     if (m.type === 'stats') {
@@ -130,6 +130,10 @@ export function serveChild(handlers: {
       reply = await handlers.on?.(m);
     }
     if (m.id !== undefined) process.send!({ type: `${m.type}:reply`, id: m.id, ...(reply ?? {}) });
+  };
+  // A message that fails ends the child as an unhandled rejection would, but says so first.
+  process.on('message', (m: Message) => {
+    onMessage(m).catch((err: unknown) => { console.error(err); process.exit(1); });
   });
   // The runner went away (crash, Ctrl-C): do not linger.
   process.on('disconnect', stop);

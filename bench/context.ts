@@ -82,7 +82,7 @@ export async function contextColdTimings(baseUrl: string, family: BenchFamily, r
   for (let i = 0; i < rounds; i++) {
     const w = await fetch(entryUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Cold check ${i}`, data: { notes: 'Use the blue bucket' } }) });
     await w.arrayBuffer();
-    const r = await timed(baseUrl + contextPath(family.slug, CONTEXT_QUERIES[i % CONTEXT_QUERIES.length]!), { headers });
+    const r = await timed(baseUrl + contextPath(family.slug, CONTEXT_QUERIES[i % CONTEXT_QUERIES.length]), { headers });
     if (r.status !== 200) throw new Error(`GET context answered ${r.status}`);
     afterWriteMs.push(r.ms);
     // The same write, then a read that costs next to nothing (one person listed): what the

@@ -42,10 +42,10 @@ export function bigFeed(n: number, version: string, every = 1): string {
   };
   for (let i = 0; i < n; i++) {
     const at = start + i * 75 * 60_000; // one every 75 minutes: about three years
-    const word = WORDS[i % WORDS.length]!;
+    const word = WORDS[i % WORDS.length];
     const v = i % every === 0 ? version : 'a';
     const lines = ['BEGIN:VEVENT', `UID:bench-${i}@feeds.example`, `DTSTAMP:20260101T000000Z`,
-      `SUMMARY:${word[0]!.toUpperCase()}${word.slice(1)} ${i} ${v}`,
+      `SUMMARY:${word[0].toUpperCase()}${word.slice(1)} ${i} ${v}`,
       `DESCRIPTION:${`Details of ${word} ${i} (${v}): bring what the list says\\, arrive ten minutes early. `.repeat(3)}`,
       `LOCATION:Room ${i % 40}\\, Community centre`];
     if (i % 40 === 0) {
@@ -152,31 +152,31 @@ export async function runFeedsCase(opts: {
     const B = bigFeed(events, 'b');
     feeds.set(A);
     log(`\n== external calendars: a feed of ${events.toLocaleString('en-US')} events (${(Buffer.byteLength(A) / 2 ** 20).toFixed(1)} MiB)`);
-    const skipped = (await seedCalendar(base, other!)).skipped;
+    const skipped = (await seedCalendar(base, other)).skipped;
     if (skipped) throw new Error(`could not seed the other family's calendar: ${skipped}`);
-    await api(base, fam!, 'GET', '/calendar/events?limit=1'); // activate the family first
+    await api(base, fam, 'GET', '/calendar/events?limit=1'); // activate the family first
 
-    const link = await measured(daemon, () => api(base, fam!, 'POST', '/calendar/external', { name: 'Big feed', url: feeds.url }));
+    const link = await measured(daemon, () => api(base, fam, 'POST', '/calendar/external', { name: 'Big feed', url: feeds.url }));
     if (link.value.status !== 201) throw new Error(`link answered ${link.value.status}: ${JSON.stringify(link.value.body)}`);
     const sourceId = link.value.body.sourceId as string;
     log(`   link: ${link.seconds.toFixed(2)} s, ${link.value.body.eventCount} events, peak RSS ${(link.peakRss / 2 ** 20).toFixed(0)} MiB (before ${(link.beforeRss / 2 ** 20).toFixed(0)} MiB)`);
     const afterRss = daemon.vmRss();
 
     feeds.set(B);
-    const changed = await measured(daemon!, () => refreshed(base, fam!, sourceId));
+    const changed = await measured(daemon, () => refreshed(base, fam, sourceId));
     if (changed.value.lastError) throw new Error(`refresh failed: ${changed.value.lastError}`);
     log(`   refresh, every event changed: ${changed.seconds.toFixed(2)} s, peak RSS ${(changed.peakRss / 2 ** 20).toFixed(0)} MiB`);
-    const unchanged = await measured(daemon!, () => refreshed(base, fam!, sourceId));
+    const unchanged = await measured(daemon, () => refreshed(base, fam, sourceId));
     log(`   refresh, unchanged (304): ${unchanged.seconds.toFixed(2)} s`);
 
     // A refresh as feeds usually change: a hundredth of the events (the whole body is still parsed).
     const C = bigFeed(events, 'c', 100);
     feeds.set(A);
-    await refreshed(base, fam!, sourceId);
+    await refreshed(base, fam, sourceId);
     const listing: FeedsResult['listing'] = [];
     for (const [name, who, query] of [
-      ['GET calendar events of the feed\'s family, 30-day window (limit 50)', fam!, 'from=2026-03-01&to=2026-03-30&limit=50'],
-      ['GET calendar events of another family, 31-day window (limit 50)', other!, 'from=2026-03-01&to=2026-03-31&limit=50'],
+      ['GET calendar events of the feed\'s family, 30-day window (limit 50)', fam, 'from=2026-03-01&to=2026-03-30&limit=50'],
+      ['GET calendar events of another family, 31-day window (limit 50)', other, 'from=2026-03-01&to=2026-03-31&limit=50'],
     ] as const) {
       const spec = { path: `/api/v1/families/${who.slug}/calendar/events?${query}`, headers: { 'x-api-key': who.apiKey } };
       const round = () => runRound(base, spec, { connections: opts.connections, seconds: opts.seconds, serverCpu: () => daemon!.cpuSeconds() });
@@ -188,8 +188,9 @@ export async function runFeedsCase(opts: {
         let flip = false;
         const loop = (async () => {
           while (on) {
-            feeds.set((flip = !flip) ? other : A);
-            await refreshed(base, fam!, sourceId);
+            flip = !flip;
+            feeds.set(flip ? other : A);
+            await refreshed(base, fam, sourceId);
             row.refreshes[kind]++;
           }
         })();

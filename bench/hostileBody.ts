@@ -38,7 +38,7 @@ try {
       body: JSON.stringify({ name: 'Hostile', fields: Array.from({ length: 500 }, (_, i) => ({ key: `f${i}`, label: 'F', type: 'select', options: Array(1000).fill(1) })) }) },
   ];
   for (const c of cases) {
-    const post = () => fetch(base + c.path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': family!.apiKey }, body: c.body })
+    const post = () => fetch(base + c.path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': family.apiKey }, body: c.body })
       .then(async (r) => ({ status: r.status, bytes: (await r.arrayBuffer()).byteLength }));
     await post(); // warm up
     const cpu0 = daemon.cpuSeconds();

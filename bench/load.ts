@@ -9,9 +9,9 @@ import autocannon, { type Request } from 'autocannon';
 
 /** Busy CPU seconds of the whole machine so far (/proc/stat: all but idle and iowait). */
 export function machineBusySeconds(): number {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
   const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return (total - f[3]! - f[4]!) / 100;
+  return (total - f[3] - f[4]) / 100;
 }
 
 export interface LoadSpec {
@@ -107,7 +107,7 @@ export function summarize(rounds: Round[]): Summary {
   let at = 0;
   for (const r of rounds) { all.set(r.latencies, at); at += r.latencies.length; }
   all.sort();
-  const pct = (p: number) => (total ? all[Math.min(total - 1, Math.ceil((p / 100) * total) - 1)]! : NaN);
+  const pct = (p: number) => (total ? all[Math.min(total - 1, Math.ceil((p / 100) * total) - 1)] : NaN);
   const seconds = rounds.reduce((s, r) => s + r.seconds, 0);
   const statusCodes: Record<string, number> = {};
   for (const r of rounds) for (const [c, n] of Object.entries(r.statusCodes)) statusCodes[c] = (statusCodes[c] ?? 0) + n;

@@ -41,7 +41,7 @@ async function touchAll(url: string, families: BenchFamily[], concurrency: numbe
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < families.length; i = next++) {
-      const f = families[i]!;
+      const f = families[i];
       const res = await fetch(url + entriesPath(f), { headers: { 'x-api-key': f.apiKey } });
       if (res.status !== 200) throw new Error(`GET entries of ${f.slug} answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
@@ -104,7 +104,7 @@ export async function runMemoryCase(o: MemoryOptions): Promise<MemoryResult> {
       await sleep(Math.max(0, evictedAt + s * 1000 - Date.now()));
       await point(`${s} s later, still idle`);
     }
-    const one = families[0]!;
+    const one = families[0];
     await runRound(d.url, { path: entriesPath(one), headers: { 'x-api-key': one.apiKey } }, { connections: 4, seconds: 5 });
     await point('after 5 s of GETs on one family');
 

@@ -17,9 +17,9 @@ function owner(url: string): string {
   if (!url) return '(native / V8)';
   if (url.startsWith('node:')) return 'node internals';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1]!;
+  if (pkg) return pkg[1];
   const ours = /\/dist\/(src\/.+)$/.exec(url);
-  return ours ? ours[1]!.replace(/\.js$/, '.ts') : url;
+  return ours ? ours[1].replace(/\.js$/, '.ts') : url;
 }
 
 export function summarizeProfile(file: string, top = 25): string {

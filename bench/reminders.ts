@@ -69,7 +69,7 @@ function reads(base: string, families: BenchFamily[], ms: number): { done: Promi
     requests: [{
       method: 'GET',
       setupRequest: (req) => {
-        const f = families[next++ % families.length]!;
+        const f = families[next++ % families.length];
         return { ...req, path: `/api/v1/families/${f.slug}/calendar/events?limit=20`, headers: { ...req.headers, 'x-api-key': f.apiKey } };
       },
     }],
@@ -180,12 +180,12 @@ function writeDoc(r: Record<string, number>, pass: boolean): void {
     '',
     '| what | measured | target | verdict |',
     '|---|---:|---|---|',
-    `| reminders due in the same minute | ${n(r.expected!)} across ${n(FAMILIES)} families | | |`,
-    `| published to ntfy (distinct titles) | ${n(r.published!)} (${n(r.distinct!)}) | all, none twice | ${r.published === r.expected && r.distinct === r.expected && r.publishedTwice === 0 ? 'met' : '**NOT MET**'} |`,
-    `| listed as delivered by their families (twice) | ${n(r.listed!)} (${n(r.listedTwice!)}) | all, none twice | ${r.listed === r.expected && r.listedTwice === 0 ? 'met' : '**NOT MET**'} |`,
-    `| first / last publish after the due time | ${(r.firstAfterDueMs! / 1000).toFixed(1)} s / ${(r.lastAfterDueMs! / 1000).toFixed(1)} s | last ≤ 60 s | ${r.lastAfterDueMs! <= 60_000 ? 'met' : '**NOT MET**'} |`,
-    `| reads (GET calendar events, ${CONNECTIONS} connections) idle / while firing | ${n(r.idleRate!)} / ${n(r.busyRate!)} req/s (ratio ${r.ratio!.toFixed(2)}) | ≥ 0.5 × idle | ${r.ratio! >= 0.5 ? 'met' : '**NOT MET**'} |`,
-    `| daemon CPU while firing | ${r.cpuSeconds!.toFixed(1)} s | | |`,
+    `| reminders due in the same minute | ${n(r.expected)} across ${n(FAMILIES)} families | | |`,
+    `| published to ntfy (distinct titles) | ${n(r.published)} (${n(r.distinct)}) | all, none twice | ${r.published === r.expected && r.distinct === r.expected && r.publishedTwice === 0 ? 'met' : '**NOT MET**'} |`,
+    `| listed as delivered by their families (twice) | ${n(r.listed)} (${n(r.listedTwice)}) | all, none twice | ${r.listed === r.expected && r.listedTwice === 0 ? 'met' : '**NOT MET**'} |`,
+    `| first / last publish after the due time | ${(r.firstAfterDueMs / 1000).toFixed(1)} s / ${(r.lastAfterDueMs / 1000).toFixed(1)} s | last ≤ 60 s | ${r.lastAfterDueMs <= 60_000 ? 'met' : '**NOT MET**'} |`,
+    `| reads (GET calendar events, ${CONNECTIONS} connections) idle / while firing | ${n(r.idleRate)} / ${n(r.busyRate)} req/s (ratio ${r.ratio.toFixed(2)}) | ≥ 0.5 × idle | ${r.ratio >= 0.5 ? 'met' : '**NOT MET**'} |`,
+    `| daemon CPU while firing | ${r.cpuSeconds.toFixed(1)} s | | |`,
     '',
     `Overall: ${pass ? 'met' : '**NOT MET**'}.`,
     END,

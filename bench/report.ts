@@ -80,8 +80,8 @@ export function consoleTable(cases: CaseResult[]): string {
   const rows = cases.map((c) => c.daemon && c.floor
     ? [c.name, n0(c.daemon.rps), ms(c.daemon.p50), ms(c.daemon.p99), n0(c.floor.rps), ms(c.floor.p50), ms(c.floor.p99), ratioText(c), targetText(c.target), verdict(c).text]
     : [c.name, '–', '–', '–', '–', '–', '–', '–', targetText(c.target), `not run: ${c.skipped ?? ''}`]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((v, i) => (i === 0 || i >= 8 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((v, i) => (i === 0 || i >= 8 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

@@ -155,9 +155,9 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; con
     // 1. Families and keys before the daemon starts.
     const spreadSlugs = Array.from({ length: SPREAD_FAMILIES }, (_, i) => `spread-${String(i).padStart(2, '0')}`);
     const families = await createFamilies(dataDir, ['bench', 'bench-cal', 'bench-ctx', ...spreadSlugs]);
-    const main = families[0]!;
-    const cal = families[1]!;
-    const ctx = families[2]!;
+    const main = families[0];
+    const cal = families[1];
+    const ctx = families[2];
     const spread = families.slice(3);
 
     // 2. The daemon and the floor.
@@ -227,11 +227,11 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; con
       log(`seeded ${CONTEXT_ENTRIES} chores and ${CONTEXT_EVENTS} events in "${ctx.slug}" in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
       const cold = await contextColdTimings(daemon.url, ctx);
       const sorted = [...cold.afterWriteMs].sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)]!;
+      const median = sorted[Math.floor(sorted.length / 2)];
       const base = [...cold.baselineMs].sort((a, b) => a - b);
       contextNotes.push(`Family "${ctx.slug}": ${CONTEXT_ENTRIES.toLocaleString('en-US')} chores entries (posted through the batch endpoint) and ${CONTEXT_EVENTS} events (one-offs over the next 60 days, weekly series since 2022, monthly series since 2025).`);
       contextNotes.push(`The first search of the family, which builds its index: ${cold.firstMs.toFixed(0)} ms (one request, from the client).`);
-      contextNotes.push(`A search right after a write (the index follows the write; the answer is computed, not served from the per-write cache), ${cold.afterWriteMs.length} times: median ${median.toFixed(2)} ms, max ${sorted[sorted.length - 1]!.toFixed(2)} ms (one request at a time, from the client, HTTP included); GET /people after the same kind of write: median ${base[Math.floor(base.length / 2)]!.toFixed(2)} ms, max ${base[base.length - 1]!.toFixed(2)} ms.`);
+      contextNotes.push(`A search right after a write (the index follows the write; the answer is computed, not served from the per-write cache), ${cold.afterWriteMs.length} times: median ${median.toFixed(2)} ms, max ${sorted[sorted.length - 1].toFixed(2)} ms (one request at a time, from the client, HTTP included); GET /people after the same kind of write: median ${base[Math.floor(base.length / 2)].toFixed(2)} ms, max ${base[base.length - 1].toFixed(2)} ms.`);
       for (const q of CONTEXT_QUERIES) {
         const path = contextPath(ctx.slug, q);
         const d = await fetchJson(daemon.url + path, { headers: { 'x-api-key': ctx.apiKey } });
@@ -261,13 +261,13 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; con
       {
         key: 'context', block: 'context', name: `GET context (${CONTEXT_QUERIES.length} queries in turn, ${CONTEXT_ENTRIES / 1000}k entries, ${CONTEXT_EVENTS} events)`, target: { minRatio: 0.5 },
         spec: {
-          path: contextPath(ctx.slug, CONTEXT_QUERIES[0]!), headers: { 'x-api-key': ctx.apiKey },
-          setupRequest: (req) => { req.path = contextPath(ctx.slug, CONTEXT_QUERIES[ask++ % CONTEXT_QUERIES.length]!); return req; },
+          path: contextPath(ctx.slug, CONTEXT_QUERIES[0]), headers: { 'x-api-key': ctx.apiKey },
+          setupRequest: (req) => { req.path = contextPath(ctx.slug, CONTEXT_QUERIES[ask++ % CONTEXT_QUERIES.length]); return req; },
         },
       },
       {
         key: 'context', block: 'context', name: `GET context ("${CONTEXT_QUERIES[0]}") at a fixed ${PACED_RATE.toLocaleString('en-US')} req/s (open loop)`,
-        target: { maxP99: 5 }, pacedRate: PACED_RATE, spec: { path: contextPath(ctx.slug, CONTEXT_QUERIES[0]!), headers: { 'x-api-key': ctx.apiKey } },
+        target: { maxP99: 5 }, pacedRate: PACED_RATE, spec: { path: contextPath(ctx.slug, CONTEXT_QUERIES[0]), headers: { 'x-api-key': ctx.apiKey } },
       },
       {
         key: 'post', name: 'POST entry, one family (durable)', target: { minRps: 5_000, minRatio: 0.7 },
@@ -276,9 +276,9 @@ async function throughput(): Promise<{ cases: CaseResult[]; notes: string[]; con
       {
         key: 'spread', name: `POST entry, ${SPREAD_FAMILIES} families round-robin (durable)`, target: { minRps: 20_000, minRatio: 0.7 },
         spec: {
-          method: 'POST', path: entriesPath(spread[0]!.slug), body: postBody,
+          method: 'POST', path: entriesPath(spread[0].slug), body: postBody,
           setupRequest: (req) => {
-            const f: BenchFamily = spread[turn++ % spread.length]!;
+            const f: BenchFamily = spread[turn++ % spread.length];
             req.path = entriesPath(f.slug);
             req.headers['x-api-key'] = f.apiKey;
             return req;

@@ -38,7 +38,7 @@ export const QUERY = 'plants';
 
 /** A chores entry's `{title, data}` (deterministic for a given i). */
 export function chore(i: number): { title: string; data: Record<string, unknown> } {
-  const notes = NOTES[i % NOTES.length]!;
+  const notes = NOTES[i % NOTES.length];
   const day = 1 + (i % 28);
   const month = 1 + (i % 12);
   return {
@@ -54,7 +54,7 @@ export function chore(i: number): { title: string; data: Record<string, unknown>
 function splitKey(apiKey: string): { keyId: string; secret: string } {
   const m = /^hk_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})$/.exec(apiKey);
   if (!m) throw new Error(`unexpected key format ${apiKey}`);
-  return { keyId: m[1]!, secret: m[2]! };
+  return { keyId: m[1], secret: m[2] };
 }
 
 /** Creates families with an admin key each, in an (unopened or closed) store folder. */

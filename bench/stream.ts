@@ -48,7 +48,7 @@ const PARSED = 20;
 function pct(values: number[], p: number): number {
   if (!values.length) return NaN;
   const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** A reader of one stream; `parse` readers check each record and time it. */
@@ -175,7 +175,7 @@ export async function runStreamCase(opts: { daemonScript: string; seconds: numbe
       const cpu0 = daemon!.cpuSeconds();
       const t0 = performance.now();
       latencies.on = streams > 0;
-      const w = await pacedWrites(base, family!, rate, seconds, latencies);
+      const w = await pacedWrites(base, family, rate, seconds, latencies);
       // Let the last records reach the readers before the CPU is read.
       await sleep(200);
       latencies.on = false;
@@ -186,10 +186,10 @@ export async function runStreamCase(opts: { daemonScript: string; seconds: numbe
       return r;
     };
     const openAll = async () => {
-      const url = `${base}/api/v1/families/${family!.slug}/changes/stream`;
+      const url = `${base}/api/v1/families/${family.slug}/changes/stream`;
       for (let i = 0; i < STREAMS; i++) {
         const r = new Reader(i < PARSED, latencies);
-        await r.open(url, family!.apiKey);
+        await r.open(url, family.apiKey);
         readers.push(r);
       }
       await sleep(300);
@@ -197,7 +197,7 @@ export async function runStreamCase(opts: { daemonScript: string; seconds: numbe
     const closeAll = async () => { for (const r of readers.splice(0)) r.close(); await sleep(300); };
 
     // Warm-up: the family's actor, the JIT, the connection pool.
-    await pacedWrites(base, family!, rate, 1);
+    await pacedWrites(base, family, rate, 1);
     const without: StreamRound[] = [];
     const withStreams: StreamRound[] = [];
     let gaps = 0;

@@ -106,7 +106,7 @@ class Receiver {
 function pct(values: number[], p: number): number {
   if (!values.length) return NaN;
   const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 const entriesPath = (slug: string) => `/api/v1/families/${slug}/trackers/chores/entries`;
@@ -139,7 +139,7 @@ async function paced(base: string, families: BenchFamily[], rate: number, second
   while (sent < total) {
     const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000));
     while (sent < due) {
-      const f = families[sent % families.length]!;
+      const f = families[sent % families.length];
       const dueAt = t0 + (sent * 1000) / rate;
       sent++;
       const p = fetch(base + entriesPath(f.slug), { method: 'POST', headers: { 'x-api-key': f.apiKey, 'content-type': 'application/json' }, body })
@@ -186,9 +186,9 @@ export async function runWebhooksCase(opts: {
     const body = JSON.stringify(chore(1));
     let turn = 0;
     const spec = {
-      method: 'POST' as const, path: entriesPath(families[0]!.slug), body,
+      method: 'POST' as const, path: entriesPath(families[0].slug), body,
       setupRequest: (req: any) => {
-        const f = families[turn++ % families.length]!;
+        const f = families[turn++ % families.length];
         req.path = entriesPath(f.slug);
         req.headers['x-api-key'] = f.apiKey;
         return req;

@@ -179,7 +179,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   merged = deepMerge(merged, flagOver);
   const [err, value] = validate(merged, ConfigStruct);
   if (err) {
-    const failure = err.failures()[0]!;
+    const failure = err.failures()[0];
     const key = failure.path.join('.');
     const unknown = failure.type === 'never';
     throw new ConfigError(unknown

@@ -3,7 +3,7 @@
  * the address and port (the operator fixes them in the configuration or on the machine).
  */
 import type { Server } from 'node:http';
-import { StartupError, errnoName } from './startup.js';
+import { StartupError, errnoName, errorLine } from './startup.js';
 
 /** The server could not listen on the configured host and port. */
 export class ListenError extends StartupError {}
@@ -40,9 +40,8 @@ function explainListenError(err: unknown, host: string, port: number): string {
       return `the host "${host}" does not resolve to an address; give an IP address or a name of this machine, without a port (--host, HOUSEHOLD_HOST or server.host) (${name})`;
     case 'EAFNOSUPPORT':
       return `this machine does not support the address family of "${host}" (${name})`;
-    default: {
-      const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
-      return name && !message.includes(name) ? `${message} (${name})` : message;
-    }
+    case undefined:
+    default:
+      return errorLine(err, name);
   }
 }

@@ -212,7 +212,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
 
   // 2. HTTP server with timeouts so slow clients cannot hold connections forever. A failed
   //    listen (port in use, foreign address) closes the store and throws a one-line ListenError.
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  // `void`: Koa's request handler settles every request itself — a rejection is answered by
+  // ctx.onerror (our error middleware's 500) — so its promise has nothing left to report.
+  const server = createServer((req, res) => { void handle(req, res); });
   server.on('request', (_req, res) => {
     requests.add(1);
     res.once('close', () => requests.add(-1));
@@ -292,7 +295,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     await stopped;
     clearInterval(idle);
     clearTimeout(forced);
-    await scheduler!.stop();
+    await scheduler.stop();
     // Sends in flight record their outcome; what they leave pending goes out at the next start.
     await notifier.close();
     await webhooks.stop();

@@ -18,6 +18,15 @@ export function errnoName(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The first line of an error with no phrase of its own, ending with its errno name when it has
+ * one and does not already say it.
+ */
+export function errorLine(err: unknown, name: string | undefined): string {
+  const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return name && !message.includes(name) ? `${message} (${name})` : message;
+}
+
 /** Who the process runs as, for "must be writable by …" (the usual root-owned bind mount). */
 function runningAs(): string {
   return typeof process.getuid === 'function' ? `uid ${process.getuid()}` : 'the user running Household Organizer';
@@ -39,9 +48,8 @@ export function explainFsError(err: unknown): string {
     case 'EROFS': return `the file system is read-only (${name})`;
     case 'ENOSPC': return `no space left on the device (${name})`;
     case 'ENOENT': return `a folder on the path does not exist (${name})`;
-    default: {
-      const message = err instanceof Error ? err.message.split('\n')[0]! : String(err);
-      return name && !message.includes(name) ? `${message} (${name})` : message;
-    }
+    case undefined:
+    default:
+      return errorLine(err, name);
   }
 }

@@ -26,7 +26,7 @@ function instructions(text: string): Instruction[] {
     const m = /^\s*([A-Z]+)\s+(.*?)\s*$/.exec(line);
     if (!m) continue;
     if (m[1] === 'FROM') stage++;
-    out.push({ op: m[1]!, args: m[2]!.replace(/\s+/g, ' '), stage });
+    out.push({ op: m[1], args: m[2].replace(/\s+/g, ' '), stage });
   }
   return out;
 }
@@ -77,11 +77,11 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
   it('runs as the unprivileged node user with /data a private volume', () => {
     const users = runtime.filter((i) => i.op === 'USER');
     expect(users.map((u) => u.args)).to.deep.equal(['node']);
-    const userAt = runtime.indexOf(users[0]!);
+    const userAt = runtime.indexOf(users[0]);
     const prepare = runtime.filter((i) => i.op === 'RUN');
     expect(prepare).to.have.length(1);
-    expect(runtime.indexOf(prepare[0]!)).to.be.below(userAt);
-    expect(prepare[0]!.args).to.include('chown node:node /data').and.include('chmod 0700 /data');
+    expect(runtime.indexOf(prepare[0])).to.be.below(userAt);
+    expect(prepare[0].args).to.include('chown node:node /data').and.include('chmod 0700 /data');
     expect(runtime.find((i) => i.op === 'VOLUME')?.args).to.equal('["/data"]');
     expect(runtime.find((i) => i.op === 'ENV')?.args).to.include('HOUSEHOLD_DATA_DIR=/data');
     expect(runtime.indexOf(runtime.find((i) => i.op === 'ENTRYPOINT')!)).to.be.above(userAt);
@@ -101,7 +101,7 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
   it('labels the image with the OCI annotations, version and licence as package.json says', () => {
     const labels = new Map<string, string>();
     for (const l of runtime.filter((i) => i.op === 'LABEL')) {
-      for (const m of l.args.matchAll(/([a-z.]+)="([^"]*)"/g)) labels.set(m[1]!, m[2]!);
+      for (const m of l.args.matchAll(/([a-z.]+)="([^"]*)"/g)) labels.set(m[1], m[2]);
     }
     for (const k of ['title', 'description', 'version', 'revision', 'created', 'licenses', 'base.name']) {
       expect(labels.get(`org.opencontainers.image.${k}`), k).to.be.a('string').and.not.equal('');
@@ -120,7 +120,7 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
       services: Record<string, { build?: string; image?: string; ports?: string[]; environment?: Record<string, string>; volumes?: string[]; stop_grace_period?: string }>;
       volumes: Record<string, unknown>;
     };
-    const h = doc.services.household!;
+    const h = doc.services.household;
     expect(h.build).to.equal('.');
     expect(h.ports).to.deep.equal(['8080:8080']);
     expect(h.volumes).to.include.members(['household-data:/data', './backups:/backups']);

@@ -29,7 +29,7 @@ const IMPORT = new RegExp(
 function importsOf(file: string): string[] {
   const out: string[] = [];
   for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
+    const spec = m[1] ?? m[2];
     if (!spec.startsWith('.')) continue;
     const base = resolve(dirname(file), spec).replace(/\.js$/, '');
     const target = [`${base}.ts`, join(base, 'index.ts')].find((c) => existsSync(c));

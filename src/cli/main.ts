@@ -110,7 +110,7 @@ export async function main(argv: string[]): Promise<number> {
     const command = findCommand(words);
     const text = words.length === 0 ? overview(VERSION)
       : command ? commandHelp(command)
-      : groupCommands(words[0]!).length ? groupHelp(words[0]!)
+      : groupCommands(words[0]).length ? groupHelp(words[0])
       : null;
     if (text === null) {
       process.stderr.write(`unknown command "${words.join(' ')}"\n\n${overview(VERSION)}\n`);
@@ -126,8 +126,8 @@ export async function main(argv: string[]): Promise<number> {
   const out = (human: string, machine: unknown) => process.stdout.write(json ? `${JSON.stringify(machine)}\n` : `${human}\n`);
   try {
     if (spec) checkArguments(spec, v, pos);
-    else if (groupCommands(pos[0]!).length) {
-      throw new UsageError(`${pos[0]} needs a command: ${groupCommands(pos[0]!).map((c) => c.name.split(' ')[1]).join(', ')}`);
+    else if (groupCommands(pos[0]).length) {
+      throw new UsageError(`${pos[0]} needs a command: ${groupCommands(pos[0]).map((c) => c.name.split(' ')[1]).join(', ')}`);
     }
     let port: number | undefined;
     if (v.port !== undefined) {

@@ -59,7 +59,7 @@ export const AREAS = {
  * in list order and gathers their changes, log events and agenda jobs into one.
  */
 export function areaReactions(areas: readonly Area[] = Object.values(AREAS)): Reactions {
-  const all = <K extends keyof Area>(key: K) => areas.flatMap((a) => (a[key] ? [a[key]!] : []));
+  const all = <K extends keyof Area>(key: K) => areas.flatMap((a) => (a[key] ? [a[key]] : []));
   const removed = all('onEventsRemoved');
   const changed = all('onEventChanged');
   const deleted = all('onCollectionDeleted');

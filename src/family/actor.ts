@@ -131,10 +131,14 @@ export class FamilyActor {
   read<R>(fn: (state: FamilyState) => R): Promise<R> {
     this.lastUsed = this.deps.now().getTime();
     if (!this.writing) {
-      try { return Promise.resolve(fn(this.state)); } catch (err) { return Promise.reject(err); }
+      // Runs at once; what fn throws becomes the rejection, as it is.
+      return new Promise<R>((resolve) => { resolve(fn(this.state)); });
     }
     return new Promise<R>((resolve, reject) => {
-      this.waitingReads.push(() => { try { resolve(fn(this.state)); } catch (err) { reject(err); } });
+      this.waitingReads.push(() => {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on what fn threw, as it is
+        try { resolve(fn(this.state)); } catch (err) { reject(err); }
+      });
     });
   }
 
@@ -147,7 +151,7 @@ export class FamilyActor {
     this.lastUsed = this.deps.now().getTime();
     return new Promise<A>((resolve, reject) => {
       this.queue.push({
-        command: command as Command<unknown>, ref, opts: opts as ExecuteOptions<unknown, unknown>,
+        command: command, ref, opts: opts as ExecuteOptions<unknown, unknown>,
         resolve: resolve as (v: unknown) => void, reject,
       });
       this.pump();
@@ -328,7 +332,8 @@ function checkValue(root: unknown): void {
         if (!Number.isFinite(value)) throw Invalid.at(pathOf(place), 'must be a finite number');
         continue;
       case 'object': break;
-      default: throw Invalid.at(pathOf(place), 'cannot be stored');
+      case 'bigint': case 'function': case 'symbol': case 'undefined':
+        throw Invalid.at(pathOf(place), 'cannot be stored');
     }
     if (depth >= MAX_STORED_DEPTH) throw Invalid.at(pathOf(place), `nests deeper than ${MAX_STORED_DEPTH} levels`);
     if (Array.isArray(value)) {

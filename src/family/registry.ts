@@ -92,7 +92,7 @@ export class FamilyRegistry {
     this.closed = true;
     clearInterval(this.timer);
     const all = await Promise.allSettled(Array.from(this.slots.values(), (s) => s.promise));
-    await Promise.all(all.map((r) => (r.status === 'fulfilled' ? r.value.drain() : undefined)));
+    await Promise.all(all.flatMap((r) => (r.status === 'fulfilled' ? [r.value.drain()] : [])));
     this.slots.clear();
   }
 }

@@ -96,14 +96,14 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
         body = validateInput(raw ?? {}, def.body);
       } else if (raw && Object.keys(raw).length) {
         const issues = Object.keys(raw).map((k) => ({ path: [k], message: 'is not a known field' }));
-        throw new Invalid(`${issues[0]!.path[0]} is not a known field: this endpoint takes no body`, issues);
+        throw new Invalid(`${issues[0].path[0]} is not a known field: this endpoint takes no body`, issues);
       }
     }
     const key = ctx.state.key;
     const grantId = ctx.state.grantId as string | undefined;
     const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name, ...(grantId ? { grantId } : {}) } : { keyId: null, personId: null };
     const family = familyRoute ? familyHandle(await services.registry.get(ctx.state.family), caller, ctx.state.idempotency, def.status ?? 200) : (undefined as never);
-    const result = await def.handler({ koa: ctx, params: ctx.params, query: query as any, body, services, family, key, caller });
+    const result = await def.handler({ koa: ctx, params: ctx.params, query, body, services, family, key, caller });
     if (isWithStatus(result)) {
       ctx.status = result.status;
       if (result.headers) ctx.set(result.headers);

@@ -111,7 +111,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     for (const tag of def.tags) if (!knownTags.has(tag)) throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapi.ts TAGS`);
 
     // Parameters: path (shared components), query (from the struct), headers.
-    const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+    const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
     const parameters: unknown[] = pathParams.map((name) => {
       if (!PATH_PARAMS[name]) throw new Error(`path parameter ${name} of ${path} is not in openapi.ts PATH_PARAMS`);
       usedParams.add(name);
@@ -135,7 +135,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     const limited = scope === 'public' ? [] : LIMITER_HEADERS;
     const headersOf = (names: string[]) => Object.fromEntries(['x-request-id', ...names].map((h) => [h, headerRef(h)]));
     const successHeaders = headersOf([...limited, ...(idempotent ? ['Idempotent-Replayed'] : [])]);
-    const responses: Record<string, any> = {
+    const responses: Record<string, OpenApiResponse> = {
       [status]: {
         description: 'Success',
         headers: successHeaders,
@@ -151,7 +151,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     if (bad) {
       responses[400] = errorResponse('The request did not match the contract (issues name the fields)', headersOf([]), { [bad.kind]: { summary: BAD_REQUESTS[bad.kind], value: bad.value } });
     }
-    const values = Object.fromEntries(pathParams.map((n) => [n, PATH_PARAMS[n]!.example]));
+    const values = Object.fromEntries(pathParams.map((n) => [n, PATH_PARAMS[n].example]));
     const notFound: Record<string, { summary: string; value: unknown }> = {};
     pathParams.forEach((name, i) => { const make = NOT_FOUND[name]; if (make) notFound[name] = make(values, pathParams[i - 1]); });
     if (Object.keys(notFound).length || def.errors?.includes(404)) {
@@ -177,7 +177,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     for (const extra of def.alsoResponses ?? []) {
       const slot = (responses[extra.status] ??= { description: extra.description, headers: extra.status < 300 ? successHeaders : headersOf([]), content: {} });
       if (slot.$ref) throw new Error(`${def.method} ${path}: ${extra.status} is a shared answer`);
-      slot.content[extra.contentType ?? 'application/json'] = { schema: components.use(extra.schema) };
+      (slot.content ??= {})[extra.contentType ?? 'application/json'] = { schema: components.use(extra.schema) };
     }
 
     const op: Record<string, unknown> = {
@@ -198,19 +198,19 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)', schema: { type: 'string', minLength: 1, maxLength: 255 } },
   };
   for (const name of [...usedParams].sort()) {
-    const p = PATH_PARAMS[name]!;
+    const p = PATH_PARAMS[name];
     parameters[name] = { name, in: 'path', required: true, description: p.description, schema: { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) }, example: p.example };
   }
   const responses: Record<string, unknown> = {};
   for (const name of Object.keys(SHARED_RESPONSES).filter((n) => usedResponses.has(n))) {
-    const r = SHARED_RESPONSES[name]!;
+    const r = SHARED_RESPONSES[name];
     responses[name] = {
       description: r.description,
       headers: Object.fromEntries(['x-request-id', ...(r.headers ?? [])].map((h) => [h, headerRef(h)])),
       content: { 'application/json': { schema: ERROR_REF, ...(r.example !== undefined ? { example: r.example } : {}), ...(r.examples ? { examples: r.examples } : {}) } },
     };
   }
-  const headers = Object.fromEntries(Object.entries(HEADERS).map(([h, schema]) => [HEADER_COMPONENT[h]!, schema]));
+  const headers = Object.fromEntries(Object.entries(HEADERS).map(([h, schema]) => [HEADER_COMPONENT[h], schema]));
   const usedTags = new Set(routes.flatMap((r) => r.tags));
 
   return {
@@ -240,7 +240,10 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
   };
 }
 
-function errorResponse(description: string, headers: Record<string, unknown>, examples: Record<string, { summary: string; value: unknown }>): Record<string, unknown> {
+/** An operation's answer for one status: its own, or a `$ref` to a shared one. */
+interface OpenApiResponse { $ref?: string; content?: Record<string, unknown>; [field: string]: unknown }
+
+function errorResponse(description: string, headers: Record<string, unknown>, examples: Record<string, { summary: string; value: unknown }>): OpenApiResponse {
   const list = Object.entries(examples);
   return {
     description,

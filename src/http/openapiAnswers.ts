@@ -106,7 +106,7 @@ export const BAD_REQUESTS = {
 } as const;
 type BadRequest = keyof typeof BAD_REQUESTS;
 
-function invalidAnswer(value: unknown, struct: NonNullable<RouteDef['body']>, prefix: (string | number)[] = []): unknown | null {
+function invalidAnswer(value: unknown, struct: NonNullable<RouteDef['body']>, prefix: (string | number)[] = []): Record<string, unknown> | null {
   try {
     validateInput(value, struct, prefix);
     return null;

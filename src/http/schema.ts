@@ -13,15 +13,24 @@ import { charCount } from '../domain/shared/text.js';
 
 export type JsonSchema = Record<string, unknown>;
 
-interface Meta { schema: JsonSchema; optional?: boolean }
-const metas = new WeakMap<Struct<any, any>, Meta>();
+/**
+ * A struct of values T, whatever its schema: superstruct's second parameter is the struct's own
+ * description (an object's fields, an enum's values), different for every constructor and never
+ * read here. The library's own bound (`Infer<T extends SomeStruct>`) leaves it open too;
+ * `unknown` would refuse most structs, as that parameter is not covariant.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- superstruct's own bound (above)
+export type SomeStruct<T = any> = Struct<T, any>;
 
-function annotate<T extends Struct<any, any>>(struct: T, schema: JsonSchema, optional = false): T {
+interface Meta { schema: JsonSchema; optional?: boolean }
+const metas = new WeakMap<SomeStruct, Meta>();
+
+function annotate<T extends SomeStruct>(struct: T, schema: JsonSchema, optional = false): T {
   metas.set(struct, { schema, optional });
   return struct;
 }
 
-export function isOptional(struct: Struct<any, any>): boolean {
+export function isOptional(struct: SomeStruct): boolean {
   return metas.get(struct)?.optional === true;
 }
 
@@ -33,9 +42,9 @@ const names = new WeakMap<object, string>();
  * appears (so a person, an entry or a poll is described once, not at every operation that
  * answers one). Takes a JSON Schema or a struct built with `S.*`; returns it unchanged.
  */
-export function named<T extends JsonSchema | Struct<any, any>>(name: string, schemaOrStruct: T): T {
+export function named<T extends JsonSchema | SomeStruct>(name: string, schemaOrStruct: T): T {
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`schema name ${JSON.stringify(name)} must be alphanumeric`);
-  const schema = schemaOrStruct instanceof ss.Struct ? toJsonSchema(schemaOrStruct) : schemaOrStruct as JsonSchema;
+  const schema = schemaOrStruct instanceof ss.Struct ? toJsonSchema(schemaOrStruct) : schemaOrStruct;
   const had = names.get(schema);
   if (had !== undefined && had !== name) throw new Error(`schema ${had} cannot also be named ${name}`);
   names.set(schema, name);
@@ -48,21 +57,34 @@ export function schemaName(schema: object): string | undefined {
 }
 
 /** The JSON Schema of a struct built with `S.*`. */
-export function toJsonSchema(struct: Struct<any, any>): JsonSchema {
+export function toJsonSchema(struct: SomeStruct): JsonSchema {
   const meta = metas.get(struct);
   if (meta) return meta.schema;
   return {};
 }
 
-function refineMsg<T>(struct: Struct<T, any>, name: string, check: (v: T) => boolean, message: string): Struct<T, any> {
+function refineMsg<T>(struct: SomeStruct<T>, name: string, check: (v: T) => boolean, message: string): SomeStruct<T> {
   return ss.refine(struct, name, (v) => check(v) || message);
 }
 
 const numeric = /^-?\d+(\.\d+)?$/;
 
+/** A number struct that also refuses values outside [min, max] (either bound may be absent). */
+function inRange(s: SomeStruct<number>, min: number | undefined, max: number | undefined): SomeStruct<number> {
+  if (min === undefined && max === undefined) return s;
+  return refineMsg(s, 'range', (v) => (min === undefined || v >= min) && (max === undefined || v <= max),
+    min !== undefined && max !== undefined ? `must be between ${min} and ${max}`
+      : min !== undefined ? `must be at least ${min}` : `must be at most ${max}`);
+}
+
+/** The JSON Schema words for those bounds. */
+function rangeSchema(min: number | undefined, max: number | undefined): JsonSchema {
+  return { ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) };
+}
+
 export const S = {
   string(opts: { min?: number; max?: number; pattern?: RegExp; format?: string; description?: string } = {}): Struct<string, null> {
-    let s: Struct<string, any> = ss.string();
+    let s: SomeStruct<string> = ss.string();
     const { min = 0, max, pattern } = opts;
     if (min > 0 || max !== undefined) {
       s = refineMsg(s, 'length', (v) => { const n = charCount(v); return n >= min && (max === undefined || n <= max); },
@@ -78,32 +100,22 @@ export const S = {
       ...(pattern ? { pattern: pattern.source } : {}),
       ...(opts.format ? { format: opts.format } : {}),
       ...(opts.description ? { description: opts.description } : {}),
-    }) as Struct<string, null>;
+    });
   },
 
   /** Whole numbers; from a query string "12" is accepted. */
   integer(min?: number, max?: number, doc: { default?: number; description?: string } = {}): Struct<number, null> {
-    let s: Struct<number, any> = ss.coerce(ss.integer(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v));
-    if (min !== undefined || max !== undefined) {
-      s = refineMsg(s, 'range', (v) => (min === undefined || v >= min) && (max === undefined || v <= max),
-        min !== undefined && max !== undefined ? `must be between ${min} and ${max}`
-          : min !== undefined ? `must be at least ${min}` : `must be at most ${max}`);
-    }
+    const s = inRange(ss.coerce(ss.integer(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v)), min, max);
     return annotate(s, {
-      type: 'integer', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}),
+      type: 'integer', ...rangeSchema(min, max),
       ...(doc.default !== undefined ? { default: doc.default } : {}), ...(doc.description ? { description: doc.description } : {}),
-    }) as Struct<number, null>;
+    });
   },
 
   number(min?: number, max?: number): Struct<number, null> {
-    let s: Struct<number, any> = ss.coerce(ss.number(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v));
-    s = refineMsg(s, 'finite', (v) => Number.isFinite(v), 'must be a finite number');
-    if (min !== undefined || max !== undefined) {
-      s = refineMsg(s, 'range', (v) => (min === undefined || v >= min) && (max === undefined || v <= max),
-        min !== undefined && max !== undefined ? `must be between ${min} and ${max}`
-          : min !== undefined ? `must be at least ${min}` : `must be at most ${max}`);
-    }
-    return annotate(s, { type: 'number', ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) }) as Struct<number, null>;
+    const coerced = ss.coerce(ss.number(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v));
+    const s = inRange(refineMsg(coerced, 'finite', (v) => Number.isFinite(v), 'must be a finite number'), min, max);
+    return annotate(s, { type: 'number', ...rangeSchema(min, max) });
   },
 
   /** Booleans; from a query string "true"/"false" are accepted. */
@@ -112,18 +124,18 @@ export const S = {
     return annotate(s, { type: 'boolean' });
   },
 
-  enums<const T extends string>(values: readonly T[]): Struct<T, any> {
+  enums<const T extends string>(values: readonly T[]): SomeStruct<T> {
     return annotate(ss.enums(values as T[]), { type: 'string', enum: [...values] });
   },
 
-  literal<const T extends string | number | boolean>(value: T): Struct<T, any> {
-    return annotate(ss.literal(value as any) as Struct<T, any>, { const: value });
+  literal<const T extends string | number | boolean>(value: T): SomeStruct<T> {
+    return annotate(ss.literal(value) as SomeStruct<T>, { const: value });
   },
 
   /** A calendar-valid `YYYY-MM-DD` date (2026-02-29 is rejected, 2028-02-29 accepted). */
   date(): Struct<string, null> {
     const s = refineMsg(ss.string(), 'date', isCalendarDate, 'must be a calendar date YYYY-MM-DD');
-    return annotate(s, { type: 'string', format: 'date' }) as Struct<string, null>;
+    return annotate(s, { type: 'string', format: 'date' });
   },
 
   /** A local time, `HH:mm` 24-hour or `3:30 PM`; normalized to `HH:mm`. */
@@ -134,8 +146,8 @@ export const S = {
     return annotate(s, { type: 'string', description: 'Local time HH:mm (24-hour); 3:30 PM is accepted', examples: ['15:30'] }) as Struct<string, null>;
   },
 
-  array<T>(element: Struct<T, any>, opts: { min?: number; max?: number } = {}): Struct<T[], any> {
-    let s: Struct<T[], any> = ss.array(element);
+  array<T>(element: SomeStruct<T>, opts: { min?: number; max?: number } = {}): SomeStruct<T[]> {
+    let s: SomeStruct<T[]> = ss.array(element);
     const { min, max } = opts;
     if (min !== undefined || max !== undefined) {
       s = refineMsg(s, 'size', (v) => (min === undefined || v.length >= min) && (max === undefined || v.length <= max),
@@ -145,7 +157,7 @@ export const S = {
   },
 
   /** An object that refuses unknown fields (typos must not pass silently). */
-  object<Sch extends Record<string, Struct<any, any>>>(schema: Sch, description?: string): Struct<ss.Infer<ReturnType<typeof ss.object<Sch>>>, any> {
+  object<Sch extends Record<string, SomeStruct>>(schema: Sch, description?: string): SomeStruct<ss.Infer<ReturnType<typeof ss.object<Sch>>>> {
     const s = ss.object(schema);
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -153,39 +165,39 @@ export const S = {
       properties[k] = toJsonSchema(v);
       if (!isOptional(v)) required.push(k);
     }
-    return annotate(s as any, {
+    return annotate(s, {
       type: 'object', properties, additionalProperties: false,
       ...(required.length ? { required } : {}), ...(description ? { description } : {}),
     });
   },
 
   /** Free-form object with values of one struct (string keys). */
-  record<V>(value: Struct<V, any>, keyPattern?: RegExp): Struct<Record<string, V>, any> {
+  record<V>(value: SomeStruct<V>, keyPattern?: RegExp): SomeStruct<Record<string, V>> {
     const key = keyPattern ? refineMsg(ss.string(), 'key', (k) => keyPattern.test(k), `keys must match ${keyPattern.source}`) : ss.string();
     return annotate(ss.record(key, value), {
       type: 'object', additionalProperties: toJsonSchema(value), ...(keyPattern ? { propertyNames: { pattern: keyPattern.source } } : {}),
     });
   },
 
-  optional<T>(struct: Struct<T, any>): Struct<T | undefined, any> {
+  optional<T>(struct: SomeStruct<T>): SomeStruct<T | undefined> {
     return annotate(ss.optional(struct), toJsonSchema(struct), true);
   },
 
-  nullable<T>(struct: Struct<T, any>): Struct<T | null, any> {
+  nullable<T>(struct: SomeStruct<T>): SomeStruct<T | null> {
     const inner = toJsonSchema(struct);
     return annotate(ss.nullable(struct), { anyOf: [inner, { type: 'null' }] });
   },
 
   /** Any JSON value. */
-  any(description?: string): Struct<unknown, any> {
+  any(description?: string): SomeStruct<unknown> {
     return annotate(ss.unknown(), description ? { description } : {});
   },
 
   /** Extra checks on a struct, keeping its JSON Schema (plus a description of the rule). */
-  refine<T>(struct: Struct<T, any>, name: string, check: (v: T) => true | string, note?: string): Struct<T, any> {
+  refine<T>(struct: SomeStruct<T>, name: string, check: (v: T) => true | string, note?: string): SomeStruct<T> {
     const base = toJsonSchema(struct);
     return annotate(ss.refine(struct, name, check), note ? { ...base, description: note } : base, isOptional(struct));
   },
 };
 
-export type Infer<T extends Struct<any, any>> = ss.Infer<T>;
+export type Infer<T extends SomeStruct> = ss.Infer<T>;

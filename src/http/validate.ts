@@ -7,8 +7,9 @@
  * 6.5 MB answer. The body reader already refuses arrays over 1,000 items, but arrays of
  * objects of arrays can still hold hundreds of thousands of values within the body limit.
  */
-import type { Struct, Failure, Context } from 'superstruct';
+import type { Failure, Context } from 'superstruct';
 import { Invalid, issuesMessage, type Issue, type Path } from '../domain/shared/errors.js';
+import type { SomeStruct } from './schema.js';
 
 /** Failures counted before the walk stops; the answer then says "at least". */
 export const MAX_COUNTED = 1000;
@@ -20,7 +21,7 @@ function describe(f: Failure): string {
   switch (f.type) {
     case 'enums': {
       const m = /Expected one of `(.*)`, but received/.exec(f.message);
-      return m ? `must be one of ${m[1]!.replace(/"/g, '')}` : 'is not one of the allowed values';
+      return m ? `must be one of ${m[1].replace(/"/g, '')}` : 'is not one of the allowed values';
     }
     case 'object': case 'type': return 'must be an object';
     case 'array': return 'must be an array';
@@ -52,7 +53,7 @@ function assign(value: unknown, k: string | number | undefined, v: unknown): unk
  * failures of a value come first, then its entries', then its refinements' (only when the
  * entries were valid), and a final `[undefined, value]` when the value is valid.
  */
-function* run(value: unknown, struct: Struct<any, any>, path: unknown[], branch: unknown[]): Generator<Tuple> {
+function* run(value: unknown, struct: SomeStruct, path: unknown[], branch: unknown[]): Generator<Tuple> {
   const ctx: Context = { path, branch, mask: false };
   value = struct.coercer(value, ctx);
   let status: 'valid' | 'not_valid' | 'not_refined' = 'valid';
@@ -63,7 +64,7 @@ function* run(value: unknown, struct: Struct<any, any>, path: unknown[], branch:
   for (const entry of struct.entries(value, ctx)) {
     const k = entry[0] as string | number | undefined;
     let v = entry[1];
-    for (const t of run(v, entry[2] as Struct<any, any>, k === undefined ? path : [...path, k], k === undefined ? branch : [...branch, v])) {
+    for (const t of run(v, entry[2] as SomeStruct, k === undefined ? path : [...path, k], k === undefined ? branch : [...branch, v])) {
       if (t[0]) {
         status = t[0].refinement != null ? 'not_refined' : 'not_valid';
         yield t;
@@ -92,13 +93,13 @@ const NO_PATH: unknown[] = [];
  * idempotent, so running it again over a value this walk already coerced gives the same result.
  * No refinement of ours reads the context's path or branch.
  */
-function quick(value: unknown, struct: Struct<any, any>): unknown {
+function quick(value: unknown, struct: SomeStruct): unknown {
   const ctx: Context = { path: NO_PATH, branch: NO_PATH, mask: false };
   value = struct.coercer(value, ctx);
   for (const _ of struct.validator(value, ctx)) return INVALID;
   for (const entry of struct.entries(value, ctx)) {
     const k = entry[0] as string | number | undefined;
-    const v = quick(entry[1], entry[2] as Struct<any, any>);
+    const v = quick(entry[1], entry[2] as SomeStruct);
     if (v === INVALID) return INVALID;
     value = assign(value, k, v);
   }
@@ -110,7 +111,7 @@ function quick(value: unknown, struct: Struct<any, any>): unknown {
  * Validates (with coercion) or throws Invalid naming the failing fields under `prefix`; the
  * error keeps the first issues and the count (see MAX_ISSUES in domain/shared/errors.ts).
  */
-export function validateInput<T>(value: unknown, struct: Struct<T, any>, prefix: Path = []): T {
+export function validateInput<T>(value: unknown, struct: SomeStruct<T>, prefix: Path = []): T {
   const valid = quick(value, struct);
   if (valid !== INVALID) return valid as T;
   const issues: Issue[] = [];

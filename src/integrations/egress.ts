@@ -182,8 +182,6 @@ export function createEgress(opts: EgressOptions = {}): Egress {
     });
 
     return new Promise<EgressResponse>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
       let response: GotResponse | undefined;
       let settled = false;
       const fail = (e: EgressError) => {
@@ -212,14 +210,7 @@ export function createEgress(opts: EgressOptions = {}): Egress {
           tooLarge('declares');
         }
       });
-      stream.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        size += chunk.length;
-        if (size > req.maxBytes) { tooLarge('runs to'); return; }
-        chunks.push(chunk);
-      });
-      stream.on('end', () => {
-        if (settled) return;
+      collectBody(stream, req.maxBytes, () => settled, tooLarge, (chunks, size) => {
         settled = true;
         const res = response!;
         resolve({
@@ -239,6 +230,25 @@ export function createEgress(opts: EgressOptions = {}): Egress {
   return { request };
 }
 
+/**
+ * Keeps a body's chunks as they arrive, counting them: the chunk that takes it past `maxBytes`
+ * is refused through `tooLarge`. `done` gets them at the end, unless the call has settled.
+ */
+function collectBody(
+  stream: Readable, maxBytes: number, settled: () => boolean,
+  tooLarge: (what: string) => void, done: (chunks: Buffer[], size: number) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream.on('data', (chunk: Buffer) => {
+    if (settled()) return;
+    size += chunk.length;
+    if (size > maxBytes) { tooLarge('runs to'); return; }
+    chunks.push(chunk);
+  });
+  stream.on('end', () => { if (!settled()) done(chunks, size); });
+}
+
 /** Encodings an answer may come in; the same list got asks for. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
@@ -247,6 +257,7 @@ function decoder(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zli
     case 'gzip': case 'x-gzip': return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
     case 'deflate': return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
     case 'br': return zlib.createBrotliDecompress();
+    case undefined:
     default: return null;
   }
 }
@@ -317,29 +328,20 @@ function direct(a: {
         const declared = Number(res.headers['content-length']);
         if (Number.isFinite(declared) && declared > req.maxBytes) { tooLarge('declares'); return; }
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
       const address = res.socket?.remoteAddress;
       stream = decode ? res.pipe(decode) : res;
       if (decode) {
         decode.on('error', (err) => fail(new EgressError('network', `egress: the answer from ${host} could not be decoded: ${err.message}`, { host, cause: err })));
         res.on('error', (err) => fail(translate(err, host, req.timeoutMs)));
       }
-      stream.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        size += chunk.length;
-        if (size > req.maxBytes) { tooLarge('runs to'); return; }
-        chunks.push(chunk);
-      });
       stream.on('error', (err) => fail(translate(err, host, req.timeoutMs)));
-      stream.on('end', () => {
-        if (settled) return;
+      collectBody(stream, req.maxBytes, () => settled, tooLarge, (chunks, size) => {
         settled = true;
         cleanup();
         resolve({
           status: res.statusCode ?? 0,
           headers: resHeaders,
-          body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size),
+          body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
           url: url.toString(),
           redirects: [],
           address,

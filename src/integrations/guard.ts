@@ -51,7 +51,7 @@ type AllCallback = (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddr
  * (`all` or a single address), so it works with and without happy-eyeballs.
  */
 export function guardedLookup(opts: GuardOptions, port: number): net.LookupFunction {
-  const base = opts.lookup ?? (dns.lookup as unknown as net.LookupFunction);
+  const base = opts.lookup ?? (dns.lookup);
   const judge = makeJudge(opts);
   return (hostname, options, callback) => {
     const done: AllCallback = (err, answers) => {
@@ -63,11 +63,11 @@ export function guardedLookup(opts: GuardOptions, port: number): net.LookupFunct
         const e = first
           ? refusal(first.v, hostname, opts.policy)
           : new EgressError('network', `egress: ${hostname} has no address`, { host: hostname });
-        callback(e as NodeJS.ErrnoException, '');
+        callback(e, '');
         return;
       }
       if (options.all) callback(null, kept);
-      else callback(null, kept[0]!.address, kept[0]!.family);
+      else callback(null, kept[0].address, kept[0].family);
     };
     base(hostname, { ...options, all: true }, (err, addresses, family) => {
       // A resolver may ignore `all` and answer with one address; accept both shapes.

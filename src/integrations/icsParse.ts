@@ -38,7 +38,7 @@ interface RawTime { date: string; seconds?: number; utc: boolean }
 
 /** A jCal date or date-time string, tolerating a DATE given where a DATE-TIME was expected. */
 function rawTime(v: unknown): RawTime | null {
-  const s = Array.isArray(v) ? v[0] : v; // PERIOD: [start, end-or-duration]
+  const s: unknown = Array.isArray(v) ? (v as unknown[])[0] : v; // PERIOD: [start, end-or-duration]
   if (typeof s !== 'string') return null;
   const m = VALUE_RE.exec(s);
   if (!m) return null;

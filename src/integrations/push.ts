@@ -24,6 +24,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 /** RFC 2047 B-encoding of a header value, split into words of at most 75 characters. */
 export function encodeHeaderValue(value: string): string {
   // Control characters (a newline would end the header) become spaces.
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   const clean = value.replace(/[\u0000-\u001f\u007f]/g, ' ');
   if (/^[\x20-\x7e]*$/.test(clean)) return clean;
   const words: string[] = [];

@@ -5,19 +5,14 @@
  * read. The HTTP layer maps the kinds to statuses (src/http/errors.ts: 504, 502, 503, 400).
  * Messages name the service and the host, never the full URL (a configured URL may carry a token).
  */
-import { capIssues, DomainError, type Issue } from '../domain/shared/errors.js';
+import { DomainError, IssuesError, type Issue } from '../domain/shared/errors.js';
 import { EgressError, type Egress, type EgressPolicy, type EgressResponse } from './egress.js';
 
 export type UpstreamErrorKind = 'failed' | 'timeout' | 'not_configured' | 'unsupported_content';
 
-export class UpstreamError extends Error {
-  readonly issues?: Issue[];
-  readonly issueCount?: number;
+export class UpstreamError extends IssuesError {
   constructor(readonly kind: UpstreamErrorKind, message: string, issues?: Issue[]) {
-    super(message);
-    const capped = capIssues(issues);
-    if (capped.issues) this.issues = capped.issues;
-    if (capped.issueCount !== undefined) this.issueCount = capped.issueCount;
+    super(message, issues);
   }
 }
 

@@ -191,8 +191,8 @@ export function createWeather({ http, config, clock, limits }: WeatherDeps): Wea
       const coords = parseCoordinates(location);
       const place: Place = coords ? { name: location.replace(/\s+/g, ''), ...coords } : await geocode(location);
       const f = await forecast(place);
-      const days = f.daily.time as string[];
-      const date = q.date ?? days[0]!;
+      const days = f.daily.time;
+      const date = q.date ?? days[0];
       const i = days.indexOf(date);
       if (i < 0) {
         throw Invalid.at(['query', 'date'], `is outside the forecast, which covers ${days[0]} to ${days[days.length - 1]} in ${f.timezone}`);
@@ -212,7 +212,7 @@ export function createWeather({ http, config, clock, limits }: WeatherDeps): Wea
         precipitationMm: value(f.daily, 'precipitation_sum', i),
         windKph: value(f.daily, 'wind_speed_10m_max', i),
       };
-      const hours = f.hourly.time as string[];
+      const hours = f.hourly.time;
       if (q.time !== undefined) {
         const hour = `${q.time.slice(0, 2)}:00`;
         const h = hours.indexOf(`${date}T${hour}`);

@@ -105,7 +105,7 @@ function blockText(root: DomNode): string {
     if (name === 'BR') { out.push('\n'); return; }
     const block = BLOCK.has(name);
     if (block) out.push('\n\n');
-    for (let i = 0; i < n.childNodes.length; i++) walk(n.childNodes[i]!);
+    for (let i = 0; i < n.childNodes.length; i++) walk(n.childNodes[i]);
     if (name === 'TD' || name === 'TH') out.push(' ');
     if (block) out.push('\n\n');
   };
@@ -125,7 +125,7 @@ export function htmlToText(html: string): { title: string; text: string } {
   const docTitle = tidy(String(document.title ?? ''));
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
-    article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
+    article = new Readability(document).parse();
   } catch {
     // Readability trips over some markup; the body text below still reads.
   }
@@ -151,7 +151,7 @@ export function capText(text: string, max: number = PAGE_LIMITS.textMax): { text
 function kindOf(res: EgressResponse): 'text/html' | 'text/plain' {
   const header = res.headers['content-type'];
   const contentType = (Array.isArray(header) ? header[0] : header) ?? '';
-  const mime = contentType.split(';')[0]!.trim().toLowerCase();
+  const mime = contentType.split(';')[0].trim().toLowerCase();
   if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'text/html';
   if (mime === 'text/plain') return 'text/plain';
   if (!mime) {

@@ -49,7 +49,7 @@ export function hostAllowed(host: string, publicHost: string): boolean {
   const h = host.trim().toLowerCase();
   if (!h) return false;
   if (h === publicHost) return true;
-  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0]!;
+  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
   return LOOPBACK.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
@@ -66,7 +66,7 @@ export function presentedKey(ctx: Koa.Context): string {
   const direct = ctx.get('x-api-key');
   if (direct) return direct;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
-  return m ? m[1]! : '';
+  return m ? m[1] : '';
 }
 
 export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
@@ -77,7 +77,7 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
   const guesses = new RateLimiter(o.services.config.rateLimit.publicPerMinute, () => o.services.now().getTime());
 
   return async (ctx, next) => {
-    if (ctx.path !== MCP_PATH) return next();
+    if (ctx.path !== MCP_PATH) { await next(); return; }
     const origin = ctx.get('origin');
     if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
       throw new HttpError(403, 'forbidden', `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`);
@@ -108,7 +108,7 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
       }
       await n();
     };
-    await unauthorizedRateLimit(guesses, checkKey)(ctx, async () => undefined);
+    await unauthorizedRateLimit(guesses, checkKey)(ctx, () => Promise.resolve());
     const { key, family, grantId } = checked!;
 
     await body(ctx, async () => {

@@ -36,7 +36,7 @@ export function toolShape(tool: ToolSpec, def: RouteDef): ToolShape {
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
   const places = new Map<string, Place>();
-  const pathParams = [...def.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+  const pathParams = [...def.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
   for (const name of pathParams) {
     properties[name] = { type: 'string', minLength: 1, description: PATH_PARAM_TEXT[name] ?? `The ${name} of the path` };
     required.add(name);

@@ -83,11 +83,11 @@ export class Notifier {
     const record = claim.record;
     const outcomes: Outcome[] = await Promise.all(claim.toSend.map(async (index): Promise<Outcome> => {
       try {
-        await this.sendOne(record, record.deliveries[index]!);
+        await this.sendOne(record, record.deliveries[index]);
         return { index, ok: true };
       } catch (err) {
         const reason = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, REASON_MAX);
-        this.deps.logger.warn({ family: actor.family.slug, notification: id, channel: record.deliveries[index]!.channel, reason }, 'a notification could not be sent');
+        this.deps.logger.warn({ family: actor.family.slug, notification: id, channel: record.deliveries[index].channel, reason }, 'a notification could not be sent');
         return { index, ok: false, reason };
       }
     }));

@@ -19,10 +19,20 @@ const WMO: Record<number, string> = {
   82: 'violent rain showers', 85: 'snow showers', 86: 'snow showers', 95: 'thunderstorm', 96: 'thunderstorm with hail', 99: 'thunderstorm with hail',
 };
 
-async function getJson(egress: Egress, config: Config, url: URL): Promise<any> {
+/** The parts of Open-Meteo's answers read here; every value is checked before it is used. */
+interface GeocodingAnswer { results?: { latitude?: unknown; longitude?: unknown; name?: unknown }[] }
+interface ForecastAnswer {
+  daily?: {
+    time?: unknown; weather_code?: unknown[]; temperature_2m_min?: unknown[];
+    temperature_2m_max?: unknown[]; precipitation_probability_max?: unknown[];
+  };
+}
+
+/** The parsed answer; a shape other than T shows as missing or unusable values (all optional). */
+async function getJson<T>(egress: Egress, config: Config, url: URL): Promise<T> {
   const res = await egress.request({ url, policy: config.egress.webPages, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BYTES });
   if (res.status !== 200) throw new Error(`${url.hostname} answered ${res.status}`);
-  return JSON.parse(res.body.toString('utf8'));
+  return JSON.parse(res.body.toString('utf8')) as T;
 }
 
 /** The forecast for `date` at `location`, or a note saying why there is none. */
@@ -39,11 +49,13 @@ export async function weatherFor(egress: Egress, config: Config, location: strin
       const geo = new URL(config.weather.geocodingUrl);
       geo.searchParams.set('name', location);
       geo.searchParams.set('count', '1');
-      const found = (await getJson(egress, config, geo)).results?.[0];
+      const found = (await getJson<GeocodingAnswer>(egress, config, geo)).results?.[0];
       if (!found) return { place: location, date, error: 'place not found' };
       lat = Number(found.latitude);
       lon = Number(found.longitude);
-      place = String(found.name ?? location);
+      // Kept as before: any value the service gives as a name is shown as text.
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a JSON value, not an object of ours
+      place = found.name === undefined || found.name === null ? location : String(found.name);
     }
     const f = new URL(config.weather.forecastUrl);
     f.searchParams.set('latitude', String(lat));
@@ -52,16 +64,16 @@ export async function weatherFor(egress: Egress, config: Config, location: strin
     f.searchParams.set('timezone', timezone);
     f.searchParams.set('start_date', date);
     f.searchParams.set('end_date', date);
-    const daily = (await getJson(egress, config, f)).daily;
+    const daily = (await getJson<ForecastAnswer>(egress, config, f)).daily;
     const i = Array.isArray(daily?.time) ? daily.time.indexOf(date) : -1;
     if (i < 0) return { place, date, error: 'no forecast for that day' };
     const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-    const code = num(daily.weather_code?.[i]);
+    const code = num(daily?.weather_code?.[i]);
     const note: WeatherNote = { place, date };
     if (code !== undefined) note.summary = WMO[code] ?? `weather code ${code}`;
-    const min = num(daily.temperature_2m_min?.[i]);
-    const max = num(daily.temperature_2m_max?.[i]);
-    const rain = num(daily.precipitation_probability_max?.[i]);
+    const min = num(daily?.temperature_2m_min?.[i]);
+    const max = num(daily?.temperature_2m_max?.[i]);
+    const rain = num(daily?.precipitation_probability_max?.[i]);
     if (min !== undefined) note.minC = min;
     if (max !== undefined) note.maxC = max;
     if (rain !== undefined) note.precipitationProbability = rain;

@@ -29,7 +29,7 @@ export function makeCredential(kind: CredentialKind): MadeCredential {
 export function parseCredential(kind: CredentialKind, text: string): { id: string; secretHash: string } | null {
   const m = FORMAT.exec(text);
   if (!m || m[1] !== PREFIX[kind]) return null;
-  return { id: m[2]!, secretHash: hashSecret(m[3]!) };
+  return { id: m[2], secretHash: hashSecret(m[3]) };
 }
 
 /** Whether a token looks like one of ours (an access token), so it is not tried as an API key. */
@@ -52,7 +52,7 @@ export function makeClientSecret(): { text: string; secretHash: string } {
 
 export function clientSecretHash(text: string): string | null {
   const m = /^hcs_([0-9A-Za-z]{40})$/.exec(text);
-  return m ? hashSecret(m[1]!) : null;
+  return m ? hashSecret(m[1]) : null;
 }
 
 // ---- PKCE -------------------------------------------------------------------------------------

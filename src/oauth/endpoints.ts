@@ -15,7 +15,7 @@ import { RateLimiter, addressBucket } from '../http/middleware/rateLimit.js';
 import { hasScope } from '../family/scopes.js';
 import type { Services } from '../http/route.js';
 import type { Store } from '../store/store.js';
-import { OAuthAuthority, OAuthFailure, type OAuthClient } from './authority.js';
+import { type OAuthAuthority, OAuthFailure, type OAuthClient } from './authority.js';
 import { oauthUrls, resourceMetadata, serverMetadata, OAUTH_PATHS, type OAuthUrls } from './metadata.js';
 import { RegistrationLimiter, registerClient } from './registration.js';
 import { consentHeaders, renderConsent, renderProblem, type AuthorizeRequest } from './consent.js';
@@ -44,7 +44,7 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
 
   const middleware: Koa.Middleware = async (ctx, next) => {
     const doc = documents.get(ctx.path);
-    if (!doc && !endpoints.has(ctx.path)) return next();
+    if (!doc && !endpoints.has(ctx.path)) { await next(); return; }
     const browserFacing = ctx.path === OAUTH_PATHS.authorize;
     if (!browserFacing) {
       // Browser-based MCP clients fetch these cross-origin; nothing here rides on cookies.
@@ -108,7 +108,7 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
     switch (form.grant_type) {
       case 'authorization_code':
         for (const f of ['code', 'code_verifier', 'redirect_uri']) if (!form[f]) throw new OAuthFailure('invalid_request', `${f} is required`);
-        return authority.exchangeCode(client, { code: form.code!, verifier: form.code_verifier!, redirectUri: form.redirect_uri!, resource });
+        return authority.exchangeCode(client, { code: form.code, verifier: form.code_verifier, redirectUri: form.redirect_uri, resource });
       case 'refresh_token': {
         if (!form.refresh_token) throw new OAuthFailure('invalid_request', 'refresh_token is required');
         let scopes;
@@ -222,7 +222,7 @@ function authenticateClient(ctx: Koa.Context, form: Record<string, string>, auth
   let secret = form.client_secret;
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('authorization'));
   if (basic) {
-    const text = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const text = Buffer.from(basic[1], 'base64').toString('utf8');
     const colon = text.indexOf(':');
     if (colon < 0) throw new OAuthFailure('invalid_client', 'The Basic credentials are malformed', 401);
     try {

@@ -4,7 +4,6 @@
  * SHA-256 finds the family through the store-wide index and then the display carrying that
  * hash. Unknown, malformed and deleted tokens answer the same 404.
  */
-import type Koa from 'koa';
 import { NotFound } from '../domain/shared/errors.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import { displayByTokenHash } from '../domain/displays/displays.js';
@@ -126,7 +125,7 @@ export default defineRoutes([
         throw new HttpError(503, 'unavailable', 'Too many screens follow this display link right now (or the daemon is stopping)', undefined, { 'Retry-After': '10' });
       }
       services.display.streams.start(koa.req, koa.res, found.family, found.displayId, first, () => found.content());
-      (koa as Koa.Context).respond = false;
+      (koa).respond = false;
       return withStatus(200, undefined);
     },
   },

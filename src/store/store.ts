@@ -80,7 +80,9 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
     if (version === undefined) {
       db.putSync(keys.schemaVersion(), SCHEMA_VERSION);
     } else if (version > SCHEMA_VERSION) {
-      db.close();
+      // The version error is what the operator must see; a failure to close the store we are
+      // refusing changes nothing for them.
+      db.close().catch(() => undefined);
       throw new StoreVersionError(
         `the store at ${path} has schema version ${version}, newer than this program understands `
         + `(${SCHEMA_VERSION}); upgrade Household Organizer or restore a matching backup`);

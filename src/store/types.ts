@@ -32,7 +32,8 @@ export interface ChangeRecord {
 export type OAuthKind = 'client' | 'grant' | 'code' | 'token';
 
 /** One OAuth record to put (`value`) or remove (`null`). */
-export interface OAuthWrite { kind: OAuthKind; id: string; value: unknown | null }
+/** `value` null removes the record. */
+export interface OAuthWrite { kind: OAuthKind; id: string; value: unknown }
 
 /**
  * An idempotent request's kept answer, under `['idem', keyId, SHA-256 of the Idempotency-Key]`.

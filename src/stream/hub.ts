@@ -87,7 +87,7 @@ class Follower {
         const records = this.hub.log.read(this.familyId, this.head, PAGE);
         if (!records.length) break;
         const from = this.head;
-        this.head = records[records.length - 1]!.seq;
+        this.head = records[records.length - 1].seq;
         let text = '';
         for (const r of records) text += frameOf(r);
         const framed = { raw: Buffer.from(text), chunk: chunkOf(text) };
@@ -120,7 +120,7 @@ class Follower {
       if (!records.length) { reader.live = true; return; }
       let text = '';
       for (const r of records) text += frameOf(r);
-      reader.pos = records[records.length - 1]!.seq;
+      reader.pos = records[records.length - 1].seq;
       if (!send(reader, text)) { this.pause(reader); return; }
       // Let the loop breathe between pages of a long backlog.
       await new Promise((r) => setImmediate(r));

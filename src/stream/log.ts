@@ -57,7 +57,7 @@ export class LocalFollowedLog implements FollowedLog {
     if (after >= head) return [];
     const records = this.deps.readLog(familyId, after, Math.min(limit, head - after));
     let n = records.length;
-    while (n > 0 && records[n - 1]!.seq > head) n--;
+    while (n > 0 && records[n - 1].seq > head) n--;
     return n === records.length ? records : records.slice(0, n);
   }
 
@@ -72,8 +72,8 @@ export class LocalFollowedLog implements FollowedLog {
         resolve: (h) => { signal?.removeEventListener('abort', onAbort); resolve(h); },
       };
       const onAbort = () => {
-        set!.delete(w);
-        if (!set!.size) this.waiters.delete(familyId);
+        set.delete(w);
+        if (!set.size) this.waiters.delete(familyId);
         resolve(this.head(familyId));
       };
       signal?.addEventListener('abort', onAbort, { once: true });

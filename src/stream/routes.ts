@@ -31,7 +31,7 @@ export default defineRoutes([
     produces: 'text/event-stream',
     response: { type: 'string', description: 'Server-sent events, one per change-log record' },
     errors: [503],
-    handler: async ({ koa, query, family, key, services }) => {
+    handler: ({ koa, query, family, key, services }) => {
       const header = koa.get('last-event-id').trim();
       let after: number | null = query.after ?? null;
       if (header !== '') {

@@ -93,7 +93,7 @@ export class SendBudget {
       this.samples.push((cpu.user + cpu.system) / this.sends);
       if (this.samples.length > SAMPLES) this.samples.shift();
       const sorted = [...this.samples].sort((a, b) => a - b);
-      this.costUs = Math.min(MAX_COST_US, Math.max(MIN_COST_US, sorted[Math.floor(PERCENTILE * (sorted.length - 1))]!));
+      this.costUs = Math.min(MAX_COST_US, Math.max(MIN_COST_US, sorted[Math.floor(PERCENTILE * (sorted.length - 1))]));
     }
     this.held = this.requestsInFlight() >= QUEUEING;
     const floor = Math.max(1, (MIN_SHARE * this.tickMs * 1000) / this.costUs);

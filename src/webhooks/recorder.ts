@@ -167,9 +167,9 @@ export class Recorder {
         for (const seq of settling) tracker.settle(seq);
         if (checkpoint !== undefined && checkpoint > tracker.durable) tracker.durable = checkpoint;
       }
-      answers.forEach((a, i) => this.told(results[i]!, a.outcome.responseStatus));
+      answers.forEach((a, i) => this.told(results[i], a.outcome.responseStatus));
       if (spills.length) {
-        this.deps.resubmit(q.family, spills.map((s, i) => ({ ...s, job: spillJobs[i]!, event: null })));
+        this.deps.resubmit(q.family, spills.map((s, i) => ({ ...s, job: spillJobs[i], event: null })));
       }
       this.deps.settled(q.family);
     };

@@ -83,7 +83,7 @@ describe('the daemon process', function () {
     sock.write(body.slice(8));
     await closed;
     expect(answer).to.match(/^HTTP\/1\.1 201 /);
-    const slowId = /"id":"(person_[0-9a-z]{20})"/.exec(answer)![1]!;
+    const slowId = /"id":"(person_[0-9a-z]{20})"/.exec(answer)![1];
     const replies = await Promise.all(inFlight);
     const exit = await d.exited;
     expect(exit.code).to.equal(0);

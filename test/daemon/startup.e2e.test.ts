@@ -114,7 +114,7 @@ describe('serve: start-up failures and the first family', function () {
     await first.exited;
     const keys = JSON.parse((await runCli(['key', 'list', 'home', '--data-dir', data, '--json'])).stdout).keys as { id: string }[];
     expect(keys).to.have.length(1);
-    expect((await runCli(['key', 'revoke', keys[0]!.id, '--data-dir', data])).code).to.equal(0);
+    expect((await runCli(['key', 'revoke', keys[0].id, '--data-dir', data])).code).to.equal(0);
 
     const hint = `Family "home" has no active API key. Make one with: household-organizer key create home --data-dir ${data}`;
     for (let start = 0; start < 2; start++) {

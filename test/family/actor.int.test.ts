@@ -97,14 +97,14 @@ describe('family actor and store', () => {
     const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 2 });
     const fams = [family];
     for (const slug of ['b', 'c']) fams.push((await createFamily(store, { slug }, { now: new Date(), newId, defaultTimezone: 'UTC' })).family);
-    await registry.get(fams[0]!);
-    await registry.get(fams[1]!);
-    await registry.get(fams[0]!); // a is now the most recent
-    await registry.get(fams[2]!);
+    await registry.get(fams[0]);
+    await registry.get(fams[1]);
+    await registry.get(fams[0]); // a is now the most recent
+    await registry.get(fams[2]);
     await new Promise((r) => setImmediate(r));
     expect(registry.activeCount).to.equal(2);
-    expect(registry.peek(fams[1]!.id)).to.equal(undefined);
-    expect(registry.peek(fams[0]!.id)).to.not.equal(undefined);
+    expect(registry.peek(fams[1].id)).to.equal(undefined);
+    expect(registry.peek(fams[0].id)).to.not.equal(undefined);
     await registry.shutdown();
   });
 

@@ -26,9 +26,9 @@ describe('reading VEVENTs into feed items', () => {
 
   it('reads floating times in X-WR-TIMEZONE, else in the family\'s zone, never the process\'s', () => {
     const ev = [['UID:f', 'SUMMARY:F', 'DTSTART:20261201T090000', 'DTEND:20261201T100000']];
-    expect(items(ev, [], 'Europe/Berlin')[0]!.data).to.include({ time: '09:00', endTime: '10:00' });
-    expect(items(ev, ['X-WR-TIMEZONE:America/New_York'], 'Europe/Berlin')[0]!.data).to.include({ time: '15:00', endTime: '16:00' });
-    expect(items(ev, [], 'Asia/Tokyo')[0]!.data).to.include({ time: '09:00' });
+    expect(items(ev, [], 'Europe/Berlin')[0].data).to.include({ time: '09:00', endTime: '10:00' });
+    expect(items(ev, ['X-WR-TIMEZONE:America/New_York'], 'Europe/Berlin')[0].data).to.include({ time: '15:00', endTime: '16:00' });
+    expect(items(ev, [], 'Asia/Tokyo')[0].data).to.include({ time: '09:00' });
   });
 
   it('removes occurrences named by EXDATE as DATE-TIME (several values) or as DATE', () => {
@@ -36,7 +36,7 @@ describe('reading VEVENTs into feed items', () => {
       'UID:s', 'SUMMARY:S', 'DTSTART;TZID=Europe/Berlin:20261102T160000', 'DTEND;TZID=Europe/Berlin:20261102T170000', 'RRULE:FREQ=WEEKLY;COUNT=5',
       'EXDATE;TZID=Europe/Berlin:20261109T160000,20261116T160000', 'EXDATE;VALUE=DATE:20261123',
     ]]);
-    expect(item!.exceptions).to.deep.equal({ '2026-11-09': { removed: true }, '2026-11-16': { removed: true }, '2026-11-23': { removed: true } });
+    expect(item.exceptions).to.deep.equal({ '2026-11-09': { removed: true }, '2026-11-16': { removed: true }, '2026-11-23': { removed: true } });
   });
 
   it('keeps overrides on their series, removes cancelled ones, and lets orphaned ones stand alone', () => {
@@ -51,7 +51,7 @@ describe('reading VEVENTs into feed items', () => {
     expect(got.map((i) => [i.key, i.title])).to.deep.equal([
       ['s\n', 'Choir'], ['s\n2026-11-18T15:00:00Z', 'Choir extra'], ['lost\n2026-12-01T09:00:00Z', 'Orphan'],
     ]);
-    expect(got[0]!.exceptions).to.deep.equal({
+    expect(got[0].exceptions).to.deep.equal({
       '2026-11-09': { title: 'Choir (hall B)', data: { date: '2026-11-10', time: '16:30', endTime: '17:30', where: 'Hall B' } },
       '2026-11-16': { removed: true },
     });
@@ -63,17 +63,17 @@ describe('reading VEVENTs into feed items', () => {
       ['UID:dup', 'SUMMARY:Second', 'SEQUENCE:3', 'DTSTART;VALUE=DATE:20261208'],
       ['SUMMARY:No uid', 'DTSTART;VALUE=DATE:20261210'],
     ]);
-    expect(got.map((i) => i.key)).to.deep.equal(['dup\n', 'dup\n#2026-12-01', `${got[2]!.uid}\n`]);
-    expect(got[0]!.title).to.equal('Second');
-    expect(got[2]!.uid).to.match(/^nouid-/);
-    expect(items([['SUMMARY:No uid', 'DTSTART;VALUE=DATE:20261210']])[0]!.uid).to.equal(got[2]!.uid);
+    expect(got.map((i) => i.key)).to.deep.equal(['dup\n', 'dup\n#2026-12-01', `${got[2].uid}\n`]);
+    expect(got[0].title).to.equal('Second');
+    expect(got[2].uid).to.match(/^nouid-/);
+    expect(items([['SUMMARY:No uid', 'DTSTART;VALUE=DATE:20261210']])[0].uid).to.equal(got[2].uid);
   });
 
   it('fingerprints what the household sees: DTSTAMP and SEQUENCE do not count, a title does', () => {
     const base = ['UID:x', 'DTSTART;TZID=Europe/Berlin:20261201T090000'];
-    const a = items([[...base, 'SUMMARY:A', 'DTSTAMP:20260101T000000Z', 'SEQUENCE:1']])[0]!;
-    const b = items([[...base, 'SUMMARY:A', 'DTSTAMP:20261122T000000Z', 'SEQUENCE:7']])[0]!;
-    const c = items([[...base, 'SUMMARY:B', 'DTSTAMP:20260101T000000Z']])[0]!;
+    const a = items([[...base, 'SUMMARY:A', 'DTSTAMP:20260101T000000Z', 'SEQUENCE:1']])[0];
+    const b = items([[...base, 'SUMMARY:A', 'DTSTAMP:20261122T000000Z', 'SEQUENCE:7']])[0];
+    const c = items([[...base, 'SUMMARY:B', 'DTSTAMP:20260101T000000Z']])[0];
     expect(b.fingerprint).to.equal(a.fingerprint);
     expect(c.fingerprint).not.to.equal(a.fingerprint);
   });

@@ -7,8 +7,8 @@ function refused(input: string): string {
     expect(e).to.be.instanceOf(DomainError);
     const err = e as DomainError;
     expect(err.kind).to.equal('invalid');
-    expect(err.issues![0]!.path).to.deep.equal(['url']);
-    return err.issues![0]!.message;
+    expect(err.issues![0].path).to.deep.equal(['url']);
+    return err.issues![0].message;
   }
   throw new Error(`accepted ${input}`);
 }

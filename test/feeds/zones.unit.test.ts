@@ -5,7 +5,7 @@ import { offsetSecondsAt } from '../../src/domain/shared/time.js';
 
 function vtimezone(lines: string[]): ICAL.JCalComponent {
   const cal = ICAL.parse(['BEGIN:VCALENDAR', ...lines, 'END:VCALENDAR', ''].join('\r\n')) as ICAL.JCalComponent;
-  return cal[2][0]!;
+  return cal[2][0];
 }
 
 const CUSTOM_CET = vtimezone([
@@ -36,7 +36,7 @@ describe('time zones of feeds', () => {
     const named = vtimezone(['BEGIN:VTIMEZONE', 'TZID:Mine', 'X-LIC-LOCATION:America/Chicago', 'BEGIN:STANDARD', 'DTSTART:19700101T000000', 'TZOFFSETFROM:-0600', 'TZOFFSETTO:-0600', 'END:STANDARD', 'END:VTIMEZONE']);
     const india = vtimezone(['BEGIN:VTIMEZONE', 'TZID:Customized Time Zone', 'BEGIN:STANDARD', 'DTSTART:16010101T000000', 'TZOFFSETFROM:+0530', 'TZOFFSETTO:+0530', 'END:STANDARD', 'END:VTIMEZONE']);
     const now = new Date('2026-11-22T00:00:00Z');
-    const resolve = zoneResolver(new Map([['Mine', named], ['Customized Time Zone', india], [CUSTOM_CET[1][0]![3] as string, CUSTOM_CET]]), now);
+    const resolve = zoneResolver(new Map([['Mine', named], ['Customized Time Zone', india], [CUSTOM_CET[1][0][3] as string, CUSTOM_CET]]), now);
     expect(resolve('Mine')).to.equal('America/Chicago');
     const kolkata = resolve('Customized Time Zone')!;
     for (const m of [0, 3, 6, 9]) expect(offsetSecondsAt(new Date(Date.UTC(2026, m, 15)), kolkata)).to.equal(19_800);

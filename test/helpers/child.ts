@@ -45,14 +45,14 @@ export async function spawnDaemon(
       out += chunk.toString();
       const m = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"listening on/.exec(out);
       const keyOwed = out.includes('created the first family') && !KEY.test(out);
-      if (m && !keyOwed) { clearTimeout(timer); res(m[1]!); }
+      if (m && !keyOwed) { clearTimeout(timer); res(m[1]); }
     };
-    proc.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); onData(c); });
-    proc.stderr!.on('data', onData);
+    proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); onData(c); });
+    proc.stderr.on('data', onData);
     void exited.then(() => { clearTimeout(timer); rej(new Error(`daemon exited:\n${out}`)); });
   });
   const key = KEY.exec(out);
-  return { proc, url, bootstrapKey: key ? key[1]! : null, output: () => out, stdout: () => stdout, exited };
+  return { proc, url, bootstrapKey: key ? key[1] : null, output: () => out, stdout: () => stdout, exited };
 }
 
 export interface CliResult { code: number; stdout: string; stderr: string }

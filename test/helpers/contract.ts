@@ -41,10 +41,10 @@ export async function conforms(server: { url: string; daemon: object }, reply: R
   let response = op.responses?.[String(reply.status)];
   // Answers every endpoint of a kind shares are published once, under components/responses.
   const shared = /^#\/components\/responses\/(.+)$/.exec(response?.$ref ?? '');
-  if (shared) response = doc.components?.responses?.[shared[1]!];
+  if (shared) response = doc.components?.responses?.[shared[1]];
   expect(response, `the document lists status ${reply.status} for ${method.toUpperCase()} ${pathTemplate}`).to.exist;
   const content = response.content ?? {};
-  const type = (reply.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  const type = (reply.headers.get('content-type') ?? '').split(';')[0].trim();
   expect(content, `the document lists ${type} for ${method.toUpperCase()} ${pathTemplate} ${reply.status}`).to.have.property(type);
   const media = content[type];
   if (!media?.schema) return;

@@ -12,7 +12,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 export interface Proxy { url: string; target: string; requests: string[]; close(): Promise<void> }
 
 export async function startProxy(prefix = ''): Promise<Proxy> {
-  const proxy: Proxy = { url: '', target: '', requests: [], close: async () => undefined };
+  const proxy: Proxy = { url: '', target: '', requests: [], close: () => Promise.resolve() };
   const server: Server = createServer((req, res) => {
     let path = req.url ?? '/';
     proxy.requests.push(`${req.method} ${path}`);
@@ -59,7 +59,7 @@ const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (_m, n: str
 /** The hidden fields of the consent page's form. */
 export function hiddenFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[m[1]!] = unescape(m[2]!);
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[m[1]] = unescape(m[2]);
   return out;
 }
 

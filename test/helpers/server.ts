@@ -12,6 +12,8 @@ import { createFamily, createKey } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { createLogger } from '../../src/logger.js';
 import type { RouteDef } from '../../src/http/route.js';
+import type { Logger } from 'pino';
+import type { Egress } from '../../src/integrations/egress.js';
 import type { Scope } from '../../src/store/types.js';
 
 export interface Reply<T = any> { status: number; headers: Headers; body: T; text: string }
@@ -78,9 +80,9 @@ export interface StartOptions {
   now?: () => Date;
   dataDir?: string;
   timezone?: string;
-  logger?: import('pino').Logger;
+  logger?: Logger;
   /** The daemon's outbound client (e.g. one that trusts a local server under a stricter policy). */
-  egress?: import('../../src/integrations/egress.js').Egress;
+  egress?: Egress;
 }
 
 export function tempDataDir(): string {
@@ -106,7 +108,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   const now = opts.now ?? (() => new Date());
   const daemon = await startDaemon(config, { logger, now, ...(opts.egress ? { egress: opts.egress } : {}) });
   const newId = createIdGenerator(() => now().getTime(), (n) => randomBytes(n));
-  let apiKey = '';
+  let apiKey: string;
   const slug = 'home';
   const existing = daemon.store.getFamilyBySlug(slug);
   if (!existing) {

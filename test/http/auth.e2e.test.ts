@@ -45,7 +45,7 @@ describe('API keys and scopes', () => {
     expect((await server.api.get('/people', { key: read })).body.people.map((p: any) => p.name)).to.deep.equal(['Ana']);
   });
 
-  it('stores only a hash of the secret', async () => {
+  it('stores only a hash of the secret', () => {
     const keyId = server.apiKey.slice(3, 15);
     const record = server.daemon.store.getKey(keyId)!;
     expect(JSON.stringify(record)).to.not.include(server.apiKey.slice(16));

@@ -17,7 +17,7 @@ const READ_POSTS = new Set(['POST /api/v1/families/{familySlug}/changes/stream-t
 
 describe('auth on every family route', () => {
   let server: TestServer;
-  let ops: Op[] = [];
+  const ops: Op[] = [];
   let keys: { read: string; write: string; writer: string; admin: string; foreign: string; wrongSecret: string };
   before(async () => {
     server = await startTestServer();

@@ -37,7 +37,7 @@ class Rand {
   constructor(readonly next: () => number) {}
   int(lo: number, hi: number): number { return lo + Math.floor(this.next() * (hi - lo + 1)); }
   chance(p: number): boolean { return this.next() < p; }
-  pick<T>(xs: readonly T[]): T { return xs[Math.floor(this.next() * xs.length)]!; }
+  pick<T>(xs: readonly T[]): T { return xs[Math.floor(this.next() * xs.length)]; }
 }
 
 // ---- JSON values that can hold any key (even __proto__) and serialize themselves ------------
@@ -157,13 +157,13 @@ function mutate(r: Rand, v: J): J {
     const roll = r.int(0, 3);
     if (roll === 0 || !entries.length) entries.push([r.pick(ODD_KEYS), r.chance(0.8) ? randomValue(r, 0, 3) : extremeValue(r)]);
     else if (roll === 1) entries.splice(r.int(0, entries.length - 1), 1);
-    else { const i = r.int(0, entries.length - 1); entries[i] = [entries[i]![0], mutate(r, entries[i]![1])]; }
+    else { const i = r.int(0, entries.length - 1); entries[i] = [entries[i][0], mutate(r, entries[i][1])]; }
     return new Obj(entries);
   }
   if (Array.isArray(v) && v.length) {
     const copy = [...v];
     const i = r.int(0, copy.length - 1);
-    copy[i] = mutate(r, copy[i]!);
+    copy[i] = mutate(r, copy[i]);
     return copy;
   }
   return randomScalar(r);
@@ -225,7 +225,7 @@ describe('every route with a body, under random bodies', () => {
   const seed = process.env.BODY_FUZZ_SEED ? Number(process.env.BODY_FUZZ_SEED) : Math.floor(Math.random() * 2 ** 32);
   const cases = Number(process.env.BODY_FUZZ_CASES ?? 800);
   let server: TestServer;
-  let ops: Op[] = [];
+  const ops: Op[] = [];
   let codes: string[] = [];
   const ids: Record<string, string[]> = {};
   const errorLines: string[] = [];
@@ -247,7 +247,7 @@ describe('every route with a body, under random bodies', () => {
     const poll = await api.post(`/plans/${planId}/polls`, { question: 'When?', options: [{ label: 'Sat' }, { label: 'Sun' }] });
     const share = await api.post('/calendar/shares', { name: 'Grandma' });
     for (const r of [tracker, entry, person, event, plan, note, poll]) expect(r.status, r.text).to.equal(201);
-    const find = (body: unknown, prefix: string): string[] => [...JSON.stringify(body).matchAll(new RegExp(`"(${prefix}_[0-9a-z]{20})"`, 'g'))].map((m) => m[1]!);
+    const find = (body: unknown, prefix: string): string[] => [...JSON.stringify(body).matchAll(new RegExp(`"(${prefix}_[0-9a-z]{20})"`, 'g'))].map((m) => m[1]);
     Object.assign(ids, {
       familySlug: Array(19).fill('home').concat('other'),
       collectionKey: ['chores', 'groceries', 'calendar', tracker.body.tracker?.key ?? 'fuzz', 'nope'],
@@ -299,7 +299,7 @@ describe('every route with a body, under random bodies', () => {
       try {
         reply = await server.http.request(c.method, c.path, { raw: c.body, headers: { ...c.headers, 'x-api-key': server.apiKey } });
       } catch (err) {
-        throw new Error(`case ${n} (seed ${seed}): ${c.method} ${c.path} [${c.label}] failed to answer: ${(err as Error).message}`);
+        throw new Error(`case ${n} (seed ${seed}): ${c.method} ${c.path} [${c.label}] failed to answer: ${(err as Error).message}`, { cause: err });
       }
       const logged = () => errorLines.find((l) => l.includes(reply.headers.get('x-request-id') ?? '-')) ?? '';
       const where = () => `case ${n} (seed ${seed}): ${c.method} ${c.path} [${c.label}] ${String(c.body).slice(0, 300)}\n→ ${reply.status} ${reply.text.slice(0, 500)}\n${logged().slice(0, 2000)}`;

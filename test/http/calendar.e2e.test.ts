@@ -144,7 +144,7 @@ describe('calendar events over HTTP', () => {
           // What was accepted is what is stored.
           for (const [k, v] of Object.entries(body)) {
             if (k === 'reminders') expect(r.body.event.data.reminders[0].offsetMinutes, name).to.equal((v as any)[0].offsetMinutes);
-            else if (k === 'travelPlan') expect(r.body.event.data.travelPlan, name).to.deep.include(v as object);
+            else if (k === 'travelPlan') expect(r.body.event.data.travelPlan, name).to.deep.include(v);
             else expect(r.body.event.data[k], name).to.deep.equal(v);
           }
         } else {

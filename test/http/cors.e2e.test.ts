@@ -43,7 +43,7 @@ describe('CORS (server.corsOrigins)', function () {
   describe('with a listed origin', () => {
     let server: TestServer;
     before(async () => {
-      server = await startTestServer({ overrides: { server: { corsOrigins: [TABLET, 'https://dash.example.org'] } as never, rateLimit: { perMinute: 100_000, publicPerMinute: 3 } } });
+      server = await startTestServer({ overrides: { server: { corsOrigins: [TABLET, 'https://dash.example.org'] }, rateLimit: { perMinute: 100_000, publicPerMinute: 3 } } });
     });
     after(() => server.close());
 
@@ -126,7 +126,7 @@ describe('CORS (server.corsOrigins)', function () {
 
   describe('with "*"', () => {
     let server: TestServer;
-    before(async () => { server = await startTestServer({ overrides: { server: { corsOrigins: ['*'] } as never } }); });
+    before(async () => { server = await startTestServer({ overrides: { server: { corsOrigins: ['*'] } } }); });
     after(() => server.close());
 
     it('allows every origin with a literal *, without credentials and without Vary: Origin', async () => {

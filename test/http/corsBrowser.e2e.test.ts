@@ -43,7 +43,7 @@ describe('CORS in a browser: a dashboard page from another origin', () => {
   before(async () => {
     allowed = await pageServer();
     other = await pageServer();
-    daemon = await startTestServer({ overrides: { server: { corsOrigins: [allowed.origin] } as never } });
+    daemon = await startTestServer({ overrides: { server: { corsOrigins: [allowed.origin] } } });
     await daemon.api.post('/people', { name: 'Ana' });
   });
   after(async () => {

@@ -131,29 +131,29 @@ describe('/displays and /display/:displayToken', function () {
     readers.push(r);
     expect(r.status).to.equal(200);
     await r.count(1);
-    expect(r.events[0]!.event).to.equal('display');
-    const first = JSON.parse(r.events[0]!.data);
+    expect(r.events[0].event).to.equal('display');
+    const first = JSON.parse(r.events[0].data);
     expect(first.name).to.equal('Stream');
 
     const t0 = Date.now();
     await server.api.post('/calendar/events', { title: 'Piano lesson', date: clock.now().toISOString().slice(0, 10), time: '18:30' });
     await r.count(2, 3_000);
     expect(Date.now() - t0).to.be.lessThan(1_000);
-    const titles = JSON.parse(r.events[1]!.data).days[0].events.map((e: { title: string }) => e.title);
+    const titles = JSON.parse(r.events[1].data).days[0].events.map((e: { title: string }) => e.title);
     expect(titles).to.include('Piano lesson');
     // Only display content: never a change record.
     expect(r.events.every((e) => !('seq' in JSON.parse(e.data)))).to.equal(true);
 
     // Across midnight (Berlin): the next heartbeat finds a new day.
-    const today = JSON.parse(r.events[r.events.length - 1]!.data).today;
+    const today = JSON.parse(r.events[r.events.length - 1].data).today;
     clock.set('2026-06-10T22:00:30.000Z');
-    await r.until(() => JSON.parse(r.events[r.events.length - 1]!.data).today !== today, 3_000, 'a new day');
-    expect(JSON.parse(r.events[r.events.length - 1]!.data).days[0].label).to.equal('Today · Thursday 11 June');
+    await r.until(() => JSON.parse(r.events[r.events.length - 1].data).today !== today, 3_000, 'a new day');
+    expect(JSON.parse(r.events[r.events.length - 1].data).days[0].label).to.equal('Today · Thursday 11 June');
     clock.set('2026-06-10T08:00:00.000Z');
 
     await server.api.delete(`/displays/${made.display.id}`);
     await r.until(() => r.ended, 3_000, 'the end of the stream');
-    expect(r.events[r.events.length - 1]!.event).to.equal('gone');
+    expect(r.events[r.events.length - 1].event).to.equal('gone');
     expect((await server.http.get(`/display/${made.token}/events`)).status).to.equal(404);
   });
 });

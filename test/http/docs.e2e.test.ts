@@ -34,7 +34,7 @@ describe('GET /api/docs', () => {
     expect(r.status).to.equal(200);
     expect(r.headers.get('content-type')).to.equal('text/html; charset=utf-8');
     expect(r.headers.get('cache-control')).to.equal('no-cache');
-    const urls = [...r.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    const urls = [...r.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(urls).to.have.length(5);
     for (const u of urls) expect(u, u).to.match(/^\/api\/(docs\/assets\/[\w.-]+\?v=[\d.]+|v1\/openapi\.json)$/);
     expect(urls.filter((u) => u.includes(`?v=${VERSION}`))).to.have.length(4);
@@ -44,7 +44,7 @@ describe('GET /api/docs', () => {
   it('forbids every other origin with its Content-Security-Policy', async () => {
     for (const path of ['/api/docs', '/api/docs/assets/swagger-ui-bundle.js']) {
       const csp = (await server.http.get(path)).headers.get('content-security-policy')!;
-      const rules = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k!, v]));
+      const rules = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
       expect(rules.get('default-src'), path).to.deep.equal(["'none'"]);
       for (const [name, sources] of rules) {
         for (const s of sources) expect(["'self'", "'none'", "'unsafe-inline'", 'data:'], `${path} ${name} ${s}`).to.include(s);

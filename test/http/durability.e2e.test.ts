@@ -98,11 +98,11 @@ describe('durability: what a failed commit may touch', () => {
       const reads = Array.from({ length: 30 }, () => server.api.get('/trackers/groceries/entries?limit=50'));
       const [w, r] = await Promise.all([Promise.all(writes), Promise.all(reads)]);
       const statuses = new Set(w.map((x) => x.status));
-      expect([...statuses].every((s) => s === 201 || s === 507), `statuses ${[...statuses]}`).to.equal(true);
+      expect([...statuses].every((s) => s === 201 || s === 507), `statuses ${[...statuses].join(',')}`).to.equal(true);
       const refused = w.filter((x) => x.status === 507);
       expect(refused.length).to.be.greaterThan(0);
-      expect(refused[0]!.body).to.include({ ok: false, code: 'insufficient_storage' });
-      expect(refused[0]!.headers.get('retry-after')).to.equal('60');
+      expect(refused[0].body).to.include({ ok: false, code: 'insufficient_storage' });
+      expect(refused[0].headers.get('retry-after')).to.equal('60');
       const savedTitles = new Set(w.filter((x) => x.status === 201).map((x) => x.body.entry.title));
       for (const x of r) {
         expect(x.status).to.equal(200);

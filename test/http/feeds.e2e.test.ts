@@ -99,7 +99,7 @@ describe('POST /calendar/external', () => {
     const url = `http://ana:${encodeURIComponent('p@ss:wörd')}@127.0.0.1:${feeds.port}/private.ics?token=s3cret`;
     const r = await server.api.post('/calendar/external', { name: 'Private', url });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
-    const auth = feeds.seen('/private.ics')[0]!.headers.authorization;
+    const auth = feeds.seen('/private.ics')[0].headers.authorization;
     expect(auth).to.equal(`Basic ${Buffer.from('ana:p@ss:wörd').toString('base64')}`);
     expect(r.body.feed.url).to.equal(`${feeds.origin}/***?***`);
     const everything = [r.text, (await server.api.get('/calendar/external')).text, JSON.stringify(await changesAfter(server.api, seq))].join('\n');
@@ -168,7 +168,7 @@ describe('POST /calendar/external', () => {
       ];
       for (const [method, path, body] of calls) {
         const r = await server.api.request(method, path, { key, ...(body ? { body } : {}) });
-        expect(r.status, `${scopes} ${method} ${path}`).to.equal(403);
+        expect(r.status, `${scopes.join(',')} ${method} ${path}`).to.equal(403);
       }
     }
     expect(feeds.seen('/auth.ics')).to.have.length(0);

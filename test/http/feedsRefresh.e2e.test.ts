@@ -64,7 +64,7 @@ describe('refreshing external calendar feeds', () => {
     await nextRefresh();
     const sent = feeds.seen('/school.ics');
     expect(sent).to.have.length(2);
-    expect(sent[1]!.headers['if-none-match']).to.match(/^"[0-9a-f]{16}"$/);
+    expect(sent[1].headers['if-none-match']).to.match(/^"[0-9a-f]{16}"$/);
     const after = await feedOf(server);
     expect(after.lastSyncedAt).to.equal(clock.now().toISOString());
     expect(after.lastError).to.equal(null);
@@ -75,7 +75,7 @@ describe('refreshing external calendar feeds', () => {
   it('sends If-Modified-Since when the feed gives Last-Modified and no ETag', async () => {
     await link(calendar([trip()]), {}, { etag: false, lastModified: 'Sat, 21 Nov 2026 10:00:00 GMT' });
     await nextRefresh();
-    const sent = feeds.seen('/school.ics')[1]!;
+    const sent = feeds.seen('/school.ics')[1];
     expect(sent.headers['if-modified-since']).to.equal('Sat, 21 Nov 2026 10:00:00 GMT');
     expect(sent.headers['if-none-match']).to.equal(undefined);
     expect((await feedOf(server)).lastSyncedAt).to.equal(clock.now().toISOString());

@@ -24,7 +24,7 @@ describe('calendar shares of external feeds', () => {
       feeds.set(`/${file}`, { body: fixture(file) });
       const r = await server.api.post('/calendar/external', { name, url: feeds.url(`/${file}`) });
       expect(r.status, JSON.stringify(r.body)).to.equal(201);
-      source[name!] = r.body.sourceId;
+      source[name] = r.body.sourceId;
     }
     await server.api.post('/calendar/events', { title: 'Dentist', date: '2026-01-07', time: '10:00' });
   });
@@ -72,7 +72,7 @@ describe('calendar shares of external feeds', () => {
       const file = join(dir, `${name}.ics`);
       writeFileSync(file, text);
       const theirs = sorted(independentExpansion(file, from, to, 'Europe/Berlin'));
-      const ours = sorted(await listedFrom(source[name]!, from, to));
+      const ours = sorted(await listedFrom(source[name], from, to));
       expect(ours.length).to.be.greaterThan(0);
       expect(theirs).to.deep.equal(ours);
     });

@@ -23,7 +23,7 @@ async function failure(p: Promise<unknown>): Promise<ErrorAnswer> {
 }
 
 function config(overrides: Record<string, unknown>): Config {
-  return loadConfig({ env: {}, overrides: { storage: { dataDir: '/tmp/unused' }, ...overrides } as never });
+  return loadConfig({ env: {}, overrides: { storage: { dataDir: '/tmp/unused' }, ...overrides } });
 }
 
 const clock = () => new Date();

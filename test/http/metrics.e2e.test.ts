@@ -22,8 +22,8 @@ function parse(text: string): Sample[] {
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]!] = l[2]!.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
-    out.push({ name: m[1]!, labels, value: Number(m[3]) });
+    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]] = l[2].replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+    out.push({ name: m[1], labels, value: Number(m[3]) });
   }
   return out;
 }
@@ -259,7 +259,7 @@ describe('GET /metrics', function () {
       for (const bad of ['a'.repeat(15), 'a'.repeat(1025), 'with a space 0123456789', 'tab\there-0123456789', '']) {
         expect(() => load(bad), JSON.stringify(bad)).to.throw(ConfigError, /config key "metrics.token" is invalid: must be 16 to 1024 printable characters/);
       }
-      expect(() => load(12345678901234567)).to.throw(ConfigError, /"metrics.token"/);
+      expect(() => load(Number('12345678901234567'))).to.throw(ConfigError, /"metrics.token"/);
     });
   });
 

@@ -66,10 +66,10 @@ describe('POST /notifications', () => {
     const title = 'Müll raus – 🗑️ ゴミの日 '.repeat(3).trim();
     const r = await server.api.post('/notifications', { title, body: 'Grüße', channels: ['push', 'email'] });
     expect(r.body).to.include({ delivered: 3, suppressed: 0 });
-    expect(ntfy.published[0]!.rawTitle).to.match(/^=\?UTF-8\?B\?/);
-    for (const word of ntfy.published[0]!.rawTitle!.split(' ')) expect(word.length).to.be.at.most(75);
-    expect(ntfy.published[0]!.title).to.equal(title);
-    expect(ntfy.published[0]!.message).to.equal('Grüße');
+    expect(ntfy.published[0].rawTitle).to.match(/^=\?UTF-8\?B\?/);
+    for (const word of ntfy.published[0].rawTitle!.split(' ')) expect(word.length).to.be.at.most(75);
+    expect(ntfy.published[0].title).to.equal(title);
+    expect(ntfy.published[0].message).to.equal('Grüße');
     expect(smtp.messages.map((m) => m.subject)).to.deep.equal([title, title]);
   });
 

@@ -18,7 +18,7 @@ function operations(doc: any): Op[] {
 function response(doc: any, op: any, status: number | string): any {
   const r = op.responses[String(status)];
   const ref = /^#\/components\/responses\/(.+)$/.exec(r?.$ref ?? '');
-  return ref ? doc.components.responses[ref[1]!] : r;
+  return ref ? doc.components.responses[ref[1]] : r;
 }
 
 /** Every value of a response's examples (the single `example` or the named `examples`). */
@@ -46,7 +46,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(r.body.info.license).to.deep.equal({ name: 'MIT', identifier: 'MIT' });
   });
 
-  it('documents every route the router serves', async () => {
+  it('documents every route the router serves', () => {
     const missing: string[] = [];
     let count = 0;
     for (const layer of server.daemon.router.stack) {
@@ -222,10 +222,10 @@ describe('GET /api/v1/openapi.json', () => {
     for (const { method, path, op } of operations(doc)) {
       const res = op.responses['404'];
       if (!res || !path.startsWith(FAMILY)) continue;
-      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).filter((n) => n !== 'familySlug');
+      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((n) => n !== 'familySlug');
       for (const [name, example] of Object.entries<any>(res.content['application/json'].examples ?? {})) {
         const at = names.indexOf(name);
-        const url = path.replace('{familySlug}', server.slug).replace(/\{(\w+)\}/g, (_m, n: string) => (names.indexOf(n) < at ? real[n]! : params[n].example));
+        const url = path.replace('{familySlug}', server.slug).replace(/\{(\w+)\}/g, (_m, n: string) => (names.indexOf(n) < at ? real[n] : params[n].example));
         // A body the endpoint takes, so that the lookup is what fails.
         const schema = op.requestBody?.content['application/json'].schema;
         const body = !schema ? undefined : schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()].examples?.[0] : (schema.examples?.[0] ?? {});
@@ -233,7 +233,7 @@ describe('GET /api/v1/openapi.json', () => {
         expect(r.status, `${method} ${path} ${name}: ${JSON.stringify(r.body)}`).to.equal(404);
         // The parameters before it are real here, examples in the document.
         let text = JSON.stringify(r.body);
-        for (const n of names.slice(0, at)) text = text.replaceAll(real[n]!, params[n].example);
+        for (const n of names.slice(0, at)) text = text.replaceAll(real[n], params[n].example);
         expect(example.value, `${method} ${path} ${name}`).to.deep.equal(JSON.parse(text));
         checked++;
       }

@@ -348,7 +348,7 @@ describe('plans over HTTP', () => {
       expect(html).to.not.match(/<script/i);
       // Nothing loaded from anywhere: the only addresses are the inline icon and the page's own .ics.
       const token = sharePath(share.body.shareUrl).slice('/p/'.length);
-      expect([...html.matchAll(/\s(?:src|href)="([^"]*)"/gi)].map((m) => m[1]!.slice(0, 19)))
+      expect([...html.matchAll(/\s(?:src|href)="([^"]*)"/gi)].map((m) => m[1].slice(0, 19)))
         .to.deep.equal(['data:image/svg+xml,', `${token}.ics`.slice(0, 19)]);
       expect(html).to.contain('<p class="zone" id="zone">Times in Europe/Berlin</p>');
       expect(html).to.contain('Jun 19 – 21, 2026');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { conforms } from '../helpers/contract.js';
 import { FakeClock } from '../helpers/clock.js';
-import { PLAN, POLL, changesAfter, lastSeq, makeEvent, makePlan, voterKey } from '../helpers/plans.js';
+import { PLAN, POLL, changesAfter, lastSeq, makePlan, voterKey } from '../helpers/plans.js';
 
 describe('plan polls over HTTP', () => {
   const clock = new FakeClock('2026-05-01T10:00:00.000Z');
@@ -96,7 +96,7 @@ describe('plan polls over HTTP', () => {
     it('deletes a poll with its votes (open or settled) and logs plan.poll.deleted', async () => {
       const plan = await makePlan(server.api);
       const poll = await makePoll(plan);
-      await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[0]!.optionId }, { key: ana.key });
+      await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[0].optionId }, { key: ana.key });
       const seq = await lastSeq(server.api);
       const r = await server.api.delete(`/plans/${plan}/polls/${poll.pollId}`);
       expect(r.status).to.equal(200);
@@ -131,7 +131,7 @@ describe('plan polls over HTTP', () => {
     it('PATCH replaces an option: fields left out are cleared; its votes stay', async () => {
       const plan = await makePlan(server.api);
       const poll = await makePoll(plan);
-      const opt = poll.options[1]!.optionId;
+      const opt = poll.options[1].optionId;
       await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: opt }, { key: ana.key });
       const r = await server.api.patch(`/plans/${plan}/polls/${poll.pollId}/options/${opt}`, { date: '2026-06-21' });
       expect(r.status).to.equal(200);
@@ -194,21 +194,21 @@ describe('plan polls over HTTP', () => {
     it('refuses a key without a person (403), an unknown option (404), a missing optionId (400)', async () => {
       const plan = await makePlan(server.api);
       const poll = await makePoll(plan);
-      const r = await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[0]!.optionId });
+      const r = await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[0].optionId });
       expect(r.status).to.equal(403);
       await conforms(server, r, 'post', `${POLL}/vote`);
       expect((await server.api.delete(`/plans/${plan}/polls/${poll.pollId}/vote`)).status).to.equal(403);
       expect((await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: 'option_00000000000000000000' }, { key: ana.key })).status).to.equal(404);
       expect((await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, {}, { key: ana.key })).status).to.equal(400);
       const reader = await server.key({ personId: ana.personId, scopes: ['read'] });
-      expect((await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[0]!.optionId }, { key: reader })).status).to.equal(403);
+      expect((await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[0].optionId }, { key: reader })).status).to.equal(403);
       expect((await pollOf(plan, poll.pollId)).voteCount).to.equal(0);
     });
 
     it('DELETE vote clears the caller\'s vote only', async () => {
       const plan = await makePlan(server.api);
       const poll = await makePoll(plan);
-      const a = poll.options[0]!.optionId;
+      const a = poll.options[0].optionId;
       await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: a }, { key: ana.key });
       await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: a }, { key: bo.key });
       const seq = await lastSeq(server.api);
@@ -228,7 +228,7 @@ describe('plan polls over HTTP', () => {
     it('settling a dated option writes a linked event to the calendar in one change', async () => {
       const plan = await makePlan(server.api, 'Tea party');
       const poll = await makePoll(plan);
-      const opt = poll.options[1]!.optionId;
+      const opt = poll.options[1].optionId;
       const seq = await lastSeq(server.api);
       const r = await server.api.post(`/plans/${plan}/polls/${poll.pollId}/settle`, { optionId: opt });
       expect(r.status).to.equal(200);
@@ -251,7 +251,7 @@ describe('plan polls over HTTP', () => {
       const plan = await makePlan(server.api);
       const poll = await makePoll(plan);
       const seq = await lastSeq(server.api);
-      const r = await server.api.post(`/plans/${plan}/polls/${poll.pollId}/settle`, { optionId: poll.options[2]!.optionId });
+      const r = await server.api.post(`/plans/${plan}/polls/${poll.pollId}/settle`, { optionId: poll.options[2].optionId });
       expect(r.status).to.equal(200);
       expect(r.body).to.include({ addedToCalendar: false, eventId: null });
       expect((await changesAfter(server.api, seq)).map((c) => c.type)).to.deep.equal(['plan.poll.settled']);
@@ -290,7 +290,7 @@ describe('plan polls over HTTP', () => {
       const plan = await makePlan(server.api);
       const other = await makePlan(server.api, 'Other plan');
       const poll = await makePoll(plan);
-      const a = poll.options[0]!.optionId;
+      const a = poll.options[0].optionId;
       const open = await server.api.post(`/plans/${plan}/polls/${poll.pollId}/reopen`);
       expect(open.status).to.equal(409);
       await conforms(server, open, 'post', `${POLL}/reopen`);
@@ -311,13 +311,13 @@ describe('plan polls over HTTP', () => {
       const now = await pollOf(plan, poll.pollId, bo.key);
       expect(now).to.include({ status: 'open', settledOptionId: null, myVoteOptionId: a });
       expect(now.options[0].votes).to.equal(1);
-      expect((await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[1]!.optionId }, { key: bo.key })).status).to.equal(200);
+      expect((await server.api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[1].optionId }, { key: bo.key })).status).to.equal(200);
     });
 
     it('reopening after the event was deleted elsewhere removes nothing', async () => {
       const plan = await makePlan(server.api);
       const poll = await makePoll(plan);
-      const settled = (await server.api.post(`/plans/${plan}/polls/${poll.pollId}/settle`, { optionId: poll.options[0]!.optionId })).body;
+      const settled = (await server.api.post(`/plans/${plan}/polls/${poll.pollId}/settle`, { optionId: poll.options[0].optionId })).body;
       await server.api.delete(`/calendar/events/${settled.eventId}`);
       // The settled dated option still dates the plan without its event; reopening undates it.
       const dated = (await server.api.get(`/plans/${plan}`)).body;
@@ -335,7 +335,7 @@ describe('plan polls over HTTP', () => {
       const plan = await makePlan(server.api);
       const poll = await makePoll(plan);
       expect((await server.api.post(`/plans/${plan}/polls/${poll.pollId}/settle`, { optionId: 'option_00000000000000000000' })).status).to.equal(404);
-      expect((await server.api.post(`/plans/${plan}/polls/poll_00000000000000000000/settle`, { optionId: poll.options[0]!.optionId })).status).to.equal(404);
+      expect((await server.api.post(`/plans/${plan}/polls/poll_00000000000000000000/settle`, { optionId: poll.options[0].optionId })).status).to.equal(404);
       expect((await server.api.post(`/plans/${plan}/polls/${poll.pollId}/settle`, {})).status).to.equal(400);
       expect((await server.api.post(`/plans/${plan}/polls/poll_00000000000000000000/reopen`)).status).to.equal(404);
     });

@@ -13,7 +13,7 @@ type Line = Record<string, unknown>;
 async function logged(trustProxy: boolean): Promise<{ server: TestServer; lines: Line[] }> {
   const lines: Line[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l)); cb(); } });
-  const server = await startTestServer({ logger: createLogger('info', sink), overrides: { server: { trustProxy } as never } });
+  const server = await startTestServer({ logger: createLogger('info', sink), overrides: { server: { trustProxy } } });
   return { server, lines };
 }
 

@@ -237,7 +237,7 @@ describe('calendar share UIDs across a change of publicUrl', () => {
     const created = await first.api.post('/calendar/shares', { name: 'Everything' });
     expect(created.body.url).to.match(/^http:\/\/localhost:8080\/share\/calendar\//);
     const path = new URL(created.body.url).pathname;
-    const uids = (ics: string) => [...ics.matchAll(/^UID:(.*)\r$/gm)].map((m) => m[1]!);
+    const uids = (ics: string) => [...ics.matchAll(/^UID:(.*)\r$/gm)].map((m) => m[1]);
     const before = uids((await first.http.get(path)).text);
     await first.close({ keepData: true });
 

@@ -187,8 +187,8 @@ describe('webhook destinations', () => {
       await server.api.post('/people', { name: 'Dee' });
       await settle();
       const [d1, d2] = await receiver.waitFor(2);
-      expect(d1!.id).to.equal(d2!.id);
-      const verified = [d1!, d2!].map((d) => {
+      expect(d1.id).to.equal(d2.id);
+      const verified = [d1, d2].map((d) => {
         try { verifyDelivery(a.secret, d, clock.now()); return 'A'; } catch { verifyDelivery(b.secret, d, clock.now()); return 'B'; }
       });
       expect(verified.sort()).to.deep.equal(['A', 'B']);
@@ -264,7 +264,7 @@ describe('webhook destinations', () => {
       for (const p of ['/webhook-destinations', '/webhook-destinations/{destinationId}', '/webhook-destinations/{destinationId}/test']) {
         const ops = doc.paths[`/api/v1/families/{familySlug}${p}`];
         expect(ops, p).to.exist;
-        for (const o of Object.values(ops) as any[]) expect(o['x-scope']).to.equal('admin');
+        for (const o of Object.values<any>(ops)) expect(o['x-scope']).to.equal('admin');
       }
     });
   });
@@ -279,7 +279,7 @@ describe('webhook destinations', () => {
       expect(r.body.delivery).to.include({ status: 'succeeded', responseStatus: 204, error: null });
       expect(r.body.delivery.durationMs).to.be.a('number');
       expect(receiver.deliveries).to.have.length(1);
-      const payload = verifyDelivery(secret, receiver.deliveries[0]!, clock.now());
+      const payload = verifyDelivery(secret, receiver.deliveries[0], clock.now());
       expect(payload).to.deep.include({ id: r.body.delivery.eventId, type: 'webhook.test', createdAt: clock.now().toISOString(), family: { slug: 'home' } });
       expect(payload.data.object.id).to.equal(id);
       receiver.answer = () => ({ status: 500 });

@@ -130,7 +130,7 @@ describe('webhook deliveries', () => {
       { status: 503, headers: { 'retry-after': new Date(t0 + 2 * HOUR).toUTCString() } },
       { status: 429 },
     ];
-    receiver.answer = (_d, n) => answers[n]!;
+    receiver.answer = (_d, n) => answers[n];
     for (const name of ['A', 'B', 'C']) await server.api.post('/people', { name });
     await settle();
     const h = (await destination(id)).history;
@@ -187,7 +187,7 @@ describe('webhook deliveries', () => {
     expect(d.history).to.have.length(100);
     const times = d.history.map((x: any) => x.eventId);
     expect(times[0]).to.equal(receiver.deliveries.at(-1)!.id);
-    expect(times.at(-1)).to.equal(receiver.deliveries[5]!.id);
+    expect(times.at(-1)).to.equal(receiver.deliveries[5].id);
     expect(d.usage.last24h).to.deep.equal({ attempted: 105, succeeded: 84, failed: 21 });
     // An hour short of a day later the attempts still count for 24 h; past it, for 30 days only.
     clock.advance(23 * HOUR);
@@ -260,7 +260,7 @@ describe('webhook deliveries', () => {
     await server.daemon.scheduler.runDue();
     await settle();
     expect(receiver.deliveries).to.have.length(2);
-    expect(receiver.deliveries[1]!.id).to.equal(receiver.deliveries[0]!.id);
+    expect(receiver.deliveries[1].id).to.equal(receiver.deliveries[0].id);
     expect((await destination(id)).history[0]).to.include({ attempt: 2, status: 'succeeded' });
     await server.daemon.scheduler.runDue();
     await settle();

@@ -8,7 +8,7 @@ describe('wire conventions', () => {
   const lines: Record<string, unknown>[] = [];
   before(async () => {
     const sink = new Writable({ write(chunk, _enc, cb) { for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l)); cb(); } });
-    server = await startTestServer({ logger: createLogger('info', sink), overrides: { server: { bodyLimitBytes: 2048 } as any } });
+    server = await startTestServer({ logger: createLogger('info', sink), overrides: { server: { bodyLimitBytes: 2048 } } });
   });
   after(() => server.close());
 

@@ -29,7 +29,7 @@ function scriptedResolver(script: Array<string[]>): { lookup: LookupFunction; ca
     }
     const list: LookupAddress[] = answer.map((a) => ({ address: a, family: a.includes(':') ? 6 : 4 }));
     if (options.all) callback(null, list);
-    else callback(null, list[0]!.address, list[0]!.family);
+    else callback(null, list[0].address, list[0].family);
   };
   return { lookup, calls };
 }
@@ -123,7 +123,7 @@ describe('egress policies at connect time', () => {
       expect(r.address).to.equal('127.0.0.1');
       expect(allowed.calls).to.deep.equal(['rebind.test']);
       expect(s.connections).to.equal(1);
-      expect(s.requests[0]!.headers.host).to.equal(`rebind.test:${s.port}`);
+      expect(s.requests[0].headers.host).to.equal(`rebind.test:${s.port}`);
     });
 
     it('resolves a name again for each new connection, and checks each answer', async () => {

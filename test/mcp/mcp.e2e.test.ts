@@ -65,7 +65,7 @@ describe('MCP /mcp', () => {
   });
 
   describe('initialize and tools/list', () => {
-    it('initializes statelessly and names the household, its time zone and its capabilities', async () => {
+    it('initializes statelessly and names the household, its time zone and its capabilities', () => {
       expect(admin.getServerVersion()?.name).to.equal('household-organizer');
       expect(admin.getServerCapabilities()).to.include.keys('tools', 'resources');
       const tz = server.daemon.store.getFamilyBySlug('home')!.timezone;

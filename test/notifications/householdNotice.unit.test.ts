@@ -13,14 +13,14 @@ describe('householdNotice', () => {
     const f = fixture();
     const d = householdNotice(f.state, f.ctx(), { title: 'Webhook destination disabled', body: 'Home Assistant failed every delivery for 5 days' });
     expect(d.changes).to.have.length(1);
-    expect(d.changes[0]!.table).to.equal('notifications');
-    const record = d.changes[0]!.value as any;
+    expect(d.changes[0].table).to.equal('notifications');
+    const record = d.changes[0].value as any;
     expect(record).to.deep.include({
       kind: 'notice', title: 'Webhook destination disabled', body: 'Home Assistant failed every delivery for 5 days',
       channels: ['in_app'], deliveries: [{ channel: 'in_app', status: 'delivered' }],
     });
     expect(d.events.map((e) => e.type)).to.deep.equal(['notification.sent']);
-    expect((d.events[0]!.object as any)).to.include({ id: record.id, delivered: 1, suppressed: 0, pending: 0 });
+    expect((d.events[0].object as any)).to.include({ id: record.id, delivered: 1, suppressed: 0, pending: 0 });
     expect(d.agenda).to.deep.equal([{ put: { id: 'notify:prune', kind: 'notify.prune', dueAt: Date.parse('2026-11-22T08:30:00.000Z') + 30 * 86_400_000 } }]);
     // Applied like the actor applies a decision, it is listed like any other notification.
     f.state.apply(d.changes);

@@ -58,7 +58,7 @@ describe('GET /oauth/authorize in a browser', () => {
     const url = `${base}/oauth/authorize?${new URLSearchParams({
       response_type: 'code', client_id: reg.client_id, redirect_uri: callbackUrl, code_challenge: challenge,
       code_challenge_method: 'S256', state: 'xyz 1', scope: 'household:read household:write', resource: `${base}/mcp`,
-    })}`;
+    }).toString()}`;
 
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
@@ -90,7 +90,7 @@ describe('GET /oauth/authorize in a browser', () => {
       await page.getByLabel('An admin API key of your family').fill(server.apiKey);
       await Promise.all([page.waitForURL((u) => u.href.startsWith(callbackUrl)), page.getByRole('button', { name: 'Allow' }).click()]);
       expect(arrived).to.have.length(1);
-      const back = arrived[0]!;
+      const back = arrived[0];
       expect(back.searchParams.get('state')).to.equal('xyz 1');
       expect(back.searchParams.get('iss')).to.equal(base);
       expect(elsewhere).to.deep.equal([]);

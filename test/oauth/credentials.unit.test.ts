@@ -79,7 +79,7 @@ describe('decideGrantLogged', () => {
     const d = decideGrantLogged(state, grant, 'created', undefined as never);
     expect(d.changes).to.deep.equal([]);
     expect(d.events).to.have.length(1);
-    expect(d.events[0]!.type).to.equal('oauth_grant.created');
-    expect(d.events[0]!.object).to.include({ id: grant.id, approvedByKeyId: 'K' }).and.not.have.property('familyId');
+    expect(d.events[0].type).to.equal('oauth_grant.created');
+    expect(d.events[0].object).to.include({ id: grant.id, approvedByKeyId: 'K' }).and.not.have.property('familyId');
   });
 });

@@ -147,7 +147,7 @@ describe('MCP OAuth: what must fail', () => {
   const VERIFIER = 'a'.repeat(20) + 'B-._~'.repeat(5) + 'c'.repeat(20);
   async function authUrl(clientId: string, over: Record<string, string> = {}) {
     const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: await challengeOf(VERIFIER), code_challenge_method: 'S256', state: 's1', scope: 'household:read', ...over });
-    return `${base}/oauth/authorize?${q}`;
+    return `${base}/oauth/authorize?${q.toString()}`;
   }
   async function code(clientId: string) {
     return redirectedTo(await consent(await authUrl(clientId), server.apiKey, { scope: 'read' })).searchParams.get('code')!;
@@ -278,7 +278,7 @@ describe('MCP OAuth: what must fail', () => {
     expect((await mcp(t2.access_token)).status).to.equal(200);
     // The second grant's approving key is revoked: the grant stops with it.
     const { revokeKey } = await import('../../src/family/admin.js');
-    await revokeKey(server.daemon.store, admin2.split('_')[1]!, new Date());
+    await revokeKey(server.daemon.store, admin2.split('_')[1], new Date());
     expect((await mcp(t2.access_token)).status).to.equal(401);
 
     const { BIN } = await import('../helpers/child.js');

@@ -43,13 +43,13 @@ describe('GET /changes/stream', function () {
     expect(r.events.map((e) => e.id)).to.deep.equal(last.map((c) => String(c.seq)));
     expect(r.events.map((e) => e.event)).to.deep.equal(['tracker.entry.created', 'tracker.entry.created']);
     expect(r.events.map((e) => JSON.parse(e.data))).to.deep.equal(last);
-    expect(JSON.parse(r.events[1]!.data).object.title).to.equal('Water plants');
+    expect(JSON.parse(r.events[1].data).object.title).to.equal('Water plants');
   });
 
   it('resumes right after Last-Event-ID, backlog first, and the header wins over ?after=', async () => {
     await chore('One');
     const log = (await server.api.get('/changes?after=0&limit=500')).body.changes as { seq: number }[];
-    const from = log[log.length - 1]!.seq;
+    const from = log[log.length - 1].seq;
     await chore('Two');
     await chore('Three');
     const r = await sse('?after=0', { 'last-event-id': String(from) });
@@ -60,7 +60,7 @@ describe('GET /changes/stream', function () {
     expect(r.events.map((e) => JSON.parse(e.data).object.title)).to.deep.equal(['Two', 'Three', 'Four']);
     const q = await sse(`?after=${from + 2}`);
     await q.count(1);
-    expect(JSON.parse(q.events[0]!.data).object.title).to.equal('Four');
+    expect(JSON.parse(q.events[0].data).object.title).to.equal('Four');
   });
 
   it('refuses a Last-Event-ID that is not a seq, and one past the end, naming it', async () => {
@@ -88,7 +88,7 @@ describe('GET /changes/stream', function () {
     // Another key is counted apart, and closing one frees its place.
     const other = await sse('', {}, await server.key({ scopes: ['read'] }));
     expect(other.status).to.equal(200);
-    readers[0]!.close();
+    readers[0].close();
     await new Promise((r) => setTimeout(r, 100));
     const again = await sse();
     expect(again.status).to.equal(200);
@@ -111,7 +111,7 @@ describe('GET /changes/stream', function () {
     expect(r.status).to.equal(200);
     await chore('Via ticket');
     await r.count(1);
-    expect(JSON.parse(r.events[0]!.data).object.title).to.equal('Via ticket');
+    expect(JSON.parse(r.events[0].data).object.title).to.equal('Via ticket');
     const reused = await server.http.get(`${STREAM}?ticket=${t.body.ticket}`);
     expect(reused.status).to.equal(401);
     expect(reused.body.error).to.match(/ticket/);
@@ -130,7 +130,7 @@ describe('GET /changes/stream', function () {
     const key = await server.key({ scopes: ['read'] });
     const r = await sse('', {}, key);
     expect(r.status).to.equal(200);
-    const keyId = key.split('_')[1]!;
+    const keyId = key.split('_')[1];
     const { revokeKey } = await import('../../src/family/admin.js');
     await revokeKey(server.daemon.store, keyId, clock.now());
     await r.until(() => r.ended, 3_000, 'the end of the stream');
@@ -151,13 +151,13 @@ describe('GET /changes/stream', function () {
     expect(server.daemon.streams.openCount).to.equal(before - 1);
     r.res.resume();
     await r.until(() => r.ended, 10_000, 'the end of the stream');
-    const last = r.events[r.events.length - 1]!;
+    const last = r.events[r.events.length - 1];
     expect(last.event).to.equal('dropped');
     const info = JSON.parse(last.data) as { after: number; head: number };
     expect(info.head - info.after).to.be.greaterThan(20);
     // Everything before it arrived whole and in order.
     const seqs = r.events.slice(0, -1).map((e) => Number(e.id));
-    expect(seqs).to.deep.equal(seqs.map((_, i) => seqs[0]! + i));
+    expect(seqs).to.deep.equal(seqs.map((_, i) => seqs[0] + i));
     expect(seqs[seqs.length - 1]).to.equal(info.after);
   });
 });

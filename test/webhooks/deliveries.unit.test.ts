@@ -41,7 +41,7 @@ describe('webhook outbox decisions', () => {
       [d.id, 'person.created'], [d.id, 'person.deleted'], [other.id, 'person.deleted'],
     ]);
     expect(first.result.every((j) => j.data.lease?.boot === 'boot-a' && j.data.attempt === 0)).to.equal(true);
-    expect(outboxCheckpoint(f.state)).to.equal(recs[2]!.seq);
+    expect(outboxCheckpoint(f.state)).to.equal(recs[2].seq);
     expect(first.events).to.deep.equal([]);
     // A second pass over the same records (two nudges racing) decides nothing.
     const again = f.run((s, c) => decideEnqueue(s, recs, lease(f), c));
@@ -70,13 +70,13 @@ describe('webhook outbox decisions', () => {
     const jobs = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
     expect(jobs).to.have.length(1);
     const off = f.run((s, c) => decideUpdateDestination(s, d.id, { enabled: false }, null, c));
-    expect(off.agenda).to.deep.equal([{ remove: jobs[0]!.id }]);
+    expect(off.agenda).to.deep.equal([{ remove: jobs[0].id }]);
     expect(f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result).to.deep.equal([]);
     f.run((s, c) => decideUpdateDestination(s, d.id, { enabled: true }, null, c));
     const back = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
     expect(back).to.have.length(1);
     const del = f.run((s, c) => decideDeleteDestination(s, d.id, c));
-    expect(del.agenda).to.deep.equal([{ remove: back[0]!.id }]);
+    expect(del.agenda).to.deep.equal([{ remove: back[0].id }]);
     expect(outboxCheckpoint(f.state)).to.equal(0);
   });
 });
@@ -86,18 +86,18 @@ describe('webhook lease decisions', () => {
     const { f, d } = setup();
     const [job] = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
     const l = lease(f, 'boot-b');
-    expect(decideLease(f.state, job!, l, false).result).to.equal('leased');
-    expect(decideLease(f.state, job!, l, true).result).to.equal('extended');
-    expect((decideLease(f.state, job!, l, false).agenda![0] as any).put.data.lease).to.deep.equal({ boot: 'boot-b' });
+    expect(decideLease(f.state, job, l, false).result).to.equal('leased');
+    expect(decideLease(f.state, job, l, true).result).to.equal('extended');
+    expect((decideLease(f.state, job, l, false).agenda![0] as any).put.data.lease).to.deep.equal({ boot: 'boot-b' });
     f.run((s, c) => decideUpdateDestination(s, d.id, { eventTypes: ['person.deleted'] }, null, c));
-    expect(decideLease(f.state, job!, l, false)).to.deep.include({ result: 'dropped', changes: [] });
+    expect(decideLease(f.state, job, l, false)).to.deep.include({ result: 'dropped', changes: [] });
   });
 
   it('fires a due job at most once: a firing of a job that moved since it was found decides nothing', () => {
     const { f } = setup();
     const [job] = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
     f.tick(80_000);
-    const fire = fireCommand(job!, (s) => decideLease(s, job!, lease(f, 'boot-b'), false));
+    const fire = fireCommand(job, (s) => decideLease(s, job, lease(f, 'boot-b'), false));
     expect(f.run(fire).result).to.equal('leased');
     // The same firing again (a second pass that found the job before it moved): nothing.
     const again = f.run(fire);
@@ -111,7 +111,7 @@ describe('webhook lease decisions', () => {
     f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f, 'now'), c));
     const taken = f.run((s) => decideReclaim(s, lease(f, 'now'))).result;
     expect(taken).to.have.length(1);
-    expect(taken[0]!.data.lease).to.deep.equal({ boot: 'now' });
+    expect(taken[0].data.lease).to.deep.equal({ boot: 'now' });
     expect(f.run((s) => decideReclaim(s, lease(f, 'now'))).result).to.deep.equal([]);
   });
 });
@@ -120,7 +120,7 @@ describe('webhook attempt outcomes', () => {
   function owed(types: EventType[] = ['person.created']) {
     const { f, d } = setup(types);
     const [job] = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
-    return { f, d, job: job! };
+    return { f, d, job: job };
   }
 
   it('moves a failed attempt to the next retry of the schedule, at most 10 % later, and clears the lease', () => {
@@ -178,10 +178,10 @@ describe('webhook attempt outcomes', () => {
     expect(r.result).to.include({ status: 'failed', disabled: 'receiver_gone' });
     // The destination's change, then the household's in-app notice of it.
     expect(r.events.map((e) => e.type)).to.deep.equal(['webhook_destination.updated', 'notification.sent']);
-    expect(r.events[0]!.object).to.include({ id: d.id, enabled: false, disabledReason: 'receiver_gone' });
+    expect(r.events[0].object).to.include({ id: d.id, enabled: false, disabledReason: 'receiver_gone' });
     expect(JSON.stringify(r.events)).to.not.include('whsec_');
     expect(liveJob(f.state, job.id)).to.equal(undefined);
-    expect(liveJob(f.state, other!.id)).to.equal(undefined);
+    expect(liveJob(f.state, other.id)).to.equal(undefined);
   });
 
   it('disables after 5 days of failures only, and a success starts the count again', () => {
@@ -189,10 +189,10 @@ describe('webhook attempt outcomes', () => {
     f.run((s, c) => decideOutcome(s, outcome(job, {}, f.now()), SCHEDULE, 0, c));
     f.tick(5 * 86_400_000 - 1);
     const [j2] = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
-    expect(f.run((s, c) => decideOutcome(s, outcome(j2!, {}, f.now()), SCHEDULE, 0, c)).result.disabled).to.equal(null);
+    expect(f.run((s, c) => decideOutcome(s, outcome(j2, {}, f.now()), SCHEDULE, 0, c)).result.disabled).to.equal(null);
     f.tick(1);
     const [j3] = f.run((s, c) => decideEnqueue(s, [f.logged('person.created')], lease(f), c)).result;
-    expect(f.run((s, c) => decideOutcome(s, outcome(j3!, {}, f.now()), SCHEDULE, 0, c)).result.disabled).to.equal('failing');
+    expect(f.run((s, c) => decideOutcome(s, outcome(j3, {}, f.now()), SCHEDULE, 0, c)).result.disabled).to.equal('failing');
   });
 
   it('records a test delivery without retrying, disabling or touching the failure streak', () => {

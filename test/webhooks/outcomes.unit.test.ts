@@ -36,12 +36,12 @@ describe('webhook outcomes recorded together', () => {
     const { f, a, b } = setup();
     const recs = [f.logged('person.created'), f.logged('person.created'), f.logged('person.created')];
     const d = f.run((s, c) => decideOutcomes(s, {
-      outcomes: [first(a.id, recs[0]!, true, f.now()), first(b.id, recs[0]!, true, f.now()), first(a.id, recs[1]!, false, f.now()), first(a.id, recs[2]!, true, f.now())],
+      outcomes: [first(a.id, recs[0], true, f.now()), first(b.id, recs[0], true, f.now()), first(a.id, recs[1], false, f.now()), first(a.id, recs[2], true, f.now())],
     }, SCHEDULE, c));
     expect(d.result.map((r) => r.status)).to.deep.equal(['succeeded', 'succeeded', 'retrying', 'succeeded']);
     expect(d.changes.filter((c) => c.table === STATS).map((c) => c.id)).to.deep.equal([a.id, b.id]);
     expect(historyOf(f.state, a.id).map((h) => [h.eventId, h.status])).to.deep.equal([
-      [recs[2]!.id, 'succeeded'], [recs[1]!.id, 'retrying'], [recs[0]!.id, 'succeeded'],
+      [recs[2].id, 'succeeded'], [recs[1].id, 'retrying'], [recs[0].id, 'succeeded'],
     ]);
     expect(usageOf(f.state, a.id, f.now()).last24h).to.deep.equal({ attempted: 3, succeeded: 2, failed: 1 });
     expect(usageOf(f.state, b.id, f.now()).last24h).to.deep.equal({ attempted: 1, succeeded: 1, failed: 0 });
@@ -58,7 +58,7 @@ describe('webhook outcomes recorded together', () => {
     const strip = (h: ReturnType<typeof historyOf>) => h.map((x) => [x.deliveryId, x.status, x.attempt]);
     expect(strip(historyOf(many.f.state, many.a.id))).to.deep.equal(strip(historyOf(one.f.state, one.a.id)));
     expect(historyOf(many.f.state, many.a.id)).to.have.length(100);
-    expect(historyOf(many.f.state, many.a.id)[0]!.deliveryId).to.equal('dlv_129');
+    expect(historyOf(many.f.state, many.a.id)[0].deliveryId).to.equal('dlv_129');
     expect(usageOf(many.f.state, many.a.id, many.f.now())).to.deep.equal(usageOf(one.f.state, one.a.id, one.f.now()));
     expect(usageOf(many.f.state, many.a.id, many.f.now()).last24h).to.deep.equal({ attempted: 130, succeeded: 111, failed: 19 });
   });
@@ -85,15 +85,15 @@ describe('webhook outcomes recorded together', () => {
     const recs = [f.logged('person.created'), f.logged('person.created'), f.logged('person.created')];
     const d = f.run((s, c) => decideOutcomes(s, {
       outcomes: [
-        first(a.id, recs[0]!, false, f.now()), first(b.id, recs[0]!, false, f.now()),
-        first(a.id, recs[1]!, false, f.now(), { responseStatus: 410, error: 'HTTP 410' }),
-        first(a.id, recs[2]!, false, f.now(), { responseStatus: 410, error: 'HTTP 410' }),
+        first(a.id, recs[0], false, f.now()), first(b.id, recs[0], false, f.now()),
+        first(a.id, recs[1], false, f.now(), { responseStatus: 410, error: 'HTTP 410' }),
+        first(a.id, recs[2], false, f.now(), { responseStatus: 410, error: 'HTTP 410' }),
       ],
     }, SCHEDULE, c));
     expect(d.result.map((r) => [r.status, r.disabled])).to.deep.equal([['retrying', null], ['retrying', null], ['failed', 'receiver_gone'], ['failed', null]]);
     expect(d.events.filter((e) => e.type === 'webhook_destination.updated')).to.have.length(1);
-    expect(liveJob(f.state, jobIdOf(a.id, recs[0]!.id))).to.equal(undefined);
-    expect(liveJob(f.state, jobIdOf(b.id, recs[0]!.id))).to.not.equal(undefined);
+    expect(liveJob(f.state, jobIdOf(a.id, recs[0].id))).to.equal(undefined);
+    expect(liveJob(f.state, jobIdOf(b.id, recs[0].id))).to.not.equal(undefined);
     expect(historyOf(f.state, a.id)).to.have.length(3);
   });
 

@@ -13,7 +13,7 @@ import { checkEvent, applyFields } from './fields.js';
 import { spanDays } from './recurrence.js';
 import { feedOccurrenceData } from './series.js';
 import {
-  SHOWN_ALWAYS, type EventData, type EventInput, type EventPatch, type EventRecord, type OccurrenceException, type TravelPlan,
+  SHOWN_ALWAYS, type EventData, type EventInput, type EventRecord, type OccurrenceException,
 } from './types.js';
 
 export type { EventRecord, EventInput, EventPatch, EventData } from './types.js';
@@ -90,7 +90,7 @@ export function viewData(d: EventData, tz: string): Record<string, unknown> {
   };
   if (travelPlan) {
     const at = leaveAt(d, tz);
-    out.travelPlan = { ...(travelPlan as TravelPlan), ...(at ? { leaveAt: at } : {}) };
+    out.travelPlan = { ...(travelPlan), ...(at ? { leaveAt: at } : {}) };
   }
   return out;
 }
@@ -202,7 +202,7 @@ export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: Co
   const issues: Issue[] = [];
   const title = cleanTitle(input.title, issues);
   const { calendarKey: _c, title: _t, ...fields } = input;
-  const data = applyFields(state, {}, fields as EventPatch, issues) as EventData;
+  const data = applyFields(state, {}, fields, issues) as EventData;
   if (!issues.length) checkEvent(data, issues);
   failOnIssues(issues);
   const at = ctx.now.toISOString();

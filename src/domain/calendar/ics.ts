@@ -147,6 +147,7 @@ export function escapeText(s: string): string {
     .replace(/;/g, '\\;')
     .replace(/,/g, '\\,')
     .replace(/\r\n|\r|\n/g, '\\n')
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '');
 }
 
@@ -198,12 +199,7 @@ function vevents(ev: IcsEvent, zone: Zone): string[] {
   const excluded = new Set(ev.exdates ?? []);
   for (const o of ev.overrides ?? []) {
     if (excluded.has(o.recurrenceDate)) continue; // removed wins over changed
-    const stamp = o.updatedAt ?? ev.updatedAt;
-    out.push('BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(stamp)}`);
-    out.push(startValue('RECURRENCE-ID', o.recurrenceDate, ev, zone));
-    out.push(...timingLines(overrideTiming(ev, o), zone));
-    out.push(...fieldLines({ ...pickFields(ev), ...pickFields(o) }));
-    out.push(`LAST-MODIFIED:${utcStamp(stamp)}`, ...(o.extra ?? []), 'END:VEVENT');
+    out.push(...overrideVevent(ev, o, startValue('RECURRENCE-ID', o.recurrenceDate, ev, zone), zone));
   }
   return out;
 }
@@ -229,14 +225,20 @@ function ownVevents(ev: IcsEvent, own: IcsOwnSeries, zone: Zone): string[] {
   for (const o of ev.overrides ?? []) {
     const rid = own.recurrenceIds[o.recurrenceDate];
     if (rid === undefined) continue;
-    const stamp = o.updatedAt ?? ev.updatedAt;
-    out.push('BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(stamp)}`);
-    out.push(ownValue('RECURRENCE-ID', rid, own));
-    out.push(...timingLines(overrideTiming(ev, o), zone));
-    out.push(...fieldLines({ ...pickFields(ev), ...pickFields(o) }));
-    out.push(`LAST-MODIFIED:${utcStamp(stamp)}`, 'END:VEVENT');
+    out.push(...overrideVevent(ev, o, ownValue('RECURRENCE-ID', rid, own), zone));
   }
   return out;
+}
+
+/** The VEVENT of one changed occurrence, named by its RECURRENCE-ID line. */
+function overrideVevent(ev: IcsEvent, o: IcsOverride, recurrenceId: string, zone: Zone): string[] {
+  const stamp = o.updatedAt ?? ev.updatedAt;
+  return [
+    'BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(stamp)}`, recurrenceId,
+    ...timingLines(overrideTiming(ev, o), zone),
+    ...fieldLines({ ...pickFields(ev), ...pickFields(o) }),
+    `LAST-MODIFIED:${utcStamp(stamp)}`, ...(o.extra ?? []), 'END:VEVENT',
+  ];
 }
 
 function fieldLines(f: IcsFields): string[] {
@@ -314,7 +316,7 @@ function startOutsideRule(rrule: string, date: string): boolean {
   const parts = new Map(rrule.split(';').map((p) => p.split('=') as [string, string]));
   const byday = parts.get('BYDAY');
   if (parts.get('FREQ') !== 'WEEKLY' || !byday) return false;
-  return !byday.split(',').includes(BYDAY[weekday(date)]!);
+  return !byday.split(',').includes(BYDAY[weekday(date)]);
 }
 
 function requireTime(s: string): string {

@@ -50,7 +50,7 @@ interface Item {
 
 function compare(a: Key, b: Key): number {
   for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   }
   return 0;
 }
@@ -105,7 +105,7 @@ export function prepared(state: FamilyState): Prepared {
     for (const ev of events) {
       if (!isSeries(ev) || !ev.exceptions) continue;
       for (const date of Object.keys(ev.exceptions)) {
-        if (!ev.exceptions[date]!.removed && moves(ev, date)) moved.push(occurrenceItem(ev, date));
+        if (!ev.exceptions[date].removed && moves(ev, date)) moved.push(occurrenceItem(ev, date));
       }
     }
     moved.sort((a, b) => compare(a.key, b.key));
@@ -199,14 +199,14 @@ class Heap {
     let i = a.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (compare(a[p]!.it.key, a[i]!.it.key) <= 0) break;
-      [a[p], a[i]] = [a[i]!, a[p]!];
+      if (compare(a[p].it.key, a[i].it.key) <= 0) break;
+      [a[p], a[i]] = [a[i], a[p]];
       i = p;
     }
   }
   pop(): Item {
     const a = this.a;
-    const top = a[0]!;
+    const top = a[0];
     const last = a.pop()!;
     if (a.length) {
       a[0] = last;
@@ -215,10 +215,10 @@ class Heap {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < a.length && compare(a[l]!.it.key, a[m]!.it.key) < 0) m = l;
-        if (r < a.length && compare(a[r]!.it.key, a[m]!.it.key) < 0) m = r;
+        if (l < a.length && compare(a[l].it.key, a[m].it.key) < 0) m = l;
+        if (r < a.length && compare(a[r].it.key, a[m].it.key) < 0) m = r;
         if (m === i) break;
-        [a[m], a[i]] = [a[i]!, a[m]!];
+        [a[m], a[i]] = [a[i], a[m]];
         i = m;
       }
     }
@@ -228,7 +228,7 @@ class Heap {
 }
 
 function* arrayFrom<T>(list: readonly T[], start: number): Generator<T> {
-  for (let i = start; i < list.length; i++) yield list[i]!;
+  for (let i = start; i < list.length; i++) yield list[i];
 }
 
 interface Computed { page: EventPage; validUntil: number }
@@ -265,7 +265,7 @@ function expanded(state: FamilyState, from: string, to: string, limit: number, a
   return {
     page: {
       events: out.map((it) => occurrenceView(state, it.ev, it.occurrenceDate)),
-      ...(more ? { nextCursor: encodeCursor(out[out.length - 1]!.key) } : {}),
+      ...(more ? { nextCursor: encodeCursor(out[out.length - 1].key) } : {}),
     },
     validUntil,
   };
@@ -320,7 +320,7 @@ function unexpanded(state: FamilyState, q: EventListQuery, limit: number, after:
   return {
     page: {
       events: out.map((o) => eventView(state, o.ev)),
-      ...(more ? { nextCursor: encodeCursor(out[out.length - 1]!.key) } : {}),
+      ...(more ? { nextCursor: encodeCursor(out[out.length - 1].key) } : {}),
     },
     validUntil,
   };

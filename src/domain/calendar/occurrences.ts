@@ -45,7 +45,7 @@ function same(a: unknown, b: unknown): boolean {
 function fieldsOf(p: EventPatch): EventPatch {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(p)) if (!META.has(k) || k === 'clearAttendance' || k === 'clearTravelPlan') out[k] = v;
-  return out as EventPatch;
+  return out;
 }
 
 /** 409 when a feed event's feed-owned fields would change. */

@@ -37,5 +37,5 @@ export function feedOccurrenceData(ev: EventRecord, date: string): EventData | u
     ...rest, date: o.date,
     ...(o.endDate > o.date ? { endDate: o.endDate } : {}),
     ...(o.time !== undefined ? { time: o.time, endTime: o.endTime } : { allDay: true }),
-  } as EventData;
+  };
 }

@@ -46,7 +46,7 @@ function positionOf(list: readonly Entry[], e: Entry): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (newerFirst(list[mid]!, e) < 0) lo = mid + 1; else hi = mid;
+    if (newerFirst(list[mid], e) < 0) lo = mid + 1; else hi = mid;
   }
   return lo;
 }
@@ -66,7 +66,7 @@ function followIndex(state: FamilyState, groups: Map<string, Entry[]>, changes: 
     let g = groups.get(e.collectionKey);
     if (!g) groups.set(e.collectionKey, (g = []));
     const i = positionOf(g, e);
-    if (i < g.length && g[i]!.id === e.id) g[i] = e;
+    if (i < g.length && g[i].id === e.id) g[i] = e;
     else g.splice(i, 0, e);
   }
   if (!touched) return true;
@@ -125,7 +125,7 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const m = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|(\S+)$/.exec(text);
   if (!m) throw Invalid.at(['query', 'cursor'], 'is not a cursor this list gave out');
-  return { createdAt: m[1]!, id: m[2]! };
+  return { createdAt: m[1], id: m[2] };
 }
 
 /** Index of the first entry strictly after the cursor position (binary search). */
@@ -134,7 +134,7 @@ function startAfter(list: readonly Entry[], at: { createdAt: string; id: string 
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const e = list[mid]!;
+    const e = list[mid];
     const after = e.createdAt < at.createdAt || (e.createdAt === at.createdAt && e.id < at.id);
     if (after) hi = mid; else lo = mid + 1;
   }
@@ -164,9 +164,9 @@ export function listEntries(state: FamilyState, collection: Collection, q: ListQ
   let i = q.cursor ? startAfter(all, decodeCursor(q.cursor)) : 0;
   const out: Entry[] = [];
   for (; i < all.length; i++) {
-    const e = all[i]!;
+    const e = all[i];
     if (!wanted(e)) continue;
-    if (out.length === limit) return { entries: out, nextCursor: encodeCursor(out[out.length - 1]!) };
+    if (out.length === limit) return { entries: out, nextCursor: encodeCursor(out[out.length - 1]) };
     out.push(e);
   }
   return { entries: out };

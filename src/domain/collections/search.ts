@@ -15,7 +15,7 @@ const LETTER_RE = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
  * like.
  */
 export function normalizeText(s: string): string {
-  return s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(LETTER_RE, (c) => LETTERS[c]!);
+  return s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(LETTER_RE, (c) => LETTERS[c]);
 }
 
 /** The query's words, folded; an entry matches when its text contains every one of them. */

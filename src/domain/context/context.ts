@@ -17,7 +17,7 @@ import { entriesOf } from '../collections/listing.js';
 import { visibleData } from '../collections/data.js';
 import type { Collection, Entry, EntryStatus } from '../collections/types.js';
 import { listEvents } from '../calendar/listing.js';
-import type { EventData, EventRecord } from '../calendar/types.js';
+import type { EventRecord } from '../calendar/types.js';
 import { listPeople, type Person } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, todayIn } from '../shared/time.js';

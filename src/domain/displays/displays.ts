@@ -61,7 +61,7 @@ export function decideCreateDisplay(state: FamilyState, input: DisplayInput, tok
   personIds.forEach((id, i) => {
     if (!activePerson(state, id)) issues.push({ path: ['personIds', i], message: `is not a person of this family: ${id}` });
   });
-  if (issues.length) throw new Invalid(`${issues[0]!.path.join('.')}: ${issues[0]!.message}`, issues);
+  if (issues.length) throw new Invalid(`${issues[0].path.join('.')}: ${issues[0].message}`, issues);
   if (state.table(DISPLAYS).size >= DISPLAYS_MAX) {
     throw Invalid.at(['name'], `this family already has ${DISPLAYS_MAX} display links; delete one first`);
   }

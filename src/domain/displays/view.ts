@@ -10,7 +10,7 @@ import { getCollection } from '../collections/collections.js';
 import { listEvents } from '../calendar/listing.js';
 import { leaveAt } from '../calendar/events.js';
 import type { EventData } from '../calendar/types.js';
-import { activePerson } from '../people/people.js';
+import { activePerson, goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, todayIn } from '../shared/time.js';
 import type { DisplayRecord } from './displays.js';
@@ -75,16 +75,6 @@ function nameOf(state: FamilyState, id: string): string | null {
   return p ? (p.familiarName ?? p.name) : null;
 }
 
-function goingIds(state: FamilyState, d: EventData): Set<string> {
-  const ids = new Set<string>();
-  for (const [id, a] of Object.entries(d.attendance ?? {})) if (a === 'going') ids.add(id);
-  if (d.everyoneAttendance === 'going') {
-    for (const p of state.table<{ id: string; deletedAt: string | null }>('people').values()) {
-      if (p.deletedAt === null && d.attendance?.[p.id] === undefined) ids.add(p.id);
-    }
-  }
-  return ids;
-}
 
 /** Whether a display filtered by people shows this event (owner, responsible, or going/maybe). */
 function concerns(d: EventData, people: Set<string>): boolean {
@@ -137,7 +127,7 @@ export function displayContent(
   const mine = (c: { data: Record<string, unknown> }) => !people.size || (typeof c.data.assignee === 'string' && people.has(c.data.assignee));
   const chores = entriesOf(state, 'chores').filter(mine);
   const byDue = (a: DisplayChore, b: DisplayChore) => ((a.due ?? '9') < (b.due ?? '9') ? -1 : (a.due ?? '9') > (b.due ?? '9') ? 1 : a.title.localeCompare(b.title));
-  const due = chores.filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due as string) <= last)
+  const due = chores.filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due) <= last)
     .map(choreOf).sort(byDue).slice(0, MAX_CHORES);
   // Done: the chores ticked off today (their last change was today, in the family's zone).
   const done = chores.filter((c) => c.status === 'done' && instantToLocal(new Date(c.updatedAt), tz).date === today)

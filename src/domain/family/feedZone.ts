@@ -92,7 +92,7 @@ export function shiftFeedEvents(state: FamilyState, from: string, to: string, no
   }
   for (const [id, value] of state.table<unknown>(MARKS)) {
     const m = MARK_RE.exec(id);
-    const date = m ? moved.get(m[2]!)?.dates.get(m[3]!) : undefined;
+    const date = m ? moved.get(m[2])?.dates.get(m[3]) : undefined;
     if (!m || !date) continue;
     changes.push({ table: MARKS, id, value: null }, { table: MARKS, id: `${m[1]}:${m[2]}:${date}${m[4]}`, value });
   }

@@ -97,7 +97,7 @@ function splitUntil(rrule: string): { rest: string; until: Until | null } {
   const m = UNTIL_RE.exec(rrule);
   if (!m) return { rest: rrule, until: null };
   const rest = rrule.replace(UNTIL_RE, '').replace(/^;/, '');
-  const date = dashed(m[1]!);
+  const date = dashed(m[1]);
   if (!parseCalendarDate(date)) return { rest, until: null };
   if (!m[2]) return { rest, until: { kind: 'date', date } };
   const t = m[2];
@@ -269,7 +269,7 @@ function lowerBound(list: readonly FeedOccurrence[], date: string): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (list[mid]!.date < date) lo = mid + 1; else hi = mid;
+    if (list[mid].date < date) lo = mid + 1; else hi = mid;
   }
   return lo;
 }
@@ -288,7 +288,7 @@ export function* feedOccurrences(r: FeedRecurrence, window: { from?: string; to?
   }
   for (;;) {
     if (i >= x.list.length && !x.more()) return;
-    const o = x.list[i++]!;
+    const o = x.list[i++];
     if (window.to && o.date > window.to) return;
     if (window.from && o.endDate < window.from) continue;
     yield o;

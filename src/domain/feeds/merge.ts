@@ -10,7 +10,7 @@
  */
 import { entriesOf } from '../collections/listing.js';
 import { ENTRIES } from '../collections/types.js';
-import { FEED_OWNED, type EventData, type EventRecord, type OccurrenceException } from '../calendar/types.js';
+import { FEED_OWNED, type EventRecord, type OccurrenceException } from '../calendar/types.js';
 import type { CommandContext, FamilyState, LogEvent, RecordChange, AgendaChange } from '../shared/state.js';
 import { feedOccurrenceOn } from './expand.js';
 import { feedEventId } from './identity.js';
@@ -76,7 +76,7 @@ function record(item: FeedItem, id: string, sourceId: string, calendarKey: strin
   const exceptions = exceptionsOf(item, before, at);
   return {
     id, collectionKey: calendarKey, title: item.title, status: before?.status ?? 'active',
-    data: { ...item.data, ...overlay(before?.data) } as EventData,
+    data: { ...item.data, ...overlay(before?.data) },
     ...(exceptions ? { exceptions } : {}),
     sourceId,
     feed: {

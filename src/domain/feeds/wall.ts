@@ -21,7 +21,7 @@ export interface Wall {
 export function parseWall(s: string): Wall {
   const m = WALL_RE.exec(s);
   if (!m) throw new RangeError(`not a wall-clock time: ${JSON.stringify(s)}`);
-  return { date: m[1]!, seconds: Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]) };
+  return { date: m[1], seconds: Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]) };
 }
 
 export function formatWall(date: string, seconds: number): string {

@@ -24,7 +24,7 @@ export function decideCreateCheck(state: FamilyState, input: CheckInput, ctx: Co
   if (!run) throw new Conflict(`Event ${ev.id} has no start still to come: there is nothing to check ahead of`, [{ path: ['eventId'], message: 'has no upcoming start' }]);
   const check: CheckRecord = {
     id: ctx.newId('trg'), eventId: ev.id, leadHours: input.leadHours, task,
-    channels: [...new Set(input.channels ?? ['in_app' as Channel])], createdAt: ctx.now.toISOString(),
+    channels: [...new Set<Channel>(input.channels ?? ['in_app'])], createdAt: ctx.now.toISOString(),
   };
   const runAt = new Date(run.dueAt).toISOString();
   return {

@@ -92,59 +92,71 @@ function reschedule(state: FamilyState, eventId: string, marks: RecordChange[], 
   return eventAgenda(withMarks(state, marks), eventId, getEvent(state, eventId) ?? null, now, part).agenda;
 }
 
-export function fireReminder(state: FamilyState, ctx: CommandContext, data: { eventId: string; index: number; occurrenceDate: string }, opts: FireOptions): Decision<Fired> {
+/**
+ * A firing for one occurrence of an event (a reminder, leave-by, coverage): when the occurrence
+ * still exists and `what` gives a notification for it, it goes out and its mark is set; then the
+ * event's jobs of that `part` are recomputed (which moves this job on).
+ */
+function fireOccurrence(
+  state: FamilyState, ctx: CommandContext, data: { eventId: string; occurrenceDate: string },
+  opts: FireOptions, part: AgendaPart,
+  what: (t: { ev: EventRecord; o: Occurrence }) => { input: NotificationInput; markId: string } | null,
+): Decision<Fired> {
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
   const agenda: AgendaChange[] = [];
   const t = target(state, data);
-  const reminder = t?.o.data.reminders?.[data.index];
+  const firing = t ? what(t) : null;
   let record: NotificationRecord | null = null;
-  if (t && reminder) {
-    const text = reminderText(state, t.o, ctx.now, reminder.mode === 'contextual', opts.weather);
-    record = notify(state, ctx, opts, {
-      kind: 'reminder', ...text, channels: reminder.channels, preferenceKind: 'reminder',
-      people: audiencePeople(state, t.o.data, reminder.audience, reminder.recipientPersonIds),
-      eventId: t.ev.id, occurrenceDate: t.o.date,
-    }, changes, events, agenda);
-    changes.push(mark(markId.reminder(t.ev.id, t.o.date, data.index), ctx.now));
+  if (firing) {
+    record = notify(state, ctx, opts, firing.input, changes, events, agenda);
+    changes.push(mark(firing.markId, ctx.now));
   }
-  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now, { reminder: data.index }));
+  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now, part));
   return result(record, changes, events, agenda);
+}
+
+export function fireReminder(state: FamilyState, ctx: CommandContext, data: { eventId: string; index: number; occurrenceDate: string }, opts: FireOptions): Decision<Fired> {
+  return fireOccurrence(state, ctx, data, opts, { reminder: data.index }, (t) => {
+    const reminder = t.o.data.reminders?.[data.index];
+    if (!reminder) return null;
+    const text = reminderText(state, t.o, ctx.now, reminder.mode === 'contextual', opts.weather);
+    return {
+      input: {
+        kind: 'reminder', ...text, channels: reminder.channels, preferenceKind: 'reminder',
+        people: audiencePeople(state, t.o.data, reminder.audience, reminder.recipientPersonIds),
+        eventId: t.ev.id, occurrenceDate: t.o.date,
+      },
+      markId: markId.reminder(t.ev.id, t.o.date, data.index),
+    };
+  });
 }
 
 export function fireLeaveBy(state: FamilyState, ctx: CommandContext, data: { eventId: string; occurrenceDate: string }, opts: FireOptions): Decision<Fired> {
-  const changes: RecordChange[] = [];
-  const events: LogEvent[] = [];
-  const agenda: AgendaChange[] = [];
-  const t = target(state, data);
-  let record: NotificationRecord | null = null;
-  if (t && t.o.data.travelPlan) {
+  return fireOccurrence(state, ctx, data, opts, 'leaveBy', (t) => {
+    if (!t.o.data.travelPlan) return null;
     const goingPeople = audiencePeople(state, t.o.data, 'going');
-    record = notify(state, ctx, opts, {
-      kind: 'leave_by', ...leaveByText(state, t.o), channels: SERVICE_CHANNELS, preferenceKind: 'reminder',
-      people: goingPeople.length ? goingPeople : listPeople(state), eventId: t.ev.id, occurrenceDate: t.o.date,
-    }, changes, events, agenda);
-    changes.push(mark(markId.leaveBy(t.ev.id, t.o.date), ctx.now));
-  }
-  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now, 'leaveBy'));
-  return result(record, changes, events, agenda);
+    return {
+      input: {
+        kind: 'leave_by', ...leaveByText(state, t.o), channels: SERVICE_CHANNELS, preferenceKind: 'reminder',
+        people: goingPeople.length ? goingPeople : listPeople(state), eventId: t.ev.id, occurrenceDate: t.o.date,
+      },
+      markId: markId.leaveBy(t.ev.id, t.o.date),
+    };
+  });
 }
 
 export function fireCoverage(state: FamilyState, ctx: CommandContext, data: { eventId: string; occurrenceDate: string }, opts: FireOptions): Decision<Fired> {
-  const changes: RecordChange[] = [];
-  const events: LogEvent[] = [];
-  const agenda: AgendaChange[] = [];
-  const t = target(state, data);
-  let record: NotificationRecord | null = null;
-  if (t && needsCoverage(t.o.data, !!t.ev.sourceId)) {
-    record = notify(state, ctx, opts, {
-      kind: 'coverage_alert', ...coverageText(state, t.o, ctx.now), channels: SERVICE_CHANNELS, preferenceKind: 'coverage_alert',
-      eventId: t.ev.id, occurrenceDate: t.o.date,
-    }, changes, events, agenda);
-    changes.push(mark(markId.coverage(t.ev.id, t.o.date), ctx.now));
-  }
-  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now, 'coverage'));
-  return result(record, changes, events, agenda);
+  return fireOccurrence(state, ctx, data, opts, 'coverage', (t) => {
+    if (!needsCoverage(t.o.data, !!t.ev.sourceId)) return null;
+    return {
+      input: {
+        kind: 'coverage_alert', ...coverageText(state, t.o, ctx.now), channels: SERVICE_CHANNELS, preferenceKind: 'coverage_alert',
+        eventId: t.ev.id, occurrenceDate: t.o.date,
+      },
+      markId: markId.coverage(t.ev.id, t.o.date),
+    };
+  });
 }
 
 /** A check fires once: its notification goes out and the check is done (removed). */

@@ -42,5 +42,5 @@ export function listNotifications(state: FamilyState, q: NotificationQuery, now:
     if (out.length === limit) { more = true; break; }
     out.push(notificationView(r));
   }
-  return { notifications: out, ...(more ? { nextCursor: out[out.length - 1]!.id } : {}) };
+  return { notifications: out, ...(more ? { nextCursor: out[out.length - 1].id } : {}) };
 }

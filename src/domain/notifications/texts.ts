@@ -8,7 +8,7 @@ import { entriesOf } from '../collections/listing.js';
 import { listEvents } from '../calendar/listing.js';
 import type { EventData } from '../calendar/types.js';
 import type { EventView } from '../calendar/events.js';
-import { activePerson } from '../people/people.js';
+import { activePerson, goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, todayIn, weekday } from '../shared/time.js';
 import { isAllDay, type Occurrence } from './occurrences.js';
@@ -46,18 +46,11 @@ function hhmm(ms: number, tz: string): string {
 }
 
 function names(state: FamilyState, ids: readonly string[]): string[] {
-  return ids.map((id) => activePerson(state, id)).filter((p) => p !== undefined).map((p) => p!.familiarName ?? p!.name);
+  return ids.map((id) => activePerson(state, id)).filter((p) => p !== undefined).map((p) => p.familiarName ?? p.name);
 }
 
 function going(state: FamilyState, d: EventData): string[] {
-  const ids = new Set<string>();
-  for (const [id, a] of Object.entries(d.attendance ?? {})) if (a === 'going') ids.add(id);
-  if (d.everyoneAttendance === 'going') {
-    for (const p of state.table<{ id: string; deletedAt: string | null }>('people').values()) {
-      if (p.deletedAt === null && d.attendance?.[p.id] === undefined) ids.add(p.id);
-    }
-  }
-  return names(state, [...ids]);
+  return names(state, [...goingIds(state, d)]);
 }
 
 function weatherLine(w: WeatherNote | null | undefined): string | null {
@@ -142,7 +135,7 @@ export function routineText(state: FamilyState, r: RoutineRecord, now: Date, wea
     for (const e of day) lines.push(eventLine(state, e));
   }
   // Overdue first, then today's, then tomorrow's.
-  const chores = entriesOf(state, 'chores').filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due as string) <= tomorrow)
+  const chores = entriesOf(state, 'chores').filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due) <= tomorrow)
     .sort((a, b) => ((a.data.due as string) < (b.data.due as string) ? -1 : (a.data.due as string) > (b.data.due as string) ? 1 : a.title.localeCompare(b.title)));
   if (chores.length) {
     const items = chores.slice(0, 20).map((c) => {

@@ -3,8 +3,9 @@
  * lists and from new references (entries, events, reminders), while records that already point
  * at them stay readable.
  */
-import { Invalid, NotFound, failOnIssues } from '../shared/errors.js';
+import { NotFound, failOnIssues } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
+import type { EventData } from '../calendar/types.js';
 import { noChange } from '../shared/decision.js';
 
 export const PEOPLE = 'people';
@@ -145,4 +146,16 @@ export function decideDeletePerson(state: FamilyState, id: string, ctx: CommandC
     changes: [{ table: PEOPLE, id, value: gone }],
     events: [{ type: 'person.deleted', object: personView(gone) }],
   };
+}
+
+/** Who is going to an event: marked going, or not marked while everyone is going. */
+export function goingIds(state: FamilyState, d: EventData): Set<string> {
+  const ids = new Set<string>();
+  for (const [id, a] of Object.entries(d.attendance ?? {})) if (a === 'going') ids.add(id);
+  if (d.everyoneAttendance === 'going') {
+    for (const p of state.table<{ id: string; deletedAt: string | null }>('people').values()) {
+      if (p.deletedAt === null && d.attendance?.[p.id] === undefined) ids.add(p.id);
+    }
+  }
+  return ids;
 }

@@ -44,7 +44,7 @@ export function planSpans(state: FamilyState, plan: PlanRecord): Span[] {
 /** The smallest span covering them all, or null when there is none. */
 export function coverSpan(spans: readonly Span[]): Span | null {
   if (!spans.length) return null;
-  let { start, end } = spans[0]!;
+  let { start, end } = spans[0];
   for (const s of spans) {
     if (s.start < start) start = s.start;
     if (s.end > end) end = s.end;

@@ -24,15 +24,22 @@ export function capIssues(issues: Issue[] | undefined): { issues?: Issue[]; issu
   return issues.length > MAX_ISSUES ? { issues: issues.slice(0, MAX_ISSUES), issueCount: issues.length } : { issues };
 }
 
-export class DomainError extends Error {
+/** An error that carries the issues that say where (at most MAX_ISSUES of them). */
+export class IssuesError extends Error {
   readonly issues?: Issue[];
   /** How many issues were found, when more than MAX_ISSUES (the rest were left off). */
   readonly issueCount?: number;
-  constructor(readonly kind: DomainErrorKind, message: string, issues?: Issue[]) {
+  constructor(message: string, issues?: Issue[]) {
     super(message);
     const capped = capIssues(issues);
     if (capped.issues) this.issues = capped.issues;
     if (capped.issueCount !== undefined) this.issueCount = capped.issueCount;
+  }
+}
+
+export class DomainError extends IssuesError {
+  constructor(readonly kind: DomainErrorKind, message: string, issues?: Issue[]) {
+    super(message, issues);
   }
 }
 
@@ -52,7 +59,7 @@ export class Invalid extends DomainError {
 export function issuesMessage(
   issues: readonly Issue[], found = issues.length, atLeast = false,
 ): string {
-  const first = issues[0]!;
+  const first = issues[0];
   const where = first.path.length ? first.path.join('.') : 'body';
   const others = found - 1;
   const more = others > 0

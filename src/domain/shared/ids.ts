@@ -16,7 +16,7 @@ export type IdGenerator = (prefix: IdPrefix) => string;
 function encode(value: number, length: number): string {
   let out = '';
   for (let i = 0; i < length; i++) {
-    out = ALPHABET[value % 32]! + out;
+    out = ALPHABET[value % 32] + out;
     value = Math.floor(value / 32);
   }
   return out;
@@ -46,8 +46,8 @@ export function createIdGenerator(now: () => number, randomBytes: (n: number) =>
       const b = randomBytes(7);
       // The low 49 bits of the 7 bytes (the top bit stays clear, so increments within a
       // millisecond do not overflow).
-      hi = ((b[0]! & 1) << 23) | (b[1]! << 15) | (b[2]! << 7) | (b[3]! >> 1);
-      lo = ((b[3]! & 1) << 24) | (b[4]! << 16) | (b[5]! << 8) | b[6]!;
+      hi = ((b[0] & 1) << 23) | (b[1] << 15) | (b[2] << 7) | (b[3] >> 1);
+      lo = ((b[3] & 1) << 24) | (b[4] << 16) | (b[5] << 8) | b[6];
     }
     return `${prefix}_${encode(Math.max(lastTime, t), 10)}${encode(hi, 5)}${encode(lo, 5)}`;
   };

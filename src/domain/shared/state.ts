@@ -39,8 +39,8 @@ export interface Caller {
 export interface RecordChange {
   table: string;
   id: string;
-  /** The new record, or null to delete it. */
-  value: unknown | null;
+  /** The new record, or null (or undefined) to delete it. */
+  value: unknown;
 }
 
 export interface LogEvent {
@@ -180,7 +180,7 @@ export class FamilyState {
         t?.delete(c.id);
         continue;
       }
-      if (!t) this.tables.set(c.table, (t = new Map()));
+      if (!t) this.tables.set(c.table, (t = new Map<string, unknown>()));
       t.set(c.id, c.value);
     }
     this.version++;

@@ -128,7 +128,7 @@ export function parseLocalTime(s: string): string | null {
   if (m12) {
     const h = Number(m12[1]);
     if (h < 1 || h > 12) return null;
-    const pm = m12[3]!.toLowerCase() === 'p';
+    const pm = m12[3].toLowerCase() === 'p';
     const h24 = (h % 12) + (pm ? 12 : 0);
     return `${String(h24).padStart(2, '0')}:${m12[2] ?? '00'}`;
   }
@@ -201,7 +201,7 @@ function offsetAtSec(sec: number, tz: string): number {
   for (const part of formatterFor(tz).formatToParts(new Date(sec * 1000))) {
     if (part.type !== 'literal') p[part.type] = Number(part.value);
   }
-  const wall = (dayNumberOf(p.year!, p.month!, p.day!) * 86_400) + p.hour! * 3600 + p.minute! * 60 + p.second!;
+  const wall = (dayNumberOf(p.year, p.month, p.day) * 86_400) + p.hour * 3600 + p.minute * 60 + p.second;
   return wall - sec;
 }
 

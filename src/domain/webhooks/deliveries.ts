@@ -134,7 +134,7 @@ export function decideOutcome(
   state: FamilyState, o: AttemptOutcome, scheduleSeconds: readonly number[], jitter: number, ctx: CommandContext,
 ): Decision<OutcomeResult> {
   const d = decideOutcomes(state, { outcomes: [{ ...o, jitter }] }, scheduleSeconds, ctx);
-  return { ...d, result: d.result[0]! };
+  return { ...d, result: d.result[0] };
 }
 
 /** A window's worth of a family's delivery bookkeeping, recorded in one decision. */
@@ -208,7 +208,7 @@ export function decideOutcomes(
         status = 'failed';
       } else if (o.attempt <= scheduleSeconds.length && (holds || (fromLog && d.enabled))) {
         status = 'retrying';
-        const planned = scheduleSeconds[o.attempt - 1]! * 1000 * (1 + JITTER * Math.min(Math.max(o.jitter, 0), 0.999));
+        const planned = scheduleSeconds[o.attempt - 1] * 1000 * (1 + JITTER * Math.min(Math.max(o.jitter, 0), 0.999));
         const delay = Math.max(planned, Math.min(o.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
         const dueAt = nowMs + Math.round(delay);
         nextAttemptAt = new Date(dueAt).toISOString();

@@ -84,7 +84,7 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     }
     // 3. How big it is, declared and then counted.
     if ((ctx.request.length ?? 0) > limitBytes) throw tooLarge(limitBytes);
-    const bytes = await readAll(req, DECODERS[encoding]!, encoding, limitBytes);
+    const bytes = await readAll(req, DECODERS[encoding], encoding, limitBytes);
 
     // 4. What it says.
     let text: string;
@@ -235,7 +235,7 @@ export function checkShape(root: object): Issue[] {
       continue;
     }
     for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i]!;
+      const key = keys[i];
       if (FORBIDDEN_KEYS.has(key)) issues.push({ path: pathOf(frame, key), message: 'is not allowed as a key (it names a built-in property of objects)' });
       else if (LONE_SURROGATE.test(key)) issues.push({ path: pathOf(frame, key), message: 'is not well-formed Unicode (a lone surrogate)' });
       else visit(frame, key, (value as Record<string, unknown>)[key]);

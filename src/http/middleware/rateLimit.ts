@@ -82,9 +82,9 @@ export function addressBucket(ip: string): string {
   // Plain IPv4, the usual case on a LAN: asked on every request, so no pattern is run for it.
   if (!ip.includes(':')) return ip;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
+  if (mapped) return mapped[1];
   if (!isIPv6(ip)) return ip;
-  const [head, tail] = ip.toLowerCase().split('%')[0]!.split('::') as [string, string | undefined];
+  const [head, tail] = ip.toLowerCase().split('%')[0].split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];
   // Only the first four groups are kept, so an embedded IPv4 tail (two groups written as one) does

@@ -2,10 +2,9 @@
  * Request structs and response schemas of the calendar events endpoints; the published
  * OpenAPI document (`/api/v1/openapi.json`) is generated from them.
  */
-import { S, named, toJsonSchema, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, toJsonSchema, type Infer, type JsonSchema, type SomeStruct } from '../schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
-import type { Struct } from 'superstruct';
 import {
   ASSIGNEE_MAX, ATTENDANCE, AUDIENCES, CHANNELS, EVENT_FIELDS, NOTE_MAX, PEOPLE_MAX, REMINDER_MODES, REMINDERS_MAX,
   REPEAT_FREQUENCIES, REPEAT_KEYS, SHOWN_ALWAYS, TITLE_MAX, WHERE_MAX, type EventFieldInput, type EventFieldName,
@@ -44,8 +43,8 @@ const nullableString = { type: ['string', 'null'] };
  * PATCH struct in `patch`; a field no request sends has none.
  */
 type HttpField<K extends EventFieldName> = { response: JsonSchema | null }
-  & (K extends FieldsWhere<'create', 'never'> ? { struct: null } : { struct: Struct<EventFieldInput<K>, any> })
-  & (K extends FieldsWhere<'patch', 'merge'> ? { patch: Struct<EventFieldPatch<K>, any> } : unknown);
+  & (K extends FieldsWhere<'create', 'never'> ? { struct: null } : { struct: SomeStruct<EventFieldInput<K>> })
+  & (K extends FieldsWhere<'patch', 'merge'> ? { patch: SomeStruct<EventFieldPatch<K>> } : unknown);
 
 const FIELDS = {
   date: { struct: S.date(), response: { type: 'string', format: 'date' } },
@@ -84,7 +83,7 @@ const FIELDS = {
   description: { struct: null, response: { type: 'string', description: 'Events of external feeds: the feed\'s DESCRIPTION (read-only)' } },
 } satisfies { [K in EventFieldName]: HttpField<K> };
 
-type Shape = Record<string, Struct<any, any>>;
+type Shape = Record<string, SomeStruct>;
 const NAMES = Object.keys(EVENT_FIELDS) as EventFieldName[];
 
 /** The event fields of a create body, or of a PATCH body, by each field's facts. */
@@ -92,7 +91,7 @@ function fieldShape(body: 'create' | 'patch'): Shape {
   const out: Shape = {};
   for (const name of NAMES) {
     const facts = EVENT_FIELDS[name];
-    const http: { struct: Struct<any, any> | null; patch?: Struct<any, any> } = FIELDS[name];
+    const http: { struct: SomeStruct | null; patch?: SomeStruct } = FIELDS[name];
     const rule = body === 'create' ? facts.create : facts.patch;
     if (rule === 'never') continue;
     if (!http.struct) throw new Error(`event field ${name} is sent in a ${body} body but has no struct`);
@@ -108,7 +107,7 @@ function fieldShape(body: 'create' | 'patch'): Shape {
  * A body: the envelope's `title` first, then the event fields with its `calendarKey` and `data`
  * before the repeat fields (where the published document has always listed them), `more` last.
  */
-function bodyShape(fields: Shape, envelope: { title: Struct<any, any>; calendarKey: Struct<any, any>; data: Struct<any, any> }, more: Shape = {}): Shape {
+function bodyShape(fields: Shape, envelope: { title: SomeStruct; calendarKey: SomeStruct; data: SomeStruct }, more: Shape = {}): Shape {
   const out: Shape = { title: envelope.title };
   for (const [k, struct] of Object.entries(fields)) {
     if (k === REPEAT_KEYS[0]) Object.assign(out, { calendarKey: envelope.calendarKey, data: envelope.data });
@@ -126,7 +125,7 @@ export const CreateEventBody = withExamples(S.object(bodyShape(fieldShape('creat
   title: 'Swimming lessons', date: '2026-11-24', time: '16:30', durationMinutes: 45, where: 'City pool',
   repeatFrequency: 'weekly', reminders: [{ offsetMinutes: 60 }],
   travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10 },
-}) as unknown as Struct<EventInput, any>;
+}) as unknown as SomeStruct<EventInput>;
 export type CreateEventBody = Infer<typeof CreateEventBody>;
 
 export const UpdateEventBody = withExamples(S.object(bodyShape(fieldShape('patch'), { title: S.optional(title), calendarKey, data }, {
@@ -137,7 +136,7 @@ export const UpdateEventBody = withExamples(S.object(bodyShape(fieldShape('patch
   status: S.optional(status),
 }), 'Only the fields to change. null unsets an optional field (extension); attendance is merged per person (null drops one answer) after clearAttendance empties it; data is merged key by key.'),
 { attendance: { person_01kaq5m2v8x3c4d5e6f7: 'going' } },
-{ editScope: 'occurrence', occurrenceDate: '2026-12-01', time: '17:00' }) as unknown as Struct<EventPatch, any>;
+{ editScope: 'occurrence', occurrenceDate: '2026-12-01', time: '17:00' }) as unknown as SomeStruct<EventPatch>;
 export type UpdateEventBody = Infer<typeof UpdateEventBody>;
 
 export const ListEventsQuery = S.object({
@@ -162,7 +161,7 @@ export type DeleteEventQuery = Infer<typeof DeleteEventQuery>;
  * else what a request sends for it — or null, for a field the view always shows, when unset.
  */
 function responseSchema(k: EventFieldName): JsonSchema {
-  const http: { struct: Struct<any, any> | null; response: JsonSchema | null } = FIELDS[k];
+  const http: { struct: SomeStruct | null; response: JsonSchema | null } = FIELDS[k];
   if (http.response) return http.response;
   if (!http.struct) throw new Error(`event field ${k} needs a response schema: no request sends it`);
   const schema = toJsonSchema(http.struct);

@@ -45,7 +45,7 @@ export default defineRoutes([
     description: '`editScope=occurrence` with `occurrenceDate` changes one occurrence (kept as an exception on the series; the response shows that occurrence); a date that is not an occurrence answers 404. Default scope: series. Events of external feeds keep their feed-owned fields (409).',
     response: EVENT_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideUpdateEvent(state, params.eventId!, body, ctx),
+      (state, ctx) => decideUpdateEvent(state, params.eventId, body, ctx),
       (done, s) => ({ ok: true, event: changeView(s, done) })),
   },
   {
@@ -54,7 +54,7 @@ export default defineRoutes([
     description: 'Deletes the whole series (default), or with `editScope=occurrence&occurrenceDate=…` that one date. Deleting an event unlinks it from plans.',
     response: EVENT_RESPONSE,
     handler: ({ params, query, family }) => family.execute(
-      (state, ctx) => decideDeleteEventScoped(state, params.eventId!, query, ctx),
+      (state, ctx) => decideDeleteEventScoped(state, params.eventId, query, ctx),
       (done, s) => ({ ok: true, event: changeView(s, done) })),
   },
 ]);

@@ -1,12 +1,11 @@
 /**
  * Request structs and response schemas of the collections endpoints (wire name: tracker).
  */
-import { S, named, toJsonSchema, type Infer, type JsonSchema } from '../schema.js';
-import type { Struct } from 'superstruct';
+import { S, named, toJsonSchema, type Infer, type JsonSchema, type SomeStruct } from '../schema.js';
 import { COLORS, FIELD_KEY_RE, FIELD_TYPES } from '../../domain/collections/types.js';
 
 /** Adds examples to a struct's published schema (the struct itself is unchanged). */
-export function withExamples<T extends Struct<any, any>>(struct: T, ...examples: unknown[]): T {
+export function withExamples<T extends SomeStruct>(struct: T, ...examples: unknown[]): T {
   Object.assign(toJsonSchema(struct), { examples });
   return struct;
 }

@@ -34,7 +34,7 @@ export default defineRoutes([
     description: 'Send only the fields to change. `fields` replaces the whole list; values of removed fields are hidden, not erased. The key never changes.',
     response: TRACKER_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideUpdateCollection(state, params.collectionKey!, body, ctx),
+      (state, ctx) => decideUpdateCollection(state, params.collectionKey, body, ctx),
       (c) => ({ ok: true, tracker: collectionView(c) })),
   },
   {
@@ -43,7 +43,7 @@ export default defineRoutes([
     description: 'Built-in collections answer 409, as does the calendar of an external feed (remove the feed instead). The change log records one collection.deleted (with deletedEntries), not one record per entry.',
     response: TRACKER_DELETE_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteCollection(state, params.collectionKey!, ctx),
+      (state, ctx) => decideDeleteCollection(state, params.collectionKey, ctx),
       (r) => ({ ok: true, tracker: collectionView(r.collection), deletedEntries: r.deletedEntries })),
   },
 ]);

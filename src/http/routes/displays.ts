@@ -37,7 +37,7 @@ export default defineRoutes([
     description: 'The page answers 404 and its open streams get `event: gone` from this moment. Logs display.deleted.',
     response: DISPLAY_DELETED_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteDisplay(state, params.displayId!, ctx),
+      (state, ctx) => decideDeleteDisplay(state, params.displayId, ctx),
       (display) => ({ ok: true, display: displayView(display) })),
   },
 ]);

@@ -78,7 +78,7 @@ function asset(name: string): Asset | undefined {
   if (!Object.hasOwn(SOURCES, name)) return undefined;
   let a = loaded.get(name);
   if (!a) {
-    const src = SOURCES[name]!;
+    const src = SOURCES[name];
     const body = src.text !== undefined ? Buffer.from(src.text) : readFileSync(join(DIST, src.file!));
     a = { type: src.type, body, ...(src.gzip ? { gzipped: gzipSync(body, { level: 9 }) } : {}) };
     loaded.set(name, a);

@@ -33,7 +33,7 @@ export default defineRoutes([
     response: ENTRY_LIST_RESPONSE,
     handler: ({ params, query, family, koa }) => family.read((state) => {
       const answer = () => {
-        const c = requireCollection(state, params.collectionKey!);
+        const c = requireCollection(state, params.collectionKey);
         const page = listEntries(state, c, query);
         return JsonText.of({ ok: true, entries: page.entries.map((e) => entryView(c, e)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
       };
@@ -48,8 +48,8 @@ export default defineRoutes([
     description: `Atomic: one invalid item answers 400 with issues under ["items", i, …] and nothing is written. One tracker.entry.created per entry.${calendarNote}`,
     response: BATCH_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideCreateEntries(state, params.collectionKey!, body.items, ctx),
-      (made, s) => ({ ok: true, count: made.length, entries: views(s, params.collectionKey!, made) })),
+      (state, ctx) => decideCreateEntries(state, params.collectionKey, body.items, ctx),
+      (made, s) => ({ ok: true, count: made.length, entries: views(s, params.collectionKey, made) })),
   },
   {
     method: 'patch', path: `${base}/batch`, tags, body: BatchUpdateBody,
@@ -57,8 +57,8 @@ export default defineRoutes([
     description: `Atomic: one invalid item answers 400, an unknown entry id 404, and nothing is changed. Each item changes only the fields it sends.${calendarNote}`,
     response: BATCH_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideUpdateEntries(state, params.collectionKey!, body.items, ctx),
-      (done, s) => ({ ok: true, count: done.length, entries: views(s, params.collectionKey!, done) })),
+      (state, ctx) => decideUpdateEntries(state, params.collectionKey, body.items, ctx),
+      (done, s) => ({ ok: true, count: done.length, entries: views(s, params.collectionKey, done) })),
   },
   {
     method: 'delete', path: `${base}/batch`, tags, body: BatchDeleteBody,
@@ -66,8 +66,8 @@ export default defineRoutes([
     description: `Atomic: an unknown entry id answers 404 with issues under ["entryIds", i] and nothing is deleted.${calendarNote}`,
     response: BATCH_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideDeleteEntries(state, params.collectionKey!, body.entryIds, ctx),
-      (gone, s) => ({ ok: true, count: gone.length, entries: views(s, params.collectionKey!, gone) })),
+      (state, ctx) => decideDeleteEntries(state, params.collectionKey, body.entryIds, ctx),
+      (gone, s) => ({ ok: true, count: gone.length, entries: views(s, params.collectionKey, gone) })),
   },
   {
     method: 'post', path: base, tags, status: 201, body: CreateEntryBody,
@@ -75,8 +75,8 @@ export default defineRoutes([
     description: `Data keys the collection does not define are dropped; values are checked against their field types.${calendarNote}`,
     response: ENTRY_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideCreateEntries(state, params.collectionKey!, [body], ctx, SINGLE),
-      (made, s) => ({ ok: true, entry: views(s, params.collectionKey!, made)[0] })),
+      (state, ctx) => decideCreateEntries(state, params.collectionKey, [body], ctx, SINGLE),
+      (made, s) => ({ ok: true, entry: views(s, params.collectionKey, made)[0] })),
   },
   {
     method: 'patch', path: `${base}/:entryId`, tags, body: UpdateEntryBody,
@@ -84,8 +84,8 @@ export default defineRoutes([
     description: `Send only the fields to change; data is merged key by key and null removes a key.${calendarNote}`,
     response: ENTRY_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideUpdateEntries(state, params.collectionKey!, [{ ...body, entryId: params.entryId! }], ctx, SINGLE),
-      (done, s) => ({ ok: true, entry: views(s, params.collectionKey!, done)[0] })),
+      (state, ctx) => decideUpdateEntries(state, params.collectionKey, [{ ...body, entryId: params.entryId }], ctx, SINGLE),
+      (done, s) => ({ ok: true, entry: views(s, params.collectionKey, done)[0] })),
   },
   {
     method: 'delete', path: `${base}/:entryId`, tags,
@@ -93,7 +93,7 @@ export default defineRoutes([
     description: calendarNote.trim(),
     response: ENTRY_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteEntries(state, params.collectionKey!, [params.entryId!], ctx, () => ['entryId']),
-      (gone, s) => ({ ok: true, entry: views(s, params.collectionKey!, gone)[0] })),
+      (state, ctx) => decideDeleteEntries(state, params.collectionKey, [params.entryId], ctx, () => ['entryId']),
+      (gone, s) => ({ ok: true, entry: views(s, params.collectionKey, gone)[0] })),
   },
 ]);

@@ -54,7 +54,7 @@ export default defineRoutes([
     handler: async ({ body, family, services }) => {
       const address = readFeedAddress(body.url);
       // A name already taken is known before the fetch: answer 409 without fetching.
-      if (body.name !== undefined) await family.read((state) => assertNameFree(state, body.name!));
+      if (body.name !== undefined) await family.read((state) => assertNameFree(state, body.name));
       let snapshot: FeedSnapshot;
       try {
         snapshot = await snapshotOf(services, address, family.info.timezone);
@@ -92,7 +92,7 @@ export default defineRoutes([
     description: 'Only `hint` can be changed (other fields answer 400). Logs external_calendar.updated when it changed.',
     response: FEED_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideUpdateFeedHint(state, params.sourceId!, body.hint, ctx),
+      (state, ctx) => decideUpdateFeedHint(state, params.sourceId, body.hint, ctx),
       (view) => ({ ok: true, feed: view })),
   },
   {
@@ -101,7 +101,7 @@ export default defineRoutes([
     description: 'Removes the feed, its calendar and its events; plans drop their links to them. Logs collection.deleted and external_calendar.deleted.',
     response: FEED_DELETED_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteFeed(state, params.sourceId!, ctx),
+      (state, ctx) => decideDeleteFeed(state, params.sourceId, ctx),
       (r) => ({ ok: true, sourceId: r.view.sourceId, deletedEvents: r.deletedEvents, feed: r.view })),
   },
   {
@@ -110,7 +110,7 @@ export default defineRoutes([
     description: 'Queues a refresh due now and answers at once; the feed\'s `lastSyncedAt` and `lastError` show how it went. Logs external_calendar.refresh_requested.',
     response: FEED_REFRESH_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideRequestRefresh(state, params.sourceId!, ctx),
+      (state, ctx) => decideRequestRefresh(state, params.sourceId, ctx),
       (view) => ({ ok: true, sourceId: view.sourceId, queued: true, feed: view })),
   },
 ]);

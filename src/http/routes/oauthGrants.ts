@@ -31,7 +31,7 @@ export default defineRoutes([
     response: GRANT_REVOKED_RESPONSE,
     handler: async ({ services, family, params, caller }) => {
       const grants = grantsOf(services);
-      const id = params.grantId!;
+      const id = params.grantId;
       if (!grants.listGrants(family.info.id).some((g) => g.id === id)) throw new NotFound(`No OAuth grant ${id} in this family`);
       const outcome = await grants.revokeGrant(id, caller);
       if (!outcome) throw new NotFound(`No OAuth grant ${id} in this family`);

@@ -34,7 +34,7 @@ export default defineRoutes([
     description: 'Send only the fields to change; familiarName, email and phone may be null to remove them. A deleted person answers 404.',
     response: PERSON_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideUpdatePerson(state, params.personId!, body, ctx),
+      (state, ctx) => decideUpdatePerson(state, params.personId, body, ctx),
       (p) => ({ ok: true, person: personView(p) })),
   },
   {
@@ -43,7 +43,7 @@ export default defineRoutes([
     description: 'Hides the person from lists and from new references (which then answer 400); records that already name them keep the id.',
     response: PERSON_DELETE_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeletePerson(state, params.personId!, ctx),
+      (state, ctx) => decideDeletePerson(state, params.personId, ctx),
       (p) => ({ ok: true, personId: p.id })),
   },
 ]);

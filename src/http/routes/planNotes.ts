@@ -17,7 +17,7 @@ export default defineRoutes([
     description: 'Added at the end. `showOnSharedPage` defaults to false.',
     response: NOTE_CREATE_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (s, ctx) => decideCreateNote(s, params.planId!, body, ctx),
+      (s, ctx) => decideCreateNote(s, params.planId, body, ctx),
       (n, s) => ({ ok: true, noteId: n.id, note: noteView(s, n) })),
   },
   {
@@ -26,7 +26,7 @@ export default defineRoutes([
     description: 'At least one of body, showOnSharedPage; the author and the note\'s place are kept.',
     response: NOTE_UPDATE_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (s, ctx) => decideUpdateNote(s, params.planId!, params.noteId!, body, ctx),
+      (s, ctx) => decideUpdateNote(s, params.planId, params.noteId, body, ctx),
       (n, s) => ({ ok: true, noteId: n.id, onSharedPage: n.showOnSharedPage, note: noteView(s, n) })),
   },
   {
@@ -34,7 +34,7 @@ export default defineRoutes([
     summary: 'Delete a note',
     response: NOTE_DELETE_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (s, ctx) => decideDeleteNote(s, params.planId!, params.noteId!, ctx),
+      (s, ctx) => decideDeleteNote(s, params.planId, params.noteId, ctx),
       (n) => ({ ok: true, noteId: n.id })),
   },
 ]);

@@ -37,7 +37,7 @@ export default defineRoutes([
     handler: ({ params, body, family, caller }) => {
       const input = { question: body.question, options: body.options.map(optionInput) };
       return family.execute(
-        (s, ctx) => decideCreatePoll(s, params.planId!, input, ctx),
+        (s, ctx) => decideCreatePoll(s, params.planId, input, ctx),
         (p) => ({ ok: true, pollId: p.id, poll: pollView(p, caller.personId) }));
     },
   },
@@ -47,7 +47,7 @@ export default defineRoutes([
     description: OPEN_ONLY,
     response: POLL_RESPONSE,
     handler: ({ params, body, family, caller }) => family.execute(
-      (s, ctx) => decideUpdatePoll(s, params.planId!, params.pollId!, body, ctx),
+      (s, ctx) => decideUpdatePoll(s, params.planId, params.pollId, body, ctx),
       (p) => ({ ok: true, pollId: p.id, poll: pollView(p, caller.personId) })),
   },
   {
@@ -55,8 +55,8 @@ export default defineRoutes([
     summary: 'Delete a poll and its votes',
     description: 'Open or settled; an event settling created stays on the calendar and in the plan.',
     response: POLL_DELETE_RESPONSE,
-    handler: ({ params, family, caller }) => family.execute(
-      (s, ctx) => decideDeletePoll(s, params.planId!, params.pollId!, ctx),
+    handler: ({ params, family }) => family.execute(
+      (s, ctx) => decideDeletePoll(s, params.planId, params.pollId, ctx),
       (p) => ({ ok: true, pollId: p.id })),
   },
   {
@@ -65,8 +65,8 @@ export default defineRoutes([
     description: `${OPEN_ONLY} A poll has at most 12 options (a 13th → 409).`,
     response: OPTION_RESPONSE,
     handler: ({ params, body, family, caller }) => family.execute(
-      (s, ctx) => decideAddOption(s, params.planId!, params.pollId!, optionInput(body), ctx),
-      (o, s) => ({ ok: true, optionId: o.id, poll: currentPoll(s, params.planId!, params.pollId!, caller) })),
+      (s, ctx) => decideAddOption(s, params.planId, params.pollId, optionInput(body), ctx),
+      (o, s) => ({ ok: true, optionId: o.id, poll: currentPoll(s, params.planId, params.pollId, caller) })),
   },
   {
     method: 'patch', path: `${base}/:pollId/options/:optionId`, tags, body: OptionBody,
@@ -74,8 +74,8 @@ export default defineRoutes([
     description: `${OPEN_ONLY} Send the whole option: fields left out are cleared. Its votes stay.`,
     response: OPTION_RESPONSE,
     handler: ({ params, body, family, caller }) => family.execute(
-      (s, ctx) => decideReplaceOption(s, params.planId!, params.pollId!, params.optionId!, optionInput(body), ctx),
-      (o, s) => ({ ok: true, optionId: o.id, poll: currentPoll(s, params.planId!, params.pollId!, caller) })),
+      (s, ctx) => decideReplaceOption(s, params.planId, params.pollId, params.optionId, optionInput(body), ctx),
+      (o, s) => ({ ok: true, optionId: o.id, poll: currentPoll(s, params.planId, params.pollId, caller) })),
   },
   {
     method: 'delete', path: `${base}/:pollId/options/:optionId`, tags,
@@ -83,8 +83,8 @@ export default defineRoutes([
     description: `${OPEN_ONLY} A poll keeps at least 2 options (409).`,
     response: OPTION_RESPONSE,
     handler: ({ params, family, caller }) => family.execute(
-      (s, ctx) => decideDeleteOption(s, params.planId!, params.pollId!, params.optionId!, ctx),
-      (o, s) => ({ ok: true, optionId: o.id, poll: currentPoll(s, params.planId!, params.pollId!, caller) })),
+      (s, ctx) => decideDeleteOption(s, params.planId, params.pollId, params.optionId, ctx),
+      (o, s) => ({ ok: true, optionId: o.id, poll: currentPoll(s, params.planId, params.pollId, caller) })),
   },
   {
     method: 'post', path: `${base}/:pollId/vote`, tags, body: ChooseOptionBody,
@@ -92,7 +92,7 @@ export default defineRoutes([
     description: `${OPEN_ONLY} One vote per person and poll; voting again moves it. A key that acts for no person → 403.`,
     response: VOTE_RESPONSE,
     handler: ({ params, body, family, caller }) => family.execute(
-      (s, ctx) => decideVote(s, params.planId!, params.pollId!, body.optionId, ctx),
+      (s, ctx) => decideVote(s, params.planId, params.pollId, body.optionId, ctx),
       (p) => ({ ok: true, pollId: p.id, optionId: body.optionId, poll: pollView(p, caller.personId) })),
   },
   {
@@ -101,7 +101,7 @@ export default defineRoutes([
     description: `${OPEN_ONLY} A key that acts for no person → 403.`,
     response: CLEAR_VOTE_RESPONSE,
     handler: ({ params, family, caller }) => family.execute(
-      (s, ctx) => decideClearVote(s, params.planId!, params.pollId!, ctx),
+      (s, ctx) => decideClearVote(s, params.planId, params.pollId, ctx),
       (p) => ({ ok: true, pollId: p.id, poll: pollView(p, caller.personId) })),
   },
   {
@@ -110,7 +110,7 @@ export default defineRoutes([
     description: 'Open polls only (409 when already settled). A dated option becomes an event in the `calendar` collection, titled after the plan with the option\'s label as its note, and is linked to the plan (`addedToCalendar: true, eventId`); an undated one writes nothing to the calendar.',
     response: SETTLE_RESPONSE,
     handler: ({ params, body, family, caller }) => family.execute(
-      (s, ctx) => decideSettlePoll(s, params.planId!, params.pollId!, body.optionId, ctx),
+      (s, ctx) => decideSettlePoll(s, params.planId, params.pollId, body.optionId, ctx),
       (r) => ({
         ok: true, addedToCalendar: r.addedToCalendar, eventId: r.eventId, pollId: r.poll.id, settledOptionId: body.optionId,
         poll: pollView(r.poll, caller.personId),
@@ -122,7 +122,7 @@ export default defineRoutes([
     description: 'Settled polls only (409 when open). The event settling created is deleted if it still exists (and leaves every plan); votes stay.',
     response: REOPEN_RESPONSE,
     handler: ({ params, family, caller }) => family.execute(
-      (s, ctx) => decideReopenPoll(s, params.planId!, params.pollId!, ctx),
+      (s, ctx) => decideReopenPoll(s, params.planId, params.pollId, ctx),
       (r) => ({
         ok: true, removedFromCalendar: r.removedFromCalendar, removedEventId: r.removedEventId, pollId: r.poll.id,
         poll: pollView(r.poll, caller.personId),

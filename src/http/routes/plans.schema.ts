@@ -10,7 +10,7 @@ import { LABEL_MAX, NOTE_MAX, OPTIONS_MAX, OPTIONS_MIN, PROSE_MAX, QUESTION_MAX,
 
 const title = S.string({ min: 1, max: TITLE_MAX, description: 'Name of the specific thing planned' });
 const prose = S.nullable(S.string({ max: PROSE_MAX, description: 'Description; null (or blank) clears it' }));
-const flag = S.boolean;
+const flag = (): ReturnType<typeof S.boolean> => S.boolean();
 
 export const CreatePlanBody = withExamples(S.object({
   title,

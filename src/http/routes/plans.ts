@@ -49,7 +49,7 @@ export default defineRoutes([
     response: PLAN_DETAIL_RESPONSE,
     handler: ({ params, family, services, caller }) => {
       const v = viewerOfCaller(services, caller);
-      return family.read((s) => ({ ok: true, ...planDetail(s, requirePlan(s, params.planId!), v) }));
+      return family.read((s) => ({ ok: true, ...planDetail(s, requirePlan(s, params.planId), v) }));
     },
   },
   {
@@ -58,7 +58,7 @@ export default defineRoutes([
     description: 'At least one of title, prose, archived. `prose: null` clears the description; archiving keeps the linked events.',
     response: PLAN_UPDATE_RESPONSE,
     handler: ({ params, body, family, services, caller }) => family.execute(
-      (s, ctx) => decideUpdatePlan(s, params.planId!, body, ctx),
+      (s, ctx) => decideUpdatePlan(s, params.planId, body, ctx),
       (p, s) => ({ ok: true, planId: p.id, title: p.title, archived: p.archived, prose: p.prose, plan: planDetail(s, p, viewerOfCaller(services, caller)) })),
   },
   {
@@ -67,7 +67,7 @@ export default defineRoutes([
     description: 'Deletes its notes, polls (with their votes) and share link; linked calendar events stay, including events settling created.',
     response: PLAN_DELETE_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (s, ctx) => decideDeletePlan(s, params.planId!, ctx),
+      (s, ctx) => decideDeletePlan(s, params.planId, ctx),
       (p) => ({ ok: true, planId: p.id })),
   },
   {
@@ -77,7 +77,7 @@ export default defineRoutes([
     response: LINK_RESPONSE,
     alsoResponses: [{ status: 200, schema: LINK_RESPONSE, description: 'Already linked: the same body' }],
     handler: ({ params, body, family }) => family.execute(
-      (s, ctx) => decideLinkEvent(s, params.planId!, body, ctx),
+      (s, ctx) => decideLinkEvent(s, params.planId, body, ctx),
       (r) => {
         const out = { ok: true, planId: r.plan.id, eventId: r.item.eventId, event: r.item };
         return r.created ? out : withStatus(200, out);
@@ -89,8 +89,8 @@ export default defineRoutes([
     description: 'The event stays on the calendar. An event that is not linked → 404.',
     response: UNLINK_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (s, ctx) => decideUnlinkEvent(s, params.planId!, params.eventId!, ctx),
-      (p) => ({ ok: true, planId: p.id, eventId: params.eventId! })),
+      (s, ctx) => decideUnlinkEvent(s, params.planId, params.eventId, ctx),
+      (p) => ({ ok: true, planId: p.id, eventId: params.eventId })),
   },
   {
     method: 'post', path: '/plans/:planId/share', tags, body: ShareBody,
@@ -100,7 +100,7 @@ export default defineRoutes([
     handler: ({ params, body, family }) => {
       const fresh = planShareToken.make();
       return family.execute(
-        (s, ctx) => decideSharePlan(s, params.planId!, body.enabled, fresh, ctx),
+        (s, ctx) => decideSharePlan(s, params.planId, body.enabled, fresh, ctx),
         (r) => ({ ok: true, enabled: r.enabled, shareUrl: r.shareUrl }));
     },
   },

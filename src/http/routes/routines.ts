@@ -36,7 +36,7 @@ export default defineRoutes([
     description: 'Send only the fields to change; `title` and `message` may be null. A new cron, time zone or isEnabled moves the next run in the same write. Logs notification_routine.updated.',
     response: ROUTINE_RESPONSE,
     handler: ({ params, body, family }) => family.execute(
-      (state, ctx) => decideUpdateRoutine(state, params.triggerId!, body, ctx),
+      (state, ctx) => decideUpdateRoutine(state, params.triggerId, body, ctx),
       (r, s) => ({ ok: true, routine: routineView(s, r) })),
   },
   {
@@ -45,7 +45,7 @@ export default defineRoutes([
     description: 'Its next run goes with it. Logs notification_routine.deleted.',
     response: ROUTINE_DELETE_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteRoutine(state, params.triggerId!, ctx),
+      (state, ctx) => decideDeleteRoutine(state, params.triggerId, ctx),
       (r) => ({ ok: true, routineId: r.id })),
   },
 ]);

@@ -37,7 +37,7 @@ export default defineRoutes([
     description: 'The public feed answers 404 from this moment. Logs calendar_share.deleted.',
     response: SHARE_DELETED_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteShare(state, params.shareId!, ctx),
+      (state, ctx) => decideDeleteShare(state, params.shareId, ctx),
       (share) => ({ ok: true, share: shareView(share) })),
   },
 ]);

@@ -45,7 +45,7 @@ function bearerMatches(header: string, token: string): boolean {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   if (!m) return false;
   const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(m[1]!), digest(token));
+  return timingSafeEqual(digest(m[1]), digest(token));
 }
 
 export default function systemRoutes(getDocument: () => unknown, version: string, metrics: Metrics) {
@@ -113,7 +113,7 @@ export default function systemRoutes(getDocument: () => unknown, version: string
       handler: ({ query, services, family }) => family.read(() => {
         const after = query.after ?? 0;
         const changes = services.store.readLog(family.info.id, after, query.limit ?? CHANGES_LIMIT.default);
-        return { ok: true, changes, nextAfter: changes.length ? changes[changes.length - 1]!.seq : after };
+        return { ok: true, changes, nextAfter: changes.length ? changes[changes.length - 1].seq : after };
       }),
     },
   ]);

@@ -168,7 +168,7 @@ const DELIVERY_HEADERS = [
 export function webhooksOpenApi(): { webhooks: Record<string, unknown>; schemas: Record<string, unknown>; parameters: Record<string, unknown> } {
   const parameters: Record<string, unknown> = {};
   const refs = DELIVERY_HEADERS.map((h) => {
-    const name = `Webhook${h.name.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
+    const name = `Webhook${h.name.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`;
     parameters[name] = h;
     return { $ref: `#/components/parameters/${name}` };
   });

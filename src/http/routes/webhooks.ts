@@ -54,7 +54,7 @@ export default defineRoutes([
     handler: ({ params, body, family }) => {
       const secret = body.rotateSecret ? newSigningSecret() : null;
       return family.execute(
-        (state, ctx) => decideUpdateDestination(state, params.destinationId!, body, secret, ctx),
+        (state, ctx) => decideUpdateDestination(state, params.destinationId, body, secret, ctx),
         (r) => ({ ok: true, destination: destinationView(r.destination), ...(r.rotated ? { signingSecret: secret } : {}) }));
     },
   },
@@ -64,7 +64,7 @@ export default defineRoutes([
     description: 'Its pending deliveries, history and usage go with it. Logs webhook_destination.deleted.',
     response: DESTINATION_DELETED_RESPONSE,
     handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteDestination(state, params.destinationId!, ctx),
+      (state, ctx) => decideDeleteDestination(state, params.destinationId, ctx),
       (d) => ({ ok: true, destination: destinationView(d) })),
   },
   {
@@ -73,7 +73,7 @@ export default defineRoutes([
     description: 'Signed like any delivery; sent now (also to a disabled destination), not retried. The answer says how it went; the attempt is recorded in the destination\'s history and usage but neither disables it nor counts towards the 5 days of failures.',
     response: TEST_RESPONSE,
     handler: async ({ params, family, services }) => {
-      const d = await family.read((state) => getDestination(state, params.destinationId!));
+      const d = await family.read((state) => getDestination(state, params.destinationId));
       const outcome = await services.webhooks.sendTest(family.info, d);
       return family.execute(
         (state, ctx) => decideOutcome(state, outcome, [], 0, ctx),

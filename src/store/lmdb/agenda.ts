@@ -11,13 +11,13 @@ export function writeAgendaChange(db: RootDatabase, familyId: string, change: Ag
   const id = 'put' in change ? change.put.id : change.remove;
   const where = keys.agendaJob(familyId, id);
   const old = db.get(where) as number | undefined;
-  if (old !== undefined) db.remove(keys.agenda(old, familyId, id));
+  if (old !== undefined) db.removeSync(keys.agenda(old, familyId, id));
   if ('put' in change) {
     const job: StoredAgendaJob = { ...change.put, familyId };
-    db.put(keys.agenda(job.dueAt, familyId, id), job);
-    db.put(where, job.dueAt);
+    db.putSync(keys.agenda(job.dueAt, familyId, id), job);
+    db.putSync(where, job.dueAt);
   } else if (old !== undefined) {
-    db.remove(where);
+    db.removeSync(where);
   }
 }
 
@@ -55,7 +55,7 @@ export class LmdbAgenda implements AgendaReads {
     const out: StoredAgendaJob[] = [];
     const range = { start: keys.agendaJobRangeStart(familyId), end: keys.agendaJobRangeEnd(familyId) };
     for (const { key, value } of this.db.getRange(range)) {
-      const where = keys.agenda(value as number, familyId, (key as string[])[2]!);
+      const where = keys.agenda(value as number, familyId, (key as string[])[2]);
       const job = this.db.get(where) as StoredAgendaJob | undefined;
       if (job) out.push(job);
     }

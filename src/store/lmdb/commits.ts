@@ -86,29 +86,32 @@ export class LmdbCommits implements BatchCommits, LogReads {
   }
 
   private writeBatch(familyId: string, batch: CommitBatch): void {
+    // Inside a write transaction putSync/removeSync write into it and return at once (the
+    // store's parts all write this way): the transaction's promise carries any failure, so
+    // there is no per-put promise left for nobody to handle.
     const db = this.db;
     for (const ix of batch.indexes ?? []) {
       const key = keys.index(ix.index, ix.key);
-      if (ix.familyId === null) db.remove(key);
-      else db.put(key, ix.familyId);
+      if (ix.familyId === null) db.removeSync(key);
+      else db.putSync(key, ix.familyId);
     }
     for (const c of batch.records ?? []) {
       const key = keys.record(familyId, c.table, c.id);
-      if (c.value === null || c.value === undefined) db.remove(key);
-      else db.put(key, c.value);
+      if (c.value === null || c.value === undefined) db.removeSync(key);
+      else db.putSync(key, c.value);
     }
-    for (const r of batch.log ?? []) db.put(keys.log(familyId, r.seq), r);
+    for (const r of batch.log ?? []) db.putSync(keys.log(familyId, r.seq), r);
     for (const a of batch.agenda ?? []) writeAgendaChange(db, familyId, a);
-    for (const c of batch.checkpoints ?? []) db.put(keys.checkpoint(c.consumer, familyId), c.seq);
+    for (const c of batch.checkpoints ?? []) db.putSync(keys.checkpoint(c.consumer, familyId), c.seq);
     for (const i of batch.idempotency ?? []) {
-      db.put(keys.idempotency(i.keyId, i.idemKey), i.record);
-      db.put(keys.idempotencyExpiry(i.record.expiresAt, i.keyId, i.idemKey), 1);
+      db.putSync(keys.idempotency(i.keyId, i.idemKey), i.record);
+      db.putSync(keys.idempotencyExpiry(i.record.expiresAt, i.keyId, i.idemKey), 1);
     }
     // The family's settings (the Directory's key) change only with what they move.
-    if (batch.family) db.put(keys.family(familyId), batch.family);
+    if (batch.family) db.putSync(keys.family(familyId), batch.family);
     if (batch.settlesQueuedUpdate !== undefined) {
       const queued = db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
-      if (queued?.id === batch.settlesQueuedUpdate) db.remove(keys.familyUpdate(familyId));
+      if (queued?.id === batch.settlesQueuedUpdate) db.removeSync(keys.familyUpdate(familyId));
     }
   }
 

@@ -40,11 +40,11 @@ export class LmdbDirectory implements Directory {
   async createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
     const ok = await this.writeKeys(() => {
       if (this.db.get(keys.slug(family.slug)) !== undefined) return false;
-      this.db.put(keys.slug(family.slug), family.id);
-      this.db.put(keys.family(family.id), family);
-      for (const c of seed) this.db.put(keys.record(family.id, c.table, c.id), c.value);
+      this.db.putSync(keys.slug(family.slug), family.id);
+      this.db.putSync(keys.family(family.id), family);
+      for (const c of seed) this.db.putSync(keys.record(family.id, c.table, c.id), c.value);
       if (firstKey) {
-        this.db.put(keys.apiKey(firstKey.id), firstKey);
+        this.db.putSync(keys.apiKey(firstKey.id), firstKey);
         this.bumpKeysVersion();
       }
       return true;
@@ -58,9 +58,9 @@ export class LmdbDirectory implements Directory {
       if (this.db.get(keys.family(familyId)) === undefined) return undefined;
       const before = this.db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
       const queued: QueuedFamilyUpdate = { id, familyId, patch: { ...before?.patch, ...patch }, queuedAt: at };
-      this.db.put(keys.familyUpdate(familyId), queued);
+      this.db.putSync(keys.familyUpdate(familyId), queued);
       const version = (this.db.get(keys.familyUpdatesVersion()) as number | undefined) ?? 0;
-      this.db.put(keys.familyUpdatesVersion(), version + 1);
+      this.db.putSync(keys.familyUpdatesVersion(), version + 1);
       return queued;
     });
   }
@@ -97,7 +97,7 @@ export class LmdbDirectory implements Directory {
 
   async putKey(key: ApiKeyRecord): Promise<void> {
     await this.writeKeys(() => {
-      this.db.put(keys.apiKey(key.id), key);
+      this.db.putSync(keys.apiKey(key.id), key);
       this.bumpKeysVersion();
     });
   }
@@ -121,7 +121,7 @@ export class LmdbDirectory implements Directory {
   /** Bumps the keys version inside a write transaction (a key was made, revoked or imported). */
   bumpKeysVersion(): void {
     const next = ((this.db.get(keys.keysVersion()) as number | undefined) ?? 0) + 1;
-    this.db.put(keys.keysVersion(), next);
+    this.db.putSync(keys.keysVersion(), next);
     this.keysVersionCache = null;
   }
 
@@ -140,7 +140,7 @@ export class LmdbDirectory implements Directory {
   touchKey(keyId: string, at: string): void {
     this.env.background(() => {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
-      if (k) void this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
+      if (k) this.db.putSync(keys.apiKey(keyId), { ...k, lastUsedAt: at });
     });
   }
 

@@ -33,10 +33,10 @@ export class LmdbIdempotency implements IdempotencyRecords {
       // The environment of this transaction: a write may wait for a reopen (env.ts).
       const db = this.env.db;
       for (const e of expired) {
-        db.remove(e.exp);
+        db.removeSync(e.exp);
         // A key reused after expiry has a newer record: leave that one alone.
         const r = db.get(e.rec) as IdempotencyRecord | undefined;
-        if (r && r.expiresAt <= e.expiresAt) db.remove(e.rec);
+        if (r && r.expiresAt <= e.expiresAt) db.removeSync(e.rec);
       }
     });
     return expired.length;
@@ -50,9 +50,9 @@ export class LmdbIdempotency implements IdempotencyRecords {
     db.transactionSync(() => {
       for (const { key, value } of db.getRange({ start: ['idem', ''], end: ['idem', '\uffff'] })) {
         const k = key as [string, string, string];
-        db.put(keys.idempotencyExpiry((value as IdempotencyRecord).expiresAt, k[1], k[2]), 1);
+        db.putSync(keys.idempotencyExpiry((value as IdempotencyRecord).expiresAt, k[1], k[2]), 1);
       }
-      db.put(marker, true);
+      db.putSync(marker, true);
     });
   }
 }

@@ -30,8 +30,8 @@ export class LmdbOAuth implements OAuthCredentials {
     return this.env.write(() => {
       const { writes, result } = fn((kind, id) => db.get(keys.oauth(kind, id)) as never);
       for (const w of writes) {
-        if (w.value === null) db.remove(keys.oauth(w.kind, w.id));
-        else db.put(keys.oauth(w.kind, w.id), w.value);
+        if (w.value === null) db.removeSync(keys.oauth(w.kind, w.id));
+        else db.putSync(keys.oauth(w.kind, w.id), w.value);
       }
       return result;
     });

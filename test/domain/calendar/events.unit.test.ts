@@ -122,8 +122,8 @@ describe('calendar events (domain)', () => {
       d = f.run((s, c) => decideUpdateEvent(s, ev.id, { clearAttendance: true, attendance: { [b]: 'out' }, where: null, clearTravelPlan: true }, c));
       expect(d.result.event.data.attendance).to.deep.equal({ [b]: 'out' });
       expect(d.result.event.data).to.not.have.any.keys('where', 'travelPlan');
-      expect(d.events[0]!.type).to.equal('calendar.event.updated');
-      expect((d.events[0]!.previous as any).data.where).to.equal('Pool');
+      expect(d.events[0].type).to.equal('calendar.event.updated');
+      expect((d.events[0].previous as any).data.where).to.equal('Pool');
     });
 
     it('keeps a reference to a person deleted since, but refuses new ones to them', () => {
@@ -133,7 +133,7 @@ describe('calendar events (domain)', () => {
       f.run((s, c) => decideDeletePerson(s, a, c));
       f.run((s, c) => decideUpdateEvent(s, ev.id, { title: 'Renamed' }, c));
       const other = create(f);
-      expect(thrown(() => decideUpdateEvent(f.state, other.id, { ownerPersonId: a }, f.ctx())).issues![0]!.path).to.deep.equal(['ownerPersonId']);
+      expect(thrown(() => decideUpdateEvent(f.state, other.id, { ownerPersonId: a }, f.ctx())).issues![0].path).to.deep.equal(['ownerPersonId']);
     });
 
     it('switches between all-day and timed', () => {
@@ -173,7 +173,7 @@ describe('calendar events (domain)', () => {
       const stored = getEvent(f.state, ev.id)!;
       expect(stored.exceptions!['2026-12-08']).to.deep.include({ status: 'done', data: { time: '17:00' } });
       expect(d.events[0]).to.deep.include({ type: 'calendar.event.updated' });
-      expect((d.events[0]!.object as any).occurrenceDate).to.equal('2026-12-08');
+      expect((d.events[0].object as any).occurrenceDate).to.equal('2026-12-08');
 
       f.run((s, c) => decideUpdateEvent(s, ev.id, { where: 'Lake', time: '15:00' }, c));
       const occ = occurrenceView(f.state, getEvent(f.state, ev.id)!, '2026-12-08');
@@ -187,10 +187,10 @@ describe('calendar events (domain)', () => {
       const ev = weekly(f);
       expect(thrown(() => decideUpdateEvent(f.state, ev.id, { editScope: 'occurrence', occurrenceDate: '2026-12-09', title: 'x' }, f.ctx()))).to.be.instanceOf(NotFound);
       expect(thrown(() => decideUpdateEvent(f.state, ev.id, { editScope: 'occurrence', occurrenceDate: '2026-11-24', title: 'x' }, f.ctx()))).to.be.instanceOf(NotFound);
-      expect(thrown(() => decideUpdateEvent(f.state, ev.id, { editScope: 'occurrence', title: 'x' }, f.ctx())).issues![0]!.path).to.deep.equal(['occurrenceDate']);
+      expect(thrown(() => decideUpdateEvent(f.state, ev.id, { editScope: 'occurrence', title: 'x' }, f.ctx())).issues![0].path).to.deep.equal(['occurrenceDate']);
       expect(thrown(() => decideUpdateEvent(f.state, ev.id, { occurrenceDate: '2026-12-08', title: 'x' }, f.ctx()))).to.be.instanceOf(Invalid);
       expect(thrown(() => decideUpdateEvent(f.state, ev.id, { editScope: 'occurrence', occurrenceDate: '2026-12-08', repeatInterval: 2 }, f.ctx()))).to.be.instanceOf(Invalid);
-      expect(thrown(() => decideDeleteEventScoped(f.state, ev.id, { editScope: 'occurrence' }, f.ctx())).issues![0]!.path).to.deep.equal(['query', 'occurrenceDate']);
+      expect(thrown(() => decideDeleteEventScoped(f.state, ev.id, { editScope: 'occurrence' }, f.ctx())).issues![0].path).to.deep.equal(['query', 'occurrenceDate']);
     });
 
     it('removes one date, which then is no occurrence any more; the series stays', () => {

@@ -18,8 +18,14 @@ function list(f: F, q: EventListQuery, now = NOW) {
   return listEvents(f.state, q, now);
 }
 
+/** "date time" of an occurrence's data, "all-day" for the time when it has none. */
+function when(data: unknown): string {
+  const d = data as { date: string; time?: string | null };
+  return `${d.date} ${d.time ?? 'all-day'}`;
+}
+
 function rows(f: F, q: EventListQuery, now = NOW): string[] {
-  return list(f, q, now).events.map((e) => `${e.data.date} ${e.data.time ?? 'all-day'} ${e.title}`);
+  return list(f, q, now).events.map((e) => `${when(e.data)} ${e.title}`);
 }
 
 describe('calendar listing (domain)', () => {
@@ -56,7 +62,7 @@ describe('calendar listing (domain)', () => {
     let cursor: string | undefined;
     for (let n = 0; n < 20; n++) {
       const page = list(f, { from: '2026-03-01', to: '2026-03-10', limit: 6, ...(cursor ? { cursor } : {}) });
-      seen.push(...page.events.map((e) => `${e.data.date} ${e.data.time ?? 'all-day'} ${e.title}`));
+      seen.push(...page.events.map((e) => `${when(e.data)} ${e.title}`));
       cursor = page.nextCursor;
       if (!cursor) break;
     }
@@ -113,14 +119,14 @@ describe('calendar listing (domain)', () => {
     expect(rows(f, { from: '2026-03-02' })).to.deep.equal(['2026-06-01 all-day Later']);
     expect(rows(f, { to: '2026-01-04' })).to.deep.equal(['2025-06-01 all-day Early']);
     const page = list(f, {});
-    expect(page.events[1]!.id).to.equal(series.id);
-    expect(page.events[1]!.occurrenceDate).to.equal(undefined);
+    expect(page.events[1].id).to.equal(series.id);
+    expect(page.events[1].occurrenceDate).to.equal(undefined);
     expect(thrown(() => list(f, { from: '2026-02-02', to: '2026-02-01' }))).to.be.instanceOf(Invalid);
   });
 
   describe('excludeEnded and the end rules', () => {
     const tz = 'Europe/Berlin';
-    const end = (d: Partial<EventData>) => eventEnd({ date: '2026-03-28', ...d } as EventData, tz).toISOString();
+    const end = (d: Partial<EventData>) => eventEnd({ date: '2026-03-28', ...d }, tz).toISOString();
 
     it('ends at endDate/endTime, else start + durationMinutes, else + 60 min, else the end of the last day', () => {
       expect(end({ time: '10:00', endTime: '11:30' })).to.equal('2026-03-28T10:30:00.000Z');

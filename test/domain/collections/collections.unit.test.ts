@@ -16,7 +16,7 @@ describe('collections (domain)', () => {
       expect(getCollection(f.state, 'calendar')).to.include({ name: 'Family calendar', category: 'calendar', color: 'sage', builtin: true });
       expect(getCollection(f.state, 'meals')!.fields.map((x) => [x.key, x.type])).to.deep.equal(
         [['date', 'date'], ['meal', 'select'], ['cook', 'person'], ['recipe', 'text'], ['notes', 'textarea']]);
-      expect(getCollection(f.state, 'groceries')!.fields[1]!.options).to.include('household');
+      expect(getCollection(f.state, 'groceries')!.fields[1].options).to.include('household');
       expect(calendarCollections(f.state).map((c) => c.key)).to.deep.equal(['calendar']);
     });
 
@@ -75,8 +75,8 @@ describe('collections (domain)', () => {
       const d = f.run((s, c) => decideCreateCollection(s, { name: 'Packing list', fields: [{ key: 'who', label: 'Who', type: 'person' }] }, c));
       expect(d.result).to.include({ key: 'packing-list', name: 'Packing list', builtin: false, description: null, category: null });
       expect(d.events).to.have.length(1);
-      expect(d.events[0]!.type).to.equal('collection.created');
-      expect(d.events[0]!.object).to.include({ key: 'packing-list' }).and.not.have.property('category');
+      expect(d.events[0].type).to.equal('collection.created');
+      expect(d.events[0].object).to.include({ key: 'packing-list' }).and.not.have.property('category');
     });
 
     it('refuses a name already used, ignoring case, with a conflict', () => {
@@ -100,7 +100,7 @@ describe('collections (domain)', () => {
       expect(d.result).to.include({ key: 'meals', name: 'Dinners', description: null });
       expect(d.result.fields).to.have.length(5);
       expect(d.events[0]).to.deep.include({ type: 'collection.updated' });
-      expect(d.events[0]!.previous).to.include({ name: 'Meals' });
+      expect(d.events[0].previous).to.include({ name: 'Meals' });
     });
 
     it('writes nothing when nothing changes', () => {

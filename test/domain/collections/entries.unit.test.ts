@@ -21,7 +21,7 @@ describe('entries (domain)', () => {
         { title: 'Milk', data: { aisle: 'dairy', colour: 'white' } }, { title: 'Bread' }], c));
       expect(d.result.map((e) => e.data)).to.deep.equal([{ aisle: 'dairy' }, {}]);
       expect(d.events.map((e) => e.type)).to.deep.equal(['tracker.entry.created', 'tracker.entry.created']);
-      expect(d.result[0]!.id < d.result[1]!.id).to.equal(true);
+      expect(d.result[0].id < d.result[1].id).to.equal(true);
     });
 
     it('checks every value against its field type and reports every bad item at once', () => {
@@ -49,8 +49,8 @@ describe('entries (domain)', () => {
       f.run((s, c) => decideDeletePerson(s, ana.id, c));
       expect(thrown(() => decideCreateEntries(f.state, 'chores', [{ title: 'x', data: { assignee: ana.id } }], f.ctx(), SINGLE)).issues)
         .to.deep.equal([{ path: ['data', 'assignee'], message: `is not a person of this family: ${ana.id}` }]);
-      const d = f.run((s, c) => decideUpdateEntries(s, 'chores', [{ entryId: chore!.id, data: { assignee: ana.id, due: '2026-12-01' } }], c));
-      expect(d.result[0]!.data).to.deep.equal({ assignee: ana.id, due: '2026-12-01' });
+      const d = f.run((s, c) => decideUpdateEntries(s, 'chores', [{ entryId: chore.id, data: { assignee: ana.id, due: '2026-12-01' } }], c));
+      expect(d.result[0].data).to.deep.equal({ assignee: ana.id, due: '2026-12-01' });
     });
   });
 
@@ -59,26 +59,26 @@ describe('entries (domain)', () => {
       const f = fixture();
       const [e] = f.run((s, c) => decideCreateEntries(s, 'groceries', [{ title: 'Milk', data: { aisle: 'dairy', quantity: '1' } }], c)).result;
       f.tick();
-      const d = f.run((s, c) => decideUpdateEntries(s, 'groceries', [{ entryId: e!.id, data: { quantity: null, notes: 'oat' }, status: 'done' }], c));
+      const d = f.run((s, c) => decideUpdateEntries(s, 'groceries', [{ entryId: e.id, data: { quantity: null, notes: 'oat' }, status: 'done' }], c));
       expect(d.result[0]).to.include({ status: 'done', title: 'Milk' });
-      expect(d.result[0]!.data).to.deep.equal({ aisle: 'dairy', notes: 'oat' });
-      expect(d.events[0]!.previous).to.deep.include({ status: 'active', data: { aisle: 'dairy', quantity: '1' } });
-      expect(d.result[0]!.updatedAt).to.not.equal(e!.updatedAt);
+      expect(d.result[0].data).to.deep.equal({ aisle: 'dairy', notes: 'oat' });
+      expect(d.events[0].previous).to.deep.include({ status: 'active', data: { aisle: 'dairy', quantity: '1' } });
+      expect(d.result[0].updatedAt).to.not.equal(e.updatedAt);
     });
 
     it('answers 404 for an unknown or foreign entry and changes nothing', () => {
       const f = fixture();
       const [a] = f.run((s, c) => decideCreateEntries(s, 'groceries', [{ title: 'Milk' }], c)).result;
       const [b] = f.run((s, c) => decideCreateEntries(s, 'chores', [{ title: 'Bins' }], c)).result;
-      const err = thrown(() => decideUpdateEntries(f.state, 'groceries', [{ entryId: a!.id, title: 'Oat milk' }, { entryId: b!.id, title: 'x' }], f.ctx()));
+      const err = thrown(() => decideUpdateEntries(f.state, 'groceries', [{ entryId: a.id, title: 'Oat milk' }, { entryId: b.id, title: 'x' }], f.ctx()));
       expect(err).to.be.instanceOf(NotFound);
-      expect(err.issues).to.deep.equal([{ path: ['items', 1, 'entryId'], message: `is not an entry of groceries: ${b!.id}` }]);
+      expect(err.issues).to.deep.equal([{ path: ['items', 1, 'entryId'], message: `is not an entry of groceries: ${b.id}` }]);
     });
 
     it('writes nothing for an item that changes nothing', () => {
       const f = fixture();
       const [a] = f.run((s, c) => decideCreateEntries(s, 'groceries', [{ title: 'Milk' }], c)).result;
-      const d = decideUpdateEntries(f.state, 'groceries', [{ entryId: a!.id, title: 'Milk', data: { aisle: null } }], f.ctx());
+      const d = decideUpdateEntries(f.state, 'groceries', [{ entryId: a.id, title: 'Milk', data: { aisle: null } }], f.ctx());
       expect(d.changes).to.have.length(0);
       expect(d.events).to.have.length(0);
     });
@@ -88,7 +88,7 @@ describe('entries (domain)', () => {
     it('refuses an id named twice', () => {
       const f = fixture();
       const [a] = f.run((s, c) => decideCreateEntries(s, 'groceries', [{ title: 'Milk' }], c)).result;
-      expect(thrown(() => decideDeleteEntries(f.state, 'groceries', [a!.id, a!.id], f.ctx())).issues![0]!.path).to.deep.equal(['entryIds', 1]);
+      expect(thrown(() => decideDeleteEntries(f.state, 'groceries', [a.id, a.id], f.ctx())).issues![0].path).to.deep.equal(['entryIds', 1]);
     });
   });
 
@@ -97,7 +97,7 @@ describe('entries (domain)', () => {
       const f = fixture();
       for (let i = 0; i < 5; i++) { f.run((s, c) => decideCreateEntries(s, 'chores', [{ title: `c${i}` }], c)); f.tick(); }
       const all = entriesOf(f.state, 'chores');
-      f.run((s, c) => decideUpdateEntries(s, 'chores', [{ entryId: all[1]!.id, status: 'archived' }], c));
+      f.run((s, c) => decideUpdateEntries(s, 'chores', [{ entryId: all[1].id, status: 'archived' }], c));
       const chores = getCollection(f.state, 'chores')!;
       const p1 = listEntries(f.state, chores, { limit: 2 });
       expect(p1.entries.map((e) => e.title)).to.deep.equal(['c4', 'c2']);

@@ -11,7 +11,7 @@ function rebuilt(state: FamilyState, key: string): string[] {
 }
 
 function entry(id: string, collectionKey: string, createdAt: string, title = id): Entry {
-  return { id, collectionKey, title, status: 'active', data: {}, createdAt, updatedAt: createdAt } as Entry;
+  return { id, collectionKey, title, status: 'active', data: {}, createdAt, updatedAt: createdAt };
 }
 
 describe('the entries index follows writes (domain)', () => {
@@ -28,18 +28,18 @@ describe('the entries index follows writes (domain)', () => {
       if (op < 6 || ids.length === 0) {
         const id = `e${String(step).padStart(5, '0')}`;
         ids.push(id);
-        state.apply([{ table: ENTRIES, id, value: entry(id, keys[rnd(3)]!, at) }]);
+        state.apply([{ table: ENTRIES, id, value: entry(id, keys[rnd(3)], at) }]);
       } else if (op < 8) {
-        const id = ids[rnd(ids.length)]!;
+        const id = ids[rnd(ids.length)];
         const old = state.get<Entry>(ENTRIES, id)!;
         state.apply([{ table: ENTRIES, id, value: { ...old, title: `t${step}` } }]);
       } else if (op < 9) {
         // An entry that changes collection or creation time (imports can do this).
-        const id = ids[rnd(ids.length)]!;
+        const id = ids[rnd(ids.length)];
         const old = state.get<Entry>(ENTRIES, id)!;
-        state.apply([{ table: ENTRIES, id, value: rnd(2) ? { ...old, collectionKey: keys[rnd(3)]! } : { ...old, createdAt: at } }]);
+        state.apply([{ table: ENTRIES, id, value: rnd(2) ? { ...old, collectionKey: keys[rnd(3)] } : { ...old, createdAt: at } }]);
       } else {
-        const id = ids.splice(rnd(ids.length), 1)[0]!;
+        const id = ids.splice(rnd(ids.length), 1)[0];
         state.apply([{ table: ENTRIES, id, value: null }]);
       }
       if (step % 11 === 0 || step > 1490) {

@@ -14,8 +14,8 @@ describe('the context search index', () => {
     const index = contextIndex(f.state);
     expect(index.builds).to.equal(1);
     expect(titles(index.search('feed'))).to.deep.equal(['Feed the cat', 'Feed the fish']);
-    f.run((s, c) => decideUpdateEntries(s, 'chores', [{ entryId: made[0]!.id, title: 'Feed the dog' }], c));
-    f.run((s, c) => decideDeleteEntries(s, 'chores', [made[1]!.id], c));
+    f.run((s, c) => decideUpdateEntries(s, 'chores', [{ entryId: made[0].id, title: 'Feed the dog' }], c));
+    f.run((s, c) => decideDeleteEntries(s, 'chores', [made[1].id], c));
     f.run((s, c) => decideCreateEntries(s, 'chores', [{ title: 'Feed the birds' }], c));
     expect(contextIndex(f.state)).to.equal(index);
     expect(titles(index.search('feed'))).to.deep.equal(['Feed the birds', 'Feed the dog']);

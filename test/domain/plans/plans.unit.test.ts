@@ -19,7 +19,7 @@ describe('plans (domain)', () => {
     expect(d.result).to.include({ title: 'Lake weekend', prose: null, archived: false });
     expect(d.result.id).to.match(/^plan_/);
     expect(d.events.map((e) => e.type)).to.deep.equal(['plan.created']);
-    expect(d.events[0]!.object).to.include({ planId: d.result.id, when: 'Not scheduled', phase: 'unscheduled' });
+    expect(d.events[0].object).to.include({ planId: d.result.id, when: 'Not scheduled', phase: 'unscheduled' });
     expect(() => decideCreatePlan(f.state, { title: '  ' }, f.ctx())).to.throw(Invalid, /title/);
   });
 
@@ -28,8 +28,8 @@ describe('plans (domain)', () => {
     const p = f.run((s, c) => decideCreatePlan(s, { title: 'A', prose: 'x' }, c)).result;
     const d = f.run((s, c) => decideUpdatePlan(s, p.id, { prose: null, archived: true }, c));
     expect(d.result).to.include({ title: 'A', prose: null, archived: true });
-    expect(d.events[0]!.type).to.equal('plan.updated');
-    expect(d.events[0]!.previous).to.include({ archived: false, prose: 'x' });
+    expect(d.events[0].type).to.equal('plan.updated');
+    expect(d.events[0].previous).to.include({ archived: false, prose: 'x' });
     expect(f.run((s, c) => decideUpdatePlan(s, p.id, { archived: true }, c)).changes).to.deep.equal([]);
     expect(() => decideUpdatePlan(f.state, p.id, {}, f.ctx())).to.throw(Invalid);
     expect(() => decideUpdatePlan(f.state, 'plan_nope', { title: 'x' }, f.ctx())).to.throw(NotFound);
@@ -122,7 +122,7 @@ describe('plans (domain)', () => {
     expect(off.events[0]).to.deep.include({ type: 'plan.share.disabled' });
     const back = f.run((s, c) => decideSharePlan(s, p.id, true, { token: 'pln_new', tokenHash: 'h4' }, c));
     expect(back.result.shareUrl).to.equal('http://share.test/p/pln_first');
-    expect(back.indexes![0]!.key).to.equal('h1');
+    expect(back.indexes![0].key).to.equal('h1');
   });
 
   describe('notes', () => {
@@ -140,7 +140,7 @@ describe('plans (domain)', () => {
         ['first, edited', 'Kitchen tablet', false], ['second', 'Mum', true],
       ]);
       f.run((s, c) => decideUpdatePerson(s, ana.id, { familiarName: 'Mama' }, c));
-      expect(planDetail(f.state, getPlan(f.state, p.id)!, viewer).notes[1]!.author).to.equal('Mama');
+      expect(planDetail(f.state, getPlan(f.state, p.id)!, viewer).notes[1].author).to.equal('Mama');
       const del = f.run((s, c) => decideDeleteNote(s, p.id, n2.id, c));
       expect(del.events[0]).to.deep.include({ type: 'plan.note.deleted' });
       expect(() => decideDeleteNote(f.state, p.id, n2.id, f.ctx())).to.throw(NotFound);
@@ -152,10 +152,10 @@ describe('plans (domain)', () => {
       const p = f.run((s, c) => decideCreatePlan(s, { title: 'A' }, c)).result;
       const n = f.run((s, c) => decideCreateNote(s, p.id, { body: 'x' }, c));
       expect(n.events[0]).to.deep.include({ type: 'plan.note.created' });
-      expect(n.events[0]!.object).to.include({ planId: p.id, noteId: n.result.id, body: 'x', onSharedPage: false });
+      expect(n.events[0].object).to.include({ planId: p.id, noteId: n.result.id, body: 'x', onSharedPage: false });
       const u = f.run((s, c) => decideUpdateNote(s, p.id, n.result.id, { showOnSharedPage: true }, c));
-      expect(u.events[0]!.object).to.include({ onSharedPage: true });
-      expect(u.events[0]!.previous).to.include({ onSharedPage: false });
+      expect(u.events[0].object).to.include({ onSharedPage: true });
+      expect(u.events[0].previous).to.include({ onSharedPage: false });
     });
   });
 });

@@ -20,7 +20,7 @@ function setup() {
   const ana = f.run((s, c) => decideCreatePerson(s, { name: 'Ana' }, c)).result;
   const bo = f.run((s, c) => decideCreatePerson(s, { name: 'Bo' }, c)).result;
   const current = () => getPlan(f.state, plan.id)!.polls.find((p) => p.id === poll.id)!;
-  return { f, plan, poll, ana, bo, current, opt: (i: number) => poll.options[i]!.id };
+  return { f, plan, poll, ana, bo, current, opt: (i: number) => poll.options[i].id };
 }
 
 describe('plan polls (domain)', () => {
@@ -28,15 +28,15 @@ describe('plan polls (domain)', () => {
     it('shows times as 3:30 PM text and unset fields as null', () => {
       const { poll } = setup();
       const v = pollView(poll, null);
-      expect(v.options[1]).to.deep.equal({ optionId: poll.options[1]!.id, label: 'Late', date: '2026-06-27', endDate: null, time: '3:30 PM', endTime: '6:00 PM', votes: 0 });
+      expect(v.options[1]).to.deep.equal({ optionId: poll.options[1].id, label: 'Late', date: '2026-06-27', endDate: null, time: '3:30 PM', endTime: '6:00 PM', votes: 0 });
       expect(v.options[2]).to.include({ label: 'Whenever', date: null, time: null });
       expect(v).to.include({ status: 'open', settledOptionId: null, myVoteOptionId: null });
     });
 
     it('needs a label or a date, and dates in order, with issue paths', () => {
       const { f, plan } = setup();
-      const make = (options: object[]) => decideCreatePoll(f.state, plan.id, { question: 'Q', options: options as any }, f.ctx());
-      const issue = (fn: () => unknown) => { try { fn(); } catch (e) { return (e as Invalid).issues![0]!.path; } throw new Error('no error'); };
+      const make = (options: object[]) => decideCreatePoll(f.state, plan.id, { question: 'Q', options: options }, f.ctx());
+      const issue = (fn: () => unknown) => { try { fn(); } catch (e) { return (e as Invalid).issues![0].path; } throw new Error('no error'); };
       expect(issue(() => make([{ label: 'a' }, {}]))).to.deep.equal(['options', 1]);
       expect(issue(() => make([{ label: 'a' }, { label: '  ' }]))).to.deep.equal(['options', 1]);
       expect(issue(() => make([{ label: 'a' }, { label: 'b', time: '10:00' }]))).to.deep.equal(['options', 1, 'time']);
@@ -79,7 +79,7 @@ describe('plan polls (domain)', () => {
       f.actAs(ana.id);
       const d = f.run((s, c) => decideVote(s, plan.id, poll.id, opt(0), c));
       expect(d.events[0]).to.deep.include({ type: 'plan.poll.vote.cast' });
-      expect(d.events[0]!.object).to.include({ planId: plan.id, myVoteOptionId: opt(0) });
+      expect(d.events[0].object).to.include({ planId: plan.id, myVoteOptionId: opt(0) });
       f.actAs(bo.id);
       f.run((s, c) => decideVote(s, plan.id, poll.id, opt(0), c));
       f.run((s, c) => decideVote(s, plan.id, poll.id, opt(1), c));
@@ -88,7 +88,7 @@ describe('plan polls (domain)', () => {
       expect(pollView(current(), ana.id).myVoteOptionId).to.equal(opt(0));
       expect(f.run((s, c) => decideVote(s, plan.id, poll.id, opt(1), c)).changes).to.deep.equal([]);
       const cleared = f.run((s, c) => decideClearVote(s, plan.id, poll.id, c));
-      expect(cleared.events[0]!.object).to.include({ myVoteOptionId: null });
+      expect(cleared.events[0].object).to.include({ myVoteOptionId: null });
       expect(pollView(current(), null).options.map((o) => o.votes)).to.deep.equal([1, 0, 0]);
       expect(f.run((s, c) => decideClearVote(s, plan.id, poll.id, c)).changes).to.deep.equal([]);
       expect(() => decideVote(f.state, plan.id, poll.id, 'option_nope', f.ctx())).to.throw(NotFound);

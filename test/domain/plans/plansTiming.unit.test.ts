@@ -54,8 +54,8 @@ describe('plan timing (domain)', () => {
     const plan = f.run((s, c) => decideCreatePlan(s, { title: 'Trip' }, c)).result;
     const poll = f.run((s, c) => decideCreatePoll(s, plan.id, { question: 'When?', options: [{ date: '2026-07-01', endDate: '2026-07-03' }, { label: 'Later' }] }, c)).result;
     expect(planTiming(f.state, getPlan(f.state, plan.id)!, new Date('2026-05-01T08:00:00Z')).when).to.equal('Not scheduled');
-    f.run((s, c) => decideSettlePoll(s, plan.id, poll.id, poll.options[0]!.id, c));
-    f.state.apply([{ table: 'entries', id: getPlan(f.state, plan.id)!.polls[0]!.settledEventId!, value: null }]);
+    f.run((s, c) => decideSettlePoll(s, plan.id, poll.id, poll.options[0].id, c));
+    f.state.apply([{ table: 'entries', id: getPlan(f.state, plan.id)!.polls[0].settledEventId!, value: null }]);
     expect(planTiming(f.state, getPlan(f.state, plan.id)!, new Date('2026-05-01T08:00:00Z'))).to.include({ when: 'Jul 1 – 3, 2026', phase: 'upcoming' });
   });
 });

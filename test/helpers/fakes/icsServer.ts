@@ -50,7 +50,7 @@ export async function startIcsServer(): Promise<IcsServer> {
   const requests: SeenFeedRequest[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     requests.push({ path: req.url ?? '/', headers: req.headers });
     const r = routes.get(path);
     if (!r) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }

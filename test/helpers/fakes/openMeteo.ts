@@ -34,7 +34,7 @@ export interface FakeOpenMeteo {
 }
 
 export const daily = (i: number) => ({
-  max: 15 + i, min: 8 + i, sum: i / 2, prob: Math.min(100, 10 * i), wind: 20 + i, code: DAILY_CODES[i % DAILY_CODES.length]!,
+  max: 15 + i, min: 8 + i, sum: i / 2, prob: Math.min(100, 10 * i), wind: 20 + i, code: DAILY_CODES[i % DAILY_CODES.length],
 });
 export const hourly = (i: number, h: number) => ({
   temp: daily(i).min + h / 2, prob: 4 * h, precip: h / 10, wind: 5 + h, code: h < 12 ? 1 : 63,

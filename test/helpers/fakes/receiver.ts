@@ -37,8 +37,8 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
   const r: Receiver = {
     url: '', port: 0, deliveries: [], connections: 0,
     answer: () => ({ status: 200 }),
-    waitFor: async () => [],
-    close: async () => undefined,
+    waitFor: () => Promise.resolve([]),
+    close: () => Promise.resolve(),
   };
   const waiters: { count: number; resolve: () => void }[] = [];
   const service: LocalService = await startLocalService((req, res, body) => {
