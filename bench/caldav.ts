@@ -68,7 +68,7 @@ export function seriesIcs(i: number): { name: string; uid: string; title: string
     `FREQ=WEEKLY;BYDAY=${['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'][i % 7]},${['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'][(i + 3) % 7]}`,
     'FREQ=MONTHLY', 'FREQ=YEARLY', 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH',
     `FREQ=WEEKLY;INTERVAL=${1 + (i % 3)};UNTIL=20261231T235959Z`,
-  ][i % 8]!;
+  ][i % 8];
   const uid = `series-${i}@bench.example`;
   let start: string[];
   if (timed) {
@@ -111,9 +111,9 @@ function answered(xml: string): { name: string; events: { summary: string; rrule
   const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#13;|&#x[dD];/g, '\r').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
   const out = [];
   for (const m of xml.matchAll(/<(?:[\w-]+:)?response(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w-]+:)?response>/g)) {
-    const href = /<(?:[\w-]+:)?href>([^<]*)</.exec(m[1]!)![1]!.trim();
-    const data = /<(?:[\w-]+:)?calendar-data(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w-]+:)?calendar-data>/.exec(m[1]!);
-    const text = data ? unescape(data[1]!.replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, '')).replace(/\r?\n[ \t]/g, '') : '';
+    const href = /<(?:[\w-]+:)?href>([^<]*)</.exec(m[1])![1].trim();
+    const data = /<(?:[\w-]+:)?calendar-data(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w-]+:)?calendar-data>/.exec(m[1]);
+    const text = data ? unescape(data[1].replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, '')).replace(/\r?\n[ \t]/g, '') : '';
     const events = text.split('BEGIN:VEVENT').slice(1).map((v) => ({
       summary: /\nSUMMARY[^:]*:([^\r\n]*)/.exec(v)?.[1] ?? '',
       rrule: /\nRRULE[:;]/.test(v),
@@ -166,7 +166,7 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
   const version = radicaleVersion();
   if (!version) throw new Error(RADICALE_MISSING);
   const { log } = opts;
-  const loadAverage = loadavg()[0]!;
+  const loadAverage = loadavg()[0];
   const dataDir = mkdtempSync(join(tmpdir(), 'household-bench-caldav-'));
   const radicaleDir = mkdtempSync(join(tmpdir(), 'household-bench-radicale-'));
   let daemon: Child | undefined;
@@ -187,9 +187,9 @@ export async function runCaldavCase(opts: { daemonScript: string; seconds: numbe
     const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     const servers: Record<'daemon' | 'radicale', DavServer> = {
       daemon: { url: daemon.url, cpu: () => daemon!.cpuSeconds(), connections: opts.connections,
-        calendar: `/dav/${fam!.slug}/calendar/`, put: `/dav/${putFam!.slug}/calendar/`, auth: basic(fam!.slug, fam!.apiKey), putAuth: basic(putFam!.slug, putFam!.apiKey) },
+        calendar: `/dav/${fam.slug}/calendar/`, put: `/dav/${putFam.slug}/calendar/`, auth: basic(fam.slug, fam.apiKey), putAuth: basic(putFam.slug, putFam.apiKey) },
       radicale: { url: radicale.url, cpu: () => radicale!.cpuSeconds(), connections: RADICALE_CONNECTIONS,
-        calendar: `/${fam!.slug}/calendar/`, put: `/${fam!.slug}/put/`, auth: basic(fam!.slug, 'x'), putAuth: basic(fam!.slug, 'x') },
+        calendar: `/${fam.slug}/calendar/`, put: `/${fam.slug}/put/`, auth: basic(fam.slug, 'x'), putAuth: basic(fam.slug, 'x') },
     };
     const ask = async (url: string, method: string, auth: string, body?: string, headers: Record<string, string> = {}) => {
       const res = await fetch(url, { method, headers: { authorization: auth, ...headers }, ...(body !== undefined ? { body } : {}) });
@@ -346,7 +346,7 @@ async function oneAtATime(s: DavServer, spec: (s: DavServer) => LoadSpec): Promi
   }
   const cpu = s.cpu() - cpu0;
   const sorted = [...times].sort((a, b) => a - b);
-  return { count: times.length, cpuPerRequestUs: (1e6 * cpu) / times.length, p50: sorted[Math.floor(sorted.length / 2)]!, max: sorted[sorted.length - 1]! };
+  return { count: times.length, cpuPerRequestUs: (1e6 * cpu) / times.length, p50: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1] };
 }
 
 /** Waits (at most 15 s) until a server has used no CPU for 300 ms: the last round's stragglers are done. */

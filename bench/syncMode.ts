@@ -34,7 +34,7 @@ async function round(overlappingSync: boolean): Promise<string> {
   await db.close();
   rmSync(dir, { recursive: true });
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.floor(latencies.length * q)]!.toFixed(2);
+  const at = (q: number) => latencies[Math.floor(latencies.length * q)].toFixed(2);
   const perSecond = (latencies.length / (ROUND_MS / 1000)).toFixed(0);
   return `overlappingSync ${overlappingSync ? 'on ' : 'off'}: ${perSecond} writes/s, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`;
 }

@@ -38,7 +38,10 @@ export function caldavDoor(services: Services): Koa.Middleware {
     }
     // A client given only the server's address asks its root for the principal (PROPFIND /).
     const atRoot = ctx.path === '/' && (ctx.method === 'PROPFIND' || ctx.method === 'REPORT');
-    if (!atRoot && ctx.path !== '/dav' && !ctx.path.startsWith(DAV_ROOT)) return next();
+    if (!atRoot && ctx.path !== '/dav' && !ctx.path.startsWith(DAV_ROOT)) {
+      await next();
+      return;
+    }
     try {
       ctx.set('DAV', '1, 3, calendar-access, extended-mkcol');
       if (ctx.method === 'OPTIONS') {
@@ -52,7 +55,7 @@ export function caldavDoor(services: Services): Koa.Middleware {
       const wait = guesses.blocked(bucket);
       if (wait !== null) throw new CalDavError(429, `Too many failed logins from this address; try again in ${wait} s`, undefined, { 'Retry-After': String(wait) });
       const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('authorization'));
-      const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
+      const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
       const colon = decoded.indexOf(':');
       const user = colon > 0 ? decoded.slice(0, colon) : '';
       const verified = colon > 0 ? keys.verify(decoded.slice(colon + 1)) : null;

@@ -4,7 +4,7 @@
  * as Thunderbird and DAVx⁵ show the body's text to the person. Domain errors are mapped here,
  * in one place, as the REST error middleware maps them for JSON.
  */
-import { DomainError } from '../domain/shared/errors.js';
+import { type DomainError } from '../domain/shared/errors.js';
 import { CALDAV, DAV, HOUSEHOLD, document, el, escapeXml } from './xml.js';
 
 export class CalDavError extends Error {
@@ -38,7 +38,7 @@ export function fromDomain(err: DomainError): CalDavError {
   switch (err.kind) {
     case 'invalid': {
       const path = err.issues?.[0]?.path.join('.') ?? '';
-      const message = err.issues?.length ? `${path ? `${path} ` : ''}${err.issues[0]!.message}` : err.message;
+      const message = err.issues?.length ? `${path ? `${path} ` : ''}${err.issues[0].message}` : err.message;
       return new CalDavError(403, message, { ns: CALDAV, local: 'valid-calendar-object-resource' });
     }
     case 'not_found': return new CalDavError(404, err.message);

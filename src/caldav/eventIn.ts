@@ -125,8 +125,8 @@ function timingOf(c: Component, start: Written, obj: CalObject, tz: string): Tim
   else if (dur !== null && dur > 0) {
     end = instantToLocal(new Date(instantOf(start, tz).getTime() + dur * 1000), tz);
   }
-  const fields: EventPatch = { ...none, date: s.date, time: s.time!, allDay: false };
-  if (end && (end.date > s.date || (end.date === s.date && end.time! > s.time!))) {
+  const fields: EventPatch = { ...none, date: s.date, time: s.time, allDay: false };
+  if (end && (end.date > s.date || (end.date === s.date && end.time! > s.time))) {
     // The exact end, however short: a 5-minute call stays 5 minutes.
     if (end.date > s.date) fields.endDate = end.date;
     fields.endTime = end.time!;
@@ -164,7 +164,7 @@ function repeatOf(p: ICAL.JCalProperty | undefined, start: Written, s: Local, tz
   const days = allDays.filter((d) => !/^[+-]?\d/.test(d));
   if (days.some((d) => !WEEKDAY.has(d))) throw refuse(`BYDAY=${allDays.join(',')} names no weekday`);
   const monthlyNth = String(r.freq).toUpperCase() === 'MONTHLY' && positioned.length === 1 && days.length === 0
-    && WEEKDAY.get(positioned[0]![2]!) === new Date(`${s.date}T12:00:00Z`).getUTCDay() ? Number(positioned[0]![1]) : null;
+    && WEEKDAY.get(positioned[0][2]) === new Date(`${s.date}T12:00:00Z`).getUTCDay() ? Number(positioned[0][1]) : null;
   if (positioned.length && monthlyNth === null) {
     throw refuse(`BYDAY=${allDays.join(',')} repeats on positioned weekdays other than one monthly n-th weekday of the start's own weekday`);
   }
@@ -207,7 +207,7 @@ function repeatOf(p: ICAL.JCalProperty | undefined, start: Written, s: Local, tz
       throw refuse(`has FREQ=${String(r.freq).toUpperCase()}; daily, weekly, monthly and yearly rules are held`);
   }
   if (r.until !== undefined && r.count !== undefined) throw badCalendarData('RRULE has both UNTIL and COUNT');
-  if (r.until !== undefined) fields.repeatUntil = untilOf(String(r.until), start, s, tz);
+  if (r.until !== undefined) fields.repeatUntil = untilOf(typeof r.until === 'string' ? r.until : JSON.stringify(r.until), start, s, tz);
   if (r.count !== undefined) {
     const count = Number(r.count);
     if (!Number.isInteger(count) || count < 1) throw badCalendarData('RRULE COUNT must be a positive whole number');
@@ -215,7 +215,7 @@ function repeatOf(p: ICAL.JCalProperty | undefined, start: Written, s: Local, tz
     let n = 0;
     if (count > 100_000) throw refuse('has a COUNT above 100000');
     for (const d of occurrenceStarts({
-      date: s.date, repeatFrequency: fields.repeatFrequency!, ...(fields.repeatInterval ? { repeatInterval: fields.repeatInterval } : {}),
+      date: s.date, repeatFrequency: fields.repeatFrequency, ...(fields.repeatInterval ? { repeatInterval: fields.repeatInterval } : {}),
       ...(fields.repeatDays ? { repeatDays: fields.repeatDays } : {}), ...(fields.repeatNthWeekday ? { repeatNthWeekday: fields.repeatNthWeekday } : {}),
     })) {
       last = d;
@@ -358,7 +358,7 @@ const EVENT_FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(EVENT_FIELDS)
 /** One changed occurrence (RECURRENCE-ID) → its date and fields; unknown properties kept. */
 function overrideOf(c: Component, obj: CalObject, tz: string, seriesStatus: EntryStatus): { put: OccurrencePut; keep: string[] } {
   const p = c[1];
-  const rid = written(prop(p, 'recurrence-id')!, obj)[0]!;
+  const rid = written(prop(p, 'recurrence-id')!, obj)[0];
   const date = localOf(rid, tz).date;
   const start = one(p, 'dtstart', obj) ?? rid;
   const timing = timingOf(c, start, obj, tz);

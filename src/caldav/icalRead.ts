@@ -35,13 +35,13 @@ export function readObject(body: string, now: Date): CalObject {
     throw badCalendarData(`The body could not be read as iCalendar: ${String((e as Error).message).slice(0, 200)}`);
   }
   const cals = (Array.isArray(parsed[0]) ? parsed as ICAL.JCalComponent[] : [parsed as ICAL.JCalComponent]);
-  if (cals.length !== 1 || cals[0]![0] !== 'vcalendar') throw badCalendarData('The body must hold exactly one VCALENDAR');
-  const cal = cals[0]!;
+  if (cals.length !== 1 || cals[0][0] !== 'vcalendar') throw badCalendarData('The body must hold exactly one VCALENDAR');
+  const cal = cals[0];
   const comps = cal[2].filter((c) => c[0] !== 'vtimezone');
   const kinds = new Set(comps.map((c) => c[0]));
   if (comps.length === 0) throw badCalendarData('The VCALENDAR holds no VEVENT or VTODO');
   if (kinds.size > 1) throw badCalendarData(`The VCALENDAR mixes ${[...kinds].map((k) => k.toUpperCase()).join(' and ')}: one object holds one kind of component`);
-  const kind = comps[0]![0];
+  const kind = comps[0][0];
   if (kind !== 'vevent' && kind !== 'vtodo') throw unsupportedObject(`${kind.toUpperCase()} components are not stored here (only VEVENT and VTODO)`);
   const uids = new Set(comps.map((c) => text(prop(c[1], 'uid'))));
   if (uids.has(null) || uids.has('')) throw badCalendarData(`Every ${kind.toUpperCase()} needs a UID`);
@@ -100,7 +100,7 @@ export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
     if (!tz) throw badCalendarData(`${p[0].toUpperCase()} names the time zone ${JSON.stringify(tzid.slice(0, 80))}, which is not a zone this server knows (send an IANA name or its VTIMEZONE)`);
   }
   return p.slice(3).map((v) => {
-    const s = Array.isArray(v) ? v[0] : v;
+    const s: unknown = Array.isArray(v) ? (v as unknown[])[0] : v;
     const m = typeof s === 'string' ? VALUE_RE.exec(s) : null;
     const date = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
     if (!m || !parseCalendarDate(date)) throw badCalendarData(`${p[0].toUpperCase()} has a value that is not a date or date-time: ${JSON.stringify(String(s).slice(0, 40))}`);

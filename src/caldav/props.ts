@@ -35,7 +35,7 @@ export function nearestColor(hex: string): Color | null {
   for (const name of COLORS) {
     const p = PALETTE[name];
     const q = [1, 3, 5].map((i) => parseInt(p.slice(i, i + 2), 16));
-    const dist = q.reduce((s, v, i) => s + (v - rgb[i]!) ** 2, 0);
+    const dist = q.reduce((s, v, i) => s + (v - rgb[i]) ** 2, 0);
     if (dist < bestDistance) { bestDistance = dist; best = name; }
   }
   return best;

@@ -171,8 +171,8 @@ function componentProps(ics: string, component: string): Map<string, string[]> {
     if (depth !== 0) continue; // an alarm's own properties
     const m = /^([A-Za-z0-9-]+)(?:;[^:]*)?:(.*)$/.exec(l);
     if (!m) continue;
-    const k = m[1]!.toUpperCase();
-    out.set(k, [...(out.get(k) ?? []), m[2]!]);
+    const k = m[1].toUpperCase();
+    out.set(k, [...(out.get(k) ?? []), m[2]]);
   }
   return out;
 }
@@ -345,7 +345,7 @@ function sync(body: XmlElement, col: DavCollection, x: PropContext): string {
         if (o?.id && (o.collectionKey ?? o.calendarKey) === col.collection.key) changed.add(o.id);
       }
     }
-    after = page[page.length - 1]!.seq;
+    after = page[page.length - 1].seq;
     if (after - parsed.seq > SYNC_SCAN_MAX) wide = true;
   }
   if (wide) return all().join('') + tokenEl;

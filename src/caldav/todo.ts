@@ -50,7 +50,7 @@ export function renderTodo(state: FamilyState, c: Collection, e: Entry): string 
   for (const f of shape.others) {
     const v = e.data[f.key];
     if (v === undefined || v === null || v === '') continue;
-    lines.push(`${xName(f)}:${escapeText(String(v))}`);
+    lines.push(`${xName(f)}:${escapeText(typeof v === 'string' ? v : JSON.stringify(v))}`);
   }
   lines.push(...(e.dav?.keep ?? []), 'END:VTODO', 'END:VCALENDAR');
   return lines.map(foldLine).join('\r\n') + '\r\n';
@@ -71,7 +71,7 @@ export function todoPut(state: FamilyState, c: Collection, obj: CalObject, name:
   if (shape.due) {
     read.add('due');
     const due = prop(p, 'due');
-    data[shape.due.key] = due ? localOf(written(due, obj)[0]!, state.family.timezone).date : null;
+    data[shape.due.key] = due ? localOf(written(due, obj)[0], state.family.timezone).date : null;
   }
   if (shape.description) {
     read.add('description');

@@ -50,12 +50,12 @@ export function parseXml(text: string): XmlElement {
       if (!attr.uri) attrs[attr.local] = attr.value;
     }
     const el: XmlElement = { ns: node.uri ?? '', local: node.local ?? node.name, attrs, children: [], text: '' };
-    if (stack.length) stack[stack.length - 1]!.children.push(el);
+    if (stack.length) stack[stack.length - 1].children.push(el);
     else root = el;
     stack.push(el);
   });
-  parser.on('text', (t) => { if (!failure && stack.length) stack[stack.length - 1]!.text += t; });
-  parser.on('cdata', (t) => { if (!failure && stack.length) stack[stack.length - 1]!.text += t; });
+  parser.on('text', (t) => { if (!failure && stack.length) stack[stack.length - 1].text += t; });
+  parser.on('cdata', (t) => { if (!failure && stack.length) stack[stack.length - 1].text += t; });
   parser.on('closetag', () => { stack.pop(); });
   try {
     parser.write(text).close();
@@ -78,6 +78,7 @@ export function children(el: XmlElement | undefined, ns: string, local: string):
 export function escapeXml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'))
     // Characters XML 1.0 cannot carry at all.
+    // eslint-disable-next-line no-control-regex -- these control characters are what it removes
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
 }
 
@@ -103,6 +104,6 @@ const NAMESPACES = Object.entries(PREFIX).map(([ns, p]) => ` xmlns:${p}="${ns}"`
 
 /** A whole document around a root element written with the known prefixes. */
 export function document(rootLocal: string, inner: string, rootNs = DAV): string {
-  const p = PREFIX[rootNs]!;
+  const p = PREFIX[rootNs];
   return `<?xml version="1.0" encoding="utf-8"?>\n<${p}:${rootLocal}${NAMESPACES}>${inner}</${p}:${rootLocal}>`;
 }

@@ -150,9 +150,9 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       expect(got.status).to.equal(200);
       expect(got.headers.get('etag')).to.match(/^"[^"]+"$/);
       const [ev] = components(got.text);
-      expect(ev!.UID).to.equal('swim-2026@phone.example');
-      expect(ev!.RRULE).to.match(/FREQ=WEEKLY/).and.match(/BYDAY=MO/);
-      expect(ev!.DTSTART).to.equal('TZID=Europe/Berlin:20260302T180000');
+      expect(ev.UID).to.equal('swim-2026@phone.example');
+      expect(ev.RRULE).to.match(/FREQ=WEEKLY/).and.match(/BYDAY=MO/);
+      expect(ev.DTSTART).to.equal('TZID=Europe/Berlin:20260302T180000');
     });
 
     it('answers calendar-query with time-range alone (series as stored) and with expand (occurrences in UTC, no RRULE)', async () => {
@@ -163,45 +163,45 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       // March: both objects, unexpanded.
       const month = await py.must({ op: 'search', calendar, start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z' });
       const [monthReport] = reports(month);
-      expect(monthReport!.status).to.equal(207);
-      const monthAnswer = multistatus(monthReport!.responseBody);
+      expect(monthReport.status).to.equal(207);
+      const monthAnswer = multistatus(monthReport.responseBody);
       const paths = (hrefs: string[]) => hrefs.map((h) => decodeURIComponent(new URL(h, server.url).pathname));
       expect(paths(monthAnswer.map((r) => r.href))).to.have.members(paths([swimUrl, dentistHref]));
-      const swimStored = eventsIn(monthReport!.responseBody).filter((e) => e.UID === 'swim-2026@phone.example');
+      const swimStored = eventsIn(monthReport.responseBody).filter((e) => e.UID === 'swim-2026@phone.example');
       expect(swimStored).to.have.length(1);
-      expect(swimStored[0]!.RRULE).to.match(/FREQ=WEEKLY/);
+      expect(swimStored[0].RRULE).to.match(/FREQ=WEEKLY/);
 
       // March with expand: the server itself answers five Mondays, each with RECURRENCE-ID, in UTC
       // (the last one after the switch to summer time).
       const expanded = await py.must({ op: 'search', calendar, start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z', expand: true });
       const [expReport] = reports(expanded);
-      expect(expReport!.requestBody).to.contain('expand');
-      const swim = eventsIn(expReport!.responseBody).filter((e) => e.UID === 'swim-2026@phone.example');
+      expect(expReport.requestBody).to.contain('expand');
+      const swim = eventsIn(expReport.responseBody).filter((e) => e.UID === 'swim-2026@phone.example');
       expect(swim.map((e) => e.RRULE)).to.deep.equal([undefined, undefined, undefined, undefined, undefined]);
       expect(swim.map((e) => e['RECURRENCE-ID']).sort()).to.deep.equal(
         ['20260302T170000Z', '20260309T170000Z', '20260316T170000Z', '20260323T170000Z', '20260330T160000Z']);
       expect(swim.map((e) => e.DTSTART).sort()).to.deep.equal(
         ['20260302T170000Z', '20260309T170000Z', '20260316T170000Z', '20260323T170000Z', '20260330T160000Z']);
-      const dentist = eventsIn(expReport!.responseBody).filter((e) => e.href.endsWith(`${made.body.entryId}.ics`));
+      const dentist = eventsIn(expReport.responseBody).filter((e) => e.href.endsWith(`${made.body.entryId}.ics`));
       expect(dentist.map((e) => e.DTSTART)).to.deep.equal(['20260310T080000Z']);
       // The library hands back one object per occurrence as well.
       expect(expanded.objects).to.have.length(6);
 
       // One day: only the Monday of that day.
       const day = await py.must({ op: 'search', calendar, start: '2026-03-09T00:00:00Z', end: '2026-03-10T00:00:00Z', expand: true });
-      const dayEvents = eventsIn(reports(day)[0]!.responseBody);
+      const dayEvents = eventsIn(reports(day)[0].responseBody);
       expect(dayEvents.map((e) => `${e.UID} ${e['RECURRENCE-ID']}`)).to.deep.equal(['swim-2026@phone.example 20260309T170000Z']);
     });
 
     it('an EXDATE and a new SUMMARY from the client reach REST; a REST edit reaches the client; DELETE removes it', async () => {
       const found = await py.must({ op: 'by_uid', calendar, uid: 'swim-2026@phone.example' });
       const edited = await py.must({ op: 'edit', calendar, url: found.url, exdate: '2026-03-16T17:00:00Z', summary: 'Swimming lesson' });
-      expect(edited.exchanges.filter((e) => e.method === 'PUT').map((e) => e.status)).to.satisfy((s: number[]) => s.length === 1 && s[0]! < 300);
+      expect(edited.exchanges.filter((e) => e.method === 'PUT').map((e) => e.status)).to.satisfy((s: number[]) => s.length === 1 && s[0] < 300);
       const march = (await restEvents('from=2026-03-01&to=2026-03-31')).filter((e) => e.title === 'Swimming lesson');
       expect(march.map((e) => e.data.date)).to.deep.equal(['2026-03-02', '2026-03-09', '2026-03-23', '2026-03-30']);
       // The server's own expansion leaves the date out too.
       const exp = await py.must({ op: 'search', calendar, start: '2026-03-01T00:00:00Z', end: '2026-04-01T00:00:00Z', expand: true });
-      const ids = eventsIn(reports(exp)[0]!.responseBody).filter((e) => e.UID === 'swim-2026@phone.example').map((e) => e['RECURRENCE-ID']);
+      const ids = eventsIn(reports(exp)[0].responseBody).filter((e) => e.UID === 'swim-2026@phone.example').map((e) => e['RECURRENCE-ID']);
       expect(ids).to.have.length(4).and.not.include('20260316T170000Z');
 
       // REST renames the series; the client reads the new title and keeps its UID.
@@ -209,7 +209,7 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       const patched = await server.api.patch(`/calendar/events/${id}`, { title: 'Swim club' });
       expect(patched.status, patched.text).to.equal(200);
       const after = await py.must({ op: 'by_uid', calendar, uid: 'swim-2026@phone.example' });
-      expect(components(after.data)[0]!.SUMMARY).to.equal('Swim club');
+      expect(components(after.data)[0].SUMMARY).to.equal('Swim club');
 
       await py.must({ op: 'delete', calendar, url: found.url });
       expect((await server.api.get('/trackers/calendar/entries?limit=50')).body.entries.map((e: any) => e.id)).to.not.include(id);
@@ -229,7 +229,7 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       const made = await server.api.post('/trackers/chores/entries', { title: 'Water the plants' });
       expect(made.status, made.text).to.equal(201);
       const pending = await py.must({ op: 'todos', calendar: chores });
-      const pendingTitles = pending.objects.map((o: any) => components(o.data, 'VTODO')[0]!.SUMMARY);
+      const pendingTitles = pending.objects.map((o: any) => components(o.data, 'VTODO')[0].SUMMARY);
       expect(pendingTitles).to.include.members(['Take the bins out', 'Water the plants']);
       // The server's own answers to the library's three pending-to-do queries hold both.
       const hrefs = pending.exchanges.filter((e) => e.method === 'REPORT').flatMap((e) => multistatus(e.responseBody).map((r) => r.href));
@@ -239,7 +239,7 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       entries = (await server.api.get('/trackers/chores/entries?status=done&limit=50')).body.entries;
       expect(entries.map((e: any) => e.title)).to.include('Take the bins out');
       const stillPending = await py.must({ op: 'todos', calendar: chores });
-      const titles = stillPending.objects.map((o: any) => components(o.data, 'VTODO')[0]!.SUMMARY);
+      const titles = stillPending.objects.map((o: any) => components(o.data, 'VTODO')[0].SUMMARY);
       expect(titles).to.include('Water the plants').and.not.include('Take the bins out');
     });
 
@@ -303,15 +303,15 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       const second = await py.must({ op: 'sync', calendar, token: first.token });
       expect(second.token).to.not.equal(first.token);
       expect(second.objects.map((o: any) => o.url)).to.deep.equal([`${calendar}${made.body.entryId}.ics`]);
-      expect(components(second.objects[0].data)[0]!.SUMMARY).to.equal('Parents evening');
+      expect(components(second.objects[0].data)[0].SUMMARY).to.equal('Parents evening');
 
       const gone = await server.api.delete(`/calendar/events/${made.body.entryId}`);
       expect(gone.status, gone.text).to.equal(200);
       const third = await py.must({ op: 'sync', calendar, token: second.token });
       const [report] = reports(third);
-      const answer = multistatus(report!.responseBody);
+      const answer = multistatus(report.responseBody);
       expect(answer.map((r) => r.href.replace(/^https?:\/\/[^/]+/, ''))).to.deep.equal([new URL(`${calendar}${made.body.entryId}.ics`).pathname]);
-      expect(answer[0]!.statuses.join(' ')).to.match(/404/);
+      expect(answer[0].statuses.join(' ')).to.match(/404/);
 
       // A token the server never gave: 403 with valid-sync-token; the library raises.
       const stale = await py.ask({ op: 'stale_sync', calendar, token: `${first.token.replace(/\w+$/, '')}999999999` });
@@ -369,7 +369,7 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
       const fileOf = (summary: string) => readdirSync(folder).find((f) => readFileSync(join(folder, f), 'utf8').includes(`SUMMARY:${summary}`));
       const file = fileOf('Piano recital');
       expect(file, readdirSync(folder).join(', ')).to.exist;
-      expect(components(readFileSync(join(folder, file!), 'utf8'))[0]!.LOCATION).to.equal('Music school');
+      expect(components(readFileSync(join(folder, file!), 'utf8'))[0].LOCATION).to.equal('Music school');
 
       // A new local file goes up and becomes an event in REST.
       writeFileSync(join(folder, 'school-trip@laptop.example.ics'), vcalendar(

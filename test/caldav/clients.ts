@@ -95,7 +95,7 @@ export function components(ics: string, name = 'VEVENT'): Record<string, string>
     else if (depth === 0) {
       const colon = line.indexOf(':');
       const head = line.slice(0, colon);
-      const prop = head.split(';')[0]!.toUpperCase();
+      const prop = head.split(';')[0].toUpperCase();
       // Keep the parameters with the value: "TZID=Europe/Berlin:20260302T170000".
       const params = head.includes(';') ? `${head.slice(head.indexOf(';') + 1)}:` : '';
       if (!(prop in cur)) cur[prop] = params + line.slice(colon + 1);
@@ -111,14 +111,14 @@ export function multistatus(xml: string): { href: string; statuses: string[]; ca
   const text = (block: string, local: string) => {
     const m = new RegExp(`<(?:[\\w-]+:)?${local}(?:\\s[^>]*)?>([\\s\\S]*?)</(?:[\\w-]+:)?${local}>`).exec(block);
     if (!m) return null;
-    const cdata = /^\s*<!\[CDATA\[([\s\S]*)\]\]>\s*$/.exec(m[1]!);
-    return cdata ? cdata[1]! : unescape(m[1]!);
+    const cdata = /^\s*<!\[CDATA\[([\s\S]*)\]\]>\s*$/.exec(m[1]);
+    return cdata ? cdata[1] : unescape(m[1]);
   };
   for (const m of xml.matchAll(/<(?:[\w-]+:)?response(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w-]+:)?response>/g)) {
-    const block = m[1]!;
+    const block = m[1];
     out.push({
       href: decodeURIComponent(text(block, 'href')!.trim()),
-      statuses: [...block.matchAll(/<(?:[\w-]+:)?status>([^<]*)</g)].map((s) => s[1]!.trim()),
+      statuses: [...block.matchAll(/<(?:[\w-]+:)?status>([^<]*)</g)].map((s) => s[1].trim()),
       calendarData: text(block, 'calendar-data'),
       etag: text(block, 'getetag'),
     });

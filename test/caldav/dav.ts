@@ -53,12 +53,12 @@ export function ics(...lines: string[]): string {
 
 /** The hrefs of a multistatus, in order. */
 export function hrefs(xml: string): string[] {
-  return [...xml.matchAll(/<d:response><d:href>([^<]*)<\/d:href>/g)].map((m) => m[1]!);
+  return [...xml.matchAll(/<d:response><d:href>([^<]*)<\/d:href>/g)].map((m) => m[1]);
 }
 
 /** The calendar-data texts of a multistatus, unescaped. */
 export function calendarData(xml: string): string[] {
-  return [...xml.matchAll(/<c:calendar-data>([^<]*)<\/c:calendar-data>/g)].map((m) => m[1]!
+  return [...xml.matchAll(/<c:calendar-data>([^<]*)<\/c:calendar-data>/g)].map((m) => m[1]
     .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
 }
 

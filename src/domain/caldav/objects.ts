@@ -9,6 +9,7 @@ import { applyFields, checkEvent } from '../calendar/fields.js';
 import {
   cleanTitle, eventView, occurrenceData, requireEvent, withEventReactions, writableCalendar,
 } from '../calendar/events.js';
+import { checkOccurrence } from '../calendar/occurrences.js';
 import { isSeriesStart } from '../calendar/series.js';
 import type { EventData, EventPatch, EventRecord, OccurrenceException } from '../calendar/types.js';
 import { SINGLE, decideCreateEntries, decideUpdateEntries } from '../collections/entries.js';
@@ -17,6 +18,7 @@ import { requireCollection } from '../collections/collections.js';
 import { ENTRIES, type DavMeta, type Entry, type EntryStatus } from '../collections/types.js';
 import { Invalid, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
+import { canonicalJson } from '../shared/text.js';
 
 /** One changed occurrence as a client sent it (RECURRENCE-ID → its original start date). */
 export interface OccurrencePut {
@@ -42,17 +44,8 @@ export interface EventPut {
 
 export interface PutResult<E extends Entry = Entry> { entry: E; created: boolean }
 
-/** Stable JSON for comparing stored values (object keys sorted). */
-function canon(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
-    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
-}
+const canon = canonicalJson;
 
-/** The repeat rule and timing checks of one occurrence (it cannot repeat by itself). */
-function checkOccurrence(d: EventData, issues: Issue[]): void {
-  const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatNthWeekday: _n, repeatUntil: _u, ...timing } = d;
-  checkEvent(timing as EventData, issues);
-}
 
 /**
  * Creates or replaces an event from a whole CalDAV object: the series' fields, then its removed
@@ -145,7 +138,7 @@ export function decidePutTodo(state: FamilyState, put: TodoPut, ctx: CommandCont
     const base = decideUpdateEntries(state, put.collectionKey, [{
       entryId: put.id, title: put.title, status: put.status, data: put.data,
     }], ctx, SINGLE);
-    const updated = base.result[0]!;
+    const updated = base.result[0];
     if (!base.changes.length && canon(before.dav) === canon(put.dav)) {
       return { result: { entry: before, created: false }, changes: [], events: [] };
     }
@@ -159,7 +152,7 @@ export function decidePutTodo(state: FamilyState, put: TodoPut, ctx: CommandCont
   }
   const data = Object.fromEntries(Object.entries(put.data).filter(([, v]) => v !== null));
   const base = decideCreateEntries(state, put.collectionKey, [{ title: put.title, data }], ctx, SINGLE);
-  const next: Entry = { ...base.result[0]!, status: put.status, dav: put.dav };
+  const next: Entry = { ...base.result[0], status: put.status, dav: put.dav };
   return {
     result: { entry: next, created: true },
     changes: [{ table: ENTRIES, id: next.id, value: next }],

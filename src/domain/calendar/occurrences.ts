@@ -13,6 +13,7 @@
 import { ENTRIES, type EntryStatus } from '../collections/types.js';
 import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
+import { canonicalJson } from '../shared/text.js';
 import {
   cleanTitle, decideDeleteEvent, eventView, isSeries, occurrenceData, requireEvent, withEventReactions, writableCalendar,
 } from './events.js';
@@ -32,10 +33,12 @@ export interface EventChange {
 
 const META = new Set(['editScope', 'occurrenceDate', 'status', 'title', 'calendarKey', 'clearAttendance', 'clearTravelPlan']);
 
-/** Stable JSON for comparing stored values (object keys sorted). */
-function canon(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
-    ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+const canon = canonicalJson;
+
+/** The timing checks of one occurrence: its repeat rule is the series', not its own. */
+export function checkOccurrence(d: EventData, issues: Issue[]): void {
+  const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatNthWeekday: _n, repeatUntil: _u, ...timing } = d;
+  checkEvent(timing, issues);
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -141,8 +144,7 @@ function updateOccurrence(state: FamilyState, ev: EventRecord, date: string, pat
   const title = patch.title !== undefined ? cleanTitle(patch.title, issues) : before?.title ?? ev.title;
   const status: EntryStatus = patch.status ?? before?.status ?? ev.status;
   if (!issues.length && !ev.sourceId) {
-    const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatNthWeekday: _n, repeatUntil: _u, ...timing } = nextData;
-    checkEvent(timing as EventData, issues);
+    checkOccurrence(nextData, issues);
   }
   failOnIssues(issues);
 

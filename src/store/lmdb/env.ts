@@ -67,7 +67,7 @@ export class LmdbEnv {
     this.inFlight++;
     try {
       try {
-        result = await this.db.transaction(fn) as T;
+        result = await this.db.transaction(fn);
         if (timing) timing.flushAt = performance.now();
         await this.db.flushed;
       } finally {
