@@ -28,6 +28,12 @@ export class FencedError extends Error {}
 export class EntryTooLargeError extends Error {}
 
 const WRONG_LAST_SEQUENCE = 10071;
+/** How long an append is retried while the stream has no leader (an election takes ~2 s). */
+const RETRY_FOR_MS = 10_000;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
 
 export class JetStreamLog {
   private readonly js: JetStreamClient;
@@ -67,17 +73,33 @@ export class JetStreamLog {
       throw new EntryTooLargeError(`the batch is ${data.length} bytes, more than the servers' `
         + `max_payload of ${this.maxPayload} (docs/scaling.md, "Message size")`);
     }
-    try {
-      const ack = await this.js.publish(familySubject(familyId), data, {
-        expect: { lastSubjectSequence: expectedStreamSeq, streamName: LOG_STREAM },
-      });
-      return ack.seq;
-    } catch (err) {
-      if (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE) {
-        throw new FencedError(`family ${familyId}: another node appended to its log (${err.message})`);
+    const deadline = Date.now() + RETRY_FOR_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const ack = await this.js.publish(familySubject(familyId), data, {
+          expect: { lastSubjectSequence: expectedStreamSeq, streamName: LOG_STREAM },
+        });
+        return ack.seq;
+      } catch (err) {
+        if (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE) {
+          // A retry after a lost acknowledgement finds its own first attempt stored: success.
+          if (attempt > 0) {
+            const last = await this.lastEntry(familyId);
+            if (last && last.streamSeq > expectedStreamSeq && sameBytes(last.data, data)) return last.streamSeq;
+          }
+          throw new FencedError(`family ${familyId}: another node appended to its log (${err.message})`);
+        }
+        // No stream leader for a moment (a server died, an election runs) or no answer: try
+        // again — the expected sequence makes a repeated append safe.
+        if (Date.now() >= deadline || this.nc.isClosed()) throw err;
+        await new Promise((r) => setTimeout(r, 200));
       }
-      throw err;
     }
+  }
+
+  private async lastEntry(familyId: string): Promise<{ streamSeq: number; data: Uint8Array } | null> {
+    const m = await this.jsm.streams.getMessage(LOG_STREAM, { last_by_subj: familySubject(familyId) });
+    return m ? { streamSeq: m.seq, data: m.data } : null;
   }
 
   /** The family's entries after stream sequence `after`, in order. */

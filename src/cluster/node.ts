@@ -9,6 +9,22 @@ import { JetStreamLog } from './log.js';
 import { Leases, type Clock } from './lease.js';
 import { ReplicatedCommits, type LocalStore } from './replicated.js';
 
+/**
+ * Tries again for a while: right after a server died, JetStream answers nothing until its
+ * servers elected a new metadata leader (a few seconds).
+ */
+async function retrying<T>(work: () => Promise<T>, forMs = 15_000): Promise<T> {
+  const until = Date.now() + forMs;
+  for (;;) {
+    try {
+      return await work();
+    } catch (err) {
+      if (Date.now() >= until) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 export interface ClusterNodeOptions {
   /** Copies of the log and the leases: 3 on a cluster of 3 servers, at most the servers. */
   replicas: number;
@@ -30,8 +46,9 @@ export class ClusterNode {
   ): Promise<ClusterNode> {
     const nc = await connectCluster(cfg);
     try {
-      const log = await JetStreamLog.open(nc, opts.replicas);
-      const leases = await Leases.open(nc, cfg.nodeName, cfg.leaseSeconds, opts.replicas, opts.now);
+      const log = await retrying(() => JetStreamLog.open(nc, opts.replicas));
+      const leases = await retrying(
+        () => Leases.open(nc, cfg.nodeName, cfg.leaseSeconds, opts.replicas, opts.now));
       const node = new ClusterNode(nc, log, leases, new ReplicatedCommits(local, log, leases),
         cfg.leaseSeconds * 1000);
       node.resumeRenewing();

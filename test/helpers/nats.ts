@@ -88,6 +88,15 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
     await stop();
     throw err;
   }
+  // JetStream answers only once the servers elected a metadata leader.
+  const until = Date.now() + 15_000;
+  while (!servers.every((s) => /metadata leader/.test(s.log()))) {
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`no JetStream metadata leader:\n${servers.map((s) => s.log()).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return { servers, urls: servers.map((s) => s.url), stop };
 }
 
