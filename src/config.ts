@@ -30,16 +30,17 @@ const Origin = refine(size(string(), 1, 2048), 'Origin', (value) => {
 /** A NATS server as the client dials it: `nats://`, `tls://` or `ws(s)://` host and port. */
 const NatsUrl = refine(size(string(), 1, 2048), 'NatsUrl', (value) => {
   let url: URL;
-  try { url = new URL(value); } catch { return `must be a URL such as nats://10.0.0.5:4222, got "${value}"`; }
+  try { url = new URL(value); } catch {
+    return `must be a URL such as nats://10.0.0.5:4222, got "${value}"`;
+  }
   return ['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== ''
     || `must be a nats://, tls://, ws:// or wss:// URL with a host, got "${value}"`;
 });
 
 /** How other nodes reach this one over HTTP (forwarded requests go there). */
 const HttpUrl = refine(Url, 'HttpUrl', (value) => {
-  try { return /^https?:$/.test(new URL(value).protocol) || `must be an http:// or https:// URL, got "${value}"`; } catch {
-    return `must be an http:// or https:// URL, got "${value}"`;
-  }
+  const why = `must be an http:// or https:// URL, got "${value}"`;
+  try { return /^https?:$/.test(new URL(value).protocol) || why; } catch { return why; }
 });
 
 /**

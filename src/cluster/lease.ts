@@ -47,7 +47,9 @@ export class Leases {
     let revision: number;
     try {
       if (!e || e.operation !== 'PUT') {
-        revision = e ? await this.kv.update(familyId, value, e.revision) : await this.kv.create(familyId, value);
+        revision = e
+          ? await this.kv.update(familyId, value, e.revision)
+          : await this.kv.create(familyId, value);
       } else {
         const v = e.json<LeaseValue>();
         if (v.node !== this.node && v.expiresAt > this.now()) return null;

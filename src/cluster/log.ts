@@ -16,7 +16,10 @@ import { LOG_STREAM, familySubject } from './connection.js';
 /** One message of a family's subject. */
 export type LogEntry =
   /** A commit batch: `lastSeq` is the family's change-log seq after it. */
-  | { v: 1; kind: 'batch'; node: string; lastSeq: number; batch: Omit<CommitBatch, 'expectedLastSeq'> }
+  | {
+    v: 1; kind: 'batch'; node: string; lastSeq: number;
+    batch: Omit<CommitBatch, 'expectedLastSeq'>;
+  }
   /** A node took the family: whoever appended before must now be refused (the fence). */
   | { v: 1; kind: 'owner'; node: string; lastSeq: number };
 
@@ -85,9 +88,11 @@ export class JetStreamLog {
           // A retry after a lost acknowledgement finds its own first attempt stored: success.
           if (attempt > 0) {
             const last = await this.lastEntry(familyId);
-            if (last && last.streamSeq > expectedStreamSeq && sameBytes(last.data, data)) return last.streamSeq;
+            const ours = last && last.streamSeq > expectedStreamSeq && sameBytes(last.data, data);
+            if (ours) return last.streamSeq;
           }
-          throw new FencedError(`family ${familyId}: another node appended to its log (${err.message})`);
+          throw new FencedError(
+            `family ${familyId}: another node appended to its log (${err.message})`);
         }
         // No stream leader for a moment (a server died, an election runs) or no answer: try
         // again — the expected sequence makes a repeated append safe.
@@ -97,8 +102,11 @@ export class JetStreamLog {
     }
   }
 
-  private async lastEntry(familyId: string): Promise<{ streamSeq: number; data: Uint8Array } | null> {
-    const m = await this.jsm.streams.getMessage(LOG_STREAM, { last_by_subj: familySubject(familyId) });
+  private async lastEntry(
+    familyId: string,
+  ): Promise<{ streamSeq: number; data: Uint8Array } | null> {
+    const query = { last_by_subj: familySubject(familyId) };
+    const m = await this.jsm.streams.getMessage(LOG_STREAM, query);
     return m ? { streamSeq: m.seq, data: m.data } : null;
   }
 
@@ -120,7 +128,8 @@ export class JetStreamLog {
 
   /** The stream sequence of the family's last entry (0 for none). */
   async lastStreamSeq(familyId: string): Promise<number> {
-    const m = await this.jsm.streams.getMessage(LOG_STREAM, { last_by_subj: familySubject(familyId) })
+    const query = { last_by_subj: familySubject(familyId) };
+    const m = await this.jsm.streams.getMessage(LOG_STREAM, query)
       .catch((err: unknown) => {
         if (err instanceof JetStreamApiError && err.code === 10037) return null;
         throw err;

@@ -67,7 +67,8 @@ export class ClusterNode {
     this.stopRenewing();
     this.renewTimer = setInterval(() => {
       for (const familyId of this.leases.heldFamilies()) {
-        void this.leases.renew(familyId).then((ok) => { if (!ok) this.lostLeases += 1; }, () => undefined);
+        void this.leases.renew(familyId)
+          .then((ok) => { if (!ok) this.lostLeases += 1; }, () => undefined);
       }
     }, Math.max(100, Math.floor(this.leaseMs / 3)));
     this.renewTimer.unref();

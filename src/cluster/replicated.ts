@@ -27,7 +27,9 @@ export class NotOwnerError extends StoreWriteError {
   }
 }
 
-export interface ReplicationStats { appends: number; fenced: number; replayed: number; takeovers: number }
+export interface ReplicationStats {
+  appends: number; fenced: number; replayed: number; takeovers: number;
+}
 
 export class ReplicatedCommits implements BatchCommits {
   /** Per family: the tail of its queued commits, so appends leave in order, one at a time. */
@@ -55,7 +57,8 @@ export class ReplicatedCommits implements BatchCommits {
     if (!lease) return null;
     await this.enqueue(familyId, async () => {
       const head = await this.catchUp(familyId);
-      const entry: LogEntry = { v: 1, kind: 'owner', node: this.node, lastSeq: this.local.lastSeq(familyId) };
+      const lastSeq = this.local.lastSeq(familyId);
+      const entry: LogEntry = { v: 1, kind: 'owner', node: this.node, lastSeq };
       const seq = await this.log.append(familyId, entry, head);
       await this.local.commit(familyId, { checkpoints: [{ consumer: CHECKPOINT, seq }] });
       this.stats.takeovers += 1;
@@ -113,11 +116,13 @@ export class ReplicatedCommits implements BatchCommits {
           this.leases.drop(familyId);
           throw new StoreWriteError('failed', err.message, err);
         }
-        throw new StoreWriteError('failed', `the cluster log refused the batch: ${(err as Error).message}`, err);
+        const why = `the cluster log refused the batch: ${(err as Error).message}`;
+        throw new StoreWriteError('failed', why, err);
       }
       this.stats.appends += 1;
       const checkpoint = { consumer: CHECKPOINT, seq };
-      await this.local.commit(familyId, { ...rest, checkpoints: [...rest.checkpoints ?? [], checkpoint] });
+      const checkpoints = [...rest.checkpoints ?? [], checkpoint];
+      await this.local.commit(familyId, { ...rest, checkpoints });
     });
   }
 
