@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import {
   array, boolean, enums, integer, min, nullable, number, object, refine, size, string, validate, type Infer,
 } from 'superstruct';
+import { normalizeTimeZone } from './domain/shared/time.js';
 
 const Egress = enums(['public', 'lan', 'any']);
 const Url = size(string(), 1, 2048);
@@ -81,7 +82,8 @@ export const ConfigStruct = object({
   }),
   storage: object({ dataDir: size(string(), 1, 4096), mapSizeMiB: min(integer(), 1) }),
   families: object({
-    defaultTimezone: string(),
+    /** null: the machine's zone (see defaultFamilyZone). */
+    defaultTimezone: nullable(string()),
     bootstrapSlug: nullable(string()),
     actorIdleMinutes: min(number(), 0),
     maxActiveActors: min(integer(), 1),
@@ -111,6 +113,20 @@ export const ConfigStruct = object({
 export type ClusterConfig = Infer<typeof ClusterStruct>;
 
 export type Config = Infer<typeof ConfigStruct>;
+
+/**
+ * The zone of a family created without one: `families.defaultTimezone`, or when that is null
+ * the machine's — `TZ` when it names an IANA zone, else the system's (what Intl resolves),
+ * else UTC. A household runs the daemon where it lives, so this is nearly always its zone.
+ */
+export function defaultFamilyZone(config: Pick<Config, 'families'>, env: NodeJS.ProcessEnv = process.env): string {
+  if (config.families.defaultTimezone !== null) return config.families.defaultTimezone;
+  for (const candidate of [env.TZ?.replace(/^:/, ''), Intl.DateTimeFormat().resolvedOptions().timeZone]) {
+    const zone = candidate ? normalizeTimeZone(candidate) : null;
+    if (zone) return zone;
+  }
+  return 'UTC';
+}
 
 export class ConfigError extends Error {}
 

@@ -10,10 +10,12 @@ import { resolve as resolvePath } from 'node:path';
 import { randomFillSync } from 'node:crypto';
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
-import { publicBase, type Config } from './config.js';
+import { defaultFamilyZone, publicBase, type Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
+import { areaReactions } from './domain/areas.js';
 import { createFamily } from './family/admin.js';
+import { followQueuedFamilyUpdates } from './family/queuedUpdates.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import { listen } from './listen.js';
@@ -100,7 +102,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   let scheduler: Scheduler | undefined;
   const registry = new FamilyRegistry({
     onAgendaChanged: (dueAt) => scheduler?.jobAdded(dueAt),
-    store, now, newId, publicUrl: publicBase(config.server.publicUrl),
+    store, now, newId, publicUrl: publicBase(config.server.publicUrl), react: areaReactions(),
     transports: { email: config.email.smtpUrl !== null, push: config.push.ntfyUrl !== null, sms: config.sms.gatewayUrl !== null },
     onCommitted: (family, lastSeq) => {
       for (const fn of onCommitted) {
@@ -197,6 +199,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
   await webhooks.start();
+  // `family update` from the command line, applied on the family's actor within POLL_MS.
+  const queuedUpdates = followQueuedFamilyUpdates(store, registry, logger);
 
   // 5. Housekeeping: expired idempotency records, in bounded passes that follow each other
   //    while there is more to remove, then once a minute.
@@ -213,6 +217,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     clearTimeout(sweep);
+    queuedUpdates.stop();
     closeSharedFeedReader(egress); // a slow feed must not hold the stop up
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -247,7 +252,7 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
   if (store.listFamilies().length === 0) {
     try {
       const made = await createFamily(store, { slug, name: 'Home' }, {
-        now: d.now(), newId: d.newId, defaultTimezone: d.config.families.defaultTimezone, withKey: 'admin (first start)',
+        now: d.now(), newId: d.newId, defaultTimezone: defaultFamilyZone(d.config), withKey: 'admin (first start)',
       });
       const url = bannerUrl(d.config.server.publicUrl, d.url);
       if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, d.url);
@@ -277,7 +282,8 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
 function printBootstrap(family: FamilyInfo, apiKey: string, url: string, localUrl: string, publicUrlUnusable: boolean): void {
   const port = new URL(localUrl).port;
   process.stderr.write(
-    `\nCreated the first family "${family.slug}" (time zone ${family.timezone}).\n` +
+    `\nCreated the first family "${family.slug}" in time zone ${family.timezone}. If the household lives in another zone:\n` +
+    `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
     `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
     `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
     `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +

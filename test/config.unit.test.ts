@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, ConfigError } from '../src/config.js';
+import { defaultFamilyZone, loadConfig, ConfigError } from '../src/config.js';
 
 describe('configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'household-config-'));
@@ -12,10 +12,21 @@ describe('configuration', () => {
     const c = loadConfig({ env: {} });
     expect(c.server).to.deep.equal({ host: '0.0.0.0', port: 8080, publicUrl: 'http://localhost:8080', bodyLimitBytes: 1048576, trustProxy: false, corsOrigins: [] });
     expect(c.metrics).to.deep.equal({ enabled: false, token: null });
-    expect(c.families).to.include({ defaultTimezone: 'UTC', bootstrapSlug: 'home', actorIdleMinutes: 30 });
+    expect(c.families).to.include({ defaultTimezone: null, bootstrapSlug: 'home', actorIdleMinutes: 30 });
     expect(c.webhooks.retryScheduleSeconds).to.deep.equal([5, 300, 1800, 7200, 18000, 36000, 36000]);
     expect(c.egress).to.deep.equal({ webPages: 'public', calendarFeeds: 'lan', webhooks: 'lan', transports: 'any' });
     expect(c.webSearch.searxngUrl).to.equal(null);
+  });
+
+  it('gives new families the machine\'s zone unless families.defaultTimezone names one: TZ, else the system\'s, else UTC', () => {
+    const machine = (defaultTimezone: string | null, env: NodeJS.ProcessEnv) => defaultFamilyZone({ families: { ...loadConfig({ env: {} }).families, defaultTimezone } }, env);
+    expect(machine(null, { TZ: 'Pacific/Kiritimati' })).to.equal('Pacific/Kiritimati');
+    expect(machine(null, { TZ: ':Europe/Lisbon' })).to.equal('Europe/Lisbon');
+    // A TZ that names no IANA zone falls back to what the runtime resolves (a valid zone).
+    const fallback = machine(null, { TZ: 'Mars/Base' });
+    expect(fallback).to.not.equal('Mars/Base');
+    expect(() => new Intl.DateTimeFormat('en', { timeZone: fallback })).to.not.throw();
+    expect(machine('Asia/Tokyo', { TZ: 'Pacific/Kiritimati' })).to.equal('Asia/Tokyo');
   });
 
   it('merges file, then environment, then flags', () => {

@@ -63,7 +63,7 @@ export const COMMANDS: CommandSpec[] = [
     ],
     options: [
       { name: 'name', value: 'N', text: 'display name (default: the slug)' },
-      { name: 'timezone', value: 'TZ', text: 'IANA time zone, e.g. Europe/Berlin (default: families.defaultTimezone)' },
+      { name: 'timezone', value: 'TZ', text: 'IANA time zone, e.g. Europe/Berlin (default: families.defaultTimezone, else this machine\'s)' },
     ],
     examples: [
       `${BIN} family create smiths --name "The Smiths" --timezone Europe/London`,
@@ -74,7 +74,9 @@ export const COMMANDS: CommandSpec[] = [
     name: 'family update', args: ['<slug>'], summary: 'change a family\'s name, time zone or place',
     details: [
       'The place (a name such as "Berlin" or "52.52,13.40") gives contextual briefings their weather;',
-      'an empty --location removes it. A running daemon sees the change when it next loads the family.',
+      'an empty --location removes it. A running daemon applies the change within a second and',
+      're-plans reminders and routines for a new zone; with none running it is applied at the next start.',
+      'With --json: {"family": {"id", "slug", "name", "timezone", "location"}, "applied"}.',
     ],
     options: [
       { name: 'name', value: 'N', text: 'display name' },

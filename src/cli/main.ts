@@ -11,9 +11,9 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type Config } from '../config.js';
+import { defaultFamilyZone, loadConfig, type Config } from '../config.js';
 import { Store, STORE_FILE } from '../store/store.js';
-import { createFamily, createKey, revokeKey, updateFamily } from '../family/admin.js';
+import { createFamily, createKey, queueFamilyUpdate, revokeKey, waitForQueuedUpdate } from '../family/admin.js';
 import { keyWithoutHash } from '../family/keys.js';
 import { SCOPES } from '../family/scopes.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
@@ -60,6 +60,8 @@ function checkArguments(command: CommandSpec, values: Record<string, unknown>, p
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" for ${command.name}`);
 }
 
+/** How long `family update` waits for a running daemon to apply it (it polls every 100 ms). */
+const QUEUED_UPDATE_WAIT_MS = 1_500;
 /**
  * Commands besides `serve` that may create a store where there is none: a new family, a restore.
  */
@@ -144,7 +146,7 @@ export async function main(argv: string[]): Promise<number> {
         case 'family create': {
           if (!arg) throw new UsageError('family create needs a slug');
           const made = await createFamily(store(), { slug: arg, name: v.name, timezone: v.timezone },
-            { now, newId, defaultTimezone: config.families.defaultTimezone, withKey: 'admin' });
+            { now, newId, defaultTimezone: defaultFamilyZone(config), withKey: 'admin' });
           const { id, slug, name, timezone } = made.family;
           out(`Created family "${slug}" (${name}, ${timezone}).\nAdmin API key (shown only once): ${made.apiKey}`,
             { family: { id, slug, name, timezone }, apiKey: made.apiKey });
@@ -155,10 +157,16 @@ export async function main(argv: string[]): Promise<number> {
           if (v.name === undefined && v.timezone === undefined && v.location === undefined) {
             throw new UsageError('family update needs at least one of --name, --timezone, --location');
           }
-          const family = await updateFamily(store(), arg, { name: v.name, timezone: v.timezone, location: v.location });
-          const { id, slug, name, timezone, location } = family;
-          out(`Updated family "${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''}).`,
-            { family: { id, slug, name, timezone, location: location ?? null } });
+          const { family, queued } = await queueFamilyUpdate(store(), arg,
+            { name: v.name, timezone: v.timezone, location: v.location }, { now, id: randomBytes(10).toString('hex') });
+          // A running daemon applies it on the family's actor within a fraction of a second.
+          const applied = await waitForQueuedUpdate(store(), queued, QUEUED_UPDATE_WAIT_MS);
+          const { id, slug, name, timezone, location } = applied ? store().getFamily(family.id) ?? family : family;
+          const what = `"${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''})`;
+          out(applied
+            ? `Updated family ${what}; the running daemon re-planned its reminders and routines.`
+            : `Queued the update of family ${what}: no running daemon took it within ${QUEUED_UPDATE_WAIT_MS / 1000} s, so it is applied (with its re-planning) when the daemon next loads the family.`,
+          { family: { id, slug, name, timezone, location: location ?? null }, applied });
           return EXIT.ok;
         }
         case 'family list': {

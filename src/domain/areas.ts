@@ -4,33 +4,34 @@
  * a feed's intake. An area left out of AREAS is a type error, not a silent gap, and no entry
  * point has to remember an import for its side effects.
  *
- * The list is read at call time only (hooks.ts, seeds.ts and the deciders that run the
- * reactions), never while modules load, so the import cycle through here is harmless; the
- * values are function declarations, which exist before any module body runs.
+ * Nothing in src/domain imports this file: the actor's owner composes the reactions from the
+ * list once (`areaReactions`) and deciders reach them as `ctx.react`, so an area that changes
+ * something never imports the areas that react to it (no import circle).
  */
 import { removeEventsOfDeletedCalendar } from './calendar/reactions.js';
 import { seedBuiltins } from './collections/builtins.js';
-import type { CollectionDeletionHook } from './collections/collections.js';
-import type { IntakeHook } from './feeds/intake.js';
 import { notifyFeedIntake, rescheduleChangedEvent, unscheduleRemovedEvents } from './notifications/reactions.js';
 import { unlinkRemovedEvents } from './plans/plans.js';
-import type { Seed } from './seeds.js';
-import type { EventChanged, EventsRemoved } from './shared/hooks.js';
+import { noChange } from './shared/decision.js';
+import type { FamilyInfo, FamilyState, Reaction, Reactions, RecordChange } from './shared/state.js';
+
+/** Records an area gives every family (all of them for a new family, else the missing ones). */
+export type Seed = (family: FamilyInfo, nowIso: string, state?: FamilyState) => RecordChange[];
 
 export interface Area {
   /** Records every family starts with (written with the family, added on activation if missing). */
   seed?: Seed;
   /** Calendar events were removed (a delete, a calendar or a feed removed). */
-  onEventsRemoved?: EventsRemoved;
+  onEventsRemoved?: Reactions['eventsRemoved'];
   /** A calendar event was created or changed (the series or one occurrence). */
-  onEventChanged?: EventChanged;
+  onEventChanged?: Reactions['eventChanged'];
   /** A collection was deleted with its entries. */
-  onCollectionDeleted?: CollectionDeletionHook;
+  onCollectionDeleted?: Reactions['collectionDeleted'];
   /** A feed refresh added or changed events matching the feed's hint words. */
-  onFeedIntake?: IntakeHook;
+  onFeedIntake?: Reactions['feedIntake'];
 }
 
-export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context';
+export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family';
 
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
@@ -42,9 +43,39 @@ export const AREAS = {
   feeds: {},
   webhooks: {},
   context: {},
+  // The family's own settings: its zone change re-plans the other areas' jobs itself (settings.ts).
+  family: {},
 } satisfies Record<AreaName, Area>;
 
-/** The areas as a list, for the hooks that run every area's part. */
-export function areas(): readonly Area[] {
-  return Object.values(AREAS);
+/**
+ * Every area's reactions as one `Reactions` for the command context: each runs the areas' part
+ * in list order and gathers their changes, log events and agenda jobs into one.
+ */
+export function areaReactions(areas: readonly Area[] = Object.values(AREAS)): Reactions {
+  const all = <K extends keyof Area>(key: K) => areas.flatMap((a) => (a[key] ? [a[key]!] : []));
+  const removed = all('onEventsRemoved');
+  const changed = all('onEventChanged');
+  const deleted = all('onCollectionDeleted');
+  const intake = all('onFeedIntake');
+  return {
+    eventsRemoved: (state, ids, ctx) => (ids.length ? gather(removed.map((f) => f(state, ids, ctx))) : gather([])),
+    eventChanged: (state, event, ctx) => gather(changed.map((f) => f(state, event, ctx))),
+    collectionDeleted: (state, c, ids, ctx) => gather(deleted.map((f) => f(state, c, ids, ctx))),
+    feedIntake: (state, update, ctx) => gather(intake.map((f) => f(state, update, ctx))),
+  };
+}
+
+function gather(parts: readonly Reaction[]): Reaction {
+  const out: Reaction = { ...noChange(), agenda: [] };
+  for (const r of parts) {
+    out.changes.push(...r.changes);
+    out.events.push(...r.events);
+    if (r.agenda?.length) out.agenda!.push(...r.agenda);
+  }
+  return out;
+}
+
+/** Seed records for a new family (no state) or the missing ones of an existing family. */
+export function seedRecords(family: FamilyInfo, nowIso: string, state?: FamilyState): RecordChange[] {
+  return Object.values(AREAS).flatMap((a: Area) => a.seed?.(family, nowIso, state) ?? []);
 }

@@ -20,20 +20,25 @@ import type {
   AgendaReads, BatchCommits, CommitBatch, Directory, LogReads,
 } from '../store/ports.js';
 import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
-import { Invalid } from '../domain/shared/errors.js';
+import { DomainError, Invalid } from '../domain/shared/errors.js';
+import { decideUpdateFamily } from '../domain/family/settings.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import {
-  FamilyState, type ActorRef, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange, type RecordChange,
+  FamilyState, type Caller, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange,
+  type Reactions, type RecordChange,
 } from '../domain/shared/state.js';
-import { seedRecords } from '../domain/seeds.js';
+import { seedRecords } from '../domain/areas.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
+import { applyDecision } from '../domain/shared/decision.js';
 
 export interface ActorDeps {
   /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
-  store: BatchCommits & LogReads & AgendaReads & Pick<Directory, 'getFamily' | 'lookupIndex'>;
+  store: BatchCommits & LogReads & AgendaReads & Pick<Directory, 'getFamily' | 'lookupIndex' | 'queuedFamilyUpdate'>;
   now: () => Date;
   newId: IdGenerator;
   publicUrl: string;
+  /** Every area's reactions, composed once from the list of areas (`areaReactions`). */
+  react: Reactions;
   /** Which outbound channels are configured (email, push, sms), handed to deciders. */
   transports?: { email: boolean; push: boolean; sms: boolean };
   /** Nudged once a batch is durable: the family and its last durable sequence number. */
@@ -51,7 +56,7 @@ export interface ExecuteOptions<R, A> {
 
 interface Queued {
   command: Command<unknown>;
-  ref: ActorRef;
+  ref: Caller;
   opts: ExecuteOptions<unknown, unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
@@ -83,13 +88,35 @@ export class FamilyActor {
    * committed before the actor answers anything.
    */
   static async activate(deps: ActorDeps, family: FamilyInfo): Promise<FamilyActor> {
-    const actor = new FamilyActor(deps, family);
-    const missing = seedRecords(family, deps.now().toISOString(), actor.state);
+    // The stored settings, not the caller's copy (a key cache may hold one from before a change).
+    const actor = new FamilyActor(deps, deps.store.getFamily(family.id) ?? family);
+    const missing = seedRecords(actor.family, deps.now().toISOString(), actor.state);
     if (missing.length) {
       await deps.store.commit(family.id, { records: missing });
       actor.state.apply(missing);
     }
+    // A `family update` queued while nobody held the family: applied before anything else runs.
+    // If it cannot be written now, it stays queued and the daemon's poll tries again.
+    await actor.applyQueuedUpdate().catch(() => undefined);
     return actor;
+  }
+
+  /**
+   * Runs the `family update` the CLI queued for this family, if any, as a command (the same
+   * re-planning as the API's PATCH) that also removes it from the queue. One the domain refuses
+   * (a zone this runtime no longer knows) is dropped rather than retried at every load.
+   */
+  async applyQueuedUpdate(): Promise<FamilyInfo | null> {
+    const queued = this.deps.store.queuedFamilyUpdate(this.state.family.id);
+    if (!queued) return null;
+    const ref: Caller = { keyId: null, personId: null, keyName: 'command line' };
+    try {
+      return await this.execute((state, ctx) => decideUpdateFamily(state, queued.patch, ctx, queued.id), ref);
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      await this.execute(() => ({ result: null, changes: [], events: [], settlesQueuedUpdate: queued.id }), ref);
+      return null;
+    }
   }
 
   get family(): FamilyInfo { return this.state.family; }
@@ -116,7 +143,7 @@ export class FamilyActor {
    * `opts.answer` renders from it) once its changes are durable. A domain error thrown by the
    * decider rejects this call only and writes nothing.
    */
-  execute<R, A = R>(command: Command<R>, ref: ActorRef, opts: ExecuteOptions<R, A> = {}): Promise<A> {
+  execute<R, A = R>(command: Command<R>, ref: Caller, opts: ExecuteOptions<R, A> = {}): Promise<A> {
     this.lastUsed = this.deps.now().getTime();
     return new Promise<A>((resolve, reject) => {
       this.queue.push({
@@ -143,31 +170,39 @@ export class FamilyActor {
     this.queue = [];
     const now = this.deps.now();
     const at = now.toISOString();
-    const batch = {
-      records: [] as RecordChange[], log: [] as ChangeRecord[], indexes: [] as IndexChange[],
-      agenda: [] as AgendaChange[], idempotency: [] as IdempotencyWrite[],
+    const batch: CommitBatch & {
+      records: RecordChange[]; log: ChangeRecord[]; indexes: IndexChange[]; agenda: AgendaChange[]; idempotency: IdempotencyWrite[];
+    } = {
+      records: [], log: [], indexes: [], agenda: [], idempotency: [],
       // Only this actor appends to the family's log: a log that moved meanwhile is refused.
       expectedLastSeq: this.durableSeq,
-    } satisfies CommitBatch;
+    };
     const answered: { q: Queued; answer: unknown; failed?: unknown }[] = [];
     for (const q of items) {
       // 1. decide
       let decision: Decision<unknown>;
       try {
-        decision = q.command(this.state, { now, newId: this.deps.newId, actor: q.ref, family: this.state.family, publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq, ...(this.deps.transports ? { transports: this.deps.transports } : {}) });
+        decision = q.command(this.state, {
+          now, newId: this.deps.newId, caller: q.ref, family: this.state.family,
+          publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq, react: this.deps.react,
+          ...(this.deps.transports ? { transports: this.deps.transports } : {}),
+        });
         assertStorable(decision);
       } catch (err) {
         q.reject(err);
         continue;
       }
-      const writes = decision.changes.length > 0 || decision.events.length > 0 || (decision.indexes?.length ?? 0) > 0 || (decision.agenda?.length ?? 0) > 0;
+      const writes = decision.changes.length > 0 || decision.events.length > 0 || (decision.indexes?.length ?? 0) > 0
+        || (decision.agenda?.length ?? 0) > 0 || decision.family !== undefined;
       const log: ChangeRecord[] = decision.events.map((e) => ({
         id: this.deps.newId('event'), seq: ++this.lastAssignedSeq, at, type: e.type,
         actor: { keyId: q.ref.keyId, personId: q.ref.personId },
         object: e.object, ...(e.previous !== undefined ? { previous: e.previous } : {}),
       }));
       // 2. evolve, and render the answer from exactly this state
-      this.state.apply(decision.agenda ? [...decision.changes, ...agendaRecords(decision.agenda)] : decision.changes);
+      if (decision.family) batch.family = decision.family;
+      if (decision.settlesQueuedUpdate !== undefined) batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
+      applyDecision(this.state, decision);
       let answer: unknown = decision.result;
       try {
         if (q.opts.answer) answer = q.opts.answer(decision.result, this.state);
@@ -185,7 +220,8 @@ export class FamilyActor {
       }
       answered.push({ q, answer });
     }
-    const nothing = !batch.records.length && !batch.log.length && !batch.indexes.length && !batch.agenda.length;
+    const nothing = !batch.records.length && !batch.log.length && !batch.indexes.length && !batch.agenda.length
+      && !batch.family && batch.settlesQueuedUpdate === undefined;
     if (nothing) {
       // Only answers (e.g. re-linking what is linked): memory equals the disk, answer now.
       for (const a of answered) settle(a);
@@ -231,6 +267,8 @@ export class FamilyActor {
 
   private reload(): number {
     this.state.reset();
+    // The family's settings may have been part of the failed batch: take them from disk too.
+    this.state.family = this.deps.store.getFamily(this.state.family.id) ?? this.state.family;
     return this.load();
   }
 
@@ -245,13 +283,6 @@ export class FamilyActor {
     this.idleWaiters = [];
     for (const w of waiters) w();
   }
-}
-
-/** The agenda part of a decision as changes to the family's in-memory agenda table. */
-function agendaRecords(agenda: readonly AgendaChange[]): RecordChange[] {
-  return agenda.map((a) => ('put' in a
-    ? { table: AGENDA_TABLE, id: a.put.id, value: a.put }
-    : { table: AGENDA_TABLE, id: a.remove, value: null }));
 }
 
 function settle(a: { q: Queued; answer: unknown; failed?: unknown }): void {

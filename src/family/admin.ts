@@ -6,10 +6,11 @@ import { Conflict, Invalid, NotFound } from '../domain/shared/errors.js';
 import { charCount } from '../domain/shared/text.js';
 import { normalizeTimeZone } from '../domain/shared/time.js';
 import type { FamilyInfo, RecordChange } from '../domain/shared/state.js';
-import { seedRecords } from '../domain/seeds.js';
+import { seedRecords } from '../domain/areas.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import type { Store } from '../store/store.js';
-import type { ApiKeyRecord, Scope } from '../store/types.js';
+import type { ApiKeyRecord, QueuedFamilyUpdate, Scope } from '../store/types.js';
+import { checkFamilyPatch, patched } from '../domain/family/settings.js';
 import { makeKey, type NewKey } from './keys.js';
 import { SCOPES } from './scopes.js';
 
@@ -43,37 +44,35 @@ export async function createFamily(
 }
 
 /**
- * Changes a family's name, time zone or location (`family update`). `location` is a place name
- * or `lat,lon` for the weather in contextual notifications; an empty string removes it. The
- * daemon reads the location at each firing; a new name or time zone reaches a running daemon
- * when the family is next loaded (after its idle eviction or a restart).
+ * `family update` from the command line: checks the change (the API's rules) and queues it for
+ * the family's actor (queuedUpdates.ts), which applies it within a fraction of a second when a
+ * daemon runs, else when the family next loads. Answers the family as the change leaves it.
  */
-export async function updateFamily(
+export async function queueFamilyUpdate(
   store: Store, slug: string, input: { name?: string | undefined; timezone?: string | undefined; location?: string | undefined },
-): Promise<FamilyInfo> {
+  deps: { now: Date; id: string },
+): Promise<{ family: FamilyInfo; queued: QueuedFamilyUpdate }> {
   const family = store.getFamilyBySlug(slug);
   if (!family) throw new NotFound(`no family with slug "${slug}"`);
-  const patch: { name?: string; timezone?: string; location?: string | null } = {};
-  if (input.name !== undefined) {
-    const name = input.name.trim();
-    if (!name || charCount(name) > 200) throw Invalid.at(['name'], 'must be 1 to 200 characters long');
-    patch.name = name;
+  const patch = checkFamilyPatch(input);
+  const queued = await store.queueFamilyUpdate(family.id, patch, deps.id, deps.now.toISOString());
+  if (!queued) throw new NotFound(`no family with slug "${slug}"`);
+  return { family: patched(family, queued.patch), queued };
+}
+
+/**
+ * Waits up to `waitMs` for a daemon to apply a queued update; true once it has (the queue no
+ * longer holds it, or holds a newer one merged over it).
+ */
+export async function waitForQueuedUpdate(store: Store, queued: QueuedFamilyUpdate, waitMs: number): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const now = store.queuedFamilyUpdate(queued.familyId);
+    if (!now) return true;
+    if (now.id !== queued.id) return false; // another update was merged over it: it goes with that one
+    if (Date.now() >= until) return false;
+    await new Promise((r) => setTimeout(r, 25));
   }
-  if (input.timezone !== undefined) {
-    patch.timezone = zoneOf(input.timezone);
-  }
-  if (input.location !== undefined) {
-    const location = input.location.trim();
-    if (charCount(location) > 200) throw Invalid.at(['location'], 'must be at most 200 characters long');
-    const latLon = /^(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)$/.exec(location);
-    if (latLon && (Math.abs(Number(latLon[1])) > 90 || Math.abs(Number(latLon[2])) > 180)) {
-      throw Invalid.at(['location'], 'lat,lon must be within -90..90 and -180..180');
-    }
-    patch.location = location || null;
-  }
-  const updated = await store.updateFamily(family.id, patch);
-  if (!updated) throw new NotFound(`no family with slug "${slug}"`);
-  return updated;
 }
 
 /** Creates a key for a family; the plaintext is returned once. */

@@ -13,13 +13,14 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
+import { SCHEDULER_CALLER } from '../domain/shared/agenda.js';
 import { applyFailure, applyMissed, applyRefresh, applyUnchanged, type RefreshResult } from '../domain/feeds/refresh.js';
 import { feedFingerprints, getFeed } from '../domain/feeds/views.js';
 import type { Command } from '../domain/shared/state.js';
 import type { Egress } from '../integrations/egress.js';
 import { FeedError, sharedFeedReader } from '../integrations/icsFeed.js';
 import { fireCommand, type JobHandler } from '../scheduler/scheduler.js';
+import { noChange } from '../domain/shared/decision.js';
 
 export interface FeedRefreshDeps {
   config: Config;
@@ -28,18 +29,18 @@ export interface FeedRefreshDeps {
   logger: Logger;
 }
 
-export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler {
+export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler<'feed.refresh'> {
   const reader = sharedFeedReader({ egress: deps.egress, config: deps.config, now: deps.now });
   const minutes = deps.config.calendarFeeds.refreshMinutes;
   return async (job, { actor, missed }) => {
-    const sourceId = (job.data as { sourceId?: unknown } | undefined)?.sourceId;
-    const nothing: Command<RefreshResult> = () => ({ result: { outcome: 'gone' }, changes: [], events: [] });
+    const sourceId: unknown = job.data?.sourceId;
+    const nothing: Command<RefreshResult> = () => noChange({ outcome: 'gone' });
     if (typeof sourceId !== 'string') {
-      await actor.execute(fireCommand(job, nothing), SCHEDULER_ACTOR);
+      await actor.execute(fireCommand(job, nothing), SCHEDULER_CALLER);
       return;
     }
     if (missed) {
-      await actor.execute(fireCommand(job, applyMissed(sourceId)), SCHEDULER_ACTOR);
+      await actor.execute(fireCommand(job, applyMissed(sourceId)), SCHEDULER_CALLER);
       return;
     }
     const found = await actor.read((state) => {
@@ -49,7 +50,7 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler {
       return { feed, fingerprints: feedFingerprints(state, feed), zone: state.family.timezone, slug: state.family.slug };
     });
     if (!found) {
-      await actor.execute(fireCommand(job, nothing), SCHEDULER_ACTOR);
+      await actor.execute(fireCommand(job, nothing), SCHEDULER_CALLER);
       return;
     }
     const { feed, fingerprints, zone, slug } = found;
@@ -70,6 +71,6 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler {
       deps.logger.info({ family: slug, sourceId, reason: e.message }, 'a calendar feed refresh failed');
       command = applyFailure(sourceId, e.message, minutes);
     }
-    await actor.execute(fireCommand(job, command), SCHEDULER_ACTOR);
+    await actor.execute(fireCommand(job, command), SCHEDULER_CALLER);
   };
 }

@@ -10,7 +10,7 @@
  */
 import Koa from 'koa';
 import Router from '@koa/router';
-import { Invalid } from '../domain/shared/errors.js';
+import { Invalid, issuesMessage } from '../domain/shared/errors.js';
 import { HttpError } from './errors.js';
 import { errorBody, errorMiddleware } from './middleware/errors.js';
 import { requestLog } from './middleware/requestLog.js';
@@ -22,7 +22,7 @@ import { RateLimiter, rateLimit, publicRateLimit, unauthorizedRateLimit } from '
 import { jsonBody } from './middleware/body.js';
 import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
 import type { FamilyActor } from '../family/actor.js';
-import type { ActorRef } from '../domain/shared/state.js';
+import type { Caller } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
 import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
 
@@ -122,7 +122,7 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
  * The family as a handler sees it: the actor bound to the calling key and the request's
  * Idempotency-Key.
  */
-function familyHandle(actor: FamilyActor, caller: ActorRef, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
+function familyHandle(actor: FamilyActor, caller: Caller, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
   return {
     info: actor.family,
     read: (fn) => actor.read(fn),
@@ -140,7 +140,7 @@ function refuseUndeclaredQuery(ctx: Koa.Context, strict: boolean): Record<string
   const names = Object.keys(ctx.query);
   if (strict && names.length) {
     const issues = names.map((n) => ({ path: ['query', n], message: 'is not a known query parameter' }));
-    throw new Invalid(`query.${names[0]} is not a known query parameter`, issues);
+    throw new Invalid(issuesMessage(issues), issues);
   }
   return {};
 }

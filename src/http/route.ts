@@ -14,7 +14,7 @@ import type { Struct } from 'superstruct';
 import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
-import type { ActorRef, Command, FamilyInfo, FamilyState } from '../domain/shared/state.js';
+import type { Caller, Command, FamilyInfo, FamilyState } from '../domain/shared/state.js';
 import type { ApiKeyRecord, Scope } from '../store/types.js';
 import type { JsonSchema } from './schema.js';
 import type { Logger } from 'pino';
@@ -81,7 +81,7 @@ export interface HandlerContext<Q, B> {
   /** Present on family routes. */
   family: FamilyHandle;
   /** Who is calling: the key and the household member it acts for. */
-  caller: ActorRef;
+  caller: Caller;
   key: ApiKeyRecord;
 }
 

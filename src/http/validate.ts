@@ -8,7 +8,7 @@
  * objects of arrays can still hold hundreds of thousands of values within the body limit.
  */
 import type { Struct, Failure, Context } from 'superstruct';
-import { Invalid, type Issue, type Path } from '../domain/shared/errors.js';
+import { Invalid, issuesMessage, type Issue, type Path } from '../domain/shared/errors.js';
 
 /** Failures counted before the walk stops; the answer then says "at least". */
 export const MAX_COUNTED = 1000;
@@ -127,11 +127,5 @@ export function validateInput<T>(value: unknown, struct: Struct<T, any>, prefix:
     issues.push({ path, message: describe(failure) });
   }
   if (!failures) return result as T;
-  const first = issues[0]!;
-  const where = first.path.length ? first.path.join('.') : 'body';
-  const others = issues.length - 1;
-  const more = others > 0
-    ? ` (and ${failures > MAX_COUNTED ? 'at least ' : ''}${others} more problem${others > 1 ? 's' : ''})`
-    : '';
-  throw new Invalid(`${where} ${first.message}${more}`, issues);
+  throw new Invalid(issuesMessage(issues, issues.length, failures > MAX_COUNTED), issues);
 }

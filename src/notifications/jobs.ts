@@ -10,7 +10,7 @@
 import type { Store } from '../store/store.js';
 import type { Config } from '../config.js';
 import type { Egress } from '../integrations/egress.js';
-import { SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
+import { SCHEDULER_CALLER } from '../domain/shared/agenda.js';
 import { todayIn } from '../domain/shared/time.js';
 import type { CommandContext, Decision, FamilyState } from '../domain/shared/state.js';
 import { getEvent } from '../domain/calendar/events.js';
@@ -18,7 +18,8 @@ import { fireCheck, fireCoverage, fireLeaveBy, fireReminder, fireRoutine, prune,
 import { occurrenceOn } from '../domain/notifications/occurrences.js';
 import type { WeatherNote } from '../domain/notifications/texts.js';
 import { JOB, ROUTINES, type RoutineRecord } from '../domain/notifications/types.js';
-import { fireCommand, type JobHandler, type JobContext } from '../scheduler/scheduler.js';
+import { fireCommand, type JobHandler, type JobHandlers, type JobContext } from '../scheduler/scheduler.js';
+import type { Job, JobKind } from '../domain/shared/jobs.js';
 import type { StoredAgendaJob } from '../store/types.js';
 import type { Notifier } from './sender.js';
 import { weatherFor } from './weather.js';
@@ -30,9 +31,12 @@ export interface NotificationJobDeps {
   notifier: Notifier;
 }
 
-type Effect = (job: StoredAgendaJob) => (state: FamilyState, ctx: CommandContext, opts: FireOptions) => Decision<Fired>;
+type Effect<K extends JobKind> = (job: StoredAgendaJob<Job<K>>) => (state: FamilyState, ctx: CommandContext, opts: FireOptions) => Decision<Fired>;
 /** When the text is contextual: the local date whose weather it needs, else null. */
-type NeedsWeather = (job: StoredAgendaJob, ctx: JobContext) => Promise<string | null>;
+type NeedsWeather<K extends JobKind> = (job: StoredAgendaJob<Job<K>>, ctx: JobContext) => Promise<string | null>;
+
+/** The notifications area's kinds of job. */
+type NotifyKind = (typeof JOB)[keyof typeof JOB];
 
 /**
  * At most this many firings run at once. Thousands of reminders may come due in the same
@@ -59,7 +63,7 @@ class Gate {
   }
 }
 
-export function notificationJobs(deps: NotificationJobDeps): Record<string, JobHandler> {
+export function notificationJobs(deps: NotificationJobDeps): Pick<JobHandlers, NotifyKind> {
   const gate = new Gate(FIRING_CONCURRENCY);
   /** The weather for the family's location on `date`, or null when it has none. */
   const weather = async (familyId: string, date: string): Promise<WeatherNote | null> => {
@@ -68,7 +72,7 @@ export function notificationJobs(deps: NotificationJobDeps): Record<string, JobH
     return weatherFor(deps.egress, deps.config, family.location, date, family.timezone);
   };
 
-  const fire = (effect: Effect, needsWeather?: NeedsWeather): JobHandler => (job, ctx) => gate.run(async () => {
+  const fire = <K extends JobKind>(effect: Effect<K>, needsWeather?: NeedsWeather<K>): JobHandler<K> => (job, ctx) => gate.run(async () => {
     let w: WeatherNote | null = null;
     if (!ctx.missed && needsWeather) {
       const date = await needsWeather(job, ctx);
@@ -76,19 +80,19 @@ export function notificationJobs(deps: NotificationJobDeps): Record<string, JobH
     }
     const opts: FireOptions = { transports: deps.notifier.transports, missed: ctx.missed, weather: w };
     const run = effect(job);
-    const fired = await ctx.actor.execute(fireCommand(job, (s, c) => run(s, c, opts)), SCHEDULER_ACTOR);
+    const fired = await ctx.actor.execute(fireCommand(job, (s, c) => run(s, c, opts)), SCHEDULER_CALLER);
     if (fired && fired.deliveries.some((d) => d.status === 'pending')) await deps.notifier.deliver(ctx.actor, fired.id);
   });
 
   return {
     [JOB.send]: async (job, ctx) => {
-      const { notificationId } = job.data as { notificationId: string };
+      const { notificationId } = job.data;
       await deps.notifier.deliver(ctx.actor, notificationId, { missed: ctx.missed });
     },
-    [JOB.reminder]: fire(
-      (job) => (s, c, o) => fireReminder(s, c, job.data as { eventId: string; index: number; occurrenceDate: string }, o),
+    [JOB.reminder]: fire<typeof JOB.reminder>(
+      (job) => (s, c, o) => fireReminder(s, c, job.data, o),
       (job, ctx) => {
-        const data = job.data as { eventId: string; index: number; occurrenceDate: string };
+        const data = job.data;
         return ctx.actor.read((s) => {
           const ev = getEvent(s, data.eventId);
           const occ = ev ? occurrenceOn(ev, data.occurrenceDate, s.family.timezone) : null;
@@ -96,13 +100,13 @@ export function notificationJobs(deps: NotificationJobDeps): Record<string, JobH
         });
       },
     ),
-    [JOB.leaveBy]: fire((job) => (s, c, o) => fireLeaveBy(s, c, job.data as { eventId: string; occurrenceDate: string }, o)),
-    [JOB.coverage]: fire((job) => (s, c, o) => fireCoverage(s, c, job.data as { eventId: string; occurrenceDate: string }, o)),
-    [JOB.check]: fire((job) => (s, c, o) => fireCheck(s, c, job.data as { checkId: string }, o)),
-    [JOB.routine]: fire(
-      (job) => (s, c, o) => fireRoutine(s, c, { ...(job.data as { routineId: string }), dueAt: job.dueAt }, o),
+    [JOB.leaveBy]: fire<typeof JOB.leaveBy>((job) => (s, c, o) => fireLeaveBy(s, c, job.data, o)),
+    [JOB.coverage]: fire<typeof JOB.coverage>((job) => (s, c, o) => fireCoverage(s, c, job.data, o)),
+    [JOB.check]: fire<typeof JOB.check>((job) => (s, c, o) => fireCheck(s, c, job.data, o)),
+    [JOB.routine]: fire<typeof JOB.routine>(
+      (job) => (s, c, o) => fireRoutine(s, c, { ...job.data, dueAt: job.dueAt }, o),
       (job, ctx) => {
-        const { routineId } = job.data as { routineId: string };
+        const { routineId } = job.data;
         return ctx.actor.read((s) => {
           const r = s.get<RoutineRecord>(ROUTINES, routineId);
           return r?.mode === 'contextual' ? todayIn(s.family.timezone, ctx.now) : null;
@@ -110,7 +114,7 @@ export function notificationJobs(deps: NotificationJobDeps): Record<string, JobH
       },
     ),
     [JOB.prune]: async (job, ctx) => {
-      await ctx.actor.execute(fireCommand(job, (s, c) => prune(s, c, job.id, job.kind)), SCHEDULER_ACTOR);
+      await ctx.actor.execute(fireCommand(job, (s, c) => prune(s, c, job.id, job.kind)), SCHEDULER_CALLER);
     },
   };
 }

@@ -10,8 +10,8 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FamilyActor } from '../family/actor.js';
-import { SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
-import type { ActorRef, Command } from '../domain/shared/state.js';
+import { SCHEDULER_CALLER } from '../domain/shared/agenda.js';
+import type { Caller, Command } from '../domain/shared/state.js';
 import { decideClaim, decideSettle, type Outcome } from '../domain/notifications/delivery.js';
 import type { Delivery, NotificationRecord, Transports } from '../domain/notifications/types.js';
 import type { Egress } from '../integrations/egress.js';
@@ -27,7 +27,7 @@ export interface NotifierDeps {
 
 export interface DeliverOptions {
   /** Who the claim and settle commands are made by (the API caller, else the scheduler). */
-  ref?: ActorRef;
+  ref?: Caller;
   /** The send job was found later than catchUpMinutes: suppress instead of sending. */
   missed?: boolean;
   /** Runs the settling command (the API route runs it through its idempotent handle). */
@@ -74,7 +74,7 @@ export class Notifier {
   }
 
   private async run(actor: FamilyActor, id: string, opts: DeliverOptions): Promise<NotificationRecord | null> {
-    const ref = opts.ref ?? SCHEDULER_ACTOR;
+    const ref = opts.ref ?? SCHEDULER_CALLER;
     // 1. claim (durable before any transport is called)
     const claim = await actor.execute((s) => decideClaim(s, id, opts.missed === true), ref);
     if (!claim) return null;

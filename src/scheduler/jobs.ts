@@ -1,8 +1,8 @@
 /**
  * Every kind of agenda job and the handler that runs it, composed in one place: the daemon
- * builds this table once and hands it to the scheduler. A kind that an area puts on the agenda
- * but that has no handler here would be logged and dropped — so each area that schedules work
- * adds its kind and handler to this table in the same change.
+ * builds this table once and hands it to the scheduler. The table is typed by the kinds of
+ * src/domain/shared/jobs.ts, so a kind an area puts on the agenda without a handler here does
+ * not compile.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -11,7 +11,7 @@ import type { Store } from '../store/store.js';
 import type { Egress } from '../integrations/egress.js';
 import type { Notifier } from '../notifications/sender.js';
 import { notificationJobs } from '../notifications/jobs.js';
-import type { JobHandler } from './scheduler.js';
+import type { JobHandlers } from './scheduler.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import { DELIVER_KIND } from '../domain/webhooks/types.js';
 import { FEED_REFRESH } from '../domain/feeds/types.js';
@@ -29,7 +29,7 @@ export interface JobDeps {
   webhooks: Webhooks;
 }
 
-export function jobHandlers(deps: JobDeps): Readonly<Record<string, JobHandler>> {
+export function jobHandlers(deps: JobDeps): JobHandlers {
   return {
     // notify.*: reminders, leave-by, coverage alerts, checks, routines, sends, pruning.
     ...notificationJobs(deps),

@@ -17,7 +17,9 @@ import type { FamilyActor } from '../family/actor.js';
 import type { AgendaReads, BatchCommits, Directory } from '../store/ports.js';
 import type { StoredAgendaJob } from '../store/types.js';
 import type { AgendaJob, Command } from '../domain/shared/state.js';
-import { AGENDA_TABLE, SCHEDULER_ACTOR } from '../domain/shared/agenda.js';
+import type { Job, JobKind } from '../domain/shared/jobs.js';
+import { AGENDA_TABLE, SCHEDULER_CALLER } from '../domain/shared/agenda.js';
+import { noChange } from '../domain/shared/decision.js';
 
 export interface JobContext {
   actor: FamilyActor;
@@ -31,7 +33,10 @@ export interface JobContext {
  * returns — normally by executing `fireCommand(job, …)`. It may do I/O before or after, never
  * inside a command.
  */
-export type JobHandler = (job: StoredAgendaJob, ctx: JobContext) => Promise<void>;
+export type JobHandler<K extends JobKind = JobKind> = (job: StoredAgendaJob<Job<K>>, ctx: JobContext) => Promise<void>;
+
+/** One handler for every kind of job: a kind without one is a compile error, not a log line. */
+export type JobHandlers = { readonly [K in JobKind]: JobHandler<K> };
 
 export interface SchedulerDeps {
   store: AgendaReads & BatchCommits & Pick<Directory, 'getFamily'>;
@@ -39,7 +44,7 @@ export interface SchedulerDeps {
   now: () => Date;
   logger: Logger;
   catchUpMinutes: number;
-  handlers: Readonly<Record<string, JobHandler>>;
+  handlers: JobHandlers;
 }
 
 /** At most this many jobs run at once; the rest wait for the next pass. */
@@ -124,10 +129,11 @@ export class Scheduler {
       }
       const actor = await this.deps.registry.get(family);
       const missed = now.getTime() - job.dueAt > this.deps.catchUpMinutes * 60_000;
-      const handler = this.deps.handlers[job.kind];
+      // A job of a kind this version does not know (written by a newer one) has no handler.
+      const handler = this.deps.handlers[job.kind] as JobHandler | undefined;
       if (!handler) {
         this.deps.logger.error({ job: job.id, kind: job.kind, family: family.slug }, 'no handler for this kind of job; removing it');
-        await actor.execute(fireCommand(job, () => ({ result: undefined, changes: [], events: [] })), SCHEDULER_ACTOR);
+        await actor.execute(fireCommand(job, () => noChange()), SCHEDULER_CALLER);
         return;
       }
       await handler(job, { actor, now, missed });
@@ -149,9 +155,9 @@ export class Scheduler {
     const later = { ...jobOf(job), dueAt: this.deps.now().getTime() + RETRY_AFTER_MS };
     await actor.execute((state) => {
       const live = state.get<AgendaJob>(AGENDA_TABLE, job.id);
-      if (!live || live.dueAt !== job.dueAt) return { result: undefined, changes: [], events: [] };
-      return { result: undefined, changes: [], events: [], agenda: [{ put: later }] };
-    }, SCHEDULER_ACTOR);
+      if (!live || live.dueAt !== job.dueAt) return noChange();
+      return noChange(undefined, [{ put: later }]);
+    }, SCHEDULER_CALLER);
   }
 
   private nextDelay(): number {
@@ -182,10 +188,10 @@ export class Scheduler {
  * the same decision — unless the effect put the same job id again (a repeating job moving on).
  * A stale job decides nothing: it fired already or was moved.
  */
-export function fireCommand<R>(job: AgendaJob, effect: Command<R>): Command<R | undefined> {
+export function fireCommand<R>(job: Pick<AgendaJob, 'id' | 'dueAt'>, effect: Command<R>): Command<R | undefined> {
   return (state, ctx) => {
     const live = state.get<AgendaJob>(AGENDA_TABLE, job.id);
-    if (!live || live.dueAt !== job.dueAt) return { result: undefined, changes: [], events: [] };
+    if (!live || live.dueAt !== job.dueAt) return noChange();
     const d = effect(state, ctx);
     const agenda = d.agenda ?? [];
     const movesItself = agenda.some((a) => 'put' in a && a.put.id === job.id);

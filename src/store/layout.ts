@@ -11,7 +11,13 @@ export const keys = {
   schemaVersion: () => ['meta', 'schemaVersion'],
   /** Bumped by every key creation or revocation: lets the daemon cache verified keys safely. */
   keysVersion: () => ['meta', 'keysVersion'],
+  /** Bumped whenever the CLI queues a family update, so the daemon polls one number. */
+  familyUpdatesVersion: () => ['meta', 'familyUpdatesVersion'],
   family: (familyId: string) => ['family', familyId],
+  /** A family update the CLI queued for the family's actor (one per family, merged). */
+  familyUpdate: (familyId: string) => ['familyUpdate', familyId],
+  familyUpdateRangeStart: () => ['familyUpdate', ''],
+  familyUpdateRangeEnd: () => ['familyUpdate', END],
   familyRangeStart: () => ['family', ''],
   familyRangeEnd: () => ['family', END],
   slug: (slug: string) => ['slug', slug],

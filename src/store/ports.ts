@@ -11,7 +11,8 @@
  */
 import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../domain/shared/state.js';
 import type {
-  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, IdempotencyWrite, StoredAgendaJob,
+  ApiKeyRecord, ChangeRecord, FamilyInfo, FamilyPatch, IdempotencyRecord, IdempotencyWrite, QueuedFamilyUpdate,
+  StoredAgendaJob,
 } from './types.js';
 
 /** Everything one decision (or one family's batch of decisions) writes, committed at once. */
@@ -29,6 +30,10 @@ export interface CommitBatch {
    * family (two nodes, or a process that lost its lease) cannot both append.
    */
   expectedLastSeq?: number;
+  /** The family's own settings as the batch leaves them (a `family.updated`). */
+  family?: FamilyInfo;
+  /** The queued update (by id) the batch applied: removed unless a newer one replaced it. */
+  settlesQueuedUpdate?: string;
 }
 
 /** The write path: one family's batch in, durable or refused as a whole. */
@@ -82,10 +87,17 @@ export interface Directory {
   listFamilies(): FamilyInfo[];
   /** A new family with its first records and key, at once; a taken slug → Conflict. */
   createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void>;
-  /** Name, zone or location; undefined fields stay, a null location goes. Unknown → undefined. */
-  updateFamily(
-    familyId: string, patch: { name?: string; timezone?: string; location?: string | null },
-  ): Promise<FamilyInfo | undefined>;
+  /**
+   * Queues a change of a family's settings for its actor (the CLI must not write a family a
+   * daemon holds in memory; src/family/queuedUpdates.ts): merged over one still queued, given
+   * the new id, and announced through familyUpdatesVersion. Unknown family → undefined.
+   */
+  queueFamilyUpdate(familyId: string, patch: FamilyPatch, id: string, at: string): Promise<QueuedFamilyUpdate | undefined>;
+  /** The change queued for a family, if any (removed by the commit that applies it). */
+  queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined;
+  queuedFamilyUpdates(): QueuedFamilyUpdate[];
+  /** Changes whenever a change is queued, by any process (the daemon polls it). */
+  familyUpdatesVersion(): number;
   getKey(keyId: string): ApiKeyRecord | undefined;
   listKeys(familyId?: string): ApiKeyRecord[];
   putKey(key: ApiKeyRecord): Promise<void>;

@@ -17,7 +17,9 @@ import type {
   AgendaReads, BatchCommits, CommitBatch, Directory, IdempotencyRecords, LogReads, WholeFamilies,
   WholeFamily,
 } from './ports.js';
-import type { ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, StoredAgendaJob } from './types.js';
+import type {
+  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, QueuedFamilyUpdate, StoredAgendaJob,
+} from './types.js';
 import { LmdbEnv, StoreWriteError, type WriteHealthListener } from './lmdb/env.js';
 import { LmdbDirectory } from './lmdb/directory.js';
 import { LmdbCommits, type CommitListener } from './lmdb/commits.js';
@@ -105,9 +107,12 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
     return this.directory.createFamily(family, seed, firstKey);
   }
-  updateFamily(familyId: string, patch: Parameters<Directory['updateFamily']>[1]): Promise<FamilyInfo | undefined> {
-    return this.directory.updateFamily(familyId, patch);
+  queueFamilyUpdate(...args: Parameters<Directory['queueFamilyUpdate']>): Promise<QueuedFamilyUpdate | undefined> {
+    return this.directory.queueFamilyUpdate(...args);
   }
+  queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined { return this.directory.queuedFamilyUpdate(familyId); }
+  queuedFamilyUpdates(): QueuedFamilyUpdate[] { return this.directory.queuedFamilyUpdates(); }
+  familyUpdatesVersion(): number { return this.directory.familyUpdatesVersion(); }
   getKey(keyId: string): ApiKeyRecord | undefined { return this.directory.getKey(keyId); }
   listKeys(familyId?: string): ApiKeyRecord[] { return this.directory.listKeys(familyId); }
   putKey(key: ApiKeyRecord): Promise<void> { return this.directory.putKey(key); }

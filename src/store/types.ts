@@ -1,5 +1,5 @@
-import type { ActorRef, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
-import type { EventType } from '../domain/shared/events.js';
+import type { Caller, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
+import type { LoggedEventType } from '../domain/shared/events.js';
 
 export type Scope = 'read' | 'write' | 'admin';
 
@@ -21,8 +21,8 @@ export interface ChangeRecord {
   id: string;
   seq: number;
   at: string;
-  type: EventType;
-  actor: Pick<ActorRef, 'keyId' | 'personId'>;
+  type: LoggedEventType;
+  actor: Pick<Caller, 'keyId' | 'personId'>;
   object: unknown;
   previous?: unknown;
 }
@@ -44,9 +44,18 @@ export interface IdempotencyWrite {
   record: IdempotencyRecord;
 }
 
-/** A job on the durable agenda, as stored (the family is part of the key). */
-export interface StoredAgendaJob extends AgendaJob {
+import type { FamilyPatch } from '../domain/family/settings.js';
+export type { FamilyPatch };
+
+/** A family update the CLI queued for the daemon (or the next load of the family). */
+export interface QueuedFamilyUpdate {
+  id: string;
   familyId: string;
+  patch: FamilyPatch;
+  queuedAt: string;
 }
+
+/** A job on the durable agenda, as stored (the family is part of the key). */
+export type StoredAgendaJob<J = AgendaJob> = J & { familyId: string };
 
 export type { FamilyInfo };

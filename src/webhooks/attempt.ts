@@ -10,7 +10,7 @@ import { deliveryHeaders } from './sign.js';
 /** Receivers answer small bodies; a larger answer is aborted and counts as a failure. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
-export interface SendInput {
+export interface ManualNotificationInput {
   url: string;
   secrets: readonly string[];
   /** The webhook id: the event id, the same on every attempt. */
@@ -41,7 +41,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date)
   return Number.isNaN(t) ? null : Math.max(0, t - now.getTime());
 }
 
-export async function sendAttempt(egress: Egress, config: Config, input: SendInput): Promise<SendResult> {
+export async function sendAttempt(egress: Egress, config: Config, input: ManualNotificationInput): Promise<SendResult> {
   const timestamp = Math.floor(input.at.getTime() / 1000);
   const started = performance.now();
   try {

@@ -26,9 +26,8 @@ import { hasEnabledDestination } from '../domain/webhooks/destinations.js';
 import { decideReclaim, outboxCheckpoint, wants } from '../domain/webhooks/deliveries.js';
 import { DESTINATIONS, OUTBOX, OUTBOX_ID, jobIdOf, type DestinationRecord } from '../domain/webhooks/types.js';
 import { CheckpointTracker, READ_AHEAD } from './checkpoint.js';
-import type { Deliverer } from './deliverer.js';
 import { fromJob, type Delivery } from './delivery.js';
-import { WEBHOOKS_ACTOR, type Recorder } from './recorder.js';
+import { WEBHOOKS_CALLER, type Recorder } from './recorder.js';
 
 /** Records per read. */
 const PAGE = 500;
@@ -43,10 +42,17 @@ export const QUEUE_CAP = 4_096;
  */
 const GATHER_MS = 5;
 
+/** Where the outbox hands its deliveries (the sender), seen as a queue with a size. */
+export interface DeliverySink {
+  submit(deliveries: readonly Delivery[]): void;
+  /** Deliveries handed over and not settled yet. */
+  readonly pending: number;
+}
+
 export interface OutboxDeps {
   store: Store;
   registry: FamilyRegistry;
-  deliverer: Deliverer;
+  sink: DeliverySink;
   recorder: () => Recorder;
   now: () => Date;
   newId: IdGenerator;
@@ -105,14 +111,14 @@ export class Outbox {
    * deliveries an earlier run had leased (it stopped or crashed while they waited to be sent).
    */
   async start(): Promise<void> {
-    const { store, registry, deliverer, now, boot, leaseMs } = this.deps;
+    const { store, registry, sink, now, boot, leaseMs } = this.deps;
     for (const family of store.listFamilies()) {
       if (this.stopped) return;
       if (store.getRecord(family.id, OUTBOX, OUTBOX_ID) === undefined) continue;
       try {
         const actor = await registry.get(family);
-        const jobs = await actor.execute((s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }), WEBHOOKS_ACTOR);
-        deliverer.submit(jobs.map((j) => fromJob(family, j)));
+        const jobs = await actor.execute((s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }), WEBHOOKS_CALLER);
+        sink.submit(jobs.map((j) => fromJob(family, j)));
         this.nudge(family);
       } catch (err) {
         this.deps.logger.error({ err, family: family.slug }, 'could not resume the webhook outbox of a family');
@@ -133,7 +139,7 @@ export class Outbox {
   }
 
   private async pass(family: FamilyInfo): Promise<void> {
-    const { store, registry, deliverer, newId } = this.deps;
+    const { store, registry, sink, newId } = this.deps;
     await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
     for (;;) {
       if (this.stopped) return;
@@ -150,7 +156,7 @@ export class Outbox {
         if (checkpoint > t.readTo) t.readTo = checkpoint;
         if (checkpoint > t.durable) t.durable = checkpoint;
         if (t.readTo >= upTo || t.size >= READ_AHEAD) return null;
-        const room = QUEUE_CAP - deliverer.pending;
+        const room = QUEUE_CAP - sink.pending;
         if (room <= 0) {
           this.starved.set(family.id, family);
           return null;
@@ -179,7 +185,7 @@ export class Outbox {
         return { deliveries, read };
       });
       if (!out || !out.read) return;
-      if (out.deliveries.length) deliverer.submit(out.deliveries);
+      if (out.deliveries.length) sink.submit(out.deliveries);
       // Records that owed nothing move the checkpoint too.
       else this.deps.recorder().touch(family);
     }

@@ -14,10 +14,10 @@ import { decideOutcomes, type AttemptOutcome, type OutcomeResult } from '../doma
 import { DELIVER_KIND, type DeliveryJob } from '../domain/webhooks/types.js';
 import { READ_AHEAD, type CheckpointTracker } from './checkpoint.js';
 import type { Delivery } from './delivery.js';
-import type { ActorRef } from '../domain/shared/state.js';
+import type { Caller } from '../domain/shared/state.js';
 
 /** Who records webhook outcomes in the change log (a disabled destination). */
-export const WEBHOOKS_ACTOR: ActorRef = { keyId: null, personId: null, keyName: 'webhooks' };
+export const WEBHOOKS_CALLER: Caller = { keyId: null, personId: null, keyName: 'webhooks' };
 
 /**
  * How long answers gather before they are recorded together: a family receiving deliveries
@@ -162,7 +162,7 @@ export class Recorder {
       const actor = await this.deps.registry.get(q.family);
       const results = await actor.execute((s, ctx) => decideOutcomes(s, {
         outcomes: answers.map((a) => a.outcome), spills: spillJobs, ...(checkpoint !== undefined ? { checkpoint } : {}),
-      }, this.deps.config.webhooks.retryScheduleSeconds, ctx), WEBHOOKS_ACTOR);
+      }, this.deps.config.webhooks.retryScheduleSeconds, ctx), WEBHOOKS_CALLER);
       if (tracker) {
         for (const seq of settling) tracker.settle(seq);
         if (checkpoint !== undefined && checkpoint > tracker.durable) tracker.durable = checkpoint;

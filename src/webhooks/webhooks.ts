@@ -11,12 +11,12 @@ import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
 import type { Egress } from '../integrations/egress.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
-import type { AgendaJob, FamilyInfo } from '../domain/shared/state.js';
+import type { FamilyInfo } from '../domain/shared/state.js';
 import { fireCommand, type JobHandler } from '../scheduler/scheduler.js';
 import { destinationView, signingSecrets } from '../domain/webhooks/destinations.js';
 import { decideLease, leaseMs, type AttemptOutcome } from '../domain/webhooks/deliveries.js';
-import type { DeliveryJob, DestinationRecord } from '../domain/webhooks/types.js';
-import { Deliverer, WEBHOOKS_ACTOR } from './deliverer.js';
+import type { DELIVER_KIND, DeliveryJob, DestinationRecord } from '../domain/webhooks/types.js';
+import { Sender, WEBHOOKS_CALLER } from './sender.js';
 import { Outbox, QUEUE_CAP } from './outbox.js';
 import { Recorder } from './recorder.js';
 import { fromJob } from './delivery.js';
@@ -45,7 +45,7 @@ export interface Webhooks {
   /** `onCommitted` observer: a family's log grew up to a durable sequence number. */
   nudge(family: FamilyInfo, lastSeq: number): void;
   /** The agenda handler of `webhook.deliver` jobs. */
-  handleJob: JobHandler;
+  handleJob: JobHandler<typeof DELIVER_KIND>;
   /** Catches up every family's outbox and takes over deliveries an earlier run left leased. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -61,26 +61,26 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   // The three refer to each other: the outbox feeds the sender, the sender the recorder, and the
   // recorder tells the outbox what settled.
   let recorder: Recorder;
-  const deliverer: Deliverer = new Deliverer({ ...deps, boot, recorder: () => recorder, room: () => outbox.room(), roomBelow: QUEUE_CAP / 2 });
-  const outbox = new Outbox({ ...deps, deliverer, recorder: () => recorder, boot, leaseMs: lease });
+  const sender: Sender = new Sender({ ...deps, boot, recorder: () => recorder, room: () => outbox.room(), roomBelow: QUEUE_CAP / 2 });
+  const outbox = new Outbox({ ...deps, sink: sender, recorder: () => recorder, boot, leaseMs: lease });
   recorder = new Recorder({
     ...deps, boot, leaseMs: lease,
     tracker: (familyId) => outbox.tracker(familyId),
-    takeStale: (familyId) => deliverer.takeStale(familyId),
-    resubmit: (_family, deliveries) => deliverer.submit(deliveries),
+    takeStale: (familyId) => sender.takeStale(familyId),
+    resubmit: (_family, deliveries) => sender.submit(deliveries),
     settled: (family) => outbox.nudge(family),
   });
 
-  const handleJob: JobHandler = async (stored, { actor, now }) => {
+  const handleJob: JobHandler<typeof DELIVER_KIND> = async (stored, { actor, now }) => {
     // Deliveries are owed data, not appointments: one found late (the daemon was down longer
     // than the catch-up window) is still sent.
     const { familyId: _f, ...job } = stored;
-    const held = deliverer.owns(stored.familyId, job.id);
+    const held = sender.owns(stored.familyId, job.id);
     const until = now.getTime() + lease;
-    const res = await actor.execute(fireCommand(job as AgendaJob, (s) => decideLease(s, job as DeliveryJob, { boot, until }, held)), WEBHOOKS_ACTOR);
+    const res = await actor.execute(fireCommand(job, (s) => decideLease(s, job, { boot, until }, held)), WEBHOOKS_CALLER);
     if (res === 'leased') {
-      const leased: DeliveryJob = { ...(job as DeliveryJob), dueAt: until, data: { ...(job as DeliveryJob).data, lease: { boot } } };
-      deliverer.submit([fromJob(actor.family, leased)]);
+      const leased: DeliveryJob = { ...job, dueAt: until, data: { ...job.data, lease: { boot } } };
+      sender.submit([fromJob(actor.family, leased)]);
     }
   };
 
@@ -90,7 +90,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     start: () => outbox.start(),
     async stop() {
       await outbox.stop();
-      await deliverer.stop();
+      await sender.stop();
       await recorder.stop();
     },
     async sendTest(family, d) {
@@ -106,11 +106,11 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     async idle() {
       for (;;) {
         await outbox.idle();
-        await deliverer.idle();
+        await sender.idle();
         await recorder.idle();
         // Recording an outcome may have logged (a destination disabled): let that settle too.
         await new Promise((r) => setImmediate(r));
-        if (deliverer.pending === 0 && !outbox.busy && recorder.pending === 0) return;
+        if (sender.pending === 0 && !outbox.busy && recorder.pending === 0) return;
       }
     },
   };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client, startTestServer, tempDataDir } from '../helpers/server.js';
 import { runCli, spawnDaemon, type ChildDaemon } from '../helpers/child.js';
 import { Store } from '../../src/store/store.js';
+import { queueFamilyUpdate } from '../../src/family/admin.js';
 
 describe('household-organizer CLI', function () {
   this.timeout(60_000);
@@ -41,6 +42,7 @@ describe('household-organizer CLI', function () {
   it('family update sets the location (and name, time zone) while serve runs, refusing bad input', async () => {
     const r = await cli('family', 'update', 'smiths', '--location', 'Berlin', '--name', 'Smith family', '--json');
     expect(r.code, r.stderr).to.equal(0);
+    expect(JSON.parse(r.stdout)).to.deep.include({ applied: true });
     expect(JSON.parse(r.stdout).family).to.deep.include({ slug: 'smiths', name: 'Smith family', timezone: 'Europe/Berlin', location: 'Berlin' });
     expect(JSON.parse((await cli('family', 'list', '--json')).stdout).families.find((f: any) => f.slug === 'smiths').location).to.equal('Berlin');
     const cleared = await cli('family', 'update', 'smiths', '--location', '', '--json');
@@ -54,6 +56,65 @@ describe('household-organizer CLI', function () {
     expect(JSON.parse(cased.stdout).family.timezone).to.equal('Europe/Berlin');
     expect((await cli('family', 'update', 'nobody', '--location', 'Oslo')).code).to.equal(1);
     expect((await cli('family', 'update', 'smiths')).code).to.equal(2);
+  });
+
+  it('family update --timezone reaches the running daemon within a second: the zone, and the routines that follow it, move at once', async () => {
+    const key = JSON.parse((await cli('key', 'create', 'smiths', '--json')).stdout).apiKey;
+    const api = new Client(`${daemon.url}/api/v1/families/smiths`, key);
+    const routine = (await api.post('/notification-routines', { cron: '0 7 * * *' })).body.routine;
+    expect(routine).to.include({ timezone: 'Europe/Berlin', followsFamilyZone: true });
+    const r = await cli('family', 'update', 'smiths', '--timezone', 'Asia/Tokyo', '--json');
+    expect(r.code, r.stderr).to.equal(0);
+    expect(JSON.parse(r.stdout)).to.deep.include({ applied: true });
+    expect(JSON.parse(r.stdout).family).to.include({ slug: 'smiths', timezone: 'Asia/Tokyo' });
+    expect((await api.get('')).body.family.timezone).to.equal('Asia/Tokyo');
+    const moved = (await api.get('/notification-routines')).body.routines.find((x: any) => x.id === routine.id);
+    expect(moved).to.include({ timezone: 'Asia/Tokyo', followsFamilyZone: true });
+    expect(new Date(moved.nextRunAt).getUTCHours()).to.equal(22); // 07:00 JST
+    const logged = (await api.get('/changes?after=0&limit=500')).body.changes.filter((c: any) => c.type === 'family.updated');
+    expect(logged.at(-1)).to.deep.include({ actor: { keyId: null, personId: null } });
+    expect(logged.at(-1).object.timezone).to.equal('Asia/Tokyo');
+    // How long the daemon takes, without the CLI's own start: queue as the CLI does, watch the API.
+    const store = Store.open(dir);
+    try {
+      const started = Date.now();
+      await queueFamilyUpdate(store, 'smiths', { timezone: 'Europe/Berlin' }, { now: new Date(), id: 'latency-check' });
+      while ((await api.get('')).body.family.timezone !== 'Europe/Berlin') {
+        expect(Date.now() - started, 'applied by the running daemon within a second').to.be.below(1_000);
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    } finally { await store.close(); }
+  });
+
+  it('family update with no daemon running is queued and applied, with its re-planning, when the family next loads', async () => {
+    const other = tempDataDir();
+    try {
+      let server = await startTestServer({ dataDir: other, timezone: 'Europe/Lisbon' });
+      const routine = (await server.api.post('/notification-routines', { cron: '0 7 * * *' })).body.routine;
+      await server.close({ keepData: true });
+      const r = await runCli(['family', 'update', 'home', '--timezone', 'America/Chicago', '--json', '--data-dir', other]);
+      expect(r.code, r.stderr).to.equal(0);
+      expect(JSON.parse(r.stdout)).to.deep.include({ applied: false });
+      expect(JSON.parse(r.stdout).family.timezone).to.equal('America/Chicago');
+      const store = Store.open(other);
+      try {
+        const home = store.getFamilyBySlug('home')!;
+        expect(home.timezone, 'nothing written to the family itself').to.equal('Europe/Lisbon');
+        expect(store.queuedFamilyUpdate(home.id)?.patch).to.deep.equal({ timezone: 'America/Chicago' });
+      } finally { await store.close(); }
+      server = await startTestServer({ dataDir: other });
+      try {
+        expect((await server.api.get('')).body.family.timezone).to.equal('America/Chicago');
+        const moved = (await server.api.get('/notification-routines')).body.routines.find((x: any) => x.id === routine.id);
+        expect(moved.timezone).to.equal('America/Chicago');
+        expect([12, 13]).to.include(new Date(moved.nextRunAt).getUTCHours()); // 07:00 CDT or CST
+        const home = server.daemon.store.getFamilyBySlug('home')!;
+        expect(home.timezone).to.equal('America/Chicago');
+        expect(server.daemon.store.queuedFamilyUpdate(home.id)).to.equal(undefined);
+      } finally { await server.close({ keepData: true }); }
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('family list shows every family', async () => {

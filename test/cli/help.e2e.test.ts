@@ -136,12 +136,14 @@ describe('serve: what a first start prints', function () {
 
   it('keeps stdout JSON lines, prints the key for people on stderr, at the publicUrl other devices use', async () => {
     const dir = tempDataDir();
-    const d = await spawnDaemon(dir, { HOUSEHOLD_PUBLIC_URL: 'http://household.test' });
+    // The first family takes the machine's zone (TZ here) and the banner says how to change it.
+    const d = await spawnDaemon(dir, { HOUSEHOLD_PUBLIC_URL: 'http://household.test', TZ: 'America/Chicago' });
     try {
       expect(d.bootstrapKey).to.match(/^hk_/);
       const key = d.bootstrapKey!;
       expect(d.output()).to.include(
-        '\nCreated the first family "home" (time zone UTC).\n' +
+        '\nCreated the first family "home" in time zone America/Chicago. If the household lives in another zone:\n' +
+        '    household-organizer family update home --timezone <Area/City>\n' +
         'Its admin API key is shown only this once; keep it somewhere safe:\n\n' +
         `    ${key}\n\n` +
         `Try: curl -H 'x-api-key: ${key}' http://household.test/api/v1/families/home/changes\n` +

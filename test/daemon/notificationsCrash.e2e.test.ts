@@ -10,8 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, startTestServer, tempDataDir } from '../helpers/server.js';
 import { spawnDaemon, type ChildDaemon } from '../helpers/child.js';
 import { startNtfy, type NtfyRecorder } from '../helpers/fakes/ntfy.js';
-import { decideSend } from '../../src/domain/notifications/send.js';
-import { SCHEDULER_ACTOR } from '../../src/domain/shared/agenda.js';
+import { decideManualNotification } from '../../src/domain/notifications/manual.js';
+import { SCHEDULER_CALLER } from '../../src/domain/shared/agenda.js';
 
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 8_000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -157,7 +157,7 @@ describe('a crash between the commit and the transports', () => {
     // The record is committed exactly as POST /notifications commits it, and the transports are
     // never called: what a crash right after the commit leaves behind.
     const actor = await server.daemon.registry.get(server.daemon.store.getFamilyBySlug('home')!);
-    const record = await actor.execute((s, ctx) => decideSend(s, { title: 'Left behind', channels: ['in_app', 'push'] }, server.daemon.notifier.transports, ctx), SCHEDULER_ACTOR);
+    const record = await actor.execute((s, ctx) => decideManualNotification(s, { title: 'Left behind', channels: ['in_app', 'push'] }, server.daemon.notifier.transports, ctx), SCHEDULER_CALLER);
     expect(record.deliveries.map((d) => d.status)).to.deep.equal(['delivered', 'pending']);
     await server.daemon.scheduler.stop();
     await server.close({ keepData: true });

@@ -7,9 +7,8 @@ import { expect } from 'chai';
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AREAS } from '../../src/domain/areas.js';
+import { AREAS, seedRecords } from '../../src/domain/areas.js';
 import { BUILTINS } from '../../src/domain/collections/builtins.js';
-import { seedRecords } from '../../src/domain/seeds.js';
 
 const domain = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'src/domain');
 

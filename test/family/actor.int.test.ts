@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Store } from '../../src/store/store.js';
 import { FamilyRegistry } from '../../src/family/registry.js';
+import { areaReactions } from '../../src/domain/areas.js';
 import { createFamily } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { Conflict } from '../../src/domain/shared/errors.js';
@@ -24,7 +25,7 @@ describe('family actor and store', () => {
   let store: Store;
   let family: FamilyInfo;
   const newId = createIdGenerator(() => Date.now(), (n) => randomBytes(n));
-  const deps = () => ({ store, now: () => new Date(), newId, publicUrl: 'http://x' });
+  const deps = () => ({ store, now: () => new Date(), newId, publicUrl: 'http://x', react: areaReactions() });
   const actorRef = { keyId: 'k1', personId: null };
 
   beforeEach(async () => {

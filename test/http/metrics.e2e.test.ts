@@ -10,6 +10,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { startReceiver, type Receiver } from '../helpers/fakes/receiver.js';
 import { loadConfig, ConfigError } from '../../src/config.js';
 import { VERSION } from '../../src/version.js';
+import type { AgendaJob } from '../../src/domain/shared/state.js';
 
 interface Sample { name: string; labels: Record<string, string>; value: number }
 
@@ -153,7 +154,7 @@ describe('GET /metrics', function () {
       const at = clock.now().getTime();
       await actor.execute(() => ({
         result: undefined, changes: [], events: [],
-        agenda: [{ put: { id: 'job_a', kind: 'metrics-test', dueAt: at + 60 * 60_000 } }, { put: { id: 'job_b', kind: 'metrics-test', dueAt: at + 120 * 60_000 } }],
+        agenda: [{ put: { id: 'job_a', kind: 'metrics-test', dueAt: at + 60 * 60_000 } as unknown as AgendaJob }, { put: { id: 'job_b', kind: 'metrics-test', dueAt: at + 120 * 60_000 } as unknown as AgendaJob }],
       }), { keyId: null, personId: null });
 
       let s = await scrape(server);

@@ -149,8 +149,7 @@ describe('notification routines', () => {
 
   it('writes a contextual briefing from live data: events with attendance and leave-by, chores due, the weather at the family\'s location', async () => {
     clock.set('2026-06-10T04:00:00.000Z');
-    const family = server.daemon.store.getFamilyBySlug('home')!;
-    await server.daemon.store.updateFamily(family.id, { location: 'Berlin' });
+    expect((await server.api.patch('', { location: 'Berlin' })).body.family.location).to.equal('Berlin');
     const ana = (await server.api.post('/people', { name: 'Ana' })).body.person.id;
     await server.api.post('/calendar/events', { title: 'Swimming', date: '2026-06-10', time: '17:00', where: 'Pool', attendance: { [ana]: 'going' }, travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10 } });
     await server.api.post('/calendar/events', { title: 'Grandma visits', date: '2026-06-11' });
@@ -173,7 +172,7 @@ describe('notification routines', () => {
     const asked = weather.service.requests.map((r) => new URL(r.url, 'http://x')).find((u) => u.pathname === '/v1/forecast')!;
     expect(asked.searchParams.get('start_date')).to.equal('2026-06-10');
     expect(asked.searchParams.get('timezone')).to.equal('Europe/Berlin');
-    await server.daemon.store.updateFamily(family.id, { location: null });
+    await server.api.patch('', { location: null });
     await server.api.delete(`/notification-routines/${routine.id}`);
   });
 

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { householdNotice } from '../../src/domain/notifications/compose.js';
-import { listNotifications } from '../../src/domain/notifications/send.js';
+import { listNotifications } from '../../src/domain/notifications/manual.js';
 import { AGENDA_TABLE } from '../../src/domain/shared/agenda.js';
 import { fixture } from '../domain/collections/fixture.js';
 

@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '../../src/logger.js';
 import { Store } from '../../src/store/store.js';
+import { areaReactions } from '../../src/domain/areas.js';
 import { FamilyRegistry } from '../../src/family/registry.js';
 import { createFamily } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
@@ -16,6 +17,8 @@ import type { AgendaChange, Command, FamilyInfo } from '../../src/domain/shared/
 import { fireCommand, Scheduler, type JobHandler } from '../../src/scheduler/scheduler.js';
 import { tempDataDir } from '../helpers/server.js';
 import { FakeClock } from '../helpers/clock.js';
+import type { AgendaJob } from '../../src/domain/shared/state.js';
+import type { JobHandlers } from '../../src/scheduler/scheduler.js';
 
 const ref = { keyId: 'k', personId: null };
 
@@ -43,8 +46,12 @@ describe('the scheduler and its durable agenda', () => {
   };
 
   function start(handlers: Record<string, JobHandler> = { test: record }) {
-    const registry = new FamilyRegistry({ store, now: clock.now, newId, publicUrl: 'http://x' }, { idleMs: 60_000, maxActive: 10 });
-    const scheduler = new Scheduler({ store, registry, now: clock.now, logger, catchUpMinutes: 360, handlers });
+    const registry = new FamilyRegistry({ store, now: clock.now, newId, publicUrl: 'http://x', react: areaReactions() }, { idleMs: 60_000, maxActive: 10 });
+    const scheduler = new Scheduler({
+      store, registry, now: clock.now, logger, catchUpMinutes: 360,
+      // Kinds of this test only: the daemon's table must name every real kind.
+      handlers: handlers as unknown as JobHandlers,
+    });
     return { registry, scheduler };
   }
 
@@ -61,7 +68,7 @@ describe('the scheduler and its durable agenda', () => {
     const { registry, scheduler } = start();
     const actor = await registry.get(family);
     const due = clock.now().getTime() + 3_600_000;
-    await actor.execute(schedule({ put: { id: 'j1', kind: 'test', dueAt: due } }), ref);
+    await actor.execute(schedule({ put: { id: 'j1', kind: 'test', dueAt: due } as unknown as AgendaJob }), ref);
     expect(await scheduler.runDue()).to.equal(0);
     clock.set(new Date(due - 1));
     expect(await scheduler.runDue()).to.equal(0);
@@ -79,8 +86,8 @@ describe('the scheduler and its durable agenda', () => {
     const { registry, scheduler } = start();
     const actor = await registry.get(family);
     const t0 = clock.now().getTime();
-    await actor.execute(schedule({ put: { id: 'moved', kind: 'test', dueAt: t0 + 1_000 } }, { put: { id: 'gone', kind: 'test', dueAt: t0 + 1_000 } }), ref);
-    await actor.execute(schedule({ put: { id: 'moved', kind: 'test', dueAt: t0 + 5_000 } }, { remove: 'gone' }), ref);
+    await actor.execute(schedule({ put: { id: 'moved', kind: 'test', dueAt: t0 + 1_000 } as unknown as AgendaJob }, { put: { id: 'gone', kind: 'test', dueAt: t0 + 1_000 } as unknown as AgendaJob }), ref);
+    await actor.execute(schedule({ put: { id: 'moved', kind: 'test', dueAt: t0 + 5_000 } as unknown as AgendaJob }, { remove: 'gone' }), ref);
     clock.set(new Date(t0 + 2_000));
     await scheduler.runDue();
     expect(fired).to.deep.equal([]);
@@ -95,9 +102,9 @@ describe('the scheduler and its durable agenda', () => {
     const actor = await first.registry.get(family);
     const t0 = clock.now().getTime();
     await actor.execute(schedule(
-      { put: { id: 'recent', kind: 'test', dueAt: t0 + 60_000 } },
-      { put: { id: 'ancient', kind: 'test', dueAt: t0 - 7 * 3_600_000 } },
-      { put: { id: 'later', kind: 'test', dueAt: t0 + 86_400_000 } },
+      { put: { id: 'recent', kind: 'test', dueAt: t0 + 60_000 } as unknown as AgendaJob },
+      { put: { id: 'ancient', kind: 'test', dueAt: t0 - 7 * 3_600_000 } as unknown as AgendaJob },
+      { put: { id: 'later', kind: 'test', dueAt: t0 + 86_400_000 } as unknown as AgendaJob },
     ), ref);
     await first.registry.shutdown();
     await store.close();
@@ -121,7 +128,7 @@ describe('the scheduler and its durable agenda', () => {
     const { registry, scheduler } = start({ test: flaky });
     const actor = await registry.get(family);
     const t0 = clock.now().getTime();
-    await actor.execute(schedule({ put: { id: 'j', kind: 'test', dueAt: t0 } }), ref);
+    await actor.execute(schedule({ put: { id: 'j', kind: 'test', dueAt: t0 } as unknown as AgendaJob }), ref);
     await scheduler.runDue();
     expect(calls).to.equal(1);
     expect(store.getJob(family.id, 'j')?.dueAt).to.equal(t0 + 60_000);
@@ -144,7 +151,7 @@ describe('the scheduler and its durable agenda', () => {
     const { registry, scheduler } = start({ test: every });
     const actor = await registry.get(family);
     const t0 = clock.now().getTime();
-    await actor.execute(schedule({ put: { id: 'hourly', kind: 'test', dueAt: t0 } }), ref);
+    await actor.execute(schedule({ put: { id: 'hourly', kind: 'test', dueAt: t0 } as unknown as AgendaJob }), ref);
     for (let h = 0; h < 3; h++) {
       await scheduler.runDue();
       clock.advance(3_600_000);
@@ -157,7 +164,7 @@ describe('the scheduler and its durable agenda', () => {
   it('drops a job of an unknown kind with a log line instead of retrying it forever', async () => {
     const { registry, scheduler } = start({});
     const actor = await registry.get(family);
-    await actor.execute(schedule({ put: { id: 'odd', kind: 'nobody', dueAt: clock.now().getTime() } }), ref);
+    await actor.execute(schedule({ put: { id: 'odd', kind: 'nobody', dueAt: clock.now().getTime() } as unknown as AgendaJob }), ref);
     expect(await scheduler.runDue()).to.equal(1);
     expect(store.familyJobs(family.id)).to.deep.equal([]);
     await registry.shutdown();

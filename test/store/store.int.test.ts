@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { Store } from '../../src/store/store.js';
 import type { ChangeRecord } from '../../src/store/types.js';
 import { tempDataDir } from '../helpers/server.js';
+import type { AgendaJob } from '../../src/domain/shared/state.js';
 
 const FAM = 'fam_test';
 
@@ -26,7 +27,7 @@ describe('Store', () => {
       records: [{ table: 'people', id: 'p1', value: { id: 'p1' } }],
       log: [logRecord(1)],
       indexes: [{ index: 'share-token', key: 'h1', familyId: FAM }],
-      agenda: [{ put: { id: 'job1', kind: 'test', dueAt: 1_000 } }],
+      agenda: [{ put: { id: 'job1', kind: 'test', dueAt: 1_000 } as unknown as AgendaJob }],
       checkpoints: [{ consumer: 'webhooks', seq: 1 }],
       idempotency: [{ keyId: 'k', idemKey: 'i', record: { fingerprint: 'f', status: 201, body: { ok: true }, expiresAt: 5_000 } }],
     });
@@ -63,9 +64,9 @@ describe('Store', () => {
   });
 
   it('moves a job put again with the same id, removes it by id, and orders due jobs by time', async () => {
-    await store.commit(FAM, { agenda: [{ put: { id: 'a', kind: 'k', dueAt: 3_000 } }, { put: { id: 'b', kind: 'k', dueAt: 2_000 } }] });
+    await store.commit(FAM, { agenda: [{ put: { id: 'a', kind: 'k', dueAt: 3_000 } as unknown as AgendaJob }, { put: { id: 'b', kind: 'k', dueAt: 2_000 } as unknown as AgendaJob }] });
     expect(store.earliestDue()).to.equal(2_000);
-    await store.commit(FAM, { agenda: [{ put: { id: 'b', kind: 'k', dueAt: 4_000, data: { moved: true } } }] });
+    await store.commit(FAM, { agenda: [{ put: { id: 'b', kind: 'k', dueAt: 4_000, data: { moved: true } } as unknown as AgendaJob }] });
     expect(store.dueJobs(10_000, 10).map((j) => `${j.id}@${j.dueAt}`)).to.deep.equal(['a@3000', 'b@4000']);
     expect(store.getJob(FAM, 'b')).to.include({ dueAt: 4_000 });
     expect(store.dueJobs(3_500, 10).map((j) => j.id)).to.deep.equal(['a']);

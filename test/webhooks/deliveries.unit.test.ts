@@ -6,7 +6,8 @@
 import { expect } from 'chai';
 import { fixture } from './fixture.js';
 import { decideCreateDestination, decideDeleteDestination, decideUpdateDestination } from '../../src/domain/webhooks/destinations.js';
-import { decideEnqueue, decideLease, decideOutcome, decideReclaim, liveJob, outboxCheckpoint, type AttemptOutcome } from '../../src/domain/webhooks/deliveries.js';
+import { decideEnqueue } from './enqueue.js';
+import { decideLease, decideOutcome, decideReclaim, liveJob, outboxCheckpoint, type AttemptOutcome } from '../../src/domain/webhooks/deliveries.js';
 import { historyOf, usageOf } from '../../src/domain/webhooks/usage.js';
 import { AGENDA_TABLE } from '../../src/domain/shared/agenda.js';
 import { fireCommand } from '../../src/scheduler/scheduler.js';

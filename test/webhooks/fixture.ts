@@ -1,7 +1,7 @@
 /** A family state deciding like the actor: numbered log records, the agenda table, a fixed clock. */
-import { FamilyState, type AgendaChange, type CommandContext, type Decision, type RecordChange } from '../../src/domain/shared/state.js';
+import { FamilyState, type CommandContext } from '../../src/domain/shared/state.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
-import { AGENDA_TABLE } from '../../src/domain/shared/agenda.js';
+import { REACT, runner } from '../helpers/decide.js';
 import type { EventType } from '../../src/domain/shared/events.js';
 import type { LogPointer } from '../../src/domain/webhooks/deliveries.js';
 
@@ -13,16 +13,11 @@ export function fixture(now = '2026-11-22T08:30:00.000Z') {
   let n = 0;
   const log: LogPointer[] = [];
   const newId = createIdGenerator(() => t, () => new Uint8Array(7).fill(n++ % 256));
-  const ctx = (): CommandContext => ({ now: new Date(t), newId, actor: { keyId: 'key', personId: null }, family, publicUrl: 'http://x', lastSeq: seq });
-  const agendaChanges = (a: readonly AgendaChange[] = []): RecordChange[] =>
-    a.map((c) => ('put' in c ? { table: AGENDA_TABLE, id: c.put.id, value: c.put } : { table: AGENDA_TABLE, id: c.remove, value: null }));
+  const ctx = (): CommandContext => ({ now: new Date(t), newId, caller: { keyId: 'key', personId: null }, family, publicUrl: 'http://x', lastSeq: seq, react: REACT });
   /** Decides and applies, numbering the events like the actor. */
-  function run<R>(decide: (s: FamilyState, c: CommandContext) => Decision<R>): Decision<R> {
-    const d = decide(state, ctx());
+  const run = runner(state, ctx, (d) => {
     for (const e of d.events) log.push({ seq: ++seq, id: newId('event'), type: e.type });
-    state.apply([...d.changes, ...agendaChanges(d.agenda)]);
-    return d;
-  }
+  });
   /** Logs a change of another area (as if an entry or a person was written). */
   function logged(type: EventType): LogPointer {
     const p = { seq: ++seq, id: newId('event'), type };

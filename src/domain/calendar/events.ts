@@ -6,8 +6,7 @@
  */
 import { getCollection, isCalendar } from '../collections/collections.js';
 import { ENTRIES, type Collection } from '../collections/types.js';
-import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
-import { reactToEventChanged, reactToEventsRemoved } from '../shared/hooks.js';
+import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, localToInstant } from '../shared/time.js';
 import { checkEvent, applyFields } from './fields.js';
@@ -183,14 +182,6 @@ export function occurrenceView(state: FamilyState, ev: EventRecord, occurrenceDa
   };
 }
 
-/** Throws 400 with every issue (the first one named in the message). */
-export function failIfAny(issues: Issue[]): void {
-  if (!issues.length) return;
-  const first = issues[0]!;
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  throw new Invalid(`${first.path.join('.')} ${first.message}${more}`, issues);
-}
-
 /** A calendar events may be written to: a calendar collection that no feed owns. */
 export function writableCalendar(state: FamilyState, key: string): Collection {
   const c = getCollection(state, key);
@@ -213,7 +204,7 @@ export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: Co
   const { calendarKey: _c, title: _t, ...fields } = input;
   const data = applyFields(state, {}, fields as EventPatch, issues) as EventData;
   if (!issues.length) checkEvent(data, issues);
-  failIfAny(issues);
+  failOnIssues(issues);
   const at = ctx.now.toISOString();
   const ev: EventRecord = {
     id: ctx.newId('ent'), collectionKey: calendar.key, title, status: 'active', data, createdAt: at, updatedAt: at,
@@ -230,7 +221,7 @@ export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: Co
  * decision that writes it, so both land in one transaction.
  */
 export function withEventReactions<R>(state: FamilyState, ev: EventRecord, ctx: CommandContext, d: Decision<R>): Decision<R> {
-  const more = reactToEventChanged(state, ev, ctx);
+  const more = ctx.react.eventChanged(state, ev, ctx);
   return {
     ...d,
     changes: [...d.changes, ...more.changes],
@@ -246,7 +237,7 @@ export function withEventReactions<R>(state: FamilyState, ev: EventRecord, ctx: 
 export function decideDeleteEvent(state: FamilyState, id: string, ctx: CommandContext): Decision<EventRecord> {
   const ev = requireEvent(state, id);
   if (ev.sourceId) throw new Conflict(`Event ${id} comes from an external calendar feed and cannot be deleted`);
-  const more = reactToEventsRemoved(state, [id], ctx);
+  const more = ctx.react.eventsRemoved(state, [id], ctx);
   return {
     result: ev,
     changes: [{ table: ENTRIES, id, value: null }, ...more.changes],

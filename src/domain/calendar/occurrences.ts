@@ -11,15 +11,16 @@
  * on (date or repeat rule): exceptions on dates that are no longer occurrences are dropped.
  */
 import { ENTRIES, type EntryStatus } from '../collections/types.js';
-import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
+import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import {
-  cleanTitle, decideDeleteEvent, eventView, failIfAny, isSeries, occurrenceData, requireEvent, withEventReactions, writableCalendar,
+  cleanTitle, decideDeleteEvent, eventView, isSeries, occurrenceData, requireEvent, withEventReactions, writableCalendar,
 } from './events.js';
 import { applyFields, checkEvent } from './fields.js';
 import { isOccurrenceStart } from './recurrence.js';
 import { isSeriesStart } from './series.js';
 import { FEED_OWNED, REPEAT_KEYS, type EventData, type EventPatch, type EventRecord, type OccurrenceException } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 export type EditScope = 'occurrence' | 'series';
 
@@ -101,7 +102,7 @@ function updateSeries(state: FamilyState, ev: EventRecord, patch: EventPatch, ct
   next.data = applyFields(state, ev.data, fieldsOf(patch), issues) as EventData;
   // A feed event's timing is the feed's (it may be zero-length or odd); only overlays change here.
   if (!issues.length && !ev.sourceId) checkEvent(next.data, issues);
-  failIfAny(issues);
+  failOnIssues(issues);
 
   // Exceptions stay unless the dates the series occurs on changed under them.
   if (ev.exceptions) {
@@ -115,7 +116,7 @@ function updateSeries(state: FamilyState, ev: EventRecord, patch: EventPatch, ct
 
   if (next.title === ev.title && next.status === ev.status && next.collectionKey === ev.collectionKey
     && same(next.data, ev.data) && same(next.exceptions, ev.exceptions)) {
-    return { result: { event: ev }, changes: [], events: [] };
+    return noChange({ event: ev });
   }
   next.updatedAt = ctx.now.toISOString();
   return withEventReactions(state, next, ctx, {
@@ -143,7 +144,7 @@ function updateOccurrence(state: FamilyState, ev: EventRecord, date: string, pat
     const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatUntil: _u, ...timing } = nextData;
     checkEvent(timing as EventData, issues);
   }
-  failIfAny(issues);
+  failOnIssues(issues);
 
   // Store only what differs from the series on that date.
   const diff: Record<string, unknown> = {};
@@ -157,7 +158,7 @@ function updateOccurrence(state: FamilyState, ev: EventRecord, date: string, pat
 
   const { updatedAt: _a, ...was } = before ?? { updatedAt: '' };
   const { updatedAt: _b, ...now } = x;
-  if (same(was, now)) return { result: { event: ev, occurrenceDate: date }, changes: [], events: [] };
+  if (same(was, now)) return noChange({ event: ev, occurrenceDate: date });
 
   const exceptions = { ...(ev.exceptions ?? {}) };
   if (Object.keys(now).length) exceptions[date] = x; else delete exceptions[date];

@@ -4,11 +4,11 @@
  * every plan in the same decision, exactly as a deleted event does.
  */
 import type { Collection } from '../collections/types.js';
-import { reactToEventsRemoved, type Reaction } from '../shared/hooks.js';
-import type { CommandContext, FamilyState } from '../shared/state.js';
+import { noChange } from '../shared/decision.js';
+import type { CommandContext, FamilyState, Reaction } from '../shared/state.js';
 
 export function removeEventsOfDeletedCalendar(
   state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
 ): Reaction {
-  return collection.category === 'calendar' ? reactToEventsRemoved(state, [...entryIds], ctx) : { changes: [], events: [] };
+  return collection.category === 'calendar' ? ctx.react.eventsRemoved(state, [...entryIds], ctx) : noChange(undefined);
 }

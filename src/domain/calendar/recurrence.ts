@@ -169,11 +169,6 @@ export function spanDays(t: SeriesTiming): number {
   return Math.max(0, toDayNumber(t.endDate) - toDayNumber(t.date));
 }
 
-/** The inclusive end date of the occurrence starting on `start`. */
-export function occurrenceEndDate(t: SeriesTiming, start: string): string {
-  return fromDayNumber(toDayNumber(start) + spanDays(t));
-}
-
 /**
  * Start dates of the occurrences whose span [start, start + length] overlaps the inclusive
  * window, ascending, lazily. Without `to` and repeatUntil a repeating series never ends: take

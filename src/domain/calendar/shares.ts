@@ -7,13 +7,13 @@
  */
 import { calendarCollections, getCollection } from '../collections/collections.js';
 import { activePerson } from '../people/people.js';
-import { NotFound, type Issue } from '../shared/errors.js';
+import { NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { eventUid, renderCalendar, type IcsEvent, type IcsOverride, type IcsOwnSeries } from './ics.js';
 import { feedOccurrenceOn } from '../feeds/expand.js';
 import { formatWall, msToWall, parseWall, wallToMs } from '../feeds/wall.js';
 import type { FeedRecurrence } from '../feeds/types.js';
-import { failIfAny, getEvent, isSeries, occurrenceData } from './events.js';
+import { getEvent, isSeries, occurrenceData } from './events.js';
 import { eventEnd, prepared } from './listing.js';
 import { addDays, instantToLocal } from '../shared/time.js';
 import { rruleFor } from './recurrence.js';
@@ -86,10 +86,10 @@ export function decideCreateShare(state: FamilyState, input: ShareInput, tokenHa
   sourceIds.forEach((id, i) => {
     if (!feeds.has(id)) issues.push({ path: ['sourceIds', i], message: `is not an external calendar of this family: ${id}` });
   });
-  failIfAny(issues);
+  failOnIssues(issues);
   const share: CalendarShare = {
     id: ctx.newId('share'), name, categories, eventIds, personIds, sourceIds, tokenHash,
-    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.actor.keyId,
+    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.caller.keyId,
   };
   return {
     result: share,

@@ -5,8 +5,7 @@
  * of case. Built-ins cannot be deleted. Deleting a custom collection deletes its entries in the
  * same transaction and logs one `collection.deleted` (no per-entry records).
  */
-import { areas } from '../areas.js';
-import { Conflict, Invalid, NotFound, type Issue } from '../shared/errors.js';
+import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { BUILTIN_ORDER } from './builtins.js';
 import { entriesOf } from './listing.js';
@@ -14,6 +13,7 @@ import { normalizeText } from './search.js';
 import {
   COLLECTIONS, ENTRIES, FIELD_KEY_RE, KEY_MAX, type Collection, type Color, type Entry, type FieldDef, type FieldType,
 } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 export function getCollection(state: FamilyState, key: string): Collection | undefined {
   return state.get<Collection>(COLLECTIONS, key);
@@ -112,7 +112,7 @@ export function normalizeFields(input: readonly FieldInput[]): FieldDef[] {
     if (f.options !== undefined) issues.push({ path: ['fields', i, 'options'], message: `is only allowed on select fields, not on ${type}` });
     return { key: f.key, label, type };
   });
-  if (issues.length) throw new Invalid(`${issues[0]!.path.join('.')} ${issues[0]!.message}`, issues);
+  failOnIssues(issues);
   return out;
 }
 
@@ -184,7 +184,7 @@ export function decideUpdateCollection(state: FamilyState, key: string, input: U
   if (input.fields !== undefined) next.fields = normalizeFields(input.fields);
   const same = next.name === before.name && next.description === before.description && next.color === before.color
     && JSON.stringify(next.fields) === JSON.stringify(before.fields);
-  if (same) return { result: before, changes: [], events: [] };
+  if (same) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   return {
     result: next,
@@ -192,14 +192,6 @@ export function decideUpdateCollection(state: FamilyState, key: string, input: U
     events: [{ type: 'collection.updated', object: collectionView(next), previous: collectionView(before) }],
   };
 }
-
-/**
- * What other areas must also change when entries disappear with their collection (a deleted
- * calendar's events leave every plan they were linked to). Hooks are pure, like deciders.
- */
-export type CollectionDeletionHook = (
-  state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
-) => { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] };
 
 export interface DeletedCollection { collection: Collection; deletedEntries: number }
 
@@ -213,12 +205,10 @@ export function decideDeleteCollection(state: FamilyState, key: string, ctx: Com
   for (const id of ids) changes.push({ table: ENTRIES, id, value: null });
   const events: LogEvent[] = [{ type: 'collection.deleted', object: { ...collectionView(c), deletedEntries: ids.size } }];
   const agenda: AgendaChange[] = [];
-  for (const area of areas()) {
-    if (!area.onCollectionDeleted) continue;
-    const more = area.onCollectionDeleted(state, c, ids, ctx);
-    changes.push(...more.changes);
-    events.push(...more.events);
-    agenda.push(...(more.agenda ?? []));
-  }
+  // Other areas' part: a deleted calendar's events leave every plan they were linked to.
+  const more = ctx.react.collectionDeleted(state, c, ids, ctx);
+  changes.push(...more.changes);
+  events.push(...more.events);
+  agenda.push(...(more.agenda ?? []));
   return { result: { collection: c, deletedEntries: ids.size }, changes, events, agenda };
 }

@@ -5,7 +5,7 @@
  * one change-log record per entry. Calendar collections hold events, written only through the
  * calendar endpoints: here they answer 409.
  */
-import { Conflict, Invalid, NotFound, type Issue, type Path } from '../shared/errors.js';
+import { Conflict, Invalid, NotFound, failOnIssues, type Issue, type Path } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { isCalendar, requireCollection } from './collections.js';
 import { mergeData, sameData } from './data.js';
@@ -32,9 +32,8 @@ export const SINGLE: At = () => [];
 export const IN_BATCH: At = (i) => ['items', i];
 
 function fail(issues: Issue[], Kind: typeof Invalid | typeof NotFound = Invalid): never {
-  const first = issues[0]!;
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  throw new Kind(`${first.path.join('.')} ${first.message}${more}`, issues);
+  failOnIssues(issues, Kind);
+  throw new Error('fail() needs an issue');
 }
 
 function cleanTitle(title: string, path: Path, issues: Issue[]): string {

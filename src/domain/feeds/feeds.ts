@@ -12,13 +12,13 @@ import { collectionView, decideCreateCollection } from '../collections/collectio
 import { entriesOf } from '../collections/listing.js';
 import { COLLECTIONS, ENTRIES, type Collection, type Color } from '../collections/types.js';
 import { Conflict, Invalid } from '../shared/errors.js';
-import { reactToEventsRemoved } from '../shared/hooks.js';
 import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { mergeFeedItems } from './merge.js';
 import { refreshJobId, scheduleNext, scheduleNow } from './schedule.js';
 import { FEEDS, FEED_NAME_MAX, HINT_MAX, type CalendarFeed, type FeedSnapshot } from './types.js';
 import type { FeedAddress } from './url.js';
 import { feedView, listFeeds, requireFeed, type FeedView } from './views.js';
+import { noChange } from '../shared/decision.js';
 
 function cleanHint(hint: string | null | undefined): string | null {
   if (hint === undefined || hint === null) return null;
@@ -87,7 +87,7 @@ export function decideLinkFeed(state: FamilyState, input: LinkFeedInput, ctx: Co
 export function decideUpdateFeedHint(state: FamilyState, id: string, hint: string | null, ctx: CommandContext): Decision<FeedView> {
   const before = requireFeed(state, id);
   const next: CalendarFeed = { ...before, hint: cleanHint(hint) };
-  if (next.hint === before.hint) return { result: feedView(state, before), changes: [], events: [] };
+  if (next.hint === before.hint) return noChange(feedView(state, before));
   next.updatedAt = ctx.now.toISOString();
   const view = feedView(state, next);
   return {
@@ -111,7 +111,7 @@ export function decideDeleteFeed(state: FamilyState, id: string, ctx: CommandCon
     events.push({ type: 'collection.deleted', object: { ...collectionView(calendar), deletedEntries: ids.length } });
   }
   for (const e of ids) changes.push({ table: ENTRIES, id: e, value: null });
-  const more = reactToEventsRemoved(state, ids, ctx);
+  const more = ctx.react.eventsRemoved(state, ids, ctx);
   const view = feedView(state, feed, null);
   events.push({ type: 'external_calendar.deleted', object: { ...view, deletedEvents: ids.length } }, ...more.events);
   return {

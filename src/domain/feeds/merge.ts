@@ -11,7 +11,6 @@
 import { entriesOf } from '../collections/listing.js';
 import { ENTRIES } from '../collections/types.js';
 import { FEED_OWNED, type EventData, type EventRecord, type OccurrenceException } from '../calendar/types.js';
-import { reactToEventChanged, reactToEventsRemoved } from '../shared/hooks.js';
 import type { CommandContext, FamilyState, LogEvent, RecordChange, AgendaChange } from '../shared/state.js';
 import { feedOccurrenceOn } from './expand.js';
 import { feedEventId } from './identity.js';
@@ -117,7 +116,7 @@ export function mergeFeedItems(
     // A changed event's reminders, leave-by, checks and coverage alert follow its new times (a
     // new one has no family fields yet, so nothing of it is scheduled).
     if (before) {
-      const r = reactToEventChanged(state, next, ctx);
+      const r = ctx.react.eventChanged(state, next, ctx);
       out.changes.push(...r.changes);
       out.events.push(...r.events);
       if (r.agenda) out.agenda.push(...r.agenda);
@@ -128,7 +127,7 @@ export function mergeFeedItems(
     out.removed.push(id);
     out.changes.push({ table: ENTRIES, id, value: null });
   }
-  const more = reactToEventsRemoved(state, out.removed, ctx);
+  const more = ctx.react.eventsRemoved(state, out.removed, ctx);
   out.changes.push(...more.changes);
   out.events.push(...more.events);
   if (more.agenda) out.agenda.push(...more.agenda);

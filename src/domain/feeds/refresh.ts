@@ -11,11 +11,12 @@
  * error that appears, changes or clears), not for every quiet hourly sync.
  */
 import type { Command, Decision, LogEvent } from '../shared/state.js';
-import { intakeUpdate, reactToFeedIntake } from './intake.js';
+import { intakeUpdate } from './intake.js';
 import { mergeFeedItems } from './merge.js';
 import { scheduleNext, scheduleSoon } from './schedule.js';
 import { FEEDS, type CalendarFeed, type FeedSnapshot } from './types.js';
 import { feedView, getFeed } from './views.js';
+import { noChange } from '../shared/decision.js';
 
 export interface RefreshResult {
   outcome: 'changed' | 'unchanged' | 'failed' | 'missed' | 'gone';
@@ -24,7 +25,7 @@ export interface RefreshResult {
   removed?: number;
 }
 
-const gone: Decision<RefreshResult> = { result: { outcome: 'gone' }, changes: [], events: [] };
+const gone: Decision<RefreshResult> = noChange({ outcome: 'gone' });
 
 /** Records a fetched and parsed feed: its events merged, validators kept, next refresh put. */
 export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinutes: number): Command<RefreshResult> {
@@ -45,7 +46,8 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
     const agenda = [next, ...m.agenda];
     const changes = [{ table: FEEDS, id: sourceId, value: feed }, ...m.changes];
     if (counts.added || counts.changed || counts.removed || before.lastError) {
-      const intake = intakeUpdate(feed, [...m.added, ...m.changed]);
+      // Read again in a new family zone, every event's digest differs: only new ones are news.
+      const intake = intakeUpdate(feed, before.zone === snap.zone ? [...m.added, ...m.changed] : m.added);
       const view = feedView(state, feed, 'put' in next ? next.put.dueAt : null);
       events.push({
         type: 'external_calendar.updated',
@@ -54,7 +56,7 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
       });
       events.push(...m.events);
       if (intake) {
-        const r = reactToFeedIntake(state, intake, ctx);
+        const r = ctx.react.feedIntake(state, intake, ctx);
         changes.push(...r.changes);
         events.push(...r.events);
         agenda.push(...(r.agenda ?? []));
@@ -101,6 +103,6 @@ export function applyFailure(sourceId: string, error: string, refreshMinutes: nu
 export function applyMissed(sourceId: string): Command<RefreshResult> {
   return (state, ctx) => {
     if (!getFeed(state, sourceId)) return gone;
-    return { result: { outcome: 'missed' }, changes: [], events: [], agenda: [scheduleSoon(sourceId, ctx.now)] };
+    return noChange({ outcome: 'missed' }, [scheduleSoon(sourceId, ctx.now)]);
   };
 }

@@ -13,6 +13,17 @@ import type { Color } from '../collections/types.js';
 
 export const FEEDS = 'calendar_feeds';
 
+/** What a refresh brought that the household asked to hear about (intake.ts). */
+export interface IntakeUpdate {
+  sourceId: string;
+  feedName: string;
+  /** The matching events' titles, in feed order, each once. */
+  titles: string[];
+  eventIds: string[];
+  /** The plain text of the notification: "New in <feed name>: <titles>". */
+  title: string;
+}
+
 /** Agenda job kind of a feed's scheduled (or requested) refresh. */
 export const FEED_REFRESH = 'feed.refresh';
 

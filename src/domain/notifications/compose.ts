@@ -12,7 +12,7 @@
  */
 import { listPeople, type Person } from '../people/people.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
-import type { AgendaChange, CommandContext, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type { AgendaChange, CommandContext, FamilyState, LogEvent, Reaction, RecordChange } from '../shared/state.js';
 import { preferencesOf } from './preferences.js';
 import {
   JOB, jobId, KEEP_MS, NOTIFICATIONS, type Channel, type Delivery, type NotificationKind, type NotificationRecord,
@@ -134,7 +134,7 @@ export function composeNotification(state: FamilyState, ctx: CommandContext, tra
  */
 export function householdNotice(
   state: FamilyState, ctx: CommandContext, notice: { kind?: NotificationKind; title: string; body: string },
-): { changes: RecordChange[]; events: LogEvent[]; agenda: AgendaChange[] } {
+): Required<Reaction> {
   const c = composeNotification(state, ctx, { email: false, push: false, sms: false }, {
     kind: notice.kind ?? 'notice', title: notice.title, body: notice.body, channels: ['in_app'],
   });

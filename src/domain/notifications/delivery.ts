@@ -13,6 +13,7 @@ import { AGENDA_TABLE } from '../shared/agenda.js';
 import type { AgendaChange, Decision, FamilyState } from '../shared/state.js';
 import { notificationView } from './compose.js';
 import { jobId, NOTIFICATIONS, type Delivery, type NotificationRecord } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 export const INTERRUPTED = 'interrupted: the daemon stopped while sending; it may or may not have arrived';
 export const MISSED = 'missed: the daemon was down past scheduler.catchUpMinutes';
@@ -44,7 +45,7 @@ function write(state: FamilyState, record: NotificationRecord): Decision<Notific
  */
 export function decideClaim(state: FamilyState, notificationId: string, missed: boolean): Decision<Claim | null> {
   const record = state.get<NotificationRecord>(NOTIFICATIONS, notificationId);
-  if (!record) return { result: null, changes: [], events: [], agenda: removeSendJob(state, notificationId) };
+  if (!record) return noChange(null, removeSendJob(state, notificationId));
   const toSend: number[] = [];
   let changed = false;
   const deliveries = record.deliveries.map((d, i): Delivery => {
@@ -55,7 +56,7 @@ export function decideClaim(state: FamilyState, notificationId: string, missed: 
     toSend.push(i);
     return { ...d, attempted: true };
   });
-  if (!changed) return { result: { record, toSend }, changes: [], events: [], agenda: removeSendJob(state, notificationId) };
+  if (!changed) return noChange({ record, toSend }, removeSendJob(state, notificationId));
   const d = write(state, { ...record, deliveries });
   return { ...d, result: { record: d.result, toSend } };
 }
@@ -65,7 +66,7 @@ export interface Outcome { index: number; ok: boolean; reason?: string }
 /** Step 3: the transports' answers. */
 export function decideSettle(state: FamilyState, notificationId: string, outcomes: readonly Outcome[]): Decision<NotificationRecord | null> {
   const record = state.get<NotificationRecord>(NOTIFICATIONS, notificationId);
-  if (!record) return { result: null, changes: [], events: [], agenda: removeSendJob(state, notificationId) };
+  if (!record) return noChange(null, removeSendJob(state, notificationId));
   const byIndex = new Map(outcomes.map((o) => [o.index, o]));
   const deliveries = record.deliveries.map((d, i): Delivery => {
     const o = byIndex.get(i);

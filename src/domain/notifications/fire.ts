@@ -17,7 +17,7 @@ import { nextRoutineJob } from './routines.js';
 import { eventAgenda, needsCoverage, nextCheckRun, type AgendaPart } from './schedule.js';
 import { checkText, coverageText, leaveByText, reminderText, routineText, type WeatherNote } from './texts.js';
 import {
-  CHECKS, KEEP_MS, MARKS, NOTIFICATIONS, ROUTINES, type CheckRecord, type NotificationRecord, type RoutineRecord, type Transports,
+  CHECKS, KEEP_MS, MARKS, NOTIFICATIONS, ROUTINES, type CheckRecord, type JOB, type NotificationRecord, type RoutineRecord, type Transports,
 } from './types.js';
 
 export interface FireOptions {
@@ -192,7 +192,7 @@ export const PRUNE_BATCH = 500;
  * Removes notifications and marks older than 30 days, at most PRUNE_BATCH per pass; the job
  * comes back at once while there is more, else when the oldest record left turns 30 days old.
  */
-export function prune(state: FamilyState, ctx: CommandContext, jobIdValue: string, kind: string): Decision<number> {
+export function prune(state: FamilyState, ctx: CommandContext, jobIdValue: string, kind: typeof JOB.prune): Decision<number> {
   const cutoff = ctx.now.getTime() - KEEP_MS;
   const changes: RecordChange[] = [];
   let oldestLeft = Infinity;

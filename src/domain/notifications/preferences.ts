@@ -6,6 +6,7 @@
  */
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { PREFERENCE_CHANNELS, PREFERENCE_KINDS, PREFERENCES, type PreferenceChannel, type PreferenceKind, type Preferences } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 const ID = 'preferences';
 
@@ -28,7 +29,7 @@ export interface PreferenceChange { channel: PreferenceChannel; eventKind: Prefe
 /** Sets one switch; setting it to what it is already writes and logs nothing. */
 export function decideSetPreference(state: FamilyState, input: PreferenceChange, ctx: CommandContext): Decision<Preferences> {
   const before = preferencesOf(state);
-  if (before[input.channel][input.eventKind] === input.isEnabled) return { result: before, changes: [], events: [] };
+  if (before[input.channel][input.eventKind] === input.isEnabled) return noChange(before);
   const next: Preferences = { ...before, [input.channel]: { ...before[input.channel], [input.eventKind]: input.isEnabled } };
   return {
     result: next,

@@ -6,10 +6,9 @@
  * the refresh's own decision.
  */
 import type { EventRecord } from '../calendar/types.js';
-import type { Reaction } from '../shared/hooks.js';
-import type { AgendaChange, CommandContext, FamilyState, RecordChange } from '../shared/state.js';
+import type { AgendaChange, CommandContext, FamilyState, Reaction, RecordChange } from '../shared/state.js';
 import { eventAgenda } from './schedule.js';
-import type { IntakeUpdate } from '../feeds/intake.js';
+import type { IntakeUpdate } from '../feeds/types.js';
 import { composeNotification } from './compose.js';
 
 export function rescheduleChangedEvent(state: FamilyState, event: { readonly id: string }, ctx: CommandContext): Reaction {

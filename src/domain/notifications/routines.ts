@@ -10,6 +10,7 @@ import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState } f
 import { checkCron, checkTimeZone, nextCronRun } from './cron.js';
 import { putOrRemove } from './schedule.js';
 import { JOB, jobId, ROUTINES, type Channel, type RoutineIntent, type RoutineMode, type RoutineRecord } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 export interface RoutineInput {
   channels?: Channel[];
@@ -17,20 +18,34 @@ export interface RoutineInput {
   intent?: RoutineIntent;
   isEnabled?: boolean;
   mode?: RoutineMode;
-  timezone?: string;
+  /** null (on a change): follow the family's zone again. */
+  timezone?: string | null;
   title?: string | null;
   message?: string | null;
 }
 
 export const ROUTINE_DEFAULTS = { cron: '0 7 * * *', intent: 'briefing', mode: 'plain', channels: ['in_app'] } as const;
 
-export interface RoutineView extends Omit<RoutineRecord, never> {
+export interface RoutineView extends Omit<RoutineRecord, 'timezone'> {
+  /** The zone it runs in (the family's when it follows it). */
+  timezone: string;
+  followsFamilyZone: boolean;
   nextRunAt: string | null;
+}
+
+/** The zone a routine runs in: its own, else the family's. */
+export function routineZone(state: FamilyState, r: RoutineRecord): string {
+  return r.timezone ?? state.family.timezone;
 }
 
 export function routineView(state: FamilyState, r: RoutineRecord): RoutineView {
   const job = state.get<AgendaJob>(AGENDA_TABLE, jobId.routine(r.id));
-  return { ...r, nextRunAt: job ? new Date(job.dueAt).toISOString() : null };
+  return { ...viewOf(state, r), nextRunAt: job ? new Date(job.dueAt).toISOString() : null };
+}
+
+function viewOf(state: FamilyState, r: RoutineRecord): Omit<RoutineView, 'nextRunAt'> {
+  const { timezone: _own, ...rest } = r;
+  return { ...rest, timezone: routineZone(state, r), followsFamilyZone: r.timezone === null };
 }
 
 export function listRoutines(state: FamilyState): RoutineRecord[] {
@@ -39,7 +54,7 @@ export function listRoutines(state: FamilyState): RoutineRecord[] {
 
 /** The routine's job at its next cron time after `after` (none when disabled or never again). */
 export function nextRoutineJob(state: FamilyState, r: RoutineRecord, after: Date): AgendaChange[] {
-  const next = r.isEnabled ? nextCronRun(r.cron, r.timezone, after) : null;
+  const next = r.isEnabled ? nextCronRun(r.cron, routineZone(state, r), after) : null;
   return putOrRemove(state, jobId.routine(r.id), next ? { kind: JOB.routine, dueAt: next.getTime(), data: { routineId: r.id } } : null);
 }
 
@@ -58,7 +73,8 @@ function cleanText(v: string | null | undefined): string | null | undefined {
 export function decideCreateRoutine(state: FamilyState, input: RoutineInput, ctx: CommandContext): Decision<RoutineRecord> {
   const cron = input.cron ?? ROUTINE_DEFAULTS.cron;
   checkCron(cron);
-  const timezone = input.timezone !== undefined ? checkTimeZone(input.timezone) : state.family.timezone;
+  // Without a zone it follows the family's, also when that changes.
+  const timezone = typeof input.timezone === 'string' ? checkTimeZone(input.timezone) : null;
   const at = ctx.now.toISOString();
   const r: RoutineRecord = {
     id: ctx.newId('trg'), cron, timezone,
@@ -79,8 +95,8 @@ export function decideCreateRoutine(state: FamilyState, input: RoutineInput, ctx
 /** The view with the agenda as this decision leaves it. */
 function viewAfter(state: FamilyState, r: RoutineRecord, agenda: AgendaChange[]): RoutineView {
   const put = agenda.find((a) => 'put' in a && a.put.id === jobId.routine(r.id));
-  if (put && 'put' in put) return { ...r, nextRunAt: new Date(put.put.dueAt).toISOString() };
-  if (agenda.some((a) => 'remove' in a && a.remove === jobId.routine(r.id))) return { ...r, nextRunAt: null };
+  if (put && 'put' in put) return { ...viewOf(state, r), nextRunAt: new Date(put.put.dueAt).toISOString() };
+  if (agenda.some((a) => 'remove' in a && a.remove === jobId.routine(r.id))) return { ...viewOf(state, r), nextRunAt: null };
   return routineView(state, r);
 }
 
@@ -88,14 +104,14 @@ export function decideUpdateRoutine(state: FamilyState, id: string, input: Routi
   const before = requireRoutine(state, id);
   const next: RoutineRecord = { ...before };
   if (input.cron !== undefined) { checkCron(input.cron); next.cron = input.cron; }
-  if (input.timezone !== undefined) next.timezone = checkTimeZone(input.timezone);
+  if (input.timezone !== undefined) next.timezone = input.timezone === null ? null : checkTimeZone(input.timezone);
   if (input.intent !== undefined) next.intent = input.intent;
   if (input.mode !== undefined) next.mode = input.mode;
   if (input.channels !== undefined) next.channels = [...new Set(input.channels)];
   if (input.isEnabled !== undefined) next.isEnabled = input.isEnabled;
   if (input.title !== undefined) next.title = cleanText(input.title) ?? null;
   if (input.message !== undefined) next.message = cleanText(input.message) ?? null;
-  if (JSON.stringify(next) === JSON.stringify(before)) return { result: before, changes: [], events: [] };
+  if (JSON.stringify(next) === JSON.stringify(before)) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   const timing = next.cron !== before.cron || next.timezone !== before.timezone || next.isEnabled !== before.isEnabled;
   const agenda = timing ? nextRoutineJob(state, next, ctx.now) : [];

@@ -18,6 +18,7 @@
 import { REMINDERS_MAX, type EventData, type EventRecord } from '../calendar/types.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import type { AgendaChange, AgendaJob, FamilyState, RecordChange } from '../shared/state.js';
+import type { JobSpec } from '../shared/jobs.js';
 import { localToInstant } from '../shared/time.js';
 import { isMarked, markId } from './marks.js';
 import { isAllDay, nextOccurrence, type Occurrence } from './occurrences.js';
@@ -74,7 +75,7 @@ export function nextCheckRun(state: FamilyState, ev: EventRecord, leadHours: num
 }
 
 /** A put when the job differs from what is on the agenda, a remove when there is one to remove. */
-export function putOrRemove(state: FamilyState, id: string, job: Omit<AgendaJob, 'id'> | null): AgendaChange[] {
+export function putOrRemove(state: FamilyState, id: string, job: JobSpec | null): AgendaChange[] {
   const live = state.get<AgendaJob>(AGENDA_TABLE, id);
   if (!job) return live ? [{ remove: id }] : [];
   if (live && live.dueAt === job.dueAt && live.kind === job.kind && JSON.stringify(live.data) === JSON.stringify(job.data)) return [];

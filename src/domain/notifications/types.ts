@@ -73,7 +73,8 @@ export type RoutineMode = ReminderMode;
 export interface RoutineRecord {
   id: string;
   cron: string;
-  timezone: string;
+  /** The routine's own zone, or null: it follows the family's (src/domain/family/settings.ts). */
+  timezone: string | null;
   intent: RoutineIntent;
   mode: RoutineMode;
   channels: Channel[];

@@ -3,8 +3,9 @@
  * lists and from new references (entries, events, reminders), while records that already point
  * at them stay readable.
  */
-import { Invalid, NotFound } from '../shared/errors.js';
+import { Invalid, NotFound, failOnIssues } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
+import { noChange } from '../shared/decision.js';
 
 export const PEOPLE = 'people';
 
@@ -85,7 +86,7 @@ function clean(input: PersonInput): PersonInput {
     out.phone = out.phone.trim();
     if (!PHONE_RE.test(out.phone)) issues.push({ path: ['phone'], message: 'must be a phone number such as +44 20 7946 0958' });
   }
-  if (issues.length) throw new Invalid(`${issues[0]!.path.join('.')} ${issues[0]!.message}`, issues);
+  failOnIssues(issues);
   return out;
 }
 
@@ -126,7 +127,7 @@ export function decideUpdatePerson(state: FamilyState, id: string, input: Person
   if (c.phone !== undefined) next.phone = c.phone;
   const same = next.name === before.name && next.kind === before.kind && next.familiarName === before.familiarName
     && next.email === before.email && next.phone === before.phone;
-  if (same) return { result: before, changes: [], events: [] };
+  if (same) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   return {
     result: next,

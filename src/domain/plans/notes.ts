@@ -9,6 +9,7 @@ import type { CommandContext, Decision, FamilyState, LogEvent } from '../shared/
 import { putPlan, requirePlan } from './plans.js';
 import { NOTE_MAX, NOTES_MAX, type NoteRecord, type PlanRecord } from './types.js';
 import { noteView, type NoteView } from './views.js';
+import { noChange } from '../shared/decision.js';
 
 function cleanBody(body: string): string {
   const t = body.trim();
@@ -30,7 +31,7 @@ export function decideCreateNote(state: FamilyState, planId: string, input: Crea
   const at = ctx.now.toISOString();
   const note: NoteRecord = {
     id: ctx.newId('note'), body: cleanBody(input.body),
-    authorPersonId: ctx.actor.personId, authorKeyName: ctx.actor.keyName?.trim() || 'API key',
+    authorPersonId: ctx.caller.personId, authorKeyName: ctx.caller.keyName?.trim() || 'API key',
     showOnSharedPage: input.showOnSharedPage ?? false, createdAt: at, updatedAt: at,
   };
   const next: PlanRecord = { ...plan, notes: [...plan.notes, note], updatedAt: at };
@@ -56,7 +57,7 @@ export function decideUpdateNote(state: FamilyState, planId: string, noteId: str
     body: input.body !== undefined ? cleanBody(input.body) : before.body,
     showOnSharedPage: input.showOnSharedPage ?? before.showOnSharedPage,
   };
-  if (note.body === before.body && note.showOnSharedPage === before.showOnSharedPage) return { result: before, changes: [], events: [] };
+  if (note.body === before.body && note.showOnSharedPage === before.showOnSharedPage) return noChange(before);
   const at = ctx.now.toISOString();
   note.updatedAt = at;
   const next: PlanRecord = { ...plan, notes: plan.notes.map((n) => (n === before ? note : n)), updatedAt: at };

@@ -7,9 +7,10 @@
 import { getEvent } from '../calendar/events.js';
 import { Conflict, Invalid, NotFound } from '../shared/errors.js';
 import { charCount } from '../shared/text.js';
-import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type { CommandContext, Decision, FamilyState, LogEvent, Reaction, RecordChange } from '../shared/state.js';
 import { EVENTS_MAX, PLANS, PROSE_MAX, TITLE_MAX, type EventLink, type PlanRecord } from './types.js';
 import { eventItemOf, getPlan, planDetail, shareUrlOf, type EventItemView, type Viewer } from './views.js';
+import { noChange } from '../shared/decision.js';
 
 export function requirePlan(state: FamilyState, id: string): PlanRecord {
   const p = getPlan(state, id);
@@ -19,7 +20,7 @@ export function requirePlan(state: FamilyState, id: string): PlanRecord {
 
 /** Change-log views are written as the acting key would read them. */
 export function viewerOfCommand(ctx: CommandContext): Viewer {
-  return { now: ctx.now, publicUrl: ctx.publicUrl, personId: ctx.actor.personId };
+  return { now: ctx.now, publicUrl: ctx.publicUrl, personId: ctx.caller.personId };
 }
 
 export function putPlan(plan: PlanRecord): RecordChange {
@@ -75,7 +76,7 @@ export function decideUpdatePlan(state: FamilyState, id: string, input: UpdatePl
   if (input.prose !== undefined) next.prose = cleanProse(input.prose);
   if (input.archived !== undefined) next.archived = input.archived;
   if (next.title === before.title && next.prose === before.prose && next.archived === before.archived) {
-    return { result: before, changes: [], events: [] };
+    return noChange(before);
   }
   next.updatedAt = ctx.now.toISOString();
   return { result: next, changes: [putPlan(next)], events: [planUpdated(state, before, next, ctx)] };
@@ -118,7 +119,7 @@ export function decideLinkEvent(state: FamilyState, id: string, input: LinkInput
     };
     const result = { created: false, item: eventItemOf(ev, link), plan };
     if (link.showDetailsOnShare === existing.showDetailsOnShare && link.showLocationOnShare === existing.showLocationOnShare) {
-      return { result, changes: [], events: [] };
+      return noChange(result);
     }
     const next: PlanRecord = { ...plan, events: plan.events.map((l) => (l === existing ? link : l)), updatedAt: at };
     return { result: { ...result, plan: next }, changes: [putPlan(next)], events: [planUpdated(state, plan, next, ctx)] };
@@ -155,7 +156,7 @@ export interface ShareResult { enabled: boolean; shareUrl: string | null }
 export function decideSharePlan(state: FamilyState, id: string, enabled: boolean, fresh: FreshToken, ctx: CommandContext): Decision<ShareResult> {
   const plan = requirePlan(state, id);
   if ((plan.share?.enabled ?? false) === enabled) {
-    return { result: { enabled, shareUrl: shareUrlOf(plan, ctx.publicUrl) }, changes: [], events: [] };
+    return noChange({ enabled, shareUrl: shareUrlOf(plan, ctx.publicUrl) });
   }
   const at = ctx.now.toISOString();
   const base = plan.share ?? { token: fresh.token, tokenHash: fresh.tokenHash };
@@ -174,7 +175,7 @@ export function decideSharePlan(state: FamilyState, id: string, enabled: boolean
  * removed): every link to them goes, each logged as `plan.event.unlinked`, and a settled poll
  * forgets the event it had created.
  */
-export function unlinkRemovedEvents(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): { changes: RecordChange[]; events: LogEvent[] } {
+export function unlinkRemovedEvents(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): Reaction {
   const gone = new Set(eventIds);
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];

@@ -10,7 +10,7 @@
  */
 import { decideCreateEvent, decideDeleteEvent, getEvent, type EventInput, type EventRecord } from '../calendar/events.js';
 import { activePerson } from '../people/people.js';
-import { Conflict, Forbidden, Invalid, NotFound, type Issue, type Path } from '../shared/errors.js';
+import { Conflict, Forbidden, Invalid, NotFound, failOnIssues, type Issue, type Path } from '../shared/errors.js';
 import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
 import { charCount } from '../shared/text.js';
@@ -20,6 +20,7 @@ import {
   type EventLink, type OptionInput, type OptionRecord, type PlanRecord, type PollRecord,
 } from './types.js';
 import { eventItemOf, pollView } from './views.js';
+import { noChange } from '../shared/decision.js';
 
 // ---- checks ---------------------------------------------------------------------------------
 
@@ -55,12 +56,6 @@ function makeOption(id: string, input: OptionInput, at: Path, issues: Issue[]): 
   return { id, label, date, endDate: date && endDate !== date ? endDate : null, time: date ? time : null, endTime: date ? endTime : null };
 }
 
-function fail(issues: Issue[]): void {
-  if (!issues.length) return;
-  const first = issues[0]!;
-  throw new Invalid(`${first.path.join('.')}: ${first.message}`, issues);
-}
-
 function requirePoll(plan: PlanRecord, pollId: string): PollRecord {
   const p = plan.polls.find((x) => x.id === pollId);
   if (!p) throw new NotFound(`No poll ${pollId} in plan ${plan.id}`);
@@ -82,7 +77,7 @@ function withPoll(plan: PlanRecord, poll: PollRecord, at: string): PlanRecord {
 }
 
 function pollEvent(type: LogEvent['type'], planId: string, poll: PollRecord, ctx: CommandContext, before?: PollRecord): LogEvent {
-  const pid = ctx.actor.personId;
+  const pid = ctx.caller.personId;
   return {
     type, object: { planId, ...pollView(poll, pid) },
     ...(before ? { previous: { planId, ...pollView(before, pid) } } : {}),
@@ -102,7 +97,7 @@ export function decideCreatePoll(state: FamilyState, planId: string, input: Crea
   if (plan.polls.length >= POLLS_MAX) throw new Conflict(`A plan holds at most ${POLLS_MAX} polls`);
   const issues: Issue[] = [];
   const options = input.options.map((o, i) => makeOption(ctx.newId('option'), o, ['options', i], issues));
-  fail(issues);
+  failOnIssues(issues);
   const at = ctx.now.toISOString();
   const poll: PollRecord = {
     id: ctx.newId('poll'), question, status: 'open', options, votes: {},
@@ -125,7 +120,7 @@ export function decideUpdatePoll(state: FamilyState, planId: string, pollId: str
   const poll = requirePoll(plan, pollId);
   requireOpen(poll, 'the question changes');
   const question = cleanQuestion(input.question);
-  if (question === poll.question) return { result: poll, changes: [], events: [] };
+  if (question === poll.question) return noChange(poll);
   return pollEdit(state, plan, { ...poll, question, updatedAt: ctx.now.toISOString() }, ctx);
 }
 
@@ -148,7 +143,7 @@ export function decideAddOption(state: FamilyState, planId: string, pollId: stri
   if (poll.options.length >= OPTIONS_MAX) throw new Conflict(`A poll has at most ${OPTIONS_MAX} options`);
   const issues: Issue[] = [];
   const option = makeOption(ctx.newId('option'), input, [], issues);
-  fail(issues);
+  failOnIssues(issues);
   const d = pollEdit(state, plan, { ...poll, options: [...poll.options, option], updatedAt: ctx.now.toISOString() }, ctx);
   return { ...d, result: option };
 }
@@ -161,9 +156,9 @@ export function decideReplaceOption(state: FamilyState, planId: string, pollId: 
   requireOption(poll, optionId);
   const issues: Issue[] = [];
   const option = makeOption(optionId, input, [], issues);
-  fail(issues);
+  failOnIssues(issues);
   const before = poll.options.find((o) => o.id === optionId)!;
-  if (JSON.stringify(before) === JSON.stringify(option)) return { result: before, changes: [], events: [] };
+  if (JSON.stringify(before) === JSON.stringify(option)) return noChange(before);
   const d = pollEdit(state, plan, { ...poll, options: poll.options.map((o) => (o.id === optionId ? option : o)), updatedAt: ctx.now.toISOString() }, ctx);
   return { ...d, result: option };
 }
@@ -184,7 +179,7 @@ export function decideDeleteOption(state: FamilyState, planId: string, pollId: s
 
 /** The person a vote belongs to: the key's own, active person (403 without one). */
 function voter(state: FamilyState, ctx: CommandContext): string {
-  const id = ctx.actor.personId;
+  const id = ctx.caller.personId;
   if (!id) throw new Forbidden('Only a key that acts for a person can vote: create one with --person');
   if (!activePerson(state, id)) throw new Forbidden(`The person this key acts for (${id}) has been deleted`);
   return id;
@@ -200,7 +195,7 @@ export function decideVote(state: FamilyState, planId: string, pollId: string, o
   const poll = requirePoll(plan, pollId);
   requireOpen(poll, 'votes change');
   requireOption(poll, optionId);
-  if (poll.votes[personId] === optionId) return { result: poll, changes: [], events: [] };
+  if (poll.votes[personId] === optionId) return noChange(poll);
   const next: PollRecord = { ...poll, votes: { ...poll.votes, [personId]: optionId }, updatedAt: ctx.now.toISOString() };
   return { result: next, changes: [putPlan(withPoll(plan, next, next.updatedAt))], events: [pollEvent('plan.poll.vote.cast', plan.id, next, ctx, poll)] };
 }
@@ -215,7 +210,7 @@ export function decideClearVote(state: FamilyState, planId: string, pollId: stri
   const plan = requirePlan(state, planId);
   const poll = requirePoll(plan, pollId);
   requireOpen(poll, 'votes change');
-  if (poll.votes[personId] === undefined) return { result: poll, changes: [], events: [] };
+  if (poll.votes[personId] === undefined) return noChange(poll);
   const { [personId]: _gone, ...votes } = poll.votes;
   const next: PollRecord = { ...poll, votes, updatedAt: ctx.now.toISOString() };
   return { result: next, changes: [putPlan(withPoll(plan, next, next.updatedAt))], events: [pollEvent('plan.poll.vote.cast', plan.id, next, ctx, poll)] };

@@ -3,9 +3,9 @@
  * (loaded at activation, updated with every decision's `agenda` part), so a decider can see
  * what is scheduled and a firing command can check that its job is still the one it found.
  */
-import type { ActorRef } from './state.js';
+import type { Caller } from './state.js';
 
 export const AGENDA_TABLE = '_agenda';
 
 /** Who acts when the scheduler fires a job: no key, no person. */
-export const SCHEDULER_ACTOR: ActorRef = { keyId: null, personId: null, keyName: 'scheduler' };
+export const SCHEDULER_CALLER: Caller = { keyId: null, personId: null, keyName: 'scheduler' };

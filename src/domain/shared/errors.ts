@@ -43,6 +43,31 @@ export class Invalid extends DomainError {
     return new Invalid(`${path.join('.')}: ${message}`, [{ path, message }]);
   }
 }
+/**
+ * The one way an error's message names its issues: where the first one is (`body` for the
+ * whole body) and what it says, then how many more there are — "items.0.title must be a string
+ * (and 2 more problems)". `found` counts the problems when more were found than `issues` holds;
+ * `atLeast` says counting stopped before the end.
+ */
+export function issuesMessage(
+  issues: readonly Issue[], found = issues.length, atLeast = false,
+): string {
+  const first = issues[0]!;
+  const where = first.path.length ? first.path.join('.') : 'body';
+  const others = found - 1;
+  const more = others > 0
+    ? ` (and ${atLeast ? 'at least ' : ''}${others} more problem${others > 1 ? 's' : ''})`
+    : '';
+  return `${where} ${first.message}${more}`;
+}
+
+/** Refuses with every issue (the first one named in the message), when there are any. */
+export function failOnIssues(
+  issues: Issue[], Kind: typeof Invalid | typeof NotFound = Invalid,
+): void {
+  if (issues.length) throw new Kind(issuesMessage(issues), issues);
+}
+
 export class Forbidden extends DomainError {
   constructor(message: string) { super('forbidden', message); }
 }

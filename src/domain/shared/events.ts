@@ -18,3 +18,17 @@ export const EVENT_TYPES = [
   'webhook_destination.created', 'webhook_destination.updated', 'webhook_destination.deleted',
 ] as const;
 export type EventType = typeof EVENT_TYPES[number];
+
+/**
+ * Types the daemon logs beyond the contract's: one list, read by the change log's type, the
+ * changes endpoint's schema and the OpenAPI document. They are not offered to webhook
+ * destinations (docs/webhooks.md, "Event types"): the contract's receivers do not know them.
+ */
+export const EXTENSION_EVENT_TYPES = [
+  'family.updated',
+] as const;
+export type ExtensionEventType = typeof EXTENSION_EVENT_TYPES[number];
+
+/** Every type a change-log record may have. */
+export const LOGGED_EVENT_TYPES = [...EVENT_TYPES, ...EXTENSION_EVENT_TYPES] as const;
+export type LoggedEventType = typeof LOGGED_EVENT_TYPES[number];

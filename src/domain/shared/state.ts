@@ -7,8 +7,11 @@
  * Map iteration order is creation order (records load in id order and ids are time-sortable;
  * replacing a record keeps its place), which gives "newest first" by walking backwards.
  */
-import type { EventType } from './events.js';
+import type { Collection } from '../collections/types.js';
+import type { IntakeUpdate } from '../feeds/types.js';
+import type { LoggedEventType } from './events.js';
 import type { IdGenerator } from './ids.js';
+import type { Job } from './jobs.js';
 
 export interface FamilyInfo {
   id: string;
@@ -24,7 +27,7 @@ export interface FamilyInfo {
 }
 
 /** Who made a change: the API key and the household member it acts for. */
-export interface ActorRef {
+export interface Caller {
   keyId: string | null;
   personId: string | null;
   /** The key's name, used as a note's author when the key has no person. */
@@ -39,7 +42,7 @@ export interface RecordChange {
 }
 
 export interface LogEvent {
-  type: EventType;
+  type: LoggedEventType;
   object: unknown;
   previous?: unknown;
 }
@@ -55,17 +58,8 @@ export interface IndexChange {
   familyId: string | null;
 }
 
-/**
- * A job on the durable agenda: something the family's actor must do at `dueAt` (ms since the
- * epoch, UTC). Jobs are data; the scheduler hands a due job back to the actor as a command.
- * `id` is unique within the family, so putting a job with the same id moves it.
- */
-export interface AgendaJob {
-  id: string;
-  kind: string;
-  dueAt: number;
-  data?: unknown;
-}
+/** A job on the durable agenda, typed by its kind (shared/jobs.ts). */
+export type AgendaJob = Job;
 
 /** Adds (or moves) a job, or removes one by id — in the same transaction as the decision. */
 export type AgendaChange = { put: AgendaJob } | { remove: string };
@@ -76,12 +70,44 @@ export interface Decision<R> {
   events: LogEvent[];
   indexes?: IndexChange[];
   agenda?: AgendaChange[];
+  /**
+   * The family's own settings (name, zone, location) as this decision leaves them: written
+   * with the rest of the decision and made the state's `family` (src/domain/family/settings.ts).
+   */
+  family?: FamilyInfo;
+  /** The id of the queued `family update` (from the CLI) this decision applies. */
+  settlesQueuedUpdate?: string;
+}
+
+/** What an area adds to a decision another area is making: records, log events, agenda jobs. */
+export interface Reaction { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] }
+
+/**
+ * What every area does when another area changes something, inside the same decision (so it
+ * all lands in one transaction). Composed once from the list of areas (src/domain/areas.ts) by
+ * the actor's owner and handed to deciders in the command context, so that an area that makes
+ * the change never imports the areas that react to it.
+ */
+export interface Reactions {
+  /** Calendar events were removed (a delete, a calendar or a feed removed). */
+  eventsRemoved(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): Reaction;
+  /**
+   * A calendar event was created or changed (the series or one occurrence): `event` is the
+   * record as this decision writes it, while `state` still holds the one before (or none).
+   */
+  eventChanged(state: FamilyState, event: { readonly id: string }, ctx: CommandContext): Reaction;
+  /** A collection was deleted with these entries. */
+  collectionDeleted(
+    state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
+  ): Reaction;
+  /** A feed refresh added or changed events matching the feed's hint words. */
+  feedIntake(state: FamilyState, intake: IntakeUpdate, ctx: CommandContext): Reaction;
 }
 
 export interface CommandContext {
   now: Date;
   newId: IdGenerator;
-  actor: ActorRef;
+  caller: Caller;
   family: FamilyInfo;
   /** Public base URL of the daemon (share links), without a trailing slash. */
   publicUrl: string;
@@ -95,6 +121,8 @@ export interface CommandContext {
    * decision say "from this point of the log on" (a new webhook destination).
    */
   lastSeq?: number;
+  /** Every area's reactions to this decision's removed and changed records. */
+  react: Reactions;
 }
 
 export type Command<R> = (state: FamilyState, ctx: CommandContext) => Decision<R>;
@@ -227,8 +255,3 @@ export class FamilyState {
 const EMPTY: ReadonlyMap<string, unknown> = new Map();
 /** Record changes the journal keeps (a few seconds of a busy family's writes). */
 const JOURNAL_MAX = 2_048;
-
-/** A decision with no writes (a command that only answers). */
-export function noChange<R>(result: R): Decision<R> {
-  return { result, changes: [], events: [] };
-}

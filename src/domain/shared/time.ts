@@ -113,15 +113,6 @@ export function weekday(date: string): number {
   return weekdayOfDayNumber(toDayNumber(date));
 }
 
-/** Adds calendar months, clamping the day to the target month's length (Jan 31 + 1 → Feb 28). */
-export function addMonths(date: string, n: number): string {
-  const { year, month, day } = requireDate(date);
-  const index = year * 12 + (month - 1) + n;
-  const y = Math.floor(index / 12);
-  const m = index - y * 12 + 1;
-  return formatCalendarDate(y, m, Math.min(day, daysInMonth(y, m)));
-}
-
 /**
  * Accepts `HH:mm` / `H:mm` (24-hour) and `h:mm AM`, `h AM`, `3:30pm` (case-insensitive, one
  * optional space) and answers the normalized `HH:mm`, or null. Surrounding blanks are ignored.
@@ -174,10 +165,6 @@ export function normalizeTimeZone(tz: string): string | null {
   } catch {
     return null;
   }
-}
-
-export function isValidTimeZone(tz: string): boolean {
-  return normalizeTimeZone(tz) !== null;
 }
 
 // ---- zone math ------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
  * destination. Time, ids and the jitter come in from the edge.
  */
 import { householdNotice } from '../notifications/compose.js';
-import type { EventType } from '../shared/events.js';
+import type { EventType, LoggedEventType } from '../shared/events.js';
 import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState, RecordChange } from '../shared/state.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import { destinationView, dropJobs } from './destinations.js';
@@ -18,9 +18,10 @@ import {
   type AttemptRecord, type AttemptStatus, type DeliveryJob, type DeliveryJobData, type DestinationRecord, type DestinationStats,
   type DisabledReason, type OutboxCheckpoint,
 } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 /** What the outbox needs of a change-log record. */
-export interface LogPointer { seq: number; id: string; type: EventType }
+export interface LogPointer { seq: number; id: string; type: LoggedEventType }
 
 export function outboxCheckpoint(state: FamilyState): number {
   return state.get<OutboxCheckpoint>(OUTBOX, OUTBOX_ID)?.seq ?? 0;
@@ -35,53 +36,18 @@ export function leaseMs(timeoutMs: number): number {
   return timeoutMs + 10 * 60_000;
 }
 
-/**
- * Puts one delivery job per (record × enabled destination subscribed to its type and created
- * before it), leased to the sender of `boot` (it sends them at once after the commit), and moves
- * the checkpoint to the last record. Records at or below the checkpoint are skipped, so two
- * passes racing over the same records enqueue them once.
- *
- * The durable way to owe deliveries, one job each. The outbox no longer takes it for first
- * attempts (they go from memory, and `decideOutcomes` records them with the checkpoint); it is
- * the rule the deciders' unit tests build owed jobs with, and what a caller that must not hold
- * deliveries in memory would use.
- */
-export function decideEnqueue(
-  state: FamilyState, records: readonly LogPointer[], lease: { boot: string; until: number }, ctx: CommandContext,
-): Decision<DeliveryJob[]> {
-  const from = outboxCheckpoint(state);
-  const fresh = records.filter((r) => r.seq > from);
-  if (!fresh.length) return { result: [], changes: [], events: [] };
-  const destinations = Array.from(state.table<DestinationRecord>(DESTINATIONS).values());
-  const jobs: DeliveryJob[] = [];
-  for (const r of fresh) {
-    for (const d of destinations) {
-      if (!wants(d, r)) continue;
-      jobs.push({
-        id: jobIdOf(d.id, r.id), kind: DELIVER_KIND, dueAt: lease.until,
-        data: { destinationId: d.id, deliveryId: ctx.newId('dlv'), eventId: r.id, seq: r.seq, type: r.type, attempt: 0, lease: { boot: lease.boot } },
-      });
-    }
-  }
-  return {
-    result: jobs,
-    changes: [{ table: OUTBOX, id: OUTBOX_ID, value: { seq: fresh.at(-1)!.seq } satisfies OutboxCheckpoint }],
-    events: [],
-    agenda: jobs.map((put) => ({ put })),
-  };
-}
-
 /** The job as the family has it now, when it is still the attempt the caller holds. */
 export function liveJob(state: FamilyState, jobId: string): DeliveryJob | undefined {
   const job = state.get<AgendaJob>(AGENDA_TABLE, jobId);
-  return job && job.kind === DELIVER_KIND ? job as DeliveryJob : undefined;
+  return job?.kind === DELIVER_KIND ? job : undefined;
 }
 
 /**
  * The one rule of who gets a change-log record: an enabled destination subscribed to its type
  * that existed (or was last enabled) before it was logged.
  */
-export function wants(d: DestinationRecord, record: { seq: number; type: string }): boolean {
+export function wants<T extends { seq: number; type: string }>(d: DestinationRecord, record: T): record is T & { type: EventType } {
+  // Only the contract's types can be subscribed to (the daemon's own, EXTENSION_EVENT_TYPES, never).
   return d.enabled && record.seq > d.sinceSeq && d.eventTypes.includes(record.type as EventType);
 }
 
@@ -99,9 +65,9 @@ export function deliverable(state: FamilyState, data: { destinationId: string; s
 export function decideLease(
   state: FamilyState, job: DeliveryJob, lease: { boot: string; until: number }, alreadyHeld: boolean,
 ): Decision<'leased' | 'extended' | 'dropped'> {
-  if (!deliverable(state, job.data)) return { result: 'dropped', changes: [], events: [] };
+  if (!deliverable(state, job.data)) return noChange('dropped');
   const put: DeliveryJob = { ...job, dueAt: lease.until, data: { ...job.data, lease: { boot: lease.boot } } };
-  return { result: alreadyHeld ? 'extended' : 'leased', changes: [], events: [], agenda: [{ put }] };
+  return noChange(alreadyHeld ? 'extended' : 'leased', [{ put }]);
 }
 
 /**
@@ -112,11 +78,11 @@ export function decideReclaim(state: FamilyState, lease: { boot: string; until: 
   const jobs: DeliveryJob[] = [];
   for (const job of state.table<AgendaJob>(AGENDA_TABLE).values()) {
     if (job.kind !== DELIVER_KIND) continue;
-    const j = job as DeliveryJob;
+    const j: DeliveryJob = job;
     if (!j.data.lease || j.data.lease.boot === lease.boot) continue;
     jobs.push({ ...j, dueAt: lease.until, data: { ...j.data, lease: { boot: lease.boot } } });
   }
-  return { result: jobs, changes: [], events: [], agenda: jobs.map((put) => ({ put })) };
+  return noChange(jobs, jobs.map((put) => ({ put })));
 }
 
 /** What one attempt came to, as the sender saw it. */

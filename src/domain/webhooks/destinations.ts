@@ -11,6 +11,7 @@ import {
   ATTEMPTS, DELIVER_KIND, DESTINATIONS, HISTORY_SIZE, MAX_DESTINATIONS, OUTBOX, OUTBOX_ID, ROTATION_GRACE_MS, STATS,
   type DeliveryJobData, type DestinationRecord, type DestinationStats, type DestinationView, type OutboxCheckpoint,
 } from './types.js';
+import { noChange } from '../shared/decision.js';
 
 export function destinationView(d: DestinationRecord): DestinationView {
   return {
@@ -81,7 +82,7 @@ export function dropJobs(state: FamilyState, destinationId: string, keep: (d: De
   const out: AgendaChange[] = [];
   for (const job of state.table<AgendaJob>(AGENDA_TABLE).values()) {
     if (job.kind !== DELIVER_KIND) continue;
-    const data = job.data as DeliveryJobData;
+    const data = job.data;
     if (data.destinationId === destinationId && !keep(data)) out.push({ remove: job.id });
   }
   return out;
@@ -183,7 +184,7 @@ export function decideUpdateDestination(
     if (next.previousSecret !== old.previousSecret) {
       return { result: { destination: next, rotated }, changes: [{ table: DESTINATIONS, id, value: next }], events: [] };
     }
-    return { result: { destination: old, rotated }, changes: [], events: [] };
+    return noChange({ destination: old, rotated });
   }
   next.updatedAt = at;
   return {

@@ -17,7 +17,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
-import { Invalid, MAX_ISSUES, type Issue, type Path } from '../../domain/shared/errors.js';
+import { Invalid, MAX_ISSUES, failOnIssues, type Issue, type Path } from '../../domain/shared/errors.js';
 import { HttpError } from '../errors.js';
 
 /**
@@ -110,9 +110,7 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
       throw new Invalid('The request body must be a JSON object', [{ path: [], message: 'must be a JSON object' }]);
     }
     const issues = checkShape(value);
-    if (issues.length) {
-      throw new Invalid(`${issues[0]!.path.length ? issues[0]!.path.join('.') : 'body'} ${issues[0]!.message}`, issues);
-    }
+    failOnIssues(issues);
     setBody(ctx, value, text);
     await next();
   };

@@ -46,7 +46,7 @@ export type UpdateCollectionBody = Infer<typeof UpdateCollectionBody>;
 
 const FIELD_SCHEMA: JsonSchema = toJsonSchema(FieldDefBody);
 
-export const TRACKER_SCHEMA: JsonSchema = {
+export const COLLECTION_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['key', 'name', 'description', 'fields', 'builtin', 'createdAt', 'updatedAt'],
   properties: {
@@ -71,20 +71,20 @@ const EXAMPLE_TRACKER = {
 
 export const TRACKER_RESPONSE: JsonSchema = {
   type: 'object', required: ['ok', 'tracker'],
-  properties: { ok: { const: true }, tracker: TRACKER_SCHEMA },
+  properties: { ok: { const: true }, tracker: COLLECTION_SCHEMA },
   examples: [{ ok: true, tracker: EXAMPLE_TRACKER }],
 };
 
 export const TRACKER_LIST_RESPONSE: JsonSchema = {
   type: 'object', required: ['ok', 'trackers'],
-  properties: { ok: { const: true }, trackers: { type: 'array', items: TRACKER_SCHEMA } },
+  properties: { ok: { const: true }, trackers: { type: 'array', items: COLLECTION_SCHEMA } },
   examples: [{ ok: true, trackers: [EXAMPLE_TRACKER] }],
 };
 
 export const TRACKER_DELETE_RESPONSE: JsonSchema = {
   type: 'object', required: ['ok', 'tracker', 'deletedEntries'],
   properties: {
-    ok: { const: true }, tracker: TRACKER_SCHEMA,
+    ok: { const: true }, tracker: COLLECTION_SCHEMA,
     deletedEntries: { type: 'integer', minimum: 0, description: 'How many entries were deleted with the collection' },
   },
   examples: [{ ok: true, tracker: EXAMPLE_TRACKER, deletedEntries: 12 }],
@@ -92,6 +92,6 @@ export const TRACKER_DELETE_RESPONSE: JsonSchema = {
 
 // Published once in the OpenAPI document, as components/schemas/<name>.
 named('FieldDefinition', FieldDefBody);
-named('Tracker', TRACKER_SCHEMA);
+named('Tracker', COLLECTION_SCHEMA);
 named('CreateTrackerBody', CreateCollectionBody);
 named('UpdateTrackerBody', UpdateCollectionBody);

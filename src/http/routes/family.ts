@@ -1,11 +1,13 @@
 /**
  * "Which key is this?": `GET /api/v1/families/<slug>` answers the family and the calling key,
  * so a client (a dashboard, Home Assistant, a script) can check its setup with one call that
- * any key may make. Never the key's secret or hash.
+ * any key may make. Never the key's secret or hash. `PATCH` (admin) changes the family's own
+ * settings through its actor (src/domain/family/settings.ts).
  */
 import { defineRoutes } from '../route.js';
-import { named, type JsonSchema } from '../schema.js';
-import type { FamilyInfo } from '../../domain/shared/state.js';
+import { named, S, type JsonSchema } from '../schema.js';
+import { withExamples } from './collections.schema.js';
+import { decideUpdateFamily, familyView, FAMILY_NAME_MAX, LOCATION_MAX } from '../../domain/family/settings.js';
 import type { ApiKeyRecord } from '../../store/types.js';
 
 export const FAMILY_SCHEMA: JsonSchema = named('Family', {
@@ -38,11 +40,20 @@ const WHOAMI_RESPONSE: JsonSchema = {
   }],
 };
 
-/** The family as clients see it; `location` is kept on the family record once it can be set. */
-export function familyView(family: FamilyInfo): Record<string, unknown> {
-  const location = (family as FamilyInfo & { location?: unknown }).location;
-  return { slug: family.slug, name: family.name, timezone: family.timezone, location: typeof location === 'string' ? location : null };
-}
+export { familyView };
+
+export const UpdateFamilyBody = withExamples(S.refine(S.object({
+  name: S.optional(S.string({ min: 1, max: FAMILY_NAME_MAX, description: 'What the household is called' })),
+  timezone: S.optional(S.string({ min: 1, max: 64, description: 'IANA time zone; an unknown one answers 400 naming `timezone`' })),
+  location: S.optional(S.nullable(S.string({ max: LOCATION_MAX, description: 'A place name or `lat,lon` for the weather; null (or empty) removes it' }))),
+}, 'Only the fields to change'), 'nonEmpty', (v) => Object.keys(v).length > 0 || 'must change at least one field', 'Only the fields to change'),
+{ timezone: 'America/New_York' });
+
+const UPDATE_RESPONSE: JsonSchema = {
+  type: 'object', required: ['ok', 'family'],
+  properties: { ok: { const: true }, family: FAMILY_SCHEMA },
+  examples: [{ ok: true, family: { slug: 'home', name: 'Home', timezone: 'America/New_York', location: 'Boston' } }],
+};
 
 export function keyView(key: ApiKeyRecord): Record<string, unknown> {
   return { id: key.id, name: key.name, scopes: [...key.scopes], personId: key.personId };
@@ -55,5 +66,14 @@ export default defineRoutes([
     description: 'Any key of the family may call it (every scope includes read): a client checks here that its key works and which family, zone and scopes it has.',
     response: WHOAMI_RESPONSE,
     handler: ({ family, key }) => ({ ok: true, family: familyView(family.info), key: keyView(key) }),
+  },
+  {
+    method: 'patch', path: '', tags: ['Family'], scope: 'admin', body: UpdateFamilyBody,
+    summary: 'Change the family\'s name, time zone or location',
+    description: 'Send only what changes. A new time zone moves everything with it in the same write: the family\'s own events keep their local dates and times; events of external calendars keep their instants (and each feed is read again in the new zone); reminders, leave-by times, coverage alerts and checks are planned again (what already fired never fires again; a time now past is not sent, the next occurrence\'s is planned); routines made without a zone follow it. `excludeEnded`, "today", plan times and the share feed follow at once. Logs `family.updated` (not sent to webhooks). Answers the family as `GET` shows it.',
+    response: UPDATE_RESPONSE,
+    handler: ({ body, family }) => family.execute(
+      (state, ctx) => decideUpdateFamily(state, body, ctx),
+      (f) => ({ ok: true, family: familyView(f) })),
   },
 ]);

@@ -7,10 +7,10 @@
  * sends to the next start.
  */
 import { defineRoutes, type FamilyHandle, type Services } from '../route.js';
-import type { ActorRef } from '../../domain/shared/state.js';
+import type { Caller } from '../../domain/shared/state.js';
 import { countOf, notificationView } from '../../domain/notifications/compose.js';
 import { decideSetPreference, preferencesOf } from '../../domain/notifications/preferences.js';
-import { decideSend, listNotifications } from '../../domain/notifications/send.js';
+import { decideManualNotification, listNotifications } from '../../domain/notifications/manual.js';
 import type { NotificationRecord } from '../../domain/notifications/types.js';
 import {
   LIST_RESPONSE, ListNotificationsQuery, PREFERENCES_RESPONSE, SEND_RESPONSE, SendBody, SetPreferenceBody,
@@ -22,8 +22,8 @@ function sendAnswer(r: NotificationRecord) {
   return { ok: true, delivered: countOf(r, 'delivered'), suppressed: countOf(r, 'suppressed'), notification: notificationView(r) };
 }
 
-async function send(body: SendBody, family: FamilyHandle, services: Services, caller: ActorRef) {
-  const first = await family.execute((s, ctx) => decideSend(s, body, services.notifier.transports, ctx), (r) => sendAnswer(r));
+async function send(body: SendBody, family: FamilyHandle, services: Services, caller: Caller) {
+  const first = await family.execute((s, ctx) => decideManualNotification(s, body, services.notifier.transports, ctx), (r) => sendAnswer(r));
   if (first.notification.pending === 0) return first;
   const actor = await services.registry.get(family.info);
   const settled = await services.notifier.deliver(actor, first.notification.id, {

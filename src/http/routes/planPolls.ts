@@ -6,7 +6,7 @@
  * `myVoteOptionId`).
  */
 import { defineRoutes } from '../route.js';
-import type { ActorRef, FamilyState } from '../../domain/shared/state.js';
+import type { Caller, FamilyState } from '../../domain/shared/state.js';
 import {
   decideAddOption, decideClearVote, decideCreatePoll, decideDeleteOption, decideDeletePoll, decideReopenPoll,
   decideReplaceOption, decideSettlePoll, decideUpdatePoll, decideVote,
@@ -23,7 +23,7 @@ const base = '/plans/:planId/polls';
 const OPEN_ONLY = 'Only while the poll is open (409 when settled).';
 
 /** The poll as it stands in `s`, for the calling key. */
-function currentPoll(s: FamilyState, planId: string, pollId: string, caller: ActorRef): PollView | undefined {
+function currentPoll(s: FamilyState, planId: string, pollId: string, caller: Caller): PollView | undefined {
   const p = requirePlan(s, planId).polls.find((x) => x.id === pollId);
   return p ? pollView(p, caller.personId) : undefined;
 }

@@ -4,7 +4,7 @@
  */
 import { publicBase } from '../../config.js';
 import { defineRoutes, withStatus, type Services } from '../route.js';
-import type { ActorRef } from '../../domain/shared/state.js';
+import type { Caller } from '../../domain/shared/state.js';
 import {
   decideCreatePlan, decideDeletePlan, decideLinkEvent, decideSharePlan, decideUnlinkEvent, decideUpdatePlan, requirePlan,
 } from '../../domain/plans/plans.js';
@@ -19,7 +19,7 @@ export const PLAN_TAGS = ['Plans'];
 const tags = PLAN_TAGS;
 
 /** How the calling key reads plans: today from the service clock, its own person's votes. */
-export function viewerOfCaller(services: Services, actor: ActorRef): Viewer {
+export function viewerOfCaller(services: Services, actor: Caller): Viewer {
   return { now: services.now(), publicUrl: publicBase(services.config.server.publicUrl), personId: actor.personId };
 }
 

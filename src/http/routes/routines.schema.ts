@@ -6,13 +6,14 @@ import { CHANNELS, ROUTINE_INTENTS, ROUTINE_MODES } from '../../domain/notificat
 import { withExamples } from './collections.schema.js';
 import { BODY_MAX, channels, TITLE_MAX } from './notifications.schema.js';
 
+const timezone = { min: 1, max: 64, description: 'IANA time zone; left out (or null on a change): the family\'s, following it when it changes' };
 const fields = {
   channels: S.optional(channels),
   cron: S.optional(S.string({ min: 1, max: 100, description: 'Cron pattern (five fields, or six with seconds; @daily and friends), in `timezone`' })),
   intent: S.optional(S.enums(ROUTINE_INTENTS)),
   isEnabled: S.optional(S.boolean()),
   mode: S.optional(S.enums(ROUTINE_MODES)),
-  timezone: S.optional(S.string({ min: 1, max: 64, description: 'IANA time zone; default the family\'s' })),
+  timezone: S.optional(S.string(timezone)),
   title: S.optional(S.nullable(S.string({ max: TITLE_MAX, description: 'Extension: the notification\'s title (default by intent: Morning briefing, Digest, Reminder)' }))),
   message: S.optional(S.nullable(S.string({ max: BODY_MAX, description: 'Extension: the text of a plain routine; put before a contextual one' }))),
 };
@@ -22,18 +23,19 @@ export const CreateRoutineBody = withExamples(S.object(fields,
 { cron: '30 6 * * 1-5', intent: 'briefing', mode: 'contextual', channels: ['in_app', 'push'] });
 export type CreateRoutineBody = Infer<typeof CreateRoutineBody>;
 
-export const UpdateRoutineBody = withExamples(S.refine(S.object(fields), 'nonEmpty',
+export const UpdateRoutineBody = withExamples(S.refine(S.object({ ...fields, timezone: S.optional(S.nullable(S.string(timezone))) }), 'nonEmpty',
   (v) => Object.keys(v).length > 0 || 'must change at least one field', 'Only the fields to change'),
 { isEnabled: false });
 export type UpdateRoutineBody = Infer<typeof UpdateRoutineBody>;
 
 export const ROUTINE_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['id', 'cron', 'timezone', 'intent', 'mode', 'channels', 'isEnabled', 'title', 'message', 'nextRunAt', 'lastRunAt', 'createdAt', 'updatedAt'],
+  required: ['id', 'cron', 'timezone', 'followsFamilyZone', 'intent', 'mode', 'channels', 'isEnabled', 'title', 'message', 'nextRunAt', 'lastRunAt', 'createdAt', 'updatedAt'],
   properties: {
     id: { type: 'string', description: 'The trigger id (trg_…)' },
     cron: { type: 'string' },
-    timezone: { type: 'string' },
+    timezone: { type: 'string', description: 'The zone it runs in: its own, or the family\'s when it follows the family' },
+    followsFamilyZone: { type: 'boolean', description: 'Extension: made (or changed) without a zone, it runs in the family\'s zone and follows it when the family\'s zone changes' },
     intent: { type: 'string', enum: [...ROUTINE_INTENTS] },
     mode: { type: 'string', enum: [...ROUTINE_MODES] },
     channels: { type: 'array', items: { type: 'string', enum: [...CHANNELS] } },
@@ -48,7 +50,7 @@ export const ROUTINE_SCHEMA: JsonSchema = {
 };
 
 const EXAMPLE = {
-  id: 'trg_01kaq5m2v8x3c4d5e6f7', cron: '30 6 * * 1-5', timezone: 'Europe/Berlin', intent: 'briefing', mode: 'contextual',
+  id: 'trg_01kaq5m2v8x3c4d5e6f7', cron: '30 6 * * 1-5', timezone: 'Europe/Berlin', followsFamilyZone: true, intent: 'briefing', mode: 'contextual',
   channels: ['in_app', 'push'], isEnabled: true, title: null, message: null, nextRunAt: '2026-11-23T05:30:00.000Z', lastRunAt: null,
   createdAt: '2026-11-22T08:30:00.000Z', updatedAt: '2026-11-22T08:30:00.000Z',
 };

@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { defineRoutes, withStatus } from '../route.js';
 import { named, S } from '../schema.js';
-import { EVENT_TYPES } from '../../domain/shared/events.js';
+import { LOGGED_EVENT_TYPES } from '../../domain/shared/events.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { HttpError } from '../errors.js';
 import type { Metrics } from '../../metrics.js';
@@ -16,7 +16,7 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
     id: { type: 'string', pattern: '^event_[0-9a-z]{20}$', description: 'The change\'s event id; the `webhook-id` of its deliveries' },
     seq: { type: 'integer', minimum: 1 },
     at: { type: 'string', format: 'date-time' },
-    type: { type: 'string', enum: [...EVENT_TYPES] },
+    type: { type: 'string', enum: [...LOGGED_EVENT_TYPES], description: 'The contract\'s event types and the daemon\'s own (`family.updated`), which webhooks do not carry' },
     actor: {
       type: 'object', required: ['keyId', 'personId'],
       properties: { keyId: { type: ['string', 'null'] }, personId: { type: ['string', 'null'] } },

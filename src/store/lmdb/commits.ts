@@ -5,7 +5,7 @@
  */
 import { keys } from '../layout.js';
 import type { BatchCommits, CommitBatch, LogReads } from '../ports.js';
-import type { ChangeRecord } from '../types.js';
+import type { ChangeRecord, QueuedFamilyUpdate } from '../types.js';
 import { StoreWriteError, type LmdbEnv } from './env.js';
 import { writeAgendaChange } from './agenda.js';
 
@@ -103,6 +103,12 @@ export class LmdbCommits implements BatchCommits, LogReads {
     for (const i of batch.idempotency ?? []) {
       db.put(keys.idempotency(i.keyId, i.idemKey), i.record);
       db.put(keys.idempotencyExpiry(i.record.expiresAt, i.keyId, i.idemKey), 1);
+    }
+    // The family's settings (the Directory's key) change only with what they move.
+    if (batch.family) db.put(keys.family(familyId), batch.family);
+    if (batch.settlesQueuedUpdate !== undefined) {
+      const queued = db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
+      if (queued?.id === batch.settlesQueuedUpdate) db.remove(keys.familyUpdate(familyId));
     }
   }
 

@@ -3,7 +3,7 @@ import { Conflict } from '../../domain/shared/errors.js';
 import type { IndexChange, RecordChange } from '../../domain/shared/state.js';
 import { keys } from '../layout.js';
 import type { Directory } from '../ports.js';
-import type { ApiKeyRecord, FamilyInfo } from '../types.js';
+import type { ApiKeyRecord, FamilyInfo, FamilyPatch, QueuedFamilyUpdate } from '../types.js';
 import { swallowCommitError, type LmdbEnv } from './env.js';
 
 /** How long a read of the keys version is trusted (see keysVersion). */
@@ -52,24 +52,33 @@ export class LmdbDirectory implements Directory {
     if (!ok) throw new Conflict(`a family with slug "${family.slug}" already exists`);
   }
 
-  /**
-   * Changes a family's name, time zone or location (`family update`), in one transaction;
-   * undefined fields stay, a null location removes it. Unknown family → undefined.
-   */
-  async updateFamily(
-    familyId: string, patch: { name?: string; timezone?: string; location?: string | null },
-  ): Promise<FamilyInfo | undefined> {
+  /** See Directory.queueFamilyUpdate. */
+  async queueFamilyUpdate(familyId: string, patch: FamilyPatch, id: string, at: string): Promise<QueuedFamilyUpdate | undefined> {
     return this.env.write(() => {
-      const before = this.db.get(keys.family(familyId)) as FamilyInfo | undefined;
-      if (!before) return undefined;
-      const next: FamilyInfo = { ...before };
-      if (patch.name !== undefined) next.name = patch.name;
-      if (patch.timezone !== undefined) next.timezone = patch.timezone;
-      if (patch.location === null) delete next.location;
-      else if (patch.location !== undefined) next.location = patch.location;
-      this.db.put(keys.family(familyId), next);
-      return next;
+      if (this.db.get(keys.family(familyId)) === undefined) return undefined;
+      const before = this.db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
+      const queued: QueuedFamilyUpdate = { id, familyId, patch: { ...before?.patch, ...patch }, queuedAt: at };
+      this.db.put(keys.familyUpdate(familyId), queued);
+      const version = (this.db.get(keys.familyUpdatesVersion()) as number | undefined) ?? 0;
+      this.db.put(keys.familyUpdatesVersion(), version + 1);
+      return queued;
     });
+  }
+
+  queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined {
+    return this.db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
+  }
+
+  queuedFamilyUpdates(): QueuedFamilyUpdate[] {
+    const out: QueuedFamilyUpdate[] = [];
+    const range = { start: keys.familyUpdateRangeStart(), end: keys.familyUpdateRangeEnd() };
+    for (const { value } of this.db.getRange(range)) out.push(value as QueuedFamilyUpdate);
+    return out;
+  }
+
+  /** One read, no cache: the daemon asks every 100 ms. */
+  familyUpdatesVersion(): number {
+    return (this.db.get(keys.familyUpdatesVersion()) as number | undefined) ?? 0;
   }
 
   getKey(keyId: string): ApiKeyRecord | undefined {

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { createRequire } from 'node:module';
 import {
   isOccurrenceStart,
-  occurrenceEndDate,
   occurrenceStarts,
   rruleFor,
   type SeriesTiming,
+  spanDays,
 } from '../../../src/domain/calendar/recurrence.js';
 import { addDays, weekday } from '../../../src/domain/shared/time.js';
 
@@ -139,7 +139,7 @@ describe('occurrenceStarts against ical.js', () => {
     const t: SeriesTiming = { date: '2026-03-06', endDate: '2026-03-08', repeatFrequency: 'weekly' }; // Fri..Sun
     const got = expectSameAsIcal(t, '2026-03-15', '2026-03-31');
     expect(got).to.deep.equal(['2026-03-13', '2026-03-20', '2026-03-27']);
-    expect(occurrenceEndDate(t, '2026-03-13')).to.equal('2026-03-15');
+    expect(spanDays(t), 'each occurrence ends two days after its start').to.equal(2);
     expect(ours(t, '2026-03-16', '2026-03-19')).to.deep.equal([]);
   });
   it('jumps to a window ten years after the start of a daily series without walking there', () => {

@@ -5,7 +5,7 @@ import {
 } from '../../../src/domain/collections/collections.js';
 import { decideCreateEntries } from '../../../src/domain/collections/entries.js';
 import { Conflict, Invalid } from '../../../src/domain/shared/errors.js';
-import { seedRecords } from '../../../src/domain/seeds.js';
+import { seedRecords } from '../../../src/domain/areas.js';
 import { fixture } from './fixture.js';
 
 describe('collections (domain)', () => {

@@ -17,7 +17,11 @@
  * `webhook-id` (at least once: receivers dedupe on it).
  */
 import { setMaxListeners } from 'node:events';
-import type { WebhooksDeps } from './webhooks.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { FamilyRegistry } from '../family/registry.js';
+import type { Store } from '../store/store.js';
+import type { Egress } from '../integrations/egress.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
 import { deliverable, liveJob } from '../domain/webhooks/deliveries.js';
 import type { DestinationRecord } from '../domain/webhooks/types.js';
@@ -27,9 +31,10 @@ import { SendBudget } from './budget.js';
 import type { Delivery } from './delivery.js';
 import type { Recorder } from './recorder.js';
 
-import { WEBHOOKS_ACTOR } from './recorder.js';
+import { WEBHOOKS_CALLER } from './recorder.js';
+import { noChange } from '../domain/shared/decision.js';
 
-export { WEBHOOKS_ACTOR };
+export { WEBHOOKS_CALLER };
 
 /**
  * Sends at once (recording their answers is not counted: it waits on the disk, not the network).
@@ -45,7 +50,15 @@ const STOP_GRACE_MS = 2_000;
  */
 export const SPILL_AFTER_MS = 10_000;
 
-export interface DelivererDeps extends Omit<WebhooksDeps, 'newId'> {
+export interface SenderDeps {
+  store: Store;
+  registry: FamilyRegistry;
+  egress: Egress;
+  config: Config;
+  now: () => Date;
+  logger: Logger;
+  /** HTTP requests in flight on average: while many are, sends keep a small share (budget.ts). */
+  requestsInFlight?: (() => number) | undefined;
   /** This run of the daemon: leases name it. */
   boot: string;
   recorder: () => Recorder;
@@ -58,7 +71,7 @@ export interface DelivererDeps extends Omit<WebhooksDeps, 'newId'> {
 
 interface Lane { active: number; queue: Delivery[] }
 
-export class Deliverer {
+export class Sender {
   private readonly lanes = new Map<string, Lane>();
   /** Lanes with queued work and room, in turn order. */
   private readonly ready: string[] = [];
@@ -73,7 +86,7 @@ export class Deliverer {
   private idleWaiters: (() => void)[] = [];
   private readonly budget: SendBudget;
 
-  constructor(private readonly deps: DelivererDeps) {
+  constructor(private readonly deps: SenderDeps) {
     this.budget = new SendBudget(() => {
       this.pump();
       if (this.owned.size < (deps.roomBelow ?? 0)) deps.room?.();
@@ -222,8 +235,8 @@ export class Deliverer {
         this.deps.logger.error({ family: family.slug, seq: item.seq }, 'the change-log record of a webhook delivery is missing; dropping it');
         await actor.execute((s) => {
           const live = job && liveJob(s, job.id);
-          return { result: undefined, changes: [], events: [], agenda: live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : [] };
-        }, WEBHOOKS_ACTOR);
+          return noChange(undefined, live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : []);
+        }, WEBHOOKS_CALLER);
         return;
       }
       body = JSON.stringify(eventPayload(record, family.slug));

@@ -8,10 +8,10 @@ import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { composeNotification, notificationView, type NotificationView } from './compose.js';
 import { KEEP_MS, NOTIFICATIONS, type Channel, type NotificationRecord, type Transports } from './types.js';
 
-export interface SendInput { title: string; body?: string; channels?: Channel[]; triggerId?: string }
+export interface ManualNotificationInput { title: string; body?: string; channels?: Channel[]; triggerId?: string }
 
 /** The record with its deliveries decided; what is pending is sent once it is durable. */
-export function decideSend(state: FamilyState, input: SendInput, transports: Transports, ctx: CommandContext): Decision<NotificationRecord> {
+export function decideManualNotification(state: FamilyState, input: ManualNotificationInput, transports: Transports, ctx: CommandContext): Decision<NotificationRecord> {
   const title = input.title.trim();
   if (!title) throw Invalid.at(['title'], 'must not be blank');
   const c = composeNotification(state, ctx, transports, {
