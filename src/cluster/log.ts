@@ -31,8 +31,12 @@ export class FencedError extends Error {}
 export class EntryTooLargeError extends Error {}
 
 const WRONG_LAST_SEQUENCE = 10071;
-/** How long an append is retried while the stream has no leader (an election takes ~2 s). */
-const RETRY_FOR_MS = 10_000;
+/**
+ * How long an append is retried while the stream has no leader (a server died and the others
+ * have not yet noticed and elected one), and how long one attempt waits for its answer.
+ */
+const RETRY_FOR_MS = 20_000;
+const ATTEMPT_TIMEOUT_MS = 2_000;
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -81,6 +85,7 @@ export class JetStreamLog {
       try {
         const ack = await this.js.publish(familySubject(familyId), data, {
           expect: { lastSubjectSequence: expectedStreamSeq, streamName: LOG_STREAM },
+          timeout: ATTEMPT_TIMEOUT_MS,
         });
         return ack.seq;
       } catch (err) {

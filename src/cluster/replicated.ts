@@ -88,10 +88,13 @@ export class ReplicatedCommits implements BatchCommits {
   /**
    * Appends the batch to the family's subject and, once acknowledged, writes it to LMDB. The
    * guard and the expected seq are checked before the append (the log, once written, is the
-   * truth). Not holding the lease → NotOwnerError; fenced → the lease is dropped and the
+   * truth). Another node holding the lease → NotOwnerError; fenced → the lease is dropped and the
    * commit fails with StoreWriteError; nothing of the batch is written locally in either case.
    */
-  commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
+  async commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
+    // A lapsed lease nobody else took (a renewal lost while NATS elected a leader) is taken
+    // again the regular way: catch up, fence, then write.
+    if (!this.leases.holding(familyId)) await this.own(familyId).catch(() => null);
     return this.enqueue(familyId, async () => {
       if (!this.leases.holding(familyId)) {
         const owner = await this.leases.owner(familyId).catch(() => null);
