@@ -17,7 +17,8 @@ export function machineBusySeconds(): number {
 export interface LoadSpec {
   /** Path and query, e.g. `/api/v1/families/x/trackers/chores/entries?limit=20`. */
   path: string;
-  method?: 'GET' | 'POST';
+  /** REPORT needs bench/caldav.ts's addition to autocannon's method list. */
+  method?: 'GET' | 'POST' | 'PUT' | 'REPORT';
   headers?: Record<string, string>;
   body?: string;
   /** Per-request changes (a different family and key for each request). */

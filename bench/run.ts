@@ -5,12 +5,15 @@
  *   npm run bench -- --memory           … then the memory case (1,000 families × 2,000 entries, about 2.5 minutes more)
  *   npm run bench -- --memory-only      only the memory case
  *   npm run bench -- --cases=webhooks   only the webhooks case (bench/webhooks.ts, about a minute)
+ *   npm run bench -- --cases=stream     only the live change stream case (bench/stream.ts, about half a minute)
+ *   npm run bench -- --cases=caldav     only the CalDAV case against Radicale (bench/caldav.ts, about
+ *                                       2.5 minutes; never in the default run: it needs `radicale`)
  *   npm run bench -- --feeds            … then the external-calendar case (20,000-event feed; about a minute)
  *   npm run bench -- --feeds-only       only the external-calendar case
  *
  * Options: --seconds=5 (per round) --connections=64 --paced-rate=2000
- *          --cases=list,paced,query,calendar,context,post,spread,mixed,webhooks (a subset runs only those)
- *          --paced-writes=1000 (the webhooks case's fixed write rate)
+ *          --cases=list,paced,query,calendar,context,post,spread,mixed,webhooks,stream (a subset runs only those)
+ *          --paced-writes=1000 (the webhooks and stream cases' fixed write rate)
  *          --profile (CPU profiles of the daemon and the floor, summarized at the end; they slow both)
  *          --daemon-node-flags=--trace-gc (Node flags for the daemon process, comma-separated)
  *          --no-doc (do not touch docs/performance.md)
@@ -40,6 +43,8 @@ import { runMemoryCase } from './memory.js';
 import { summarizeProfile } from './profile.js';
 import { runWebhooksCase, webhooksMarkdown, WEBHOOKS_MARKERS } from './webhooks.js';
 import { FEEDS_MARKERS, feedsMarkdown, runFeedsCase } from './feeds.js';
+import { CALDAV_MARKERS, caldavMarkdown, runCaldavCase } from './caldav.js';
+import { runStreamCase, streamMarkdown, STREAM_MARKERS } from './stream.js';
 import {
   consoleTable, CONTEXT_MARKERS, machine, memoryMarkdown, MEMORY_MARKERS, throughputMarkdown, THROUGHPUT_MARKERS, updateDoc,
   type CaseResult, type Target,
@@ -58,7 +63,7 @@ const flag = (name: string) => argv.includes(`--${name}`);
 const option = (name: string, fallback: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const SECONDS = Number(option('seconds', '5'));
 const CONNECTIONS = Number(option('connections', '64'));
-const CASES = new Set(option('cases', 'list,paced,query,calendar,context,post,spread,mixed,webhooks').split(','));
+const CASES = new Set(option('cases', 'list,paced,query,calendar,context,post,spread,mixed,webhooks,stream').split(','));
 const THROUGHPUT_CASES = ['list', 'paced', 'query', 'calendar', 'context', 'post', 'spread', 'mixed'];
 const PACED_WRITES = Number(option('paced-writes', '1000'));
 const PACED_RATE = Number(option('paced-rate', '2000'));
@@ -349,6 +354,26 @@ if (!MEMORY_ONLY && !FEEDS_ONLY && CASES.has('webhooks')) {
   log(`\n${block}\n`);
   if (WRITE_DOC) {
     updateDoc(DOC, WEBHOOKS_MARKERS, block);
+    log(`wrote ${DOC}`);
+  }
+}
+
+if (!MEMORY_ONLY && !FEEDS_ONLY && CASES.has('stream')) {
+  const result = await runStreamCase({ daemonScript: DAEMON, seconds: SECONDS, rate: PACED_WRITES, log });
+  const block = streamMarkdown(result, { command, date, machine: machine() });
+  log(`\n${block}\n`);
+  if (WRITE_DOC) {
+    updateDoc(DOC, STREAM_MARKERS, block);
+    log(`wrote ${DOC}`);
+  }
+}
+
+if (!MEMORY_ONLY && !FEEDS_ONLY && CASES.has('caldav')) {
+  const result = await runCaldavCase({ daemonScript: DAEMON, seconds: SECONDS, connections: CONNECTIONS, log });
+  const block = caldavMarkdown(result, { command, date });
+  log(`\n${block}\n`);
+  if (WRITE_DOC) {
+    updateDoc(DOC, CALDAV_MARKERS, block);
     log(`wrote ${DOC}`);
   }
 }

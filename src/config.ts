@@ -107,6 +107,16 @@ export const ConfigStruct = object({
     token: nullable(refine(string(), 'MetricsToken', (t) => (t.length >= 16 && t.length <= 1024 && /^[\x21-\x7e]+$/.test(t))
       || 'must be 16 to 1024 printable characters without spaces (a scraper sends it in a header), or null')),
   }),
+  /**
+   * The live change stream (docs/api.md): a comment every `heartbeatSeconds` keeps proxies from
+   * closing a quiet stream; a reader more than `maxBacklog` records behind is dropped; at most
+   * `perKey` streams are open per API key at once.
+   */
+  stream: object({
+    heartbeatSeconds: size(integer(), 1, 3600), maxBacklog: size(integer(), 1, 1_000_000), perKey: size(integer(), 1, 1000),
+  }),
+  /** The family display (docs/display.md): how many days it shows, how long a forecast is kept. */
+  display: object({ days: size(integer(), 1, 7), weatherMinutes: size(integer(), 1, 1440) }),
   cluster: nullable(ClusterStruct),
 });
 

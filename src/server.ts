@@ -40,7 +40,17 @@ import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
 import { bannerUrl, publicUrlWarning } from './banner.js';
-import { mcpEndpoint } from './mcp/endpoint.js';
+import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
+import { OAuthAuthority } from './oauth/authority.js';
+import { oauthDoor, oauthUrls } from './oauth/endpoints.js';
+import { looksLikeAccessToken } from './oauth/credentials.js';
+import { LocalFollowedLog } from './stream/log.js';
+import { StreamHub } from './stream/hub.js';
+import streamRoutes from './stream/routes.js';
+import { StreamTickets } from './stream/tickets.js';
+import { DisplayWeatherCache } from './public/displayWeather.js';
+import { DisplayStreams } from './public/displayStream.js';
+import { caldavDoor } from './caldav/door.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -77,6 +87,8 @@ export interface Daemon {
    * Nudged when a family's change log has grown (durably) up to `lastSeq` (webhooks, scheduler).
    */
   onCommitted: Set<(family: FamilyInfo, lastSeq: number) => void>;
+  /** The live change stream's fan-out (open streams: `openCount`). */
+  streams: StreamHub;
   /**
    * Prometheus metrics (no-ops unless metrics.enabled): webhookOutcome, followChangeLog
    * (src/metrics.ts).
@@ -95,6 +107,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   store.onWriteHealth((state, error) => {
     if (state === 'failing') logger.error({ kind: error?.kind, reason: error?.message }, 'writes are failing; reads go on');
     else logger.info('writes work again');
+  });
+  // Each failed commit is followed by a fresh LMDB environment (store.ts: reopen); lmdb-js
+  // prints each failure on stderr too, so this adds one line per failure at most.
+  store.onReopen((failed) => {
+    if (failed) logger.error({ err: failed }, 'could not reopen the store; trying again in a second');
+    else logger.info('reopened the store after a failed commit');
   });
 
   // 1. Actors, routes, app.
@@ -124,7 +142,30 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   metrics.followChangeLog('webhooks', (actor) => webhookCheckpoint(actor.state));
   onCommitted.add((family, lastSeq) => webhooks.nudge(family, lastSeq));
-  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress };
+  // The live streams follow the log through one small interface (src/stream/log.ts).
+  const followed = new LocalFollowedLog({
+    readLog: (familyId, after, limit) => store.readLog(familyId, after, limit),
+    durableHead: (familyId) => registry.peek(familyId)?.lastDurableSeq ?? store.lastSeq(familyId),
+  });
+  onCommitted.add((family, lastSeq) => followed.committed(family.id, lastSeq));
+  const hub = new StreamHub(followed, {
+    heartbeatMs: config.stream.heartbeatSeconds * 1000, maxBacklog: config.stream.maxBacklog, perKey: config.stream.perKey,
+    keyValid: (keyId) => { const k = store.getKey(keyId); return k !== undefined && !k.revokedAt; },
+    // An open stream is not a request being answered: it must not count as load (webhooks'
+    // share of the thread follows that count).
+    onOpen: () => requests.add(-1), onClose: () => requests.add(1),
+  });
+  const stream = { hub, log: followed, tickets: new StreamTickets(() => now().getTime()) };
+  const display = {
+    weather: new DisplayWeatherCache({ egress, config, now }),
+    streams: new DisplayStreams({
+      log: followed, heartbeatMs: config.stream.heartbeatSeconds * 1000, onOpen: () => requests.add(-1), onClose: () => requests.add(1),
+    }),
+  };
+  // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
+  const urls = oauthUrls(publicBase(config.server.publicUrl), MCP_PATH);
+  const authority = new OAuthAuthority({ store, registry, now, newId, resource: urls.resource });
+  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, grants: authority, stream, display };
   scheduler = new Scheduler({
     store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
@@ -135,8 +176,22 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     { name: 'system', routes: systemRoutes(() => document, VERSION, metrics) },
     { name: 'rest', routes: areaRoutes() },
     { name: 'public', routes: publicRoutes() },
+    { name: 'stream', routes: streamRoutes },
+    // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
+    { name: 'oauth', mount: (c) => oauthDoor(c.services, store, authority, urls).middleware },
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
-    { name: 'mcp', mount: mcpEndpoint },
+    {
+      name: 'mcp',
+      mount: (c) => mcpEndpoint({
+        ...c,
+        grants: {
+          verifyAccess: (token) => authority.verifyAccess(token), forwardProof: (token) => authority.forwardProof(token),
+          resourceMetadata: urls.resourceMetadata, isAccessToken: looksLikeAccessToken,
+        },
+      }),
+    },
+    // Calendar apps (CalDAV): /.well-known/caldav and /dav/…, in their own XML and iCalendar.
+    { name: 'caldav', mount: ({ services: s }) => caldavDoor(s) },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
@@ -213,12 +268,20 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   };
   sweep = setTimeout(sweepPass, 1_000);
   sweep.unref();
+  // Expired OAuth codes and tokens, and registrations never used, every ten minutes.
+  const oauthSweep = setInterval(() => {
+    authority.sweep().catch((err: unknown) => logger.warn({ err }, 'OAuth sweep failed'));
+  }, 600_000);
+  oauthSweep.unref();
 
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     clearTimeout(sweep);
+    clearInterval(oauthSweep);
     queuedUpdates.stop();
     closeSharedFeedReader(egress); // a slow feed must not hold the stop up
+    hub.close(); // open streams end now, or the server would wait for them
+    display.streams.close();
     // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive socket turns idle when its last response is sent; close those as they do.
@@ -239,7 +302,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger.flush?.();
   })());
 
-  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, metrics, logger, close };
+  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, metrics, logger, close, streams: hub };
 }
 
 interface BootstrapDeps {

@@ -123,6 +123,18 @@ export const COMMANDS: CommandSpec[] = [
     examples: [`${BIN} key revoke k8f3h2j4m6n9`],
   },
   {
+    name: 'grant list', args: ['<slug>'], summary: 'list the OAuth grants of assistants (MCP clients)',
+    details: ['One line per grant: id, assistant, scopes, approving key, state. Grants are made on the consent page (docs/oauth.md).'],
+    options: [],
+    examples: [`${BIN} grant list home`, `${BIN} grant list home --json`],
+  },
+  {
+    name: 'grant revoke', args: ['<grantId>'], summary: 'revoke an assistant\'s grant at once',
+    details: ['Its tokens stop working with the next request, also against a running daemon.'],
+    options: [],
+    examples: [`${BIN} grant revoke grant_01kaq5m2v8x3c4d5e6f7`],
+  },
+  {
     name: 'backup', args: ['<dir>'], summary: 'consistent copy of the store, safe while serving',
     details: [
       'Writes <dir>/household.mdb (folder 0700, file 0600); refuses if that file exists.',

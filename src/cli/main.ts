@@ -15,9 +15,11 @@ import { defaultFamilyZone, loadConfig, type Config } from '../config.js';
 import { Store, STORE_FILE } from '../store/store.js';
 import { createFamily, createKey, queueFamilyUpdate, revokeKey, waitForQueuedUpdate } from '../family/admin.js';
 import { keyWithoutHash } from '../family/keys.js';
+import { listGrants, revokeGrantInStore } from '../oauth/authority.js';
+import { grantView } from '../domain/oauth/grants.js';
 import { SCOPES } from '../family/scopes.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
-import { DomainError, NotFound } from '../domain/shared/errors.js';
+import { Conflict, DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
 import type { Scope } from '../store/types.js';
 import { StartupError, explainFsError } from '../startup.js';
@@ -135,7 +137,7 @@ export async function main(argv: string[]): Promise<number> {
     const config = loadConfig({ configFile: v.config, flags: { port, host: v.host, dataDir: v['data-dir'] } });
     const [cmd, sub, arg] = pos;
     if (cmd === 'serve') return await serve(config);
-    const command = `${cmd} ${cmd === 'family' || cmd === 'key' ? sub ?? '' : ''}`.trim();
+    const command = `${cmd} ${cmd === 'family' || cmd === 'key' || cmd === 'grant' ? sub ?? '' : ''}`.trim();
     // Opened on first use, after the command's own arguments are checked.
     let opened: Store | undefined;
     const store = () => (opened ??= openStoreFor(command, config.storage.dataDir));
@@ -195,6 +197,22 @@ export async function main(argv: string[]): Promise<number> {
           if (!arg) throw new UsageError('key revoke needs a key id');
           const k = await revokeKey(store(), arg, now);
           out(`Revoked key ${k.id} "${k.name}".`, { key: keyWithoutHash(k) });
+          return EXIT.ok;
+        }
+        case 'grant list': {
+          if (!arg) throw new UsageError('grant list needs a family slug');
+          const family = store().getFamilyBySlug(arg);
+          if (!family) throw new NotFound(`no family with slug "${arg}"`);
+          const list = listGrants(store(), family.id).map(grantView);
+          out(list.map((g) => `${g.id}\t${g.clientName}\t${g.scopes.join(',')}\tapproved with key ${g.approvedByKeyId}\t${g.revokedAt ? `revoked ${g.revokedAt}` : 'active'}`).join('\n') || '(no grants)', { grants: list });
+          return EXIT.ok;
+        }
+        case 'grant revoke': {
+          if (!arg) throw new UsageError('grant revoke needs a grant id');
+          const outcome = await revokeGrantInStore(store(), arg, now);
+          if (!outcome) throw new NotFound(`no grant "${arg}"`);
+          if (outcome.already) throw new Conflict(`grant "${arg}" was already revoked`);
+          out(`Revoked grant ${arg} of "${outcome.grant.clientName}".`, { grant: grantView(outcome.grant) });
           return EXIT.ok;
         }
         case 'backup': {

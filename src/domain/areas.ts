@@ -8,7 +8,7 @@
  * list once (`areaReactions`) and deciders reach them as `ctx.react`, so an area that changes
  * something never imports the areas that react to it (no import circle).
  */
-import { removeEventsOfDeletedCalendar } from './calendar/reactions.js';
+import { removeEventsOfDeletedCalendar, tombstoneRemovedEvents } from './calendar/reactions.js';
 import { seedBuiltins } from './collections/builtins.js';
 import { notifyFeedIntake, rescheduleChangedEvent, unscheduleRemovedEvents } from './notifications/reactions.js';
 import { unlinkRemovedEvents } from './plans/plans.js';
@@ -31,7 +31,8 @@ export interface Area {
   onFeedIntake?: Reactions['feedIntake'];
 }
 
-export type AreaName = 'collections' | 'calendar' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family';
+export type AreaName = 'collections' | 'calendar' | 'caldav' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family'
+  | 'oauth' | 'displays';
 
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
@@ -45,6 +46,12 @@ export const AREAS = {
   context: {},
   // The family's own settings: its zone change re-plans the other areas' jobs itself (settings.ts).
   family: {},
+  // Assistants' grants: only log records, no records of the family and no reactions.
+  oauth: {},
+  // Objects a CalDAV client named leave their name when REST or a feed removes them.
+  caldav: { onEventsRemoved: tombstoneRemovedEvents },
+  // Display links: their own records and log events; what a screen shows is read, not stored.
+  displays: {},
 } satisfies Record<AreaName, Area>;
 
 /**

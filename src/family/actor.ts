@@ -196,7 +196,7 @@ export class FamilyActor {
         || (decision.agenda?.length ?? 0) > 0 || decision.family !== undefined;
       const log: ChangeRecord[] = decision.events.map((e) => ({
         id: this.deps.newId('event'), seq: ++this.lastAssignedSeq, at, type: e.type,
-        actor: { keyId: q.ref.keyId, personId: q.ref.personId },
+        actor: { keyId: q.ref.keyId, personId: q.ref.personId, ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}) },
         object: e.object, ...(e.previous !== undefined ? { previous: e.previous } : {}),
       }));
       // 2. evolve, and render the answer from exactly this state

@@ -25,6 +25,11 @@ export function verifyApiKey(store: Store, presented: string): ApiKeyRecord | nu
   return record;
 }
 
+/** The secret part of a presented key (what derives its idempotent answers' keys), or null. */
+export function apiKeySecret(presented: string): string | null {
+  return KEY_FORMAT.exec(presented)?.[2] ?? null;
+}
+
 export interface NewKey { record: ApiKeyRecord; apiKey: string }
 
 export function makeKey(familyId: string, opts: { name: string; scopes: Scope[]; personId: string | null }, now: Date): NewKey {

@@ -1,7 +1,8 @@
 /**
- * The two share token formats, each made and read here only: a calendar share's `shr_…` (its
- * public ICS feed) and a plan's `pln_…` (its public page). A token is the prefix and 32 base62
- * characters (190 bits); only its SHA-256 is stored, indexed store-wide to find the family.
+ * The share token formats, each made and read here only: a calendar share's `shr_…` (its
+ * public ICS feed), a plan's `pln_…` (its public page) and a family display's `dsp_…` (its
+ * wall page). A token is the prefix and 32 base62 characters (190 bits); only its SHA-256 is
+ * stored, indexed store-wide to find the family.
  * A presented token that is not of the shape has no hash: it is answered as unknown.
  */
 import { hashSecret, randomBase62 } from './secrets.js';
@@ -34,3 +35,4 @@ function shareTokenFormat(prefix: string): ShareTokenFormat {
 
 export const calendarShareToken = shareTokenFormat('shr_');
 export const planShareToken = shareTokenFormat('pln_');
+export const displayToken = shareTokenFormat('dsp_');

@@ -44,7 +44,7 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     const scope = requiredScope(def);
     const chain: Koa.Middleware[] = [];
     if (scope === 'public') chain.push(publicLimit);
-    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache)), limit);
+    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache, def.ticketed)), limit);
     if (def.method !== 'get') chain.push(body);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));
@@ -61,7 +61,8 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     if (ctx.status === 404 && ctx.body === undefined) {
       throw new HttpError(404, 'not_found', `No such path: ${ctx.method} ${ctx.path}`);
     }
-    if (ctx.status === 405) {
+    // A door that answers 405 itself (CalDAV, in XML) keeps its body.
+    if (ctx.status === 405 && ctx.body === undefined) {
       ctx.body = errorBody(`${ctx.method} is not allowed on this path; it takes ${ctx.response.get('Allow')}`, 'method_not_allowed');
     } else if (ctx.status === 501 && typeof ctx.body !== 'object') {
       ctx.body = errorBody(`The method ${ctx.method} is not supported`, 'not_implemented');
@@ -99,7 +100,8 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
       }
     }
     const key = ctx.state.key;
-    const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name } : { keyId: null, personId: null };
+    const grantId = ctx.state.grantId as string | undefined;
+    const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name, ...(grantId ? { grantId } : {}) } : { keyId: null, personId: null };
     const family = familyRoute ? familyHandle(await services.registry.get(ctx.state.family), caller, ctx.state.idempotency, def.status ?? 200) : (undefined as never);
     const result = await def.handler({ koa: ctx, params: ctx.params, query: query as any, body, services, family, key, caller });
     if (isWithStatus(result)) {

@@ -31,7 +31,9 @@ export class HttpError extends Error {
 }
 
 export class Unauthorized extends HttpError {
-  constructor(message = 'A valid x-api-key header is required') { super(401, 'unauthorized', message); }
+  constructor(message = 'A valid x-api-key header is required', headers?: Record<string, string>) {
+    super(401, 'unauthorized', message, undefined, headers);
+  }
 }
 
 const DOMAIN: Record<DomainErrorKind, { status: number; code: ErrorCode }> = {

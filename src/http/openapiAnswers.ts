@@ -58,6 +58,9 @@ export const PATH_PARAMS: Record<string, { description: string; example: string;
   token: { description: 'The plan\'s share token: the credential of the page', example: 'pln_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH' },
   file: { description: 'The share token with `.ics` (the token alone is accepted too)', example: 'shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH.ics' },
   asset: { description: 'A file of the reference page', example: 'swagger-ui.css' },
+  grantId: { description: 'An assistant\'s OAuth grant', example: 'grant_01kaq5m2v8x3c4d5e6f7' },
+  displayId: { description: 'A family display link', example: 'display_01kaq5m2v8x3c4d5e6f7' },
+  displayToken: { description: 'The display\'s token: the credential of the page', example: 'dsp_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH' },
 };
 
 /**
@@ -76,6 +79,7 @@ export const NOT_FOUND: Record<string, (v: Record<string, string>, parent?: stri
     ? { summary: 'The event is not linked to the plan', value: errorBody(`Event ${v.eventId} is not linked to plan ${v.planId}`, 'not_found') }
     : { summary: 'No such calendar event', value: errorBody(`No calendar event ${v.eventId} in this family`, 'not_found') }),
   shareId: (v) => ({ summary: 'No such share', value: errorBody(`No calendar share ${v.shareId} in this family`, 'not_found') }),
+  displayId: (v) => ({ summary: 'No such display', value: errorBody(`No display ${v.displayId} in this family`, 'not_found') }),
   planId: (v) => ({ summary: 'No such plan', value: errorBody(`No plan ${v.planId} in this family`, 'not_found') }),
   noteId: (v) => ({ summary: 'No such note in the plan', value: errorBody(`No note ${v.noteId} in plan ${v.planId}`, 'not_found') }),
   pollId: (v) => ({ summary: 'No such poll in the plan', value: errorBody(`No poll ${v.pollId} in plan ${v.planId}`, 'not_found') }),
@@ -86,6 +90,7 @@ export const NOT_FOUND: Record<string, (v: Record<string, string>, parent?: stri
   token: () => ({ summary: 'Unknown, malformed or unshared token', value: errorBody('No shared plan at this address', 'not_found') }),
   file: () => ({ summary: 'Unknown, malformed or revoked token', value: errorBody('No calendar share at this address', 'not_found') }),
   asset: () => ({ summary: 'Not a file of the page', value: errorBody('No such file of the API reference', 'not_found') }),
+  grantId: (v) => ({ summary: 'No such grant', value: errorBody(`No OAuth grant ${v.grantId} in this family`, 'not_found') }),
 };
 
 /**

@@ -21,6 +21,12 @@ import type { Logger } from 'pino';
 import type { Notifier } from '../notifications/sender.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import type { Egress } from '../integrations/egress.js';
+import type { OAuthGrant } from '../domain/oauth/grants.js';
+import type { StreamHub } from '../stream/hub.js';
+import type { StreamTickets } from '../stream/tickets.js';
+import type { FollowedLog } from '../stream/log.js';
+import type { DisplayWeatherCache } from '../public/displayWeather.js';
+import type { DisplayStreams } from '../public/displayStream.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -38,7 +44,27 @@ export interface Services {
   webhooks: Webhooks;
   /** The one outbound HTTP client (egress guard), for routes that fetch (feeds). */
   egress: Egress;
+  /** Assistants' OAuth grants (src/oauth): forwarded MCP tool calls, and the admin routes. */
+  grants?: GrantAccess;
+  /** The live change stream: its fan-out, its browser tickets and the log it follows. */
+  stream: { hub: StreamHub; tickets: StreamTickets; log: FollowedLog };
+  /** The family displays: the weather they show and their open streams. */
+  display: { weather: DisplayWeatherCache; streams: DisplayStreams };
 }
+
+/** What REST needs of the OAuth door; its authority (src/oauth/authority.ts) is one. */
+export interface GrantAccess {
+  /**
+   * A tool call of /mcp made with an access token, as dispatch forwards it: the token plus a
+   * proof only this process can make, so the token is still good for /mcp alone.
+   */
+  verifyForwarded(token: string, proof: string): { key: ApiKeyRecord; family: FamilyInfo; grant: OAuthGrant } | null;
+  listGrants(familyId: string): OAuthGrant[];
+  revokeGrant(grantId: string, by: Caller): Promise<{ grant: OAuthGrant; already: boolean } | undefined>;
+}
+
+/** The header a forwarded tool call carries its proof in. */
+export const FORWARD_PROOF_HEADER = 'x-household-forwarded';
 
 /**
  * A front door of the daemon (the REST API, the public pages, MCP, and the ones to come), as
@@ -116,6 +142,8 @@ export interface RouteDef<Q = any, B = any> {
    * same status in another media type (a page's JSON form).
    */
   alsoResponses?: { status: number; description: string; schema: JsonSchema; contentType?: string }[];
+  /** Also authenticated by a one-connection `?ticket=` (the live stream; see src/stream/tickets.ts). */
+  ticketed?: boolean;
   /** Extra error statuses this route answers (besides 400/401/403/404 and 409 on writes). */
   errors?: number[];
   handler: (ctx: HandlerContext<Q, B>) => Promise<HandlerResult> | HandlerResult;

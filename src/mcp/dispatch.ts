@@ -16,6 +16,8 @@ export interface RestTarget {
   /** The key the MCP request presented, forwarded as is. */
   apiKey: string;
   requestId?: string | undefined;
+  /** Sent as well: an OAuth grant's proof that the call comes from /mcp (src/oauth). */
+  headers?: Record<string, string>;
 }
 
 export function invalidAnswer(path: string[], message: string): RestAnswer {
@@ -43,7 +45,7 @@ export async function callRoute(target: RestTarget, method: Method, pathTemplate
   }
   const qs = query.toString();
   const url = `${target.baseUrl}/api/v1/families/${encodeURIComponent(target.familySlug)}${path}${qs ? `?${qs}` : ''}`;
-  const headers: Record<string, string> = { 'x-api-key': target.apiKey, accept: 'application/json' };
+  const headers: Record<string, string> = { ...target.headers, 'x-api-key': target.apiKey, accept: 'application/json' };
   if (target.requestId) headers['x-request-id'] = target.requestId;
   const hasBody = method !== 'get' && (method !== 'delete' || Object.keys(body).length > 0);
   if (hasBody) headers['content-type'] = 'application/json';
@@ -59,7 +61,7 @@ export async function callRoute(target: RestTarget, method: Method, pathTemplate
 /** GET on a family path with a query (the resources). */
 export async function getRoute(target: RestTarget, path: string, query: Record<string, string> = {}): Promise<RestAnswer> {
   const qs = new URLSearchParams(query).toString();
-  const headers: Record<string, string> = { 'x-api-key': target.apiKey, accept: 'application/json' };
+  const headers: Record<string, string> = { ...target.headers, 'x-api-key': target.apiKey, accept: 'application/json' };
   if (target.requestId) headers['x-request-id'] = target.requestId;
   const res = await fetch(`${target.baseUrl}/api/v1/families/${encodeURIComponent(target.familySlug)}${path}${qs ? `?${qs}` : ''}`, { headers });
   const text = await res.text();

@@ -3,10 +3,12 @@
  *
  * Order: the Host (and Origin, when sent) must name this daemon — its publicUrl or a loopback
  * name — so a web page on a rebound DNS name cannot drive it (403); only POST is served (405);
- * then the family key (x-api-key or Authorization: Bearer) is checked as REST checks it — no or
- * a bad key is a plain 401 before any MCP message is read, with no OAuth hint, since keys are
- * the only credentials; then the body is read with the REST body's caps, and a fresh server and
- * transport answer it in JSON.
+ * then the credentials: an OAuth access token (Authorization: Bearer hoa_…, src/oauth) or the
+ * family key (x-api-key or Authorization: Bearer) as REST checks it — none or a bad one is a
+ * 401 before any MCP message is read, naming the protected resource metadata in
+ * `WWW-Authenticate` (RFC 9728 §5.1) so an OAuth client can find the authorization server;
+ * then the body is read with the REST body's caps, and a fresh server and transport answer it
+ * in JSON. A grant's tool calls are forwarded with its token and a proof (dispatch.ts).
  */
 import { RateLimiter, unauthorizedRateLimit } from '../http/middleware/rateLimit.js';
 import { HttpError, Unauthorized } from '../http/errors.js';
@@ -14,7 +16,8 @@ import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { KeyCache } from '../http/middleware/auth.js';
 import { jsonBody } from '../http/middleware/body.js';
-import type { RouteDef, Services } from '../http/route.js';
+import { FORWARD_PROOF_HEADER, type RouteDef, type Services } from '../http/route.js';
+import type { ApiKeyRecord, FamilyInfo } from '../store/types.js';
 import { buildCatalog } from './catalog.js';
 import { buildMcpServer } from './server.js';
 
@@ -26,6 +29,17 @@ export interface McpEndpointOptions {
   /** The daemon's own address, where tool calls are sent as REST requests. */
   baseUrl: () => string;
   version: string;
+  /** The OAuth door, when there is one (src/oauth). */
+  grants?: McpGrants;
+}
+
+/** What /mcp needs of the OAuth door. */
+export interface McpGrants {
+  verifyAccess(token: string): { key: ApiKeyRecord; family: FamilyInfo; grant: { id: string } } | null;
+  forwardProof(token: string): string;
+  /** The RFC 9728 document's address, named on every 401. */
+  resourceMetadata: string;
+  isAccessToken(token: string): boolean;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -76,22 +90,35 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
     // Missing and wrong keys count per client address, as on the REST routes, so a key cannot be
     // guessed at line rate through this door either.
     const presented = presentedKey(ctx);
-    let checked: ReturnType<KeyCache['verify']> = null;
+    const grants = o.grants;
+    const challenge = (error?: string) => (grants
+      ? { 'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"` }
+      : undefined);
+    let checked: { key: ApiKeyRecord; family: FamilyInfo; grantId?: string } | null = null;
     const checkKey: Koa.Middleware = async (_ctx, n) => {
-      if (!presented) throw new Unauthorized('An API key is required: x-api-key or Authorization: Bearer <key>');
-      checked = keys.verify(presented);
-      if (!checked || !checked.family) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
+      if (!presented) throw new Unauthorized('Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>', challenge());
+      if (grants?.isAccessToken(presented)) {
+        const g = grants.verifyAccess(presented);
+        if (!g) throw new Unauthorized('The access token is not valid (unknown, expired or revoked)', challenge('invalid_token'));
+        checked = { key: g.key, family: g.family, grantId: g.grant.id };
+      } else {
+        const k = keys.verify(presented);
+        if (!k || !k.family) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)', challenge('invalid_token'));
+        checked = { key: k.key, family: k.family };
+      }
       await n();
     };
     await unauthorizedRateLimit(guesses, checkKey)(ctx, async () => undefined);
-    const key = checked!.key;
-    const family = checked!.family!;
+    const { key, family, grantId } = checked!;
 
     await body(ctx, async () => {
       const message = (ctx.request as Koa.Request & { body?: unknown }).body;
       const server = buildMcpServer({
         catalog, key, family, now: o.services.now, version: o.version,
-        target: { baseUrl: o.baseUrl(), familySlug: family.slug, apiKey: presented, requestId: ctx.response.get('x-request-id') || undefined },
+        target: {
+          baseUrl: o.baseUrl(), familySlug: family.slug, apiKey: presented, requestId: ctx.response.get('x-request-id') || undefined,
+          ...(grantId && grants ? { headers: { [FORWARD_PROOF_HEADER]: grants.forwardProof(presented) } } : {}),
+        },
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       ctx.res.on('close', () => { void transport.close(); void server.close(); });

@@ -6,8 +6,9 @@ import type { RouteDef } from '../http/route.js';
 import calendarFeed from './calendarFeed.js';
 import planIcs from './planIcs.js';
 import planPage from './planPage.js';
+import displayPage from './displayPage.js';
 
 export function publicRoutes(): RouteDef[] {
   // The .ics route first: /p/:token would otherwise take "<token>.ics" as its token.
-  return [...calendarFeed, ...planIcs, ...planPage];
+  return [...calendarFeed, ...planIcs, ...planPage, ...displayPage];
 }

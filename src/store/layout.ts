@@ -48,6 +48,10 @@ export const keys = {
   agendaJob: (familyId: string, jobId: string) => ['agendaJob', familyId, jobId],
   agendaJobRangeStart: (familyId: string) => ['agendaJob', familyId, ''],
   agendaJobRangeEnd: (familyId: string) => ['agendaJob', familyId, END],
+  /** OAuth credentials of assistants (src/oauth): clients, grants, codes, tokens; by kind and id. */
+  oauth: (kind: string, id: string) => ['oauth', kind, id],
+  oauthRangeStart: (kind: string) => ['oauth', kind, ''],
+  oauthRangeEnd: (kind: string) => ['oauth', kind, END],
   /** How far a consumer of a family's change log (e.g. the webhook outbox) has read. */
   checkpoint: (consumer: string, familyId: string) => ['ckpt', consumer, familyId],
 } as const;

@@ -11,8 +11,8 @@
  */
 import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../domain/shared/state.js';
 import type {
-  ApiKeyRecord, ChangeRecord, FamilyInfo, FamilyPatch, IdempotencyRecord, IdempotencyWrite, QueuedFamilyUpdate,
-  StoredAgendaJob,
+  ApiKeyRecord, ChangeRecord, FamilyInfo, FamilyPatch, IdempotencyRecord, IdempotencyWrite, OAuthKind, OAuthWrite,
+  QueuedFamilyUpdate, StoredAgendaJob,
 } from './types.js';
 
 /** Everything one decision (or one family's batch of decisions) writes, committed at once. */
@@ -78,6 +78,20 @@ export interface IdempotencyRecords {
   getIdempotency(keyId: string, idemKey: string, nowMs: number): IdempotencyRecord | undefined;
   /** Removes up to `batch` expired records; resolves with how many it removed. */
   sweepIdempotency(nowMs: number, batch?: number): Promise<number>;
+}
+
+/** The OAuth door's clients, grants, codes and tokens (docs/oauth.md), beside the API keys. */
+export interface OAuthCredentials {
+  getOAuth<T>(kind: OAuthKind, id: string): T | undefined;
+  listOAuth<T>(kind: OAuthKind): T[];
+  /**
+   * Reads and writes OAuth records in one durable transaction: `fn` sees the records as they
+   * are inside it, so a code or a refresh token is spent exactly once even by two requests
+   * (or two processes) at the same moment.
+   */
+  transactOAuth<R>(
+    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => { writes: readonly OAuthWrite[]; result: R },
+  ): Promise<R>;
 }
 
 /** Families, their API keys and the store-wide token index: who is who. */

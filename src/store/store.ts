@@ -13,12 +13,14 @@ import { Conflict } from '../domain/shared/errors.js';
 import type { IndexChange, RecordChange } from '../domain/shared/state.js';
 import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
+import { guardCommitFailures } from './lmdb/commitFailures.js';
+import { sealOlderIdempotencyRecords } from './lmdb/sealIdempotency.js';
 import type {
-  AgendaReads, BatchCommits, CommitBatch, Directory, IdempotencyRecords, LogReads, WholeFamilies,
+  AgendaReads, BatchCommits, CommitBatch, Directory, IdempotencyRecords, LogReads, OAuthCredentials, WholeFamilies,
   WholeFamily,
 } from './ports.js';
 import type {
-  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, QueuedFamilyUpdate, StoredAgendaJob,
+  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, OAuthKind, OAuthWrite, QueuedFamilyUpdate, StoredAgendaJob,
 } from './types.js';
 import { LmdbEnv, StoreWriteError, type WriteHealthListener } from './lmdb/env.js';
 import { LmdbDirectory } from './lmdb/directory.js';
@@ -26,6 +28,7 @@ import { LmdbCommits, type CommitListener } from './lmdb/commits.js';
 import { LmdbAgenda } from './lmdb/agenda.js';
 import { LmdbIdempotency } from './lmdb/idempotency.js';
 import { LmdbWholeFamilies } from './lmdb/whole.js';
+import { LmdbOAuth } from './lmdb/oauth.js';
 
 export { StoreWriteError };
 export type { CommitBatch, CommitListener, WholeFamily, WriteHealthListener };
@@ -40,18 +43,20 @@ export interface StoreOptions {
 }
 
 export class Store
-implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, WholeFamilies {
+implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, WholeFamilies, OAuthCredentials {
   private readonly directory: LmdbDirectory;
   private readonly log: LmdbCommits;
   private readonly agenda: LmdbAgenda;
   private readonly idempotency: LmdbIdempotency;
   private readonly whole: LmdbWholeFamilies;
+  private readonly oauth: LmdbOAuth;
 
   private constructor(private readonly env: LmdbEnv, readonly path: string, readonly dataDir: string) {
     this.directory = new LmdbDirectory(env);
     this.log = new LmdbCommits(env);
-    this.agenda = new LmdbAgenda(env.db);
+    this.agenda = new LmdbAgenda(env);
     this.idempotency = new LmdbIdempotency(env);
+    this.oauth = new LmdbOAuth(env);
     this.whole = new LmdbWholeFamilies(env, { directory: this.directory, log: this.log, agenda: this.agenda });
   }
 
@@ -60,10 +65,17 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
    * checks its schema version. A folder or store that cannot be made or opened → StoreAccessError.
    */
   static open(dataDir: string, opts: StoreOptions = {}): Store {
+    guardCommitFailures();
     const path = join(dataDir, STORE_FILE);
     const mapSize = opts.mapSizeBytes ?? 2 ** 34;
-    const db = openPrivately(dataDir, () => open({ path, mapSize, maxReaders: 254 }));
-    const store = new Store(new LmdbEnv(db, dataDir), path, dataDir);
+    // overlappingSync off: LMDB flushes inside the commit, so a failed commit leaves no flush
+    // promise pending forever, and closing the environment to reopen it after a failure
+    // settles at once (with it on, close() waited for that flush and never returned).
+    const openEnv = () => openPrivately(dataDir, () => open({
+      path, mapSize, maxReaders: 254, overlappingSync: false,
+    }));
+    const db = openEnv();
+    const store = new Store(new LmdbEnv(db, dataDir, openEnv), path, dataDir);
     const version = db.get(keys.schemaVersion()) as number | undefined;
     if (version === undefined) {
       db.putSync(keys.schemaVersion(), SCHEMA_VERSION);
@@ -74,6 +86,7 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
         + `(${SCHEMA_VERSION}); upgrade Household Organizer or restore a matching backup`);
     }
     store.idempotency.indexOlderRecords();
+    sealOlderIdempotencyRecords(db);
     return store;
   }
 
@@ -96,6 +109,9 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   get writeFailure(): StoreWriteError | null { return this.env.writeFailure; }
 
   onWriteHealth(listener: WriteHealthListener): void { this.env.healthListener = listener; }
+
+  /** Observes each reopening of the environment after a failed commit (the daemon logs it). */
+  onReopen(listener: (failed?: unknown) => void): void { this.env.reopenListener = listener; }
 
   /** Adds an observer of group commits (metrics). */
   onCommit(listener: CommitListener): void { this.log.listeners.push(listener); }
@@ -157,6 +173,15 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   snapshotFamily(slug: string): WholeFamily | undefined { return this.whole.snapshotFamily(slug); }
   putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> { return this.whole.putWholeFamily(doc); }
 
+  // ---- OAuthCredentials -----------------------------------------------------------------
+  getOAuth<T>(kind: OAuthKind, id: string): T | undefined { return this.oauth.getOAuth<T>(kind, id); }
+  listOAuth<T>(kind: OAuthKind): T[] { return this.oauth.listOAuth<T>(kind); }
+  transactOAuth<R>(
+    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => { writes: readonly OAuthWrite[]; result: R },
+  ): Promise<R> {
+    return this.oauth.transactOAuth(fn);
+  }
+
   // ---- whole-store operations ------------------------------------------------------------
 
   /** A consistent copy of the environment (safe while other processes write). */
@@ -169,6 +194,7 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   }
 
   async close(): Promise<void> {
+    await this.env.settle();
     await this.env.db.flushed;
     await this.env.db.close();
   }

@@ -22,16 +22,40 @@ export interface ChangeRecord {
   seq: number;
   at: string;
   type: LoggedEventType;
-  actor: Pick<Caller, 'keyId' | 'personId'>;
+  /** `grantId` only when an assistant's OAuth grant made the change (src/oauth). */
+  actor: Pick<Caller, 'keyId' | 'personId' | 'grantId'>;
   object: unknown;
   previous?: unknown;
 }
 
+/** What the OAuth door (src/oauth) keeps: registered clients, grants, codes and tokens. */
+export type OAuthKind = 'client' | 'grant' | 'code' | 'token';
+
+/** One OAuth record to put (`value`) or remove (`null`). */
+export interface OAuthWrite { kind: OAuthKind; id: string; value: unknown | null }
+
+/**
+ * An idempotent request's kept answer, under `['idem', keyId, SHA-256 of the Idempotency-Key]`.
+ * The fingerprint is an HMAC and the answer sealed (AES-256-GCM), both under keys derived from
+ * the caller's API key secret and Idempotency-Key (src/http/middleware/replaySeal.ts): a copy
+ * of the store can neither read the answer nor match it to a request.
+ */
 export interface IdempotencyRecord {
   fingerprint: string;
   status: number;
-  /** The answer's body; absent when it was larger than what is kept (see `truncatedBytes`). */
+  /** The sealed answer; absent when there was no body or it was too large to keep. */
+  sealed?: string;
+  /**
+   * Plaintext answer of a store written before answers were sealed; removed when such a store
+   * is opened (see `withheld`), so it is never read by this version.
+   */
   body?: unknown;
+  /**
+   * A record from before answers were sealed, whose plaintext answer was dropped when the
+   * store was opened: its fingerprint is the plain SHA-256 of the request, and a replay says
+   * the change was made once without repeating the answer.
+   */
+  withheld?: true;
   /** Size of an answer too large to keep; a replay then says so instead of repeating it. */
   truncatedBytes?: number;
   expiresAt: number;
@@ -40,6 +64,7 @@ export interface IdempotencyRecord {
 /** An idempotent request's answer, written in the same transaction as the change it made. */
 export interface IdempotencyWrite {
   keyId: string;
+  /** Hex SHA-256 of the Idempotency-Key: the key itself is never stored. */
   idemKey: string;
   record: IdempotencyRecord;
 }

@@ -54,6 +54,12 @@ declare module 'ical.js' {
 
     class Component {
       constructor(jcal: JCalComponent);
+      toString(): string;
+    }
+
+    class Property {
+      constructor(jcal: JCalProperty);
+      toICALString(): string;
     }
 
     class Timezone {

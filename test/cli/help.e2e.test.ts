@@ -100,8 +100,8 @@ describe('household-organizer --help and <command> --help', function () {
             .map((w) => w.replace(/\$\([^)]*\)/g, 'stamp'))
             .map((w) => (/^\/var\/|\.json$/.test(w) ? join(dir, w.replace(/\//g, '_')) : w));
           const r = await runCli(args.includes('--data-dir') ? args : [...args, '--data-dir', dir]);
-          // 1 is a refusal the example's data explains (no such key or person); 2 would be a usage error.
-          expect(r.code, `${e}\n${r.stderr}`).to.be.oneOf(/key revoke|--person/.test(e) ? [1] : [0]);
+          // 1 is a refusal the example's data explains (no such key, grant or person); 2 would be a usage error.
+          expect(r.code, `${e}\n${r.stderr}`).to.be.oneOf(/key revoke|grant revoke|--person/.test(e) ? [1] : [0]);
         }
       }
     } finally {

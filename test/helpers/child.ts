@@ -21,8 +21,17 @@ export interface ChildDaemon {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function spawnDaemon(dataDir: string, env: Record<string, string> = {}): Promise<ChildDaemon> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'], {
+/**
+ * Starts `serve`. `launcher` runs it through another program (e.g. `unshare … sh -c …`): it
+ * gets node's path and arguments and returns the command line to run instead.
+ */
+export async function spawnDaemon(
+  dataDir: string, env: Record<string, string> = {},
+  launcher?: (node: string, args: string[]) => [string, string[]],
+): Promise<ChildDaemon> {
+  const args = [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'];
+  const [command, argv] = launcher ? launcher(process.execPath, args) : [process.execPath, args];
+  const proc = spawn(command, argv, {
     env: { ...process.env, HOUSEHOLD_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

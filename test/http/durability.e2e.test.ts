@@ -113,6 +113,8 @@ describe('durability: what a failed commit may touch', () => {
       expect((await server.http.get('/healthz')).body.writes).to.equal('failing');
       const failing = lines.filter((l) => l.msg === 'writes are failing; reads go on');
       expect(failing).to.have.length(1);
+      // Each failed commit was followed by a fresh LMDB environment (it may refuse work otherwise).
+      expect(lines.some((l) => l.msg === 'reopened the store after a failed commit')).to.equal(true);
 
       // Space returns: writes work again, and the change log has no hole.
       rmSync(filler);

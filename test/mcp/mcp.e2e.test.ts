@@ -262,11 +262,12 @@ describe('MCP /mcp', () => {
     const post = (headers: Record<string, string>, body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}') =>
       fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
 
-    it('answers 401 without or with a bad key, as JSON and without an OAuth hint', async () => {
+    it('answers 401 without or with a bad key, as JSON, naming the OAuth protected resource metadata (docs/oauth.md)', async () => {
       for (const headers of <Record<string, string>[]>[{}, { 'x-api-key': 'hk_nope_nope' }, { authorization: 'Bearer hk_nope_nope' }]) {
         const r = await post(headers);
         expect(r.status).to.equal(401);
-        expect(r.headers.get('www-authenticate')).to.equal(null);
+        const hint = 'resource_metadata="http://share.test/.well-known/oauth-protected-resource/mcp"';
+        expect(r.headers.get('www-authenticate')).to.equal(Object.keys(headers).length ? `Bearer error="invalid_token", ${hint}` : `Bearer ${hint}`);
         expect(await r.json()).to.include({ ok: false, code: 'unauthorized' });
       }
       let failed: Error | undefined;

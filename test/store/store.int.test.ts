@@ -4,8 +4,11 @@
  * expire through their index in bounded passes, and the memory map grows past its initial size.
  */
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { Store } from '../../src/store/store.js';
+import { join } from 'node:path';
+import { open as openLmdb } from 'lmdb';
+import { Store, STORE_FILE } from '../../src/store/store.js';
 import type { ChangeRecord } from '../../src/store/types.js';
 import { tempDataDir } from '../helpers/server.js';
 import type { AgendaJob } from '../../src/domain/shared/state.js';
@@ -90,6 +93,25 @@ describe('Store', () => {
     expect(store.getIdempotency('k', 'old-1', 0)).to.equal(undefined);
     expect(store.getIdempotency('k', 'live', 0)).to.include({ status: 201 });
     expect(store.getIdempotency('k', 'old-0', 0)).to.include({ fingerprint: 'g' });
+  });
+
+  it('drops the plaintext answers of a store written before answers were sealed, keeping their retries recognized', async () => {
+    await store.close();
+    // A store as the earlier version left it: the answer under the plain Idempotency-Key.
+    const legacy = openLmdb({ path: join(dir, STORE_FILE) });
+    await legacy.transaction(() => {
+      void legacy.remove(['meta', 'idempotencySealed']);
+      void legacy.put(['idem', 'k', 'retry-me-7'], { fingerprint: 'f', status: 201, body: { token: 'shr_plaintextTokenOfOld' }, expiresAt: 5_000 });
+      void legacy.put(['idemExp', 5_000, 'k', 'retry-me-7'], 1);
+    });
+    await legacy.close();
+    store = Store.open(dir);
+    const slot = createHash('sha256').update('retry-me-7').digest('hex');
+    expect(store.getIdempotency('k', 'retry-me-7', 0)).to.equal(undefined);
+    expect(store.getIdempotency('k', slot, 0)).to.deep.equal({ fingerprint: 'f', status: 201, expiresAt: 5_000, withheld: true });
+    // The expiry index follows the move: the sweep removes it when it expires.
+    expect(await store.sweepIdempotency(10_000)).to.equal(1);
+    expect(store.getIdempotency('k', slot, 0)).to.equal(undefined);
   });
 
   it('grows its memory map past the initial size instead of failing', async () => {

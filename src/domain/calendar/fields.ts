@@ -10,6 +10,7 @@ import { activePerson } from '../people/people.js';
 import type { Issue, Path } from '../shared/errors.js';
 import type { FamilyState } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
+import { weekdayOrdinal } from './recurrence.js';
 import {
   EVENT_FIELDS, EVENT_KEYS, REPEAT_KEYS, type Attendance, type EventData, type EventFieldName, type EventPatch,
   type FieldsWhere, type Reminder, type ReminderInput,
@@ -177,5 +178,12 @@ export function checkEvent(d: EventData, issues: Issue[]): void {
     issues.push({ path: ['repeatDays'], message: `is only used with repeatFrequency weekly or custom, not ${freq}` });
   }
   if (freq === 'custom' && !d.repeatDays?.length) issues.push({ path: ['repeatDays'], message: 'is required when repeatFrequency is custom' });
+  if (d.repeatNthWeekday !== undefined) {
+    const at = weekdayOrdinal(d.date);
+    if (freq !== 'monthly') issues.push({ path: ['repeatNthWeekday'], message: `is only used with repeatFrequency monthly, not ${freq}` });
+    else if (d.repeatNthWeekday === -1 ? !at.last : d.repeatNthWeekday !== at.nth) {
+      issues.push({ path: ['repeatNthWeekday'], message: `must name the start's own place in its month: ${d.date} is weekday number ${at.nth}${at.last ? ' (the last, -1)' : ''} of its month` });
+    }
+  }
   if (d.repeatUntil !== undefined && d.repeatUntil < d.date) issues.push({ path: ['repeatUntil'], message: `must not be before date ${d.date}` });
 }

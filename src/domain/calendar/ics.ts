@@ -49,6 +49,8 @@ export interface IcsOverride extends Partial<IcsTiming>, IcsFields {
   /** The occurrence's original start date. */
   recurrenceDate: string;
   updatedAt?: Date;
+  /** Content lines written as they are, last in the component (CalDAV objects). */
+  extra?: string[];
 }
 
 export interface IcsEvent extends IcsTiming, IcsFields {
@@ -64,6 +66,8 @@ export interface IcsEvent extends IcsTiming, IcsFields {
   own?: IcsOwnSeries;
   createdAt?: Date;
   updatedAt: Date;
+  /** Content lines written as they are, last in the component (CalDAV objects). */
+  extra?: string[];
 }
 
 /** A repeating event as its feed wrote it: wall-clock values in `tz`, or dates (all-day). */
@@ -89,6 +93,8 @@ export interface IcsCalendar {
   prodId?: string;
   now: Date;
   events: IcsEvent[];
+  /** One CalDAV object: no calendar name or refresh hints, which belong to a feed. */
+  object?: boolean;
 }
 
 /**
@@ -112,12 +118,16 @@ export function renderCalendar(cal: IcsCalendar): string {
     'VERSION:2.0',
     `PRODID:${escapeText(cal.prodId ?? DEFAULT_PRODID)}`,
     'CALSCALE:GREGORIAN',
-    `NAME:${escapeText(cal.name)}`,
-    `X-WR-CALNAME:${escapeText(cal.name)}`,
-    `X-WR-TIMEZONE:${escapeText(cal.timezone)}`,
-    'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
-    'X-PUBLISHED-TTL:PT1H',
   ];
+  if (!cal.object) {
+    lines.push(
+      `NAME:${escapeText(cal.name)}`,
+      `X-WR-CALNAME:${escapeText(cal.name)}`,
+      `X-WR-TIMEZONE:${escapeText(cal.timezone)}`,
+      'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+      'X-PUBLISHED-TTL:PT1H',
+    );
+  }
   const years = yearsInUse(cal.events, cal.timezone);
   if (!zone.utc && years) {
     lines.push(...vtimezone(cal.timezone, years.first - 1, Math.max(years.last, cal.now.getUTCFullYear())));
@@ -183,7 +193,7 @@ function vevents(ev: IcsEvent, zone: Zone): string[] {
   }
   out.push(...fieldLines(ev));
   if (ev.createdAt) out.push(`CREATED:${utcStamp(ev.createdAt)}`);
-  out.push(`LAST-MODIFIED:${utcStamp(ev.updatedAt)}`, 'END:VEVENT');
+  out.push(`LAST-MODIFIED:${utcStamp(ev.updatedAt)}`, ...(ev.extra ?? []), 'END:VEVENT');
   if (!ev.rrule) return out;
   const excluded = new Set(ev.exdates ?? []);
   for (const o of ev.overrides ?? []) {
@@ -193,7 +203,7 @@ function vevents(ev: IcsEvent, zone: Zone): string[] {
     out.push(startValue('RECURRENCE-ID', o.recurrenceDate, ev, zone));
     out.push(...timingLines(overrideTiming(ev, o), zone));
     out.push(...fieldLines({ ...pickFields(ev), ...pickFields(o) }));
-    out.push(`LAST-MODIFIED:${utcStamp(stamp)}`, 'END:VEVENT');
+    out.push(`LAST-MODIFIED:${utcStamp(stamp)}`, ...(o.extra ?? []), 'END:VEVENT');
   }
   return out;
 }
@@ -215,7 +225,7 @@ function ownVevents(ev: IcsEvent, own: IcsOwnSeries, zone: Zone): string[] {
   for (const d of own.exdates) out.push(ownValue('EXDATE', d, own));
   out.push(...fieldLines(ev));
   if (ev.createdAt) out.push(`CREATED:${utcStamp(ev.createdAt)}`);
-  out.push(`LAST-MODIFIED:${utcStamp(ev.updatedAt)}`, 'END:VEVENT');
+  out.push(`LAST-MODIFIED:${utcStamp(ev.updatedAt)}`, ...(ev.extra ?? []), 'END:VEVENT');
   for (const o of ev.overrides ?? []) {
     const rid = own.recurrenceIds[o.recurrenceDate];
     if (rid === undefined) continue;

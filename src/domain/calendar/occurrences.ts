@@ -106,7 +106,7 @@ function updateSeries(state: FamilyState, ev: EventRecord, patch: EventPatch, ct
 
   // Exceptions stay unless the dates the series occurs on changed under them.
   if (ev.exceptions) {
-    const rule = (d: EventData) => canon([d.date, d.repeatFrequency, d.repeatInterval, d.repeatDays, d.repeatUntil]);
+    const rule = (d: EventData) => canon([d.date, d.repeatFrequency, d.repeatInterval, d.repeatDays, d.repeatNthWeekday, d.repeatUntil]);
     if (!isSeries(next)) delete next.exceptions;
     else if (rule(ev.data) !== rule(next.data)) {
       const kept = Object.entries(ev.exceptions).filter(([date]) => isOccurrenceStart(next.data, date));
@@ -141,7 +141,7 @@ function updateOccurrence(state: FamilyState, ev: EventRecord, date: string, pat
   const title = patch.title !== undefined ? cleanTitle(patch.title, issues) : before?.title ?? ev.title;
   const status: EntryStatus = patch.status ?? before?.status ?? ev.status;
   if (!issues.length && !ev.sourceId) {
-    const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatUntil: _u, ...timing } = nextData;
+    const { repeatFrequency: _f, repeatInterval: _i, repeatDays: _d, repeatNthWeekday: _n, repeatUntil: _u, ...timing } = nextData;
     checkEvent(timing as EventData, issues);
   }
   failOnIssues(issues);

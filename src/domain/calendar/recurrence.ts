@@ -23,6 +23,7 @@ import {
   parseCalendarDate,
   partsOfDayNumber,
   toDayNumber,
+  weekday,
   weekdayOfDayNumber,
   type CalendarDateParts,
 } from '../shared/time.js';
@@ -38,6 +39,7 @@ export interface SeriesTiming {
   repeatFrequency?: RepeatFrequency;
   repeatInterval?: number;
   repeatDays?: number[];
+  repeatNthWeekday?: number;
   repeatUntil?: string;
 }
 
@@ -58,7 +60,7 @@ const MAX_DAY = dayNumberOf(9999, 12, 31);
 type Rule =
   | { kind: 'daily'; interval: number }
   | { kind: 'weekly'; interval: number; days: number[] } // Monday-first, deduplicated
-  | { kind: 'monthly'; interval: number }
+  | { kind: 'monthly'; interval: number; nth?: number } // nth: the start's weekday, n-th of the month (-1 last)
   | { kind: 'yearly'; interval: number };
 
 function dateParts(s: string, what: string): CalendarDateParts {
@@ -102,8 +104,12 @@ function ruleOf(t: SeriesTiming): Rule | null {
     case 'custom':
       if (!t.repeatDays?.length) throw new RangeError('a custom repeat needs repeatDays');
       return { kind: 'weekly', interval, days: weekDays(t.repeatDays) };
-    case 'monthly':
-      return { kind: 'monthly', interval };
+    case 'monthly': {
+      const nth = t.repeatNthWeekday;
+      if (nth === undefined) return { kind: 'monthly', interval };
+      if (!Number.isInteger(nth) || nth < -1 || nth > 4 || nth === 0) throw new RangeError(`repeatNthWeekday out of range: ${nth}`);
+      return { kind: 'monthly', interval, nth };
+    }
     case 'yearly':
       return { kind: 'yearly', interval };
     case 'none':
@@ -147,6 +153,7 @@ export function rruleFor(t: SeriesTiming): string | null {
     case 'monthly':
       parts.push('FREQ=MONTHLY');
       interval(rule.interval);
+      if (rule.nth !== undefined) parts.push(`BYDAY=${rule.nth}${BYDAY[weekday(t.date)]}`);
       break;
     case 'yearly': {
       const { month, day } = dateParts(t.date, 'date');
@@ -231,6 +238,11 @@ function* ruleDays(rule: Rule, s: CalendarDateParts, start: number, min: number)
       for (; index <= 9999 * 12 + 11; index += k) {
         const y = Math.floor(index / 12);
         const m = (index % 12) + 1;
+        if (rule.nth !== undefined) {
+          const day = nthWeekday(y, m, weekdayOfDayNumber(start), rule.nth);
+          if (day !== null && day >= min) yield day;
+          continue;
+        }
         if (s.day > daysInMonth(y, m)) continue; // no 31 April: skipped, not moved
         const day = dayNumberOf(y, m, s.day);
         if (day >= min) yield day;
@@ -247,6 +259,23 @@ function* ruleDays(rule: Rule, s: CalendarDateParts, start: number, min: number)
       return;
     }
   }
+}
+
+/** The day number of the n-th (1..4, -1 = last) `wd` (0 = Sunday) of a month, or null (no 5th). */
+export function nthWeekday(year: number, month: number, wd: number, nth: number): number | null {
+  if (nth === -1) {
+    const last = dayNumberOf(year, month, daysInMonth(year, month));
+    return last - ((weekdayOfDayNumber(last) - wd + 7) % 7);
+  }
+  const first = dayNumberOf(year, month, 1);
+  const day = first + ((wd - weekdayOfDayNumber(first) + 7) % 7) + (nth - 1) * 7;
+  return day <= dayNumberOf(year, month, daysInMonth(year, month)) ? day : null;
+}
+
+/** Which n-th weekday of its month `date` is: 1..5 from the start, and whether it is the last. */
+export function weekdayOrdinal(date: string): { nth: number; last: boolean } {
+  const p = dateParts(date, 'date');
+  return { nth: Math.ceil(p.day / 7), last: p.day + 7 > daysInMonth(p.year, p.month) };
 }
 
 /** Year and month of a day number (clamped to 9999-12-31, where expansion stops anyway). */

@@ -89,6 +89,11 @@ export const EVENT_FIELDS = Object.freeze({
   repeatFrequency: field<RepeatFrequency>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'owned' }),
   repeatInterval: field<number>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
   repeatDays: field<number[]>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  /**
+   * Extension: a monthly series on the n-th weekday of the month (1..4, or -1 for the last)
+   * instead of on the start's day of the month; the weekday is the start's.
+   */
+  repeatNthWeekday: field<number>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
   /** Extension: the last date an occurrence may start on (inclusive). */
   repeatUntil: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
   /** Sent without defaults; stored with them filled. */
@@ -155,7 +160,7 @@ export const EVENT_KEYS: ReadonlySet<string> = new Set([
   'title', 'status', 'calendarKey', 'occurrenceDate', 'editScope', 'clearAttendance', 'clearTravelPlan', 'data', 'sourceId',
 ]);
 
-export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatUntil'] as const satisfies readonly (keyof EventFields)[];
+export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatNthWeekday', 'repeatUntil'] as const satisfies readonly (keyof EventFields)[];
 
 /**
  * Fields an external feed owns: changing them on a feed event → 409. Every other

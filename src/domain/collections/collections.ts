@@ -138,6 +138,11 @@ function nameTaken(state: FamilyState, name: string, except?: string): Collectio
 
 export interface CreateCollectionInput {
   name: string;
+  /**
+   * The key, when the caller names the address itself (a CalDAV client's MKCALENDAR); else it
+   * is derived from the name. Letters, digits, `.`, `_` and `-`, at most 48; must be free.
+   */
+  key?: string;
   category?: 'calendar';
   color?: Color;
   description?: string | null;
@@ -149,7 +154,11 @@ export function decideCreateCollection(state: FamilyState, input: CreateCollecti
   const fields = normalizeFields(input.fields ?? []);
   const clash = nameTaken(state, name);
   if (clash) throw new Conflict(`A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`, [{ path: ['name'], message: 'is already taken' }]);
-  const key = deriveKey(name, (k) => getCollection(state, k) !== undefined);
+  if (input.key !== undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(input.key) || input.key.length > KEY_MAX) throw Invalid.at(['key'], 'must be letters, digits, ".", "_" or "-", at most 48');
+    if (getCollection(state, input.key)) throw new Conflict(`A collection with the key ${input.key} already exists`, [{ path: ['key'], message: 'is already taken' }]);
+  }
+  const key = input.key ?? deriveKey(name, (k) => getCollection(state, k) !== undefined);
   const at = ctx.now.toISOString();
   const c: Collection = {
     key, name, description: cleanDescription(input.description), fields,

@@ -11,6 +11,7 @@ import { isCalendar, requireCollection } from './collections.js';
 import { mergeData, sameData } from './data.js';
 import { entryView } from './listing.js';
 import { ENTRIES, type Collection, type Entry, type EntryStatus } from './types.js';
+import { tombstonesFor } from './tombstones.js';
 
 export const BATCH_MAX = 50;
 
@@ -131,7 +132,7 @@ export function decideUpdateEntries(
 }
 
 export function decideDeleteEntries(
-  state: FamilyState, collectionKey: string, entryIds: readonly string[], _ctx: CommandContext,
+  state: FamilyState, collectionKey: string, entryIds: readonly string[], ctx: CommandContext,
   at: (i: number) => Path = (i) => ['entryIds', i],
 ): Decision<Entry[]> {
   const c = writableCollection(state, collectionKey);
@@ -142,7 +143,8 @@ export function decideDeleteEntries(
   const entries = found as Entry[];
   return {
     result: entries,
-    changes: entries.map((e) => ({ table: ENTRIES, id: e.id, value: null })),
+    // Entries a CalDAV client named leave their name behind for its next sync.
+    changes: [...entries.map((e) => ({ table: ENTRIES, id: e.id, value: null })), ...tombstonesFor(entries, ctx.now.toISOString())],
     events: entries.map((e) => ({ type: 'tracker.entry.deleted', object: entryView(c, e) })),
   };
 }

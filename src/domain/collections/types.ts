@@ -45,6 +45,23 @@ export interface Entry {
   data: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
+  /** Set on entries a CalDAV client wrote: its name for them and what it sent that no field holds. */
+  dav?: DavMeta;
+}
+
+/**
+ * What a CalDAV client gave an object that the household's own fields do not hold, kept so it
+ * is served back as sent (docs/caldav.md). Never shown by the REST API.
+ */
+export interface DavMeta {
+  /** The object's name in its collection, without `.ics`. */
+  name: string;
+  /** The client's UID. */
+  uid: string;
+  /** Unfolded content lines of properties and alarms the mapping does not read. */
+  keep?: string[];
+  /** The same, for single changed occurrences, by the occurrence's original start date. */
+  keepByOccurrence?: Record<string, string[]>;
 }
 
 /** Limits of text values in entry data. */

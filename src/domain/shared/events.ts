@@ -26,6 +26,9 @@ export type EventType = typeof EVENT_TYPES[number];
  */
 export const EXTENSION_EVENT_TYPES = [
   'family.updated',
+  'oauth_grant.created', 'oauth_grant.revoked',
+  // A family display link made or turned off (docs/display.md); the object never holds its token.
+  'display.created', 'display.deleted',
 ] as const;
 export type ExtensionEventType = typeof EXTENSION_EVENT_TYPES[number];
 

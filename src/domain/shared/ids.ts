@@ -4,7 +4,7 @@
  * millisecond so ids made by one generator sort in creation order (ULID-like; docs/api.md).
  */
 export const ID_PREFIXES = [
-  'ent', 'person', 'trg', 'whd', 'share', 'plan', 'note', 'poll', 'option', 'src', 'ntf', 'dlv', 'event', 'fam',
+  'ent', 'person', 'trg', 'whd', 'share', 'plan', 'note', 'poll', 'option', 'src', 'ntf', 'dlv', 'event', 'fam', 'grant', 'display',
 ] as const;
 export type IdPrefix = typeof ID_PREFIXES[number];
 

@@ -32,6 +32,8 @@ export interface Caller {
   personId: string | null;
   /** The key's name, used as a note's author when the key has no person. */
   keyName?: string | null;
+  /** The OAuth grant an assistant acts through (src/oauth); absent for a key's own requests. */
+  grantId?: string;
 }
 
 export interface RecordChange {

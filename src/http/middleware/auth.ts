@@ -10,7 +10,7 @@ import { verifyApiKey } from '../../family/keys.js';
 import { hasScope } from '../../family/scopes.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../../store/types.js';
 import type { Store } from '../../store/store.js';
-import type { Services } from '../route.js';
+import { FORWARD_PROOF_HEADER, type Services } from '../route.js';
 
 const TOUCH_EVERY_MS = 10 * 60_000;
 
@@ -41,13 +41,32 @@ export class KeyCache {
   }
 }
 
-export function authenticate(services: Services, scope: Scope, cache: KeyCache): Koa.Middleware {
+/**
+ * `ticketed` routes (the live change stream) also take `?ticket=` in place of the header: a
+ * one-connection ticket a browser got with its key, spent here whatever the outcome.
+ */
+function byTicket(services: Services, ticket: string): Omit<Verified, 'version'> | null {
+  const held = services.stream.tickets.redeem(ticket);
+  const key = held ? services.store.getKey(held.keyId) : undefined;
+  if (!key || key.revokedAt || key.familyId !== held!.familyId) return null;
+  return { key, family: services.store.getFamily(key.familyId) };
+}
+
+export function authenticate(services: Services, scope: Scope, cache: KeyCache, ticketed = false): Koa.Middleware {
   return async (ctx, next) => {
     const presented = ctx.get('x-api-key');
-    if (!presented) throw new Unauthorized('The x-api-key header is missing');
-    const verified = cache.verify(presented);
+    const ticket = ticketed && !presented ? ctx.query.ticket : undefined;
+    if (typeof ticket === 'string') {
+      ctx.state.ticketed = byTicket(services, ticket);
+      if (!ctx.state.ticketed) throw new Unauthorized('The stream ticket is not valid (unknown, used, expired, or its key was revoked)');
+    } else if (!presented) throw new Unauthorized('The x-api-key header is missing');
+    const proof = ctx.get(FORWARD_PROOF_HEADER);
+    // A tool call of /mcp made with an OAuth grant: the grant acts as a key of its family.
+    const forwarded = presented && proof && services.grants ? services.grants.verifyForwarded(presented, proof) : null;
+    const verified = ctx.state.ticketed ?? forwarded ?? (proof ? null : cache.verify(presented));
     if (!verified) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
     const { key, family } = verified;
+    if (forwarded) ctx.state.grantId = forwarded.grant.id;
     ctx.state.key = key;
     if (!family || family.slug !== ctx.params.familySlug) {
       throw new Forbidden('This API key does not belong to that family');
@@ -55,7 +74,7 @@ export function authenticate(services: Services, scope: Scope, cache: KeyCache):
     if (!hasScope(key, scope)) throw new Forbidden(`This API key lacks the "${scope}" scope`);
     ctx.state.family = family;
     const now = services.now();
-    if (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS) {
+    if (!forwarded && (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS)) {
       key.lastUsedAt = now.toISOString();
       services.store.touchKey(key.id, key.lastUsedAt);
     }

@@ -10,13 +10,19 @@
  * by validation or by the family's rules changed nothing, so a retry is simply decided again,
  * and a flood of bad requests cannot fill the disk. An answer larger than MAX_KEPT_BYTES is
  * kept as its status and size only; a replay then says so.
+ *
+ * Kept answers are sealed (replaySeal.ts): stored under a hash of the Idempotency-Key,
+ * encrypted under a key only the same API key and Idempotency-Key derive, so no copy of the
+ * store shows a credential an answer carried.
  */
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import { Invalid } from '../../domain/shared/errors.js';
 import { HttpError } from '../errors.js';
 import type { Store } from '../../store/store.js';
-import type { IdempotencyWrite } from '../../store/types.js';
+import type { IdempotencyRecord, IdempotencyWrite } from '../../store/types.js';
+import { apiKeySecret } from '../../family/keys.js';
+import { fingerprintOf, openAnswer, replayKeys, sealAnswer, type ReplayKeys } from './replaySeal.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** Larger answers (a batch of 50 long entries) are kept as status and size only. */
@@ -26,19 +32,36 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 /** What the handler needs to keep its answer; set on `ctx.state.idempotency`. */
 export interface IdempotencyIntent {
   keyId: string;
-  idemKey: string;
   fingerprint: string;
   expiresAt: number;
+  /** Where the answer is kept and the keys that seal it (never stored). */
+  keys: ReplayKeys;
 }
 
 /** The record that keeps an answer for a retry (written with the change, by the family actor). */
-export function keptAnswer(intent: IdempotencyIntent, status: number, body: unknown): IdempotencyWrite {
-  const bytes = Buffer.byteLength(JSON.stringify(body) ?? '');
-  const base = { fingerprint: intent.fingerprint, status, expiresAt: intent.expiresAt };
-  return {
-    keyId: intent.keyId, idemKey: intent.idemKey,
-    record: bytes <= MAX_KEPT_BYTES ? { ...base, body } : { ...base, truncatedBytes: bytes },
+export function keptAnswer(
+  intent: IdempotencyIntent, status: number, body: unknown,
+): IdempotencyWrite {
+  const json = JSON.stringify(body);
+  const bytes = Buffer.byteLength(json ?? '');
+  const base: IdempotencyRecord = {
+    fingerprint: intent.fingerprint, status, expiresAt: intent.expiresAt,
   };
+  let record = base;
+  if (bytes > MAX_KEPT_BYTES) record = { ...base, truncatedBytes: bytes };
+  else if (json !== undefined) record = { ...base, sealed: sealAnswer(intent.keys, status, json) };
+  return { keyId: intent.keyId, idemKey: intent.keys.slot, record };
+}
+
+/** What a replay answers for a kept record (null: the sealed answer did not open). */
+function replayBody(prior: IdempotencyRecord, keys: ReplayKeys): unknown {
+  if (prior.truncatedBytes !== undefined) {
+    return { ok: true, idempotentReplay: true, message: `The change was made once; its answer (${prior.truncatedBytes} bytes) was too large to keep for a replay` };
+  }
+  if (prior.withheld) {
+    return { ok: true, idempotentReplay: true, message: 'The change was made once; its answer was kept by an earlier version and is not repeated' };
+  }
+  return prior.sealed === undefined ? undefined : openAnswer(keys, prior.status, prior.sealed);
 }
 
 export function idempotency(store: Store, now: () => Date): Koa.Middleware {
@@ -49,25 +72,37 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
     if (!KEY.test(idemKey)) throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
     const keyId: string = ctx.state.key.id;
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
-    const fingerprint = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex');
-    const slot = `${keyId}\u0000${idemKey}`;
+    // Authentication ran first. An API key seals under its secret part; a credential of
+    // another kind (an OAuth access token forwarded by /mcp) is a secret as a whole, stored
+    // only as a hash too, so it seals under itself. Never under a public value: no seal then.
+    const presented = ctx.get('x-api-key');
+    const secret = apiKeySecret(presented) ?? presented;
+    if (!secret) throw new Error('an idempotent answer can only be sealed under the caller\'s secret');
+    const keys = replayKeys(secret, keyId, idemKey);
+    const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
+    const slot = `${keyId}\u0000${keys.slot}`;
     if (inFlight.has(slot)) {
       throw new HttpError(409, 'conflict', 'A request with this Idempotency-Key is still being processed');
     }
-    const prior = store.getIdempotency(keyId, idemKey, now().getTime());
+    const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
     if (prior) {
-      if (prior.fingerprint !== fingerprint) {
+      // Records from before sealing kept the request's plain SHA-256 (see IdempotencyRecord).
+      const expected = prior.withheld
+        ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
+        : fingerprint;
+      if (prior.fingerprint !== expected) {
         throw new HttpError(422, 'idempotency_mismatch', 'This Idempotency-Key was used with a different request');
       }
+      const body = replayBody(prior, keys);
+      if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');
       ctx.status = prior.status;
-      ctx.body = prior.truncatedBytes !== undefined
-        ? { ok: true, idempotentReplay: true, message: `The change was made once; its answer (${prior.truncatedBytes} bytes) was too large to keep for a replay` }
-        : prior.body;
+      ctx.body = body;
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
     inFlight.add(slot);
-    const intent: IdempotencyIntent = { keyId, idemKey, fingerprint, expiresAt: now().getTime() + IDEMPOTENCY_TTL_MS };
+    const expiresAt = now().getTime() + IDEMPOTENCY_TTL_MS;
+    const intent: IdempotencyIntent = { keyId, fingerprint, expiresAt, keys };
     ctx.state.idempotency = intent;
     try {
       await next();

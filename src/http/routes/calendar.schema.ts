@@ -65,6 +65,10 @@ const FIELDS = {
   repeatFrequency: { struct: S.enums(REPEAT_FREQUENCIES), response: null },
   repeatInterval: { struct: S.integer(1, 52), response: null },
   repeatDays: { struct: S.array(S.integer(0, 6), { max: 7 }), response: null },
+  repeatNthWeekday: {
+    struct: S.refine(S.integer(-1, 4), 'nth', (n) => n !== 0 || 'must be 1, 2, 3, 4 or -1 (the last)'),
+    response: null,
+  },
   repeatUntil: { struct: S.date(), response: null },
   reminders: { struct: S.array(Reminder, { max: REMINDERS_MAX }), response: null },
   travelPlan: {

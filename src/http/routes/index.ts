@@ -20,6 +20,8 @@ import checks from './checks.js';
 import webhooks from './webhooks.js';
 import context from './context.js';
 import lookups from './lookups.js';
+import oauthGrants from './oauthGrants.js';
+import displays from './displays.js';
 
 export function areaRoutes(): RouteDef[] {
   return [
@@ -40,5 +42,7 @@ export function areaRoutes(): RouteDef[] {
     ...webhooks,
     ...context,
     ...lookups,
+    ...oauthGrants,
+    ...displays,
   ];
 }

@@ -16,10 +16,13 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
     id: { type: 'string', pattern: '^event_[0-9a-z]{20}$', description: 'The change\'s event id; the `webhook-id` of its deliveries' },
     seq: { type: 'integer', minimum: 1 },
     at: { type: 'string', format: 'date-time' },
-    type: { type: 'string', enum: [...LOGGED_EVENT_TYPES], description: 'The contract\'s event types and the daemon\'s own (`family.updated`), which webhooks do not carry' },
+    type: { type: 'string', enum: [...LOGGED_EVENT_TYPES], description: 'The contract\'s event types and the daemon\'s own (`family.updated`, `oauth_grant.created`, `oauth_grant.revoked`, `display.created`, `display.deleted`), which webhooks do not carry' },
     actor: {
       type: 'object', required: ['keyId', 'personId'],
-      properties: { keyId: { type: ['string', 'null'] }, personId: { type: ['string', 'null'] } },
+      properties: {
+        keyId: { type: ['string', 'null'] }, personId: { type: ['string', 'null'] },
+        grantId: { type: 'string', description: 'The OAuth grant an assistant acted through (its approving key is `keyId`); absent otherwise' },
+      },
     },
     object: { description: 'The resource as the API shows it' },
     previous: { description: 'The resource before an update' },

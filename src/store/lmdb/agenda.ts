@@ -4,6 +4,7 @@ import type { AgendaChange } from '../../domain/shared/state.js';
 import { keys } from '../layout.js';
 import type { AgendaReads } from '../ports.js';
 import type { StoredAgendaJob } from '../types.js';
+import type { LmdbEnv } from './env.js';
 
 /** Puts, moves or removes one job inside a write transaction (commits and imports use it). */
 export function writeAgendaChange(db: RootDatabase, familyId: string, change: AgendaChange): void {
@@ -21,7 +22,10 @@ export function writeAgendaChange(db: RootDatabase, familyId: string, change: Ag
 }
 
 export class LmdbAgenda implements AgendaReads {
-  constructor(private readonly db: RootDatabase) {}
+  constructor(private readonly env: LmdbEnv) {}
+
+  /** Read on every call: the environment is replaced when it is reopened (env.ts). */
+  private get db(): RootDatabase { return this.env.db; }
 
   dueJobs(uptoMs: number, limit: number): StoredAgendaJob[] {
     const out: StoredAgendaJob[] = [];

@@ -4,7 +4,7 @@ import type { IndexChange, RecordChange } from '../../domain/shared/state.js';
 import { keys } from '../layout.js';
 import type { Directory } from '../ports.js';
 import type { ApiKeyRecord, FamilyInfo, FamilyPatch, QueuedFamilyUpdate } from '../types.js';
-import { swallowCommitError, type LmdbEnv } from './env.js';
+import type { LmdbEnv } from './env.js';
 
 /** How long a read of the keys version is trusted (see keysVersion). */
 const KEYS_VERSION_MS = 100;
@@ -138,10 +138,10 @@ export class LmdbDirectory implements Directory {
    * Records a key's use without waiting for the disk: losing it (a crash, a full disk) is harmless.
    */
   touchKey(keyId: string, at: string): void {
-    this.db.transaction(() => {
+    this.env.background(() => {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
-      if (k) this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
-    }).catch((err: unknown) => { swallowCommitError(err); });
+      if (k) void this.db.put(keys.apiKey(keyId), { ...k, lastUsedAt: at });
+    });
   }
 
   lookupIndex(index: IndexChange['index'], key: string): string | undefined {

@@ -20,17 +20,18 @@ export class LmdbIdempotency implements IdempotencyRecords {
    * cost follows what expired, not what is kept); returns how many it removed.
    */
   async sweepIdempotency(nowMs: number, batch = 500): Promise<number> {
-    const db = this.env.db;
     const expired: { exp: (string | number)[]; rec: string[]; expiresAt: number }[] = [];
     const range = {
       start: keys.idempotencyExpiryRangeStart(), end: keys.idempotencyExpiryRangeEnd(nowMs), limit: batch,
     };
-    for (const { key } of db.getRange(range)) {
+    for (const { key } of this.env.db.getRange(range)) {
       const k = key as [string, number, string, string];
       expired.push({ exp: k, rec: keys.idempotency(k[2], k[3]), expiresAt: k[1] });
     }
     if (!expired.length) return 0;
     await this.env.write(() => {
+      // The environment of this transaction: a write may wait for a reopen (env.ts).
+      const db = this.env.db;
       for (const e of expired) {
         db.remove(e.exp);
         // A key reused after expiry has a newer record: leave that one alone.

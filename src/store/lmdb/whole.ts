@@ -41,10 +41,11 @@ export class LmdbWholeFamilies implements WholeFamilies {
    * entries already exist: then nothing is written and the clash is named.
    */
   async putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> {
-    const { db } = this.env;
     const { family } = doc;
     const { directory } = this.parts;
     return directory.writeKeys(() => {
+      // Read inside the transaction: a write may wait for the environment to be reopened.
+      const { db } = this.env;
       if (db.get(keys.slug(family.slug)) !== undefined) return 'slug';
       if (db.get(keys.family(family.id)) !== undefined) return 'id';
       for (const k of doc.keys) if (db.get(keys.apiKey(k.id)) !== undefined) return 'key';

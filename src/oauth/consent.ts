@@ -1,0 +1,126 @@
+/**
+ * The consent page of `GET /oauth/authorize` (docs/oauth.md): a household admin approves an
+ * assistant by typing an admin API key of the family and choosing what it may do. Same rules
+ * as the plan page: inline CSS, no scripts, no outside assets, every value escaped, readable
+ * on a phone; the form posts back to the same address (relative, so a path prefix holds).
+ */
+import { escapeHtml as e } from '../public/planPage.js';
+import type { OAuthScope } from '../domain/oauth/grants.js';
+import { formActionSource } from './credentials.js';
+
+/** The authorization request as the page carries it from the GET to the POST. */
+export interface AuthorizeRequest {
+  response_type: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  code_challenge_method: string;
+  state?: string | undefined;
+  scope?: string | undefined;
+  resource?: string | undefined;
+}
+
+export interface ConsentView {
+  request: AuthorizeRequest;
+  clientName: string;
+  /** Scopes the client asked for (write implies read): the admin chooses among them. */
+  offered: OAuthScope[];
+  /** What is chosen when the page opens (or was chosen before a wrong key). */
+  chosen: 'read' | 'write';
+  error?: string | undefined;
+}
+
+const CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2a24;background:#f4f6f2}
+main{max-width:32rem;margin:0 auto;padding:1.25rem 1rem 3rem}
+h1{font-size:1.5rem;line-height:1.25;margin:.25rem 0 .75rem;overflow-wrap:anywhere}
+p{margin:.5rem 0}
+.muted{color:#5d6b62;font-size:.92rem;overflow-wrap:anywhere}
+fieldset{border:1px solid #dde3dc;border-radius:.6rem;background:#fff;margin:1rem 0;padding:.6rem .85rem}
+legend{font-weight:600;padding:0 .3rem}
+label{display:block;margin:.35rem 0}
+.choice{display:flex;gap:.6rem;align-items:flex-start;padding:.35rem 0}
+.choice input{margin-top:.3rem;width:1.2rem;height:1.2rem}
+input[type=password]{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8a978f;border-radius:.5rem;background:#fff;color:#1f2a24}
+.buttons{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.25rem}
+button{font:inherit;font-weight:600;padding:.65rem 1.2rem;border-radius:.5rem;border:1px solid #2f4a38;cursor:pointer;min-height:2.75rem}
+.approve{background:#2f4a38;color:#fff}
+.deny{background:#fff;color:#2f4a38}
+button:focus-visible,input:focus-visible{outline:3px solid #7fa487;outline-offset:2px}
+.error{background:#fbe9e7;border:1px solid #b3261e;color:#8c1d18;border-radius:.5rem;padding:.6rem .8rem}
+`;
+
+const FAVICON = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%232f4a38'/%3E%3Cpath d='M16 6 5 15.5h3.2V26h5.6v-6.5h4.4V26h5.6V15.5H27z' fill='%23f4f6f2'/%3E%3C/svg%3E">`;
+
+function head(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+${FAVICON}
+<title>${e(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+`;
+}
+
+export function renderConsent(v: ConsentView): string {
+  const r = v.request;
+  const hidden = (Object.keys(r) as (keyof AuthorizeRequest)[])
+    .filter((k) => r[k] !== undefined)
+    .map((k) => `<input type="hidden" name="${k}" value="${e(r[k]!)}">`).join('\n');
+  const target = new URL(r.redirect_uri);
+  const where = target.protocol === 'https:' || target.protocol === 'http:' ? target.host : target.protocol;
+  const canWrite = v.offered.includes('household:write');
+  const chosen = canWrite ? v.chosen : 'read';
+  return `${head('Connect an assistant')}<h1>Connect “${e(v.clientName)}” to your household?</h1>
+<p class="muted">It asks to use the household's assistant tools (MCP). Afterwards you are sent back to <strong>${e(where)}</strong>.</p>
+${v.error ? `<p class="error" role="alert" id="error">${e(v.error)}</p>\n` : ''}<form method="post" action="authorize">
+${hidden}
+<fieldset>
+<legend>What may it do?</legend>
+<label class="choice"><input type="radio" name="grant_scope" value="read"${chosen === 'read' ? ' checked' : ''}><span><strong>Read</strong> the household: calendar, lists, plans, people.</span></label>
+${canWrite ? `<label class="choice"><input type="radio" name="grant_scope" value="write"${chosen === 'write' ? ' checked' : ''}><span><strong>Read and change</strong> it: add and edit entries, events, plans and notes, send notifications.</span></label>\n` : ''}</fieldset>
+<label for="api_key"><strong>An admin API key of your family</strong></label>
+<input type="password" id="api_key" name="api_key" autocomplete="off" required aria-describedby="key-help">
+<p class="muted" id="key-help">The assistant never sees this key. It acts as your family, and as the person the key belongs to. An admin can revoke it at any time.</p>
+<div class="buttons">
+<button class="approve" type="submit" name="decision" value="approve">Allow</button>
+<button class="deny" type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+</div>
+</form>
+</main>
+</body>
+</html>
+`;
+}
+
+/** A page for a request that cannot be sent back to the client (unknown client, unregistered redirect). */
+export function renderProblem(message: string): string {
+  return `${head('Cannot connect')}<h1>This connection cannot be made</h1>
+<p class="error" role="alert" id="error">${e(message)}</p>
+<p class="muted">Start again from the assistant's own settings.</p>
+</main>
+</body>
+</html>
+`;
+}
+
+/** Headers of every consent page: no caching, no framing, and only the client's redirect may follow the form. */
+export function consentHeaders(redirectUri: string | null): Record<string, string> {
+  const formAction = redirectUri ? `'self' ${formActionSource(redirectUri)}` : "'none'";
+  return {
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-robots-tag': 'noindex, nofollow',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`,
+  };
+}

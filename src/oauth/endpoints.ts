@@ -1,0 +1,287 @@
+/**
+ * The OAuth door (docs/oauth.md): a Koa middleware beside /mcp that answers the metadata
+ * documents, registration, the consent page, the token and the revocation endpoints.
+ * Answers and errors are OAuth's own (`{error, error_description}`, RFC 6749 §5.2), not the
+ * REST API's error shape: OAuth clients read those. Each request:
+ *
+ * 1. metadata (GET, CORS `*`: public documents browsers' MCP clients fetch too);
+ * 2. register (JSON, bounded per address: registration.ts);
+ * 3. authorize GET → the consent page; POST → the admin's answer, redirected to the client;
+ * 4. token and revoke (form posts, the client authenticated by its registered method).
+ */
+import type Koa from 'koa';
+import { KeyCache } from '../http/middleware/auth.js';
+import { RateLimiter, addressBucket } from '../http/middleware/rateLimit.js';
+import { hasScope } from '../family/scopes.js';
+import type { Services } from '../http/route.js';
+import type { Store } from '../store/store.js';
+import { OAuthAuthority, OAuthFailure, type OAuthClient } from './authority.js';
+import { oauthUrls, resourceMetadata, serverMetadata, OAUTH_PATHS, type OAuthUrls } from './metadata.js';
+import { RegistrationLimiter, registerClient } from './registration.js';
+import { consentHeaders, renderConsent, renderProblem, type AuthorizeRequest } from './consent.js';
+import { clientSecretHash, parseScopes, sameHash, validChallenge, withImplied } from './credentials.js';
+
+const BODY_LIMIT = 16 * 1024;
+
+export interface OAuthDoor {
+  middleware: Koa.Middleware;
+  urls: OAuthUrls;
+}
+
+/**
+ * `store` is the OAuth door's own (clients, and the admin key check of the consent page): the
+ * door holds credentials, as the key check does, and is handed the store for them alone.
+ */
+export function oauthDoor(services: Services, store: Store, authority: OAuthAuthority, urls: OAuthUrls): OAuthDoor {
+  const keys = new KeyCache(store);
+  const clock = () => services.now().getTime();
+  const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, clock);
+  const registrations = new RegistrationLimiter(clock);
+  const documents = new Map<string, () => Record<string, unknown>>();
+  for (const p of urls.resourceMetadataPaths) documents.set(p, () => resourceMetadata(urls));
+  for (const p of urls.serverMetadataPaths) documents.set(p, () => serverMetadata(urls));
+  const endpoints = new Set<string>(Object.values(OAUTH_PATHS));
+
+  const middleware: Koa.Middleware = async (ctx, next) => {
+    const doc = documents.get(ctx.path);
+    if (!doc && !endpoints.has(ctx.path)) return next();
+    const browserFacing = ctx.path === OAUTH_PATHS.authorize;
+    if (!browserFacing) {
+      // Browser-based MCP clients fetch these cross-origin; nothing here rides on cookies.
+      ctx.set('Access-Control-Allow-Origin', '*');
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('Access-Control-Allow-Methods', doc ? 'GET' : 'POST');
+        ctx.set('Access-Control-Allow-Headers', 'authorization, content-type, mcp-protocol-version');
+        ctx.status = 204;
+        return;
+      }
+    }
+    const allowed = doc ? ['GET', 'HEAD'] : browserFacing ? ['GET', 'POST'] : ['POST'];
+    if (!allowed.includes(ctx.method)) {
+      ctx.set('Allow', allowed.join(', '));
+      return oauthError(ctx, 405, 'invalid_request', `${ctx.method} is not allowed here; it takes ${allowed.join(', ')}`);
+    }
+    if (doc) {
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.body = doc();
+      return;
+    }
+    ctx.set('Cache-Control', 'no-store');
+    switch (ctx.path) {
+      case OAUTH_PATHS.register: {
+        const body = await readBody(ctx, 'json');
+        if (body === null) return;
+        const answer = await registerClient({ store, authority, limiter: registrations, now: services.now }, body, addressBucket(ctx.ip));
+        ctx.status = answer.status;
+        ctx.body = 'error' in answer ? { error: answer.error, error_description: answer.error_description } : answer.body;
+        return;
+      }
+      case OAUTH_PATHS.authorize:
+        return authorize(ctx);
+      case OAUTH_PATHS.token:
+      case OAUTH_PATHS.revoke: {
+        const form = await readBody(ctx, 'form');
+        if (form === null) return;
+        try {
+          const client = authenticateClient(ctx, form, authority);
+          if (ctx.path === OAUTH_PATHS.revoke) {
+            if (!form.token) throw new OAuthFailure('invalid_request', 'token is required');
+            await authority.revokeToken(client, form.token);
+            ctx.status = 200;
+            ctx.body = {};
+            return;
+          }
+          ctx.set('Pragma', 'no-cache');
+          ctx.body = await token(client, form);
+        } catch (err) {
+          if (!(err instanceof OAuthFailure)) throw err;
+          if (err.status === 401 && ctx.get('authorization')) ctx.set('WWW-Authenticate', 'Basic realm="household-organizer"');
+          oauthError(ctx, err.status, err.error, err.message);
+        }
+        return;
+      }
+    }
+  };
+
+  async function token(client: OAuthClient, form: Record<string, string>) {
+    const resource = form.resource;
+    switch (form.grant_type) {
+      case 'authorization_code':
+        for (const f of ['code', 'code_verifier', 'redirect_uri']) if (!form[f]) throw new OAuthFailure('invalid_request', `${f} is required`);
+        return authority.exchangeCode(client, { code: form.code!, verifier: form.code_verifier!, redirectUri: form.redirect_uri!, resource });
+      case 'refresh_token': {
+        if (!form.refresh_token) throw new OAuthFailure('invalid_request', 'refresh_token is required');
+        let scopes;
+        if (form.scope) {
+          const parsed = parseScopes(form.scope);
+          if ('unknown' in parsed) throw new OAuthFailure('invalid_scope', `unknown scope ${parsed.unknown}`);
+          scopes = parsed.scopes;
+        }
+        return authority.refresh(client, { refreshToken: form.refresh_token, scopes, resource });
+      }
+      case undefined:
+        throw new OAuthFailure('invalid_request', 'grant_type is required');
+      default:
+        throw new OAuthFailure('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    }
+  }
+
+  /** Step 3: the page, or the admin's answer. Errors the client cannot be trusted with stay on the page. */
+  async function authorize(ctx: Koa.Context): Promise<void> {
+    let params: Record<string, string>;
+    if (ctx.method === 'GET') {
+      params = {};
+      for (const [k, v] of new URLSearchParams(ctx.querystring)) {
+        if (k in params) return problem(ctx, `The parameter ${k} is given twice`);
+        params[k] = v;
+      }
+    } else {
+      const form = await readBody(ctx, 'form');
+      if (form === null) return;
+      params = form;
+    }
+    const client = params.client_id ? authority.getClient(params.client_id) : undefined;
+    if (!client) return problem(ctx, 'The assistant is not registered here (unknown or expired client_id); register it again from the assistant');
+    const redirect = params.redirect_uri ?? '';
+    if (!client.redirectUris.includes(redirect)) return problem(ctx, 'redirect_uri is not one the assistant registered');
+    const back = (query: Record<string, string>) => {
+      const u = new URL(redirect);
+      for (const [k, v] of Object.entries({ ...query, ...(params.state !== undefined ? { state: params.state } : {}), iss: urls.issuer })) u.searchParams.set(k, v);
+      ctx.status = 303;
+      ctx.set(consentHeaders(redirect));
+      ctx.redirect(u.href);
+      ctx.status = 303;
+    };
+    const refuse = (error: string, description: string) => back({ error, error_description: description });
+    if (params.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
+    if (!params.code_challenge || !validChallenge(params.code_challenge)) return refuse('invalid_request', 'code_challenge is required (PKCE, 43 base64url characters)');
+    if (params.code_challenge_method !== 'S256') return refuse('invalid_request', 'code_challenge_method must be S256');
+    const scopes = parseScopes(params.scope);
+    if ('unknown' in scopes) return refuse('invalid_scope', `unknown scope ${scopes.unknown}; this server offers household:read and household:write`);
+    if (params.resource !== undefined && params.resource !== urls.resource) return refuse('invalid_target', `resource must be ${urls.resource}`);
+    const request: AuthorizeRequest = {
+      response_type: 'code', client_id: client.id, redirect_uri: redirect, code_challenge: params.code_challenge,
+      code_challenge_method: 'S256', state: params.state, scope: params.scope, resource: params.resource,
+    };
+    const offered = withImplied(scopes.scopes);
+    const page = (status: number, error?: string, chosen?: 'read' | 'write') => {
+      ctx.status = status;
+      ctx.set(consentHeaders(redirect));
+      ctx.type = 'text/html';
+      ctx.body = renderConsent({ request, clientName: client.name, offered, chosen: chosen ?? (offered.includes('household:write') ? 'write' : 'read'), error });
+    };
+    if (ctx.method === 'GET') return page(200);
+
+    if (params.decision === 'deny') return refuse('access_denied', 'The household admin denied the request');
+    const chosen = params.grant_scope === 'write' && offered.includes('household:write') ? 'write' : 'read';
+    const bucket = `401 ${addressBucket(ctx.ip)}`;
+    const wait = guesses.blocked(bucket);
+    if (wait !== null) {
+      ctx.set('Retry-After', String(wait));
+      return page(429, `Too many wrong keys from this address; try again in ${wait} s`, chosen);
+    }
+    const verified = params.api_key ? keys.verify(params.api_key.trim()) : null;
+    if (!verified?.family) {
+      guesses.take(bucket);
+      return page(401, 'That API key is not valid (unknown, mistyped or revoked).', chosen);
+    }
+    if (!hasScope(verified.key, 'admin')) return page(403, 'That key is not an admin key; approving needs a key with the admin scope.', chosen);
+    const code = await authority.issueCode({
+      clientId: client.id, redirectUri: redirect, codeChallenge: params.code_challenge, resource: urls.resource,
+      scopes: chosen === 'write' ? ['household:read', 'household:write'] : ['household:read'],
+      familyId: verified.family.id, keyId: verified.key.id, personId: verified.key.personId,
+    });
+    back({ code });
+  }
+
+  return { middleware, urls };
+}
+
+export { oauthUrls };
+
+function oauthError(ctx: Koa.Context, status: number, error: string, description: string): void {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error, error_description: description };
+}
+
+function problem(ctx: Koa.Context, message: string): void {
+  ctx.status = 400;
+  ctx.set(consentHeaders(null));
+  ctx.type = 'text/html';
+  ctx.body = renderProblem(message);
+}
+
+/**
+ * The client of a token or revocation request: HTTP Basic (RFC 6749 §2.3.1, form-encoded id
+ * and secret) or client_id (+ client_secret) in the form. A confidential client must prove its
+ * secret (either way); a public one sends only its id.
+ */
+function authenticateClient(ctx: Koa.Context, form: Record<string, string>, authority: OAuthAuthority): OAuthClient {
+  let id = form.client_id;
+  let secret = form.client_secret;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('authorization'));
+  if (basic) {
+    const text = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = text.indexOf(':');
+    if (colon < 0) throw new OAuthFailure('invalid_client', 'The Basic credentials are malformed', 401);
+    try {
+      id = decodeURIComponent(text.slice(0, colon).replace(/\+/g, ' '));
+      secret = decodeURIComponent(text.slice(colon + 1).replace(/\+/g, ' '));
+    } catch {
+      throw new OAuthFailure('invalid_client', 'The Basic credentials are malformed', 401);
+    }
+    if (form.client_id !== undefined && form.client_id !== id) throw new OAuthFailure('invalid_request', 'client_id differs from the Basic credentials');
+  }
+  if (!id) throw new OAuthFailure('invalid_client', 'client_id is required (or HTTP Basic client credentials)', 401);
+  const client = authority.getClient(id);
+  if (!client) throw new OAuthFailure('invalid_client', 'The client is unknown (or its registration expired unused)', 401);
+  if (client.authMethod === 'none') {
+    if (secret) throw new OAuthFailure('invalid_client', 'This client was registered as public: it has no secret', 401);
+    return client;
+  }
+  const hash = secret ? clientSecretHash(secret) : null;
+  if (!hash || !sameHash(client.secretHash, hash)) throw new OAuthFailure('invalid_client', 'The client secret is missing or wrong', 401);
+  return client;
+}
+
+/**
+ * The body of a POST: a form (`application/x-www-form-urlencoded`, each parameter at most
+ * once) or JSON, at most BODY_LIMIT bytes. Answers null after writing the error itself.
+ */
+async function readBody(ctx: Koa.Context, kind: 'form' | 'json'): Promise<Record<string, string> | null> {
+  const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+  const wanted = kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+  if (type !== wanted) {
+    oauthError(ctx, 415, kind === 'form' ? 'invalid_request' : 'invalid_client_metadata', `The body must be ${wanted}`);
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > BODY_LIMIT) {
+      oauthError(ctx, 413, 'invalid_request', `The body is larger than ${BODY_LIMIT} bytes`);
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (kind === 'json') {
+    try {
+      return JSON.parse(text) as Record<string, string>;
+    } catch {
+      oauthError(ctx, 400, 'invalid_client_metadata', 'The body is not valid JSON');
+      return null;
+    }
+  }
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (k in out) {
+      oauthError(ctx, 400, 'invalid_request', `The parameter ${k} is given twice`);
+      return null;
+    }
+    out[k] = v;
+  }
+  return out;
+}

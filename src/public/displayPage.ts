@@ -1,0 +1,133 @@
+/**
+ * The family display (docs/display.md): `GET /display/<token>`, a page for a wall tablet, and
+ * `GET /display/<token>/events`, its own stream. No API key: the token is the credential; its
+ * SHA-256 finds the family through the store-wide index and then the display carrying that
+ * hash. Unknown, malformed and deleted tokens answer the same 404.
+ */
+import type Koa from 'koa';
+import { NotFound } from '../domain/shared/errors.js';
+import type { FamilyInfo } from '../domain/shared/state.js';
+import { displayByTokenHash } from '../domain/displays/displays.js';
+import { displayContent, type DisplayContent } from '../domain/displays/view.js';
+import { addDays, todayIn } from '../domain/shared/time.js';
+import { displayToken } from '../family/shareTokens.js';
+import { HttpError } from '../http/errors.js';
+import { defineRoutes, withStatus, type Services } from '../http/route.js';
+import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.schema.js';
+import { DISPLAY_CSP, DISPLAY_CSS, DISPLAY_JS } from './displayClient.js';
+import { PER_DISPLAY } from './displayStream.js';
+import { escapeHtml, HEADERS as PLAN_HEADERS } from './planPage.js';
+
+const HEADERS = { ...PLAN_HEADERS, 'content-security-policy': DISPLAY_CSP };
+
+/** How long the page waits for a forecast it does not have yet before it is sent without one. */
+const WEATHER_WAIT_MS = 1_500;
+
+interface Found { family: FamilyInfo; displayId: string; content: (waitMs?: number) => Promise<DisplayContent | null> }
+
+/** The display a presented token names, with a way to compute its content now; null if none. */
+async function resolve(services: Services, token: string): Promise<Found | null> {
+  const hash = displayToken.hashOf(token);
+  if (!hash) return null;
+  const actor = await services.registry.byShareToken(hash);
+  if (!actor) return null;
+  const family = actor.family;
+  const displayId = await actor.read((state) => displayByTokenHash(state, hash)?.id ?? null);
+  if (!displayId) return null;
+  const days = services.config.display.days;
+  const content = async (waitMs = 0) => {
+    const now = services.now();
+    // Asked again each time: a stream outlives an actor evicted while the family was idle, and
+    // the family's zone and location change live on its actor.
+    const current = await services.registry.get(family);
+    const info = current.family;
+    const today = todayIn(info.timezone, now);
+    const dates = Array.from({ length: days }, (_, i) => addDays(today, i));
+    const weather = await services.display.weather.forecast(info, dates, waitMs);
+    return current.read((state) => {
+      const d = displayByTokenHash(state, hash);
+      return d ? displayContent(state, d, services.now(), days, weather) : null;
+    });
+  };
+  return { family, displayId, content };
+}
+
+function page(c: DisplayContent): string {
+  // The first content rides in the page as data (never run): `<` is escaped so no text in it
+  // can close the script element.
+  const data = JSON.stringify(c).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(c.family)} · ${escapeHtml(c.name)}</title>
+<style>${DISPLAY_CSS}</style>
+</head>
+<body>
+<header><h1 id="name">${escapeHtml(c.family)} · ${escapeHtml(c.name)}</h1><span id="status" data-state="live" role="status">Live</span><span id="clock" aria-label="Time"></span></header>
+<main id="board" aria-live="polite"></main>
+<script type="application/json" id="initial">${data}</script>
+<script>${DISPLAY_JS}</script>
+</body>
+</html>
+`;
+}
+
+const NOT_FOUND_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>Not found</title><style>${DISPLAY_CSS}</style></head>
+<body><main><section><h1>Nothing here</h1><p>This display link was turned off, or the address is mistyped.</p></section></main></body></html>
+`;
+
+export default defineRoutes([
+  {
+    method: 'get', path: '/display/:displayToken', family: false, scope: 'public', tags: ['Family displays'],
+    summary: 'The family display: a page for a wall tablet',
+    description: 'No API key: the token in the address is the credential. Today and the next `display.days` days '
+      + '(events with times, who is going, leave-by), chores due and done today, and the weather where the family has '
+      + 'a location. The page follows `/display/{displayToken}/events` and keeps its last content when the network drops. '
+      + 'With `Accept: application/json` it answers the content as JSON. Unknown or deleted → 404.',
+    produces: 'text/html',
+    response: { type: 'string', description: 'A self-contained HTML page (inline script and style, allowed by hash in its CSP)' },
+    alsoResponses: [
+      { status: 200, contentType: 'application/json', schema: DISPLAY_CONTENT_SCHEMA, description: 'The same content as JSON (Accept: application/json)' },
+      { status: 404, contentType: 'text/html', schema: { type: 'string', description: 'A page saying the link is off' }, description: 'Unknown, malformed or deleted token' },
+    ],
+    handler: async ({ koa, params, services }) => {
+      const wantsJson = koa.accepts('html', 'json') === 'json';
+      const found = await resolve(services, params.displayToken ?? '');
+      const content = found ? await found.content(WEATHER_WAIT_MS) : null;
+      if (!content) {
+        if (wantsJson) throw new NotFound('No family display at this address');
+        return withStatus(404, NOT_FOUND_PAGE, HEADERS);
+      }
+      return withStatus(200, wantsJson ? content : page(content), HEADERS);
+    },
+  },
+  {
+    method: 'get', path: '/display/:displayToken/events', family: false, scope: 'public', tags: ['Family displays'],
+    summary: 'The family display\'s own stream (server-sent events)',
+    description: 'Carries only what the page shows: `event: display` with the whole content (as the page\'s JSON form) '
+      + 'at once and whenever it changes (a write, the weather, a new day); `event: gone` when the display is deleted, '
+      + 'then the stream ends. A comment line comes when nothing changed for `stream.heartbeatSeconds`. '
+      + `At most ${PER_DISPLAY} streams per display. Unknown or deleted → 404.`,
+    produces: 'text/event-stream',
+    response: { type: 'string', description: 'Server-sent events' },
+    errors: [503],
+    handler: async ({ koa, params, services }) => {
+      const found = await resolve(services, params.displayToken ?? '');
+      const first = found ? await found.content(WEATHER_WAIT_MS) : null;
+      if (!found || !first) throw new NotFound('No family display at this address');
+      if (!services.display.streams.accepts(found.displayId)) {
+        throw new HttpError(503, 'unavailable', 'Too many screens follow this display link right now (or the daemon is stopping)', undefined, { 'Retry-After': '10' });
+      }
+      services.display.streams.start(koa.req, koa.res, found.family, found.displayId, first, () => found.content());
+      (koa as Koa.Context).respond = false;
+      return withStatus(200, undefined);
+    },
+  },
+]);

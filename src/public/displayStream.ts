@@ -1,0 +1,91 @@
+/**
+ * A family display's own stream, `/display/<token>/events` (docs/display.md): never change-log
+ * records (they carry people's emails and phones) but the display's whole content, sent as
+ * `event: display` whenever it differs from what the page last got — after a change to the
+ * family (bursts gathered for a moment), when the weather arrives, and across midnight (the
+ * content is looked at again on every heartbeat). A display that is deleted gets
+ * `event: gone` and the stream ends.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FamilyInfo } from '../domain/shared/state.js';
+import type { DisplayContent } from '../domain/displays/view.js';
+import type { FollowedLog } from '../stream/log.js';
+import { SSE_HEADERS } from '../stream/hub.js';
+
+/** The content now, or null when the display is gone. */
+export type ContentSource = () => Promise<DisplayContent | null>;
+
+/** How long a burst of changes is gathered before the content is computed again. */
+const GATHER_MS = 150;
+/** Open streams per display link: a few screens share one link at most. */
+export const PER_DISPLAY = 20;
+
+interface Open { res: ServerResponse; stop: AbortController; displayId: string }
+
+export class DisplayStreams {
+  private readonly open = new Set<Open>();
+  private closing = false;
+
+  constructor(private readonly deps: { log: FollowedLog; heartbeatMs: number; onOpen?: () => void; onClose?: () => void }) {}
+
+  /** Refuses (false) past the per-display limit or while the daemon stops. */
+  accepts(displayId: string): boolean {
+    if (this.closing) return false;
+    let n = 0;
+    for (const o of this.open) if (o.displayId === displayId) n++;
+    return n < PER_DISPLAY;
+  }
+
+  start(req: IncomingMessage, res: ServerResponse, family: FamilyInfo, displayId: string, first: DisplayContent, source: ContentSource): void {
+    const o: Open = { res, stop: new AbortController(), displayId };
+    this.open.add(o);
+    this.deps.onOpen?.();
+    res.once('close', () => { o.stop.abort(); this.open.delete(o); this.deps.onClose?.(); });
+    req.socket.setNoDelay(true);
+    res.writeHead(200, SSE_HEADERS);
+    void this.follow(o, family, first, source);
+  }
+
+  close(): void {
+    this.closing = true;
+    for (const o of this.open) { o.stop.abort(); o.res.end(); }
+    this.open.clear();
+  }
+
+  private async follow(o: Open, family: FamilyInfo, first: DisplayContent, source: ContentSource): Promise<void> {
+    // `retry`: how long a page whose connection dropped waits before its browser reconnects.
+    let sent = JSON.stringify(first);
+    o.res.write(`retry: 1000\nevent: display\ndata: ${sent}\n\n`);
+    let seen = this.deps.log.head(family.id);
+    while (!o.stop.signal.aborted) {
+      const wake = new AbortController();
+      const onStop = () => wake.abort();
+      o.stop.signal.addEventListener('abort', onStop, { once: true });
+      const timer = setTimeout(() => wake.abort(), this.deps.heartbeatMs);
+      const head = await this.deps.log.next(family.id, seen, wake.signal);
+      clearTimeout(timer);
+      o.stop.signal.removeEventListener('abort', onStop);
+      if (o.stop.signal.aborted) return;
+      const changed = head > seen;
+      if (changed) {
+        seen = head;
+        await new Promise((r) => setTimeout(r, GATHER_MS));
+        seen = Math.max(seen, this.deps.log.head(family.id));
+      }
+      let content: DisplayContent | null;
+      try { content = await source(); } catch { continue; }
+      if (o.stop.signal.aborted) return;
+      if (!content) {
+        o.res.end('event: gone\ndata: {}\n\n');
+        return;
+      }
+      const text = JSON.stringify(content);
+      if (text !== sent) {
+        sent = text;
+        o.res.write(`event: display\ndata: ${text}\n\n`);
+      } else if (!changed) {
+        o.res.write(': keep-alive\n\n');
+      }
+    }
+  }
+}
