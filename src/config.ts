@@ -28,6 +28,48 @@ const Origin = refine(size(string(), 1, 2048), 'Origin', (value) => {
     || `must be "*" or an origin such as http://tablet.local:3000 (scheme, host and port as a browser sends them: no path, no trailing slash, lower case), got "${value}"`;
 });
 
+/** A NATS server as the client dials it: `nats://`, `tls://` or `ws(s)://` host and port. */
+const NatsUrl = refine(size(string(), 1, 2048), 'NatsUrl', (value) => {
+  let url: URL;
+  try { url = new URL(value); } catch {
+    return `must be a URL such as nats://10.0.0.5:4222, got "${value}"`;
+  }
+  return ['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== ''
+    || `must be a nats://, tls://, ws:// or wss:// URL with a host, got "${value}"`;
+});
+
+/** How other nodes reach this one over HTTP (forwarded requests go there). */
+const HttpUrl = refine(Url, 'HttpUrl', (value) => {
+  const why = `must be an http:// or https:// URL, got "${value}"`;
+  try { return /^https?:$/.test(new URL(value).protocol) || why; } catch { return why; }
+});
+
+/**
+ * Cluster mode (docs/scaling.md): absent (null) is the single embedded node. `leaseSeconds`,
+ * `credsFile` and `tls` may be left out (defaults in CLUSTER_DEFAULTS).
+ */
+const ClusterStruct = object({
+  natsServers: size(array(NatsUrl), 1, 64),
+  /** Unique per node: the lease holder's name, in logs and metrics. */
+  nodeName: refine(string(), 'NodeName', (v) => /^[A-Za-z0-9_-]{1,64}$/.test(v)
+    || `must be 1 to 64 letters, digits, "-" or "_", got "${v}"`),
+  advertiseUrl: HttpUrl,
+  /** Shared by every node: the HMAC key of forwarded requests. */
+  secret: refine(string(), 'ClusterSecret', (t) => (t.length >= 32 && t.length <= 1024)
+    || 'must be 32 to 1024 characters (every node signs forwarded requests with it)'),
+  leaseSeconds: size(integer(), 1, 300),
+  /** A NATS `.creds` file (JWT + nkey), or null. */
+  credsFile: nullable(size(string(), 1, 4096)),
+  /** TLS to NATS: files in PEM; null for a plain connection. */
+  tls: nullable(object({
+    caFile: nullable(size(string(), 1, 4096)),
+    certFile: nullable(size(string(), 1, 4096)),
+    keyFile: nullable(size(string(), 1, 4096)),
+  })),
+});
+
+export const CLUSTER_DEFAULTS = { leaseSeconds: 10, credsFile: null, tls: null } as const;
+
 export const ConfigStruct = object({
   server: object({
     host: string(),
@@ -75,7 +117,10 @@ export const ConfigStruct = object({
   }),
   /** The family display (docs/display.md): how many days it shows, how long a forecast is kept. */
   display: object({ days: size(integer(), 1, 7), weatherMinutes: size(integer(), 1, 1440) }),
+  cluster: nullable(ClusterStruct),
 });
+
+export type ClusterConfig = Infer<typeof ClusterStruct>;
 
 export type Config = Infer<typeof ConfigStruct>;
 
@@ -159,6 +204,15 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (Object.keys(server).length) out.server = server;
   if (env.HOUSEHOLD_DATA_DIR !== undefined) out.storage = { dataDir: env.HOUSEHOLD_DATA_DIR };
   if (env.HOUSEHOLD_LOG_LEVEL !== undefined) out.log = { level: env.HOUSEHOLD_LOG_LEVEL };
+  const cluster: Record<string, unknown> = {};
+  if (env.HOUSEHOLD_NATS_SERVERS !== undefined) {
+    cluster.natsServers = env.HOUSEHOLD_NATS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean);
+  }
+  if (env.HOUSEHOLD_NODE_NAME !== undefined) cluster.nodeName = env.HOUSEHOLD_NODE_NAME;
+  if (env.HOUSEHOLD_ADVERTISE_URL !== undefined) cluster.advertiseUrl = env.HOUSEHOLD_ADVERTISE_URL;
+  // The secret may come from the environment so that it stays out of a checked-in file.
+  if (env.HOUSEHOLD_CLUSTER_SECRET !== undefined) cluster.secret = env.HOUSEHOLD_CLUSTER_SECRET;
+  if (Object.keys(cluster).length) out.cluster = cluster;
   return out;
 }
 
@@ -177,6 +231,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   if (f.dataDir !== undefined) flagOver.storage = { dataDir: f.dataDir };
   merged = deepMerge(merged, flagOver);
+  // A cluster section fills in its optional keys; none at all stays null (one embedded node).
+  if (isPlainObject(merged) && isPlainObject(merged.cluster)) {
+    merged = { ...merged, cluster: deepMerge(CLUSTER_DEFAULTS, merged.cluster) };
+  }
   const [err, value] = validate(merged, ConfigStruct);
   if (err) {
     const failure = err.failures()[0];

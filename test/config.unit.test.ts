@@ -57,6 +57,36 @@ describe('configuration', () => {
     expect(() => loadConfig({ configFile: g, env: {} })).to.throw(ConfigError, /"server.port"/);
   });
 
+  it('has no cluster by default, and fills a cluster section from the environment', () => {
+    expect(loadConfig({ env: {} }).cluster).to.equal(null);
+    const c = loadConfig({ env: {
+      HOUSEHOLD_NATS_SERVERS: 'nats://10.0.0.1:4222, nats://10.0.0.2:4222,',
+      HOUSEHOLD_NODE_NAME: 'node-a', HOUSEHOLD_ADVERTISE_URL: 'http://10.0.0.1:8080',
+      HOUSEHOLD_CLUSTER_SECRET: 's'.repeat(32),
+    } });
+    expect(c.cluster).to.deep.equal({
+      natsServers: ['nats://10.0.0.1:4222', 'nats://10.0.0.2:4222'], nodeName: 'node-a',
+      advertiseUrl: 'http://10.0.0.1:8080', secret: 's'.repeat(32), leaseSeconds: 10,
+      credsFile: null, tls: null,
+    });
+  });
+
+  it('names the bad cluster key', () => {
+    const base = { natsServers: ['nats://127.0.0.1:4222'], nodeName: 'a', advertiseUrl: 'http://127.0.0.1:1', secret: 'x'.repeat(32) };
+    const bad = (over: object) => file('cl.json', { cluster: { ...base, ...over } });
+    expect(loadConfig({ configFile: bad({ leaseSeconds: 2 }), env: {} }).cluster!.leaseSeconds).to.equal(2);
+    expect(() => loadConfig({ configFile: bad({ natsServers: ['http://x:1'] }), env: {} }))
+      .to.throw(ConfigError, /"cluster.natsServers.0" is invalid: must be a nats:\/\//);
+    expect(() => loadConfig({ configFile: bad({ secret: 'short' }), env: {} }))
+      .to.throw(ConfigError, /"cluster.secret" is invalid/);
+    expect(() => loadConfig({ configFile: bad({ nodeName: 'a b' }), env: {} }))
+      .to.throw(ConfigError, /"cluster.nodeName" is invalid/);
+    expect(() => loadConfig({ configFile: bad({ natsServer: [] }), env: {} }))
+      .to.throw(ConfigError, 'unknown config key "cluster.natsServer"');
+    expect(() => loadConfig({ configFile: file('cl2.json', { cluster: { nodeName: 'a' } }), env: {} }))
+      .to.throw(ConfigError, /"cluster.natsServers" is invalid/);
+  });
+
   it('explains a file that is not JSON', () => {
     const p = join(dir, 'broken.json');
     writeFileSync(p, '{ "server": ');

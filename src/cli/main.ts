@@ -22,7 +22,7 @@ import { createIdGenerator } from '../domain/shared/ids.js';
 import { Conflict, DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
 import type { Scope } from '../store/types.js';
-import { explainFsError } from '../startup.js';
+import { StartupError, explainFsError } from '../startup.js';
 import { CliFailure, EXIT, UsageError, reportFailure } from './exit.js';
 import { makePrivateFolder, writePrivateFile } from './output.js';
 import { COMMANDS, GLOBAL_OPTIONS, commandHelp, findCommand, groupCommands, groupHelp, overview, usageLine, type CommandSpec } from './help.js';
@@ -261,6 +261,12 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: Config): Promise<number> {
+  // The cluster's parts (src/cluster/) are not yet behind the HTTP daemon: starting a lone
+  // embedded node while the operator asked for a cluster would look like one and lose its writes.
+  if (config.cluster) {
+    throw new StartupError('cluster mode is configured but `serve` does not run it yet '
+      + '(docs/scaling.md, "State"); remove the `cluster` section to run one embedded node');
+  }
   const { startDaemon } = await import('../server.js');
   const daemon = await startDaemon(config);
   await new Promise<void>((stopped) => {

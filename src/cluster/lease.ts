@@ -1,0 +1,96 @@
+/**
+ * Ownership of a family by a lease in a JetStream KV bucket. NATS 2.9 has no per-key TTL, so
+ * the expiry is in the value, and taking or renewing a lease is a compare-and-set on the
+ * entry's revision: of two nodes that read the same expired lease, one update wins.
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Kvm, type KV } from '@nats-io/kv';
+import { LEASE_BUCKET } from './connection.js';
+
+export interface LeaseValue { node: string; expiresAt: number }
+
+export interface HeldLease { familyId: string; revision: number; expiresAt: number }
+
+export type Clock = () => number;
+
+export class Leases {
+  private readonly held = new Map<string, HeldLease>();
+
+  private constructor(
+    private readonly kv: KV, readonly node: string, private readonly leaseMs: number,
+    private readonly now: Clock,
+  ) {}
+
+  static async open(
+    nc: NatsConnection, node: string, leaseSeconds: number, replicas: number, now: Clock = Date.now,
+  ): Promise<Leases> {
+    const kv = await new Kvm(nc).create(LEASE_BUCKET, { history: 1, replicas });
+    return new Leases(kv, node, leaseSeconds * 1000, now);
+  }
+
+  /** Who holds the family's lease now (null: nobody, or it expired). */
+  async owner(familyId: string): Promise<LeaseValue | null> {
+    const e = await this.kv.get(familyId);
+    if (!e || e.operation !== 'PUT') return null;
+    const v = e.json<LeaseValue>();
+    return v.expiresAt > this.now() ? v : null;
+  }
+
+  /**
+   * Takes the family's lease when it is free, expired or already ours; resolves with it, or
+   * with null when another node holds it (or won the race for it).
+   */
+  async acquire(familyId: string): Promise<HeldLease | null> {
+    const e = await this.kv.get(familyId);
+    const expiresAt = this.now() + this.leaseMs;
+    const value = JSON.stringify({ node: this.node, expiresAt } satisfies LeaseValue);
+    let revision: number;
+    try {
+      if (!e || e.operation !== 'PUT') {
+        revision = e
+          ? await this.kv.update(familyId, value, e.revision)
+          : await this.kv.create(familyId, value);
+      } else {
+        const v = e.json<LeaseValue>();
+        if (v.node !== this.node && v.expiresAt > this.now()) return null;
+        revision = await this.kv.update(familyId, value, e.revision);
+      }
+    } catch {
+      return null; // another node's compare-and-set came first
+    }
+    const lease = { familyId, revision, expiresAt };
+    this.held.set(familyId, lease);
+    return lease;
+  }
+
+  /** Extends a lease this node holds; false (and the lease is dropped) when it was taken. */
+  async renew(familyId: string): Promise<boolean> {
+    const lease = this.held.get(familyId);
+    if (!lease) return false;
+    const expiresAt = this.now() + this.leaseMs;
+    try {
+      const value = JSON.stringify({ node: this.node, expiresAt } satisfies LeaseValue);
+      lease.revision = await this.kv.update(familyId, value, lease.revision);
+      lease.expiresAt = expiresAt;
+      return true;
+    } catch {
+      this.held.delete(familyId);
+      return false;
+    }
+  }
+
+  /** The lease this node holds on the family and believes valid now, if any. */
+  holding(familyId: string): HeldLease | undefined {
+    const lease = this.held.get(familyId);
+    if (lease && lease.expiresAt <= this.now()) {
+      this.held.delete(familyId);
+      return undefined;
+    }
+    return lease;
+  }
+
+  /** Forgets a lease (after being fenced): the next write must take it again. */
+  drop(familyId: string): void { this.held.delete(familyId); }
+
+  heldFamilies(): string[] { return [...this.held.keys()]; }
+}

@@ -1,0 +1,144 @@
+/**
+ * A family's log in JetStream: every commit batch is one message on the family's subject of a
+ * replicated stream. JetStream has no transaction across messages, so the batch is the unit; the
+ * family's dense change-log `seq` is carried in the message (JetStream's own sequence counts
+ * every family's messages). Every append names the subject's last JetStream sequence the writer
+ * saw (`Nats-Expected-Last-Subject-Sequence`): a writer that is behind — a node that lost its
+ * lease while another appended — is refused, never appends beside the new owner.
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+import {
+  jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient, type JetStreamManager,
+} from '@nats-io/jetstream';
+import type { CommitBatch } from '../store/ports.js';
+import { LOG_STREAM, familySubject } from './connection.js';
+
+/** One message of a family's subject. */
+export type LogEntry =
+  /** A commit batch: `lastSeq` is the family's change-log seq after it. */
+  | {
+    v: 1; kind: 'batch'; node: string; lastSeq: number;
+    batch: Omit<CommitBatch, 'expectedLastSeq'>;
+  }
+  /** A node took the family: whoever appended before must now be refused (the fence). */
+  | { v: 1; kind: 'owner'; node: string; lastSeq: number };
+
+export interface StoredEntry { streamSeq: number; entry: LogEntry }
+
+/** The append was refused because someone else appended first (this writer is fenced). */
+export class FencedError extends Error {}
+/** The batch is larger than the servers accept in one message (`max_payload`). */
+export class EntryTooLargeError extends Error {}
+
+const WRONG_LAST_SEQUENCE = 10071;
+/**
+ * How long an append is retried while the stream has no leader (a server died and the others
+ * have not yet noticed and elected one), and how long one attempt waits for its answer.
+ */
+const RETRY_FOR_MS = 20_000;
+const ATTEMPT_TIMEOUT_MS = 2_000;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+export class JetStreamLog {
+  private readonly js: JetStreamClient;
+
+  private constructor(private readonly nc: NatsConnection, private readonly jsm: JetStreamManager) {
+    this.js = jetstream(nc);
+  }
+
+  /**
+   * Opens the log, creating its stream on first use with `replicas` copies (3 on a 3-server
+   * cluster: a write is acknowledged once a majority stored it).
+   */
+  static async open(nc: NatsConnection, replicas: number): Promise<JetStreamLog> {
+    const jsm = await jetstreamManager(nc);
+    try {
+      await jsm.streams.info(LOG_STREAM);
+    } catch {
+      await jsm.streams.add({
+        name: LOG_STREAM, subjects: [familySubject('*')], num_replicas: replicas,
+        // Nothing is ever dropped: the log is the only durable copy of a family.
+        max_msgs_per_subject: -1, max_age: 0, discard: 'new' as never,
+      });
+    }
+    return new JetStreamLog(nc, jsm);
+  }
+
+  /** The largest message the servers take: what one batch may weigh once encoded. */
+  get maxPayload(): number { return this.nc.info?.max_payload ?? 1024 * 1024; }
+
+  /**
+   * Appends one entry if the family's subject still ends at `expectedStreamSeq` (0: empty) and
+   * resolves with the entry's stream sequence once JetStream acknowledged it.
+   */
+  async append(familyId: string, entry: LogEntry, expectedStreamSeq: number): Promise<number> {
+    const data = new TextEncoder().encode(JSON.stringify(entry));
+    if (data.length > this.maxPayload) {
+      throw new EntryTooLargeError(`the batch is ${data.length} bytes, more than the servers' `
+        + `max_payload of ${this.maxPayload} (docs/scaling.md, "Message size")`);
+    }
+    const deadline = Date.now() + RETRY_FOR_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const ack = await this.js.publish(familySubject(familyId), data, {
+          expect: { lastSubjectSequence: expectedStreamSeq, streamName: LOG_STREAM },
+          timeout: ATTEMPT_TIMEOUT_MS,
+        });
+        return ack.seq;
+      } catch (err) {
+        if (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE) {
+          // A retry after a lost acknowledgement finds its own first attempt stored: success.
+          if (attempt > 0) {
+            const last = await this.lastEntry(familyId);
+            const ours = last && last.streamSeq > expectedStreamSeq && sameBytes(last.data, data);
+            if (ours) return last.streamSeq;
+          }
+          throw new FencedError(
+            `family ${familyId}: another node appended to its log (${err.message})`);
+        }
+        // No stream leader for a moment (a server died, an election runs) or no answer: try
+        // again — the expected sequence makes a repeated append safe.
+        if (Date.now() >= deadline || this.nc.isClosed()) throw err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  }
+
+  private async lastEntry(
+    familyId: string,
+  ): Promise<{ streamSeq: number; data: Uint8Array } | null> {
+    const query = { last_by_subj: familySubject(familyId) };
+    const m = await this.jsm.streams.getMessage(LOG_STREAM, query);
+    return m ? { streamSeq: m.seq, data: m.data } : null;
+  }
+
+  /** The family's entries after stream sequence `after`, in order. */
+  async *read(familyId: string, after: number): AsyncGenerator<StoredEntry> {
+    let seq = after + 1;
+    for (;;) {
+      // `next_by_subj` (2.9+): the first message of the subject at or after `seq`.
+      const query = { seq, next_by_subj: familySubject(familyId) } as unknown as { seq: number };
+      const m = await this.jsm.streams.getMessage(LOG_STREAM, query).catch((err: unknown) => {
+        if (err instanceof JetStreamApiError && err.code === 10037) return null; // no message
+        throw err;
+      });
+      if (!m) return;
+      yield { streamSeq: m.seq, entry: m.json<LogEntry>() };
+      seq = m.seq + 1;
+    }
+  }
+
+  /** The stream sequence of the family's last entry (0 for none). */
+  async lastStreamSeq(familyId: string): Promise<number> {
+    const query = { last_by_subj: familySubject(familyId) };
+    const m = await this.jsm.streams.getMessage(LOG_STREAM, query)
+      .catch((err: unknown) => {
+        if (err instanceof JetStreamApiError && err.code === 10037) return null;
+        throw err;
+      });
+    return m ? m.seq : 0;
+  }
+}

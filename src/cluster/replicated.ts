@@ -1,0 +1,140 @@
+/**
+ * The write path of a cluster node (the `BatchCommits` seam): a family's batch is appended to
+ * its JetStream subject first, and applied to the node's LMDB only once JetStream acknowledged
+ * it, so LMDB is the rebuilt state of the families this node owns — never the only copy. Only
+ * the lease holder writes; taking a family means catching its LMDB up from the log and then
+ * appending an `owner` entry, so that whoever wrote before (a paused former owner) is refused
+ * by JetStream's expected-last-subject-sequence check on its next append.
+ *
+ * How far this node's LMDB has applied a family's subject is a checkpoint (`CHECKPOINT`)
+ * written in the same LMDB transaction as the batch it follows: a crash between the
+ * acknowledgement and the local write leaves the checkpoint behind, and the catch-up replays.
+ */
+import { StoreWriteError } from '../store/store.js';
+import type { BatchCommits, CommitBatch, LogReads } from '../store/ports.js';
+import { FencedError, type JetStreamLog, type LogEntry } from './log.js';
+import type { HeldLease, Leases } from './lease.js';
+
+/** The checkpoint consumer name of the applied JetStream stream sequence. */
+export const CHECKPOINT = 'cluster.stream';
+
+export type LocalStore = BatchCommits & Pick<LogReads, 'getCheckpoint'>;
+
+/** This node does not hold the family's lease (another owns it): forward instead. */
+export class NotOwnerError extends StoreWriteError {
+  constructor(readonly familyId: string, readonly owner: string | null) {
+    super('failed', `this node does not own family ${familyId}${owner ? ` (${owner} does)` : ''}`);
+  }
+}
+
+export interface ReplicationStats {
+  appends: number; fenced: number; replayed: number; takeovers: number;
+}
+
+export class ReplicatedCommits implements BatchCommits {
+  /** Per family: the tail of its queued commits, so appends leave in order, one at a time. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  readonly stats: ReplicationStats = { appends: 0, fenced: 0, replayed: 0, takeovers: 0 };
+
+  constructor(
+    private readonly local: LocalStore, private readonly log: JetStreamLog,
+    private readonly leases: Leases,
+  ) {}
+
+  get node(): string { return this.leases.node; }
+
+  lastSeq(familyId: string): number { return this.local.lastSeq(familyId); }
+
+  /**
+   * Takes the family when nobody holds it (or this node already does): catches the local
+   * copy up from the log and fences earlier writers. Resolves with the lease, or null when
+   * another node owns the family.
+   */
+  async own(familyId: string): Promise<HeldLease | null> {
+    const held = this.leases.holding(familyId);
+    if (held) return held;
+    const lease = await this.leases.acquire(familyId);
+    if (!lease) return null;
+    await this.enqueue(familyId, async () => {
+      const head = await this.catchUp(familyId);
+      const lastSeq = this.local.lastSeq(familyId);
+      const entry: LogEntry = { v: 1, kind: 'owner', node: this.node, lastSeq };
+      const seq = await this.log.append(familyId, entry, head);
+      await this.local.commit(familyId, { checkpoints: [{ consumer: CHECKPOINT, seq }] });
+      this.stats.takeovers += 1;
+    }).catch((err: unknown) => {
+      // Someone appended between the catch-up and the fence: try again on the next call.
+      this.leases.drop(familyId);
+      throw err;
+    });
+    return lease;
+  }
+
+  /** Applies every entry of the family's log this node's LMDB lacks; the subject's head. */
+  async catchUp(familyId: string): Promise<number> {
+    let head = this.local.getCheckpoint(CHECKPOINT, familyId);
+    for await (const { streamSeq, entry } of this.log.read(familyId, head)) {
+      const checkpoint = { consumer: CHECKPOINT, seq: streamSeq };
+      const batch: CommitBatch = entry.kind === 'batch'
+        ? { ...entry.batch, checkpoints: [...entry.batch.checkpoints ?? [], checkpoint] }
+        : { checkpoints: [checkpoint] };
+      await this.local.commit(familyId, batch);
+      head = streamSeq;
+      this.stats.replayed += 1;
+    }
+    return head;
+  }
+
+  /**
+   * Appends the batch to the family's subject and, once acknowledged, writes it to LMDB. The
+   * guard and the expected seq are checked before the append (the log, once written, is the
+   * truth). Another node holding the lease → NotOwnerError; fenced → the lease is dropped and the
+   * commit fails with StoreWriteError; nothing of the batch is written locally in either case.
+   */
+  async commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
+    // A lapsed lease nobody else took (a renewal lost while NATS elected a leader) is taken
+    // again the regular way: catch up, fence, then write.
+    if (!this.leases.holding(familyId)) await this.own(familyId).catch(() => null);
+    return this.enqueue(familyId, async () => {
+      if (!this.leases.holding(familyId)) {
+        const owner = await this.leases.owner(familyId).catch(() => null);
+        throw new NotOwnerError(familyId, owner?.node ?? null);
+      }
+      if (guard && !guard()) throw new StoreWriteError('failed', 'commit refused by its guard');
+      const { expectedLastSeq, ...rest } = batch;
+      const last = this.local.lastSeq(familyId);
+      if (expectedLastSeq !== undefined && last !== expectedLastSeq) {
+        throw new StoreWriteError('failed',
+          `the family's log ends at ${last}, not at ${expectedLastSeq} as the batch expected`);
+      }
+      const lastSeq = rest.log?.length ? rest.log[rest.log.length - 1]!.seq : last;
+      const entry: LogEntry = { v: 1, kind: 'batch', node: this.node, lastSeq, batch: rest };
+      const head = this.local.getCheckpoint(CHECKPOINT, familyId);
+      let seq: number;
+      try {
+        seq = await this.log.append(familyId, entry, head);
+      } catch (err) {
+        if (err instanceof FencedError) {
+          this.stats.fenced += 1;
+          this.leases.drop(familyId);
+          throw new StoreWriteError('failed', err.message, err);
+        }
+        const why = `the cluster log refused the batch: ${(err as Error).message}`;
+        throw new StoreWriteError('failed', why, err);
+      }
+      this.stats.appends += 1;
+      const checkpoint = { consumer: CHECKPOINT, seq };
+      const checkpoints = [...rest.checkpoints ?? [], checkpoint];
+      await this.local.commit(familyId, { ...rest, checkpoints });
+    });
+  }
+
+  private enqueue<T>(familyId: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(familyId) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.queues.set(familyId, tail);
+    void tail.then(() => { if (this.queues.get(familyId) === tail) this.queues.delete(familyId); });
+    return run;
+  }
+}

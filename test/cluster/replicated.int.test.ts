@@ -1,0 +1,193 @@
+/**
+ * The cluster's write path against three real clustered JetStream servers on loopback, with
+ * two nodes (each its own NATS connection and its own LMDB folder): batches replicate and
+ * catch up on the other node with a dense, gapless seq; a node without the lease cannot write;
+ * a former owner is fenced by JetStream even while its own clock says its lease still holds;
+ * an owner that dies mid-burst loses no acknowledged write; losing one NATS server of three
+ * does not stop writes. The HTTP daemon does not run on these parts yet (docs/scaling.md).
+ */
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Store } from '../../src/store/store.js';
+import type { ChangeRecord } from '../../src/store/types.js';
+import type { ClusterConfig } from '../../src/config.js';
+import { ClusterNode } from '../../src/cluster/node.js';
+import { LOG_STREAM } from '../../src/cluster/connection.js';
+import { CHECKPOINT, NotOwnerError } from '../../src/cluster/replicated.js';
+import { tempDataDir } from '../helpers/server.js';
+import {
+  hasNatsServer, NO_NATS, serverPid, startNatsCluster, type NatsCluster,
+} from '../helpers/nats.js';
+
+const LEASE_S = 1;
+
+function record(seq: number): ChangeRecord {
+  return {
+    id: `event_${String(seq).padStart(20, '0')}`, seq, at: '2026-11-26T00:00:00.000Z',
+    type: 'person.created', actor: { keyId: null, personId: null }, object: { seq },
+  };
+}
+
+/** One change: the record `p<seq>` and its log entry, expecting the log to end at seq - 1. */
+function change(seq: number) {
+  return {
+    records: [{ table: 'people', id: `p${seq}`, value: { id: `p${seq}`, seq } }],
+    log: [record(seq)], expectedLastSeq: seq - 1,
+  };
+}
+
+function seqs(store: Store, familyId: string): number[] {
+  return store.readLog(familyId, 0, 100_000).map((r) => r.seq);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('cluster: the replicated log over three JetStream servers', function () {
+  this.timeout(40_000);
+  let nats: NatsCluster | undefined;
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+  const nodes: ClusterNode[] = [];
+
+  async function node(name: string, server: number, now?: () => number) {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const store = Store.open(dir);
+    stores.push(store);
+    const cfg: ClusterConfig = {
+      natsServers: [nats!.urls[server]!], nodeName: name, advertiseUrl: 'http://127.0.0.1:1',
+      secret: 'x'.repeat(32), leaseSeconds: LEASE_S, credsFile: null, tls: null,
+    };
+    const n = await ClusterNode.start(cfg, store, { replicas: 3, ...(now ? { now } : {}) });
+    nodes.push(n);
+    return { node: n, store };
+  }
+
+  before(async function () {
+    if (!hasNatsServer()) {
+      console.log(`      skipped: ${NO_NATS}`);
+      this.skip();
+    }
+    nats = await startNatsCluster(90);
+  });
+
+  after(async () => {
+    for (const n of nodes) await n.close().catch(() => undefined);
+    for (const s of stores) await s.close().catch(() => undefined);
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    await nats?.stop();
+  });
+
+  it('keeps the log in a stream of 3 replicas, one message per batch, the dense seq in it', async () => {
+    const a = await node('a', 0);
+    expect(await a.node.commits.own('fam_one')).to.not.equal(null);
+    for (let s = 1; s <= 3; s++) await a.node.commits.commit('fam_one', change(s));
+    await a.node.commits.commit('fam_one', { log: [record(4), record(5)], expectedLastSeq: 3 });
+    expect(seqs(a.store, 'fam_one')).to.deep.equal([1, 2, 3, 4, 5]);
+    const jsm = await jetstreamManager(a.node.nc);
+    const info = await jsm.streams.info(LOG_STREAM);
+    expect(info.config.num_replicas).to.equal(3);
+    // One owner entry and four batches: the two-record batch is one message.
+    const entries = [];
+    for await (const e of a.node.log.read('fam_one', 0)) entries.push(e.entry);
+    expect(entries.map((e) => `${e.kind}:${e.lastSeq}`)).to.deep.equal(
+      ['owner:0', 'batch:1', 'batch:2', 'batch:3', 'batch:5']);
+    expect(a.store.getCheckpoint(CHECKPOINT, 'fam_one'))
+      .to.equal(await a.node.log.lastStreamSeq('fam_one'));
+  });
+
+  it('refuses a write from a node without the lease, and hands the family over when it expires', async () => {
+    const a = nodes[0]!;
+    const b = await node('b', 1);
+    expect(await b.node.commits.own('fam_one')).to.equal(null); // a holds it and renews
+    const refused = await b.node.commits.commit('fam_one', change(6)).then(() => null, (e: unknown) => e);
+    expect(refused).to.be.instanceOf(NotOwnerError);
+    expect((refused as NotOwnerError).owner).to.equal('a');
+    expect(seqs(b.store, 'fam_one')).to.deep.equal([]);
+
+    a.stopRenewing();
+    await sleep(LEASE_S * 1000 + 200);
+    expect(await b.node.commits.own('fam_one')).to.not.equal(null);
+    // b rebuilt the family from the log: records and seq as a wrote them.
+    expect(seqs(b.store, 'fam_one')).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(b.store.getRecord('fam_one', 'people', 'p3')).to.deep.equal({ id: 'p3', seq: 3 });
+    await b.node.commits.commit('fam_one', change(6));
+    // a's lease ran out: it refuses before it even tries, and wrote nothing.
+    const late = await a.commits.commit('fam_one', change(6)).then(() => null, (e: unknown) => e);
+    expect(late).to.be.instanceOf(NotOwnerError);
+    expect(seqs(stores[0]!, 'fam_one')).to.deep.equal([1, 2, 3, 4, 5]);
+  });
+
+  it('fences a paused owner whose clock still says it holds the lease (no split brain)', async () => {
+    let frozen = Date.now();
+    const paused = await node('paused', 2, () => frozen);
+    const c = await node('c', 0);
+    expect(await paused.node.commits.own('fam_two')).to.not.equal(null);
+    await paused.node.commits.commit('fam_two', change(1));
+    paused.node.stopRenewing(); // what SIGSTOP does to the renewals
+    await sleep(LEASE_S * 1000 + 200);
+    expect(await c.node.commits.own('fam_two')).to.not.equal(null);
+    await c.node.commits.commit('fam_two', change(2));
+    // The paused node wakes believing its lease valid (its clock stood still): JetStream
+    // refuses its append because c's owner entry and batch came after what it saw.
+    frozen += 1;
+    const err = await paused.node.commits.commit('fam_two', change(2)).then(() => null, (e: unknown) => e);
+    expect(String(err)).to.match(/another node appended/);
+    expect(paused.node.commits.stats.fenced).to.equal(1);
+    expect(seqs(paused.store, 'fam_two')).to.deep.equal([1]);
+    // …and after being fenced it no longer thinks it owns the family.
+    expect(paused.node.leases.holding('fam_two')).to.equal(undefined);
+    expect(seqs(c.store, 'fam_two')).to.deep.equal([1, 2]);
+  });
+
+  it('loses no acknowledged write when the owner dies mid-burst: no duplicate, no gap', async () => {
+    const d = await node('d', 1);
+    const e = await node('e', 2);
+    expect(await d.node.commits.own('fam_three')).to.not.equal(null);
+    const acked: number[] = [];
+    const burst = [];
+    for (let s = 1; s <= 60; s++) {
+      burst.push(d.node.commits.commit('fam_three', change(s)).then(() => { acked.push(s); }, () => undefined));
+    }
+    // The owner's connection goes away abruptly while the burst is in flight.
+    while (acked.length < 10) await sleep(5);
+    d.node.stopRenewing();
+    await d.node.nc.close();
+    await Promise.all(burst);
+    expect(acked.length).to.be.within(10, 59);
+    await sleep(LEASE_S * 1000 + 200);
+    expect(await e.node.commits.own('fam_three')).to.not.equal(null);
+    const onSurvivor = seqs(e.store, 'fam_three');
+    for (const s of acked) expect(onSurvivor).to.include(s);
+    expect(onSurvivor).to.deep.equal(onSurvivor.map((_, i) => i + 1)); // gapless, no duplicate
+    // The survivor goes on from where the log ends.
+    const next = onSurvivor.length + 1;
+    await e.node.commits.commit('fam_three', change(next));
+    expect(seqs(e.store, 'fam_three').at(-1)).to.equal(next);
+  });
+
+  it('goes on writing when one of the three NATS servers is killed', async () => {
+    const f = await node('f', 1);
+    expect(await f.node.commits.own('fam_four')).to.not.equal(null);
+    await f.node.commits.commit('fam_four', change(1));
+    process.kill(serverPid(nats!.servers[0]!), 'SIGKILL');
+    await nats!.servers[0]!.exited;
+    for (let s = 2; s <= 5; s++) await f.node.commits.commit('fam_four', change(s));
+    expect(seqs(f.store, 'fam_four')).to.deep.equal([1, 2, 3, 4, 5]);
+    // A node on another surviving server rebuilds the family from the two remaining replicas.
+    f.node.stopRenewing();
+    await sleep(LEASE_S * 1000 + 200);
+    const g = await node('g', 2);
+    expect(await g.node.commits.own('fam_four')).to.not.equal(null);
+    expect(seqs(g.store, 'fam_four')).to.deep.equal([1, 2, 3, 4, 5]);
+  });
+
+  it('refuses a batch larger than one message may be, writing nothing', async () => {
+    const g = nodes.at(-1)!;
+    const big = { records: [{ table: 'notes', id: 'n1', value: { text: 'x'.repeat(g.log.maxPayload) } }] };
+    const err = await g.commits.commit('fam_four', big).then(() => null, (e: unknown) => e);
+    expect(String(err)).to.match(/max_payload/);
+    expect(stores.at(-1)!.getRecord('fam_four', 'notes', 'n1')).to.equal(undefined);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Three clustered JetStream nats-server processes on loopback, for the cluster tests. No fixed
+ * port: each server listens on `-p -1` and a cluster port `127.0.0.1:-1`, and the ports are read
+ * back from its log. Every server runs under `timeout` (a forgotten one dies on its own), with
+ * its own temporary store folder, and is killed by its PID.
+ *
+ * A JetStream cluster needs a route at start, and the first server cannot know the others'
+ * ports yet: it is given a route to port 1 on loopback (refused at once, retried quietly), and
+ * the two others route to the first server's cluster port; the servers then learn each other.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface NatsServer {
+  name: string;
+  proc: ChildProcess;
+  /** `nats://127.0.0.1:<port>` for clients. */
+  url: string;
+  routePort: number;
+  log: () => string;
+  exited: Promise<void>;
+}
+
+export interface NatsCluster {
+  servers: NatsServer[];
+  urls: string[];
+  /** Stops every server still running and removes their folders. */
+  stop(): Promise<void>;
+}
+
+/** Whether Debian's nats-server is on PATH (tests skip visibly without it). */
+export function hasNatsServer(): boolean {
+  return spawnSync('nats-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** The message a test skips with when nats-server is missing. */
+export const NO_NATS = 'nats-server is not installed (Debian package nats-server; .ci/run installs it)';
+
+function startOne(name: string, dir: string, route: string, lifetimeS: number): Promise<NatsServer> {
+  const args = [
+    '--kill-after=2', String(lifetimeS), 'nats-server', '-js', '-a', '127.0.0.1', '-p', '-1',
+    '-sd', join(dir, name), '-n', name, '--cluster_name', 'household-test',
+    '--cluster', 'nats://127.0.0.1:-1', '--routes', route,
+  ];
+  const proc = spawn('timeout', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<void>((res) => proc.once('exit', () => res()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 10_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const client = /client connections on 127\.0\.0\.1:(\d+)/.exec(out);
+      const routes = /route connections on 127\.0\.0\.1:(\d+)/.exec(out);
+      if (client && routes) {
+        clearTimeout(timer);
+        resolve({
+          name, proc, url: `nats://127.0.0.1:${client[1]}`, routePort: Number(routes[1]),
+          log: () => out, exited,
+        });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    void exited.then(() => { clearTimeout(timer); reject(new Error(`${name} exited:\n${out}`)); });
+  });
+}
+
+/** Starts three clustered JetStream servers; they die on their own after `lifetimeS`. */
+export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'household-nats-'));
+  const servers: NatsServer[] = [];
+  const stop = async () => {
+    for (const s of servers) {
+      if (s.proc.exitCode !== null || s.proc.signalCode !== null) continue;
+      // SIGKILL to the server itself: `timeout` forwards SIGTERM only, and exits after it.
+      try { process.kill(serverPid(s), 'SIGKILL'); } catch { s.proc.kill('SIGTERM'); }
+    }
+    await Promise.all(servers.map((s) => s.exited));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    servers.push(await startOne('n1', dir, 'nats://127.0.0.1:1', lifetimeS));
+    const seed = `nats://127.0.0.1:${servers[0]!.routePort}`;
+    servers.push(...await Promise.all(['n2', 'n3'].map((n) => startOne(n, dir, seed, lifetimeS))));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  // JetStream answers only once the servers elected a metadata leader.
+  const until = Date.now() + 15_000;
+  while (!servers.every((s) => /metadata leader/.test(s.log()))) {
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`no JetStream metadata leader:\n${servers.map((s) => s.log()).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { servers, urls: servers.map((s) => s.url), stop };
+}
+
+/**
+ * The PID of the nats-server itself (the child is `timeout`, which forwards SIGTERM but not
+ * SIGKILL): what a test kills to lose one server abruptly.
+ */
+export function serverPid(server: NatsServer): number {
+  const r = spawnSync('pgrep', ['-P', String(server.proc.pid), '-x', 'nats-server'], { encoding: 'utf8' });
+  const pid = Number(r.stdout.trim().split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no nats-server under PID ${server.proc.pid}`);
+  return pid;
+}
