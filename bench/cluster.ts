@@ -57,7 +57,7 @@ async function run(families: string[], commitsOf: (f: string) => BatchCommits): 
   await Promise.all(families.flatMap((f) => Array.from({ length: INFLIGHT }, () => writer(f))));
   const took = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p / 100))]!;
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p / 100))];
   return { commits: latencies.length, perSecond: latencies.length / took, p50: pct(50), p99: pct(99) };
 }
 
@@ -83,11 +83,11 @@ async function main(): Promise<void> {
       const store = Store.open(dir());
       stores.push(store);
       nodes.push(await ClusterNode.start({
-        natsServers: [nats.urls[i]!], nodeName: `bench${i}`, advertiseUrl: 'http://127.0.0.1:1',
+        natsServers: [nats.urls[i]], nodeName: `bench${i}`, advertiseUrl: 'http://127.0.0.1:1',
         secret: 'b'.repeat(32), leaseSeconds: 10, credsFile: null, tls: null,
       }, store, { replicas: 3 }));
     }
-    const ownerOf = new Map(families.map((f, i) => [f, nodes[i % 3]!.commits]));
+    const ownerOf = new Map(families.map((f, i) => [f, nodes[i % 3].commits]));
     for (const [f, commits] of ownerOf) {
       if (!await commits.own(f)) throw new Error(`could not take ${f}`);
     }

@@ -61,7 +61,7 @@ export class JetStreamLog {
       await jsm.streams.add({
         name: LOG_STREAM, subjects: [familySubject('*')], num_replicas: replicas,
         // Nothing is ever dropped: the log is the only durable copy of a family.
-        max_msgs_per_subject: -1, max_age: 0, discard: 'new' as never,
+        max_msgs_per_subject: -1, max_age: 0, discard: 'new',
       });
     }
     return new JetStreamLog(nc, jsm);

@@ -107,7 +107,7 @@ export class ReplicatedCommits implements BatchCommits {
         throw new StoreWriteError('failed',
           `the family's log ends at ${last}, not at ${expectedLastSeq} as the batch expected`);
       }
-      const lastSeq = rest.log?.length ? rest.log[rest.log.length - 1]!.seq : last;
+      const lastSeq = rest.log?.length ? rest.log[rest.log.length - 1].seq : last;
       const entry: LogEntry = { v: 1, kind: 'batch', node: this.node, lastSeq, batch: rest };
       const head = this.local.getCheckpoint(CHECKPOINT, familyId);
       let seq: number;

@@ -56,7 +56,7 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     const store = Store.open(dir);
     stores.push(store);
     const cfg: ClusterConfig = {
-      natsServers: [nats!.urls[server]!], nodeName: name, advertiseUrl: 'http://127.0.0.1:1',
+      natsServers: [nats!.urls[server]], nodeName: name, advertiseUrl: 'http://127.0.0.1:1',
       secret: 'x'.repeat(32), leaseSeconds: LEASE_S, credsFile: null, tls: null,
     };
     const n = await ClusterNode.start(cfg, store, { replicas: 3, ...(now ? { now } : {}) });
@@ -98,7 +98,7 @@ describe('cluster: the replicated log over three JetStream servers', function ()
   });
 
   it('refuses a write from a node without the lease, and hands the family over when it expires', async () => {
-    const a = nodes[0]!;
+    const a = nodes[0];
     const b = await node('b', 1);
     expect(await b.node.commits.own('fam_one')).to.equal(null); // a holds it and renews
     const refused = await b.node.commits.commit('fam_one', change(6)).then(() => null, (e: unknown) => e);
@@ -116,7 +116,7 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     // a's lease ran out: it refuses before it even tries, and wrote nothing.
     const late = await a.commits.commit('fam_one', change(6)).then(() => null, (e: unknown) => e);
     expect(late).to.be.instanceOf(NotOwnerError);
-    expect(seqs(stores[0]!, 'fam_one')).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(seqs(stores[0], 'fam_one')).to.deep.equal([1, 2, 3, 4, 5]);
   });
 
   it('fences a paused owner whose clock still says it holds the lease (no split brain)', async () => {
@@ -171,8 +171,8 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     const f = await node('f', 1);
     expect(await f.node.commits.own('fam_four')).to.not.equal(null);
     await f.node.commits.commit('fam_four', change(1));
-    process.kill(serverPid(nats!.servers[0]!), 'SIGKILL');
-    await nats!.servers[0]!.exited;
+    process.kill(serverPid(nats!.servers[0]), 'SIGKILL');
+    await nats!.servers[0].exited;
     for (let s = 2; s <= 5; s++) await f.node.commits.commit('fam_four', change(s));
     expect(seqs(f.store, 'fam_four')).to.deep.equal([1, 2, 3, 4, 5]);
     // A node on another surviving server rebuilds the family from the two remaining replicas.

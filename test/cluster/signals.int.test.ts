@@ -25,8 +25,8 @@ async function startWriter(url: string, name: string, familyId: string, dir: str
   const proc = spawn('timeout', ['--kill-after=2', '40', process.execPath, WRITER, url, name, familyId, dir, String(LEASE_S)],
     { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  proc.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-  proc.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+  proc.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+  proc.stderr.on('data', (c: Buffer) => { out += c.toString(); });
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
   const until = Date.now() + 15_000;
   while (!out.includes('owned')) {
@@ -73,7 +73,7 @@ describe('cluster: owners stopped by real signals', function () {
     dirs.push(dir);
     const store = Store.open(dir);
     const node = await ClusterNode.start({
-      natsServers: [nats!.urls[server]!], nodeName: name, advertiseUrl: 'http://127.0.0.1:1',
+      natsServers: [nats!.urls[server]], nodeName: name, advertiseUrl: 'http://127.0.0.1:1',
       secret: 's'.repeat(32), leaseSeconds: LEASE_S, credsFile: null, tls: null,
     }, store, { replicas: 3 });
     cleanup.push(() => node.close(), () => store.close());
@@ -83,7 +83,7 @@ describe('cluster: owners stopped by real signals', function () {
   async function writer(name: string, server: number, familyId: string) {
     const dir = tempDataDir();
     dirs.push(dir);
-    const w = await startWriter(nats!.urls[server]!, name, familyId, dir);
+    const w = await startWriter(nats!.urls[server], name, familyId, dir);
     writers.push(w);
     return w;
   }

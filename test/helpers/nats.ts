@@ -61,8 +61,8 @@ function startOne(name: string, dir: string, route: string, lifetimeS: number): 
         });
       }
     };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
     void exited.then(() => { clearTimeout(timer); reject(new Error(`${name} exited:\n${out}`)); });
   });
 }
@@ -82,7 +82,7 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
   };
   try {
     servers.push(await startOne('n1', dir, 'nats://127.0.0.1:1', lifetimeS));
-    const seed = `nats://127.0.0.1:${servers[0]!.routePort}`;
+    const seed = `nats://127.0.0.1:${servers[0].routePort}`;
     servers.push(...await Promise.all(['n2', 'n3'].map((n) => startOne(n, dir, seed, lifetimeS))));
   } catch (err) {
     await stop();
