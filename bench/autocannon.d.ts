@@ -12,7 +12,10 @@ declare module 'autocannon' {
   }
 
   export interface Request extends RequestData {
-    setupRequest?: (req: RequestData & { headers: Record<string, string> }, context: Record<string, unknown>) => RequestData | null;
+    setupRequest?: (
+      req: RequestData & { headers: Record<string, string> },
+      context: Record<string, unknown>,
+    ) => RequestData | null;
   }
 
   export interface Options {

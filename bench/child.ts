@@ -29,7 +29,10 @@ export class Child {
   private readonly waiting = new Map<number, (m: Message) => void>();
   private exited: Promise<number | null>;
 
-  private constructor(readonly proc: ChildProcess, readonly url: string) {
+  private constructor(
+    readonly proc: ChildProcess,
+    readonly url: string,
+  ) {
     proc.on('message', (m: Message) => {
       if (m.id !== undefined) {
         const resolve = this.waiting.get(m.id);
@@ -41,31 +44,51 @@ export class Child {
   }
 
   /** Forks `script` with `env` added and waits (at most `timeoutMs`) for its ready message. */
-  static async start(script: string, opts: { env?: Record<string, string>; execArgv?: string[]; init?: Message; timeoutMs?: number }): Promise<Child> {
+  static async start(
+    script: string,
+    opts: { env?: Record<string, string>; execArgv?: string[]; init?: Message; timeoutMs?: number },
+  ): Promise<Child> {
     const proc = fork(script, [], {
       env: { ...process.env, ...(opts.env ?? {}) },
       execArgv: opts.execArgv ?? [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`${script} did not start within ${opts.timeoutMs ?? 30_000} ms`)); }, opts.timeoutMs ?? 30_000);
+      const timer = setTimeout(() => {
+        proc.kill('SIGKILL');
+        reject(new Error(`${script} did not start within ${opts.timeoutMs ?? 30_000} ms`));
+      }, opts.timeoutMs ?? 30_000);
       proc.on('message', (m: Message) => {
-        if (m.type === 'ready') { clearTimeout(timer); resolve(m.url as string); }
+        if (m.type === 'ready') {
+          clearTimeout(timer);
+          resolve(m.url as string);
+        }
       });
-      proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code} before it was ready`)); });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${script} exited with ${code} before it was ready`));
+      });
       if (opts.init) proc.send(opts.init);
     });
     return new Child(proc, url);
   }
 
-  get pid(): number { return this.proc.pid!; }
+  get pid(): number {
+    return this.proc.pid!;
+  }
 
   /** Sends a message and waits for the reply carrying the same id. */
   ask<T = Message>(message: Message, timeoutMs = 30_000): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => { this.waiting.delete(id); reject(new Error(`no answer to ${message.type} within ${timeoutMs} ms`)); }, timeoutMs);
-      this.waiting.set(id, (m) => { clearTimeout(timer); resolve(m as T); });
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new Error(`no answer to ${message.type} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiting.set(id, (m) => {
+        clearTimeout(timer);
+        resolve(m as T);
+      });
       this.proc.send({ ...message, id });
     });
   }
@@ -119,7 +142,13 @@ export function serveChild(handlers: {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    handlers.stop().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+    handlers.stop().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
   };
   const onMessage = async (m: Message) => {
     if (m.type === 'close') return stop();
@@ -133,7 +162,10 @@ export function serveChild(handlers: {
   };
   // A message that fails ends the child as an unhandled rejection would, but says so first.
   process.on('message', (m: Message) => {
-    onMessage(m).catch((err: unknown) => { console.error(err); process.exit(1); });
+    onMessage(m).catch((err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    });
   });
   // The runner went away (crash, Ctrl-C): do not linger.
   process.on('disconnect', stop);

@@ -30,14 +30,22 @@ const INFLIGHT = arg('inflight', 4);
 
 function change(seq: number) {
   const record: ChangeRecord = {
-    id: `event_${String(seq).padStart(20, '0')}`, seq, at: new Date().toISOString(),
-    type: 'tracker.entry.created', actor: { keyId: 'key_bench', personId: null },
+    id: `event_${String(seq).padStart(20, '0')}`,
+    seq,
+    at: new Date().toISOString(),
+    type: 'tracker.entry.created',
+    actor: { keyId: 'key_bench', personId: null },
     object: { id: `e${seq}`, text: 'Take out the recycling', done: false },
   };
   return { records: [{ table: 'entries', id: `e${seq}`, value: record.object }], log: [record] };
 }
 
-interface Result { commits: number; perSecond: number; p50: number; p99: number }
+interface Result {
+  commits: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
 
 /** Runs the writers against `commitsOf(family)` for SECONDS; seq is per family, in order. */
 async function run(families: string[], commitsOf: (f: string) => BatchCommits): Promise<Result> {
@@ -57,8 +65,14 @@ async function run(families: string[], commitsOf: (f: string) => BatchCommits): 
   await Promise.all(families.flatMap((f) => Array.from({ length: INFLIGHT }, () => writer(f))));
   const took = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p / 100))];
-  return { commits: latencies.length, perSecond: latencies.length / took, p50: pct(50), p99: pct(99) };
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))];
+  return {
+    commits: latencies.length,
+    perSecond: latencies.length / took,
+    p50: pct(50),
+    p99: pct(99),
+  };
 }
 
 function line(name: string, r: Result): string {
@@ -66,10 +80,15 @@ function line(name: string, r: Result): string {
 }
 
 async function main(): Promise<void> {
-  if (!hasNatsServer()) throw new Error('nats-server is not installed (Debian package nats-server)');
+  if (!hasNatsServer())
+    throw new Error('nats-server is not installed (Debian package nats-server)');
   const families = Array.from({ length: FAMILIES }, (_, i) => `fam_bench${i}`);
   const dirs: string[] = [];
-  const dir = () => { const d = mkdtempSync(join(tmpdir(), 'household-bench-cluster-')); dirs.push(d); return d; };
+  const dir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'household-bench-cluster-'));
+    dirs.push(d);
+    return d;
+  };
 
   const embedded = Store.open(dir());
   const single = await run(families, () => embedded);
@@ -82,25 +101,38 @@ async function main(): Promise<void> {
     for (let i = 0; i < 3; i++) {
       const store = Store.open(dir());
       stores.push(store);
-      nodes.push(await ClusterNode.start({
-        natsServers: [nats.urls[i]], nodeName: `bench${i}`, advertiseUrl: 'http://127.0.0.1:1',
-        secret: 'b'.repeat(32), leaseSeconds: 10, credsFile: null, tls: null,
-      }, store, { replicas: 3 }));
+      nodes.push(
+        await ClusterNode.start(
+          {
+            natsServers: [nats.urls[i]],
+            nodeName: `bench${i}`,
+            advertiseUrl: 'http://127.0.0.1:1',
+            secret: 'b'.repeat(32),
+            leaseSeconds: 10,
+            credsFile: null,
+            tls: null,
+          },
+          store,
+          { replicas: 3 },
+        ),
+      );
     }
     const ownerOf = new Map(families.map((f, i) => [f, nodes[i % 3].commits]));
     for (const [f, commits] of ownerOf) {
-      if (!await commits.own(f)) throw new Error(`could not take ${f}`);
+      if (!(await commits.own(f))) throw new Error(`could not take ${f}`);
     }
     const cluster = await run(families, (f) => ownerOf.get(f)!);
-    process.stdout.write([
-      `${FAMILIES} families × ${INFLIGHT} writers each, ${SECONDS} s per case, one change per commit`,
-      '',
-      '| case | commits | commits/s | p50 ms | p99 ms |',
-      '|---|---|---|---|---|',
-      line('embedded (LMDB, one process)', single),
-      line('cluster (3 nodes, JetStream R3 on 3 servers)', cluster),
-      '',
-    ].join('\n'));
+    process.stdout.write(
+      [
+        `${FAMILIES} families × ${INFLIGHT} writers each, ${SECONDS} s per case, one change per commit`,
+        '',
+        '| case | commits | commits/s | p50 ms | p99 ms |',
+        '|---|---|---|---|---|',
+        line('embedded (LMDB, one process)', single),
+        line('cluster (3 nodes, JetStream R3 on 3 servers)', cluster),
+        '',
+      ].join('\n'),
+    );
   } finally {
     for (const n of nodes) await n.close().catch(() => undefined);
     for (const s of stores) await s.close().catch(() => undefined);

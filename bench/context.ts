@@ -17,27 +17,62 @@ export const CONTEXT_EVENTS = 500;
 
 /** The queries the closed-loop case rotates through; the open-loop case uses the first. */
 export const CONTEXT_QUERIES = [
-  'plants', 'dishw', 'vacum living', 'crème', 'zoe', 'dentist', 'fold laundry', 'kettle', 'piano', 'recycling',
-  'swimming', 'bathroom sink', 'smoke alarm', 'football', 'parents evening', 'birthday',
+  'plants',
+  'dishw',
+  'vacum living',
+  'crème',
+  'zoe',
+  'dentist',
+  'fold laundry',
+  'kettle',
+  'piano',
+  'recycling',
+  'swimming',
+  'bathroom sink',
+  'smoke alarm',
+  'football',
+  'parents evening',
+  'birthday',
 ];
 
 const EVENT_TITLES = [
-  'Dentist – Zoë', 'Piano lesson', 'Football practice', 'Parents evening', 'Birthday party', 'Swimming club',
-  'Car service', 'Book club', 'Vet appointment', 'School play', 'Grandma visits', 'Yoga class',
+  'Dentist – Zoë',
+  'Piano lesson',
+  'Football practice',
+  'Parents evening',
+  'Birthday party',
+  'Swimming club',
+  'Car service',
+  'Book club',
+  'Vet appointment',
+  'School play',
+  'Grandma visits',
+  'Yoga class',
 ];
 const PLACES = ['Town hall', 'Community centre', 'Smile Clinic', 'Leisure centre', ''];
 
-function isoDay(d: Date): string { return d.toISOString().slice(0, 10); }
+function isoDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
 
 /** The i-th event: one-offs over the next 60 days, weekly series since 2022, monthly series. */
 export function contextEvent(i: number, today: Date): Record<string, unknown> {
   const title = `${EVENT_TITLES[i % EVENT_TITLES.length]} ${i}`;
   const where = PLACES[i % PLACES.length];
-  const base = { title, time: `${String(8 + (i % 12)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`, ...(where ? { where } : {}), note: i % 3 ? 'Bring the blue folder' : 'Ask Zoë first' };
+  const base = {
+    title,
+    time: `${String(8 + (i % 12)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
+    ...(where ? { where } : {}),
+    note: i % 3 ? 'Bring the blue folder' : 'Ask Zoë first',
+  };
   switch (i % 4) {
-    case 0: case 1: return { ...base, date: isoDay(new Date(today.getTime() + (i % 60) * 86_400_000)) };
-    case 2: return { ...base, date: `2022-0${1 + (i % 9)}-1${i % 10}`, repeatFrequency: 'weekly' };
-    default: return { ...base, date: `2025-0${1 + (i % 9)}-0${1 + (i % 9)}`, repeatFrequency: 'monthly' };
+    case 0:
+    case 1:
+      return { ...base, date: isoDay(new Date(today.getTime() + (i % 60) * 86_400_000)) };
+    case 2:
+      return { ...base, date: `2022-0${1 + (i % 9)}-1${i % 10}`, repeatFrequency: 'weekly' };
+    default:
+      return { ...base, date: `2025-0${1 + (i % 9)}-0${1 + (i % 9)}`, repeatFrequency: 'monthly' };
   }
 }
 
@@ -48,8 +83,13 @@ export async function seedContext(baseUrl: string, family: BenchFamily): Promise
   const queue = Array.from({ length: CONTEXT_EVENTS }, (_, i) => i);
   const worker = async () => {
     for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': family.apiKey }, body: JSON.stringify(contextEvent(i, today)) });
-      if (res.status !== 201) throw new Error(`seeding events: POST answered ${res.status}: ${await res.text()}`);
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': family.apiKey },
+        body: JSON.stringify(contextEvent(i, today)),
+      });
+      if (res.status !== 201)
+        throw new Error(`seeding events: POST answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer().catch(() => undefined);
     }
   };
@@ -72,7 +112,11 @@ async function timed(url: string, init: RequestInit): Promise<{ ms: number; stat
  * a write followed by a search of a query not asked since that write, and a write followed
  * by GET /people as the baseline.
  */
-export async function contextColdTimings(baseUrl: string, family: BenchFamily, rounds = 40): Promise<{ firstMs: number; afterWriteMs: number[]; baselineMs: number[] }> {
+export async function contextColdTimings(
+  baseUrl: string,
+  family: BenchFamily,
+  rounds = 40,
+): Promise<{ firstMs: number; afterWriteMs: number[]; baselineMs: number[] }> {
   const headers = { 'x-api-key': family.apiKey };
   const first = await timed(baseUrl + contextPath(family.slug, 'kettle descale'), { headers });
   if (first.status !== 200) throw new Error(`GET context answered ${first.status}`);
@@ -80,16 +124,29 @@ export async function contextColdTimings(baseUrl: string, family: BenchFamily, r
   const baselineMs: number[] = [];
   const entryUrl = `${baseUrl}/api/v1/families/${family.slug}/trackers/chores/entries`;
   for (let i = 0; i < rounds; i++) {
-    const w = await fetch(entryUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Cold check ${i}`, data: { notes: 'Use the blue bucket' } }) });
+    const w = await fetch(entryUrl, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Cold check ${i}`, data: { notes: 'Use the blue bucket' } }),
+    });
     await w.arrayBuffer();
-    const r = await timed(baseUrl + contextPath(family.slug, CONTEXT_QUERIES[i % CONTEXT_QUERIES.length]), { headers });
+    const r = await timed(
+      baseUrl + contextPath(family.slug, CONTEXT_QUERIES[i % CONTEXT_QUERIES.length]),
+      { headers },
+    );
     if (r.status !== 200) throw new Error(`GET context answered ${r.status}`);
     afterWriteMs.push(r.ms);
     // The same write, then a read that costs next to nothing (one person listed): what the
     // client, HTTP and the write's aftermath add to any read.
-    const w2 = await fetch(entryUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Baseline ${i}` }) });
+    const w2 = await fetch(entryUrl, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Baseline ${i}` }),
+    });
     await w2.arrayBuffer();
-    baselineMs.push((await timed(`${baseUrl}/api/v1/families/${family.slug}/people`, { headers })).ms);
+    baselineMs.push(
+      (await timed(`${baseUrl}/api/v1/families/${family.slug}/people`, { headers })).ms,
+    );
   }
   return { firstMs: first.ms, afterWriteMs, baselineMs };
 }

@@ -15,7 +15,9 @@ const overrides = JSON.parse(process.env.BENCH_DAEMON_OVERRIDES ?? '{}') as Deep
 const config = loadConfig({ env: {}, overrides });
 const daemon = await startDaemon(config, {
   logger: createLogger(config.log.level),
-  onBootstrap: () => { /* the bench makes its own families */ },
+  onBootstrap: () => {
+    /* the bench makes its own families */
+  },
 });
 
 serveChild({

@@ -27,15 +27,27 @@ const DUMMY = Buffer.alloc(32);
 const checkKey: Koa.Middleware = async (ctx, next) => {
   const presented = ctx.get('x-api-key');
   const m = KEY_FORMAT.exec(presented);
-  if (!m) { ctx.status = 401; ctx.body = { ok: false, error: 'The API key is not valid', code: 'unauthorized' }; return; }
+  if (!m) {
+    ctx.status = 401;
+    ctx.body = { ok: false, error: 'The API key is not valid', code: 'unauthorized' };
+    return;
+  }
   const record = keys.get(m[1]);
   const actual = createHash('sha256').update(m[2]).digest();
   const expected = record ? record.hash : DUMMY;
   if (!record || !timingSafeEqual(expected, actual)) {
-    ctx.status = 401; ctx.body = { ok: false, error: 'The API key is not valid', code: 'unauthorized' }; return;
+    ctx.status = 401;
+    ctx.body = { ok: false, error: 'The API key is not valid', code: 'unauthorized' };
+    return;
   }
   if (record.slug !== ctx.params.familySlug) {
-    ctx.status = 403; ctx.body = { ok: false, error: 'This API key does not belong to that family', code: 'forbidden' }; return;
+    ctx.status = 403;
+    ctx.body = {
+      ok: false,
+      error: 'This API key does not belong to that family',
+      code: 'forbidden',
+    };
+    return;
   }
   await next();
 };
@@ -43,7 +55,11 @@ const checkKey: Koa.Middleware = async (ctx, next) => {
 function answer(route: string, status: number): Koa.Middleware {
   return (ctx) => {
     const body = bodies.get(`${route}?${ctx.querystring}`) ?? bodies.get(route);
-    if (body === undefined) { ctx.status = 404; ctx.body = { ok: false, error: `no body set for ${route}`, code: 'not_found' }; return; }
+    if (body === undefined) {
+      ctx.status = 404;
+      ctx.body = { ok: false, error: `no body set for ${route}`, code: 'not_found' };
+      return;
+    }
     ctx.status = status;
     ctx.body = body;
   };
@@ -54,7 +70,12 @@ app.silent = true;
 const router = new Router();
 const entries = '/api/v1/families/:familySlug/trackers/:collectionKey/entries';
 router.get(entries, checkKey, answer('entries:get', 200));
-router.post(entries, checkKey, bodyParser({ enableTypes: ['json'], strict: true }), answer('entries:post', 201));
+router.post(
+  entries,
+  checkKey,
+  bodyParser({ enableTypes: ['json'], strict: true }),
+  answer('entries:post', 201),
+);
 router.get('/api/v1/families/:familySlug/calendar/events', checkKey, answer('calendar:get', 200));
 router.get('/api/v1/families/:familySlug/context', checkKey, answer('context:get', 200));
 app.use(router.routes());
@@ -62,12 +83,18 @@ app.use(router.allowedMethods());
 
 const handle = app.callback();
 // `void`: Koa's handler settles every request itself (ctx.onerror answers a rejection).
-const server = createServer((req, res) => { void handle(req, res); });
+const server = createServer((req, res) => {
+  void handle(req, res);
+});
 server.keepAliveTimeout = 5_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
 serveChild({
-  stop: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+  stop: () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
   on: (m) => {
     if (m.type === 'keys') {
       for (const k of m.keys as { keyId: string; secretHash: string; slug: string }[]) {

@@ -25,21 +25,46 @@ try {
     env: {
       BENCH_DAEMON_OVERRIDES: JSON.stringify({
         server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
-        storage: { dataDir }, log: { level: 'warn' }, families: { bootstrapSlug: null },
+        storage: { dataDir },
+        log: { level: 'warn' },
+        families: { bootstrapSlug: null },
         rateLimit: { perMinute: 100_000_000 },
       }),
     },
   });
   const base = `${daemon.url}/api/v1/families/bench`;
   const cases = [
-    { name: 'POST /calendar/events, repeatDays of 100,000 strings', path: '/calendar/events',
-      body: JSON.stringify({ title: 'Hostile', date: '2026-12-01', repeatFrequency: 'weekly', repeatDays: Array.from({ length: 100_000 }, () => 'x') }) },
-    { name: 'POST /trackers, 500 fields x 1,000 bad options', path: '/trackers',
-      body: JSON.stringify({ name: 'Hostile', fields: Array.from({ length: 500 }, (_, i) => ({ key: `f${i}`, label: 'F', type: 'select', options: Array(1000).fill(1) })) }) },
+    {
+      name: 'POST /calendar/events, repeatDays of 100,000 strings',
+      path: '/calendar/events',
+      body: JSON.stringify({
+        title: 'Hostile',
+        date: '2026-12-01',
+        repeatFrequency: 'weekly',
+        repeatDays: Array.from({ length: 100_000 }, () => 'x'),
+      }),
+    },
+    {
+      name: 'POST /trackers, 500 fields x 1,000 bad options',
+      path: '/trackers',
+      body: JSON.stringify({
+        name: 'Hostile',
+        fields: Array.from({ length: 500 }, (_, i) => ({
+          key: `f${i}`,
+          label: 'F',
+          type: 'select',
+          options: Array(1000).fill(1),
+        })),
+      }),
+    },
   ];
   for (const c of cases) {
-    const post = () => fetch(base + c.path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': family.apiKey }, body: c.body })
-      .then(async (r) => ({ status: r.status, bytes: (await r.arrayBuffer()).byteLength }));
+    const post = () =>
+      fetch(base + c.path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': family.apiKey },
+        body: c.body,
+      }).then(async (r) => ({ status: r.status, bytes: (await r.arrayBuffer()).byteLength }));
     await post(); // warm up
     const cpu0 = daemon.cpuSeconds();
     const t0 = performance.now();
@@ -53,8 +78,12 @@ try {
     const health = await fetch(`${daemon.url}/healthz`).then(() => performance.now() - h0);
     await Promise.all(four);
 
-    process.stdout.write(`${c.name}: body ${(c.body.length / 1024).toFixed(0)} KiB; answer ${answer.status}, ${answer.bytes} bytes\n`);
-    process.stdout.write(`  per request: ${cpu.toFixed(1)} ms daemon CPU, ${wall.toFixed(1)} ms wall (mean of ${rounds})\n`);
+    process.stdout.write(
+      `${c.name}: body ${(c.body.length / 1024).toFixed(0)} KiB; answer ${answer.status}, ${answer.bytes} bytes\n`,
+    );
+    process.stdout.write(
+      `  per request: ${cpu.toFixed(1)} ms daemon CPU, ${wall.toFixed(1)} ms wall (mean of ${rounds})\n`,
+    );
     process.stdout.write(`  GET /healthz behind four at once: ${health.toFixed(0)} ms\n`);
   }
 } finally {

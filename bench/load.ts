@@ -9,7 +9,12 @@ import autocannon, { type Request } from 'autocannon';
 
 /** Busy CPU seconds of the whole machine so far (/proc/stat: all but idle and iowait). */
 export function machineBusySeconds(): number {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const f = readFileSync('/proc/stat', 'utf8')
+    .split('\n', 1)[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
   return (total - f[3] - f[4]) / 100;
 }
@@ -42,12 +47,17 @@ export interface Round {
 }
 
 export async function runRound(
-  baseUrl: string, spec: LoadSpec, opts: { connections: number; seconds: number; overallRate?: number; serverCpu?: () => number },
+  baseUrl: string,
+  spec: LoadSpec,
+  opts: { connections: number; seconds: number; overallRate?: number; serverCpu?: () => number },
 ): Promise<Round> {
   const request: Request = {
     method: spec.method ?? 'GET',
     path: spec.path,
-    headers: { ...(spec.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(spec.headers ?? {}) },
+    headers: {
+      ...(spec.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(spec.headers ?? {}),
+    },
     ...(spec.body !== undefined ? { body: spec.body } : {}),
     ...(spec.setupRequest ? { setupRequest: spec.setupRequest } : {}),
   };
@@ -57,7 +67,12 @@ export async function runRound(
   const loader0 = process.cpuUsage();
   const machine0 = machineBusySeconds();
   const instance = autocannon({
-    url: baseUrl, connections: opts.connections, duration: opts.seconds, pipelining: 1, timeout: 10, requests: [request],
+    url: baseUrl,
+    connections: opts.connections,
+    duration: opts.seconds,
+    pipelining: 1,
+    timeout: 10,
+    requests: [request],
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
   });
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
@@ -74,11 +89,18 @@ export async function runRound(
   const machineCpu = machineBusySeconds() - machine0;
   const serverCpu = cpu0 === undefined ? undefined : opts.serverCpu!() - cpu0;
   const statusCodes: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(count);
+  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {}))
+    statusCodes[code] = Number(count);
   return {
-    seconds: result.duration, ok: result['2xx'], non2xx: result.non2xx, errors: result.errors,
-    statusCodes, latencies: latencies.subarray(0, n),
-    loaderCpu: (loader.user + loader.system) / 1e6, machineCpu, ...(serverCpu !== undefined ? { serverCpu } : {}),
+    seconds: result.duration,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    statusCodes,
+    latencies: latencies.subarray(0, n),
+    loaderCpu: (loader.user + loader.system) / 1e6,
+    machineCpu,
+    ...(serverCpu !== undefined ? { serverCpu } : {}),
   };
 }
 
@@ -105,22 +127,31 @@ export function summarize(rounds: Round[]): Summary {
   const total = rounds.reduce((s, r) => s + r.latencies.length, 0);
   const all = new Float64Array(total);
   let at = 0;
-  for (const r of rounds) { all.set(r.latencies, at); at += r.latencies.length; }
+  for (const r of rounds) {
+    all.set(r.latencies, at);
+    at += r.latencies.length;
+  }
   all.sort();
-  const pct = (p: number) => (total ? all[Math.min(total - 1, Math.ceil((p / 100) * total) - 1)] : NaN);
+  const pct = (p: number) =>
+    total ? all[Math.min(total - 1, Math.ceil((p / 100) * total) - 1)] : NaN;
   const seconds = rounds.reduce((s, r) => s + r.seconds, 0);
   const statusCodes: Record<string, number> = {};
-  for (const r of rounds) for (const [c, n] of Object.entries(r.statusCodes)) statusCodes[c] = (statusCodes[c] ?? 0) + n;
+  for (const r of rounds)
+    for (const [c, n] of Object.entries(r.statusCodes)) statusCodes[c] = (statusCodes[c] ?? 0) + n;
   return {
     rps: rounds.reduce((s, r) => s + r.ok, 0) / seconds,
-    p50: pct(50), p99: pct(99),
+    p50: pct(50),
+    p99: pct(99),
     perRound: rounds.map((r) => r.ok / r.seconds),
     non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
     errors: rounds.reduce((s, r) => s + r.errors, 0),
     statusCodes,
-    cpuPerRequestUs: (1e6 * rounds.reduce((s, r) => s + (r.serverCpu ?? NaN), 0)) / rounds.reduce((s, r) => s + r.ok, 0),
+    cpuPerRequestUs:
+      (1e6 * rounds.reduce((s, r) => s + (r.serverCpu ?? NaN), 0)) /
+      rounds.reduce((s, r) => s + r.ok, 0),
     serverCores: rounds.reduce((s, r) => s + (r.serverCpu ?? NaN), 0) / seconds,
     loaderCores: rounds.reduce((s, r) => s + r.loaderCpu, 0) / seconds,
-    otherCores: rounds.reduce((s, r) => s + r.machineCpu - r.loaderCpu - (r.serverCpu ?? 0), 0) / seconds,
+    otherCores:
+      rounds.reduce((s, r) => s + r.machineCpu - r.loaderCpu - (r.serverCpu ?? 0), 0) / seconds,
   };
 }

@@ -43,7 +43,8 @@ async function touchAll(url: string, families: BenchFamily[], concurrency: numbe
     for (let i = next++; i < families.length; i = next++) {
       const f = families[i];
       const res = await fetch(url + entriesPath(f), { headers: { 'x-api-key': f.apiKey } });
-      if (res.status !== 200) throw new Error(`GET entries of ${f.slug} answered ${res.status}: ${await res.text()}`);
+      if (res.status !== 200)
+        throw new Error(`GET entries of ${f.slug} answered ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     }
   };
@@ -70,7 +71,11 @@ export async function runMemoryCase(o: MemoryOptions): Promise<MemoryResult> {
           storage: { dataDir },
           log: { level: 'warn' },
           rateLimit: { perMinute: 100_000_000 },
-          families: { bootstrapSlug: null, actorIdleMinutes: o.idleMinutes, maxActiveActors: Math.max(5_000, o.families) },
+          families: {
+            bootstrapSlug: null,
+            actorIdleMinutes: o.idleMinutes,
+            maxActiveActors: Math.max(5_000, o.families),
+          },
         }),
       },
     });
@@ -80,10 +85,20 @@ export async function runMemoryCase(o: MemoryOptions): Promise<MemoryResult> {
     const point = async (label: string) => {
       const s = await d.stats();
       const mem = d.memory();
-      const p = { label, active: s.active ?? NaN, vmRss: mem.rss, anon: mem.anon, file: mem.file, heapUsed: s.heapUsed, atSeconds: (Date.now() - started) / 1000 };
+      const p = {
+        label,
+        active: s.active ?? NaN,
+        vmRss: mem.rss,
+        anon: mem.anon,
+        file: mem.file,
+        heapUsed: s.heapUsed,
+        atSeconds: (Date.now() - started) / 1000,
+      };
       points.push(p);
       const m = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
-      o.log(`memory: ${label}: ${p.active} active, RSS ${m(p.vmRss)} (anonymous ${m(p.anon)}, file-backed ${m(p.file)}), heap used ${m(p.heapUsed)}`);
+      o.log(
+        `memory: ${label}: ${p.active} active, RSS ${m(p.vmRss)} (anonymous ${m(p.anon)}, file-backed ${m(p.file)}), heap used ${m(p.heapUsed)}`,
+      );
     };
     await point('daemon started, no family active');
 
@@ -91,8 +106,11 @@ export async function runMemoryCase(o: MemoryOptions): Promise<MemoryResult> {
     const t1 = Date.now();
     await touchAll(d.url, families, 8);
     const activateSeconds = (Date.now() - t1) / 1000;
-    o.log(`memory: first pass over ${families.length} families took ${activateSeconds.toFixed(1)} s`);
-    for (let pass = 0; pass < 5 && (await d.stats()).active! < families.length; pass++) await touchAll(d.url, families, 8);
+    o.log(
+      `memory: first pass over ${families.length} families took ${activateSeconds.toFixed(1)} s`,
+    );
+    for (let pass = 0; pass < 5 && (await d.stats()).active! < families.length; pass++)
+      await touchAll(d.url, families, 8);
     await point(`all ${families.length} families active`);
 
     // 4. Idle eviction (the registry checks every idleMs / 2, at least every second).
@@ -105,13 +123,25 @@ export async function runMemoryCase(o: MemoryOptions): Promise<MemoryResult> {
       await point(`${s} s later, still idle`);
     }
     const one = families[0];
-    await runRound(d.url, { path: entriesPath(one), headers: { 'x-api-key': one.apiKey } }, { connections: 4, seconds: 5 });
+    await runRound(
+      d.url,
+      { path: entriesPath(one), headers: { 'x-api-key': one.apiKey } },
+      { connections: 4, seconds: 5 },
+    );
     await point('after 5 s of GETs on one family');
 
     // 5. Reference only: what a full collection frees.
     await d.ask({ type: 'gc' }, 60_000);
     await point('after a forced full GC (reference only)');
-    return { families: o.families, entriesPerFamily: o.perFamily, seedSeconds, activateSeconds, idleMinutes: o.idleMinutes, points, storeBytes };
+    return {
+      families: o.families,
+      entriesPerFamily: o.perFamily,
+      seedSeconds,
+      activateSeconds,
+      idleMinutes: o.idleMinutes,
+      points,
+      storeBytes,
+    };
   } finally {
     await daemon?.close();
     rmSync(dataDir, { recursive: true, force: true });

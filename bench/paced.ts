@@ -28,11 +28,17 @@ interface Conn {
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 export async function runPaced(
-  baseUrl: string, spec: PacedSpec, opts: { rate: number; seconds: number; connections: number; serverCpu?: () => number },
+  baseUrl: string,
+  spec: PacedSpec,
+  opts: { rate: number; seconds: number; connections: number; serverCpu?: () => number },
 ): Promise<Round> {
   const url = new URL(baseUrl);
-  const head = [`GET ${spec.path} HTTP/1.1`, `Host: ${url.host}`, 'Connection: keep-alive',
-    ...Object.entries(spec.headers ?? {}).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `GET ${spec.path} HTTP/1.1`,
+    `Host: ${url.host}`,
+    'Connection: keep-alive',
+    ...Object.entries(spec.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+  ];
   const requestBytes = Buffer.from(`${head.join('\r\n')}\r\n\r\n`);
   const latencies: number[] = [];
   const statusCodes: Record<string, number> = {};
@@ -51,7 +57,8 @@ export async function runPaced(
       if (status >= 200 && status < 300) latencies.push(performance.now() - c.started);
     }
     const next = waiting.shift();
-    if (next !== undefined) dispatch(c, next); else idle.push(c);
+    if (next !== undefined) dispatch(c, next);
+    else idle.push(c);
   };
   /** Consumes complete responses from the connection's buffer (Content-Length bodies only). */
   const read = (c: Conn) => {
@@ -68,18 +75,32 @@ export async function runPaced(
     }
   };
 
-  const conns = await Promise.all(Array.from({ length: opts.connections }, () => new Promise<Conn>((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => resolve(c));
-    const c: Conn = { socket, started: 0, buffer: Buffer.alloc(0) };
-    socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => { c.buffer = c.buffer.length ? Buffer.concat([c.buffer, chunk]) : chunk; read(c); });
-    socket.on('error', (err) => { errors++; reject(err); });
-  })));
+  const conns = await Promise.all(
+    Array.from(
+      { length: opts.connections },
+      () =>
+        new Promise<Conn>((resolve, reject) => {
+          const socket = connect(Number(url.port), url.hostname, () => resolve(c));
+          const c: Conn = { socket, started: 0, buffer: Buffer.alloc(0) };
+          socket.setNoDelay(true);
+          socket.on('data', (chunk: Buffer) => {
+            c.buffer = c.buffer.length ? Buffer.concat([c.buffer, chunk]) : chunk;
+            read(c);
+          });
+          socket.on('error', (err) => {
+            errors++;
+            reject(err);
+          });
+        }),
+    ),
+  );
   // One request on every connection first, so the pool is warm.
   await new Promise<void>((resolve) => {
     let left = conns.length;
     for (const c of conns) {
-      c.socket.once('data', () => { if (--left === 0) resolve(); });
+      c.socket.once('data', () => {
+        if (--left === 0) resolve();
+      });
       dispatch(c, performance.now());
     }
   });
@@ -97,26 +118,40 @@ export async function runPaced(
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
       const now = performance.now();
-      if (now - start >= opts.seconds * 1000) { clearInterval(tick); resolve(); return; }
+      if (now - start >= opts.seconds * 1000) {
+        clearInterval(tick);
+        resolve();
+        return;
+      }
       const due = Math.floor(((now - start) / 1000) * opts.rate);
       for (; sent < due; sent++) {
         const c = idle.shift();
-        if (c) dispatch(c, now); else waiting.push(now);
+        if (c) dispatch(c, now);
+        else waiting.push(now);
       }
     }, 1);
   });
   const until = performance.now() + 5_000;
-  while ((idle.length < conns.length || waiting.length) && performance.now() < until) await new Promise((r) => setTimeout(r, 5));
+  while ((idle.length < conns.length || waiting.length) && performance.now() < until)
+    await new Promise((r) => setTimeout(r, 5));
   measuring = false;
   const loader = process.cpuUsage(loader0);
   const machineCpu = machineBusySeconds() - machine0;
   const serverCpu = cpu0 === undefined ? undefined : opts.serverCpu!() - cpu0;
   for (const c of conns) c.socket.destroy();
-  const non2xx = Object.entries(statusCodes).reduce((n, [code, count]) => (code.startsWith('2') ? n : n + count), 0);
+  const non2xx = Object.entries(statusCodes).reduce(
+    (n, [code, count]) => (code.startsWith('2') ? n : n + count),
+    0,
+  );
   return {
-    seconds: opts.seconds, ok: latencies.length, non2xx, errors: errors + waiting.length, statusCodes,
+    seconds: opts.seconds,
+    ok: latencies.length,
+    non2xx,
+    errors: errors + waiting.length,
+    statusCodes,
     latencies: Float64Array.from(latencies),
-    loaderCpu: (loader.user + loader.system) / 1e6, machineCpu,
+    loaderCpu: (loader.user + loader.system) / 1e6,
+    machineCpu,
     ...(serverCpu !== undefined ? { serverCpu } : {}),
   };
 }

@@ -10,7 +10,12 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-interface Profile { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[] }
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+}
 
 /** Where a frame's code lives: our source file, a package, Node's internals or V8. */
 function owner(url: string): string {
@@ -42,9 +47,13 @@ export function summarizeProfile(file: string, top = 25): string {
   const pct = (n: number) => `${((100 * n) / total).toFixed(1).padStart(5)} %`;
   const lines = [
     `CPU profile ${file} (${((p.endTime - p.startTime) / 1e6).toFixed(1)} s, busy in ${busy} of ${p.samples.length} samples)`,
-    '', 'Self time by function, share of busy time:'];
-  for (const [k, n] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${pct(n)}  ${k}`);
+    '',
+    'Self time by function, share of busy time:',
+  ];
+  for (const [k, n] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top))
+    lines.push(`  ${pct(n)}  ${k}`);
   lines.push('', 'Self time by owner, share of busy time:');
-  for (const [k, n] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 15)) lines.push(`  ${pct(n)}  ${k}`);
+  for (const [k, n] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    lines.push(`  ${pct(n)}  ${k}`);
   return lines.join('\n');
 }

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export const RADICALE_MISSING = 'radicale is not installed (apt-get install radicale): the CalDAV comparison cannot run';
+export const RADICALE_MISSING =
+  'radicale is not installed (apt-get install radicale): the CalDAV comparison cannot run';
 
 export function radicaleVersion(): string | null {
   const r = spawnSync('radicale', ['--version'], { encoding: 'utf8' });
@@ -34,34 +35,65 @@ export function processCpuSeconds(pid: number): number {
 }
 
 export class Radicale {
-  private constructor(readonly proc: ChildProcess, readonly url: string, readonly pid: number) {}
+  private constructor(
+    readonly proc: ChildProcess,
+    readonly url: string,
+    readonly pid: number,
+  ) {}
 
-  static async start(storage: string, opts: { seconds: number; log: (s: string) => void }): Promise<Radicale> {
+  static async start(
+    storage: string,
+    opts: { seconds: number; log: (s: string) => void },
+  ): Promise<Radicale> {
     const port = await freePort();
-    const proc = spawn('timeout', [String(opts.seconds), 'radicale', '--config', '',
-      `--storage-filesystem-folder=${storage}`, `--server-hosts=127.0.0.1:${port}`,
-      '--auth-type=none', '--rights-type=owner_only', '--logging-level=warning'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const proc = spawn(
+      'timeout',
+      [
+        String(opts.seconds),
+        'radicale',
+        '--config',
+        '',
+        `--storage-filesystem-folder=${storage}`,
+        `--server-hosts=127.0.0.1:${port}`,
+        '--auth-type=none',
+        '--rights-type=owner_only',
+        '--logging-level=warning',
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 20_000;
     for (;;) {
-      if (proc.exitCode !== null) throw new Error(`radicale exited with ${proc.exitCode} before it answered`);
+      if (proc.exitCode !== null)
+        throw new Error(`radicale exited with ${proc.exitCode} before it answered`);
       try {
         const res = await fetch(`${url}/.well-known/caldav`, { redirect: 'manual' });
         await res.arrayBuffer();
         break;
       } catch {
-        if (Date.now() > deadline) { proc.kill('SIGKILL'); throw new Error('radicale did not answer within 20 s'); }
+        if (Date.now() > deadline) {
+          proc.kill('SIGKILL');
+          throw new Error('radicale did not answer within 20 s');
+        }
         await sleep(100);
       }
     }
     // `timeout` runs Radicale as its child: the CPU to measure is that child's.
-    const children = readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
-    if (children.length !== 1 || !children[0]) throw new Error(`expected one radicale process under timeout ${proc.pid}, found ${children.join(',')}`);
+    const children = readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (children.length !== 1 || !children[0])
+      throw new Error(
+        `expected one radicale process under timeout ${proc.pid}, found ${children.join(',')}`,
+      );
     opts.log(`radicale ${url} (pid ${children[0]}), storage in ${storage}`);
     return new Radicale(proc, url, children[0]);
   }
 
-  cpuSeconds(): number { return processCpuSeconds(this.pid); }
+  cpuSeconds(): number {
+    return processCpuSeconds(this.pid);
+  }
 
   /** SIGTERM to `timeout` (it passes it on to Radicale); SIGKILL if it lingers. */
   async close(): Promise<void> {

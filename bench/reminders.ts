@@ -29,7 +29,8 @@ import { createFamilies, type BenchFamily } from './seed.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const option = (name: string, fallback: string) =>
+  argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const FAMILIES = Number(option('families', '1000'));
 const PER_FAMILY = Number(option('per-family', '10'));
 const CONNECTIONS = Number(option('connections', '32'));
@@ -37,7 +38,11 @@ const WRITE_DOC = !argv.includes('--no-doc');
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 /** The ntfy stand-in: counts publishes by title and keeps when each arrived. */
-async function startRecorder(): Promise<{ server: Server; url: string; seen: Map<string, number[]> }> {
+async function startRecorder(): Promise<{
+  server: Server;
+  url: string;
+  seen: Map<string, number[]>;
+}> {
   const seen = new Map<string, number[]>();
   const server = createServer((req, res) => {
     const title = String(req.headers.title ?? '');
@@ -45,40 +50,66 @@ async function startRecorder(): Promise<{ server: Server; url: string; seen: Map
     req.on('end', () => {
       const at = Date.now();
       const list = seen.get(title);
-      if (list) list.push(at); else seen.set(title, [at]);
+      if (list) list.push(at);
+      else seen.set(title, [at]);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"event":"message"}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/household`, seen };
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/household`,
+    seen,
+  };
 }
 
 async function post(url: string, key: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
-  if (res.status !== 201) throw new Error(`POST ${url} answered ${res.status}: ${await res.text()}`);
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201)
+    throw new Error(`POST ${url} answered ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
 }
 
 /** Reads for `ms`, a different family each request; the times of the 2xx answers. */
-function reads(base: string, families: BenchFamily[], ms: number): { done: Promise<number[]>; stop: () => void } {
+function reads(
+  base: string,
+  families: BenchFamily[],
+  ms: number,
+): { done: Promise<number[]>; stop: () => void } {
   const times: number[] = [];
   let next = 0;
   const instance = autocannon({
-    url: base, connections: CONNECTIONS, duration: ms / 1000, pipelining: 1,
-    requests: [{
-      method: 'GET',
-      setupRequest: (req) => {
-        const f = families[next++ % families.length];
-        return { ...req, path: `/api/v1/families/${f.slug}/calendar/events?limit=20`, headers: { ...req.headers, 'x-api-key': f.apiKey } };
+    url: base,
+    connections: CONNECTIONS,
+    duration: ms / 1000,
+    pipelining: 1,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          const f = families[next++ % families.length];
+          return {
+            ...req,
+            path: `/api/v1/families/${f.slug}/calendar/events?limit=20`,
+            headers: { ...req.headers, 'x-api-key': f.apiKey },
+          };
+        },
       },
-    }],
+    ],
   });
-  instance.on('response', (_client: unknown, status: number) => { if (status >= 200 && status < 300) times.push(Date.now()); });
+  instance.on('response', (_client: unknown, status: number) => {
+    if (status >= 200 && status < 300) times.push(Date.now());
+  });
   return { done: Promise.resolve(instance).then(() => times), stop: () => instance.stop() };
 }
 
-const rate = (times: number[], from: number, to: number) => times.filter((t) => t >= from && t < to).length / ((to - from) / 1000);
+const rate = (times: number[], from: number, to: number) =>
+  times.filter((t) => t >= from && t < to).length / ((to - from) / 1000);
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'household-bench-reminders-'));
@@ -93,8 +124,11 @@ async function main(): Promise<void> {
     daemon = await Child.start(join(here, 'daemon.js'), {
       env: {
         BENCH_DAEMON_OVERRIDES: JSON.stringify({
-          server: { host: '127.0.0.1', port: 0 }, storage: { dataDir }, log: { level: 'warn' },
-          rateLimit: { perMinute: 100_000_000 }, families: { bootstrapSlug: null, maxActiveActors: Math.max(1000, FAMILIES) },
+          server: { host: '127.0.0.1', port: 0 },
+          storage: { dataDir },
+          log: { level: 'warn' },
+          rateLimit: { perMinute: 100_000_000 },
+          families: { bootstrapSlug: null, maxActiveActors: Math.max(1000, FAMILIES) },
           push: { ntfyUrl: recorder.url },
         }),
       },
@@ -112,14 +146,18 @@ async function main(): Promise<void> {
       for (let w = work.shift(); w; w = work.shift()) {
         const [f, j] = w;
         await post(`${base}/api/v1/families/${f.slug}/calendar/events`, f.apiKey, {
-          title: `${f.slug} #${j}`, date: at.slice(0, 10), time: at.slice(11, 16), responsibilityRequired: false,
+          title: `${f.slug} #${j}`,
+          date: at.slice(0, 10),
+          time: at.slice(11, 16),
+          responsibilityRequired: false,
           reminders: [{ offsetMinutes: 0, channels: ['in_app', 'push'] }],
         });
       }
     };
     await Promise.all(Array.from({ length: 32 }, worker));
     log(`   seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
-    if (Date.now() > T - 10_000) throw new Error('seeding took too long: T is too close; run again');
+    if (Date.now() > T - 10_000)
+      throw new Error('seeding took too long: T is too close; run again');
 
     log('4. idle reads, then reads while the reminders fire …');
     await sleep(T - 8_000 - Date.now());
@@ -130,7 +168,11 @@ async function main(): Promise<void> {
     await sleep(Math.max(0, T - Date.now()));
     const during = reads(base, families, 70_000);
     const expected = FAMILIES * PER_FAMILY;
-    const total = () => { let n = 0; for (const l of recorder.seen.values()) n += l.length; return n; };
+    const total = () => {
+      let n = 0;
+      for (const l of recorder.seen.values()) n += l.length;
+      return n;
+    };
     while (total() < expected && Date.now() < T + 65_000) await sleep(100);
     const last = Math.max(...Array.from(recorder.seen.values()).flat());
     during.stop();
@@ -140,23 +182,43 @@ async function main(): Promise<void> {
     const window = Math.max(last, T + 1_000);
     const busyRate = rate(busy, T, window);
 
-    log('5. checking every family\'s notifications …');
+    log("5. checking every family's notifications …");
     let listed = 0;
     let twice = 0;
     for (const f of families) {
-      const res = await fetch(`${base}/api/v1/families/${f.slug}/notifications?limit=50`, { headers: { 'x-api-key': f.apiKey } });
-      const body = await res.json() as { notifications: { kind: string; eventId: string; pending: number; delivered: number }[] };
+      const res = await fetch(`${base}/api/v1/families/${f.slug}/notifications?limit=50`, {
+        headers: { 'x-api-key': f.apiKey },
+      });
+      const body = (await res.json()) as {
+        notifications: { kind: string; eventId: string; pending: number; delivered: number }[];
+      };
       const reminders = body.notifications.filter((n) => n.kind === 'reminder');
       listed += reminders.filter((n) => n.pending === 0 && n.delivered === 2).length;
       twice += reminders.length - new Set(reminders.map((n) => n.eventId)).size;
     }
     const publishedTwice = Array.from(recorder.seen.values()).filter((l) => l.length > 1).length;
     const result = {
-      expected, published: total(), distinct: recorder.seen.size, publishedTwice, listed, listedTwice: twice,
-      firstAfterDueMs: firstPublish - T, lastAfterDueMs: last - T, idleRate, busyRate, ratio: busyRate / idleRate, cpuSeconds: cpu,
+      expected,
+      published: total(),
+      distinct: recorder.seen.size,
+      publishedTwice,
+      listed,
+      listedTwice: twice,
+      firstAfterDueMs: firstPublish - T,
+      lastAfterDueMs: last - T,
+      idleRate,
+      busyRate,
+      ratio: busyRate / idleRate,
+      cpuSeconds: cpu,
     };
-    const pass = result.published === expected && result.distinct === expected && publishedTwice === 0 && twice === 0
-      && listed === expected && result.lastAfterDueMs <= 60_000 && result.ratio >= 0.5;
+    const pass =
+      result.published === expected &&
+      result.distinct === expected &&
+      publishedTwice === 0 &&
+      twice === 0 &&
+      listed === expected &&
+      result.lastAfterDueMs <= 60_000 &&
+      result.ratio >= 0.5;
     log(JSON.stringify(result, null, 1));
     log(pass ? 'PASS' : 'NOT MET');
     if (WRITE_DOC) writeDoc(result, pass);
@@ -191,7 +253,8 @@ function writeDoc(r: Record<string, number>, pass: boolean): void {
     END,
   ].join('\n');
   let text = readFileSync(doc, 'utf8');
-  if (text.includes(START)) text = text.slice(0, text.indexOf(START)) + block + text.slice(text.indexOf(END) + END.length);
+  if (text.includes(START))
+    text = text.slice(0, text.indexOf(START)) + block + text.slice(text.indexOf(END) + END.length);
   else text += `\n## Reminders firing together\n\n${block}\n`;
   writeFileSync(doc, text);
 }

@@ -36,7 +36,15 @@ export interface MemoryResult {
   seedSeconds: number;
   activateSeconds: number;
   idleMinutes: number;
-  points: { label: string; active: number; vmRss: number; anon: number; file: number; heapUsed: number; atSeconds: number }[];
+  points: {
+    label: string;
+    active: number;
+    vmRss: number;
+    anon: number;
+    file: number;
+    heapUsed: number;
+    atSeconds: number;
+  }[];
   /** Size of the LMDB data file. */
   storeBytes: number;
 }
@@ -57,14 +65,22 @@ export function verdict(c: CaseResult): { met: boolean; text: string } {
   const misses: string[] = [];
   const t = c.target;
   if (t.minRatio !== undefined && !(ratio(c) >= t.minRatio)) {
-    misses.push(`ratio ${ratio(c).toFixed(2)} < ${t.minRatio} (${(100 * (1 - ratio(c) / t.minRatio)).toFixed(0)} % short)`);
+    misses.push(
+      `ratio ${ratio(c).toFixed(2)} < ${t.minRatio} (${(100 * (1 - ratio(c) / t.minRatio)).toFixed(0)} % short)`,
+    );
   }
-  if (t.maxP99 !== undefined && !(c.daemon.p99 < t.maxP99)) misses.push(`p99 ${ms(c.daemon.p99)} ms ≥ ${t.maxP99} ms`);
+  if (t.maxP99 !== undefined && !(c.daemon.p99 < t.maxP99))
+    misses.push(`p99 ${ms(c.daemon.p99)} ms ≥ ${t.maxP99} ms`);
   if (t.minRps !== undefined && !(c.daemon.rps >= t.minRps)) {
-    misses.push(`${n0(c.daemon.rps)}/s < ${n0(t.minRps)}/s (${(100 * (1 - c.daemon.rps / t.minRps)).toFixed(0)} % short)`);
+    misses.push(
+      `${n0(c.daemon.rps)}/s < ${n0(t.minRps)}/s (${(100 * (1 - c.daemon.rps / t.minRps)).toFixed(0)} % short)`,
+    );
   }
-  if (c.daemon.non2xx || c.daemon.errors) misses.push(`${c.daemon.non2xx} non-2xx, ${c.daemon.errors} errors`);
-  return misses.length ? { met: false, text: `NOT MET: ${misses.join('; ')}` } : { met: true, text: 'met' };
+  if (c.daemon.non2xx || c.daemon.errors)
+    misses.push(`${c.daemon.non2xx} non-2xx, ${c.daemon.errors} errors`);
+  return misses.length
+    ? { met: false, text: `NOT MET: ${misses.join('; ')}` }
+    : { met: true, text: 'met' };
 }
 
 function targetText(t: Target): string {
@@ -76,12 +92,48 @@ function targetText(t: Target): string {
 }
 
 export function consoleTable(cases: CaseResult[]): string {
-  const head = ['case', 'daemon req/s', 'p50 ms', 'p99 ms', 'floor req/s', 'p50 ms', 'p99 ms', 'ratio', 'target', 'verdict'];
-  const rows = cases.map((c) => c.daemon && c.floor
-    ? [c.name, n0(c.daemon.rps), ms(c.daemon.p50), ms(c.daemon.p99), n0(c.floor.rps), ms(c.floor.p50), ms(c.floor.p99), ratioText(c), targetText(c.target), verdict(c).text]
-    : [c.name, '–', '–', '–', '–', '–', '–', '–', targetText(c.target), `not run: ${c.skipped ?? ''}`]);
+  const head = [
+    'case',
+    'daemon req/s',
+    'p50 ms',
+    'p99 ms',
+    'floor req/s',
+    'p50 ms',
+    'p99 ms',
+    'ratio',
+    'target',
+    'verdict',
+  ];
+  const rows = cases.map((c) =>
+    c.daemon && c.floor
+      ? [
+          c.name,
+          n0(c.daemon.rps),
+          ms(c.daemon.p50),
+          ms(c.daemon.p99),
+          n0(c.floor.rps),
+          ms(c.floor.p50),
+          ms(c.floor.p99),
+          ratioText(c),
+          targetText(c.target),
+          verdict(c).text,
+        ]
+      : [
+          c.name,
+          '–',
+          '–',
+          '–',
+          '–',
+          '–',
+          '–',
+          '–',
+          targetText(c.target),
+          `not run: ${c.skipped ?? ''}`,
+        ],
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((v, i) => (i === 0 || i >= 8 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
+  const line = (r: string[]) =>
+    r.map((v, i) => (i === 0 || i >= 8 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -90,7 +142,10 @@ export function machine(): string {
   return `${cpus().length} cores (nproc ${cpus().length}, ${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform} ${process.arch}`;
 }
 
-export function throughputMarkdown(cases: CaseResult[], info: { command: string; connections: number; seconds: number; date: string; notes: string[] }): string {
+export function throughputMarkdown(
+  cases: CaseResult[],
+  info: { command: string; connections: number; seconds: number; date: string; notes: string[] },
+): string {
   const out = [
     `Run ${info.date} with \`${info.command}\` on ${machine()}.`,
     `autocannon in the runner process, ${info.connections} connections, pipelining 1, loopback (127.0.0.1); daemon and floor each in their own child process; ` +
@@ -102,19 +157,29 @@ export function throughputMarkdown(cases: CaseResult[], info: { command: string;
   ];
   for (const c of cases) {
     if (!c.daemon || !c.floor) {
-      out.push(`| ${c.name} | – | – | – | – | – | – | – | ${targetText(c.target)} | not run: ${c.skipped ?? ''} |`);
+      out.push(
+        `| ${c.name} | – | – | – | – | – | – | – | ${targetText(c.target)} | not run: ${c.skipped ?? ''} |`,
+      );
       continue;
     }
     const v = verdict(c);
-    out.push(`| ${c.name} | ${n0(c.daemon.rps)} | ${ms(c.daemon.p50)} | ${ms(c.daemon.p99)} | ${n0(c.floor.rps)} | ${ms(c.floor.p50)} | ${ms(c.floor.p99)} | ${ratioText(c)} | ${targetText(c.target)} | ${v.met ? 'met' : `**${v.text}**`} |`);
+    out.push(
+      `| ${c.name} | ${n0(c.daemon.rps)} | ${ms(c.daemon.p50)} | ${ms(c.daemon.p99)} | ${n0(c.floor.rps)} | ${ms(c.floor.p50)} | ${ms(c.floor.p99)} | ${ratioText(c)} | ${targetText(c.target)} | ${v.met ? 'met' : `**${v.text}**`} |`,
+    );
   }
   out.push('', 'Per round (req/s) and body sizes:', '');
   for (const c of cases) {
     if (!c.daemon || !c.floor) continue;
-    const sizes = c.bodyBytes ? `; reply bodies ${c.bodyBytes.daemon} B (daemon) / ${c.bodyBytes.floor} B (floor)` : '';
-    const codes = c.daemon.non2xx ? `; daemon status codes ${JSON.stringify(c.daemon.statusCodes)}` : '';
+    const sizes = c.bodyBytes
+      ? `; reply bodies ${c.bodyBytes.daemon} B (daemon) / ${c.bodyBytes.floor} B (floor)`
+      : '';
+    const codes = c.daemon.non2xx
+      ? `; daemon status codes ${JSON.stringify(c.daemon.statusCodes)}`
+      : '';
     const cpu = `; server CPU per answer ${n0(c.daemon.cpuPerRequestUs)} µs (daemon, ${c.daemon.serverCores.toFixed(2)} cores busy) / ${n0(c.floor.cpuPerRequestUs)} µs (floor, ${c.floor.serverCores.toFixed(2)} cores); load generator ${c.daemon.loaderCores.toFixed(2)} / ${c.floor.loaderCores.toFixed(2)} cores; rest of the machine ${Math.max(0, c.daemon.otherCores).toFixed(2)} / ${Math.max(0, c.floor.otherCores).toFixed(2)} cores`;
-    out.push(`- ${c.name}: daemon ${c.daemon.perRound.map(n0).join(', ')}; floor ${c.floor.perRound.map(n0).join(', ')}${cpu}${sizes}${codes}`);
+    out.push(
+      `- ${c.name}: daemon ${c.daemon.perRound.map(n0).join(', ')}; floor ${c.floor.perRound.map(n0).join(', ')}${cpu}${sizes}${codes}`,
+    );
   }
   for (const note of info.notes) out.push(`- ${note}`);
   return out.join('\n');
@@ -132,13 +197,25 @@ export function memoryMarkdown(m: MemoryResult, info: { command: string; date: s
     '| moment | active actors | RSS | anonymous | file-backed | V8 heap used |',
     '|---|---:|---:|---:|---:|---:|',
   ];
-  for (const p of m.points) out.push(`| ${p.label} (t = ${p.atSeconds.toFixed(0)} s) | ${n0(p.active)} | ${mib(p.vmRss)} | ${mib(p.anon)} | ${mib(p.file)} | ${mib(p.heapUsed)} |`);
+  for (const p of m.points)
+    out.push(
+      `| ${p.label} (t = ${p.atSeconds.toFixed(0)} s) | ${n0(p.active)} | ${mib(p.vmRss)} | ${mib(p.anon)} | ${mib(p.file)} | ${mib(p.heapUsed)} |`,
+    );
   return out.join('\n');
 }
 
-export const THROUGHPUT_MARKERS = ['<!-- bench:throughput:start (generated by npm run bench) -->', '<!-- bench:throughput:end -->'] as const;
-export const CONTEXT_MARKERS = ['<!-- bench:context:start (generated by npm run bench -- --cases=context) -->', '<!-- bench:context:end -->'] as const;
-export const MEMORY_MARKERS = ['<!-- bench:memory:start (generated by npm run bench -- --memory) -->', '<!-- bench:memory:end -->'] as const;
+export const THROUGHPUT_MARKERS = [
+  '<!-- bench:throughput:start (generated by npm run bench) -->',
+  '<!-- bench:throughput:end -->',
+] as const;
+export const CONTEXT_MARKERS = [
+  '<!-- bench:context:start (generated by npm run bench -- --cases=context) -->',
+  '<!-- bench:context:end -->',
+] as const;
+export const MEMORY_MARKERS = [
+  '<!-- bench:memory:start (generated by npm run bench -- --memory) -->',
+  '<!-- bench:memory:end -->',
+] as const;
 
 const SKELETON = `# Performance
 

@@ -87,7 +87,9 @@ class Receiver {
               this.lags.push(now - created);
               this.count++;
             }
-          } catch { this.count++; }
+          } catch {
+            this.count++;
+          }
         }
         res.writeHead(204);
         res.end();
@@ -99,8 +101,18 @@ class Receiver {
   }
 
   /** Starts a phase: counts from zero, and only events decided from now on. */
-  reset(): void { this.lags = []; this.count = 0; this.duplicates = 0; this.earlier = 0; this.since = Date.now(); this.seen.clear(); }
-  close(): Promise<void> { this.server.closeAllConnections(); return new Promise((r) => this.server.close(() => r())); }
+  reset(): void {
+    this.lags = [];
+    this.count = 0;
+    this.duplicates = 0;
+    this.earlier = 0;
+    this.since = Date.now();
+    this.seen.clear();
+  }
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(() => r()));
+  }
 }
 
 function pct(values: number[], p: number): number {
@@ -111,9 +123,19 @@ function pct(values: number[], p: number): number {
 
 const entriesPath = (slug: string) => `/api/v1/families/${slug}/trackers/chores/entries`;
 
-async function call(base: string, f: BenchFamily, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(
+  base: string,
+  f: BenchFamily,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path, {
-    method, headers: { 'x-api-key': f.apiKey, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    method,
+    headers: {
+      'x-api-key': f.apiKey,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -123,12 +145,20 @@ async function call(base: string, f: BenchFamily, method: string, path: string, 
 async function drain(receiver: Receiver, expected: number, timeoutMs: number): Promise<number> {
   const t0 = performance.now();
   while (receiver.count < expected && performance.now() - t0 < timeoutMs) await sleep(50);
-  if (receiver.count < expected) throw new Error(`only ${receiver.count} of ${expected} deliveries arrived within ${timeoutMs / 1000} s`);
+  if (receiver.count < expected)
+    throw new Error(
+      `only ${receiver.count} of ${expected} deliveries arrived within ${timeoutMs / 1000} s`,
+    );
   return (performance.now() - t0) / 1000;
 }
 
 /** Open loop: `rate` writes a second spread over the families, each timed from when it was due. */
-async function paced(base: string, families: BenchFamily[], rate: number, seconds: number): Promise<{ latencies: number[]; non2xx: number; sent: number }> {
+async function paced(
+  base: string,
+  families: BenchFamily[],
+  rate: number,
+  seconds: number,
+): Promise<{ latencies: number[]; non2xx: number; sent: number }> {
   const body = JSON.stringify(chore(1));
   const latencies: number[] = [];
   let non2xx = 0;
@@ -142,12 +172,21 @@ async function paced(base: string, families: BenchFamily[], rate: number, second
       const f = families[sent % families.length];
       const dueAt = t0 + (sent * 1000) / rate;
       sent++;
-      const p = fetch(base + entriesPath(f.slug), { method: 'POST', headers: { 'x-api-key': f.apiKey, 'content-type': 'application/json' }, body })
-        .then(async (res) => {
-          await res.arrayBuffer();
-          if (res.status === 201) latencies.push(performance.now() - dueAt);
-          else non2xx++;
-        }, () => { non2xx++; })
+      const p = fetch(base + entriesPath(f.slug), {
+        method: 'POST',
+        headers: { 'x-api-key': f.apiKey, 'content-type': 'application/json' },
+        body,
+      })
+        .then(
+          async (res) => {
+            await res.arrayBuffer();
+            if (res.status === 201) latencies.push(performance.now() - dueAt);
+            else non2xx++;
+          },
+          () => {
+            non2xx++;
+          },
+        )
         .finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
@@ -158,7 +197,11 @@ async function paced(base: string, families: BenchFamily[], rate: number, second
 }
 
 export async function runWebhooksCase(opts: {
-  daemonScript: string; seconds: number; connections: number; rate: number; log: (s: string) => void;
+  daemonScript: string;
+  seconds: number;
+  connections: number;
+  rate: number;
+  log: (s: string) => void;
 }): Promise<WebhooksResult> {
   const { log } = opts;
   const FAMILIES = 50;
@@ -168,17 +211,28 @@ export async function runWebhooksCase(opts: {
   let daemon: Child | undefined;
   try {
     log('\n== webhooks: 50 families writing, 3 destinations each');
-    const families = await createFamilies(dataDir, Array.from({ length: FAMILIES }, (_, i) => `wh-${String(i).padStart(2, '0')}`));
+    const families = await createFamilies(
+      dataDir,
+      Array.from({ length: FAMILIES }, (_, i) => `wh-${String(i).padStart(2, '0')}`),
+    );
     await receiver.start();
     // `--daemon-node-flags=--cpu-prof,--cpu-prof-dir=/tmp/x` profiles the daemon of this case too.
-    const flags = process.argv.find((a) => a.startsWith('--daemon-node-flags='))?.slice('--daemon-node-flags='.length).split(',').filter(Boolean) ?? [];
+    const flags =
+      process.argv
+        .find((a) => a.startsWith('--daemon-node-flags='))
+        ?.slice('--daemon-node-flags='.length)
+        .split(',')
+        .filter(Boolean) ?? [];
     daemon = await Child.start(opts.daemonScript, {
       execArgv: flags,
       env: {
         BENCH_DAEMON_OVERRIDES: JSON.stringify({
           server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
-          storage: { dataDir }, log: { level: 'warn' }, rateLimit: { perMinute: 100_000_000 },
-          families: { bootstrapSlug: null }, egress: { webhooks: 'any' },
+          storage: { dataDir },
+          log: { level: 'warn' },
+          rateLimit: { perMinute: 100_000_000 },
+          families: { bootstrapSlug: null },
+          egress: { webhooks: 'any' },
         }),
       },
     });
@@ -186,7 +240,9 @@ export async function runWebhooksCase(opts: {
     const body = JSON.stringify(chore(1));
     let turn = 0;
     const spec = {
-      method: 'POST' as const, path: entriesPath(families[0].slug), body,
+      method: 'POST' as const,
+      path: entriesPath(families[0].slug),
+      body,
       setupRequest: (req: any) => {
         const f = families[turn++ % families.length];
         req.path = entriesPath(f.slug);
@@ -194,12 +250,28 @@ export async function runWebhooksCase(opts: {
         return req;
       },
     };
-    const round = (seconds: number): Promise<Round> => runRound(base, spec, { connections: opts.connections, seconds, serverCpu: () => daemon!.cpuSeconds() });
+    const round = (seconds: number): Promise<Round> =>
+      runRound(base, spec, {
+        connections: opts.connections,
+        seconds,
+        serverCpu: () => daemon!.cpuSeconds(),
+      });
     const setEnabled = async (enabled: boolean) => {
-      await Promise.all(families.map(async (f) => {
-        const list = (await call(base, f, 'GET', `/api/v1/families/${f.slug}/webhook-destinations`)).body.destinations as { id: string }[];
-        for (const d of list) await call(base, f, 'PATCH', `/api/v1/families/${f.slug}/webhook-destinations/${d.id}`, { enabled });
-      }));
+      await Promise.all(
+        families.map(async (f) => {
+          const list = (
+            await call(base, f, 'GET', `/api/v1/families/${f.slug}/webhook-destinations`)
+          ).body.destinations as { id: string }[];
+          for (const d of list)
+            await call(
+              base,
+              f,
+              'PATCH',
+              `/api/v1/families/${f.slug}/webhook-destinations/${d.id}`,
+              { enabled },
+            );
+        }),
+      );
     };
 
     // Warm-up without destinations.
@@ -216,12 +288,27 @@ export async function runWebhooksCase(opts: {
       const a = await round(opts.seconds);
       without.push(a.ok / a.seconds);
       cpuWithout.push((1e6 * a.serverCpu!) / a.ok);
-      log(`   without destinations round ${i}: ${Math.round(a.ok / a.seconds).toLocaleString('en-US')} writes/s, daemon CPU ${cpuWithout.at(-1)!.toFixed(0)} µs per write`);
+      log(
+        `   without destinations round ${i}: ${Math.round(a.ok / a.seconds).toLocaleString('en-US')} writes/s, daemon CPU ${cpuWithout.at(-1)!.toFixed(0)} µs per write`,
+      );
       if (!created) {
         for (const f of families) {
           for (let k = 0; k < PER_FAMILY; k++) {
-            const r = await call(base, f, 'POST', `/api/v1/families/${f.slug}/webhook-destinations`, { name: `receiver ${k}`, url: `${receiver.url}/${f.slug}/${k}`, eventTypes: ['tracker.entry.created'] });
-            if (r.status !== 201) throw new Error(`creating a destination answered ${r.status}: ${JSON.stringify(r.body)}`);
+            const r = await call(
+              base,
+              f,
+              'POST',
+              `/api/v1/families/${f.slug}/webhook-destinations`,
+              {
+                name: `receiver ${k}`,
+                url: `${receiver.url}/${f.slug}/${k}`,
+                eventTypes: ['tracker.entry.created'],
+              },
+            );
+            if (r.status !== 201)
+              throw new Error(
+                `creating a destination answered ${r.status}: ${JSON.stringify(r.body)}`,
+              );
           }
         }
         created = true;
@@ -237,7 +324,9 @@ export async function runWebhooksCase(opts: {
       cpuWith.push((1e6 * (daemon.cpuSeconds() - cpuB)) / b.ok);
       drainSeconds.push(drained);
       satLags.push(...receiver.lags);
-      log(`   with ${FAMILIES * PER_FAMILY} destinations round ${i}: ${Math.round(b.ok / b.seconds).toLocaleString('en-US')} writes/s; ${receiver.count.toLocaleString('en-US')} deliveries, the last ${drained.toFixed(1)} s after the round ended; daemon CPU ${cpuWith.at(-1)!.toFixed(0)} µs per write with its deliveries`);
+      log(
+        `   with ${FAMILIES * PER_FAMILY} destinations round ${i}: ${Math.round(b.ok / b.seconds).toLocaleString('en-US')} writes/s; ${receiver.count.toLocaleString('en-US')} deliveries, the last ${drained.toFixed(1)} s after the round ended; daemon CPU ${cpuWith.at(-1)!.toFixed(0)} µs per write with its deliveries`,
+      );
       if (i === 1) await setEnabled(false);
     }
 
@@ -252,16 +341,39 @@ export async function runWebhooksCase(opts: {
     await drain(receiver, expected, 120_000);
     const lags = receiver.lags;
     const result: WebhooksResult = {
-      families: FAMILIES, destinationsPerFamily: PER_FAMILY, seconds: opts.seconds, connections: opts.connections,
-      without, with: withD,
-      saturatedLag: { p50: pct(satLags, 50), p99: pct(satLags, 99), count: satLags.length, drainSeconds },
-      paced: {
-        rate: opts.rate, seconds: pacedSeconds, writes: p.latencies.length, writeP50: pct(p.latencies, 50), writeP99: pct(p.latencies, 99),
-        deliveries: receiver.count, expected, lagP50: pct(lags, 50), lagP99: pct(lags, 99), lagMax: Math.max(...lags), non2xx: p.non2xx, duplicates: receiver.duplicates,
+      families: FAMILIES,
+      destinationsPerFamily: PER_FAMILY,
+      seconds: opts.seconds,
+      connections: opts.connections,
+      without,
+      with: withD,
+      saturatedLag: {
+        p50: pct(satLags, 50),
+        p99: pct(satLags, 99),
+        count: satLags.length,
+        drainSeconds,
       },
-      serverCoresPaced: cores, cpuPerWriteWithout: cpuWithout, cpuPerWriteWith: cpuWith,
+      paced: {
+        rate: opts.rate,
+        seconds: pacedSeconds,
+        writes: p.latencies.length,
+        writeP50: pct(p.latencies, 50),
+        writeP99: pct(p.latencies, 99),
+        deliveries: receiver.count,
+        expected,
+        lagP50: pct(lags, 50),
+        lagP99: pct(lags, 99),
+        lagMax: Math.max(...lags),
+        non2xx: p.non2xx,
+        duplicates: receiver.duplicates,
+      },
+      serverCoresPaced: cores,
+      cpuPerWriteWithout: cpuWithout,
+      cpuPerWriteWith: cpuWith,
     };
-    log(`   paced ${opts.rate}/s for ${pacedSeconds} s: ${p.latencies.length} writes (p50 ${result.paced.writeP50.toFixed(2)} ms, p99 ${result.paced.writeP99.toFixed(2)} ms), ${receiver.count} deliveries (${receiver.duplicates} duplicates), lag p50 ${result.paced.lagP50} ms, p99 ${result.paced.lagP99} ms, max ${result.paced.lagMax} ms; daemon ${cores.toFixed(2)} cores`);
+    log(
+      `   paced ${opts.rate}/s for ${pacedSeconds} s: ${p.latencies.length} writes (p50 ${result.paced.writeP50.toFixed(2)} ms, p99 ${result.paced.writeP99.toFixed(2)} ms), ${receiver.count} deliveries (${receiver.duplicates} duplicates), lag p50 ${result.paced.lagP50} ms, p99 ${result.paced.lagP99} ms, max ${result.paced.lagMax} ms; daemon ${cores.toFixed(2)} cores`,
+    );
     return result;
   } finally {
     await daemon?.close();
@@ -273,9 +385,15 @@ export async function runWebhooksCase(opts: {
 const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-export const WEBHOOKS_MARKERS = ['<!-- bench:webhooks:start (generated by npm run bench) -->', '<!-- bench:webhooks:end -->'] as const;
+export const WEBHOOKS_MARKERS = [
+  '<!-- bench:webhooks:start (generated by npm run bench) -->',
+  '<!-- bench:webhooks:end -->',
+] as const;
 
-export function webhooksMarkdown(r: WebhooksResult, info: { command: string; date: string; machine: string }): string {
+export function webhooksMarkdown(
+  r: WebhooksResult,
+  info: { command: string; date: string; machine: string },
+): string {
   const ratio = avg(r.with) / avg(r.without);
   const lagMet = r.paced.lagP99 < 1000 && r.paced.deliveries === r.paced.expected;
   return [

@@ -21,7 +21,11 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 function parse(url: string): URL | null {
-  try { return new URL(url); } catch { return null; }
+  try {
+    return new URL(url);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -30,11 +34,14 @@ function parse(url: string): URL | null {
  */
 export function publicUrlWarning(host: string, publicUrl: string, port: number): string | null {
   const parsed = parse(publicUrl);
-  if (!parsed) return `server.publicUrl "${publicUrl}" is not a URL: share links and plan pages will not work; set HOUSEHOLD_PUBLIC_URL or server.publicUrl to the address people use`;
+  if (!parsed)
+    return `server.publicUrl "${publicUrl}" is not a URL: share links and plan pages will not work; set HOUSEHOLD_PUBLIC_URL or server.publicUrl to the address people use`;
   if (!listensEverywhere(host) || !isLoopbackHost(parsed.hostname)) return null;
-  return `server.publicUrl is ${publicUrl} while listening on all interfaces: share links and plan pages will point at localhost, ` +
+  return (
+    `server.publicUrl is ${publicUrl} while listening on all interfaces: share links and plan pages will point at localhost, ` +
     'which other devices cannot reach; set HOUSEHOLD_PUBLIC_URL or server.publicUrl to the address people use ' +
-    `(e.g. http://<this machine's name or LAN address>:${port})`;
+    `(e.g. http://<this machine's name or LAN address>:${port})`
+  );
 }
 
 /**
@@ -44,6 +51,7 @@ export function publicUrlWarning(host: string, publicUrl: string, port: number):
  */
 export function bannerUrl(publicUrl: string, localUrl: string): string {
   const parsed = parse(publicUrl);
-  if (!parsed || isLoopbackHost(parsed.hostname) || !/^https?:$/.test(parsed.protocol)) return localUrl;
+  if (!parsed || isLoopbackHost(parsed.hostname) || !/^https?:$/.test(parsed.protocol))
+    return localUrl;
   return publicBase(publicUrl);
 }

@@ -8,7 +8,19 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  array, boolean, enums, integer, min, nullable, number, object, refine, size, string, validate, type Infer,
+  array,
+  boolean,
+  enums,
+  integer,
+  min,
+  nullable,
+  number,
+  object,
+  refine,
+  size,
+  string,
+  validate,
+  type Infer,
 } from 'superstruct';
 import { normalizeTimeZone } from './domain/shared/time.js';
 
@@ -23,25 +35,39 @@ const Url = size(string(), 1, 2048);
 const Origin = refine(size(string(), 1, 2048), 'Origin', (value) => {
   if (value === '*') return true;
   let origin: string;
-  try { origin = new URL(value).origin; } catch { origin = 'null'; }
-  return origin !== 'null' && origin === value && /^https?:/.test(value)
-    || `must be "*" or an origin such as http://tablet.local:3000 (scheme, host and port as a browser sends them: no path, no trailing slash, lower case), got "${value}"`;
+  try {
+    origin = new URL(value).origin;
+  } catch {
+    origin = 'null';
+  }
+  return (
+    (origin !== 'null' && origin === value && /^https?:/.test(value)) ||
+    `must be "*" or an origin such as http://tablet.local:3000 (scheme, host and port as a browser sends them: no path, no trailing slash, lower case), got "${value}"`
+  );
 });
 
 /** A NATS server as the client dials it: `nats://`, `tls://` or `ws(s)://` host and port. */
 const NatsUrl = refine(size(string(), 1, 2048), 'NatsUrl', (value) => {
   let url: URL;
-  try { url = new URL(value); } catch {
+  try {
+    url = new URL(value);
+  } catch {
     return `must be a URL such as nats://10.0.0.5:4222, got "${value}"`;
   }
-  return ['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== ''
-    || `must be a nats://, tls://, ws:// or wss:// URL with a host, got "${value}"`;
+  return (
+    (['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== '') ||
+    `must be a nats://, tls://, ws:// or wss:// URL with a host, got "${value}"`
+  );
 });
 
 /** How other nodes reach this one over HTTP (forwarded requests go there). */
 const HttpUrl = refine(Url, 'HttpUrl', (value) => {
   const why = `must be an http:// or https:// URL, got "${value}"`;
-  try { return /^https?:$/.test(new URL(value).protocol) || why; } catch { return why; }
+  try {
+    return /^https?:$/.test(new URL(value).protocol) || why;
+  } catch {
+    return why;
+  }
 });
 
 /**
@@ -51,21 +77,32 @@ const HttpUrl = refine(Url, 'HttpUrl', (value) => {
 const ClusterStruct = object({
   natsServers: size(array(NatsUrl), 1, 64),
   /** Unique per node: the lease holder's name, in logs and metrics. */
-  nodeName: refine(string(), 'NodeName', (v) => /^[A-Za-z0-9_-]{1,64}$/.test(v)
-    || `must be 1 to 64 letters, digits, "-" or "_", got "${v}"`),
+  nodeName: refine(
+    string(),
+    'NodeName',
+    (v) =>
+      /^[A-Za-z0-9_-]{1,64}$/.test(v) || `must be 1 to 64 letters, digits, "-" or "_", got "${v}"`,
+  ),
   advertiseUrl: HttpUrl,
   /** Shared by every node: the HMAC key of forwarded requests. */
-  secret: refine(string(), 'ClusterSecret', (t) => (t.length >= 32 && t.length <= 1024)
-    || 'must be 32 to 1024 characters (every node signs forwarded requests with it)'),
+  secret: refine(
+    string(),
+    'ClusterSecret',
+    (t) =>
+      (t.length >= 32 && t.length <= 1024) ||
+      'must be 32 to 1024 characters (every node signs forwarded requests with it)',
+  ),
   leaseSeconds: size(integer(), 1, 300),
   /** A NATS `.creds` file (JWT + nkey), or null. */
   credsFile: nullable(size(string(), 1, 4096)),
   /** TLS to NATS: files in PEM; null for a plain connection. */
-  tls: nullable(object({
-    caFile: nullable(size(string(), 1, 4096)),
-    certFile: nullable(size(string(), 1, 4096)),
-    keyFile: nullable(size(string(), 1, 4096)),
-  })),
+  tls: nullable(
+    object({
+      caFile: nullable(size(string(), 1, 4096)),
+      certFile: nullable(size(string(), 1, 4096)),
+      keyFile: nullable(size(string(), 1, 4096)),
+    }),
+  ),
 });
 
 export const CLUSTER_DEFAULTS = { leaseSeconds: 10, credsFile: null, tls: null } as const;
@@ -92,9 +129,14 @@ export const ConfigStruct = object({
   scheduler: object({ catchUpMinutes: min(integer(), 0) }),
   egress: object({ webPages: Egress, calendarFeeds: Egress, webhooks: Egress, transports: Egress }),
   calendarFeeds: object({
-    refreshMinutes: min(integer(), 1), maxBytes: min(integer(), 1), timeoutMs: min(integer(), 1),
+    refreshMinutes: min(integer(), 1),
+    maxBytes: min(integer(), 1),
+    timeoutMs: min(integer(), 1),
   }),
-  webhooks: object({ timeoutMs: min(integer(), 1), retryScheduleSeconds: array(min(integer(), 0)) }),
+  webhooks: object({
+    timeoutMs: min(integer(), 1),
+    retryScheduleSeconds: array(min(integer(), 0)),
+  }),
   weather: object({ forecastUrl: Url, geocodingUrl: Url }),
   webSearch: object({ searxngUrl: nullable(Url) }),
   email: object({ smtpUrl: nullable(Url), from: string() }),
@@ -104,8 +146,15 @@ export const ConfigStruct = object({
   /** `GET /metrics` in Prometheus text; with a token, only for `Authorization: Bearer <token>`. */
   metrics: object({
     enabled: boolean(),
-    token: nullable(refine(string(), 'MetricsToken', (t) => (t.length >= 16 && t.length <= 1024 && /^[\x21-\x7e]+$/.test(t))
-      || 'must be 16 to 1024 printable characters without spaces (a scraper sends it in a header), or null')),
+    token: nullable(
+      refine(
+        string(),
+        'MetricsToken',
+        (t) =>
+          (t.length >= 16 && t.length <= 1024 && /^[\x21-\x7e]+$/.test(t)) ||
+          'must be 16 to 1024 printable characters without spaces (a scraper sends it in a header), or null',
+      ),
+    ),
   }),
   /**
    * The live change stream (docs/api.md): a comment every `heartbeatSeconds` keeps proxies from
@@ -113,7 +162,9 @@ export const ConfigStruct = object({
    * `perKey` streams are open per API key at once.
    */
   stream: object({
-    heartbeatSeconds: size(integer(), 1, 3600), maxBacklog: size(integer(), 1, 1_000_000), perKey: size(integer(), 1, 1000),
+    heartbeatSeconds: size(integer(), 1, 3600),
+    maxBacklog: size(integer(), 1, 1_000_000),
+    perKey: size(integer(), 1, 1000),
   }),
   /** The family display (docs/display.md): how many days it shows, how long a forecast is kept. */
   display: object({ days: size(integer(), 1, 7), weatherMinutes: size(integer(), 1, 1440) }),
@@ -129,9 +180,15 @@ export type Config = Infer<typeof ConfigStruct>;
  * the machine's — `TZ` when it names an IANA zone, else the system's (what Intl resolves),
  * else UTC. A household runs the daemon where it lives, so this is nearly always its zone.
  */
-export function defaultFamilyZone(config: Pick<Config, 'families'>, env: NodeJS.ProcessEnv = process.env): string {
+export function defaultFamilyZone(
+  config: Pick<Config, 'families'>,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   if (config.families.defaultTimezone !== null) return config.families.defaultTimezone;
-  for (const candidate of [env.TZ?.replace(/^:/, ''), Intl.DateTimeFormat().resolvedOptions().timeZone]) {
+  for (const candidate of [
+    env.TZ?.replace(/^:/, ''),
+    Intl.DateTimeFormat().resolvedOptions().timeZone,
+  ]) {
     const zone = candidate ? normalizeTimeZone(candidate) : null;
     if (zone) return zone;
   }
@@ -157,24 +214,38 @@ export interface ConfigSources {
   overrides?: DeepPartial<Config>;
 }
 
-export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? T[K] extends unknown[] ? T[K] : DeepPartial<T[K]> : T[K] };
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K];
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** `config/default.json` from the package root, both from `src/` and from `dist/src/`. */
 export function defaultConfigPath(): string {
-  const candidates = [resolve(here, '../config/default.json'), resolve(here, '../../config/default.json')];
+  const candidates = [
+    resolve(here, '../config/default.json'),
+    resolve(here, '../../config/default.json'),
+  ];
   for (const c of candidates) {
-    try { readFileSync(c); return c; } catch { /* try the next */ }
+    try {
+      readFileSync(c);
+      return c;
+    } catch {
+      /* try the next */
+    }
   }
   throw new ConfigError('config/default.json not found next to the program');
 }
 
 function readJson(path: string): unknown {
   let text: string;
-  try { text = readFileSync(path, 'utf8'); } catch (e) {
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
     throw new ConfigError(`cannot read config file ${path}: ${(e as Error).message}`);
   }
-  try { return JSON.parse(text); } catch (e) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
     throw new ConfigError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
   }
 }
@@ -196,7 +267,8 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (env.HOUSEHOLD_PORT !== undefined) {
     const port = Number(env.HOUSEHOLD_PORT);
-    if (!Number.isInteger(port)) throw new ConfigError(`HOUSEHOLD_PORT must be a whole number, got "${env.HOUSEHOLD_PORT}"`);
+    if (!Number.isInteger(port))
+      throw new ConfigError(`HOUSEHOLD_PORT must be a whole number, got "${env.HOUSEHOLD_PORT}"`);
     server.port = port;
   }
   if (env.HOUSEHOLD_HOST !== undefined) server.host = env.HOUSEHOLD_HOST;
@@ -206,7 +278,9 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.HOUSEHOLD_LOG_LEVEL !== undefined) out.log = { level: env.HOUSEHOLD_LOG_LEVEL };
   const cluster: Record<string, unknown> = {};
   if (env.HOUSEHOLD_NATS_SERVERS !== undefined) {
-    cluster.natsServers = env.HOUSEHOLD_NATS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean);
+    cluster.natsServers = env.HOUSEHOLD_NATS_SERVERS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
   if (env.HOUSEHOLD_NODE_NAME !== undefined) cluster.nodeName = env.HOUSEHOLD_NODE_NAME;
   if (env.HOUSEHOLD_ADVERTISE_URL !== undefined) cluster.advertiseUrl = env.HOUSEHOLD_ADVERTISE_URL;
@@ -227,7 +301,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const f = sources.flags ?? {};
   const flagOver: Record<string, unknown> = {};
   if (f.port !== undefined || f.host !== undefined) {
-    flagOver.server = { ...(f.port !== undefined ? { port: f.port } : {}), ...(f.host !== undefined ? { host: f.host } : {}) };
+    flagOver.server = {
+      ...(f.port !== undefined ? { port: f.port } : {}),
+      ...(f.host !== undefined ? { host: f.host } : {}),
+    };
   }
   if (f.dataDir !== undefined) flagOver.storage = { dataDir: f.dataDir };
   merged = deepMerge(merged, flagOver);
@@ -240,9 +317,11 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     const failure = err.failures()[0];
     const key = failure.path.join('.');
     const unknown = failure.type === 'never';
-    throw new ConfigError(unknown
-      ? `unknown config key "${key}"`
-      : `config key "${key}" is invalid: ${failure.message}`);
+    throw new ConfigError(
+      unknown
+        ? `unknown config key "${key}"`
+        : `config key "${key}" is invalid: ${failure.message}`,
+    );
   }
   return value;
 }

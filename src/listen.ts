@@ -12,10 +12,16 @@ export async function listen(server: Server, host: string, port: number): Promis
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, host, () => { server.off('error', reject); resolve(); });
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
   } catch (err) {
-    throw new ListenError(`cannot listen on ${hostPort(host, port)}: ${explainListenError(err, host, port)}`, { cause: err });
+    throw new ListenError(
+      `cannot listen on ${hostPort(host, port)}: ${explainListenError(err, host, port)}`,
+      { cause: err },
+    );
   }
 }
 

@@ -32,12 +32,16 @@ const WEBHOOK_OUTCOMES: readonly WebhookOutcome[] = ['delivered', 'failed', 'gav
 export type ChangeLogPosition = (actor: FamilyActor) => number;
 
 /** Request durations: a cached read takes well under a millisecond, a slow write seconds. */
-const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const REQUEST_BUCKETS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 /**
  * Commit and flush durations: an fsync takes from tenths of a millisecond to a second on a busy
  * disk.
  */
-const STORE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const STORE_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+];
 /**
  * The agenda is counted up to this many jobs per scrape, so a huge agenda cannot make a scrape
  * slow.
@@ -58,7 +62,10 @@ export class Metrics {
   private readonly m: Instruments | null;
   private readonly consumers = new Map<string, ChangeLogPosition>();
 
-  constructor(readonly enabled: boolean, private readonly sources: MetricsSources) {
+  constructor(
+    readonly enabled: boolean,
+    private readonly sources: MetricsSources,
+  ) {
     this.m = enabled ? this.instruments() : null;
     if (this.m) {
       const m = this.m;
@@ -71,7 +78,9 @@ export class Metrics {
   }
 
   /** The Content-Type of `render()`'s text. */
-  get contentType(): string { return this.m?.registry.contentType ?? 'text/plain'; }
+  get contentType(): string {
+    return this.m?.registry.contentType ?? 'text/plain';
+  }
 
   /** The Prometheus text exposition of every metric, read now. */
   async render(): Promise<string> {
@@ -97,7 +106,12 @@ export class Metrics {
   webhookOutcome(outcome: WebhookOutcome, responseStatus: number | null): void {
     if (!this.m) return;
     const known = WEBHOOK_OUTCOMES.includes(outcome) ? outcome : 'failed';
-    const status = responseStatus === null ? 'none' : responseStatus >= 100 && responseStatus < 600 ? `${Math.floor(responseStatus / 100)}xx` : 'other';
+    const status =
+      responseStatus === null
+        ? 'none'
+        : responseStatus >= 100 && responseStatus < 600
+          ? `${Math.floor(responseStatus / 100)}xx`
+          : 'other';
     this.m.webhooks.inc({ outcome: known, status });
   }
 
@@ -117,43 +131,72 @@ export class Metrics {
     collectDefaultMetrics({ register: registry });
 
     new Gauge({
-      name: 'household_build_info', help: 'The running version (always 1)', labelNames: ['version', 'node'], registers,
-      collect() { this.set({ version, node: process.version }, 1); },
+      name: 'household_build_info',
+      help: 'The running version (always 1)',
+      labelNames: ['version', 'node'],
+      registers,
+      collect() {
+        this.set({ version, node: process.version }, 1);
+      },
     });
     const requests = new Counter({
-      name: 'household_http_requests_total', help: 'HTTP requests answered, by method, route template and status',
-      labelNames: ['method', 'route', 'status'] as const, registers,
+      name: 'household_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers,
     });
     const requestSeconds = new Histogram({
-      name: 'household_http_request_duration_seconds', help: 'Time from a request\'s arrival to its answer, by method, route template and status',
-      labelNames: ['method', 'route', 'status'] as const, buckets: REQUEST_BUCKETS, registers,
+      name: 'household_http_request_duration_seconds',
+      help: "Time from a request's arrival to its answer, by method, route template and status",
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: REQUEST_BUCKETS,
+      registers,
     });
     new Gauge({
-      name: 'household_active_families', help: 'Families whose actor is in memory', registers,
-      collect() { this.set(families.activeCount); },
+      name: 'household_active_families',
+      help: 'Families whose actor is in memory',
+      registers,
+      collect() {
+        this.set(families.activeCount);
+      },
     });
     const commitSeconds = new Histogram({
-      name: 'household_store_commit_duration_seconds', help: 'Group commits of family batches: from the start of the transaction until it is on disk',
-      buckets: STORE_BUCKETS, registers,
+      name: 'household_store_commit_duration_seconds',
+      help: 'Group commits of family batches: from the start of the transaction until it is on disk',
+      buckets: STORE_BUCKETS,
+      registers,
     });
     const flushSeconds = new Histogram({
-      name: 'household_store_flush_duration_seconds', help: 'The part of each group commit spent waiting for the flush to disk',
-      buckets: STORE_BUCKETS, registers,
+      name: 'household_store_flush_duration_seconds',
+      help: 'The part of each group commit spent waiting for the flush to disk',
+      buckets: STORE_BUCKETS,
+      registers,
     });
     const committedBatches = new Counter({
-      name: 'household_store_committed_batches_total', help: 'Family batches committed (a group commit carries one per busy family)', registers,
+      name: 'household_store_committed_batches_total',
+      help: 'Family batches committed (a group commit carries one per busy family)',
+      registers,
     });
     new Gauge({
-      name: 'household_store_writes_failing', help: '1 while the store cannot write (a full disk: writes answer 507), else 0', registers,
-      collect() { this.set(store.writeFailure ? 1 : 0); },
+      name: 'household_store_writes_failing',
+      help: '1 while the store cannot write (a full disk: writes answer 507), else 0',
+      registers,
+      collect() {
+        this.set(store.writeFailure ? 1 : 0);
+      },
     });
     new Gauge({
-      name: 'household_changelog_lag_records', help: 'Change-log records logged durably but not yet taken by a consumer, summed over the families in memory',
-      labelNames: ['consumer'] as const, registers,
+      name: 'household_changelog_lag_records',
+      help: 'Change-log records logged durably but not yet taken by a consumer, summed over the families in memory',
+      labelNames: ['consumer'] as const,
+      registers,
       collect() {
         this.reset();
         if (!consumers.size) return;
-        const actors = store.listFamilies().map((f) => families.peek(f.id)).filter((a): a is FamilyActor => a !== undefined);
+        const actors = store
+          .listFamilies()
+          .map((f) => families.peek(f.id))
+          .filter((a): a is FamilyActor => a !== undefined);
         for (const [consumer, position] of consumers) {
           let lag = 0;
           for (const actor of actors) lag += Math.max(0, actor.lastDurableSeq - position(actor));
@@ -162,15 +205,25 @@ export class Metrics {
       },
     });
     new Gauge({
-      name: 'household_agenda_jobs', help: `Jobs on the agenda (reminders, retries, refreshes…), counted up to ${AGENDA_COUNT_LIMIT}`, registers,
-      collect() { this.set(store.agendaCount(Number.MAX_SAFE_INTEGER, AGENDA_COUNT_LIMIT)); },
+      name: 'household_agenda_jobs',
+      help: `Jobs on the agenda (reminders, retries, refreshes…), counted up to ${AGENDA_COUNT_LIMIT}`,
+      registers,
+      collect() {
+        this.set(store.agendaCount(Number.MAX_SAFE_INTEGER, AGENDA_COUNT_LIMIT));
+      },
     });
     new Gauge({
-      name: 'household_agenda_due_jobs', help: 'Jobs on the agenda whose time has come and that have not run yet', registers,
-      collect() { this.set(store.agendaCount(now().getTime(), AGENDA_COUNT_LIMIT)); },
+      name: 'household_agenda_due_jobs',
+      help: 'Jobs on the agenda whose time has come and that have not run yet',
+      registers,
+      collect() {
+        this.set(store.agendaCount(now().getTime(), AGENDA_COUNT_LIMIT));
+      },
     });
     new Gauge({
-      name: 'household_agenda_lateness_seconds', help: 'How late the earliest due job is (0 when nothing is due)', registers,
+      name: 'household_agenda_lateness_seconds',
+      help: 'How late the earliest due job is (0 when nothing is due)',
+      registers,
       collect() {
         const earliest = store.earliestDue();
         const late = earliest === null ? 0 : now().getTime() - earliest;
@@ -178,9 +231,19 @@ export class Metrics {
       },
     });
     const webhooks = new Counter({
-      name: 'household_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome and the receiver\'s status class (`none`: no answer)',
-      labelNames: ['outcome', 'status'] as const, registers,
+      name: 'household_webhook_deliveries_total',
+      help: "Webhook delivery attempts by outcome and the receiver's status class (`none`: no answer)",
+      labelNames: ['outcome', 'status'] as const,
+      registers,
     });
-    return { registry, requests, requestSeconds, commitSeconds, flushSeconds, committedBatches, webhooks };
+    return {
+      registry,
+      requests,
+      requestSeconds,
+      commitSeconds,
+      flushSeconds,
+      committedBatches,
+      webhooks,
+    };
   }
 }

@@ -101,33 +101,61 @@ export interface Daemon {
 export async function startDaemon(config: Config, opts: DaemonOptions = {}): Promise<Daemon> {
   const logger = opts.logger ?? createLogger(config.log.level);
   const now = opts.now ?? (() => new Date());
-  const newId: IdGenerator = createIdGenerator(() => now().getTime(), pooledRandom((b) => randomFillSync(b)));
-  const store = Store.open(config.storage.dataDir, { mapSizeBytes: config.storage.mapSizeMiB * 1024 * 1024 });
+  const newId: IdGenerator = createIdGenerator(
+    () => now().getTime(),
+    pooledRandom((b) => randomFillSync(b)),
+  );
+  const store = Store.open(config.storage.dataDir, {
+    mapSizeBytes: config.storage.mapSizeMiB * 1024 * 1024,
+  });
   // A full disk is logged once when writes start failing and once when they work again.
   store.onWriteHealth((state, error) => {
-    if (state === 'failing') logger.error({ kind: error?.kind, reason: error?.message }, 'writes are failing; reads go on');
+    if (state === 'failing')
+      logger.error(
+        { kind: error?.kind, reason: error?.message },
+        'writes are failing; reads go on',
+      );
     else logger.info('writes work again');
   });
   // Each failed commit is followed by a fresh LMDB environment (store.ts: reopen); lmdb-js
   // prints each failure on stderr too, so this adds one line per failure at most.
   store.onReopen((failed) => {
-    if (failed) logger.error({ err: failed }, 'could not reopen the store; trying again in a second');
+    if (failed)
+      logger.error({ err: failed }, 'could not reopen the store; trying again in a second');
     else logger.info('reopened the store after a failed commit');
   });
 
   // 1. Actors, routes, app.
   const onCommitted = new Set<(family: FamilyInfo, lastSeq: number) => void>();
   let scheduler: Scheduler | undefined;
-  const registry = new FamilyRegistry({
-    onAgendaChanged: (dueAt) => scheduler?.jobAdded(dueAt),
-    store, now, newId, publicUrl: publicBase(config.server.publicUrl), react: areaReactions(),
-    transports: { email: config.email.smtpUrl !== null, push: config.push.ntfyUrl !== null, sms: config.sms.gatewayUrl !== null },
-    onCommitted: (family, lastSeq) => {
-      for (const fn of onCommitted) {
-        try { fn(family, lastSeq); } catch (err) { logger.error({ err }, 'change-log observer failed'); }
-      }
+  const registry = new FamilyRegistry(
+    {
+      onAgendaChanged: (dueAt) => scheduler?.jobAdded(dueAt),
+      store,
+      now,
+      newId,
+      publicUrl: publicBase(config.server.publicUrl),
+      react: areaReactions(),
+      transports: {
+        email: config.email.smtpUrl !== null,
+        push: config.push.ntfyUrl !== null,
+        sms: config.sms.gatewayUrl !== null,
+      },
+      onCommitted: (family, lastSeq) => {
+        for (const fn of onCommitted) {
+          try {
+            fn(family, lastSeq);
+          } catch (err) {
+            logger.error({ err }, 'change-log observer failed');
+          }
+        }
+      },
     },
-  }, { idleMs: config.families.actorIdleMinutes * 60_000, maxActive: config.families.maxActiveActors });
+    {
+      idleMs: config.families.actorIdleMinutes * 60_000,
+      maxActive: config.families.maxActiveActors,
+    },
+  );
   const egress = opts.egress ?? createEgress();
   const notifier = new Notifier({ config, egress, logger });
   // The webhook outbox follows every family's log from its checkpoint.
@@ -136,7 +164,13 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   // thread (docs/webhooks.md, "Sharing the thread").
   const requests = new InFlightGauge();
   const webhooks = createWebhooks({
-    store, registry, egress, config, now, logger, newId,
+    store,
+    registry,
+    egress,
+    config,
+    now,
+    logger,
+    newId,
     requestsInFlight: () => requests.meanSinceLastAsked(),
     onOutcome: (outcome, status) => metrics.webhookOutcome(outcome, status),
   });
@@ -149,25 +183,50 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   });
   onCommitted.add((family, lastSeq) => followed.committed(family.id, lastSeq));
   const hub = new StreamHub(followed, {
-    heartbeatMs: config.stream.heartbeatSeconds * 1000, maxBacklog: config.stream.maxBacklog, perKey: config.stream.perKey,
-    keyValid: (keyId) => { const k = store.getKey(keyId); return k !== undefined && !k.revokedAt; },
+    heartbeatMs: config.stream.heartbeatSeconds * 1000,
+    maxBacklog: config.stream.maxBacklog,
+    perKey: config.stream.perKey,
+    keyValid: (keyId) => {
+      const k = store.getKey(keyId);
+      return k !== undefined && !k.revokedAt;
+    },
     // An open stream is not a request being answered: it must not count as load (webhooks'
     // share of the thread follows that count).
-    onOpen: () => requests.add(-1), onClose: () => requests.add(1),
+    onOpen: () => requests.add(-1),
+    onClose: () => requests.add(1),
   });
   const stream = { hub, log: followed, tickets: new StreamTickets(() => now().getTime()) };
   const display = {
     weather: new DisplayWeatherCache({ egress, config, now }),
     streams: new DisplayStreams({
-      log: followed, heartbeatMs: config.stream.heartbeatSeconds * 1000, onOpen: () => requests.add(-1), onClose: () => requests.add(1),
+      log: followed,
+      heartbeatMs: config.stream.heartbeatSeconds * 1000,
+      onOpen: () => requests.add(-1),
+      onClose: () => requests.add(1),
     }),
   };
   // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
   const urls = oauthUrls(publicBase(config.server.publicUrl), MCP_PATH);
   const authority = new OAuthAuthority({ store, registry, now, newId, resource: urls.resource });
-  const services: Services = { config, registry, store, now, logger, notifier, webhooks, egress, grants: authority, stream, display };
+  const services: Services = {
+    config,
+    registry,
+    store,
+    now,
+    logger,
+    notifier,
+    webhooks,
+    egress,
+    grants: authority,
+    stream,
+    display,
+  };
   scheduler = new Scheduler({
-    store, registry, now, logger, catchUpMinutes: config.scheduler.catchUpMinutes,
+    store,
+    registry,
+    now,
+    logger,
+    catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
   });
   let document: unknown;
@@ -182,23 +241,29 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
     {
       name: 'mcp',
-      mount: (c) => mcpEndpoint({
-        ...c,
-        grants: {
-          verifyAccess: (token) => authority.verifyAccess(token), forwardProof: (token) => authority.forwardProof(token),
-          resourceMetadata: urls.resourceMetadata, isAccessToken: looksLikeAccessToken,
-        },
-      }),
+      mount: (c) =>
+        mcpEndpoint({
+          ...c,
+          grants: {
+            verifyAccess: (token) => authority.verifyAccess(token),
+            forwardProof: (token) => authority.forwardProof(token),
+            resourceMetadata: urls.resourceMetadata,
+            isAccessToken: looksLikeAccessToken,
+          },
+        }),
     },
     // Calendar apps (CalDAV): /.well-known/caldav and /dav/…, in their own XML and iCalendar.
     { name: 'caldav', mount: ({ services: s }) => caldavDoor(s) },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
-  const base = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl }) as { components: Record<string, Record<string, unknown>> };
+  const base = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl }) as {
+    components: Record<string, Record<string, unknown>>;
+  };
   const hooks = webhooksOpenApi();
   document = {
-    ...base, webhooks: hooks.webhooks,
+    ...base,
+    webhooks: hooks.webhooks,
     components: {
       ...base.components,
       schemas: { ...base.components.schemas, ...hooks.schemas },
@@ -215,7 +280,9 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const handle = app.callback();
   // `void`: Koa's request handler settles every request itself — a rejection is answered by
   // ctx.onerror (our error middleware's 500) — so its promise has nothing left to report.
-  const server = createServer((req, res) => { void handle(req, res); });
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
   server.on('request', (_req, res) => {
     requests.add(1);
     res.once('close', () => requests.add(-1));
@@ -231,12 +298,16 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
-  const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
+  const host =
+    config.server.host === '0.0.0.0' || config.server.host === '::'
+      ? '127.0.0.1'
+      : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   // Share links and plan pages are built on publicUrl: on all interfaces with a localhost
   // publicUrl, every link the daemon hands out points at the reader's own machine.
   const warning = publicUrlWarning(config.server.host, config.server.publicUrl, port);
-  if (warning) logger.warn({ publicUrl: config.server.publicUrl, host: config.server.host }, warning);
+  if (warning)
+    logger.warn({ publicUrl: config.server.publicUrl, host: config.server.host }, warning);
 
   // 3. First start on an empty store: a family and its admin key, printed once — only now that
   //    the server listens, so the key is never printed by a start that then fails. A store whose
@@ -244,7 +315,15 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const slug = config.families.bootstrapSlug;
   if (slug) {
     try {
-      await bootstrap(store, slug, { config, now, newId, logger, url, opts, publicUrlUnusable: warning !== null });
+      await bootstrap(store, slug, {
+        config,
+        now,
+        newId,
+        logger,
+        url,
+        opts,
+        publicUrlUnusable: warning !== null,
+      });
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await registry.shutdown();
@@ -252,7 +331,15 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       throw err;
     }
   }
-  logger.info({ address: `${config.server.host}:${port}`, url, publicUrl: config.server.publicUrl, version: VERSION }, `listening on ${config.server.host}:${port}`);
+  logger.info(
+    {
+      address: `${config.server.host}:${port}`,
+      url,
+      publicUrl: config.server.publicUrl,
+      version: VERSION,
+    },
+    `listening on ${config.server.host}:${port}`,
+  );
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
@@ -265,8 +352,15 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   let sweep: NodeJS.Timeout;
   const sweepPass = (): void => {
     store.sweepIdempotency(now().getTime(), 500).then(
-      (removed) => { sweep = setTimeout(sweepPass, removed === 500 ? 50 : 60_000); sweep.unref(); },
-      (err) => { logger.warn({ err }, 'idempotency sweep failed'); sweep = setTimeout(sweepPass, 60_000); sweep.unref(); },
+      (removed) => {
+        sweep = setTimeout(sweepPass, removed === 500 ? 50 : 60_000);
+        sweep.unref();
+      },
+      (err) => {
+        logger.warn({ err }, 'idempotency sweep failed');
+        sweep = setTimeout(sweepPass, 60_000);
+        sweep.unref();
+      },
     );
   };
   sweep = setTimeout(sweepPass, 1_000);
@@ -278,38 +372,61 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   oauthSweep.unref();
 
   let closing: Promise<void> | null = null;
-  const close = () => (closing ??= (async () => {
-    clearTimeout(sweep);
-    clearInterval(oauthSweep);
-    queuedUpdates.stop();
-    closeSharedFeedReader(egress); // a slow feed must not hold the stop up
-    hub.close(); // open streams end now, or the server would wait for them
-    display.streams.close();
-    // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
-    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-    // A keep-alive socket turns idle when its last response is sent; close those as they do.
-    server.closeIdleConnections();
-    const idle = setInterval(() => server.closeIdleConnections(), 25);
-    const forced = setTimeout(() => server.closeAllConnections(), 8_000);
-    forced.unref();
-    await stopped;
-    clearInterval(idle);
-    clearTimeout(forced);
-    await scheduler.stop();
-    // Sends in flight record their outcome; what they leave pending goes out at the next start.
-    await notifier.close();
-    await webhooks.stop();
-    await registry.shutdown();
-    await store.close();
-    logger.info('stopped');
-    logger.flush?.();
-  })());
+  const close = () =>
+    (closing ??= (async () => {
+      clearTimeout(sweep);
+      clearInterval(oauthSweep);
+      queuedUpdates.stop();
+      closeSharedFeedReader(egress); // a slow feed must not hold the stop up
+      hub.close(); // open streams end now, or the server would wait for them
+      display.streams.close();
+      // Stop accepting; idle keep-alive sockets go now, busy ones once their request finishes.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A keep-alive socket turns idle when its last response is sent; close those as they do.
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 25);
+      const forced = setTimeout(() => server.closeAllConnections(), 8_000);
+      forced.unref();
+      await stopped;
+      clearInterval(idle);
+      clearTimeout(forced);
+      await scheduler.stop();
+      // Sends in flight record their outcome; what they leave pending goes out at the next start.
+      await notifier.close();
+      await webhooks.stop();
+      await registry.shutdown();
+      await store.close();
+      logger.info('stopped');
+      logger.flush?.();
+    })());
 
-  return { url, port, store, registry, scheduler, egress, notifier, webhooks, routes, router, server, onCommitted, metrics, logger, close, streams: hub };
+  return {
+    url,
+    port,
+    store,
+    registry,
+    scheduler,
+    egress,
+    notifier,
+    webhooks,
+    routes,
+    router,
+    server,
+    onCommitted,
+    metrics,
+    logger,
+    close,
+    streams: hub,
+  };
 }
 
 interface BootstrapDeps {
-  config: Config; now: () => Date; newId: IdGenerator; logger: Logger; url: string; opts: DaemonOptions;
+  config: Config;
+  now: () => Date;
+  newId: IdGenerator;
+  logger: Logger;
+  url: string;
+  opts: DaemonOptions;
   /** publicUrl names this machine's localhost although other devices are meant to connect. */
   publicUrlUnusable: boolean;
 }
@@ -317,18 +434,30 @@ interface BootstrapDeps {
 async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<void> {
   if (store.listFamilies().length === 0) {
     try {
-      const made = await createFamily(store, { slug, name: 'Home' }, {
-        now: d.now(), newId: d.newId, defaultTimezone: defaultFamilyZone(d.config), withKey: 'admin (first start)',
-      });
+      const made = await createFamily(
+        store,
+        { slug, name: 'Home' },
+        {
+          now: d.now(),
+          newId: d.newId,
+          defaultTimezone: defaultFamilyZone(d.config),
+          withKey: 'admin (first start)',
+        },
+      );
       const url = bannerUrl(d.config.server.publicUrl, d.url);
       if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, d.url);
       else printBootstrap(made.family, made.apiKey!, url, d.url, d.publicUrlUnusable);
       // The key itself only on stderr (printBootstrap): log pipelines keep stdout's JSON.
-      d.logger.info({ family: made.family.slug, keyId: made.key?.id ?? null }, 'created the first family and its admin key (printed on stderr)');
+      d.logger.info(
+        { family: made.family.slug, keyId: made.key?.id ?? null },
+        'created the first family and its admin key (printed on stderr)',
+      );
       return;
     } catch (err) {
       if (err instanceof Invalid) {
-        throw new StartupError(`cannot create the first family from families.bootstrapSlug "${slug}" and families.defaultTimezone: ${err.message}`);
+        throw new StartupError(
+          `cannot create the first family from families.bootstrapSlug "${slug}" and families.defaultTimezone: ${err.message}`,
+        );
       }
       // Conflict: `family create <slug>` from the command line got there first; that family stands.
       if (!(err instanceof Conflict)) throw err;
@@ -345,22 +474,31 @@ async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<
  * The first-start banner, for the person at the terminal or reading `docker logs`. It goes to
  * stderr so that stdout stays one JSON log object per line (docs/decisions.md, Operations).
  */
-function printBootstrap(family: FamilyInfo, apiKey: string, url: string, localUrl: string, publicUrlUnusable: boolean): void {
+function printBootstrap(
+  family: FamilyInfo,
+  apiKey: string,
+  url: string,
+  localUrl: string,
+  publicUrlUnusable: boolean,
+): void {
   const port = new URL(localUrl).port;
   process.stderr.write(
     `\nCreated the first family "${family.slug}" in time zone ${family.timezone}. If the household lives in another zone:\n` +
-    `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
-    `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
-    `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
-    `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
-    (url === localUrl ? '' : `On this machine: ${localUrl}\n`) +
-    (publicUrlUnusable
-      ? `From other devices use this machine's network address (port ${port}, or the one Docker publishes) and set HOUSEHOLD_PUBLIC_URL to it, so share links work.\n`
-      : '') + '\n');
+      `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
+      `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
+      `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
+      `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
+      (url === localUrl ? '' : `On this machine: ${localUrl}\n`) +
+      (publicUrlUnusable
+        ? `From other devices use this machine's network address (port ${port}, or the one Docker publishes) and set HOUSEHOLD_PUBLIC_URL to it, so share links work.\n`
+        : '') +
+      '\n',
+  );
 }
 
 function printNoKey(family: FamilyInfo, dataDir: string): void {
   process.stderr.write(
     `Family "${family.slug}" has no active API key. Make one with: ` +
-    `household-organizer key create ${family.slug} --data-dir ${resolvePath(dataDir)}\n`);
+      `household-organizer key create ${family.slug} --data-dir ${resolvePath(dataDir)}\n`,
+  );
 }

@@ -8,7 +8,9 @@ import { constants } from 'node:os';
 
 export class StartupError extends Error {}
 
-const ERRNO_NAMES = new Map<number, string>(Object.entries(constants.errno).map(([name, n]) => [n, name]));
+const ERRNO_NAMES = new Map<number, string>(
+  Object.entries(constants.errno).map(([name, n]) => [n, name]),
+);
 
 /** The errno name of a system error: Node's `code` ('EACCES'), or lmdb-js's numeric code (13). */
 export function errnoName(err: unknown): string | undefined {
@@ -29,7 +31,9 @@ export function errorLine(err: unknown, name: string | undefined): string {
 
 /** Who the process runs as, for "must be writable by …" (the usual root-owned bind mount). */
 function runningAs(): string {
-  return typeof process.getuid === 'function' ? `uid ${process.getuid()}` : 'the user running Household Organizer';
+  return typeof process.getuid === 'function'
+    ? `uid ${process.getuid()}`
+    : 'the user running Household Organizer';
 }
 
 /**
@@ -42,12 +46,18 @@ export function explainFsError(err: unknown): string {
     case 'EACCES':
     case 'EPERM':
       return `permission denied; it must be writable by ${runningAs()} (${name})`;
-    case 'ENOTDIR': return `a part of the path is a file, not a folder (${name})`;
-    case 'EEXIST': return `a file of that name is in the way (${name})`;
-    case 'EISDIR': return `it is a folder (${name})`;
-    case 'EROFS': return `the file system is read-only (${name})`;
-    case 'ENOSPC': return `no space left on the device (${name})`;
-    case 'ENOENT': return `a folder on the path does not exist (${name})`;
+    case 'ENOTDIR':
+      return `a part of the path is a file, not a folder (${name})`;
+    case 'EEXIST':
+      return `a file of that name is in the way (${name})`;
+    case 'EISDIR':
+      return `it is a folder (${name})`;
+    case 'EROFS':
+      return `the file system is read-only (${name})`;
+    case 'ENOSPC':
+      return `no space left on the device (${name})`;
+    case 'ENOENT':
+      return `a folder on the path does not exist (${name})`;
     case undefined:
     default:
       return errorLine(err, name);

@@ -6,7 +6,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 function read(): string {
   for (const p of [resolve(here, '../package.json'), resolve(here, '../../package.json')]) {
-    try { return (JSON.parse(readFileSync(p, 'utf8')) as { version: string }).version; } catch { /* next */ }
+    try {
+      return (JSON.parse(readFileSync(p, 'utf8')) as { version: string }).version;
+    } catch {
+      /* next */
+    }
   }
   return '0.0.0';
 }

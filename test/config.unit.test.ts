@@ -6,20 +6,46 @@ import { defaultFamilyZone, loadConfig, ConfigError } from '../src/config.js';
 
 describe('configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'household-config-'));
-  const file = (name: string, body: unknown) => { const p = join(dir, name); writeFileSync(p, JSON.stringify(body)); return p; };
+  const file = (name: string, body: unknown) => {
+    const p = join(dir, name);
+    writeFileSync(p, JSON.stringify(body));
+    return p;
+  };
 
   it('has every documented key with its default', () => {
     const c = loadConfig({ env: {} });
-    expect(c.server).to.deep.equal({ host: '0.0.0.0', port: 8080, publicUrl: 'http://localhost:8080', bodyLimitBytes: 1048576, trustProxy: false, corsOrigins: [] });
+    expect(c.server).to.deep.equal({
+      host: '0.0.0.0',
+      port: 8080,
+      publicUrl: 'http://localhost:8080',
+      bodyLimitBytes: 1048576,
+      trustProxy: false,
+      corsOrigins: [],
+    });
     expect(c.metrics).to.deep.equal({ enabled: false, token: null });
-    expect(c.families).to.include({ defaultTimezone: null, bootstrapSlug: 'home', actorIdleMinutes: 30 });
-    expect(c.webhooks.retryScheduleSeconds).to.deep.equal([5, 300, 1800, 7200, 18000, 36000, 36000]);
-    expect(c.egress).to.deep.equal({ webPages: 'public', calendarFeeds: 'lan', webhooks: 'lan', transports: 'any' });
+    expect(c.families).to.include({
+      defaultTimezone: null,
+      bootstrapSlug: 'home',
+      actorIdleMinutes: 30,
+    });
+    expect(c.webhooks.retryScheduleSeconds).to.deep.equal([
+      5, 300, 1800, 7200, 18000, 36000, 36000,
+    ]);
+    expect(c.egress).to.deep.equal({
+      webPages: 'public',
+      calendarFeeds: 'lan',
+      webhooks: 'lan',
+      transports: 'any',
+    });
     expect(c.webSearch.searxngUrl).to.equal(null);
   });
 
-  it('gives new families the machine\'s zone unless families.defaultTimezone names one: TZ, else the system\'s, else UTC', () => {
-    const machine = (defaultTimezone: string | null, env: NodeJS.ProcessEnv) => defaultFamilyZone({ families: { ...loadConfig({ env: {} }).families, defaultTimezone } }, env);
+  it("gives new families the machine's zone unless families.defaultTimezone names one: TZ, else the system's, else UTC", () => {
+    const machine = (defaultTimezone: string | null, env: NodeJS.ProcessEnv) =>
+      defaultFamilyZone(
+        { families: { ...loadConfig({ env: {} }).families, defaultTimezone } },
+        env,
+      );
     expect(machine(null, { TZ: 'Pacific/Kiritimati' })).to.equal('Pacific/Kiritimati');
     expect(machine(null, { TZ: ':Europe/Lisbon' })).to.equal('Europe/Lisbon');
     // A TZ that names no IANA zone falls back to what the runtime resolves (a valid zone).
@@ -31,7 +57,11 @@ describe('configuration', () => {
 
   it('merges file, then environment, then flags', () => {
     const f = file('a.json', { server: { port: 9000, host: '127.0.0.1' }, log: { level: 'warn' } });
-    const c = loadConfig({ configFile: f, env: { HOUSEHOLD_PORT: '9100', HOUSEHOLD_DATA_DIR: '/srv/data' }, flags: { port: 9200 } });
+    const c = loadConfig({
+      configFile: f,
+      env: { HOUSEHOLD_PORT: '9100', HOUSEHOLD_DATA_DIR: '/srv/data' },
+      flags: { port: 9200 },
+    });
     expect(c.server.port).to.equal(9200);
     expect(c.server.host).to.equal('127.0.0.1');
     expect(c.storage.dataDir).to.equal('/srv/data');
@@ -46,45 +76,76 @@ describe('configuration', () => {
 
   it('names an unknown key', () => {
     const f = file('c.json', { weather: { forecastURL: 'x' } });
-    expect(() => loadConfig({ configFile: f, env: {} })).to.throw(ConfigError, 'unknown config key "weather.forecastURL"');
+    expect(() => loadConfig({ configFile: f, env: {} })).to.throw(
+      ConfigError,
+      'unknown config key "weather.forecastURL"',
+    );
   });
 
   it('names an ill-typed key', () => {
-    expect(() => loadConfig({ env: { HOUSEHOLD_PORT: 'eighty' } })).to.throw(ConfigError, /HOUSEHOLD_PORT/);
+    expect(() => loadConfig({ env: { HOUSEHOLD_PORT: 'eighty' } })).to.throw(
+      ConfigError,
+      /HOUSEHOLD_PORT/,
+    );
     const f = file('d.json', { egress: { webhooks: 'everywhere' } });
-    expect(() => loadConfig({ configFile: f, env: {} })).to.throw(ConfigError, /config key "egress.webhooks" is invalid/);
+    expect(() => loadConfig({ configFile: f, env: {} })).to.throw(
+      ConfigError,
+      /config key "egress.webhooks" is invalid/,
+    );
     const g = file('e.json', { server: { port: 70000 } });
     expect(() => loadConfig({ configFile: g, env: {} })).to.throw(ConfigError, /"server.port"/);
   });
 
   it('has no cluster by default, and fills a cluster section from the environment', () => {
     expect(loadConfig({ env: {} }).cluster).to.equal(null);
-    const c = loadConfig({ env: {
-      HOUSEHOLD_NATS_SERVERS: 'nats://10.0.0.1:4222, nats://10.0.0.2:4222,',
-      HOUSEHOLD_NODE_NAME: 'node-a', HOUSEHOLD_ADVERTISE_URL: 'http://10.0.0.1:8080',
-      HOUSEHOLD_CLUSTER_SECRET: 's'.repeat(32),
-    } });
+    const c = loadConfig({
+      env: {
+        HOUSEHOLD_NATS_SERVERS: 'nats://10.0.0.1:4222, nats://10.0.0.2:4222,',
+        HOUSEHOLD_NODE_NAME: 'node-a',
+        HOUSEHOLD_ADVERTISE_URL: 'http://10.0.0.1:8080',
+        HOUSEHOLD_CLUSTER_SECRET: 's'.repeat(32),
+      },
+    });
     expect(c.cluster).to.deep.equal({
-      natsServers: ['nats://10.0.0.1:4222', 'nats://10.0.0.2:4222'], nodeName: 'node-a',
-      advertiseUrl: 'http://10.0.0.1:8080', secret: 's'.repeat(32), leaseSeconds: 10,
-      credsFile: null, tls: null,
+      natsServers: ['nats://10.0.0.1:4222', 'nats://10.0.0.2:4222'],
+      nodeName: 'node-a',
+      advertiseUrl: 'http://10.0.0.1:8080',
+      secret: 's'.repeat(32),
+      leaseSeconds: 10,
+      credsFile: null,
+      tls: null,
     });
   });
 
   it('names the bad cluster key', () => {
-    const base = { natsServers: ['nats://127.0.0.1:4222'], nodeName: 'a', advertiseUrl: 'http://127.0.0.1:1', secret: 'x'.repeat(32) };
+    const base = {
+      natsServers: ['nats://127.0.0.1:4222'],
+      nodeName: 'a',
+      advertiseUrl: 'http://127.0.0.1:1',
+      secret: 'x'.repeat(32),
+    };
     const bad = (over: object) => file('cl.json', { cluster: { ...base, ...over } });
-    expect(loadConfig({ configFile: bad({ leaseSeconds: 2 }), env: {} }).cluster!.leaseSeconds).to.equal(2);
-    expect(() => loadConfig({ configFile: bad({ natsServers: ['http://x:1'] }), env: {} }))
-      .to.throw(ConfigError, /"cluster.natsServers.0" is invalid: must be a nats:\/\//);
-    expect(() => loadConfig({ configFile: bad({ secret: 'short' }), env: {} }))
-      .to.throw(ConfigError, /"cluster.secret" is invalid/);
-    expect(() => loadConfig({ configFile: bad({ nodeName: 'a b' }), env: {} }))
-      .to.throw(ConfigError, /"cluster.nodeName" is invalid/);
-    expect(() => loadConfig({ configFile: bad({ natsServer: [] }), env: {} }))
-      .to.throw(ConfigError, 'unknown config key "cluster.natsServer"');
-    expect(() => loadConfig({ configFile: file('cl2.json', { cluster: { nodeName: 'a' } }), env: {} }))
-      .to.throw(ConfigError, /"cluster.natsServers" is invalid/);
+    expect(
+      loadConfig({ configFile: bad({ leaseSeconds: 2 }), env: {} }).cluster!.leaseSeconds,
+    ).to.equal(2);
+    expect(() =>
+      loadConfig({ configFile: bad({ natsServers: ['http://x:1'] }), env: {} }),
+    ).to.throw(ConfigError, /"cluster.natsServers.0" is invalid: must be a nats:\/\//);
+    expect(() => loadConfig({ configFile: bad({ secret: 'short' }), env: {} })).to.throw(
+      ConfigError,
+      /"cluster.secret" is invalid/,
+    );
+    expect(() => loadConfig({ configFile: bad({ nodeName: 'a b' }), env: {} })).to.throw(
+      ConfigError,
+      /"cluster.nodeName" is invalid/,
+    );
+    expect(() => loadConfig({ configFile: bad({ natsServer: [] }), env: {} })).to.throw(
+      ConfigError,
+      'unknown config key "cluster.natsServer"',
+    );
+    expect(() =>
+      loadConfig({ configFile: file('cl2.json', { cluster: { nodeName: 'a' } }), env: {} }),
+    ).to.throw(ConfigError, /"cluster.natsServers" is invalid/);
   });
 
   it('explains a file that is not JSON', () => {

@@ -13,13 +13,25 @@ import { parse as parseYaml } from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (name: string) => readFileSync(resolve(root, name), 'utf8');
-const pkg = JSON.parse(read('package.json')) as { version: string; license: string; engines: { node: string } };
+const pkg = JSON.parse(read('package.json')) as {
+  version: string;
+  license: string;
+  engines: { node: string };
+};
 
-interface Instruction { op: string; args: string; stage: number }
+interface Instruction {
+  op: string;
+  args: string;
+  stage: number;
+}
 
 /** Dockerfile instructions in order, continuation lines joined, comments dropped; stage -1 before the first FROM. */
 function instructions(text: string): Instruction[] {
-  const joined = text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n').replace(/\\\n/g, ' ');
+  const joined = text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n')
+    .replace(/\\\n/g, ' ');
   const out: Instruction[] = [];
   let stage = -1;
   for (const line of joined.split('\n')) {
@@ -37,32 +49,56 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
   const last = froms.length - 1;
   const runtime = all.filter((i) => i.stage === last);
 
-  it('builds every stage on one Node LTS image of line 24 or later (Node 20 is end of life), Debian slim for LMDB\'s glibc binary', () => {
-    const arg = all.find((i) => i.op === 'ARG' && i.stage === -1 && i.args.startsWith('NODE_IMAGE='));
+  it("builds every stage on one Node LTS image of line 24 or later (Node 20 is end of life), Debian slim for LMDB's glibc binary", () => {
+    const arg = all.find(
+      (i) => i.op === 'ARG' && i.stage === -1 && i.args.startsWith('NODE_IMAGE='),
+    );
     expect(arg, 'ARG NODE_IMAGE before the first FROM').to.not.equal(undefined);
     const m = /^NODE_IMAGE=node:(\d+)-(trixie|bookworm)-slim$/.exec(arg!.args);
     expect(m, arg!.args).to.not.equal(null);
     expect(Number(m![1])).to.be.at.least(24);
-    expect(froms.map((f) => f.args)).to.deep.equal(['${NODE_IMAGE} AS build', '${NODE_IMAGE} AS deps', '${NODE_IMAGE} AS runtime']);
+    expect(froms.map((f) => f.args)).to.deep.equal([
+      '${NODE_IMAGE} AS build',
+      '${NODE_IMAGE} AS deps',
+      '${NODE_IMAGE} AS runtime',
+    ]);
     // The code keeps working on the oldest line it supports.
     expect(pkg.engines.node).to.equal('>=20');
   });
 
   it('ships compiled code and production dependencies only', () => {
-    const deps = all.filter((i) => i.stage === 1 && i.op === 'RUN').map((i) => i.args).join(' ');
+    const deps = all
+      .filter((i) => i.stage === 1 && i.op === 'RUN')
+      .map((i) => i.args)
+      .join(' ');
     expect(deps).to.include('npm ci --omit=dev');
     const copies = runtime.filter((i) => i.op === 'COPY').map((i) => i.args);
     expect(copies).to.include('--from=deps /app/node_modules ./node_modules');
     expect(copies).to.include('--from=build /app/dist/src ./dist/src');
     expect(copies.some((c) => c.includes('--from=build /app/node_modules'))).to.equal(false);
-    const build = all.filter((i) => i.stage === 0 && i.op === 'RUN').map((i) => i.args).join(' ');
+    const build = all
+      .filter((i) => i.stage === 0 && i.op === 'RUN')
+      .map((i) => i.args)
+      .join(' ');
     expect(build).to.include('rm -rf dist/test dist/bench');
   });
 
   it('copies only sources that exist and that .dockerignore lets through', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
-    const sources = all.filter((i) => i.op === 'COPY' && !i.args.startsWith('--from')).flatMap((i) => i.args.split(' ').slice(0, -1));
-    expect(sources).to.include.members(['package.json', 'package-lock.json', 'tsconfig.json', 'src', 'config', 'bin']);
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
+    const sources = all
+      .filter((i) => i.op === 'COPY' && !i.args.startsWith('--from'))
+      .flatMap((i) => i.args.split(' ').slice(0, -1));
+    expect(sources).to.include.members([
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'src',
+      'config',
+      'bin',
+    ]);
     for (const s of sources) {
       expect(existsSync(resolve(root, s)), s).to.equal(true);
       expect(ignored, s).to.not.include(s);
@@ -70,8 +106,18 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
   });
 
   it('keeps household data and build output out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
-    expect(ignored).to.include.members(['node_modules', 'dist', 'data', 'backups', '*.mdb', '.git', '.env']);
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
+    expect(ignored).to.include.members([
+      'node_modules',
+      'dist',
+      'data',
+      'backups',
+      '*.mdb',
+      '.git',
+      '.env',
+    ]);
   });
 
   it('runs as the unprivileged node user with /data a private volume', () => {
@@ -88,14 +134,20 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
   });
 
   it('starts the daemon as PID 1 in exec form, checks /healthz and stops on SIGTERM', () => {
-    expect(runtime.find((i) => i.op === 'ENTRYPOINT')?.args).to.equal('["node", "/app/bin/household-organizer"]');
+    expect(runtime.find((i) => i.op === 'ENTRYPOINT')?.args).to.equal(
+      '["node", "/app/bin/household-organizer"]',
+    );
     expect(runtime.find((i) => i.op === 'CMD')?.args).to.equal('["serve"]');
     expect(runtime.find((i) => i.op === 'STOPSIGNAL')?.args).to.equal('SIGTERM');
     const health = runtime.find((i) => i.op === 'HEALTHCHECK')?.args ?? '';
-    expect(health).to.match(/^--interval=\d+s --timeout=\d+s --start-period=\d+s --retries=\d+ CMD node -e /);
+    expect(health).to.match(
+      /^--interval=\d+s --timeout=\d+s --start-period=\d+s --retries=\d+ CMD node -e /,
+    );
     expect(health).to.include("'/healthz'");
     expect(runtime.find((i) => i.op === 'EXPOSE')?.args).to.equal('8080');
-    expect(runtime.find((i) => i.op === 'ENV')?.args).to.include('HOUSEHOLD_PORT=8080').and.include('HOUSEHOLD_HOST=0.0.0.0');
+    expect(runtime.find((i) => i.op === 'ENV')?.args)
+      .to.include('HOUSEHOLD_PORT=8080')
+      .and.include('HOUSEHOLD_HOST=0.0.0.0');
   });
 
   it('labels the image with the OCI annotations, version and licence as package.json says', () => {
@@ -103,8 +155,18 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
     for (const l of runtime.filter((i) => i.op === 'LABEL')) {
       for (const m of l.args.matchAll(/([a-z.]+)="([^"]*)"/g)) labels.set(m[1], m[2]);
     }
-    for (const k of ['title', 'description', 'version', 'revision', 'created', 'licenses', 'base.name']) {
-      expect(labels.get(`org.opencontainers.image.${k}`), k).to.be.a('string').and.not.equal('');
+    for (const k of [
+      'title',
+      'description',
+      'version',
+      'revision',
+      'created',
+      'licenses',
+      'base.name',
+    ]) {
+      expect(labels.get(`org.opencontainers.image.${k}`), k)
+        .to.be.a('string')
+        .and.not.equal('');
     }
     expect(labels.get('org.opencontainers.image.licenses')).to.equal(pkg.license);
     expect(labels.get('org.opencontainers.image.version')).to.equal('${VERSION}');
@@ -117,7 +179,17 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
   it('has a compose example with the volume, HOUSEHOLD_PUBLIC_URL, a graceful stop and the backup command', () => {
     const text = read('compose.yaml');
     const doc = parseYaml(text) as {
-      services: Record<string, { build?: string; image?: string; ports?: string[]; environment?: Record<string, string>; volumes?: string[]; stop_grace_period?: string }>;
+      services: Record<
+        string,
+        {
+          build?: string;
+          image?: string;
+          ports?: string[];
+          environment?: Record<string, string>;
+          volumes?: string[];
+          stop_grace_period?: string;
+        }
+      >;
       volumes: Record<string, unknown>;
     };
     const h = doc.services.household;
@@ -128,6 +200,8 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
     expect(h.environment?.HOUSEHOLD_PUBLIC_URL).to.match(/^\$\{HOUSEHOLD_PUBLIC_URL:\?.+\}$/);
     expect(Number(/^(\d+)s$/.exec(h.stop_grace_period ?? '')?.[1])).to.be.greaterThan(10);
     // The backup runs inside the serving container (LMDB tells processes apart by PID).
-    expect(text).to.include('docker compose exec household node /app/bin/household-organizer backup /backups/');
+    expect(text).to.include(
+      'docker compose exec household node /app/bin/household-organizer backup /backups/',
+    );
   });
 });

@@ -34,13 +34,18 @@ function files(p: string, out: string[] = []): string[] {
 
 describe('repository documents', () => {
   it('cite no document outside the repository and no tracker issue by number', () => {
-    const scanned = ['src', 'test', 'bench', 'docs', 'config', 'bin', 'README.md'].flatMap((p) => files(join(root, p)));
+    const scanned = ['src', 'test', 'bench', 'docs', 'config', 'bin', 'README.md'].flatMap((p) =>
+      files(join(root, p)),
+    );
     expect(scanned.length).to.be.greaterThan(100);
     const found: string[] = [];
     for (const file of scanned) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        for (const re of OUTSIDE) if (re.test(line)) found.push(`${relative(root, file)}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const re of OUTSIDE)
+            if (re.test(line)) found.push(`${relative(root, file)}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(found).to.deep.equal([]);
   });
@@ -48,6 +53,8 @@ describe('repository documents', () => {
   it('the check itself catches such a reference', () => {
     expect(OUTSIDE.some((re) => re.test('see DESIGN' + ' §5'))).to.equal(true);
     expect(OUTSIDE.some((re) => re.test('(issue' + ' 2)'))).to.equal(true);
-    expect(OUTSIDE.some((re) => re.test("import { x } from '../shared/errors.js'"))).to.equal(false);
+    expect(OUTSIDE.some((re) => re.test("import { x } from '../shared/errors.js'"))).to.equal(
+      false,
+    );
   });
 });

@@ -22,8 +22,10 @@ function files(dir: string, out: string[] = []): string[] {
 
 // A statement's start at a line's start, anything but quotes and semicolons, then its source.
 const IMPORT = new RegExp(
-  String.raw`^[ \t]*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]`
-  + String.raw`|^[ \t]*import\s*['"]([^'"]+)['"]`, 'gm');
+  String.raw`^[ \t]*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]` +
+    String.raw`|^[ \t]*import\s*['"]([^'"]+)['"]`,
+  'gm',
+);
 
 /** The files under src/ a file imports or re-exports from (type-only ones included). */
 function importsOf(file: string): string[] {
@@ -47,16 +49,25 @@ export function circles(graph: ReadonlyMap<string, readonly string[]>): string[]
   const onStack = new Set<string>();
   const out: string[][] = [];
   const visit = (v: string): void => {
-    index.set(v, next); low.set(v, next); next++;
-    stack.push(v); onStack.add(v);
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
     for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) !== index.get(v)) return;
     const c: string[] = [];
     let w: string;
-    do { w = stack.pop()!; onStack.delete(w); c.push(w); } while (w !== v);
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      c.push(w);
+    } while (w !== v);
     if (c.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(c.sort());
   };
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
@@ -75,9 +86,22 @@ describe('imports', () => {
   });
 
   it('finds a circle, also one made of type-only imports, and only circles', () => {
-    const g = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']], ['e', ['e']]]);
+    const g = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+      ['e', ['e']],
+    ]);
     expect(circles(g)).to.deep.equal([['a', 'b', 'c'], ['e']]);
-    expect(circles(new Map([['a', ['b']], ['b', []]]))).to.deep.equal([]);
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).to.deep.equal([]);
   });
 
   it('src/ has no import circle, type-only imports included', () => {

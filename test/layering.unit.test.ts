@@ -12,7 +12,16 @@
  *   check).
  */
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +39,12 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-interface Import { spec: string; typeOnly: boolean; target: string | null; names: string[] }
+interface Import {
+  spec: string;
+  typeOnly: boolean;
+  target: string | null;
+  names: string[];
+}
 
 const CRYPTO = /^(node:)?crypto$/;
 
@@ -45,16 +59,30 @@ function importsOf(file: string): Import[] {
     if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
       spec = st.moduleSpecifier.text;
       const clause = st.importClause;
-      if (clause?.namedBindings && ts.isNamedImports(clause.namedBindings)) names = clause.namedBindings.elements.map((e) => (e.propertyName ?? e.name).text);
-      if (clause?.name || (clause?.namedBindings && !ts.isNamedImports(clause.namedBindings))) names.push('*');
-      typeOnly = !!clause && (clause.isTypeOnly || (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings)
-        && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
-    } else if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
+      if (clause?.namedBindings && ts.isNamedImports(clause.namedBindings))
+        names = clause.namedBindings.elements.map((e) => (e.propertyName ?? e.name).text);
+      if (clause?.name || (clause?.namedBindings && !ts.isNamedImports(clause.namedBindings)))
+        names.push('*');
+      typeOnly =
+        !!clause &&
+        (clause.isTypeOnly ||
+          (!clause.name &&
+            !!clause.namedBindings &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+    } else if (
+      ts.isExportDeclaration(st) &&
+      st.moduleSpecifier &&
+      ts.isStringLiteral(st.moduleSpecifier)
+    ) {
       spec = st.moduleSpecifier.text;
       typeOnly = st.isTypeOnly;
     }
     if (spec === undefined) continue;
-    const target = spec.startsWith('.') ? resolve(dirname(file), spec).replace(/\.js$/, '.ts') : null;
+    const target = spec.startsWith('.')
+      ? resolve(dirname(file), spec).replace(/\.js$/, '.ts')
+      : null;
     out.push({ spec, typeOnly, target, names });
   }
   return out;
@@ -63,9 +91,17 @@ function importsOf(file: string): Import[] {
 const rel = (p: string) => relative(root, p);
 
 /** Libraries the domain may use: pure computation, no I/O of their own. */
-const PURE_LIBRARIES = new Set(['temporal-polyfill', 'croner', 'ical-expander', 'ical.js', 'minisearch', 'superstruct']);
+const PURE_LIBRARIES = new Set([
+  'temporal-polyfill',
+  'croner',
+  'ical-expander',
+  'ical.js',
+  'minisearch',
+  'superstruct',
+]);
 /** Node modules that do I/O, read clocks or make randomness. */
-const IMPURE_NODE = /^(node:)?(fs|fs\/promises|net|http|https|http2|dns|child_process|crypto|os|worker_threads|timers|timers\/promises|process|dgram|tls|cluster)$/;
+const IMPURE_NODE =
+  /^(node:)?(fs|fs\/promises|net|http|https|http2|dns|child_process|crypto|os|worker_threads|timers|timers\/promises|process|dgram|tls|cluster)$/;
 
 function domainViolations(srcDir: string): string[] {
   const domain = join(srcDir, 'domain');
@@ -74,15 +110,25 @@ function domainViolations(srcDir: string): string[] {
     for (const i of importsOf(f)) {
       if (i.target) {
         if (!i.target.startsWith(domain + '/')) bad.push(`${rel(f)} imports ${rel(i.target)}`);
-      } else if (IMPURE_NODE.test(i.spec) && !(CRYPTO.test(i.spec) && i.names.length > 0 && i.names.every((n) => n === 'createHash'))) {
+      } else if (
+        IMPURE_NODE.test(i.spec) &&
+        !(CRYPTO.test(i.spec) && i.names.length > 0 && i.names.every((n) => n === 'createHash'))
+      ) {
         // Hashing is a pure function of its input; the rest of crypto is randomness.
         bad.push(`${rel(f)} imports ${i.spec}`);
       } else if (!i.spec.startsWith('node:') && !PURE_LIBRARIES.has(i.spec) && !i.typeOnly) {
-        bad.push(`${rel(f)} imports the library ${i.spec} (add it to PURE_LIBRARIES only if it does no I/O)`);
+        bad.push(
+          `${rel(f)} imports the library ${i.spec} (add it to PURE_LIBRARIES only if it does no I/O)`,
+        );
       }
     }
     const text = readFileSync(f, 'utf8');
-    for (const [pattern, what] of [[/\bDate\.now\(/, 'Date.now()'], [/\bnew Date\(\)/, 'new Date()'], [/\bMath\.random\(/, 'Math.random()'], [/\bprocess\./, 'process']] as const) {
+    for (const [pattern, what] of [
+      [/\bDate\.now\(/, 'Date.now()'],
+      [/\bnew Date\(\)/, 'new Date()'],
+      [/\bMath\.random\(/, 'Math.random()'],
+      [/\bprocess\./, 'process'],
+    ] as const) {
       if (pattern.test(text)) bad.push(`${rel(f)} uses ${what}`);
     }
   }
@@ -90,14 +136,22 @@ function domainViolations(srcDir: string): string[] {
 }
 
 /** Places in src/http and src/public that may import the store for real (not only its types). */
-const STORE_ALLOWED = ['http/middleware/auth.ts', 'http/middleware/idempotency.ts', 'http/middleware/errors.ts', 'http/routes/system.ts'];
+const STORE_ALLOWED = [
+  'http/middleware/auth.ts',
+  'http/middleware/idempotency.ts',
+  'http/middleware/errors.ts',
+  'http/routes/system.ts',
+];
 
 /** Files that may use `services.store`: the places above, and those that wire the key check. */
 const SERVICES_STORE_ALLOWED = [
-  ...STORE_ALLOWED, 'http/app.ts', 'mcp/endpoint.ts',
+  ...STORE_ALLOWED,
+  'http/app.ts',
+  'mcp/endpoint.ts',
   // The CalDAV door checks keys like the others, and sync-collection reads the change log
   // (read-only, as the changes feed does) to say what changed since a token.
-  'caldav/door.ts', 'caldav/reports.ts',
+  'caldav/door.ts',
+  'caldav/reports.ts',
 ];
 
 function servicesStoreViolations(srcDir: string): string[] {
@@ -107,7 +161,9 @@ function servicesStoreViolations(srcDir: string): string[] {
     if (allowed.has(f)) continue;
     const lines = readFileSync(f, 'utf8').split('\n');
     lines.forEach((line, i) => {
-      if (/\bservices\s*\??\.\s*store\b|\{[^}]*\bstore\b[^}]*\}\s*=\s*(\w+\.)?services\b/.test(line)) {
+      if (
+        /\bservices\s*\??\.\s*store\b|\{[^}]*\bstore\b[^}]*\}\s*=\s*(\w+\.)?services\b/.test(line)
+      ) {
         bad.push(`${rel(f)}:${i + 1} uses services.store`);
       }
     });
@@ -123,7 +179,8 @@ function storeViolations(srcDir: string): string[] {
     if (!existsSync(join(srcDir, dir))) continue;
     for (const f of files(join(srcDir, dir))) {
       for (const i of importsOf(f)) {
-        if (i.target?.startsWith(store + '/') && !i.typeOnly && !allowed.has(f)) bad.push(`${rel(f)} imports ${rel(i.target)}`);
+        if (i.target?.startsWith(store + '/') && !i.typeOnly && !allowed.has(f))
+          bad.push(`${rel(f)} imports ${rel(i.target)}`);
       }
     }
   }
@@ -146,26 +203,56 @@ describe('layering of src/', () => {
   it('reports each kind of violation (the check itself can fail)', () => {
     const fake = mkdtempSync(join(tmpdir(), 'layering-'));
     try {
-      for (const d of ['domain/x', 'http/routes', 'public', 'store']) mkdirSync(join(fake, d), { recursive: true });
+      for (const d of ['domain/x', 'http/routes', 'public', 'store'])
+        mkdirSync(join(fake, d), { recursive: true });
       writeFileSync(join(fake, 'store/store.ts'), 'export class Store {}\n');
-      writeFileSync(join(fake, 'domain/x/a.ts'), "import { Store } from '../../store/store.js';\nimport { readFileSync } from 'node:fs';\nimport got from 'got';\nexport const t = Date.now();\n");
-      writeFileSync(join(fake, 'domain/x/ok.ts'), "import type { Store } from '../../store/store.js';\nimport { a } from './b.js';\nimport { createHash } from 'node:crypto';\n");
-      writeFileSync(join(fake, 'domain/x/rand.ts'), "import { createHash, randomBytes } from 'node:crypto';\n");
-      writeFileSync(join(fake, 'http/routes/r.ts'), "import { Store } from '../../store/store.js';\nimport type { Store as S } from '../../store/store.js';\n");
+      writeFileSync(
+        join(fake, 'domain/x/a.ts'),
+        "import { Store } from '../../store/store.js';\nimport { readFileSync } from 'node:fs';\nimport got from 'got';\nexport const t = Date.now();\n",
+      );
+      writeFileSync(
+        join(fake, 'domain/x/ok.ts'),
+        "import type { Store } from '../../store/store.js';\nimport { a } from './b.js';\nimport { createHash } from 'node:crypto';\n",
+      );
+      writeFileSync(
+        join(fake, 'domain/x/rand.ts'),
+        "import { createHash, randomBytes } from 'node:crypto';\n",
+      );
+      writeFileSync(
+        join(fake, 'http/routes/r.ts'),
+        "import { Store } from '../../store/store.js';\nimport type { Store as S } from '../../store/store.js';\n",
+      );
       writeFileSync(join(fake, 'public/p.ts'), "export { Store } from '../store/store.js';\n");
       const d = domainViolations(fake);
-      expect(d.some((v) => v.includes('a.ts imports') && v.includes('store/store.ts'))).to.equal(true);
+      expect(d.some((v) => v.includes('a.ts imports') && v.includes('store/store.ts'))).to.equal(
+        true,
+      );
       expect(d.some((v) => v.endsWith('imports node:fs'))).to.equal(true);
       expect(d.some((v) => v.includes('the library got'))).to.equal(true);
       expect(d.some((v) => v.endsWith('uses Date.now()'))).to.equal(true);
       // The type-only import of ok.ts still leaves the domain: reported too; hashing is not.
       expect(d.filter((v) => v.includes('ok.ts'))).to.have.length(1);
-      expect(d.filter((v) => v.includes('rand.ts'))).to.deep.equal(['src/domain/x/rand.ts imports node:crypto'.replace('src/', relative(root, fake) + '/')]);
-      writeFileSync(join(fake, 'public/q.ts'), "export const f = (s: any) => s.services.store.lookupIndex('x', 'y');\n");
-      writeFileSync(join(fake, 'http/routes/d.ts'), "export const g = ({ services }: any) => { const { store } = services; return store; };\n");
-      writeFileSync(join(fake, 'http/routes/system.ts'), "export const h = (services: any) => services.store.readLog();\n");
-      expect(servicesStoreViolations(fake).map((v) => v.replace(/^.*\/(public|http)\//, '$1/'))).to.deep.equal(
-        ['http/routes/d.ts:1 uses services.store', 'public/q.ts:1 uses services.store']);
+      expect(d.filter((v) => v.includes('rand.ts'))).to.deep.equal([
+        'src/domain/x/rand.ts imports node:crypto'.replace('src/', relative(root, fake) + '/'),
+      ]);
+      writeFileSync(
+        join(fake, 'public/q.ts'),
+        "export const f = (s: any) => s.services.store.lookupIndex('x', 'y');\n",
+      );
+      writeFileSync(
+        join(fake, 'http/routes/d.ts'),
+        'export const g = ({ services }: any) => { const { store } = services; return store; };\n',
+      );
+      writeFileSync(
+        join(fake, 'http/routes/system.ts'),
+        'export const h = (services: any) => services.store.readLog();\n',
+      );
+      expect(
+        servicesStoreViolations(fake).map((v) => v.replace(/^.*\/(public|http)\//, '$1/')),
+      ).to.deep.equal([
+        'http/routes/d.ts:1 uses services.store',
+        'public/q.ts:1 uses services.store',
+      ]);
       const h = storeViolations(fake);
       expect(h).to.have.length(2);
       expect(h.some((v) => v.includes('http/routes/r.ts'))).to.equal(true);

@@ -14,8 +14,14 @@ function find(dir, out = []) {
 }
 
 const filter = process.argv[2];
-const files = find('dist/test').filter((f) => !filter || f.includes(filter)).sort();
-const mocha = new Mocha({ forbidOnly: true, timeout: 30_000, reporter: process.env.MOCHA_REPORTER ?? 'spec' });
+const files = find('dist/test')
+  .filter((f) => !filter || f.includes(filter))
+  .sort();
+const mocha = new Mocha({
+  forbidOnly: true,
+  timeout: 30_000,
+  reporter: process.env.MOCHA_REPORTER ?? 'spec',
+});
 for (const f of files) mocha.addFile(f);
 await mocha.loadFilesAsync();
 const runner = mocha.run();

@@ -20,8 +20,13 @@ export function zoneTag(tz: string): string {
 }
 
 /** `<seq>` of a token this family issued, or null. */
-export function parseToken(token: string, state: FamilyState): { seq: number; sameZone: boolean } | null {
-  const m = /^http:\/\/household-organizer\.invalid\/sync\/(\d{1,15})-([0-9a-f]{8})$/.exec(token.trim());
+export function parseToken(
+  token: string,
+  state: FamilyState,
+): { seq: number; sameZone: boolean } | null {
+  const m = /^http:\/\/household-organizer\.invalid\/sync\/(\d{1,15})-([0-9a-f]{8})$/.exec(
+    token.trim(),
+  );
   if (!m) return null;
   return { seq: Number(m[1]), sameZone: m[2] === zoneTag(state.family.timezone) };
 }
@@ -30,7 +35,10 @@ export function xmlBody(req: DavRequest): XmlElement | null {
   if (!req.body.trim()) return null;
   const type = req.koa.request.type.toLowerCase();
   if (type && type !== 'application/xml' && type !== 'text/xml') {
-    throw new CalDavError(415, `${req.koa.method} takes an XML body (application/xml), not ${type.slice(0, 60)}`);
+    throw new CalDavError(
+      415,
+      `${req.koa.method} takes an XML body (application/xml), not ${type.slice(0, 60)}`,
+    );
   }
   try {
     return parseXml(req.body);

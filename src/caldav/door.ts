@@ -26,7 +26,9 @@ import { ALLOW, DAV_ROOT, MAX_BODY } from './request.js';
 
 export function caldavDoor(services: Services): Koa.Middleware {
   const keys = new KeyCache(services.store);
-  const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, () => services.now().getTime());
+  const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, () =>
+    services.now().getTime(),
+  );
   const realm = 'Basic realm="Household Organizer CalDAV", charset="UTF-8"';
 
   return async (ctx, next) => {
@@ -53,7 +55,13 @@ export function caldavDoor(services: Services): Koa.Middleware {
       // 1. Who is asking.
       const bucket = `401 ${addressBucket(ctx.ip)}`;
       const wait = guesses.blocked(bucket);
-      if (wait !== null) throw new CalDavError(429, `Too many failed logins from this address; try again in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+      if (wait !== null)
+        throw new CalDavError(
+          429,
+          `Too many failed logins from this address; try again in ${wait} s`,
+          undefined,
+          { 'Retry-After': String(wait) },
+        );
       const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('authorization'));
       const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
       const colon = decoded.indexOf(':');
@@ -61,13 +69,25 @@ export function caldavDoor(services: Services): Koa.Middleware {
       const verified = colon > 0 ? keys.verify(decoded.slice(colon + 1)) : null;
       if (!verified || !verified.family || verified.family.slug !== user) {
         if (m) guesses.take(bucket);
-        throw new CalDavError(401, m ? 'The user must be a family slug and the password an API key of that family'
-          : 'Log in with the family slug as user and an API key as password', undefined, { 'WWW-Authenticate': realm });
+        throw new CalDavError(
+          401,
+          m
+            ? 'The user must be a family slug and the password an API key of that family'
+            : 'Log in with the family slug as user and an API key as password',
+          undefined,
+          { 'WWW-Authenticate': realm },
+        );
       }
       const family = verified.family;
       const key = verified.key;
       // 2. Where.
-      const raw = ctx.path === '/dav' || atRoot ? [] : ctx.path.slice(DAV_ROOT.length).split('/').filter((s) => s !== '');
+      const raw =
+        ctx.path === '/dav' || atRoot
+          ? []
+          : ctx.path
+              .slice(DAV_ROOT.length)
+              .split('/')
+              .filter((s) => s !== '');
       let segments: string[];
       try {
         segments = raw.map((s) => decodeURIComponent(s));
@@ -75,26 +95,48 @@ export function caldavDoor(services: Services): Koa.Middleware {
         throw new CalDavError(400, 'The path is not valid percent-encoding');
       }
       if (segments.length && segments[0] !== family.slug) {
-        throw new CalDavError(403, `This login belongs to the family ${family.slug}, not ${segments[0]}`, { ns: 'DAV:', local: 'need-privileges' });
+        throw new CalDavError(
+          403,
+          `This login belongs to the family ${family.slug}, not ${segments[0]}`,
+          { ns: 'DAV:', local: 'need-privileges' },
+        );
       }
       if (segments.length > 3) throw new CalDavError(404, `No such resource: ${ctx.path}`);
       // 3. May it.
       const writes = !['GET', 'HEAD', 'PROPFIND', 'REPORT'].includes(ctx.method);
       if (writes && !hasScope(key, 'write')) {
-        throw new CalDavError(403, 'This API key may only read', { ns: 'DAV:', local: 'need-privileges' });
+        throw new CalDavError(403, 'This API key may only read', {
+          ns: 'DAV:',
+          local: 'need-privileges',
+        });
       }
       const depthHeader = (ctx.get('depth') || '').trim().toLowerCase();
-      const depth = depthHeader === '0' ? '0' : depthHeader === '1' ? '1' : depthHeader === '' ? (ctx.method === 'PROPFIND' ? 'infinity' : '0') : 'infinity';
+      const depth =
+        depthHeader === '0'
+          ? '0'
+          : depthHeader === '1'
+            ? '1'
+            : depthHeader === ''
+              ? ctx.method === 'PROPFIND'
+                ? 'infinity'
+                : '0'
+              : 'infinity';
       const body = await readBody(ctx);
       const actor = await services.registry.get(family);
-      await handleMethod({ koa: ctx, services, actor, key, segments: segments.slice(1), body, depth }, segments.length === 0);
+      await handleMethod(
+        { koa: ctx, services, actor, key, segments: segments.slice(1), body, depth },
+        segments.length === 0,
+      );
     } catch (err) {
-      const e = err instanceof CalDavError ? err : err instanceof DomainError ? fromDomain(err) : null;
+      const e =
+        err instanceof CalDavError ? err : err instanceof DomainError ? fromDomain(err) : null;
       if (!e) {
         services.logger.error({ err, requestId: ctx.state.requestId }, 'caldav request failed');
         ctx.status = 500;
         ctx.type = 'application/xml; charset=utf-8';
-        ctx.body = errorXml(new CalDavError(500, 'The server failed to answer this request; it is logged'));
+        ctx.body = errorXml(
+          new CalDavError(500, 'The server failed to answer this request; it is logged'),
+        );
         return;
       }
       ctx.status = e.status;
@@ -112,12 +154,21 @@ async function readBody(ctx: Koa.Context): Promise<string> {
   const length = ctx.request.length ?? 0;
   const chunked = ctx.req.headers['transfer-encoding'] !== undefined;
   if (!length && !chunked) return '';
-  const tooLarge = () => new CalDavError(413, `The body is larger than ${MAX_BODY} bytes`, { ns: 'urn:ietf:params:xml:ns:caldav', local: 'max-resource-size' });
+  const tooLarge = () =>
+    new CalDavError(413, `The body is larger than ${MAX_BODY} bytes`, {
+      ns: 'urn:ietf:params:xml:ns:caldav',
+      local: 'max-resource-size',
+    });
   if (length > MAX_BODY) throw tooLarge();
   const encoding = (ctx.get('content-encoding') || 'identity').trim().toLowerCase();
-  if (encoding !== 'identity') throw new CalDavError(415, `Content-Encoding ${encoding.slice(0, 40)} is not accepted here; send the body as it is`);
+  if (encoding !== 'identity')
+    throw new CalDavError(
+      415,
+      `Content-Encoding ${encoding.slice(0, 40)} is not accepted here; send the body as it is`,
+    );
   const charset = ctx.request.charset?.toLowerCase();
-  if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new CalDavError(415, `Bodies must be UTF-8, not ${charset.slice(0, 40)}`);
+  if (charset && charset !== 'utf-8' && charset !== 'utf8')
+    throw new CalDavError(415, `Bodies must be UTF-8, not ${charset.slice(0, 40)}`);
   const chunks: Buffer[] = [];
   let size = 0;
   await new Promise<void>((resolve, reject) => {
@@ -126,7 +177,8 @@ async function readBody(ctx: Koa.Context): Promise<string> {
       if (done) return;
       done = true;
       ctx.req.off('data', onData);
-      if (err) reject(err); else resolve();
+      if (err) reject(err);
+      else resolve();
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -135,8 +187,12 @@ async function readBody(ctx: Koa.Context): Promise<string> {
     };
     ctx.req.on('data', onData);
     ctx.req.once('end', () => finish());
-    ctx.req.once('error', () => finish(new CalDavError(400, 'The body ended before it was complete')));
-    ctx.req.once('close', () => { if (!ctx.req.complete) finish(new CalDavError(400, 'The body ended before it was complete')); });
+    ctx.req.once('error', () =>
+      finish(new CalDavError(400, 'The body ended before it was complete')),
+    );
+    ctx.req.once('close', () => {
+      if (!ctx.req.complete) finish(new CalDavError(400, 'The body ended before it was complete'));
+    });
   });
   try {
     return UTF8.decode(Buffer.concat(chunks, size)).replace(/^\uFEFF/, '');

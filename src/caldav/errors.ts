@@ -38,12 +38,17 @@ export function fromDomain(err: DomainError): CalDavError {
   switch (err.kind) {
     case 'invalid': {
       const path = err.issues?.[0]?.path.join('.') ?? '';
-      const message = err.issues?.length ? `${path ? `${path} ` : ''}${err.issues[0].message}` : err.message;
+      const message = err.issues?.length
+        ? `${path ? `${path} ` : ''}${err.issues[0].message}`
+        : err.message;
       return new CalDavError(403, message, { ns: CALDAV, local: 'valid-calendar-object-resource' });
     }
-    case 'not_found': return new CalDavError(404, err.message);
-    case 'conflict': return new CalDavError(409, err.message);
-    case 'forbidden': return new CalDavError(403, err.message, { ns: DAV, local: 'need-privileges' });
+    case 'not_found':
+      return new CalDavError(404, err.message);
+    case 'conflict':
+      return new CalDavError(409, err.message);
+    case 'forbidden':
+      return new CalDavError(403, err.message, { ns: DAV, local: 'need-privileges' });
     default: {
       const never: never = err.kind;
       return new CalDavError(500, String(never));

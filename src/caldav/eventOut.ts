@@ -14,7 +14,11 @@ import type { FamilyState } from '../domain/shared/state.js';
 
 export const PRODID = '-//Household Organizer//CalDAV//EN';
 
-const PARTSTAT: Record<Attendance, string> = { going: 'ACCEPTED', maybe: 'TENTATIVE', out: 'DECLINED' };
+const PARTSTAT: Record<Attendance, string> = {
+  going: 'ACCEPTED',
+  maybe: 'TENTATIVE',
+  out: 'DECLINED',
+};
 const FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(EVENT_FIELDS));
 
 /** The UID an object is served with. */
@@ -26,12 +30,24 @@ export function renderEvent(state: FamilyState, ev: EventRecord, now: Date): str
   const tz = state.family.timezone;
   const ics = icsEventOf(ev, tz, state.family.id);
   ics.uid = objectUid(state, ev);
-  ics.extra = [...householdLines(ev), ...attendeeLines(state, ev), ...alarmLines(ev), ...(ev.dav?.keep ?? [])];
+  ics.extra = [
+    ...householdLines(ev),
+    ...attendeeLines(state, ev),
+    ...alarmLines(ev),
+    ...(ev.dav?.keep ?? []),
+  ];
   for (const o of ics.overrides ?? []) {
     const kept = ev.dav?.keepByOccurrence?.[o.recurrenceDate];
     if (kept) o.extra = kept;
   }
-  return renderCalendar({ name: '', timezone: tz, now, events: [ics], prodId: PRODID, object: true });
+  return renderCalendar({
+    name: '',
+    timezone: tz,
+    now,
+    events: [ics],
+    prodId: PRODID,
+    object: true,
+  });
 }
 
 function json(v: unknown): string {
@@ -42,8 +58,10 @@ function householdLines(ev: EventRecord): string[] {
   const d = ev.data;
   const out = [`X-HOUSEHOLD-ID:${ev.id}`];
   if (d.ownerPersonId) out.push(`X-HOUSEHOLD-OWNER:${d.ownerPersonId}`);
-  if (d.responsiblePersonIds?.length) out.push(`X-HOUSEHOLD-RESPONSIBLE:${d.responsiblePersonIds.join(',')}`);
-  if (d.responsibilityRequired !== undefined) out.push(`X-HOUSEHOLD-RESPONSIBILITY-REQUIRED:${d.responsibilityRequired ? 'TRUE' : 'FALSE'}`);
+  if (d.responsiblePersonIds?.length)
+    out.push(`X-HOUSEHOLD-RESPONSIBLE:${d.responsiblePersonIds.join(',')}`);
+  if (d.responsibilityRequired !== undefined)
+    out.push(`X-HOUSEHOLD-RESPONSIBILITY-REQUIRED:${d.responsibilityRequired ? 'TRUE' : 'FALSE'}`);
   if (d.assignee) out.push(`X-HOUSEHOLD-ASSIGNEE:${escapeText(d.assignee)}`);
   if (d.everyoneAttendance) out.push(`X-HOUSEHOLD-EVERYONE-ATTENDANCE:${d.everyoneAttendance}`);
   if (d.travelPlan) out.push(`X-HOUSEHOLD-TRAVEL-PLAN:${json(d.travelPlan)}`);
@@ -68,8 +86,13 @@ function attendeeLines(state: FamilyState, ev: EventRecord): string[] {
 function alarmLines(ev: EventRecord): string[] {
   const out: string[] = [];
   for (const r of ev.data.reminders ?? []) {
-    out.push('BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${escapeText(ev.title)}`,
-      `TRIGGER;RELATED=START:${r.offsetMinutes === 0 ? 'PT0S' : `-PT${r.offsetMinutes}M`}`, 'END:VALARM');
+    out.push(
+      'BEGIN:VALARM',
+      'ACTION:DISPLAY',
+      `DESCRIPTION:${escapeText(ev.title)}`,
+      `TRIGGER;RELATED=START:${r.offsetMinutes === 0 ? 'PT0S' : `-PT${r.offsetMinutes}M`}`,
+      'END:VALARM',
+    );
   }
   return out;
 }

@@ -8,7 +8,13 @@
  */
 import ICAL from 'ical.js';
 import { zoneResolver } from '../integrations/icsZones.js';
-import { instantToLocal, localToInstant, offsetSecondsAt, parseCalendarDate, addDays } from '../domain/shared/time.js';
+import {
+  instantToLocal,
+  localToInstant,
+  offsetSecondsAt,
+  parseCalendarDate,
+  addDays,
+} from '../domain/shared/time.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
 
 export type Props = ICAL.JCalProperty[];
@@ -27,34 +33,61 @@ export interface CalObject {
 /** Parses the body; throws a CalDavError (400 valid-calendar-data, 403 for what we do not hold). */
 export function readObject(body: string, now: Date): CalObject {
   const source = body.replace(/^\uFEFF/, '');
-  if (!/^\s*BEGIN:VCALENDAR/i.test(source)) throw badCalendarData('The body is not an iCalendar object (it must start with BEGIN:VCALENDAR)');
+  if (!/^\s*BEGIN:VCALENDAR/i.test(source))
+    throw badCalendarData(
+      'The body is not an iCalendar object (it must start with BEGIN:VCALENDAR)',
+    );
   let parsed: ICAL.JCalComponent | ICAL.JCalComponent[];
   try {
     parsed = ICAL.parse(source);
   } catch (e) {
-    throw badCalendarData(`The body could not be read as iCalendar: ${String((e as Error).message).slice(0, 200)}`);
+    throw badCalendarData(
+      `The body could not be read as iCalendar: ${String((e as Error).message).slice(0, 200)}`,
+    );
   }
-  const cals = (Array.isArray(parsed[0]) ? parsed as ICAL.JCalComponent[] : [parsed as ICAL.JCalComponent]);
-  if (cals.length !== 1 || cals[0][0] !== 'vcalendar') throw badCalendarData('The body must hold exactly one VCALENDAR');
+  const cals = Array.isArray(parsed[0])
+    ? (parsed as ICAL.JCalComponent[])
+    : [parsed as ICAL.JCalComponent];
+  if (cals.length !== 1 || cals[0][0] !== 'vcalendar')
+    throw badCalendarData('The body must hold exactly one VCALENDAR');
   const cal = cals[0];
   const comps = cal[2].filter((c) => c[0] !== 'vtimezone');
   const kinds = new Set(comps.map((c) => c[0]));
   if (comps.length === 0) throw badCalendarData('The VCALENDAR holds no VEVENT or VTODO');
-  if (kinds.size > 1) throw badCalendarData(`The VCALENDAR mixes ${[...kinds].map((k) => k.toUpperCase()).join(' and ')}: one object holds one kind of component`);
+  if (kinds.size > 1)
+    throw badCalendarData(
+      `The VCALENDAR mixes ${[...kinds].map((k) => k.toUpperCase()).join(' and ')}: one object holds one kind of component`,
+    );
   const kind = comps[0][0];
-  if (kind !== 'vevent' && kind !== 'vtodo') throw unsupportedObject(`${kind.toUpperCase()} components are not stored here (only VEVENT and VTODO)`);
+  if (kind !== 'vevent' && kind !== 'vtodo')
+    throw unsupportedObject(
+      `${kind.toUpperCase()} components are not stored here (only VEVENT and VTODO)`,
+    );
   const uids = new Set(comps.map((c) => text(prop(c[1], 'uid'))));
-  if (uids.has(null) || uids.has('')) throw badCalendarData(`Every ${kind.toUpperCase()} needs a UID`);
-  if (uids.size > 1) throw badCalendarData(`The components have different UIDs (${[...uids].slice(0, 3).join(', ')}): one object holds one UID`);
+  if (uids.has(null) || uids.has(''))
+    throw badCalendarData(`Every ${kind.toUpperCase()} needs a UID`);
+  if (uids.size > 1)
+    throw badCalendarData(
+      `The components have different UIDs (${[...uids].slice(0, 3).join(', ')}): one object holds one UID`,
+    );
   const masters = comps.filter((c) => !prop(c[1], 'recurrence-id'));
-  if (masters.length > 1) throw badCalendarData(`The object holds ${masters.length} ${kind.toUpperCase()}s without RECURRENCE-ID; only one may be the series`);
+  if (masters.length > 1)
+    throw badCalendarData(
+      `The object holds ${masters.length} ${kind.toUpperCase()}s without RECURRENCE-ID; only one may be the series`,
+    );
   const overrides = comps.filter((c) => prop(c[1], 'recurrence-id'));
   const vtimezones = new Map<string, ICAL.JCalComponent>();
   for (const tz of cal[2].filter((x) => x[0] === 'vtimezone')) {
     const id = text(prop(tz[1], 'tzid'));
     if (id) vtimezones.set(id, tz);
   }
-  return { kind, uid: [...uids][0]!, ...(masters[0] ? { master: masters[0] } : {}), overrides, zone: zoneResolver(vtimezones, now) };
+  return {
+    kind,
+    uid: [...uids][0]!,
+    ...(masters[0] ? { master: masters[0] } : {}),
+    overrides,
+    zone: zoneResolver(vtimezones, now),
+  };
 }
 
 export function prop(props: Props, name: string): ICAL.JCalProperty | undefined {
@@ -79,10 +112,20 @@ export function unescapeText(v: string): string {
 }
 
 /** A value in the family's zone: a date, or a date and `HH:mm`. */
-export interface Local { date: string; time?: string }
+export interface Local {
+  date: string;
+  time?: string;
+}
 
 /** One DATE or DATE-TIME value as written: its zone is `tz` (IANA), `utc`, or floating. */
-export interface Written { date: string; time?: string; seconds?: number; utc: boolean; tz: string | null; floating: boolean }
+export interface Written {
+  date: string;
+  time?: string;
+  seconds?: number;
+  utc: boolean;
+  tz: string | null;
+  floating: boolean;
+}
 
 /** The years a CalDAV date may fall in. */
 export const MIN_YEAR = 1900;
@@ -93,29 +136,45 @@ const VALUE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z)?)?$/;
 /** The values of a DATE/DATE-TIME property (EXDATE may hold several). */
 export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
   const tzidRaw = p[1].tzid;
-  const tzid = typeof tzidRaw === 'string' ? tzidRaw : Array.isArray(tzidRaw) ? String(tzidRaw[0]) : undefined;
+  const tzid =
+    typeof tzidRaw === 'string' ? tzidRaw : Array.isArray(tzidRaw) ? String(tzidRaw[0]) : undefined;
   let tz: string | null = null;
   if (tzid !== undefined) {
     tz = obj.zone(tzid);
-    if (!tz) throw badCalendarData(`${p[0].toUpperCase()} names the time zone ${JSON.stringify(tzid.slice(0, 80))}, which is not a zone this server knows (send an IANA name or its VTIMEZONE)`);
+    if (!tz)
+      throw badCalendarData(
+        `${p[0].toUpperCase()} names the time zone ${JSON.stringify(tzid.slice(0, 80))}, which is not a zone this server knows (send an IANA name or its VTIMEZONE)`,
+      );
   }
   return p.slice(3).map((v) => {
     const s: unknown = Array.isArray(v) ? (v as unknown[])[0] : v;
     const m = typeof s === 'string' ? VALUE_RE.exec(s) : null;
     const date = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
-    if (!m || !parseCalendarDate(date)) throw badCalendarData(`${p[0].toUpperCase()} has a value that is not a date or date-time: ${JSON.stringify(String(s).slice(0, 40))}`);
+    if (!m || !parseCalendarDate(date))
+      throw badCalendarData(
+        `${p[0].toUpperCase()} has a value that is not a date or date-time: ${JSON.stringify(String(s).slice(0, 40))}`,
+      );
     // Zone rules are written for every year an object spans; centuries of them cost seconds.
     const year = Number(m[1]);
-    if (year < MIN_YEAR || year > MAX_YEAR) throw unsupportedObject(`${p[0].toUpperCase()} is in the year ${year}; dates from ${MIN_YEAR} to ${MAX_YEAR} are held`);
-    if (m[4] === undefined || p[2] === 'date') return { date, utc: false, tz: null, floating: false };
+    if (year < MIN_YEAR || year > MAX_YEAR)
+      throw unsupportedObject(
+        `${p[0].toUpperCase()} is in the year ${year}; dates from ${MIN_YEAR} to ${MAX_YEAR} are held`,
+      );
+    if (m[4] === undefined || p[2] === 'date')
+      return { date, utc: false, tz: null, floating: false };
     const h = Number(m[4]);
     const min = Number(m[5]);
     const sec = Number(m[6]);
-    if (h > 23 || min > 59 || sec > 60) throw badCalendarData(`${p[0].toUpperCase()} has a time out of range: ${String(s)}`);
+    if (h > 23 || min > 59 || sec > 60)
+      throw badCalendarData(`${p[0].toUpperCase()} has a time out of range: ${String(s)}`);
     const utc = m[7] === 'Z';
     return {
-      date, time: `${m[4]}:${m[5]}`, seconds: sec, utc,
-      tz: utc ? 'UTC' : tz, floating: !utc && tz === null,
+      date,
+      time: `${m[4]}:${m[5]}`,
+      seconds: sec,
+      utc,
+      tz: utc ? 'UTC' : tz,
+      floating: !utc && tz === null,
     };
   });
 }
@@ -139,7 +198,8 @@ export function instantOf(w: Written, familyTz: string): Date {
 export function sameDstRules(tz: string, familyTz: string, from: string): boolean {
   if (tz === familyTz) return true;
   const start = localToInstant(from, '12:00', familyTz).getTime();
-  const diff = (ms: number) => offsetSecondsAt(new Date(ms), tz) - offsetSecondsAt(new Date(ms), familyTz);
+  const diff = (ms: number) =>
+    offsetSecondsAt(new Date(ms), tz) - offsetSecondsAt(new Date(ms), familyTz);
   const first = diff(start);
   for (let day = 1; day <= 731; day += 1) {
     if (diff(start + day * 86_400_000) !== first) return false;
@@ -158,9 +218,17 @@ export function durationSeconds(v: unknown): number | null {
 }
 
 /** The raw content lines of a property or component, unfolded, as they came. */
-export function rawLines(x: ICAL.JCalProperty | ICAL.JCalComponent, isComponent: boolean): string[] {
-  const s = isComponent ? new ICAL.Component(x as ICAL.JCalComponent).toString() : new ICAL.Property(x as ICAL.JCalProperty).toICALString();
-  return s.replace(/\r?\n[ \t]/g, '').split(/\r?\n/).filter((l) => l !== '');
+export function rawLines(
+  x: ICAL.JCalProperty | ICAL.JCalComponent,
+  isComponent: boolean,
+): string[] {
+  const s = isComponent
+    ? new ICAL.Component(x as ICAL.JCalComponent).toString()
+    : new ICAL.Property(x as ICAL.JCalProperty).toICALString();
+  return s
+    .replace(/\r?\n[ \t]/g, '')
+    .split(/\r?\n/)
+    .filter((l) => l !== '');
 }
 
 export { addDays };

@@ -4,7 +4,11 @@
  * request, so a multistatus is one consistent picture); writes are commands through the
  * actor, the same deciders REST uses, so the change log, webhooks and reminders follow.
  */
-import { decideCreateCollection, decideDeleteCollection, decideUpdateCollection } from '../domain/collections/collections.js';
+import {
+  decideCreateCollection,
+  decideDeleteCollection,
+  decideUpdateCollection,
+} from '../domain/collections/collections.js';
 import { decideDeleteEvent } from '../domain/calendar/events.js';
 import { decideDeleteEntries } from '../domain/collections/entries.js';
 import { decidePutEvent, decidePutTodo } from '../domain/caldav/objects.js';
@@ -17,7 +21,14 @@ import { CalDavError, readOnly, unsupportedObject } from './errors.js';
 import { eventPut } from './eventIn.js';
 import { readObject } from './icalRead.js';
 import { davCollections, findCollection, objectsOf, type DavCollection } from './objects.js';
-import { ALLPROP, nearestColor, propResponse, respond, type PropContext, type Resource } from './props.js';
+import {
+  ALLPROP,
+  nearestColor,
+  propResponse,
+  respond,
+  type PropContext,
+  type Resource,
+} from './props.js';
 import { handleReport } from './reports.js';
 import { todoPut } from './todo.js';
 import { APPLE, CALDAV, DAV, child, d, el, type QName, type XmlElement } from './xml.js';
@@ -30,32 +41,47 @@ function collectionAt(state: FamilyState, key: string): DavCollection {
 }
 
 function objectName(segment: string): string {
-  if (!segment.endsWith('.ics') || segment.length <= 4) throw new CalDavError(404, `Objects are named <name>.ics, not ${segment.slice(0, 80)}`);
+  if (!segment.endsWith('.ics') || segment.length <= 4)
+    throw new CalDavError(404, `Objects are named <name>.ics, not ${segment.slice(0, 80)}`);
   const name = segment.slice(0, -4);
   // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  if (name.length > 200 || /[\u0000-\u001f/]/.test(name)) throw new CalDavError(400, 'The object name is too long or holds control characters');
+  if (name.length > 200 || /[\u0000-\u001f/]/.test(name))
+    throw new CalDavError(400, 'The object name is too long or holds control characters');
   return name;
 }
 
 export async function handleMethod(req: DavRequest, root: boolean): Promise<void> {
   switch (req.koa.method) {
-    case 'PROPFIND': return propfind(req, root);
-    case 'REPORT': return handleReport(req);
-    case 'GET': case 'HEAD': return get(req, root);
-    case 'PUT': return put(req);
-    case 'DELETE': return remove(req);
-    case 'PROPPATCH': return proppatch(req);
-    case 'MKCALENDAR': case 'MKCOL': return mkcalendar(req);
+    case 'PROPFIND':
+      return propfind(req, root);
+    case 'REPORT':
+      return handleReport(req);
+    case 'GET':
+    case 'HEAD':
+      return get(req, root);
+    case 'PUT':
+      return put(req);
+    case 'DELETE':
+      return remove(req);
+    case 'PROPPATCH':
+      return proppatch(req);
+    case 'MKCALENDAR':
+    case 'MKCOL':
+      return mkcalendar(req);
     default:
       req.koa.set('Allow', ALLOW);
-      throw new CalDavError(405, `${req.koa.method} is not supported here; the methods are ${ALLOW}`);
+      throw new CalDavError(
+        405,
+        `${req.koa.method} is not supported here; the methods are ${ALLOW}`,
+      );
   }
 }
 
 /** The properties a PROPFIND asks for: a list, allprop (also an empty body) or propname. */
 function wantedProps(body: XmlElement | null): QName[] | 'propname' {
   if (!body) return ALLPROP;
-  if (body.ns !== DAV || body.local !== 'propfind') throw new CalDavError(400, 'A PROPFIND body must be a DAV:propfind element');
+  if (body.ns !== DAV || body.local !== 'propfind')
+    throw new CalDavError(400, 'A PROPFIND body must be a DAV:propfind element');
   if (child(body, DAV, 'propname')) return 'propname';
   const prop = child(body, DAV, 'prop');
   if (prop) return prop.children.map((c) => ({ ns: c.ns, local: c.local }));
@@ -72,12 +98,15 @@ async function propfind(req: DavRequest, root: boolean): Promise<void> {
     if (root) resources.push({ type: 'root' });
     else if (key === undefined) {
       resources.push({ type: 'home' });
-      if (req.depth !== '0') for (const col of davCollections(state)) resources.push({ type: 'collection', col });
+      if (req.depth !== '0')
+        for (const col of davCollections(state)) resources.push({ type: 'collection', col });
     } else {
       const col = collectionAt(state, key);
       if (objectSegment === undefined) {
         resources.push({ type: 'collection', col });
-        if (req.depth !== '0') for (const obj of objectsOf(state, col, now).byName.values()) resources.push({ type: 'object', col, obj });
+        if (req.depth !== '0')
+          for (const obj of objectsOf(state, col, now).byName.values())
+            resources.push({ type: 'object', col, obj });
       } else {
         const obj = objectsOf(state, col, now).byName.get(objectName(objectSegment));
         if (!obj) throw new CalDavError(404, `No object ${objectSegment} in ${key}`);
@@ -85,7 +114,15 @@ async function propfind(req: DavRequest, root: boolean): Promise<void> {
       }
     }
     if (wanted === 'propname') {
-      return resources.map((r) => propResponse(hrefOfResource(x, r), ALLPROP.map((p) => el(p)), [])).join('');
+      return resources
+        .map((r) =>
+          propResponse(
+            hrefOfResource(x, r),
+            ALLPROP.map((p) => el(p)),
+            [],
+          ),
+        )
+        .join('');
     }
     return resources.map((r) => respond(r, wanted, x)).join('');
   });
@@ -104,7 +141,9 @@ async function get(req: DavRequest, root: boolean): Promise<void> {
     req.koa.body = 'This is a CalDAV address: add it to a calendar app (docs/caldav.md).\n';
     return;
   }
-  const obj = await req.actor.read((state) => objectsOf(state, collectionAt(state, key), req.services.now()).byName.get(objectName(segment)));
+  const obj = await req.actor.read((state) =>
+    objectsOf(state, collectionAt(state, key), req.services.now()).byName.get(objectName(segment)),
+  );
   if (!obj) throw new CalDavError(404, `No object ${segment} in ${key}`);
   req.koa.status = 200;
   req.koa.set('ETag', obj.etag);
@@ -119,57 +158,100 @@ function preconditions(req: DavRequest, etag: string | undefined): void {
   const ifNone = req.koa.get('if-none-match').trim();
   const tags = (h: string) => h.split(',').map((t) => t.trim().replace(/^W\//, ''));
   if (ifMatch && (etag === undefined || (ifMatch !== '*' && !tags(ifMatch).includes(etag)))) {
-    throw new CalDavError(412, etag === undefined ? 'If-Match: the object does not exist' : 'If-Match: the object has changed since it was read', undefined);
+    throw new CalDavError(
+      412,
+      etag === undefined
+        ? 'If-Match: the object does not exist'
+        : 'If-Match: the object has changed since it was read',
+      undefined,
+    );
   }
   if (ifNone && etag !== undefined && (ifNone === '*' || tags(ifNone).includes(etag))) {
-    throw new CalDavError(412, 'If-None-Match: the object already exists', { ns: CALDAV, local: 'no-uid-conflict' });
+    throw new CalDavError(412, 'If-None-Match: the object already exists', {
+      ns: CALDAV,
+      local: 'no-uid-conflict',
+    });
   }
 }
 
 async function put(req: DavRequest): Promise<void> {
   const [key, segment] = req.segments;
-  if (key === undefined || segment === undefined || req.segments.length !== 2) throw new CalDavError(405, 'PUT creates or replaces an object: /dav/<family>/<collection>/<name>.ics');
+  if (key === undefined || segment === undefined || req.segments.length !== 2)
+    throw new CalDavError(
+      405,
+      'PUT creates or replaces an object: /dav/<family>/<collection>/<name>.ics',
+    );
   const name = objectName(segment);
   const type = req.koa.request.type.toLowerCase();
-  if (type !== 'text/calendar') throw new CalDavError(415, `Objects are iCalendar (Content-Type: text/calendar), not ${type.slice(0, 60) || 'untyped'}`, { ns: CALDAV, local: 'supported-calendar-data' });
+  if (type !== 'text/calendar')
+    throw new CalDavError(
+      415,
+      `Objects are iCalendar (Content-Type: text/calendar), not ${type.slice(0, 60) || 'untyped'}`,
+      { ns: CALDAV, local: 'supported-calendar-data' },
+    );
   const now = req.services.now();
   const obj = readObject(req.body, now);
   const created = await req.actor.read((state) => {
     const col = collectionAt(state, key);
-    if (col.feed) throw readOnly(`${col.collection.name} mirrors an external feed and is read-only`);
+    if (col.feed)
+      throw readOnly(`${col.collection.name} mirrors an external feed and is read-only`);
     if (obj.kind !== col.component.toLowerCase()) {
-      throw unsupportedObject(`${col.collection.name} holds ${col.component}s; this object is a ${obj.kind.toUpperCase()}`);
+      throw unsupportedObject(
+        `${col.collection.name} holds ${col.component}s; this object is a ${obj.kind.toUpperCase()}`,
+      );
     }
     const index = objectsOf(state, col, now);
     const existing = index.byName.get(name);
     preconditions(req, existing?.etag);
     const sameUid = index.byUid.get(obj.uid);
     if (sameUid && sameUid !== existing) {
-      throw new CalDavError(409, `Another object in ${col.collection.name} (${sameUid.name}.ics) has the UID ${obj.uid}`, { ns: CALDAV, local: 'no-uid-conflict' });
+      throw new CalDavError(
+        409,
+        `Another object in ${col.collection.name} (${sameUid.name}.ics) has the UID ${obj.uid}`,
+        { ns: CALDAV, local: 'no-uid-conflict' },
+      );
     }
     // Map here, on the state the write will see; the decider re-checks what it relies on.
     return col.component === 'VEVENT'
-      ? { kind: 'event' as const, put: eventPut(state, obj, { collectionKey: key, name, ...(existing ? { before: existing.entry as EventRecord } : {}) }) }
+      ? {
+          kind: 'event' as const,
+          put: eventPut(state, obj, {
+            collectionKey: key,
+            name,
+            ...(existing ? { before: existing.entry as EventRecord } : {}),
+          }),
+        }
       : { kind: 'todo' as const, put: todoPut(state, col.collection, obj, name, existing?.entry) };
   });
-  const result = created.kind === 'event'
-    ? await req.actor.execute((s, ctx) => decidePutEvent(s, created.put, ctx), callerOf(req))
-    : await req.actor.execute((s, ctx) => decidePutTodo(s, created.put, ctx), callerOf(req));
+  const result =
+    created.kind === 'event'
+      ? await req.actor.execute((s, ctx) => decidePutEvent(s, created.put, ctx), callerOf(req))
+      : await req.actor.execute((s, ctx) => decidePutTodo(s, created.put, ctx), callerOf(req));
   // The server rewrites what clients send (its own times, zone, properties): no ETag, so the
   // client fetches the object as stored (RFC 4791 §5.3.4).
   req.koa.status = result.created ? 201 : 204;
   req.koa.body = '';
 }
 
-
 async function remove(req: DavRequest): Promise<void> {
   const [key, segment] = req.segments;
-  if (key === undefined) throw new CalDavError(403, 'The calendar home cannot be deleted', { ns: DAV, local: 'need-privileges' });
+  if (key === undefined)
+    throw new CalDavError(403, 'The calendar home cannot be deleted', {
+      ns: DAV,
+      local: 'need-privileges',
+    });
   if (segment === undefined) {
     await req.actor.read((state) => {
       const col = collectionAt(state, key);
-      if (col.collection.builtin) throw new CalDavError(403, `${col.collection.name} is built in and cannot be deleted`, { ns: DAV, local: 'need-privileges' });
-      if (col.feed) throw readOnly(`${col.collection.name} belongs to an external feed: remove the feed instead`);
+      if (col.collection.builtin)
+        throw new CalDavError(403, `${col.collection.name} is built in and cannot be deleted`, {
+          ns: DAV,
+          local: 'need-privileges',
+        });
+      if (col.feed)
+        throw readOnly(
+          `${col.collection.name} belongs to an external feed: remove the feed instead`,
+        );
     });
     await req.actor.execute((s, ctx) => decideDeleteCollection(s, key, ctx), callerOf(req));
     req.koa.status = 204;
@@ -179,26 +261,40 @@ async function remove(req: DavRequest): Promise<void> {
   const name = objectName(segment);
   const target = await req.actor.read((state) => {
     const col = collectionAt(state, key);
-    if (col.feed) throw readOnly(`${col.collection.name} mirrors an external feed and is read-only`);
+    if (col.feed)
+      throw readOnly(`${col.collection.name} mirrors an external feed and is read-only`);
     const obj = objectsOf(state, col, req.services.now()).byName.get(name);
     if (!obj) throw new CalDavError(404, `No object ${segment} in ${key}`);
     preconditions(req, obj.etag);
     return { id: obj.entry.id, event: col.component === 'VEVENT' };
   });
-  if (target.event) await req.actor.execute((s, ctx) => decideDeleteEvent(s, target.id, ctx), callerOf(req));
-  else await req.actor.execute((s, ctx) => decideDeleteEntries(s, key, [target.id], ctx), callerOf(req));
+  if (target.event)
+    await req.actor.execute((s, ctx) => decideDeleteEvent(s, target.id, ctx), callerOf(req));
+  else
+    await req.actor.execute(
+      (s, ctx) => decideDeleteEntries(s, key, [target.id], ctx),
+      callerOf(req),
+    );
   req.koa.status = 204;
   req.koa.body = '';
 }
 
 /** displayname and calendar-color of a set/remove, as UpdateCollectionInput. */
-function collectionProps(el: XmlElement | undefined): { name?: string; color?: Color; other: QName[] } {
+function collectionProps(el: XmlElement | undefined): {
+  name?: string;
+  color?: Color;
+  other: QName[];
+} {
   const out: { name?: string; color?: Color; other: QName[] } = { other: [] };
   for (const p of el?.children ?? []) {
     if (p.ns === DAV && p.local === 'displayname') out.name = p.text.trim();
     else if (p.ns === APPLE && p.local === 'calendar-color') {
       const color = nearestColor(p.text);
-      if (!color) throw new CalDavError(400, `calendar-color must be #RRGGBB or #RRGGBBAA, not ${p.text.slice(0, 20)}`);
+      if (!color)
+        throw new CalDavError(
+          400,
+          `calendar-color must be #RRGGBB or #RRGGBBAA, not ${p.text.slice(0, 20)}`,
+        );
       out.color = color;
     } else out.other.push({ ns: p.ns, local: p.local });
   }
@@ -207,11 +303,21 @@ function collectionProps(el: XmlElement | undefined): { name?: string; color?: C
 
 async function proppatch(req: DavRequest): Promise<void> {
   const [key, segment] = req.segments;
-  if (key === undefined || segment !== undefined) throw new CalDavError(403, 'Only a collection\'s displayname and calendar-color can be changed', { ns: DAV, local: 'cannot-modify-protected-property' });
+  if (key === undefined || segment !== undefined)
+    throw new CalDavError(
+      403,
+      "Only a collection's displayname and calendar-color can be changed",
+      { ns: DAV, local: 'cannot-modify-protected-property' },
+    );
   const body = xmlBody(req);
-  if (!body || body.ns !== DAV || body.local !== 'propertyupdate') throw new CalDavError(400, 'A PROPPATCH body must be a DAV:propertyupdate element');
-  const sets = body.children.filter((c) => c.ns === DAV && c.local === 'set').map((s) => collectionProps(child(s, DAV, 'prop')));
-  const removes = body.children.filter((c) => c.ns === DAV && c.local === 'remove').flatMap((r) => child(r, DAV, 'prop')?.children ?? []);
+  if (!body || body.ns !== DAV || body.local !== 'propertyupdate')
+    throw new CalDavError(400, 'A PROPPATCH body must be a DAV:propertyupdate element');
+  const sets = body.children
+    .filter((c) => c.ns === DAV && c.local === 'set')
+    .map((s) => collectionProps(child(s, DAV, 'prop')));
+  const removes = body.children
+    .filter((c) => c.ns === DAV && c.local === 'remove')
+    .flatMap((r) => child(r, DAV, 'prop')?.children ?? []);
   const input: { name?: string; color?: Color } = {};
   const other: QName[] = [];
   for (const s of sets) {
@@ -224,35 +330,81 @@ async function proppatch(req: DavRequest): Promise<void> {
     const col = collectionAt(state, key);
     return `/dav/${encodeURIComponent(state.family.slug)}/${encodeURIComponent(col.collection.key)}/`;
   });
-  const done = [...(input.name !== undefined ? [{ ns: DAV, local: 'displayname' }] : []), ...(input.color ? [{ ns: APPLE, local: 'calendar-color' }] : [])];
+  const done = [
+    ...(input.name !== undefined ? [{ ns: DAV, local: 'displayname' }] : []),
+    ...(input.color ? [{ ns: APPLE, local: 'calendar-color' }] : []),
+  ];
   if (other.length) {
     // RFC 4918: all or nothing; the properties we cannot store fail the whole request.
-    const failed = d('propstat', d('prop', other.map((o) => el(o)).join('')) + d('status', 'HTTP/1.1 403 Forbidden'));
-    const dependent = done.length ? d('propstat', d('prop', done.map((o) => el(o)).join('')) + d('status', 'HTTP/1.1 424 Failed Dependency')) : '';
+    const failed = d(
+      'propstat',
+      d('prop', other.map((o) => el(o)).join('')) + d('status', 'HTTP/1.1 403 Forbidden'),
+    );
+    const dependent = done.length
+      ? d(
+          'propstat',
+          d('prop', done.map((o) => el(o)).join('')) +
+            d('status', 'HTTP/1.1 424 Failed Dependency'),
+        )
+      : '';
     multistatus(req, d('response', d('href', href) + failed + dependent));
     return;
   }
-  if (done.length) await req.actor.execute((s, ctx) => decideUpdateCollection(s, key, input, ctx), callerOf(req));
-  multistatus(req, propResponse(href, done.map((o) => el(o)), []));
+  if (done.length)
+    await req.actor.execute((s, ctx) => decideUpdateCollection(s, key, input, ctx), callerOf(req));
+  multistatus(
+    req,
+    propResponse(
+      href,
+      done.map((o) => el(o)),
+      [],
+    ),
+  );
 }
 
 async function mkcalendar(req: DavRequest): Promise<void> {
   const [key, segment] = req.segments;
-  if (key === undefined || segment !== undefined) throw new CalDavError(403, 'Calendars are made at /dav/<family>/<new-name>/', { ns: DAV, local: 'resource-must-be-null' });
+  if (key === undefined || segment !== undefined)
+    throw new CalDavError(403, 'Calendars are made at /dav/<family>/<new-name>/', {
+      ns: DAV,
+      local: 'resource-must-be-null',
+    });
   const body = xmlBody(req);
   const set = body ? child(child(body, DAV, 'set'), DAV, 'prop') : undefined;
   const props = collectionProps(set);
   const comps = set ? child(set, CALDAV, 'supported-calendar-component-set') : undefined;
   if (comps && comps.children.some((c) => c.attrs.name?.toUpperCase() !== 'VEVENT')) {
-    throw new CalDavError(403, 'New collections made through CalDAV are event calendars (VEVENT); make to-do lists through the API', { ns: CALDAV, local: 'supported-calendar-component' });
+    throw new CalDavError(
+      403,
+      'New collections made through CalDAV are event calendars (VEVENT); make to-do lists through the API',
+      { ns: CALDAV, local: 'supported-calendar-component' },
+    );
   }
   await req.actor.read((state) => {
-    if (findCollection(state, key)) throw new CalDavError(405, `${key} already exists`, { ns: DAV, local: 'resource-must-be-null' });
+    if (findCollection(state, key))
+      throw new CalDavError(405, `${key} already exists`, {
+        ns: DAV,
+        local: 'resource-must-be-null',
+      });
   });
-  const made = await req.actor.execute((s, ctx) => decideCreateCollection(s, {
-    name: props.name || key, key, category: 'calendar', ...(props.color ? { color: props.color } : {}),
-  }, ctx), callerOf(req));
+  const made = await req.actor.execute(
+    (s, ctx) =>
+      decideCreateCollection(
+        s,
+        {
+          name: props.name || key,
+          key,
+          category: 'calendar',
+          ...(props.color ? { color: props.color } : {}),
+        },
+        ctx,
+      ),
+    callerOf(req),
+  );
   req.koa.status = 201;
-  req.koa.set('Location', `/dav/${encodeURIComponent(req.actor.family.slug)}/${encodeURIComponent(made.key)}/`);
+  req.koa.set(
+    'Location',
+    `/dav/${encodeURIComponent(req.actor.family.slug)}/${encodeURIComponent(made.key)}/`,
+  );
   req.koa.body = '';
 }

@@ -33,7 +33,11 @@ export interface DavObject {
 }
 
 export function davCollection(c: Collection): DavCollection {
-  return { collection: c, component: isCalendar(c) ? 'VEVENT' : 'VTODO', feed: c.sourceId !== null };
+  return {
+    collection: c,
+    component: isCalendar(c) ? 'VEVENT' : 'VTODO',
+    feed: c.sourceId !== null,
+  };
 }
 
 export function davCollections(state: FamilyState): DavCollection[] {
@@ -61,18 +65,30 @@ function etagOf(ics: string): string {
  * collection's fields. Recomputed once per write.
  */
 function renderInputs(state: FamilyState, c: DavCollection, year: number): string {
-  const people = state.derived('caldav:people', () => createHash('sha256')
-    .update(JSON.stringify(listPeople(state).map((p) => [p.id, p.email, p.name, p.familiarName]))).digest('base64url'));
+  const people = state.derived('caldav:people', () =>
+    createHash('sha256')
+      .update(JSON.stringify(listPeople(state).map((p) => [p.id, p.email, p.name, p.familiarName])))
+      .digest('base64url'),
+  );
   return `${state.family.timezone}|${state.family.id}|${year}|${people}|${c.component === 'VTODO' ? JSON.stringify(c.collection.fields) : ''}`;
 }
 
 /** Rendered objects by their record (records are replaced, never changed, on every write). */
 const rendered = new WeakMap<Entry, { inputs: string; ics: string; etag: string }>();
 
-function render(state: FamilyState, c: DavCollection, e: Entry, inputs: string, now: Date): { ics: string; etag: string } {
+function render(
+  state: FamilyState,
+  c: DavCollection,
+  e: Entry,
+  inputs: string,
+  now: Date,
+): { ics: string; etag: string } {
   const hit = rendered.get(e);
   if (hit && hit.inputs === inputs) return hit;
-  const ics = c.component === 'VEVENT' ? renderEvent(state, e as EventRecord, now) : renderTodo(state, c.collection, e);
+  const ics =
+    c.component === 'VEVENT'
+      ? renderEvent(state, e as EventRecord, now)
+      : renderTodo(state, c.collection, e);
   const fresh = { inputs, ics, etag: etagOf(ics) };
   rendered.set(e, fresh);
   return fresh;

@@ -23,4 +23,3 @@ export interface DavRequest {
   body: string;
   depth: '0' | '1' | 'infinity';
 }
-

@@ -15,13 +15,18 @@ import { badCalendarData, unsupportedObject } from './errors.js';
 import { localOf, prop, rawLines, text, written, type CalObject } from './icalRead.js';
 import { PRODID, objectUid } from './eventOut.js';
 
-interface TodoShape { due?: FieldDef; description?: FieldDef; others: FieldDef[] }
+interface TodoShape {
+  due?: FieldDef;
+  description?: FieldDef;
+  others: FieldDef[];
+}
 
 function shapeOf(c: Collection): TodoShape {
   const due = c.fields.find((f) => f.type === 'date');
   const description = c.fields.find((f) => f.type === 'textarea');
   return {
-    ...(due ? { due } : {}), ...(description ? { description } : {}),
+    ...(due ? { due } : {}),
+    ...(description ? { description } : {}),
     others: c.fields.filter((f) => f !== due && f !== description),
   };
 }
@@ -29,23 +34,34 @@ function shapeOf(c: Collection): TodoShape {
 const xName = (f: FieldDef) => `X-HOUSEHOLD-${f.key.toUpperCase()}`;
 
 function stamp(iso: string): string {
-  return new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  return new Date(iso)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 export function renderTodo(state: FamilyState, c: Collection, e: Entry): string {
   const shape = shapeOf(c);
   const lines = [
-    'BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', 'BEGIN:VTODO',
-    `UID:${escapeText(objectUid(state, e))}`, `DTSTAMP:${stamp(e.updatedAt)}`,
-    `CREATED:${stamp(e.createdAt)}`, `LAST-MODIFIED:${stamp(e.updatedAt)}`,
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:${PRODID}`,
+    'CALSCALE:GREGORIAN',
+    'BEGIN:VTODO',
+    `UID:${escapeText(objectUid(state, e))}`,
+    `DTSTAMP:${stamp(e.updatedAt)}`,
+    `CREATED:${stamp(e.createdAt)}`,
+    `LAST-MODIFIED:${stamp(e.updatedAt)}`,
     `SUMMARY:${escapeText(e.title)}`,
     `STATUS:${e.status === 'done' ? 'COMPLETED' : e.status === 'archived' ? 'CANCELLED' : 'NEEDS-ACTION'}`,
   ];
   if (e.status === 'done') lines.push(`COMPLETED:${stamp(e.updatedAt)}`);
   const due = shape.due && e.data[shape.due.key];
-  if (typeof due === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(due)) lines.push(`DUE;VALUE=DATE:${due.replaceAll('-', '')}`);
+  if (typeof due === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(due))
+    lines.push(`DUE;VALUE=DATE:${due.replaceAll('-', '')}`);
   const description = shape.description && e.data[shape.description.key];
-  if (typeof description === 'string' && description) lines.push(`DESCRIPTION:${escapeText(description)}`);
+  if (typeof description === 'string' && description)
+    lines.push(`DESCRIPTION:${escapeText(description)}`);
   lines.push(`X-HOUSEHOLD-ID:${e.id}`);
   for (const f of shape.others) {
     const v = e.data[f.key];
@@ -56,13 +72,34 @@ export function renderTodo(state: FamilyState, c: Collection, e: Entry): string 
   return lines.map(foldLine).join('\r\n') + '\r\n';
 }
 
-const READ = new Set(['uid', 'dtstamp', 'summary', 'status', 'completed', 'created', 'last-modified', 'x-household-id']);
+const READ = new Set([
+  'uid',
+  'dtstamp',
+  'summary',
+  'status',
+  'completed',
+  'created',
+  'last-modified',
+  'x-household-id',
+]);
 
 /** A parsed VTODO object → a TodoPut for the entries' deciders. */
-export function todoPut(state: FamilyState, c: Collection, obj: CalObject, name: string, before: Entry | undefined): TodoPut {
+export function todoPut(
+  state: FamilyState,
+  c: Collection,
+  obj: CalObject,
+  name: string,
+  before: Entry | undefined,
+): TodoPut {
   const master = obj.master;
-  if (!master) throw unsupportedObject('The object holds only changed occurrences (RECURRENCE-ID) of a to-do and no to-do');
-  if (obj.overrides.length) throw unsupportedObject('Changed occurrences of repeating to-dos are not held: send the to-do alone');
+  if (!master)
+    throw unsupportedObject(
+      'The object holds only changed occurrences (RECURRENCE-ID) of a to-do and no to-do',
+    );
+  if (obj.overrides.length)
+    throw unsupportedObject(
+      'Changed occurrences of repeating to-dos are not held: send the to-do alone',
+    );
   const p = master[1];
   const shape = shapeOf(c);
   const data: Record<string, unknown> = {};
@@ -83,7 +120,10 @@ export function todoPut(state: FamilyState, c: Collection, obj: CalObject, name:
     const v = text(prop(p, name));
     if (v === null) continue;
     const t = v.trim();
-    if (!t) { data[f.key] = null; continue; }
+    if (!t) {
+      data[f.key] = null;
+      continue;
+    }
     if (f.type === 'number') {
       const n = Number(t);
       if (!Number.isFinite(n)) throw badCalendarData(`${xName(f)} must be a number`);
@@ -97,8 +137,11 @@ export function todoPut(state: FamilyState, c: Collection, obj: CalObject, name:
   if (statusText === 'COMPLETED' || (!statusText && prop(p, 'completed'))) status = 'done';
   else if (statusText === 'CANCELLED') status = 'archived';
   return {
-    collectionKey: c.key, ...(before ? { id: before.id } : {}),
-    title: text(prop(p, 'summary'))?.trim() || 'Untitled', status, data,
+    collectionKey: c.key,
+    ...(before ? { id: before.id } : {}),
+    title: text(prop(p, 'summary'))?.trim() || 'Untitled',
+    status,
+    data,
     dav: { name, uid: obj.uid, ...(keep.length ? { keep } : {}) },
   };
 }

@@ -14,7 +14,13 @@ export const APPLE = 'http://apple.com/ns/ical/';
 export const HOUSEHOLD = 'urn:household-organizer:caldav';
 
 /** Prefixes used in answers; unknown namespaces get `x0`, `x1`, … on the element itself. */
-const PREFIX: Record<string, string> = { [DAV]: 'd', [CALDAV]: 'c', [CS]: 'cs', [APPLE]: 'ic', [HOUSEHOLD]: 'h' };
+const PREFIX: Record<string, string> = {
+  [DAV]: 'd',
+  [CALDAV]: 'c',
+  [CS]: 'cs',
+  [APPLE]: 'ic',
+  [HOUSEHOLD]: 'h',
+};
 
 export interface XmlElement {
   ns: string;
@@ -39,24 +45,43 @@ export function parseXml(text: string): XmlElement {
   let root: XmlElement | null = null;
   let count = 0;
   let failure: string | null = null;
-  parser.on('error', (e) => { failure ??= e.message; });
-  parser.on('doctype', () => { failure ??= 'a DOCTYPE is not accepted'; });
+  parser.on('error', (e) => {
+    failure ??= e.message;
+  });
+  parser.on('doctype', () => {
+    failure ??= 'a DOCTYPE is not accepted';
+  });
   parser.on('opentag', (node) => {
     if (failure) return;
-    if (++count > MAX_ELEMENTS || stack.length >= MAX_DEPTH) { failure = 'the XML body is too large or too deeply nested'; return; }
+    if (++count > MAX_ELEMENTS || stack.length >= MAX_DEPTH) {
+      failure = 'the XML body is too large or too deeply nested';
+      return;
+    }
     const attrs: Record<string, string> = {};
     for (const a of Object.values(node.attributes)) {
       const attr = a as { local: string; uri: string; value: string };
       if (!attr.uri) attrs[attr.local] = attr.value;
     }
-    const el: XmlElement = { ns: node.uri ?? '', local: node.local ?? node.name, attrs, children: [], text: '' };
+    const el: XmlElement = {
+      ns: node.uri ?? '',
+      local: node.local ?? node.name,
+      attrs,
+      children: [],
+      text: '',
+    };
     if (stack.length) stack[stack.length - 1].children.push(el);
     else root = el;
     stack.push(el);
   });
-  parser.on('text', (t) => { if (!failure && stack.length) stack[stack.length - 1].text += t; });
-  parser.on('cdata', (t) => { if (!failure && stack.length) stack[stack.length - 1].text += t; });
-  parser.on('closetag', () => { stack.pop(); });
+  parser.on('text', (t) => {
+    if (!failure && stack.length) stack[stack.length - 1].text += t;
+  });
+  parser.on('cdata', (t) => {
+    if (!failure && stack.length) stack[stack.length - 1].text += t;
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
   try {
     parser.write(text).close();
   } catch (e) {
@@ -67,7 +92,11 @@ export function parseXml(text: string): XmlElement {
   return root;
 }
 
-export function child(el: XmlElement | undefined, ns: string, local: string): XmlElement | undefined {
+export function child(
+  el: XmlElement | undefined,
+  ns: string,
+  local: string,
+): XmlElement | undefined {
   return el?.children.find((c) => c.ns === ns && c.local === local);
 }
 
@@ -76,14 +105,22 @@ export function children(el: XmlElement | undefined, ns: string, local: string):
 }
 
 export function escapeXml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'))
-    // Characters XML 1.0 cannot carry at all.
-    // eslint-disable-next-line no-control-regex -- these control characters are what it removes
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
+  return (
+    s
+      .replace(/[&<>"]/g, (c) =>
+        c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;',
+      )
+      // Characters XML 1.0 cannot carry at all.
+      // eslint-disable-next-line no-control-regex -- these control characters are what it removes
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+  );
 }
 
 /** A property name as the answer writes it: `d:getetag`, or an element with its own xmlns. */
-export interface QName { ns: string; local: string }
+export interface QName {
+  ns: string;
+  local: string;
+}
 
 export function qname(ns: string, local: string): QName {
   return { ns, local };
@@ -92,15 +129,24 @@ export function qname(ns: string, local: string): QName {
 /** An element: `<p:local>inner</p:local>`, or self-closed when inner is empty. */
 export function el(name: QName, inner = ''): string {
   const prefix = PREFIX[name.ns];
-  if (prefix) return inner ? `<${prefix}:${name.local}>${inner}</${prefix}:${name.local}>` : `<${prefix}:${name.local}/>`;
+  if (prefix)
+    return inner
+      ? `<${prefix}:${name.local}>${inner}</${prefix}:${name.local}>`
+      : `<${prefix}:${name.local}/>`;
   const decl = name.ns ? ` xmlns="${escapeXml(name.ns)}"` : ' xmlns=""';
   return inner ? `<${name.local}${decl}>${inner}</${name.local}>` : `<${name.local}${decl}/>`;
 }
 
-export function d(local: string, inner = ''): string { return el({ ns: DAV, local }, inner); }
-export function c(local: string, inner = ''): string { return el({ ns: CALDAV, local }, inner); }
+export function d(local: string, inner = ''): string {
+  return el({ ns: DAV, local }, inner);
+}
+export function c(local: string, inner = ''): string {
+  return el({ ns: CALDAV, local }, inner);
+}
 
-const NAMESPACES = Object.entries(PREFIX).map(([ns, p]) => ` xmlns:${p}="${ns}"`).join('');
+const NAMESPACES = Object.entries(PREFIX)
+  .map(([ns, p]) => ` xmlns:${p}="${ns}"`)
+  .join('');
 
 /** A whole document around a root element written with the known prefixes. */
 export function document(rootLocal: string, inner: string, rootNs = DAV): string {

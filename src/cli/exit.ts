@@ -31,7 +31,12 @@ export class UsageError extends Error {}
 
 /** An expected failure with its own exit code: one line, no usage text. */
 export class CliFailure extends Error {
-  constructor(readonly exitCode: number, message: string) { super(message); }
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -40,16 +45,30 @@ export class CliFailure extends Error {
  */
 export function reportFailure(e: unknown, opts: { json: boolean; usage: string }): number {
   const line = (text: string) => process.stderr.write(`${text}\n`);
-  if (e instanceof UsageError) { line(`${e.message}\n\n${opts.usage}`); return EXIT.usage; }
-  if (e instanceof CliFailure) { line(e.message); return e.exitCode; }
-  if (e instanceof ConfigError || e instanceof StoreVersionError || e instanceof StartupError) { line(e.message); return EXIT.config; }
+  if (e instanceof UsageError) {
+    line(`${e.message}\n\n${opts.usage}`);
+    return EXIT.usage;
+  }
+  if (e instanceof CliFailure) {
+    line(e.message);
+    return e.exitCode;
+  }
+  if (e instanceof ConfigError || e instanceof StoreVersionError || e instanceof StartupError) {
+    line(e.message);
+    return EXIT.config;
+  }
   if (e instanceof DomainError) {
-    if (opts.json) process.stdout.write(`${JSON.stringify({ ok: false, error: e.message, code: domainCode(e.kind) })}\n`);
+    if (opts.json)
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, error: e.message, code: domainCode(e.kind) })}\n`,
+      );
     else line(e.message);
     return EXIT.refused;
   }
   const err = e instanceof Error ? e : new Error(String(e));
-  line(`household-organizer: unexpected error: ${err.message.split('\n')[0]} — this is a bug; please report it with the trace below`);
+  line(
+    `household-organizer: unexpected error: ${err.message.split('\n')[0]} — this is a bug; please report it with the trace below`,
+  );
   line(err.stack ?? String(e));
   return EXIT.internal;
 }

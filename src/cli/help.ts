@@ -30,8 +30,16 @@ export interface CommandSpec {
 const BIN = 'household-organizer';
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [
-  { name: 'data-dir', value: 'DIR', text: 'the folder holding the store (default ./data; HOUSEHOLD_DATA_DIR, storage.dataDir)' },
-  { name: 'config', value: 'FILE', text: 'a JSON file deep-merged over config/default.json (HOUSEHOLD_CONFIG)' },
+  {
+    name: 'data-dir',
+    value: 'DIR',
+    text: 'the folder holding the store (default ./data; HOUSEHOLD_DATA_DIR, storage.dataDir)',
+  },
+  {
+    name: 'config',
+    value: 'FILE',
+    text: 'a JSON file deep-merged over config/default.json (HOUSEHOLD_CONFIG)',
+  },
   { name: 'json', text: 'machine-readable output (one JSON object on stdout)' },
   { name: 'help', text: 'this help (-h); `<command> --help` for one command' },
   { name: 'version', text: 'print the version and exit' },
@@ -39,15 +47,25 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
 
 export const COMMANDS: CommandSpec[] = [
   {
-    name: 'serve', args: [], summary: 'run the daemon',
+    name: 'serve',
+    args: [],
+    summary: 'run the daemon',
     details: [
       'Serves the API, the share pages and feeds, and runs scheduled jobs. Logs are JSON lines on stdout;',
       'the first start on an empty store creates family "home" and prints its admin key once, on stderr.',
       'SIGTERM or SIGINT stop it cleanly within 10 s (in-flight requests finish, writes are committed).',
     ],
     options: [
-      { name: 'port', value: 'N', text: 'port to listen on; 0 picks a free one (HOUSEHOLD_PORT, server.port; default 8080)' },
-      { name: 'host', value: 'H', text: 'address to listen on (HOUSEHOLD_HOST, server.host; default 0.0.0.0, every interface)' },
+      {
+        name: 'port',
+        value: 'N',
+        text: 'port to listen on; 0 picks a free one (HOUSEHOLD_PORT, server.port; default 8080)',
+      },
+      {
+        name: 'host',
+        value: 'H',
+        text: 'address to listen on (HOUSEHOLD_HOST, server.host; default 0.0.0.0, every interface)',
+      },
     ],
     examples: [
       `${BIN} serve`,
@@ -56,14 +74,20 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
-    name: 'family create', args: ['<slug>'], summary: 'create a family and its admin API key',
+    name: 'family create',
+    args: ['<slug>'],
+    summary: 'create a family and its admin API key',
     details: [
       'Creates a family with the built-in collections and an admin key, shown only once.',
       'With --json: {"family": {"id", "slug", "name", "timezone"}, "apiKey"}. Works while serve runs.',
     ],
     options: [
       { name: 'name', value: 'N', text: 'display name (default: the slug)' },
-      { name: 'timezone', value: 'TZ', text: 'IANA time zone, e.g. Europe/Berlin (default: families.defaultTimezone, else this machine\'s)' },
+      {
+        name: 'timezone',
+        value: 'TZ',
+        text: "IANA time zone, e.g. Europe/Berlin (default: families.defaultTimezone, else this machine's)",
+      },
     ],
     examples: [
       `${BIN} family create smiths --name "The Smiths" --timezone Europe/London`,
@@ -71,7 +95,9 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
-    name: 'family update', args: ['<slug>'], summary: 'change a family\'s name, time zone or place',
+    name: 'family update',
+    args: ['<slug>'],
+    summary: "change a family's name, time zone or place",
     details: [
       'The place (a name such as "Berlin" or "52.52,13.40") gives contextual briefings their weather;',
       'an empty --location removes it. A running daemon applies the change within a second and',
@@ -89,19 +115,27 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
-    name: 'family list', args: [], summary: 'list the families',
+    name: 'family list',
+    args: [],
+    summary: 'list the families',
     details: ['One line per family: slug, name, time zone and id.'],
     options: [],
     examples: [`${BIN} family list`, `${BIN} family list --json`],
   },
   {
-    name: 'key create', args: ['<slug>'], summary: 'create an API key for a family',
+    name: 'key create',
+    args: ['<slug>'],
+    summary: 'create an API key for a family',
     details: [
       'Prints the key once. All three scopes unless --scopes says otherwise.',
       'With --json: {"key": {"id", "name", "scopes", "personId"}, "apiKey"}. Works while serve runs.',
     ],
     options: [
-      { name: 'scopes', value: 'LIST', text: 'comma-separated: read (GET), write (changes), admin (shares, webhooks…)' },
+      {
+        name: 'scopes',
+        value: 'LIST',
+        text: 'comma-separated: read (GET), write (changes), admin (shares, webhooks…)',
+      },
       { name: 'person', value: 'ID', text: 'the household member the key acts for (person_…)' },
       { name: 'name', value: 'N', text: 'a name to recognise the key by in `key list`' },
     ],
@@ -111,31 +145,43 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
-    name: 'key list', args: ['<slug>'], summary: 'list a family\'s keys (never their secrets)',
+    name: 'key list',
+    args: ['<slug>'],
+    summary: "list a family's keys (never their secrets)",
     details: ['One line per key: id, name, scopes, person, state and last use.'],
     options: [],
     examples: [`${BIN} key list home`, `${BIN} key list home --json`],
   },
   {
-    name: 'key revoke', args: ['<keyId>'], summary: 'revoke a key at once',
+    name: 'key revoke',
+    args: ['<keyId>'],
+    summary: 'revoke a key at once',
     details: ['The key stops working with the next request, also against a running daemon.'],
     options: [],
     examples: [`${BIN} key revoke k8f3h2j4m6n9`],
   },
   {
-    name: 'grant list', args: ['<slug>'], summary: 'list the OAuth grants of assistants (MCP clients)',
-    details: ['One line per grant: id, assistant, scopes, approving key, state. Grants are made on the consent page (docs/oauth.md).'],
+    name: 'grant list',
+    args: ['<slug>'],
+    summary: 'list the OAuth grants of assistants (MCP clients)',
+    details: [
+      'One line per grant: id, assistant, scopes, approving key, state. Grants are made on the consent page (docs/oauth.md).',
+    ],
     options: [],
     examples: [`${BIN} grant list home`, `${BIN} grant list home --json`],
   },
   {
-    name: 'grant revoke', args: ['<grantId>'], summary: 'revoke an assistant\'s grant at once',
+    name: 'grant revoke',
+    args: ['<grantId>'],
+    summary: "revoke an assistant's grant at once",
     details: ['Its tokens stop working with the next request, also against a running daemon.'],
     options: [],
     examples: [`${BIN} grant revoke grant_01kaq5m2v8x3c4d5e6f7`],
   },
   {
-    name: 'backup', args: ['<dir>'], summary: 'consistent copy of the store, safe while serving',
+    name: 'backup',
+    args: ['<dir>'],
+    summary: 'consistent copy of the store, safe while serving',
     details: [
       'Writes <dir>/household.mdb (folder 0700, file 0600); refuses if that file exists.',
       'Restore: stop the daemon, copy the file back as <data-dir>/household.mdb, start it (README, "Backup and restore").',
@@ -147,7 +193,9 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
-    name: 'export', args: ['<slug>'], summary: 'one family as JSON',
+    name: 'export',
+    args: ['<slug>'],
+    summary: 'one family as JSON',
     details: [
       'Records, change log, key hashes and live plan-share tokens: keep the file private.',
       'Without --out the JSON goes to stdout.',
@@ -156,7 +204,9 @@ export const COMMANDS: CommandSpec[] = [
     examples: [`${BIN} export smiths --out smiths.json`, `${BIN} export smiths > smiths.json`],
   },
   {
-    name: 'import', args: ['<file>'], summary: 'restore a family export',
+    name: 'import',
+    args: ['<file>'],
+    summary: 'restore a family export',
     details: [
       'Restores ids, order and change log exactly, into a store without that family.',
       'A new, empty --data-dir becomes a new store (a restore onto a fresh machine).',
@@ -171,16 +221,28 @@ export const ENVIRONMENT: [string, string][] = [
   ['HOUSEHOLD_DATA_DIR', 'storage.dataDir (like --data-dir)'],
   ['HOUSEHOLD_HOST', 'server.host (like --host)'],
   ['HOUSEHOLD_PORT', 'server.port (like --port)'],
-  ['HOUSEHOLD_PUBLIC_URL', 'server.publicUrl: the address people and devices use; base of share links'],
+  [
+    'HOUSEHOLD_PUBLIC_URL',
+    'server.publicUrl: the address people and devices use; base of share links',
+  ],
   ['HOUSEHOLD_LOG_LEVEL', 'log.level: fatal, error, warn, info, debug, trace or silent'],
 ];
 
 export const EXIT_CODES: [number, string][] = [
   [EXIT.ok, 'ok'],
-  [EXIT.refused, 'refused or not done: slug taken, no such family or key, backup target exists, a path that cannot be written'],
-  [EXIT.usage, 'usage: unknown command or option, missing argument, no store in the --data-dir folder'],
+  [
+    EXIT.refused,
+    'refused or not done: slug taken, no such family or key, backup target exists, a path that cannot be written',
+  ],
+  [
+    EXIT.usage,
+    'usage: unknown command or option, missing argument, no store in the --data-dir folder',
+  ],
   [EXIT.internal, 'internal error: a bug (the message and a stack trace are printed)'],
-  [EXIT.config, 'configuration or environment: a bad config key, a newer store, a data folder that cannot be written, a port in use'],
+  [
+    EXIT.config,
+    'configuration or environment: a bad config key, a newer store, a data folder that cannot be written, a port in use',
+  ],
 ];
 
 /** The command a list of positionals names (`['key', 'create', 'home']` → key create), if any. */
@@ -235,7 +297,9 @@ export function overview(version: string): string {
 
 /** `household-organizer <command> --help`: usage, what it does, its options and examples. */
 export function commandHelp(c: CommandSpec): string {
-  const options = c.options.length ? ['Options:', table(c.options.map((o) => [flag(o), o.text])), ''] : [];
+  const options = c.options.length
+    ? ['Options:', table(c.options.map((o) => [flag(o), o.text])), '']
+    : [];
   const environment = c.name === 'serve' ? ['Environment:', table(ENVIRONMENT), ''] : [];
   return [
     `Usage: ${usageLine(c)}`,
@@ -243,7 +307,11 @@ export function commandHelp(c: CommandSpec): string {
     ...c.details,
     '',
     ...options,
-    `Options for every command: ${GLOBAL_OPTIONS.filter((o) => o.name !== 'help' && o.name !== 'version').map(flag).join(', ')}`,
+    `Options for every command: ${GLOBAL_OPTIONS.filter(
+      (o) => o.name !== 'help' && o.name !== 'version',
+    )
+      .map(flag)
+      .join(', ')}`,
     '',
     ...environment,
     'Examples:',

@@ -13,7 +13,13 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defaultFamilyZone, loadConfig, type Config } from '../config.js';
 import { Store, STORE_FILE } from '../store/store.js';
-import { createFamily, createKey, queueFamilyUpdate, revokeKey, waitForQueuedUpdate } from '../family/admin.js';
+import {
+  createFamily,
+  createKey,
+  queueFamilyUpdate,
+  revokeKey,
+  waitForQueuedUpdate,
+} from '../family/admin.js';
 import { keyWithoutHash } from '../family/keys.js';
 import { listGrants, revokeGrantInStore } from '../oauth/authority.js';
 import { grantView } from '../domain/oauth/grants.js';
@@ -25,27 +31,56 @@ import type { Scope } from '../store/types.js';
 import { StartupError, explainFsError } from '../startup.js';
 import { CliFailure, EXIT, UsageError, reportFailure } from './exit.js';
 import { makePrivateFolder, writePrivateFile } from './output.js';
-import { COMMANDS, GLOBAL_OPTIONS, commandHelp, findCommand, groupCommands, groupHelp, overview, usageLine, type CommandSpec } from './help.js';
+import {
+  COMMANDS,
+  GLOBAL_OPTIONS,
+  commandHelp,
+  findCommand,
+  groupCommands,
+  groupHelp,
+  overview,
+  usageLine,
+  type CommandSpec,
+} from './help.js';
 import { VERSION } from '../version.js';
 
 /**
  * What parseArgs accepts: every option of the table in help.ts (a command's own are checked after).
  */
-const PARSE_OPTIONS = Object.fromEntries([...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)].map((o) => [
-  o.name, { type: o.value ? 'string' as const : 'boolean' as const, ...(o.name === 'help' ? { short: 'h' } : {}) },
-]));
+const PARSE_OPTIONS = Object.fromEntries(
+  [...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)].map((o) => [
+    o.name,
+    {
+      type: o.value ? ('string' as const) : ('boolean' as const),
+      ...(o.name === 'help' ? { short: 'h' } : {}),
+    },
+  ]),
+);
 
 /** The options as main reads them (parseArgs types a derived option table loosely). */
-type Values = { [name: string]: string | boolean | undefined }
-  & Partial<Record<'data-dir' | 'config' | 'port' | 'host' | 'name' | 'timezone' | 'scopes' | 'person' | 'out' | 'location', string>>
-  & { json?: boolean; help?: boolean; version?: boolean };
+type Values = { [name: string]: string | boolean | undefined } & Partial<
+  Record<
+    | 'data-dir'
+    | 'config'
+    | 'port'
+    | 'host'
+    | 'name'
+    | 'timezone'
+    | 'scopes'
+    | 'person'
+    | 'out'
+    | 'location',
+    string
+  >
+> & { json?: boolean; help?: boolean; version?: boolean };
 
 /**
  * The short usage a usage error ends with: the command's own line, its group's commands, or the
  * overview.
  */
 function usageFor(command: CommandSpec | undefined, firstWord?: string): string {
-  if (command) return `Usage: ${usageLine(command)}\nRun 'household-organizer ${command.name} --help' for its options and examples.`;
+  if (command)
+    return `Usage: ${usageLine(command)}\nRun 'household-organizer ${command.name} --help' for its options and examples.`;
   if (firstWord && groupCommands(firstWord).length) return groupHelp(firstWord);
   return overview(VERSION);
 }
@@ -53,10 +88,15 @@ function usageFor(command: CommandSpec | undefined, firstWord?: string): string 
 /**
  * Options given that `command` does not take, and positionals beyond its arguments: usage errors.
  */
-function checkArguments(command: CommandSpec, values: Record<string, unknown>, positionals: string[]): void {
+function checkArguments(
+  command: CommandSpec,
+  values: Record<string, unknown>,
+  positionals: string[],
+): void {
   const takes = new Set([...GLOBAL_OPTIONS, ...command.options].map((o) => o.name));
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && !takes.has(name)) throw new UsageError(`${command.name} does not take --${name}`);
+    if (value !== undefined && !takes.has(name))
+      throw new UsageError(`${command.name} does not take --${name}`);
   }
   const extra = positionals.slice(command.name.split(' ').length + command.args.length);
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" for ${command.name}`);
@@ -75,9 +115,11 @@ const MAY_CREATE_STORE = new Set(['family create', 'import']);
  */
 function openStoreFor(command: string, dataDir: string): Store {
   if (!MAY_CREATE_STORE.has(command) && !Store.exists(dataDir)) {
-    throw new CliFailure(EXIT.usage,
+    throw new CliFailure(
+      EXIT.usage,
       `no store in ${resolve(dataDir)} (no ${STORE_FILE} there); check --data-dir, HOUSEHOLD_DATA_DIR or storage.dataDir ` +
-      '(only serve, family create and import start a new store)');
+        '(only serve, family create and import start a new store)',
+    );
   }
   return Store.open(dataDir);
 }
@@ -92,7 +134,10 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     const words = argv.filter((a) => !a.startsWith('-'));
     // parseArgs explains an unknown option at length (how to pass a positional starting with -).
-    const unknown = (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((e as Error).message) : null;
+    const unknown =
+      (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? /'(-[^']*)'/.exec((e as Error).message)
+        : null;
     const message = unknown ? `unknown option ${unknown[1]}` : (e as Error).message;
     process.stderr.write(`${message}\n\n${usageFor(findCommand(words), words[0])}\n`);
     return EXIT.usage;
@@ -108,10 +153,14 @@ export async function main(argv: string[]): Promise<number> {
   const words = pos[0] === 'help' ? pos.slice(1) : pos;
   if (helpWanted || pos.length === 0) {
     const command = findCommand(words);
-    const text = words.length === 0 ? overview(VERSION)
-      : command ? commandHelp(command)
-      : groupCommands(words[0]).length ? groupHelp(words[0])
-      : null;
+    const text =
+      words.length === 0
+        ? overview(VERSION)
+        : command
+          ? commandHelp(command)
+          : groupCommands(words[0]).length
+            ? groupHelp(words[0])
+            : null;
     if (text === null) {
       process.stderr.write(`unknown command "${words.join(' ')}"\n\n${overview(VERSION)}\n`);
       return EXIT.usage;
@@ -123,66 +172,113 @@ export async function main(argv: string[]): Promise<number> {
   }
   const spec = findCommand(pos);
   const json = v.json === true;
-  const out = (human: string, machine: unknown) => process.stdout.write(json ? `${JSON.stringify(machine)}\n` : `${human}\n`);
+  const out = (human: string, machine: unknown) =>
+    process.stdout.write(json ? `${JSON.stringify(machine)}\n` : `${human}\n`);
   try {
     if (spec) checkArguments(spec, v, pos);
     else if (groupCommands(pos[0]).length) {
-      throw new UsageError(`${pos[0]} needs a command: ${groupCommands(pos[0]).map((c) => c.name.split(' ')[1]).join(', ')}`);
+      throw new UsageError(
+        `${pos[0]} needs a command: ${groupCommands(pos[0])
+          .map((c) => c.name.split(' ')[1])
+          .join(', ')}`,
+      );
     }
     let port: number | undefined;
     if (v.port !== undefined) {
       port = Number(v.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${v.port}"`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new UsageError(`--port must be a port number, got "${v.port}"`);
     }
-    const config = loadConfig({ configFile: v.config, flags: { port, host: v.host, dataDir: v['data-dir'] } });
+    const config = loadConfig({
+      configFile: v.config,
+      flags: { port, host: v.host, dataDir: v['data-dir'] },
+    });
     const [cmd, sub, arg] = pos;
     if (cmd === 'serve') return await serve(config);
-    const command = `${cmd} ${cmd === 'family' || cmd === 'key' || cmd === 'grant' ? sub ?? '' : ''}`.trim();
+    const command =
+      `${cmd} ${cmd === 'family' || cmd === 'key' || cmd === 'grant' ? (sub ?? '') : ''}`.trim();
     // Opened on first use, after the command's own arguments are checked.
     let opened: Store | undefined;
     const store = () => (opened ??= openStoreFor(command, config.storage.dataDir));
     const now = new Date();
-    const newId = createIdGenerator(() => Date.now(), (n) => randomBytes(n));
+    const newId = createIdGenerator(
+      () => Date.now(),
+      (n) => randomBytes(n),
+    );
     try {
       switch (command) {
         case 'family create': {
           if (!arg) throw new UsageError('family create needs a slug');
-          const made = await createFamily(store(), { slug: arg, name: v.name, timezone: v.timezone },
-            { now, newId, defaultTimezone: defaultFamilyZone(config), withKey: 'admin' });
+          const made = await createFamily(
+            store(),
+            { slug: arg, name: v.name, timezone: v.timezone },
+            { now, newId, defaultTimezone: defaultFamilyZone(config), withKey: 'admin' },
+          );
           const { id, slug, name, timezone } = made.family;
-          out(`Created family "${slug}" (${name}, ${timezone}).\nAdmin API key (shown only once): ${made.apiKey}`,
-            { family: { id, slug, name, timezone }, apiKey: made.apiKey });
+          out(
+            `Created family "${slug}" (${name}, ${timezone}).\nAdmin API key (shown only once): ${made.apiKey}`,
+            { family: { id, slug, name, timezone }, apiKey: made.apiKey },
+          );
           return EXIT.ok;
         }
         case 'family update': {
           if (!arg) throw new UsageError('family update needs a slug');
           if (v.name === undefined && v.timezone === undefined && v.location === undefined) {
-            throw new UsageError('family update needs at least one of --name, --timezone, --location');
+            throw new UsageError(
+              'family update needs at least one of --name, --timezone, --location',
+            );
           }
-          const { family, queued } = await queueFamilyUpdate(store(), arg,
-            { name: v.name, timezone: v.timezone, location: v.location }, { now, id: randomBytes(10).toString('hex') });
+          const { family, queued } = await queueFamilyUpdate(
+            store(),
+            arg,
+            { name: v.name, timezone: v.timezone, location: v.location },
+            { now, id: randomBytes(10).toString('hex') },
+          );
           // A running daemon applies it on the family's actor within a fraction of a second.
           const applied = await waitForQueuedUpdate(store(), queued, QUEUED_UPDATE_WAIT_MS);
-          const { id, slug, name, timezone, location } = applied ? store().getFamily(family.id) ?? family : family;
+          const { id, slug, name, timezone, location } = applied
+            ? (store().getFamily(family.id) ?? family)
+            : family;
           const what = `"${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''})`;
-          out(applied
-            ? `Updated family ${what}; the running daemon re-planned its reminders and routines.`
-            : `Queued the update of family ${what}: no running daemon took it within ${QUEUED_UPDATE_WAIT_MS / 1000} s, so it is applied (with its re-planning) when the daemon next loads the family.`,
-          { family: { id, slug, name, timezone, location: location ?? null }, applied });
+          out(
+            applied
+              ? `Updated family ${what}; the running daemon re-planned its reminders and routines.`
+              : `Queued the update of family ${what}: no running daemon took it within ${QUEUED_UPDATE_WAIT_MS / 1000} s, so it is applied (with its re-planning) when the daemon next loads the family.`,
+            { family: { id, slug, name, timezone, location: location ?? null }, applied },
+          );
           return EXIT.ok;
         }
         case 'family list': {
           const families = store().listFamilies();
-          out(families.map((f) => `${f.slug}\t${f.name}\t${f.timezone}\t${f.id}`).join('\n') || '(no families)', { families });
+          out(
+            families.map((f) => `${f.slug}\t${f.name}\t${f.timezone}\t${f.id}`).join('\n') ||
+              '(no families)',
+            { families },
+          );
           return EXIT.ok;
         }
         case 'key create': {
           if (!arg) throw new UsageError('key create needs a family slug');
-          const scopes = v.scopes ? v.scopes.split(',').map((s) => s.trim()).filter(Boolean) as Scope[] : [...SCOPES];
-          const made = await createKey(store(), arg, { name: v.name, scopes, personId: v.person ?? null }, now);
+          const scopes = v.scopes
+            ? (v.scopes
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean) as Scope[])
+            : [...SCOPES];
+          const made = await createKey(
+            store(),
+            arg,
+            { name: v.name, scopes, personId: v.person ?? null },
+            now,
+          );
           const k = made.record;
-          out(`Created key ${k.id} "${k.name}" (${k.scopes.join(', ')}${k.personId ? `, acting for ${k.personId}` : ''}).\nAPI key (shown only once): ${made.apiKey}`,
-            { key: { id: k.id, name: k.name, scopes: k.scopes, personId: k.personId }, apiKey: made.apiKey });
+          out(
+            `Created key ${k.id} "${k.name}" (${k.scopes.join(', ')}${k.personId ? `, acting for ${k.personId}` : ''}).\nAPI key (shown only once): ${made.apiKey}`,
+            {
+              key: { id: k.id, name: k.name, scopes: k.scopes, personId: k.personId },
+              apiKey: made.apiKey,
+            },
+          );
           return EXIT.ok;
         }
         case 'key list': {
@@ -190,7 +286,15 @@ export async function main(argv: string[]): Promise<number> {
           const family = store().getFamilyBySlug(arg);
           if (!family) throw new NotFound(`no family with slug "${arg}"`);
           const list = store().listKeys(family.id).map(keyWithoutHash);
-          out(list.map((k) => `${k.id}\t${k.name}\t${k.scopes.join(',')}\t${k.personId ?? '-'}\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\tlast used ${k.lastUsedAt ?? 'never'}`).join('\n') || '(no keys)', { keys: list });
+          out(
+            list
+              .map(
+                (k) =>
+                  `${k.id}\t${k.name}\t${k.scopes.join(',')}\t${k.personId ?? '-'}\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\tlast used ${k.lastUsedAt ?? 'never'}`,
+              )
+              .join('\n') || '(no keys)',
+            { keys: list },
+          );
           return EXIT.ok;
         }
         case 'key revoke': {
@@ -204,7 +308,15 @@ export async function main(argv: string[]): Promise<number> {
           const family = store().getFamilyBySlug(arg);
           if (!family) throw new NotFound(`no family with slug "${arg}"`);
           const list = listGrants(store(), family.id).map(grantView);
-          out(list.map((g) => `${g.id}\t${g.clientName}\t${g.scopes.join(',')}\tapproved with key ${g.approvedByKeyId}\t${g.revokedAt ? `revoked ${g.revokedAt}` : 'active'}`).join('\n') || '(no grants)', { grants: list });
+          out(
+            list
+              .map(
+                (g) =>
+                  `${g.id}\t${g.clientName}\t${g.scopes.join(',')}\tapproved with key ${g.approvedByKeyId}\t${g.revokedAt ? `revoked ${g.revokedAt}` : 'active'}`,
+              )
+              .join('\n') || '(no grants)',
+            { grants: list },
+          );
           return EXIT.ok;
         }
         case 'grant revoke': {
@@ -212,7 +324,9 @@ export async function main(argv: string[]): Promise<number> {
           const outcome = await revokeGrantInStore(store(), arg, now);
           if (!outcome) throw new NotFound(`no grant "${arg}"`);
           if (outcome.already) throw new Conflict(`grant "${arg}" was already revoked`);
-          out(`Revoked grant ${arg} of "${outcome.grant.clientName}".`, { grant: grantView(outcome.grant) });
+          out(`Revoked grant ${arg} of "${outcome.grant.clientName}".`, {
+            grant: grantView(outcome.grant),
+          });
           return EXIT.ok;
         }
         case 'backup': {
@@ -224,7 +338,10 @@ export async function main(argv: string[]): Promise<number> {
             file = await source.backup(sub);
           } catch (e) {
             if (e instanceof DomainError) throw e;
-            throw new CliFailure(EXIT.refused, `cannot write the backup to ${resolve(join(sub, STORE_FILE))}: ${explainFsError(e)}`);
+            throw new CliFailure(
+              EXIT.refused,
+              `cannot write the backup to ${resolve(join(sub, STORE_FILE))}: ${explainFsError(e)}`,
+            );
           }
           out(`Backup written to ${file}`, { backup: file });
           return EXIT.ok;
@@ -244,7 +361,11 @@ export async function main(argv: string[]): Promise<number> {
         case 'import': {
           if (!sub) throw new UsageError('import needs a file');
           let data: unknown;
-          try { data = JSON.parse(readFileSync(sub, 'utf8')); } catch (e) { throw new UsageError(`cannot read ${sub}: ${(e as Error).message}`); }
+          try {
+            data = JSON.parse(readFileSync(sub, 'utf8'));
+          } catch (e) {
+            throw new UsageError(`cannot read ${sub}: ${(e as Error).message}`);
+          }
           const family = await importFamily(store(), data);
           out(`Imported family "${family.slug}".`, { family });
           return EXIT.ok;
@@ -264,8 +385,10 @@ async function serve(config: Config): Promise<number> {
   // The cluster's parts (src/cluster/) are not yet behind the HTTP daemon: starting a lone
   // embedded node while the operator asked for a cluster would look like one and lose its writes.
   if (config.cluster) {
-    throw new StartupError('cluster mode is configured but `serve` does not run it yet '
-      + '(docs/scaling.md, "State"); remove the `cluster` section to run one embedded node');
+    throw new StartupError(
+      'cluster mode is configured but `serve` does not run it yet ' +
+        '(docs/scaling.md, "State"); remove the `cluster` section to run one embedded node',
+    );
   }
   const { startDaemon } = await import('../server.js');
   const daemon = await startDaemon(config);
@@ -277,8 +400,14 @@ async function serve(config: Config): Promise<number> {
       daemon.logger.info({ signal }, `received ${signal}, stopping`);
       // Orderly shutdown must finish within 10 s. These last words go to stderr: the process
       // exits at once, before the asynchronous JSON log could write them.
-      setTimeout(() => { process.stderr.write('shutdown took too long; exiting\n'); process.exit(1); }, 10_000).unref();
-      daemon.close().then(stopped, (err) => { process.stderr.write(`shutdown failed: ${String(err)}\n`); process.exit(1); });
+      setTimeout(() => {
+        process.stderr.write('shutdown took too long; exiting\n');
+        process.exit(1);
+      }, 10_000).unref();
+      daemon.close().then(stopped, (err) => {
+        process.stderr.write(`shutdown failed: ${String(err)}\n`);
+        process.exit(1);
+      });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

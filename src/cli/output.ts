@@ -14,7 +14,10 @@ export function makePrivateFolder(dir: string, what: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new CliFailure(EXIT.refused, `cannot create the ${what} ${resolve(dir)}: ${explainFsError(err)}`);
+    throw new CliFailure(
+      EXIT.refused,
+      `cannot create the ${what} ${resolve(dir)}: ${explainFsError(err)}`,
+    );
   }
 }
 

@@ -15,8 +15,10 @@ export function familySubject(familyId: string): string {
 /** The KV bucket of ownership leases, one key per family. */
 export const LEASE_BUCKET = 'household-leases';
 
-export type ClusterConnectionConfig =
-  Pick<ClusterConfig, 'natsServers' | 'nodeName' | 'credsFile' | 'tls'>;
+export type ClusterConnectionConfig = Pick<
+  ClusterConfig,
+  'natsServers' | 'nodeName' | 'credsFile' | 'tls'
+>;
 
 export async function connectCluster(cfg: ClusterConnectionConfig): Promise<NatsConnection> {
   const tls = cfg.tls

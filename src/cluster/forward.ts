@@ -31,8 +31,18 @@ export interface ForwardedRequest {
 function canonical(req: ForwardedRequest, node: string, at: number): string {
   const bodyHash = createHash('sha256').update(req.body).digest('hex');
   // One field per line, each JSON-quoted: no field can spill into the next.
-  return [req.method.toUpperCase(), req.url, req.requestId, req.idempotencyKey ?? '',
-    req.authorization ?? '', bodyHash, node, String(at)].map((f) => JSON.stringify(f)).join('\n');
+  return [
+    req.method.toUpperCase(),
+    req.url,
+    req.requestId,
+    req.idempotencyKey ?? '',
+    req.authorization ?? '',
+    bodyHash,
+    node,
+    String(at),
+  ]
+    .map((f) => JSON.stringify(f))
+    .join('\n');
 }
 
 function mac(secret: string, text: string): Buffer {
@@ -41,7 +51,10 @@ function mac(secret: string, text: string): Buffer {
 
 /** The headers a forwarding node adds. */
 export function signForward(
-  secret: string, req: ForwardedRequest, node: string, now: number,
+  secret: string,
+  req: ForwardedRequest,
+  node: string,
+  now: number,
 ): Record<string, string> {
   return {
     [FORWARD_HEADERS.node]: node,
@@ -51,12 +64,13 @@ export function signForward(
 }
 
 export type ForwardCheck =
-  | { ok: true; node: string }
-  | { ok: false; why: 'missing' | 'stale' | 'signature' };
+  { ok: true; node: string } | { ok: false; why: 'missing' | 'stale' | 'signature' };
 
 /** Checks a forwarded request's headers (lower-case names, as Node gives them). */
 export function verifyForward(
-  secret: string, req: ForwardedRequest, headers: Record<string, string | string[] | undefined>,
+  secret: string,
+  req: ForwardedRequest,
+  headers: Record<string, string | string[] | undefined>,
   now: number,
 ): ForwardCheck {
   const one = (name: string) => {

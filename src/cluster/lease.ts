@@ -7,9 +7,16 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import { LEASE_BUCKET } from './connection.js';
 
-export interface LeaseValue { node: string; expiresAt: number }
+export interface LeaseValue {
+  node: string;
+  expiresAt: number;
+}
 
-export interface HeldLease { familyId: string; revision: number; expiresAt: number }
+export interface HeldLease {
+  familyId: string;
+  revision: number;
+  expiresAt: number;
+}
 
 export type Clock = () => number;
 
@@ -17,12 +24,18 @@ export class Leases {
   private readonly held = new Map<string, HeldLease>();
 
   private constructor(
-    private readonly kv: KV, readonly node: string, private readonly leaseMs: number,
+    private readonly kv: KV,
+    readonly node: string,
+    private readonly leaseMs: number,
     private readonly now: Clock,
   ) {}
 
   static async open(
-    nc: NatsConnection, node: string, leaseSeconds: number, replicas: number, now: Clock = Date.now,
+    nc: NatsConnection,
+    node: string,
+    leaseSeconds: number,
+    replicas: number,
+    now: Clock = Date.now,
   ): Promise<Leases> {
     const kv = await new Kvm(nc).create(LEASE_BUCKET, { history: 1, replicas });
     return new Leases(kv, node, leaseSeconds * 1000, now);
@@ -90,7 +103,11 @@ export class Leases {
   }
 
   /** Forgets a lease (after being fenced): the next write must take it again. */
-  drop(familyId: string): void { this.held.delete(familyId); }
+  drop(familyId: string): void {
+    this.held.delete(familyId);
+  }
 
-  heldFamilies(): string[] { return [...this.held.keys()]; }
+  heldFamilies(): string[] {
+    return [...this.held.keys()];
+  }
 }

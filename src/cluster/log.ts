@@ -8,7 +8,11 @@
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient, type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  JetStreamApiError,
+  type JetStreamClient,
+  type JetStreamManager,
 } from '@nats-io/jetstream';
 import type { CommitBatch } from '../store/ports.js';
 import { LOG_STREAM, familySubject } from './connection.js';
@@ -17,13 +21,19 @@ import { LOG_STREAM, familySubject } from './connection.js';
 export type LogEntry =
   /** A commit batch: `lastSeq` is the family's change-log seq after it. */
   | {
-    v: 1; kind: 'batch'; node: string; lastSeq: number;
-    batch: Omit<CommitBatch, 'expectedLastSeq'>;
-  }
+      v: 1;
+      kind: 'batch';
+      node: string;
+      lastSeq: number;
+      batch: Omit<CommitBatch, 'expectedLastSeq'>;
+    }
   /** A node took the family: whoever appended before must now be refused (the fence). */
   | { v: 1; kind: 'owner'; node: string; lastSeq: number };
 
-export interface StoredEntry { streamSeq: number; entry: LogEntry }
+export interface StoredEntry {
+  streamSeq: number;
+  entry: LogEntry;
+}
 
 /** The append was refused because someone else appended first (this writer is fenced). */
 export class FencedError extends Error {}
@@ -45,7 +55,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 export class JetStreamLog {
   private readonly js: JetStreamClient;
 
-  private constructor(private readonly nc: NatsConnection, private readonly jsm: JetStreamManager) {
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+  ) {
     this.js = jetstream(nc);
   }
 
@@ -59,16 +72,22 @@ export class JetStreamLog {
       await jsm.streams.info(LOG_STREAM);
     } catch {
       await jsm.streams.add({
-        name: LOG_STREAM, subjects: [familySubject('*')], num_replicas: replicas,
+        name: LOG_STREAM,
+        subjects: [familySubject('*')],
+        num_replicas: replicas,
         // Nothing is ever dropped: the log is the only durable copy of a family.
-        max_msgs_per_subject: -1, max_age: 0, discard: 'new',
+        max_msgs_per_subject: -1,
+        max_age: 0,
+        discard: 'new',
       });
     }
     return new JetStreamLog(nc, jsm);
   }
 
   /** The largest message the servers take: what one batch may weigh once encoded. */
-  get maxPayload(): number { return this.nc.info?.max_payload ?? 1024 * 1024; }
+  get maxPayload(): number {
+    return this.nc.info?.max_payload ?? 1024 * 1024;
+  }
 
   /**
    * Appends one entry if the family's subject still ends at `expectedStreamSeq` (0: empty) and
@@ -77,8 +96,10 @@ export class JetStreamLog {
   async append(familyId: string, entry: LogEntry, expectedStreamSeq: number): Promise<number> {
     const data = new TextEncoder().encode(JSON.stringify(entry));
     if (data.length > this.maxPayload) {
-      throw new EntryTooLargeError(`the batch is ${data.length} bytes, more than the servers' `
-        + `max_payload of ${this.maxPayload} (docs/scaling.md, "Message size")`);
+      throw new EntryTooLargeError(
+        `the batch is ${data.length} bytes, more than the servers' ` +
+          `max_payload of ${this.maxPayload} (docs/scaling.md, "Message size")`,
+      );
     }
     const deadline = Date.now() + RETRY_FOR_MS;
     for (let attempt = 0; ; attempt++) {
@@ -97,7 +118,8 @@ export class JetStreamLog {
             if (ours) return last.streamSeq;
           }
           throw new FencedError(
-            `family ${familyId}: another node appended to its log (${err.message})`);
+            `family ${familyId}: another node appended to its log (${err.message})`,
+          );
         }
         // No stream leader for a moment (a server died, an election runs) or no answer: try
         // again — the expected sequence makes a repeated append safe.
@@ -134,11 +156,10 @@ export class JetStreamLog {
   /** The stream sequence of the family's last entry (0 for none). */
   async lastStreamSeq(familyId: string): Promise<number> {
     const query = { last_by_subj: familySubject(familyId) };
-    const m = await this.jsm.streams.getMessage(LOG_STREAM, query)
-      .catch((err: unknown) => {
-        if (err instanceof JetStreamApiError && err.code === 10037) return null;
-        throw err;
-      });
+    const m = await this.jsm.streams.getMessage(LOG_STREAM, query).catch((err: unknown) => {
+      if (err instanceof JetStreamApiError && err.code === 10037) return null;
+      throw err;
+    });
     return m ? m.seq : 0;
   }
 }

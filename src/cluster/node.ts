@@ -37,20 +37,31 @@ export class ClusterNode {
   lostLeases = 0;
 
   private constructor(
-    readonly nc: NatsConnection, readonly log: JetStreamLog, readonly leases: Leases,
-    readonly commits: ReplicatedCommits, private readonly leaseMs: number,
+    readonly nc: NatsConnection,
+    readonly log: JetStreamLog,
+    readonly leases: Leases,
+    readonly commits: ReplicatedCommits,
+    private readonly leaseMs: number,
   ) {}
 
   static async start(
-    cfg: ClusterConfig, local: LocalStore, opts: ClusterNodeOptions,
+    cfg: ClusterConfig,
+    local: LocalStore,
+    opts: ClusterNodeOptions,
   ): Promise<ClusterNode> {
     const nc = await connectCluster(cfg);
     try {
       const log = await retrying(() => JetStreamLog.open(nc, opts.replicas));
-      const leases = await retrying(
-        () => Leases.open(nc, cfg.nodeName, cfg.leaseSeconds, opts.replicas, opts.now));
-      const node = new ClusterNode(nc, log, leases, new ReplicatedCommits(local, log, leases),
-        cfg.leaseSeconds * 1000);
+      const leases = await retrying(() =>
+        Leases.open(nc, cfg.nodeName, cfg.leaseSeconds, opts.replicas, opts.now),
+      );
+      const node = new ClusterNode(
+        nc,
+        log,
+        leases,
+        new ReplicatedCommits(local, log, leases),
+        cfg.leaseSeconds * 1000,
+      );
       node.resumeRenewing();
       return node;
     } catch (err) {
@@ -60,17 +71,26 @@ export class ClusterNode {
   }
 
   /** Whether the connection to NATS is up (for /healthz). */
-  get connected(): boolean { return !this.nc.isClosed() && this.nc.info !== undefined; }
+  get connected(): boolean {
+    return !this.nc.isClosed() && this.nc.info !== undefined;
+  }
 
   /** Renews every held lease every third of a lease; a lease another node took is dropped. */
   resumeRenewing(): void {
     this.stopRenewing();
-    this.renewTimer = setInterval(() => {
-      for (const familyId of this.leases.heldFamilies()) {
-        void this.leases.renew(familyId)
-          .then((ok) => { if (!ok) this.lostLeases += 1; }, () => undefined);
-      }
-    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    this.renewTimer = setInterval(
+      () => {
+        for (const familyId of this.leases.heldFamilies()) {
+          void this.leases.renew(familyId).then(
+            (ok) => {
+              if (!ok) this.lostLeases += 1;
+            },
+            () => undefined,
+          );
+        }
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
     this.renewTimer.unref();
   }
 

@@ -22,13 +22,19 @@ export type LocalStore = BatchCommits & Pick<LogReads, 'getCheckpoint'>;
 
 /** This node does not hold the family's lease (another owns it): forward instead. */
 export class NotOwnerError extends StoreWriteError {
-  constructor(readonly familyId: string, readonly owner: string | null) {
+  constructor(
+    readonly familyId: string,
+    readonly owner: string | null,
+  ) {
     super('failed', `this node does not own family ${familyId}${owner ? ` (${owner} does)` : ''}`);
   }
 }
 
 export interface ReplicationStats {
-  appends: number; fenced: number; replayed: number; takeovers: number;
+  appends: number;
+  fenced: number;
+  replayed: number;
+  takeovers: number;
 }
 
 export class ReplicatedCommits implements BatchCommits {
@@ -37,13 +43,18 @@ export class ReplicatedCommits implements BatchCommits {
   readonly stats: ReplicationStats = { appends: 0, fenced: 0, replayed: 0, takeovers: 0 };
 
   constructor(
-    private readonly local: LocalStore, private readonly log: JetStreamLog,
+    private readonly local: LocalStore,
+    private readonly log: JetStreamLog,
     private readonly leases: Leases,
   ) {}
 
-  get node(): string { return this.leases.node; }
+  get node(): string {
+    return this.leases.node;
+  }
 
-  lastSeq(familyId: string): number { return this.local.lastSeq(familyId); }
+  lastSeq(familyId: string): number {
+    return this.local.lastSeq(familyId);
+  }
 
   /**
    * Takes the family when nobody holds it (or this node already does): catches the local
@@ -75,9 +86,10 @@ export class ReplicatedCommits implements BatchCommits {
     let head = this.local.getCheckpoint(CHECKPOINT, familyId);
     for await (const { streamSeq, entry } of this.log.read(familyId, head)) {
       const checkpoint = { consumer: CHECKPOINT, seq: streamSeq };
-      const batch: CommitBatch = entry.kind === 'batch'
-        ? { ...entry.batch, checkpoints: [...entry.batch.checkpoints ?? [], checkpoint] }
-        : { checkpoints: [checkpoint] };
+      const batch: CommitBatch =
+        entry.kind === 'batch'
+          ? { ...entry.batch, checkpoints: [...(entry.batch.checkpoints ?? []), checkpoint] }
+          : { checkpoints: [checkpoint] };
       await this.local.commit(familyId, batch);
       head = streamSeq;
       this.stats.replayed += 1;
@@ -104,8 +116,10 @@ export class ReplicatedCommits implements BatchCommits {
       const { expectedLastSeq, ...rest } = batch;
       const last = this.local.lastSeq(familyId);
       if (expectedLastSeq !== undefined && last !== expectedLastSeq) {
-        throw new StoreWriteError('failed',
-          `the family's log ends at ${last}, not at ${expectedLastSeq} as the batch expected`);
+        throw new StoreWriteError(
+          'failed',
+          `the family's log ends at ${last}, not at ${expectedLastSeq} as the batch expected`,
+        );
       }
       const lastSeq = rest.log?.length ? rest.log[rest.log.length - 1].seq : last;
       const entry: LogEntry = { v: 1, kind: 'batch', node: this.node, lastSeq, batch: rest };
@@ -124,7 +138,7 @@ export class ReplicatedCommits implements BatchCommits {
       }
       this.stats.appends += 1;
       const checkpoint = { consumer: CHECKPOINT, seq };
-      const checkpoints = [...rest.checkpoints ?? [], checkpoint];
+      const checkpoints = [...(rest.checkpoints ?? []), checkpoint];
       await this.local.commit(familyId, { ...rest, checkpoints });
     });
   }
@@ -134,7 +148,9 @@ export class ReplicatedCommits implements BatchCommits {
     const run = before.then(work, work);
     const tail = run.catch(() => undefined);
     this.queues.set(familyId, tail);
-    void tail.then(() => { if (this.queues.get(familyId) === tail) this.queues.delete(familyId); });
+    void tail.then(() => {
+      if (this.queues.get(familyId) === tail) this.queues.delete(familyId);
+    });
     return run;
   }
 }

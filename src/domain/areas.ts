@@ -10,7 +10,11 @@
  */
 import { removeEventsOfDeletedCalendar, tombstoneRemovedEvents } from './calendar/reactions.js';
 import { seedBuiltins } from './collections/builtins.js';
-import { notifyFeedIntake, rescheduleChangedEvent, unscheduleRemovedEvents } from './notifications/reactions.js';
+import {
+  notifyFeedIntake,
+  rescheduleChangedEvent,
+  unscheduleRemovedEvents,
+} from './notifications/reactions.js';
 import { unlinkRemovedEvents } from './plans/plans.js';
 import { noChange } from './shared/decision.js';
 import type { FamilyInfo, FamilyState, Reaction, Reactions, RecordChange } from './shared/state.js';
@@ -31,8 +35,19 @@ export interface Area {
   onFeedIntake?: Reactions['feedIntake'];
 }
 
-export type AreaName = 'collections' | 'calendar' | 'caldav' | 'people' | 'plans' | 'notifications' | 'feeds' | 'webhooks' | 'context' | 'family'
-  | 'oauth' | 'displays';
+export type AreaName =
+  | 'collections'
+  | 'calendar'
+  | 'caldav'
+  | 'people'
+  | 'plans'
+  | 'notifications'
+  | 'feeds'
+  | 'webhooks'
+  | 'context'
+  | 'family'
+  | 'oauth'
+  | 'displays';
 
 /** Every area, in the order their reactions run (the order of their log events). */
 export const AREAS = {
@@ -40,7 +55,11 @@ export const AREAS = {
   calendar: { onCollectionDeleted: removeEventsOfDeletedCalendar },
   people: {},
   plans: { onEventsRemoved: unlinkRemovedEvents },
-  notifications: { onEventChanged: rescheduleChangedEvent, onEventsRemoved: unscheduleRemovedEvents, onFeedIntake: notifyFeedIntake },
+  notifications: {
+    onEventChanged: rescheduleChangedEvent,
+    onEventsRemoved: unscheduleRemovedEvents,
+    onFeedIntake: notifyFeedIntake,
+  },
   feeds: {},
   webhooks: {},
   context: {},
@@ -65,7 +84,8 @@ export function areaReactions(areas: readonly Area[] = Object.values(AREAS)): Re
   const deleted = all('onCollectionDeleted');
   const intake = all('onFeedIntake');
   return {
-    eventsRemoved: (state, ids, ctx) => (ids.length ? gather(removed.map((f) => f(state, ids, ctx))) : gather([])),
+    eventsRemoved: (state, ids, ctx) =>
+      ids.length ? gather(removed.map((f) => f(state, ids, ctx))) : gather([]),
     eventChanged: (state, event, ctx) => gather(changed.map((f) => f(state, event, ctx))),
     collectionDeleted: (state, c, ids, ctx) => gather(deleted.map((f) => f(state, c, ids, ctx))),
     feedIntake: (state, update, ctx) => gather(intake.map((f) => f(state, update, ctx))),
@@ -83,6 +103,10 @@ function gather(parts: readonly Reaction[]): Reaction {
 }
 
 /** Seed records for a new family (no state) or the missing ones of an existing family. */
-export function seedRecords(family: FamilyInfo, nowIso: string, state?: FamilyState): RecordChange[] {
+export function seedRecords(
+  family: FamilyInfo,
+  nowIso: string,
+  state?: FamilyState,
+): RecordChange[] {
   return Object.values(AREAS).flatMap((a: Area) => a.seed?.(family, nowIso, state) ?? []);
 }

@@ -17,15 +17,26 @@
  * family is reloaded from disk (so no sequence number is lost) and the queue goes on.
  */
 import type {
-  AgendaReads, BatchCommits, CommitBatch, Directory, LogReads,
+  AgendaReads,
+  BatchCommits,
+  CommitBatch,
+  Directory,
+  LogReads,
 } from '../store/ports.js';
 import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
 import { DomainError, Invalid } from '../domain/shared/errors.js';
 import { decideUpdateFamily } from '../domain/family/settings.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import {
-  FamilyState, type Caller, type AgendaChange, type Command, type Decision, type FamilyInfo, type IndexChange,
-  type Reactions, type RecordChange,
+  FamilyState,
+  type Caller,
+  type AgendaChange,
+  type Command,
+  type Decision,
+  type FamilyInfo,
+  type IndexChange,
+  type Reactions,
+  type RecordChange,
 } from '../domain/shared/state.js';
 import { seedRecords } from '../domain/areas.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
@@ -33,7 +44,10 @@ import { applyDecision } from '../domain/shared/decision.js';
 
 export interface ActorDeps {
   /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
-  store: BatchCommits & LogReads & AgendaReads & Pick<Directory, 'getFamily' | 'lookupIndex' | 'queuedFamilyUpdate'>;
+  store: BatchCommits &
+    LogReads &
+    AgendaReads &
+    Pick<Directory, 'getFamily' | 'lookupIndex' | 'queuedFamilyUpdate'>;
   now: () => Date;
   newId: IdGenerator;
   publicUrl: string;
@@ -77,7 +91,10 @@ export class FamilyActor {
   private idleWaiters: (() => void)[] = [];
   lastUsed: number;
 
-  private constructor(private readonly deps: ActorDeps, family: FamilyInfo) {
+  private constructor(
+    private readonly deps: ActorDeps,
+    family: FamilyInfo,
+  ) {
     this.state = new FamilyState(family);
     this.lastAssignedSeq = this.durableSeq = this.load();
     this.lastUsed = deps.now().getTime();
@@ -111,18 +128,30 @@ export class FamilyActor {
     if (!queued) return null;
     const ref: Caller = { keyId: null, personId: null, keyName: 'command line' };
     try {
-      return await this.execute((state, ctx) => decideUpdateFamily(state, queued.patch, ctx, queued.id), ref);
+      return await this.execute(
+        (state, ctx) => decideUpdateFamily(state, queued.patch, ctx, queued.id),
+        ref,
+      );
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      await this.execute(() => ({ result: null, changes: [], events: [], settlesQueuedUpdate: queued.id }), ref);
+      await this.execute(
+        () => ({ result: null, changes: [], events: [], settlesQueuedUpdate: queued.id }),
+        ref,
+      );
       return null;
     }
   }
 
-  get family(): FamilyInfo { return this.state.family; }
+  get family(): FamilyInfo {
+    return this.state.family;
+  }
   /** The last change-log sequence number that is durable. */
-  get lastDurableSeq(): number { return this.durableSeq; }
-  get busy(): boolean { return this.writing || this.queue.length > 0 || this.waitingReads.length > 0; }
+  get lastDurableSeq(): number {
+    return this.durableSeq;
+  }
+  get busy(): boolean {
+    return this.writing || this.queue.length > 0 || this.waitingReads.length > 0;
+  }
 
   /**
    * Runs `fn` on the family's durable state: at once when no write is in flight, else as soon
@@ -132,12 +161,18 @@ export class FamilyActor {
     this.lastUsed = this.deps.now().getTime();
     if (!this.writing) {
       // Runs at once; what fn throws becomes the rejection, as it is.
-      return new Promise<R>((resolve) => { resolve(fn(this.state)); });
+      return new Promise<R>((resolve) => {
+        resolve(fn(this.state));
+      });
     }
     return new Promise<R>((resolve, reject) => {
       this.waitingReads.push(() => {
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on what fn threw, as it is
-        try { resolve(fn(this.state)); } catch (err) { reject(err); }
+        try {
+          resolve(fn(this.state));
+        } catch (err) {
+          reject(err);
+        }
       });
     });
   }
@@ -151,8 +186,11 @@ export class FamilyActor {
     this.lastUsed = this.deps.now().getTime();
     return new Promise<A>((resolve, reject) => {
       this.queue.push({
-        command: command, ref, opts: opts as ExecuteOptions<unknown, unknown>,
-        resolve: resolve as (v: unknown) => void, reject,
+        command: command,
+        ref,
+        opts: opts as ExecuteOptions<unknown, unknown>,
+        resolve: resolve as (v: unknown) => void,
+        reject,
       });
       this.pump();
     });
@@ -175,9 +213,17 @@ export class FamilyActor {
     const now = this.deps.now();
     const at = now.toISOString();
     const batch: CommitBatch & {
-      records: RecordChange[]; log: ChangeRecord[]; indexes: IndexChange[]; agenda: AgendaChange[]; idempotency: IdempotencyWrite[];
+      records: RecordChange[];
+      log: ChangeRecord[];
+      indexes: IndexChange[];
+      agenda: AgendaChange[];
+      idempotency: IdempotencyWrite[];
     } = {
-      records: [], log: [], indexes: [], agenda: [], idempotency: [],
+      records: [],
+      log: [],
+      indexes: [],
+      agenda: [],
+      idempotency: [],
       // Only this actor appends to the family's log: a log that moved meanwhile is refused.
       expectedLastSeq: this.durableSeq,
     };
@@ -187,8 +233,13 @@ export class FamilyActor {
       let decision: Decision<unknown>;
       try {
         decision = q.command(this.state, {
-          now, newId: this.deps.newId, caller: q.ref, family: this.state.family,
-          publicUrl: this.deps.publicUrl, lastSeq: this.lastAssignedSeq, react: this.deps.react,
+          now,
+          newId: this.deps.newId,
+          caller: q.ref,
+          family: this.state.family,
+          publicUrl: this.deps.publicUrl,
+          lastSeq: this.lastAssignedSeq,
+          react: this.deps.react,
           ...(this.deps.transports ? { transports: this.deps.transports } : {}),
         });
         assertStorable(decision);
@@ -196,16 +247,29 @@ export class FamilyActor {
         q.reject(err);
         continue;
       }
-      const writes = decision.changes.length > 0 || decision.events.length > 0 || (decision.indexes?.length ?? 0) > 0
-        || (decision.agenda?.length ?? 0) > 0 || decision.family !== undefined;
+      const writes =
+        decision.changes.length > 0 ||
+        decision.events.length > 0 ||
+        (decision.indexes?.length ?? 0) > 0 ||
+        (decision.agenda?.length ?? 0) > 0 ||
+        decision.family !== undefined;
       const log: ChangeRecord[] = decision.events.map((e) => ({
-        id: this.deps.newId('event'), seq: ++this.lastAssignedSeq, at, type: e.type,
-        actor: { keyId: q.ref.keyId, personId: q.ref.personId, ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}) },
-        object: e.object, ...(e.previous !== undefined ? { previous: e.previous } : {}),
+        id: this.deps.newId('event'),
+        seq: ++this.lastAssignedSeq,
+        at,
+        type: e.type,
+        actor: {
+          keyId: q.ref.keyId,
+          personId: q.ref.personId,
+          ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}),
+        },
+        object: e.object,
+        ...(e.previous !== undefined ? { previous: e.previous } : {}),
       }));
       // 2. evolve, and render the answer from exactly this state
       if (decision.family) batch.family = decision.family;
-      if (decision.settlesQueuedUpdate !== undefined) batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
+      if (decision.settlesQueuedUpdate !== undefined)
+        batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
       applyDecision(this.state, decision);
       let answer: unknown = decision.result;
       try {
@@ -224,8 +288,13 @@ export class FamilyActor {
       }
       answered.push({ q, answer });
     }
-    const nothing = !batch.records.length && !batch.log.length && !batch.indexes.length && !batch.agenda.length
-      && !batch.family && batch.settlesQueuedUpdate === undefined;
+    const nothing =
+      !batch.records.length &&
+      !batch.log.length &&
+      !batch.indexes.length &&
+      !batch.agenda.length &&
+      !batch.family &&
+      batch.settlesQueuedUpdate === undefined;
     if (nothing) {
       // Only answers (e.g. re-linking what is linked): memory equals the disk, answer now.
       for (const a of answered) settle(a);
@@ -301,14 +370,18 @@ function settle(a: { q: Queued; answer: unknown; failed?: unknown }): void {
  * is iterative, so it cannot overflow the stack however deep the value is.
  */
 export function assertStorable(decision: Decision<unknown>): void {
-  for (const c of decision.changes) if (c.value !== null && c.value !== undefined) checkValue(c.value);
+  for (const c of decision.changes)
+    if (c.value !== null && c.value !== undefined) checkValue(c.value);
   for (const e of decision.events) {
     checkValue(e.object);
     if (e.previous !== undefined) checkValue(e.previous);
   }
 }
 
-interface PathNode { key: string | number; parent: PathNode | null }
+interface PathNode {
+  key: string | number;
+  parent: PathNode | null;
+}
 
 function pathOf(node: PathNode | null): (string | number)[] {
   const out: (string | number)[] = [];
@@ -327,20 +400,33 @@ function checkValue(root: unknown): void {
     const place = places.pop()!;
     if (value === null || value === undefined) continue;
     switch (typeof value) {
-      case 'string': case 'boolean': continue;
+      case 'string':
+      case 'boolean':
+        continue;
       case 'number':
         if (!Number.isFinite(value)) throw Invalid.at(pathOf(place), 'must be a finite number');
         continue;
-      case 'object': break;
-      case 'bigint': case 'function': case 'symbol': case 'undefined':
+      case 'object':
+        break;
+      case 'bigint':
+      case 'function':
+      case 'symbol':
+      case 'undefined':
         throw Invalid.at(pathOf(place), 'cannot be stored');
     }
-    if (depth >= MAX_STORED_DEPTH) throw Invalid.at(pathOf(place), `nests deeper than ${MAX_STORED_DEPTH} levels`);
+    if (depth >= MAX_STORED_DEPTH)
+      throw Invalid.at(pathOf(place), `nests deeper than ${MAX_STORED_DEPTH} levels`);
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) { values.push(value[i]); depths.push(depth + 1); places.push({ key: i, parent: place }); }
+      for (let i = 0; i < value.length; i++) {
+        values.push(value[i]);
+        depths.push(depth + 1);
+        places.push({ key: i, parent: place });
+      }
     } else {
       for (const k in value) {
-        values.push((value as Record<string, unknown>)[k]); depths.push(depth + 1); places.push({ key: k, parent: place });
+        values.push((value as Record<string, unknown>)[k]);
+        depths.push(depth + 1);
+        places.push({ key: k, parent: place });
       }
     }
   }

@@ -26,19 +26,38 @@ function zoneOf(tz: string): string {
   return zone;
 }
 
-export interface CreateFamilyInput { slug: string; name?: string | undefined; timezone?: string | undefined }
+export interface CreateFamilyInput {
+  slug: string;
+  name?: string | undefined;
+  timezone?: string | undefined;
+}
 
 /** Creates a family with its built-in records and, optionally, a first admin key. */
 export async function createFamily(
-  store: Store, input: CreateFamilyInput, deps: { now: Date; newId: IdGenerator; defaultTimezone: string; withKey?: string | undefined },
+  store: Store,
+  input: CreateFamilyInput,
+  deps: { now: Date; newId: IdGenerator; defaultTimezone: string; withKey?: string | undefined },
 ): Promise<{ family: FamilyInfo; apiKey?: string; key?: ApiKeyRecord }> {
-  if (!SLUG.test(input.slug)) throw Invalid.at(['slug'], 'must be lower-case letters, digits and dashes (1 to 63, starting with a letter or digit)');
+  if (!SLUG.test(input.slug))
+    throw Invalid.at(
+      ['slug'],
+      'must be lower-case letters, digits and dashes (1 to 63, starting with a letter or digit)',
+    );
   const timezone = zoneOf(input.timezone ?? deps.defaultTimezone);
   const name = (input.name ?? input.slug).trim();
-  if (!name || charCount(name) > 200) throw Invalid.at(['name'], 'must be 1 to 200 characters long');
-  const family: FamilyInfo = { id: deps.newId('fam'), slug: input.slug, name, timezone, createdAt: deps.now.toISOString() };
+  if (!name || charCount(name) > 200)
+    throw Invalid.at(['name'], 'must be 1 to 200 characters long');
+  const family: FamilyInfo = {
+    id: deps.newId('fam'),
+    slug: input.slug,
+    name,
+    timezone,
+    createdAt: deps.now.toISOString(),
+  };
   const seed: RecordChange[] = seedRecords(family, family.createdAt);
-  const key = deps.withKey ? makeKey(family.id, { name: deps.withKey, scopes: [...SCOPES], personId: null }, deps.now) : undefined;
+  const key = deps.withKey
+    ? makeKey(family.id, { name: deps.withKey, scopes: [...SCOPES], personId: null }, deps.now)
+    : undefined;
   await store.createFamily(family, seed, key?.record);
   return { family, ...(key ? { apiKey: key.apiKey, key: key.record } : {}) };
 }
@@ -49,7 +68,13 @@ export async function createFamily(
  * daemon runs, else when the family next loads. Answers the family as the change leaves it.
  */
 export async function queueFamilyUpdate(
-  store: Store, slug: string, input: { name?: string | undefined; timezone?: string | undefined; location?: string | undefined },
+  store: Store,
+  slug: string,
+  input: {
+    name?: string | undefined;
+    timezone?: string | undefined;
+    location?: string | undefined;
+  },
   deps: { now: Date; id: string },
 ): Promise<{ family: FamilyInfo; queued: QueuedFamilyUpdate }> {
   const family = store.getFamilyBySlug(slug);
@@ -64,7 +89,11 @@ export async function queueFamilyUpdate(
  * Waits up to `waitMs` for a daemon to apply a queued update; true once it has (the queue no
  * longer holds it, or holds a newer one merged over it).
  */
-export async function waitForQueuedUpdate(store: Store, queued: QueuedFamilyUpdate, waitMs: number): Promise<boolean> {
+export async function waitForQueuedUpdate(
+  store: Store,
+  queued: QueuedFamilyUpdate,
+  waitMs: number,
+): Promise<boolean> {
   const until = Date.now() + waitMs;
   for (;;) {
     const now = store.queuedFamilyUpdate(queued.familyId);
@@ -77,16 +106,26 @@ export async function waitForQueuedUpdate(store: Store, queued: QueuedFamilyUpda
 
 /** Creates a key for a family; the plaintext is returned once. */
 export async function createKey(
-  store: Store, slug: string, opts: { name?: string | undefined; scopes?: Scope[] | undefined; personId?: string | null | undefined }, now: Date,
+  store: Store,
+  slug: string,
+  opts: {
+    name?: string | undefined;
+    scopes?: Scope[] | undefined;
+    personId?: string | null | undefined;
+  },
+  now: Date,
 ): Promise<NewKey> {
   const family = store.getFamilyBySlug(slug);
   if (!family) throw new NotFound(`no family with slug "${slug}"`);
   const scopes = opts.scopes && opts.scopes.length ? opts.scopes : [...SCOPES];
-  for (const s of scopes) if (!SCOPES.includes(s)) throw Invalid.at(['scopes'], `"${s}" is not one of read, write, admin`);
+  for (const s of scopes)
+    if (!SCOPES.includes(s))
+      throw Invalid.at(['scopes'], `"${s}" is not one of read, write, admin`);
   const personId = opts.personId ?? null;
   if (personId !== null) {
     const person = store.getRecord<{ deletedAt?: string | null }>(family.id, 'people', personId);
-    if (!person || person.deletedAt) throw Invalid.at(['person'], `no person "${personId}" in family "${slug}"`);
+    if (!person || person.deletedAt)
+      throw Invalid.at(['person'], `no person "${personId}" in family "${slug}"`);
   }
   const key = makeKey(family.id, { name: opts.name?.trim() || 'API key', scopes, personId }, now);
   await store.putKey(key.record);

@@ -30,22 +30,38 @@ export function apiKeySecret(presented: string): string | null {
   return KEY_FORMAT.exec(presented)?.[2] ?? null;
 }
 
-export interface NewKey { record: ApiKeyRecord; apiKey: string }
+export interface NewKey {
+  record: ApiKeyRecord;
+  apiKey: string;
+}
 
-export function makeKey(familyId: string, opts: { name: string; scopes: Scope[]; personId: string | null }, now: Date): NewKey {
+export function makeKey(
+  familyId: string,
+  opts: { name: string; scopes: Scope[]; personId: string | null },
+  now: Date,
+): NewKey {
   const id = randomBase62(12);
   const secret = randomBase62(32);
   return {
     record: {
-      id, familyId, name: opts.name, scopes: [...new Set(opts.scopes)], personId: opts.personId,
-      secretHash: hashSecret(secret), createdAt: now.toISOString(), revokedAt: null, lastUsedAt: null,
+      id,
+      familyId,
+      name: opts.name,
+      scopes: [...new Set(opts.scopes)],
+      personId: opts.personId,
+      secretHash: hashSecret(secret),
+      createdAt: now.toISOString(),
+      revokedAt: null,
+      lastUsedAt: null,
     },
     apiKey: `hk_${id}_${secret}`,
   };
 }
 
 /** A key as listings show it: the record without its secret's hash. */
-export function keyWithoutHash(k: ApiKeyRecord): Omit<ApiKeyRecord, 'secretHash' | 'familyId'> & { familyId: string } {
+export function keyWithoutHash(
+  k: ApiKeyRecord,
+): Omit<ApiKeyRecord, 'secretHash' | 'familyId'> & { familyId: string } {
   const { secretHash: _hash, ...rest } = k;
   return rest;
 }

@@ -13,7 +13,12 @@ import type { FamilyRegistry } from './registry.js';
 /** How often the daemon looks for queued updates: the CLI sees its change applied within this. */
 export const POLL_MS = 100;
 
-export function followQueuedFamilyUpdates(store: Store, registry: FamilyRegistry, logger: Logger, everyMs = POLL_MS): { stop(): void } {
+export function followQueuedFamilyUpdates(
+  store: Store,
+  registry: FamilyRegistry,
+  logger: Logger,
+  everyMs = POLL_MS,
+): { stop(): void } {
   let seen = -1;
   let running = false;
   const tick = async (): Promise<void> => {
@@ -27,10 +32,17 @@ export function followQueuedFamilyUpdates(store: Store, registry: FamilyRegistry
         if (!family) continue;
         try {
           const applied = await (await registry.get(family)).applyQueuedUpdate();
-          if (applied) logger.info({ family: applied.slug, timezone: applied.timezone }, 'applied a family update from the command line');
+          if (applied)
+            logger.info(
+              { family: applied.slug, timezone: applied.timezone },
+              'applied a family update from the command line',
+            );
         } catch (err) {
           failed = true; // a full disk, a stop: it stays queued and the next tick tries again
-          logger.warn({ err, familyId: queued.familyId }, 'a queued family update could not be applied yet');
+          logger.warn(
+            { err, familyId: queued.familyId },
+            'a queued family update could not be applied yet',
+          );
         }
       }
       if (!failed) seen = version;
@@ -38,7 +50,9 @@ export function followQueuedFamilyUpdates(store: Store, registry: FamilyRegistry
       running = false;
     }
   };
-  const timer = setInterval(() => { void tick(); }, everyMs);
+  const timer = setInterval(() => {
+    void tick();
+  }, everyMs);
   timer.unref();
   void tick();
   return { stop: () => clearInterval(timer) };

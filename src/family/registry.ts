@@ -23,13 +23,18 @@ export class FamilyRegistry {
   private readonly timer: NodeJS.Timeout;
   private closed = false;
 
-  constructor(private readonly deps: ActorDeps, private readonly opts: RegistryOptions) {
+  constructor(
+    private readonly deps: ActorDeps,
+    private readonly opts: RegistryOptions,
+  ) {
     const every = Math.max(1_000, Math.min(60_000, opts.idleMs / 2));
     this.timer = setInterval(() => this.evictIdle(), every);
     this.timer.unref();
   }
 
-  get activeCount(): number { return this.slots.size; }
+  get activeCount(): number {
+    return this.slots.size;
+  }
 
   /** The family's actor, activating it on first use. */
   async get(family: FamilyInfo): Promise<FamilyActor> {
@@ -44,8 +49,13 @@ export class FamilyRegistry {
     const fresh: Slot = { promise: FamilyActor.activate(this.deps, family) };
     this.slots.set(family.id, fresh);
     fresh.promise.then(
-      (actor) => { fresh.actor = actor; this.enforceCap(); },
-      () => { if (this.slots.get(family.id) === fresh) this.slots.delete(family.id); },
+      (actor) => {
+        fresh.actor = actor;
+        this.enforceCap();
+      },
+      () => {
+        if (this.slots.get(family.id) === fresh) this.slots.delete(family.id);
+      },
     );
     return fresh.promise;
   }

@@ -14,7 +14,13 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { SCHEDULER_CALLER } from '../domain/shared/agenda.js';
-import { applyFailure, applyMissed, applyRefresh, applyUnchanged, type RefreshResult } from '../domain/feeds/refresh.js';
+import {
+  applyFailure,
+  applyMissed,
+  applyRefresh,
+  applyUnchanged,
+  type RefreshResult,
+} from '../domain/feeds/refresh.js';
 import { feedFingerprints, getFeed } from '../domain/feeds/views.js';
 import type { Command } from '../domain/shared/state.js';
 import type { Egress } from '../integrations/egress.js';
@@ -47,7 +53,12 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler<'feed.refr
       const feed = getFeed(state, sourceId);
       if (!feed) return null;
       // What is stored, so the reader sends back only what changed.
-      return { feed, fingerprints: feedFingerprints(state, feed), zone: state.family.timezone, slug: state.family.slug };
+      return {
+        feed,
+        fingerprints: feedFingerprints(state, feed),
+        zone: state.family.timezone,
+        slug: state.family.slug,
+      };
     });
     if (!found) {
       await actor.execute(fireCommand(job, nothing), SCHEDULER_CALLER);
@@ -58,17 +69,27 @@ export function feedRefreshHandler(deps: FeedRefreshDeps): JobHandler<'feed.refr
     let command: Command<RefreshResult>;
     try {
       const r = await reader.read({
-        url: feed.url, credentials: feed.credentials, zone, background: true, known: { sourceId, fingerprints },
-        ...(sameZone ? { etag: feed.etag, lastModified: feed.lastModified, bodyHash: feed.bodyHash } : {}),
+        url: feed.url,
+        credentials: feed.credentials,
+        zone,
+        background: true,
+        known: { sourceId, fingerprints },
+        ...(sameZone
+          ? { etag: feed.etag, lastModified: feed.lastModified, bodyHash: feed.bodyHash }
+          : {}),
       });
-      command = r.kind === 'unchanged'
-        ? applyUnchanged(sourceId, { etag: r.etag, lastModified: r.lastModified }, minutes)
-        : applyRefresh(sourceId, r.snapshot, minutes);
+      command =
+        r.kind === 'unchanged'
+          ? applyUnchanged(sourceId, { etag: r.etag, lastModified: r.lastModified }, minutes)
+          : applyRefresh(sourceId, r.snapshot, minutes);
     } catch (e) {
       if (!(e instanceof FeedError)) throw e;
       // The daemon is stopping: the job stays due and runs after the next start.
       if (e.kind === 'stopped') return;
-      deps.logger.info({ family: slug, sourceId, reason: e.message }, 'a calendar feed refresh failed');
+      deps.logger.info(
+        { family: slug, sourceId, reason: e.message },
+        'a calendar feed refresh failed',
+      );
       command = applyFailure(sourceId, e.message, minutes);
     }
     await actor.execute(fireCommand(job, command), SCHEDULER_CALLER);

@@ -18,15 +18,32 @@ import { requestMetrics } from './middleware/metrics.js';
 import { cors } from './middleware/cors.js';
 import type { Metrics } from '../metrics.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
-import { RateLimiter, rateLimit, publicRateLimit, unauthorizedRateLimit } from './middleware/rateLimit.js';
+import {
+  RateLimiter,
+  rateLimit,
+  publicRateLimit,
+  unauthorizedRateLimit,
+} from './middleware/rateLimit.js';
 import { jsonBody } from './middleware/body.js';
 import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
 import type { FamilyActor } from '../family/actor.js';
 import type { Caller } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
-import { fullPath, isWithStatus, JsonText, requiredScope, type FamilyHandle, type RouteDef, type Services } from './route.js';
+import {
+  fullPath,
+  isWithStatus,
+  JsonText,
+  requiredScope,
+  type FamilyHandle,
+  type RouteDef,
+  type Services,
+} from './route.js';
 
-export function createApp(services: Services, routes: RouteDef[], metrics?: Metrics): { app: Koa; router: Router } {
+export function createApp(
+  services: Services,
+  routes: RouteDef[],
+  metrics?: Metrics,
+): { app: Koa; router: Router } {
   // With a proxy trusted, the client is the address that proxy saw: the last X-Forwarded-For
   // entry. Earlier entries are whatever the client wrote, so they cannot name a rate-limit bucket.
   const app = new Koa({ proxy: services.config.server.trustProxy, maxIpsCount: 1 });
@@ -44,11 +61,17 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     const scope = requiredScope(def);
     const chain: Koa.Middleware[] = [];
     if (scope === 'public') chain.push(publicLimit);
-    else chain.push(unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache, def.ticketed)), limit);
+    else
+      chain.push(
+        unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache, def.ticketed)),
+        limit,
+      );
     if (def.method !== 'get') chain.push(body);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));
-    router.register(fullPath(def), [def.method.toUpperCase()], chain, { name: `${def.method} ${fullPath(def)}` });
+    router.register(fullPath(def), [def.method.toUpperCase()], chain, {
+      name: `${def.method} ${fullPath(def)}`,
+    });
   }
 
   app.use(requestLog(services.logger));
@@ -63,7 +86,10 @@ export function createApp(services: Services, routes: RouteDef[], metrics?: Metr
     }
     // A door that answers 405 itself (CalDAV, in XML) keeps its body.
     if (ctx.status === 405 && ctx.body === undefined) {
-      ctx.body = errorBody(`${ctx.method} is not allowed on this path; it takes ${ctx.response.get('Allow')}`, 'method_not_allowed');
+      ctx.body = errorBody(
+        `${ctx.method} is not allowed on this path; it takes ${ctx.response.get('Allow')}`,
+        'method_not_allowed',
+      );
     } else if (ctx.status === 501 && typeof ctx.body !== 'object') {
       ctx.body = errorBody(`The method ${ctx.method} is not supported`, 'not_implemented');
     }
@@ -95,15 +121,44 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
       if (def.body) {
         body = validateInput(raw ?? {}, def.body);
       } else if (raw && Object.keys(raw).length) {
-        const issues = Object.keys(raw).map((k) => ({ path: [k], message: 'is not a known field' }));
-        throw new Invalid(`${issues[0].path[0]} is not a known field: this endpoint takes no body`, issues);
+        const issues = Object.keys(raw).map((k) => ({
+          path: [k],
+          message: 'is not a known field',
+        }));
+        throw new Invalid(
+          `${issues[0].path[0]} is not a known field: this endpoint takes no body`,
+          issues,
+        );
       }
     }
     const key = ctx.state.key;
     const grantId = ctx.state.grantId as string | undefined;
-    const caller = key ? { keyId: key.id, personId: key.personId, keyName: key.name, ...(grantId ? { grantId } : {}) } : { keyId: null, personId: null };
-    const family = familyRoute ? familyHandle(await services.registry.get(ctx.state.family), caller, ctx.state.idempotency, def.status ?? 200) : (undefined as never);
-    const result = await def.handler({ koa: ctx, params: ctx.params, query, body, services, family, key, caller });
+    const caller = key
+      ? {
+          keyId: key.id,
+          personId: key.personId,
+          keyName: key.name,
+          ...(grantId ? { grantId } : {}),
+        }
+      : { keyId: null, personId: null };
+    const family = familyRoute
+      ? familyHandle(
+          await services.registry.get(ctx.state.family),
+          caller,
+          ctx.state.idempotency,
+          def.status ?? 200,
+        )
+      : (undefined as never);
+    const result = await def.handler({
+      koa: ctx,
+      params: ctx.params,
+      query,
+      body,
+      services,
+      family,
+      key,
+      caller,
+    });
     if (isWithStatus(result)) {
       ctx.status = result.status;
       if (result.headers) ctx.set(result.headers);
@@ -124,16 +179,27 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
  * The family as a handler sees it: the actor bound to the calling key and the request's
  * Idempotency-Key.
  */
-function familyHandle(actor: FamilyActor, caller: Caller, intent: IdempotencyIntent | undefined, okStatus: number): FamilyHandle {
+function familyHandle(
+  actor: FamilyActor,
+  caller: Caller,
+  intent: IdempotencyIntent | undefined,
+  okStatus: number,
+): FamilyHandle {
   return {
     info: actor.family,
     read: (fn) => actor.read(fn),
-    execute: (command, answer) => actor.execute(command, caller, {
-      ...(answer ? { answer } : {}),
-      ...(intent ? {
-        idempotency: (a: unknown) => isWithStatus(a) ? keptAnswer(intent, a.status, a.body) : keptAnswer(intent, okStatus, a),
-      } : {}),
-    }),
+    execute: (command, answer) =>
+      actor.execute(command, caller, {
+        ...(answer ? { answer } : {}),
+        ...(intent
+          ? {
+              idempotency: (a: unknown) =>
+                isWithStatus(a)
+                  ? keptAnswer(intent, a.status, a.body)
+                  : keptAnswer(intent, okStatus, a),
+            }
+          : {}),
+      }),
   };
 }
 
@@ -141,7 +207,10 @@ function familyHandle(actor: FamilyActor, caller: Caller, intent: IdempotencyInt
 function refuseUndeclaredQuery(ctx: Koa.Context, strict: boolean): Record<string, never> {
   const names = Object.keys(ctx.query);
   if (strict && names.length) {
-    const issues = names.map((n) => ({ path: ['query', n], message: 'is not a known query parameter' }));
+    const issues = names.map((n) => ({
+      path: ['query', n],
+      message: 'is not a known query parameter',
+    }));
     throw new Invalid(issuesMessage(issues), issues);
   }
   return {};

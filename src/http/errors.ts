@@ -4,14 +4,32 @@
  * kinds are mapped to a status and a code here, in one table each, so the wire is decided in
  * one place. The middleware (middleware/errors.ts) writes what `answerOf` says.
  */
-import { capIssues, DomainError, type DomainErrorKind, type Issue } from '../domain/shared/errors.js';
+import {
+  capIssues,
+  DomainError,
+  type DomainErrorKind,
+  type Issue,
+} from '../domain/shared/errors.js';
 import { UpstreamError, type UpstreamErrorKind } from '../integrations/upstream.js';
 
 export type ErrorCode =
-  | 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict'
-  | 'payload_too_large' | 'unsupported_media_type' | 'method_not_allowed' | 'rate_limited'
-  | 'idempotency_mismatch' | 'upstream_failed' | 'upstream_timeout' | 'not_configured'
-  | 'not_implemented' | 'insufficient_storage' | 'unavailable' | 'internal';
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'idempotency_mismatch'
+  | 'upstream_failed'
+  | 'upstream_timeout'
+  | 'not_configured'
+  | 'not_implemented'
+  | 'insufficient_storage'
+  | 'unavailable'
+  | 'internal';
 
 export class HttpError extends Error {
   readonly issues?: Issue[];
@@ -68,14 +86,22 @@ export interface ErrorAnswer {
 /** The answer to an expected failure, or null when the error is a bug. */
 export function answerOf(err: unknown): ErrorAnswer | null {
   if (err instanceof HttpError) return withDetails(err.status, err.code, err);
-  if (err instanceof DomainError) return withDetails(DOMAIN[err.kind].status, DOMAIN[err.kind].code, err);
-  if (err instanceof UpstreamError) return withDetails(UPSTREAM[err.kind].status, UPSTREAM[err.kind].code, err);
+  if (err instanceof DomainError)
+    return withDetails(DOMAIN[err.kind].status, DOMAIN[err.kind].code, err);
+  if (err instanceof UpstreamError)
+    return withDetails(UPSTREAM[err.kind].status, UPSTREAM[err.kind].code, err);
   return null;
 }
 
-function withDetails(status: number, code: ErrorCode, err: HttpError | DomainError | UpstreamError): ErrorAnswer {
+function withDetails(
+  status: number,
+  code: ErrorCode,
+  err: HttpError | DomainError | UpstreamError,
+): ErrorAnswer {
   return {
-    status, code, message: err.message,
+    status,
+    code,
+    message: err.message,
     ...(err.issues ? { issues: err.issues } : {}),
     ...(err.issueCount !== undefined ? { issueCount: err.issueCount } : {}),
     ...(err instanceof HttpError && err.headers ? { headers: err.headers } : {}),

@@ -13,43 +13,97 @@ import { fullPath, requiredScope, type RouteDef } from './route.js';
 import { schemaName, toJsonSchema, type JsonSchema } from './schema.js';
 import { BODY_CAPS } from './middleware/body.js';
 import {
-  BAD_REQUESTS, badRequestExample, ERROR_SCHEMA, headerRef, HEADER_COMPONENT, HEADERS, LIMITER_HEADERS, NOT_FOUND, PATH_PARAMS,
+  BAD_REQUESTS,
+  badRequestExample,
+  ERROR_SCHEMA,
+  headerRef,
+  HEADER_COMPONENT,
+  HEADERS,
+  LIMITER_HEADERS,
+  NOT_FOUND,
+  PATH_PARAMS,
   SHARED_RESPONSES,
 } from './openapiAnswers.js';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
 /** The rules every request body follows, stated once in the document's description. */
-const BODY_NOTE = 'JSON in UTF-8; `application/*+json` types (such as `application/merge-patch+json`) are read as JSON too. '
-  + 'Content-Encoding gzip, deflate or br is accepted; the size limit applies before and after decoding. '
-  + `Objects may nest ${BODY_CAPS.depth} levels deep and hold ${BODY_CAPS.keys.toLocaleString('en')} keys, arrays ${BODY_CAPS.items.toLocaleString('en')} items; `
-  + 'the keys `__proto__`, `constructor`, `prototype` and the other names of built-in object methods are refused anywhere, as are strings with unpaired surrogates.';
+const BODY_NOTE =
+  'JSON in UTF-8; `application/*+json` types (such as `application/merge-patch+json`) are read as JSON too. ' +
+  'Content-Encoding gzip, deflate or br is accepted; the size limit applies before and after decoding. ' +
+  `Objects may nest ${BODY_CAPS.depth} levels deep and hold ${BODY_CAPS.keys.toLocaleString('en')} keys, arrays ${BODY_CAPS.items.toLocaleString('en')} items; ` +
+  'the keys `__proto__`, `constructor`, `prototype` and the other names of built-in object methods are refused anywhere, as are strings with unpaired surrogates.';
 
 /** Answers of endpoints that ask an outside service (weather, web search, page text). */
 const OUTSIDE_ERRORS: Record<number, { description: string; example: unknown }> = {
-  502: { description: 'The outside service failed or answered something unusable', example: { ok: false, error: 'The forecast service answered 500', code: 'upstream_failed' } },
-  503: { description: 'The outside service is not configured', example: { ok: false, error: 'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled', code: 'not_configured' } },
-  504: { description: 'The outside service did not answer in time', example: { ok: false, error: 'The forecast service did not answer within 10 s', code: 'upstream_timeout' } },
+  502: {
+    description: 'The outside service failed or answered something unusable',
+    example: { ok: false, error: 'The forecast service answered 500', code: 'upstream_failed' },
+  },
+  503: {
+    description: 'The outside service is not configured',
+    example: {
+      ok: false,
+      error:
+        'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled',
+      code: 'not_configured',
+    },
+  },
+  504: {
+    description: 'The outside service did not answer in time',
+    example: {
+      ok: false,
+      error: 'The forecast service did not answer within 10 s',
+      code: 'upstream_timeout',
+    },
+  },
 };
 
 /** Every tag an operation may carry, in the order the reference shows them. */
 const TAGS: [string, string][] = [
   ['System', 'Health, this document and its reference page. No key needed.'],
   ['Family', 'Which family and which API key a client is using: the first call to check a setup.'],
-  ['Changes', 'The family change log: every change in order, for clients that follow it, also live as server-sent events.'],
-  ['Collections', 'Trackers (collections of entries) with their typed fields; `calendar`, `meals` and `chores` are built in.'],
+  [
+    'Changes',
+    'The family change log: every change in order, for clients that follow it, also live as server-sent events.',
+  ],
+  [
+    'Collections',
+    'Trackers (collections of entries) with their typed fields; `calendar`, `meals` and `chores` are built in.',
+  ],
   ['Entries', 'The entries of a collection: one at a time or in batches of up to 100.'],
-  ['People', 'The household\'s members, referred to by events, entries and keys.'],
-  ['Calendar events', 'Events of the family\'s calendar collections, one-off or repeating, with occurrence edits.'],
-  ['Calendar shares', 'Read-only ICS feeds of chosen calendars, events or people, for calendar apps (admin scope).'],
-  ['Family displays', 'Links to a live page of the coming days, chores and weather for a wall tablet (admin scope to manage).'],
+  ['People', "The household's members, referred to by events, entries and keys."],
+  [
+    'Calendar events',
+    "Events of the family's calendar collections, one-off or repeating, with occurrence edits.",
+  ],
+  [
+    'Calendar shares',
+    'Read-only ICS feeds of chosen calendars, events or people, for calendar apps (admin scope).',
+  ],
+  [
+    'Family displays',
+    'Links to a live page of the coming days, chores and weather for a wall tablet (admin scope to manage).',
+  ],
   ['Plans', 'Plans that gather events, notes and polls, and their public share page.'],
-  ['External calendars', 'ICS feeds synced into a read-only calendar, refreshed on a schedule; the family lays its own fields over their events (admin scope).'],
-  ['Notifications', 'Notifications on four channels, preferences, scheduled routines and checks ahead of events.'],
+  [
+    'External calendars',
+    'ICS feeds synced into a read-only calendar, refreshed on a schedule; the family lays its own fields over their events (admin scope).',
+  ],
+  [
+    'Notifications',
+    'Notifications on four channels, preferences, scheduled routines and checks ahead of events.',
+  ],
   ['Webhooks', 'Webhook destinations for home automation, and the signed deliveries they receive.'],
-  ['Context', 'Context search over entries, events, people and collections, for assistants and dashboards.'],
+  [
+    'Context',
+    'Context search over entries, events, people and collections, for assistants and dashboards.',
+  ],
   ['Lookups', 'Weather, web search and the readable text of a public web page.'],
-  ['OAuth grants', 'Assistants (MCP clients) an admin let in on the OAuth consent page: list and revoke them (admin scope).'],
+  [
+    'OAuth grants',
+    'Assistants (MCP clients) an admin let in on the OAuth consent page: list and revoke them (admin scope).',
+  ],
 ];
 
 function openApiPath(path: string): string {
@@ -57,10 +111,15 @@ function openApiPath(path: string): string {
 }
 
 function operationId(def: RouteDef): string {
-  const words = fullPath(def).replace('/api/v1/families/:familySlug', '').split('/').filter(Boolean)
+  const words = fullPath(def)
+    .replace('/api/v1/families/:familySlug', '')
+    .split('/')
+    .filter(Boolean)
     .map((w) => (w.startsWith(':') ? `by-${w.slice(1)}` : w));
   if (def.family !== false && words.length === 0) words.push('family');
-  return [def.method, ...words].join('-').replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
+  return [def.method, ...words]
+    .join('-')
+    .replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
 }
 
 /** Collects named schemas while copying a schema tree, replacing each by a `$ref`. */
@@ -84,7 +143,10 @@ class SchemaComponents {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
       // Values, not schemas: examples and constants are copied as they are.
-      out[k] = k === 'examples' || k === 'example' || k === 'const' || k === 'enum' || k === 'default' ? v : this.copy(v);
+      out[k] =
+        k === 'examples' || k === 'example' || k === 'const' || k === 'enum' || k === 'default'
+          ? v
+          : this.copy(v);
     }
     return out;
   }
@@ -98,7 +160,10 @@ class SchemaComponents {
   }
 }
 
-export function buildOpenApi(routes: RouteDef[], info: { version: string; serverUrl: string }): JsonSchema {
+export function buildOpenApi(
+  routes: RouteDef[],
+  info: { version: string; serverUrl: string },
+): JsonSchema {
   const components = new SchemaComponents();
   const usedResponses = new Set<string>(['MethodNotAllowed']);
   const usedParams = new Set<string>();
@@ -108,20 +173,32 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
   for (const def of routes) {
     const path = openApiPath(fullPath(def));
     const scope = requiredScope(def);
-    for (const tag of def.tags) if (!knownTags.has(tag)) throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapi.ts TAGS`);
+    for (const tag of def.tags)
+      if (!knownTags.has(tag))
+        throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapi.ts TAGS`);
 
     // Parameters: path (shared components), query (from the struct), headers.
     const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
     const parameters: unknown[] = pathParams.map((name) => {
-      if (!PATH_PARAMS[name]) throw new Error(`path parameter ${name} of ${path} is not in openapi.ts PATH_PARAMS`);
+      if (!PATH_PARAMS[name])
+        throw new Error(`path parameter ${name} of ${path} is not in openapi.ts PATH_PARAMS`);
       usedParams.add(name);
       return { $ref: `#/components/parameters/${name}` };
     });
     if (def.query) {
-      const qs = toJsonSchema(def.query) as { properties?: Record<string, JsonSchema>; required?: string[] };
+      const qs = toJsonSchema(def.query) as {
+        properties?: Record<string, JsonSchema>;
+        required?: string[];
+      };
       for (const [name, schema] of Object.entries(qs.properties ?? {})) {
         const { description, ...rest } = components.use(schema);
-        parameters.push({ name, in: 'query', required: (qs.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest });
+        parameters.push({
+          name,
+          in: 'query',
+          required: (qs.required ?? []).includes(name),
+          ...(description ? { description } : {}),
+          schema: rest,
+        });
       }
     }
     parameters.push({ $ref: '#/components/parameters/RequestId' });
@@ -133,33 +210,50 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     // Keyed answers past the rate limiter carry its headers (documented on successes and on
     // 429, where a client looks for them); writes may be replays.
     const limited = scope === 'public' ? [] : LIMITER_HEADERS;
-    const headersOf = (names: string[]) => Object.fromEntries(['x-request-id', ...names].map((h) => [h, headerRef(h)]));
+    const headersOf = (names: string[]) =>
+      Object.fromEntries(['x-request-id', ...names].map((h) => [h, headerRef(h)]));
     const successHeaders = headersOf([...limited, ...(idempotent ? ['Idempotent-Replayed'] : [])]);
     const responses: Record<string, OpenApiResponse> = {
       [status]: {
         description: 'Success',
         headers: successHeaders,
-        content: { [def.produces ?? 'application/json']: {
-          schema: def.produces ? { type: 'string' } : components.use(def.response),
-          ...(def.example !== undefined ? { example: def.example } : {}),
-        } },
+        content: {
+          [def.produces ?? 'application/json']: {
+            schema: def.produces ? { type: 'string' } : components.use(def.response),
+            ...(def.example !== undefined ? { example: def.example } : {}),
+          },
+        },
       },
     };
 
     // Errors of this endpoint, with examples of its own.
     const bad = badRequestExample(def);
     if (bad) {
-      responses[400] = errorResponse('The request did not match the contract (issues name the fields)', headersOf([]), { [bad.kind]: { summary: BAD_REQUESTS[bad.kind], value: bad.value } });
+      responses[400] = errorResponse(
+        'The request did not match the contract (issues name the fields)',
+        headersOf([]),
+        { [bad.kind]: { summary: BAD_REQUESTS[bad.kind], value: bad.value } },
+      );
     }
     const values = Object.fromEntries(pathParams.map((n) => [n, PATH_PARAMS[n].example]));
     const notFound: Record<string, { summary: string; value: unknown }> = {};
-    pathParams.forEach((name, i) => { const make = NOT_FOUND[name]; if (make) notFound[name] = make(values, pathParams[i - 1]); });
+    pathParams.forEach((name, i) => {
+      const make = NOT_FOUND[name];
+      if (make) notFound[name] = make(values, pathParams[i - 1]);
+    });
     if (Object.keys(notFound).length || def.errors?.includes(404)) {
       responses[404] = errorResponse('A path parameter names nothing', headersOf([]), notFound);
     }
     const shared: [number, string][] = [];
     if (scope !== 'public') {
-      shared.push([401, 'Unauthorized'], [403, scope === 'admin' ? 'ForbiddenAdmin' : scope === 'write' ? 'ForbiddenWrite' : 'Forbidden'], [429, 'RateLimited']);
+      shared.push(
+        [401, 'Unauthorized'],
+        [
+          403,
+          scope === 'admin' ? 'ForbiddenAdmin' : scope === 'write' ? 'ForbiddenWrite' : 'Forbidden',
+        ],
+        [429, 'RateLimited'],
+      );
     } else {
       shared.push([429, 'RateLimitedPublic']);
     }
@@ -172,12 +266,22 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     }
     for (const code of def.errors ?? []) {
       const known = OUTSIDE_ERRORS[code];
-      responses[code] ??= errorResponse(known?.description ?? 'Error', headersOf([]), known ? { example: { summary: known.description, value: known.example } } : {});
+      responses[code] ??= errorResponse(
+        known?.description ?? 'Error',
+        headersOf([]),
+        known ? { example: { summary: known.description, value: known.example } } : {},
+      );
     }
     for (const extra of def.alsoResponses ?? []) {
-      const slot = (responses[extra.status] ??= { description: extra.description, headers: extra.status < 300 ? successHeaders : headersOf([]), content: {} });
+      const slot = (responses[extra.status] ??= {
+        description: extra.description,
+        headers: extra.status < 300 ? successHeaders : headersOf([]),
+        content: {},
+      });
       if (slot.$ref) throw new Error(`${def.method} ${path}: ${extra.status} is a shared answer`);
-      (slot.content ??= {})[extra.contentType ?? 'application/json'] = { schema: components.use(extra.schema) };
+      (slot.content ??= {})[extra.contentType ?? 'application/json'] = {
+        schema: components.use(extra.schema),
+      };
     }
 
     const op: Record<string, unknown> = {
@@ -187,30 +291,70 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
       tags: def.tags,
       ...(scope === 'public' ? { security: [] } : { 'x-scope': scope }),
       parameters,
-      ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(toJsonSchema(def.body)) } } } } : {}),
-      responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
+      ...(def.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: components.use(toJsonSchema(def.body)) } },
+            },
+          }
+        : {}),
+      responses: Object.fromEntries(
+        Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)),
+      ),
     };
     (paths[path] ??= {})[def.method] = op;
   }
 
   const parameters: Record<string, unknown> = {
-    RequestId: { name: 'x-request-id', in: 'header', required: false, description: 'Your id for the request (1 to 128 of `A-Za-z0-9._:-`); echoed in the answer and written in the log', schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' } },
-    IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)', schema: { type: 'string', minLength: 1, maxLength: 255 } },
+    RequestId: {
+      name: 'x-request-id',
+      in: 'header',
+      required: false,
+      description:
+        'Your id for the request (1 to 128 of `A-Za-z0-9._:-`); echoed in the answer and written in the log',
+      schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+    },
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    },
   };
   for (const name of [...usedParams].sort()) {
     const p = PATH_PARAMS[name];
-    parameters[name] = { name, in: 'path', required: true, description: p.description, schema: { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) }, example: p.example };
+    parameters[name] = {
+      name,
+      in: 'path',
+      required: true,
+      description: p.description,
+      schema: { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
+      example: p.example,
+    };
   }
   const responses: Record<string, unknown> = {};
   for (const name of Object.keys(SHARED_RESPONSES).filter((n) => usedResponses.has(n))) {
     const r = SHARED_RESPONSES[name];
     responses[name] = {
       description: r.description,
-      headers: Object.fromEntries(['x-request-id', ...(r.headers ?? [])].map((h) => [h, headerRef(h)])),
-      content: { 'application/json': { schema: ERROR_REF, ...(r.example !== undefined ? { example: r.example } : {}), ...(r.examples ? { examples: r.examples } : {}) } },
+      headers: Object.fromEntries(
+        ['x-request-id', ...(r.headers ?? [])].map((h) => [h, headerRef(h)]),
+      ),
+      content: {
+        'application/json': {
+          schema: ERROR_REF,
+          ...(r.example !== undefined ? { example: r.example } : {}),
+          ...(r.examples ? { examples: r.examples } : {}),
+        },
+      },
     };
   }
-  const headers = Object.fromEntries(Object.entries(HEADERS).map(([h, schema]) => [HEADER_COMPONENT[h], schema]));
+  const headers = Object.fromEntries(
+    Object.entries(HEADERS).map(([h, schema]) => [HEADER_COMPONENT[h], schema]),
+  );
   const usedTags = new Set(routes.flatMap((r) => r.tags));
 
   return {
@@ -228,10 +372,21 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
     },
     servers: [{ url: publicBase(info.serverUrl), description: 'server.publicUrl of this daemon' }],
     security: [{ apiKey: [] }],
-    tags: TAGS.filter(([name]) => usedTags.has(name)).map(([name, description]) => ({ name, description })),
+    tags: TAGS.filter(([name]) => usedTags.has(name)).map(([name, description]) => ({
+      name,
+      description,
+    })),
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: '`hk_<keyId>_<secret>`, from the first start or `household-organizer key create`' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description:
+            '`hk_<keyId>_<secret>`, from the first start or `household-organizer key create`',
+        },
+      },
       schemas: components.schemas,
       parameters,
       headers,
@@ -241,9 +396,17 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string; server
 }
 
 /** An operation's answer for one status: its own, or a `$ref` to a shared one. */
-interface OpenApiResponse { $ref?: string; content?: Record<string, unknown>; [field: string]: unknown }
+interface OpenApiResponse {
+  $ref?: string;
+  content?: Record<string, unknown>;
+  [field: string]: unknown;
+}
 
-function errorResponse(description: string, headers: Record<string, unknown>, examples: Record<string, { summary: string; value: unknown }>): OpenApiResponse {
+function errorResponse(
+  description: string,
+  headers: Record<string, unknown>,
+  examples: Record<string, { summary: string; value: unknown }>,
+): OpenApiResponse {
   const list = Object.entries(examples);
   return {
     description,
@@ -251,7 +414,13 @@ function errorResponse(description: string, headers: Record<string, unknown>, ex
     content: {
       'application/json': {
         schema: ERROR_REF,
-        ...(list.length ? { examples: Object.fromEntries(list.map(([k, e]) => [k, { summary: e.summary, value: e.value }])) } : {}),
+        ...(list.length
+          ? {
+              examples: Object.fromEntries(
+                list.map(([k, e]) => [k, { summary: e.summary, value: e.value }]),
+              ),
+            }
+          : {}),
       },
     },
   };

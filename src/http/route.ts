@@ -57,9 +57,15 @@ export interface GrantAccess {
    * A tool call of /mcp made with an access token, as dispatch forwards it: the token plus a
    * proof only this process can make, so the token is still good for /mcp alone.
    */
-  verifyForwarded(token: string, proof: string): { key: ApiKeyRecord; family: FamilyInfo; grant: OAuthGrant } | null;
+  verifyForwarded(
+    token: string,
+    proof: string,
+  ): { key: ApiKeyRecord; family: FamilyInfo; grant: OAuthGrant } | null;
   listGrants(familyId: string): OAuthGrant[];
-  revokeGrant(grantId: string, by: Caller): Promise<{ grant: OAuthGrant; already: boolean } | undefined>;
+  revokeGrant(
+    grantId: string,
+    by: Caller,
+  ): Promise<{ grant: OAuthGrant; already: boolean } | undefined>;
 }
 
 /** The header a forwarded tool call carries its proof in. */
@@ -146,7 +152,12 @@ export interface RouteDef<Q = any, B = any> {
    * Other success answers: another status (200 when re-linking where 201 is the rule) or the
    * same status in another media type (a page's JSON form).
    */
-  alsoResponses?: { status: number; description: string; schema: JsonSchema; contentType?: string }[];
+  alsoResponses?: {
+    status: number;
+    description: string;
+    schema: JsonSchema;
+    contentType?: string;
+  }[];
   /** Also authenticated by a one-connection `?ticket=` (the live stream; see src/stream/tickets.ts). */
   ticketed?: boolean;
   /** Extra error statuses this route answers (besides 400/401/403/404 and 409 on writes). */
@@ -171,11 +182,21 @@ export function defineRoutes(defs: RouteDef[]): RouteDef[] {
 }
 
 /** Wraps a body with an explicit status (e.g. 200 for re-linking where 201 is the default). */
-export function withStatus(status: number, body: unknown, headers?: Record<string, string>): { status: number; body: unknown; headers?: Record<string, string> } {
-  return Object.assign(Object.create(STATUS_TAG), { status, body, ...(headers ? { headers } : {}) });
+export function withStatus(
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>,
+): { status: number; body: unknown; headers?: Record<string, string> } {
+  return Object.assign(Object.create(STATUS_TAG), {
+    status,
+    body,
+    ...(headers ? { headers } : {}),
+  });
 }
 const STATUS_TAG = {};
-export function isWithStatus(v: unknown): v is { status: number; body: unknown; headers?: Record<string, string> } {
+export function isWithStatus(
+  v: unknown,
+): v is { status: number; body: unknown; headers?: Record<string, string> } {
   return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === STATUS_TAG;
 }
 
@@ -186,5 +207,7 @@ export function isWithStatus(v: unknown): v is { status: number; body: unknown; 
  */
 export class JsonText {
   constructor(readonly text: string) {}
-  static of(body: unknown): JsonText { return new JsonText(JSON.stringify(body)); }
+  static of(body: unknown): JsonText {
+    return new JsonText(JSON.stringify(body));
+  }
 }

@@ -22,7 +22,10 @@ export type JsonSchema = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- superstruct's own bound (above)
 export type SomeStruct<T = any> = Struct<T, any>;
 
-interface Meta { schema: JsonSchema; optional?: boolean }
+interface Meta {
+  schema: JsonSchema;
+  optional?: boolean;
+}
 const metas = new WeakMap<SomeStruct, Meta>();
 
 function annotate<T extends SomeStruct>(struct: T, schema: JsonSchema, optional = false): T {
@@ -43,10 +46,13 @@ const names = new WeakMap<object, string>();
  * answers one). Takes a JSON Schema or a struct built with `S.*`; returns it unchanged.
  */
 export function named<T extends JsonSchema | SomeStruct>(name: string, schemaOrStruct: T): T {
-  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new Error(`schema name ${JSON.stringify(name)} must be alphanumeric`);
-  const schema = schemaOrStruct instanceof ss.Struct ? toJsonSchema(schemaOrStruct) : schemaOrStruct;
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name))
+    throw new Error(`schema name ${JSON.stringify(name)} must be alphanumeric`);
+  const schema =
+    schemaOrStruct instanceof ss.Struct ? toJsonSchema(schemaOrStruct) : schemaOrStruct;
   const had = names.get(schema);
-  if (had !== undefined && had !== name) throw new Error(`schema ${had} cannot also be named ${name}`);
+  if (had !== undefined && had !== name)
+    throw new Error(`schema ${had} cannot also be named ${name}`);
   names.set(schema, name);
   return schemaOrStruct;
 }
@@ -63,36 +69,75 @@ export function toJsonSchema(struct: SomeStruct): JsonSchema {
   return {};
 }
 
-function refineMsg<T>(struct: SomeStruct<T>, name: string, check: (v: T) => boolean, message: string): SomeStruct<T> {
+function refineMsg<T>(
+  struct: SomeStruct<T>,
+  name: string,
+  check: (v: T) => boolean,
+  message: string,
+): SomeStruct<T> {
   return ss.refine(struct, name, (v) => check(v) || message);
 }
 
 const numeric = /^-?\d+(\.\d+)?$/;
 
 /** A number struct that also refuses values outside [min, max] (either bound may be absent). */
-function inRange(s: SomeStruct<number>, min: number | undefined, max: number | undefined): SomeStruct<number> {
+function inRange(
+  s: SomeStruct<number>,
+  min: number | undefined,
+  max: number | undefined,
+): SomeStruct<number> {
   if (min === undefined && max === undefined) return s;
-  return refineMsg(s, 'range', (v) => (min === undefined || v >= min) && (max === undefined || v <= max),
-    min !== undefined && max !== undefined ? `must be between ${min} and ${max}`
-      : min !== undefined ? `must be at least ${min}` : `must be at most ${max}`);
+  return refineMsg(
+    s,
+    'range',
+    (v) => (min === undefined || v >= min) && (max === undefined || v <= max),
+    min !== undefined && max !== undefined
+      ? `must be between ${min} and ${max}`
+      : min !== undefined
+        ? `must be at least ${min}`
+        : `must be at most ${max}`,
+  );
 }
 
 /** The JSON Schema words for those bounds. */
 function rangeSchema(min: number | undefined, max: number | undefined): JsonSchema {
-  return { ...(min !== undefined ? { minimum: min } : {}), ...(max !== undefined ? { maximum: max } : {}) };
+  return {
+    ...(min !== undefined ? { minimum: min } : {}),
+    ...(max !== undefined ? { maximum: max } : {}),
+  };
 }
 
 export const S = {
-  string(opts: { min?: number; max?: number; pattern?: RegExp; format?: string; description?: string } = {}): Struct<string, null> {
+  string(
+    opts: {
+      min?: number;
+      max?: number;
+      pattern?: RegExp;
+      format?: string;
+      description?: string;
+    } = {},
+  ): Struct<string, null> {
     let s: SomeStruct<string> = ss.string();
     const { min = 0, max, pattern } = opts;
     if (min > 0 || max !== undefined) {
-      s = refineMsg(s, 'length', (v) => { const n = charCount(v); return n >= min && (max === undefined || n <= max); },
-        max === undefined ? `must be at least ${min} character${min === 1 ? '' : 's'} long`
-          : min === 0 ? `must be at most ${max} characters long`
-            : min === max ? `must be ${min} characters long` : `must be ${min} to ${max} characters long`);
+      s = refineMsg(
+        s,
+        'length',
+        (v) => {
+          const n = charCount(v);
+          return n >= min && (max === undefined || n <= max);
+        },
+        max === undefined
+          ? `must be at least ${min} character${min === 1 ? '' : 's'} long`
+          : min === 0
+            ? `must be at most ${max} characters long`
+            : min === max
+              ? `must be ${min} characters long`
+              : `must be ${min} to ${max} characters long`,
+      );
     }
-    if (pattern) s = refineMsg(s, 'pattern', (v) => pattern.test(v), `must match ${pattern.source}`);
+    if (pattern)
+      s = refineMsg(s, 'pattern', (v) => pattern.test(v), `must match ${pattern.source}`);
     return annotate(s, {
       type: 'string',
       ...(min > 0 ? { minLength: min } : {}),
@@ -104,23 +149,39 @@ export const S = {
   },
 
   /** Whole numbers; from a query string "12" is accepted. */
-  integer(min?: number, max?: number, doc: { default?: number; description?: string } = {}): Struct<number, null> {
-    const s = inRange(ss.coerce(ss.integer(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v)), min, max);
+  integer(
+    min?: number,
+    max?: number,
+    doc: { default?: number; description?: string } = {},
+  ): Struct<number, null> {
+    const s = inRange(
+      ss.coerce(ss.integer(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v)),
+      min,
+      max,
+    );
     return annotate(s, {
-      type: 'integer', ...rangeSchema(min, max),
-      ...(doc.default !== undefined ? { default: doc.default } : {}), ...(doc.description ? { description: doc.description } : {}),
+      type: 'integer',
+      ...rangeSchema(min, max),
+      ...(doc.default !== undefined ? { default: doc.default } : {}),
+      ...(doc.description ? { description: doc.description } : {}),
     });
   },
 
   number(min?: number, max?: number): Struct<number, null> {
     const coerced = ss.coerce(ss.number(), ss.string(), (v) => (numeric.test(v) ? Number(v) : v));
-    const s = inRange(refineMsg(coerced, 'finite', (v) => Number.isFinite(v), 'must be a finite number'), min, max);
+    const s = inRange(
+      refineMsg(coerced, 'finite', (v) => Number.isFinite(v), 'must be a finite number'),
+      min,
+      max,
+    );
     return annotate(s, { type: 'number', ...rangeSchema(min, max) });
   },
 
   /** Booleans; from a query string "true"/"false" are accepted. */
   boolean(): Struct<boolean, null> {
-    const s = ss.coerce(ss.boolean(), ss.string(), (v) => (v === 'true' ? true : v === 'false' ? false : v));
+    const s = ss.coerce(ss.boolean(), ss.string(), (v) =>
+      v === 'true' ? true : v === 'false' ? false : v,
+    );
     return annotate(s, { type: 'boolean' });
   },
 
@@ -141,23 +202,50 @@ export const S = {
   /** A local time, `HH:mm` 24-hour or `3:30 PM`; normalized to `HH:mm`. */
   time(): Struct<string, null> {
     const s = ss.coerce(
-      refineMsg(ss.string(), 'time', (v) => /^\d{2}:\d{2}$/.test(v) && parseLocalTime(v) === v, 'must be a time HH:mm or h:mm AM/PM'),
-      ss.string(), (v) => parseLocalTime(v) ?? v);
-    return annotate(s, { type: 'string', description: 'Local time HH:mm (24-hour); 3:30 PM is accepted', examples: ['15:30'] }) as Struct<string, null>;
+      refineMsg(
+        ss.string(),
+        'time',
+        (v) => /^\d{2}:\d{2}$/.test(v) && parseLocalTime(v) === v,
+        'must be a time HH:mm or h:mm AM/PM',
+      ),
+      ss.string(),
+      (v) => parseLocalTime(v) ?? v,
+    );
+    return annotate(s, {
+      type: 'string',
+      description: 'Local time HH:mm (24-hour); 3:30 PM is accepted',
+      examples: ['15:30'],
+    }) as Struct<string, null>;
   },
 
   array<T>(element: SomeStruct<T>, opts: { min?: number; max?: number } = {}): SomeStruct<T[]> {
     let s: SomeStruct<T[]> = ss.array(element);
     const { min, max } = opts;
     if (min !== undefined || max !== undefined) {
-      s = refineMsg(s, 'size', (v) => (min === undefined || v.length >= min) && (max === undefined || v.length <= max),
-        min !== undefined && max !== undefined ? `must have ${min} to ${max} items` : min !== undefined ? `must have at least ${min} item${min === 1 ? '' : 's'}` : `must have at most ${max} items`);
+      s = refineMsg(
+        s,
+        'size',
+        (v) => (min === undefined || v.length >= min) && (max === undefined || v.length <= max),
+        min !== undefined && max !== undefined
+          ? `must have ${min} to ${max} items`
+          : min !== undefined
+            ? `must have at least ${min} item${min === 1 ? '' : 's'}`
+            : `must have at most ${max} items`,
+      );
     }
-    return annotate(s, { type: 'array', items: toJsonSchema(element), ...(min !== undefined ? { minItems: min } : {}), ...(max !== undefined ? { maxItems: max } : {}) });
+    return annotate(s, {
+      type: 'array',
+      items: toJsonSchema(element),
+      ...(min !== undefined ? { minItems: min } : {}),
+      ...(max !== undefined ? { maxItems: max } : {}),
+    });
   },
 
   /** An object that refuses unknown fields (typos must not pass silently). */
-  object<Sch extends Record<string, SomeStruct>>(schema: Sch, description?: string): SomeStruct<ss.Infer<ReturnType<typeof ss.object<Sch>>>> {
+  object<Sch extends Record<string, SomeStruct>>(
+    schema: Sch,
+    description?: string,
+  ): SomeStruct<ss.Infer<ReturnType<typeof ss.object<Sch>>>> {
     const s = ss.object(schema);
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -166,16 +254,28 @@ export const S = {
       if (!isOptional(v)) required.push(k);
     }
     return annotate(s, {
-      type: 'object', properties, additionalProperties: false,
-      ...(required.length ? { required } : {}), ...(description ? { description } : {}),
+      type: 'object',
+      properties,
+      additionalProperties: false,
+      ...(required.length ? { required } : {}),
+      ...(description ? { description } : {}),
     });
   },
 
   /** Free-form object with values of one struct (string keys). */
   record<V>(value: SomeStruct<V>, keyPattern?: RegExp): SomeStruct<Record<string, V>> {
-    const key = keyPattern ? refineMsg(ss.string(), 'key', (k) => keyPattern.test(k), `keys must match ${keyPattern.source}`) : ss.string();
+    const key = keyPattern
+      ? refineMsg(
+          ss.string(),
+          'key',
+          (k) => keyPattern.test(k),
+          `keys must match ${keyPattern.source}`,
+        )
+      : ss.string();
     return annotate(ss.record(key, value), {
-      type: 'object', additionalProperties: toJsonSchema(value), ...(keyPattern ? { propertyNames: { pattern: keyPattern.source } } : {}),
+      type: 'object',
+      additionalProperties: toJsonSchema(value),
+      ...(keyPattern ? { propertyNames: { pattern: keyPattern.source } } : {}),
     });
   },
 
@@ -194,9 +294,18 @@ export const S = {
   },
 
   /** Extra checks on a struct, keeping its JSON Schema (plus a description of the rule). */
-  refine<T>(struct: SomeStruct<T>, name: string, check: (v: T) => true | string, note?: string): SomeStruct<T> {
+  refine<T>(
+    struct: SomeStruct<T>,
+    name: string,
+    check: (v: T) => true | string,
+    note?: string,
+  ): SomeStruct<T> {
     const base = toJsonSchema(struct);
-    return annotate(ss.refine(struct, name, check), note ? { ...base, description: note } : base, isOptional(struct));
+    return annotate(
+      ss.refine(struct, name, check),
+      note ? { ...base, description: note } : base,
+      isOptional(struct),
+    );
   },
 };
 

@@ -23,15 +23,25 @@ function describe(f: Failure): string {
       const m = /Expected one of `(.*)`, but received/.exec(f.message);
       return m ? `must be one of ${m[1].replace(/"/g, '')}` : 'is not one of the allowed values';
     }
-    case 'object': case 'type': return 'must be an object';
-    case 'array': return 'must be an array';
-    case 'string': return 'must be a string';
-    case 'integer': return 'must be a whole number';
-    case 'number': return 'must be a number';
-    case 'boolean': return 'must be true or false';
-    case 'literal': return f.message.replace(/^Expected/, 'must be').replace(/, but received.*$/, '');
-    case 'nullable': return 'must be a value or null';
-    default: return f.message;
+    case 'object':
+    case 'type':
+      return 'must be an object';
+    case 'array':
+      return 'must be an array';
+    case 'string':
+      return 'must be a string';
+    case 'integer':
+      return 'must be a whole number';
+    case 'number':
+      return 'must be a number';
+    case 'boolean':
+      return 'must be true or false';
+    case 'literal':
+      return f.message.replace(/^Expected/, 'must be').replace(/, but received.*$/, '');
+    case 'nullable':
+      return 'must be a value or null';
+    default:
+      return f.message;
   }
 }
 
@@ -44,7 +54,8 @@ function assign(value: unknown, k: string | number | undefined, v: unknown): unk
   if (k === undefined) return v;
   if (value instanceof Map) value.set(k, v);
   else if (value instanceof Set) value.add(v);
-  else if (typeof value === 'object' && value !== null && (v !== undefined || k in value)) (value as Record<string | number, unknown>)[k] = v;
+  else if (typeof value === 'object' && value !== null && (v !== undefined || k in value))
+    (value as Record<string | number, unknown>)[k] = v;
   return value;
 }
 
@@ -53,7 +64,12 @@ function assign(value: unknown, k: string | number | undefined, v: unknown): unk
  * failures of a value come first, then its entries', then its refinements' (only when the
  * entries were valid), and a final `[undefined, value]` when the value is valid.
  */
-function* run(value: unknown, struct: SomeStruct, path: unknown[], branch: unknown[]): Generator<Tuple> {
+function* run(
+  value: unknown,
+  struct: SomeStruct,
+  path: unknown[],
+  branch: unknown[],
+): Generator<Tuple> {
   const ctx: Context = { path, branch, mask: false };
   value = struct.coercer(value, ctx);
   let status: 'valid' | 'not_valid' | 'not_refined' = 'valid';
@@ -64,7 +80,12 @@ function* run(value: unknown, struct: SomeStruct, path: unknown[], branch: unkno
   for (const entry of struct.entries(value, ctx)) {
     const k = entry[0] as string | number | undefined;
     let v = entry[1];
-    for (const t of run(v, entry[2] as SomeStruct, k === undefined ? path : [...path, k], k === undefined ? branch : [...branch, v])) {
+    for (const t of run(
+      v,
+      entry[2] as SomeStruct,
+      k === undefined ? path : [...path, k],
+      k === undefined ? branch : [...branch, v],
+    )) {
       if (t[0]) {
         status = t[0].refinement != null ? 'not_refined' : 'not_valid';
         yield t;
@@ -119,7 +140,10 @@ export function validateInput<T>(value: unknown, struct: SomeStruct<T>, prefix: 
   let failures = 0;
   let result: unknown = undefined;
   for (const [failure, valid] of run(value, struct, [], [value])) {
-    if (!failure) { result = valid; continue; }
+    if (!failure) {
+      result = valid;
+      continue;
+    }
     if (++failures > MAX_COUNTED) break;
     const path = [...prefix, ...failure.path] as Path;
     const id = path.join('\u0000');

@@ -8,16 +8,16 @@ import ipaddr from 'ipaddr.js';
 export type EgressPolicy = 'public' | 'lan' | 'any';
 
 export type AddressClass =
-  | 'public'       // globally routed unicast
-  | 'private'      // RFC 1918 IPv4, IPv6 unique-local fc00::/7
-  | 'cgnat'        // 100.64.0.0/10 shared address space (also overlay VPNs such as Tailscale)
-  | 'loopback'     // 127/8, ::1
-  | 'linkLocal'    // 169.254/16, fe80::/10
-  | 'metadata'     // cloud instance metadata endpoints
-  | 'multicast'    // 224/4, ff00::/8
-  | 'unspecified'  // 0/8 and :: (Linux connects 0.0.0.0 to the local host)
-  | 'reserved'     // documentation, benchmarking, protocol, unallocated, broadcast, Teredo…
-  | 'invalid';     // not an IP address at all
+  | 'public' // globally routed unicast
+  | 'private' // RFC 1918 IPv4, IPv6 unique-local fc00::/7
+  | 'cgnat' // 100.64.0.0/10 shared address space (also overlay VPNs such as Tailscale)
+  | 'loopback' // 127/8, ::1
+  | 'linkLocal' // 169.254/16, fe80::/10
+  | 'metadata' // cloud instance metadata endpoints
+  | 'multicast' // 224/4, ff00::/8
+  | 'unspecified' // 0/8 and :: (Linux connects 0.0.0.0 to the local host)
+  | 'reserved' // documentation, benchmarking, protocol, unallocated, broadcast, Teredo…
+  | 'invalid'; // not an IP address at all
 
 type Rule = readonly [cidr: string, cls: AddressClass];
 
@@ -32,42 +32,44 @@ const V4_RULES: readonly Rule[] = [
   ['10.0.0.0/8', 'private'],
   ['172.16.0.0/12', 'private'],
   ['192.168.0.0/16', 'private'],
-  ['192.0.0.0/24', 'reserved'],     // IETF protocol assignments
-  ['192.0.2.0/24', 'reserved'],     // documentation
-  ['198.51.100.0/24', 'reserved'],  // documentation
-  ['203.0.113.0/24', 'reserved'],   // documentation
-  ['198.18.0.0/15', 'reserved'],    // benchmarking
-  ['192.88.99.0/24', 'reserved'],   // deprecated 6to4 relay anycast
+  ['192.0.0.0/24', 'reserved'], // IETF protocol assignments
+  ['192.0.2.0/24', 'reserved'], // documentation
+  ['198.51.100.0/24', 'reserved'], // documentation
+  ['203.0.113.0/24', 'reserved'], // documentation
+  ['198.18.0.0/15', 'reserved'], // benchmarking
+  ['192.88.99.0/24', 'reserved'], // deprecated 6to4 relay anycast
   ['224.0.0.0/4', 'multicast'],
-  ['240.0.0.0/4', 'reserved'],      // future use, and 255.255.255.255 broadcast
+  ['240.0.0.0/4', 'reserved'], // future use, and 255.255.255.255 broadcast
 ];
 
 const V6_RULES: readonly Rule[] = [
   ['::/128', 'unspecified'],
   ['::1/128', 'loopback'],
-  ['64:ff9b:1::/48', 'reserved'],   // local-use NAT64: where the IPv4 sits depends on the site
+  ['64:ff9b:1::/48', 'reserved'], // local-use NAT64: where the IPv4 sits depends on the site
   ['fd00:ec2::254/128', 'metadata'], // AWS instance metadata over IPv6
   ['fc00::/7', 'private'],
   ['fe80::/10', 'linkLocal'],
-  ['fec0::/10', 'reserved'],        // deprecated site-local
+  ['fec0::/10', 'reserved'], // deprecated site-local
   ['ff00::/8', 'multicast'],
-  ['2001::/23', 'reserved'],        // IETF protocol assignments, Teredo (obfuscated IPv4) among them
-  ['2001:db8::/32', 'reserved'],    // documentation
-  ['3fff::/20', 'reserved'],        // documentation
-  ['2000::/3', 'public'],           // global unicast; anything outside it is unallocated
+  ['2001::/23', 'reserved'], // IETF protocol assignments, Teredo (obfuscated IPv4) among them
+  ['2001:db8::/32', 'reserved'], // documentation
+  ['3fff::/20', 'reserved'], // documentation
+  ['2000::/3', 'public'], // global unicast; anything outside it is unallocated
 ];
 
-function compile(rules: readonly Rule[]): Array<[ReturnType<typeof ipaddr.parseCIDR>, AddressClass]> {
+function compile(
+  rules: readonly Rule[],
+): Array<[ReturnType<typeof ipaddr.parseCIDR>, AddressClass]> {
   return rules.map(([cidr, cls]) => [ipaddr.parseCIDR(cidr), cls]);
 }
 const V4 = compile(V4_RULES);
 const V6 = compile(V6_RULES);
 
 // IPv6 prefixes that carry an IPv4 address a packet ends up at; the IPv4 decides the class.
-const MAPPED = ipaddr.parseCIDR('::ffff:0:0/96');       // IPv4-mapped: the kernel connects over IPv4
+const MAPPED = ipaddr.parseCIDR('::ffff:0:0/96'); // IPv4-mapped: the kernel connects over IPv4
 const TRANSLATED = ipaddr.parseCIDR('::ffff:0:0:0/96'); // IPv4-translated (SIIT)
-const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');         // well-known NAT64 prefix
-const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16');      // 6to4: the IPv4 is bits 16–47
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96'); // well-known NAT64 prefix
+const SIX_TO_FOUR = ipaddr.parseCIDR('2002::/16'); // 6to4: the IPv4 is bits 16–47
 
 function v4FromBytes(bytes: number[]): ipaddr.IPv4 {
   return new ipaddr.IPv4(bytes);
@@ -81,7 +83,8 @@ function classifyV4(ip: ipaddr.IPv4): AddressClass {
 /** The IPv4 address an IPv6 address delivers to, when it is one of the embedding forms. */
 function embeddedV4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
   const b = ip.toByteArray();
-  if (ip.match(MAPPED) || ip.match(TRANSLATED) || ip.match(NAT64)) return v4FromBytes(b.slice(12, 16));
+  if (ip.match(MAPPED) || ip.match(TRANSLATED) || ip.match(NAT64))
+    return v4FromBytes(b.slice(12, 16));
   if (ip.match(SIX_TO_FOUR)) return v4FromBytes(b.slice(2, 6));
   return null;
 }
@@ -102,7 +105,11 @@ export function parseAddress(input: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   let s = input.trim();
   if (s.startsWith('[') && s.endsWith(']')) s = s.slice(1, -1);
   if (s === '' || !ipaddr.isValid(s)) return null;
-  try { return ipaddr.parse(s); } catch { return null; }
+  try {
+    return ipaddr.parse(s);
+  } catch {
+    return null;
+  }
 }
 
 /** The class of an address; an IPv6 form that embeds an IPv4 address takes that address's class. */
@@ -121,7 +128,15 @@ const POLICY: Record<EgressPolicy, ReadonlySet<AddressClass>> = {
   public: new Set<AddressClass>(['public']),
   lan: new Set<AddressClass>(['public', 'private', 'cgnat']),
   any: new Set<AddressClass>([
-    'public', 'private', 'cgnat', 'loopback', 'linkLocal', 'metadata', 'multicast', 'unspecified', 'reserved',
+    'public',
+    'private',
+    'cgnat',
+    'loopback',
+    'linkLocal',
+    'metadata',
+    'multicast',
+    'unspecified',
+    'reserved',
   ]),
 };
 
@@ -138,7 +153,8 @@ export function allowed(policy: EgressPolicy, ip: string): boolean {
 export function canonicalAddress(input: string): string | null {
   const ip = parseAddress(input);
   if (!ip) return null;
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) return (ip as ipaddr.IPv6).toIPv4Address().toString();
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
+    return (ip as ipaddr.IPv6).toIPv4Address().toString();
   if (ip.kind() === 'ipv6') {
     const v6 = ip as ipaddr.IPv6;
     return new ipaddr.IPv6(v6.parts).toRFC5952String();

@@ -79,24 +79,33 @@ const POLICIES: readonly EgressPolicy[] = ['public', 'lan', 'any'];
 
 function parseUrl(input: string | URL): URL {
   let url: URL;
-  try { url = new URL(String(input)); } catch {
+  try {
+    url = new URL(String(input));
+  } catch {
     throw new EgressError('bad_url', 'egress: the URL is not an absolute URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new EgressError('bad_url', `egress: only http and https URLs are fetched, not ${url.protocol}`, { host: url.hostname });
+    throw new EgressError(
+      'bad_url',
+      `egress: only http and https URLs are fetched, not ${url.protocol}`,
+      { host: url.hostname },
+    );
   }
   // got reads the host name "unix" as a UNIX socket path; that is never an outbound call.
-  if (url.hostname === 'unix') throw new EgressError('bad_url', 'egress: "unix" is not a host', { host: url.hostname });
+  if (url.hostname === 'unix')
+    throw new EgressError('bad_url', 'egress: "unix" is not a host', { host: url.hostname });
   return url;
 }
 
 function checkLimits(req: EgressRequest): void {
   const positive = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n > 0;
-  if (!POLICIES.includes(req.policy)) throw new TypeError(`egress: unknown policy ${String(req.policy)}`);
+  if (!POLICIES.includes(req.policy))
+    throw new TypeError(`egress: unknown policy ${String(req.policy)}`);
   if (!positive(req.timeoutMs)) throw new TypeError('egress: timeoutMs must be a positive number');
   if (!positive(req.maxBytes)) throw new TypeError('egress: maxBytes must be a positive number');
   const f = req.followRedirects ?? 0;
-  if (!Number.isInteger(f) || f < 0) throw new TypeError('egress: followRedirects must be a whole number ≥ 0');
+  if (!Number.isInteger(f) || f < 0)
+    throw new TypeError('egress: followRedirects must be a whole number ≥ 0');
 }
 
 /** The EgressError inside whatever got wrapped around it, else a translation of got's error. */
@@ -106,14 +115,26 @@ function translate(err: unknown, host: string, timeoutMs: number): EgressError {
   }
   const code = (err as { code?: string } | null)?.code;
   const message = err instanceof Error ? err.message : String(err);
-  if (code === 'ETIMEDOUT') return new EgressError('timeout', `egress: ${host} did not answer within ${timeoutMs} ms`, { host, cause: err });
-  if (code === 'ERR_ABORTED') return new EgressError('aborted', `egress: the call to ${host} was cancelled`, { host, cause: err });
-  return new EgressError('network', `egress: the call to ${host} failed: ${message}`, { host, cause: err });
+  if (code === 'ETIMEDOUT')
+    return new EgressError('timeout', `egress: ${host} did not answer within ${timeoutMs} ms`, {
+      host,
+      cause: err,
+    });
+  if (code === 'ERR_ABORTED')
+    return new EgressError('aborted', `egress: the call to ${host} was cancelled`, {
+      host,
+      cause: err,
+    });
+  return new EgressError('network', `egress: the call to ${host} failed: ${message}`, {
+    host,
+    cause: err,
+  });
 }
 
 // The statuses got follows when they carry a Location.
 const REDIRECTS = new Set([300, 301, 302, 303, 307, 308]);
-const isRedirect = (res: GotResponse) => REDIRECTS.has(res.statusCode) && res.headers.location !== undefined;
+const isRedirect = (res: GotResponse) =>
+  REDIRECTS.has(res.statusCode) && res.headers.location !== undefined;
 
 /**
  * Why a redirect answer must not be followed, or null. Pure: got asks more than once per answer.
@@ -121,8 +142,13 @@ const isRedirect = (res: GotResponse) => REDIRECTS.has(res.statusCode) && res.he
 function redirectProblem(res: GotResponse, max: number): string | null {
   if (!isRedirect(res)) return null;
   let target: URL;
-  try { target = new URL(String(res.headers.location), res.url); } catch { return 'a Location that is not a URL'; }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return `a redirect to ${target.protocol}`;
+  try {
+    target = new URL(String(res.headers.location), res.url);
+  } catch {
+    return 'a Location that is not a URL';
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    return `a redirect to ${target.protocol}`;
   if (target.hostname === 'unix') return 'a redirect to a UNIX socket';
   if (res.redirectUrls.length >= max) return `more than ${max} redirect${max === 1 ? '' : 's'}`;
   return null;
@@ -141,7 +167,13 @@ export function createEgress(opts: EgressOptions = {}): Egress {
   // destinations (a household's Home Assistant, or the benchmark's one receiver), so a pool of a
   // handful would close and reopen connections on every burst. They close after 4 s idle, under
   // the 5 s Node servers keep them, so a reused socket is rarely one the server is closing.
-  const pool = { keepAlive: opts.keepAlive ?? true, keepAliveMsecs: 1_000, maxFreeSockets: 256, timeout: 4_000, scheduling: 'lifo' as const };
+  const pool = {
+    keepAlive: opts.keepAlive ?? true,
+    keepAliveMsecs: 1_000,
+    maxFreeSockets: 256,
+    timeout: 4_000,
+    scheduling: 'lifo' as const,
+  };
   const agentsFor = (policy: EgressPolicy) => {
     let pair = agents.get(policy);
     if (!pair) {
@@ -165,7 +197,8 @@ export function createEgress(opts: EgressOptions = {}): Egress {
     const body = req.body ?? (method === 'POST' || method === 'PUT' ? '' : undefined);
     // Without redirects to follow (webhook deliveries, transports) a call is one request on one
     // guarded socket: node:http does it at a fraction of got's CPU (docs/egress.md).
-    if (max === 0) return direct({ req, url, method, body, agents: agentsFor(req.policy), userAgent, started });
+    if (max === 0)
+      return direct({ req, url, method, body, agents: agentsFor(req.policy), userAgent, started });
     const stream = got.stream(url, {
       method,
       headers: { 'user-agent': userAgent, ...req.headers },
@@ -190,8 +223,14 @@ export function createEgress(opts: EgressOptions = {}): Egress {
         stream.destroy();
         reject(e);
       };
-      const tooLarge = (what: string) => fail(new EgressError('too_large',
-        `egress: the answer from ${host} ${what} more than ${req.maxBytes} bytes`, { host }));
+      const tooLarge = (what: string) =>
+        fail(
+          new EgressError(
+            'too_large',
+            `egress: the answer from ${host} ${what} more than ${req.maxBytes} bytes`,
+            { host },
+          ),
+        );
 
       stream.on('response', (res: GotResponse) => {
         response = res;
@@ -199,7 +238,13 @@ export function createEgress(opts: EgressOptions = {}): Egress {
         // in which case it is the answer).
         const problem = max > 0 ? redirectProblem(res, max) : null;
         if (problem !== null) {
-          fail(new EgressError('redirect_refused', `egress: ${new URL(res.url).hostname} answered with ${problem}`, { host }));
+          fail(
+            new EgressError(
+              'redirect_refused',
+              `egress: ${new URL(res.url).hostname} answered with ${problem}`,
+              { host },
+            ),
+          );
           return;
         }
         // got drops Content-Length (and Content-Encoding) from an answer it decompresses, so a
@@ -210,19 +255,25 @@ export function createEgress(opts: EgressOptions = {}): Egress {
           tooLarge('declares');
         }
       });
-      collectBody(stream, req.maxBytes, () => settled, tooLarge, (chunks, size) => {
-        settled = true;
-        const res = response!;
-        resolve({
-          status: res.statusCode,
-          headers: res.headers,
-          body: Buffer.concat(chunks, size),
-          url: res.url,
-          redirects: res.redirectUrls.map(String),
-          address: res.ip,
-          durationMs: Math.round(performance.now() - started),
-        });
-      });
+      collectBody(
+        stream,
+        req.maxBytes,
+        () => settled,
+        tooLarge,
+        (chunks, size) => {
+          settled = true;
+          const res = response!;
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            body: Buffer.concat(chunks, size),
+            url: res.url,
+            redirects: res.redirectUrls.map(String),
+            address: res.ip,
+            durationMs: Math.round(performance.now() - started),
+          });
+        },
+      );
       stream.on('error', (err: unknown) => fail(translate(err, host, req.timeoutMs)));
     });
   }
@@ -235,30 +286,45 @@ export function createEgress(opts: EgressOptions = {}): Egress {
  * is refused through `tooLarge`. `done` gets them at the end, unless the call has settled.
  */
 function collectBody(
-  stream: Readable, maxBytes: number, settled: () => boolean,
-  tooLarge: (what: string) => void, done: (chunks: Buffer[], size: number) => void,
+  stream: Readable,
+  maxBytes: number,
+  settled: () => boolean,
+  tooLarge: (what: string) => void,
+  done: (chunks: Buffer[], size: number) => void,
 ): void {
   const chunks: Buffer[] = [];
   let size = 0;
   stream.on('data', (chunk: Buffer) => {
     if (settled()) return;
     size += chunk.length;
-    if (size > maxBytes) { tooLarge('runs to'); return; }
+    if (size > maxBytes) {
+      tooLarge('runs to');
+      return;
+    }
     chunks.push(chunk);
   });
-  stream.on('end', () => { if (!settled()) done(chunks, size); });
+  stream.on('end', () => {
+    if (!settled()) done(chunks, size);
+  });
 }
 
 /** Encodings an answer may come in; the same list got asks for. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-function decoder(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
+function decoder(
+  encoding: string | undefined,
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
   switch (encoding?.trim().toLowerCase()) {
-    case 'gzip': case 'x-gzip': return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    case 'deflate': return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    case 'br': return zlib.createBrotliDecompress();
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    case 'deflate':
+      return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    case 'br':
+      return zlib.createBrotliDecompress();
     case undefined:
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -270,8 +336,13 @@ function decoder(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zli
  * request itself on a small POST.
  */
 function direct(a: {
-  req: EgressRequest; url: URL; method: string; body: string | Buffer | undefined;
-  agents: { http: http.Agent; https: https.Agent }; userAgent: string; started: number;
+  req: EgressRequest;
+  url: URL;
+  method: string;
+  body: string | Buffer | undefined;
+  agents: { http: http.Agent; https: https.Agent };
+  userAgent: string;
+  started: number;
 }): Promise<EgressResponse> {
   const { req, url, method, body, started } = a;
   const host = url.hostname;
@@ -291,14 +362,35 @@ function direct(a: {
       stream?.destroy();
       reject(e);
     };
-    const onAbort = () => fail(new EgressError('aborted', `egress: the call to ${host} was cancelled`, { host }));
-    const timer = setTimeout(() => fail(new EgressError('timeout', `egress: ${host} did not answer within ${req.timeoutMs} ms`, { host })), req.timeoutMs);
-    if (req.signal?.aborted) { onAbort(); return; }
+    const onAbort = () =>
+      fail(new EgressError('aborted', `egress: the call to ${host} was cancelled`, { host }));
+    const timer = setTimeout(
+      () =>
+        fail(
+          new EgressError('timeout', `egress: ${host} did not answer within ${req.timeoutMs} ms`, {
+            host,
+          }),
+        ),
+      req.timeoutMs,
+    );
+    if (req.signal?.aborted) {
+      onAbort();
+      return;
+    }
     req.signal?.addEventListener('abort', onAbort, { once: true });
-    const tooLarge = (what: string) => fail(new EgressError('too_large',
-      `egress: the answer from ${host} ${what} more than ${req.maxBytes} bytes`, { host }));
+    const tooLarge = (what: string) =>
+      fail(
+        new EgressError(
+          'too_large',
+          `egress: the answer from ${host} ${what} more than ${req.maxBytes} bytes`,
+          { host },
+        ),
+      );
 
-    const headers: Record<string, string> = { 'user-agent': a.userAgent, 'accept-encoding': ACCEPT_ENCODING };
+    const headers: Record<string, string> = {
+      'user-agent': a.userAgent,
+      'accept-encoding': ACCEPT_ENCODING,
+    };
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const https_ = url.protocol === 'https:';
@@ -307,7 +399,8 @@ function direct(a: {
         hostname: host.replace(/^\[(.*)\]$/, '$1'),
         port: url.port || (https_ ? 443 : 80),
         path: url.pathname + url.search,
-        method, headers,
+        method,
+        headers,
         agent: https_ ? a.agents.https : a.agents.http,
       });
     } catch (err) {
@@ -316,7 +409,10 @@ function direct(a: {
     }
     client.on('error', (err) => fail(translate(err, host, req.timeoutMs)));
     client.on('response', (res) => {
-      if (settled) { res.resume(); return; }
+      if (settled) {
+        res.resume();
+        return;
+      }
       const hasBody = method !== 'HEAD' && res.statusCode !== 204 && res.statusCode !== 304;
       const decode = hasBody ? decoder(res.headers['content-encoding']) : null;
       const resHeaders: Record<string, string | string[] | undefined> = { ...res.headers };
@@ -326,30 +422,49 @@ function direct(a: {
         delete resHeaders['content-length'];
       } else if (hasBody) {
         const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > req.maxBytes) { tooLarge('declares'); return; }
+        if (Number.isFinite(declared) && declared > req.maxBytes) {
+          tooLarge('declares');
+          return;
+        }
       }
       const address = res.socket?.remoteAddress;
       stream = decode ? res.pipe(decode) : res;
       if (decode) {
-        decode.on('error', (err) => fail(new EgressError('network', `egress: the answer from ${host} could not be decoded: ${err.message}`, { host, cause: err })));
+        decode.on('error', (err) =>
+          fail(
+            new EgressError(
+              'network',
+              `egress: the answer from ${host} could not be decoded: ${err.message}`,
+              { host, cause: err },
+            ),
+          ),
+        );
         res.on('error', (err) => fail(translate(err, host, req.timeoutMs)));
       }
       stream.on('error', (err) => fail(translate(err, host, req.timeoutMs)));
-      collectBody(stream, req.maxBytes, () => settled, tooLarge, (chunks, size) => {
-        settled = true;
-        cleanup();
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: resHeaders,
-          body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
-          url: url.toString(),
-          redirects: [],
-          address,
-          durationMs: Math.round(performance.now() - started),
-        });
-      });
+      collectBody(
+        stream,
+        req.maxBytes,
+        () => settled,
+        tooLarge,
+        (chunks, size) => {
+          settled = true;
+          cleanup();
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: resHeaders,
+            body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
+            url: url.toString(),
+            redirects: [],
+            address,
+            durationMs: Math.round(performance.now() - started),
+          });
+        },
+      );
       // A body the server cuts off mid-way ends the response with 'aborted' (then 'close').
-      res.on('aborted', () => fail(new EgressError('network', `egress: the answer from ${host} was cut off`, { host })));
+      res.on('aborted', () =>
+        fail(new EgressError('network', `egress: the answer from ${host} was cut off`, { host })),
+      );
     });
     client.end(body);
   });

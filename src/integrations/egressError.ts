@@ -2,13 +2,13 @@
 import type { AddressClass } from './addresses.js';
 
 export type EgressErrorKind =
-  | 'bad_url'           // not an absolute http(s) URL
-  | 'refused_address'   // the address a hop would connect to is outside the policy
-  | 'redirect_refused'  // more hops than allowed, or a hop to a scheme other than http(s)
-  | 'timeout'           // the whole call (lookup, connect, answer and body) ran past timeoutMs
-  | 'too_large'         // the decompressed body went past maxBytes
-  | 'aborted'           // the caller's signal fired
-  | 'network';          // anything else on the way: DNS failure, reset, TLS, bad encoding
+  | 'bad_url' // not an absolute http(s) URL
+  | 'refused_address' // the address a hop would connect to is outside the policy
+  | 'redirect_refused' // more hops than allowed, or a hop to a scheme other than http(s)
+  | 'timeout' // the whole call (lookup, connect, answer and body) ran past timeoutMs
+  | 'too_large' // the decompressed body went past maxBytes
+  | 'aborted' // the caller's signal fired
+  | 'network'; // anything else on the way: DNS failure, reset, TLS, bad encoding
 
 export interface EgressErrorDetails {
   /** Host of the hop that failed (never the full URL: query strings may hold secrets). */
@@ -27,7 +27,11 @@ export class EgressError extends Error {
   readonly address: string | undefined;
   readonly addressClass: AddressClass | undefined;
 
-  constructor(readonly kind: EgressErrorKind, message: string, details: EgressErrorDetails = {}) {
+  constructor(
+    readonly kind: EgressErrorKind,
+    message: string,
+    details: EgressErrorDetails = {},
+  ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = `EEGRESS_${kind.toUpperCase()}`;
     this.host = details.host;

@@ -27,23 +27,56 @@ export interface EmailOptions {
 }
 
 /** Opens a TCP connection to host:port only if the policy allows the address it reaches. */
-export function connectGuarded(host: string, port: number, policy: EgressPolicy, timeoutMs: number, lookup?: net.LookupFunction): Promise<net.Socket> {
+export function connectGuarded(
+  host: string,
+  port: number,
+  policy: EgressPolicy,
+  timeoutMs: number,
+  lookup?: net.LookupFunction,
+): Promise<net.Socket> {
   const bare = host.replace(/^\[(.*)\]$/, '$1');
   return new Promise((resolve, reject) => {
     if (net.isIP(bare) && !allowed(policy, bare)) {
-      reject(new EgressError('refused_address', `egress refused: ${bare} is not allowed by the "${policy}" policy`, { host: bare }));
+      reject(
+        new EgressError(
+          'refused_address',
+          `egress refused: ${bare} is not allowed by the "${policy}" policy`,
+          { host: bare },
+        ),
+      );
       return;
     }
     const socket = net.connect({
-      host: bare, port,
+      host: bare,
+      port,
       ...(net.isIP(bare) ? {} : { lookup: guardedLookup({ policy, lookup }, port) }),
     });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new EgressError('timeout', `egress: ${bare}:${port} did not accept a connection within ${timeoutMs} ms`, { host: bare }));
+      reject(
+        new EgressError(
+          'timeout',
+          `egress: ${bare}:${port} did not accept a connection within ${timeoutMs} ms`,
+          { host: bare },
+        ),
+      );
     }, timeoutMs);
-    socket.once('connect', () => { clearTimeout(timer); socket.removeAllListeners('error'); resolve(socket); });
-    socket.once('error', (err) => { clearTimeout(timer); reject(err instanceof EgressError ? err : new EgressError('network', `egress: ${bare}:${port}: ${err.message}`, { host: bare, cause: err })); });
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (err) => {
+      clearTimeout(timer);
+      reject(
+        err instanceof EgressError
+          ? err
+          : new EgressError('network', `egress: ${bare}:${port}: ${err.message}`, {
+              host: bare,
+              cause: err,
+            }),
+      );
+    });
   });
 }
 
@@ -69,8 +102,15 @@ export function createEmail(opts: EmailOptions) {
   return {
     /** Sends one message to one address; rejects with the SMTP server's or the network's reason. */
     async send(to: string, subject: string, text: string): Promise<void> {
-      await transport.sendMail({ from: opts.from, to, subject: subject.replace(/[\r\n]+/g, ' '), text });
+      await transport.sendMail({
+        from: opts.from,
+        to,
+        subject: subject.replace(/[\r\n]+/g, ' '),
+        text,
+      });
     },
-    close(): void { transport.close(); },
+    close(): void {
+      transport.close();
+    },
   };
 }

@@ -16,7 +16,10 @@ import { allowedClass, canonicalAddress, classifyAddress, type EgressPolicy } fr
 import { EgressError } from './egressError.js';
 
 /** An address and port let through whatever the policy (a service the operator runs nearby). */
-export interface TrustedEndpoint { address: string; port: number }
+export interface TrustedEndpoint {
+  address: string;
+  port: number;
+}
 
 export interface GuardOptions {
   policy: EgressPolicy;
@@ -25,10 +28,16 @@ export interface GuardOptions {
   trusted?: readonly TrustedEndpoint[] | undefined;
 }
 
-interface Verdict { ok: boolean; address: string; cls: ReturnType<typeof classifyAddress> }
+interface Verdict {
+  ok: boolean;
+  address: string;
+  cls: ReturnType<typeof classifyAddress>;
+}
 
 function makeJudge(opts: GuardOptions): (address: string, port: number) => Verdict {
-  const trusted = new Set((opts.trusted ?? []).map((t) => `${canonicalAddress(t.address) ?? t.address}|${t.port}`));
+  const trusted = new Set(
+    (opts.trusted ?? []).map((t) => `${canonicalAddress(t.address) ?? t.address}|${t.port}`),
+  );
   return (address, port) => {
     const cls = classifyAddress(address);
     const canon = canonicalAddress(address) ?? address;
@@ -38,9 +47,11 @@ function makeJudge(opts: GuardOptions): (address: string, port: number) => Verdi
 }
 
 function refusal(v: Verdict, host: string, policy: EgressPolicy): EgressError {
-  return new EgressError('refused_address',
+  return new EgressError(
+    'refused_address',
     `egress refused: ${host} is at ${v.address} (${v.cls}), which the "${policy}" policy does not allow`,
-    { host, address: v.address, addressClass: v.cls });
+    { host, address: v.address, addressClass: v.cls },
+  );
 }
 
 type AllCallback = (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void;
@@ -51,11 +62,14 @@ type AllCallback = (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddr
  * (`all` or a single address), so it works with and without happy-eyeballs.
  */
 export function guardedLookup(opts: GuardOptions, port: number): net.LookupFunction {
-  const base = opts.lookup ?? (dns.lookup);
+  const base = opts.lookup ?? dns.lookup;
   const judge = makeJudge(opts);
   return (hostname, options, callback) => {
     const done: AllCallback = (err, answers) => {
-      if (err) { callback(err, ''); return; }
+      if (err) {
+        callback(err, '');
+        return;
+      }
       const verdicts = answers.map((a) => ({ a, v: judge(a.address, port) }));
       const kept = verdicts.filter((x) => x.v.ok).map((x) => x.a);
       if (kept.length === 0) {
@@ -71,9 +85,12 @@ export function guardedLookup(opts: GuardOptions, port: number): net.LookupFunct
     };
     base(hostname, { ...options, all: true }, (err, addresses, family) => {
       // A resolver may ignore `all` and answer with one address; accept both shapes.
-      const list = typeof addresses === 'string'
-        ? (addresses ? [{ address: addresses, family: family ?? net.isIP(addresses) }] : [])
-        : addresses;
+      const list =
+        typeof addresses === 'string'
+          ? addresses
+            ? [{ address: addresses, family: family ?? net.isIP(addresses) }]
+            : []
+          : addresses;
       done(err, list);
     });
   };
@@ -97,7 +114,13 @@ function guardConnection(
   const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[(.*)\]$/, '$1');
   const port = Number(options.port ?? 0);
   if (options.socketPath) {
-    return fail(new EgressError('refused_address', 'egress refused: UNIX sockets are not an outbound destination', { host }));
+    return fail(
+      new EgressError(
+        'refused_address',
+        'egress refused: UNIX sockets are not an outbound destination',
+        { host },
+      ),
+    );
   }
   if (net.isIP(host)) {
     const v = makeJudge(opts)(host, port);
@@ -108,15 +131,35 @@ function guardConnection(
 }
 
 export class GuardedHttpAgent extends http.Agent {
-  constructor(private readonly guard: GuardOptions, agentOptions?: http.AgentOptions) { super(agentOptions); }
-  override createConnection(options: http.ClientRequestArgs, callback?: ConnectionCallback): Duplex | null | undefined {
-    return guardConnection(this.guard, options, callback, (o) => super.createConnection(o, callback));
+  constructor(
+    private readonly guard: GuardOptions,
+    agentOptions?: http.AgentOptions,
+  ) {
+    super(agentOptions);
+  }
+  override createConnection(
+    options: http.ClientRequestArgs,
+    callback?: ConnectionCallback,
+  ): Duplex | null | undefined {
+    return guardConnection(this.guard, options, callback, (o) =>
+      super.createConnection(o, callback),
+    );
   }
 }
 
 export class GuardedHttpsAgent extends https.Agent {
-  constructor(private readonly guard: GuardOptions, agentOptions?: https.AgentOptions) { super(agentOptions); }
-  override createConnection(options: https.RequestOptions, callback?: ConnectionCallback): Duplex | null | undefined {
-    return guardConnection(this.guard, options, callback, (o) => super.createConnection(o, callback));
+  constructor(
+    private readonly guard: GuardOptions,
+    agentOptions?: https.AgentOptions,
+  ) {
+    super(agentOptions);
+  }
+  override createConnection(
+    options: https.RequestOptions,
+    callback?: ConnectionCallback,
+  ): Duplex | null | undefined {
+    return guardConnection(this.guard, options, callback, (o) =>
+      super.createConnection(o, callback),
+    );
   }
 }

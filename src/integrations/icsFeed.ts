@@ -22,7 +22,12 @@ import { EgressError, type Egress, type EgressResponse } from './egress.js';
 export class FeedError extends Error {
   override readonly name = 'FeedError';
   /** `stopped`: the reader was closed (the daemon is stopping); not the feed's fault. */
-  constructor(readonly kind: 'fetch' | 'status' | 'parse' | 'stopped', message: string) { super(message); }
+  constructor(
+    readonly kind: 'fetch' | 'status' | 'parse' | 'stopped',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface FeedRequest {
@@ -79,26 +84,37 @@ function mib(bytes: number): string {
 function fetchReason(e: EgressError, cfg: FeedReaderDeps['config']): string {
   const detail = e.message.replace(/^egress: /, '');
   switch (e.kind) {
-    case 'bad_url': return `the URL cannot be fetched: ${detail}`;
-    case 'refused_address': return `the feed's address is not allowed for calendar feeds${e.addressClass ? ` (a ${e.addressClass} address)` : ''}`;
-    case 'redirect_refused': return `the feed redirects where it may not be followed: ${detail}`;
-    case 'timeout': return `the feed did not answer within ${duration(cfg.calendarFeeds.timeoutMs)}`;
-    case 'too_large': return `the feed is larger than ${mib(cfg.calendarFeeds.maxBytes)}`;
-    case 'aborted': return 'the fetch was cancelled';
-    case 'network': return `the feed could not be reached: ${detail}`;
+    case 'bad_url':
+      return `the URL cannot be fetched: ${detail}`;
+    case 'refused_address':
+      return `the feed's address is not allowed for calendar feeds${e.addressClass ? ` (a ${e.addressClass} address)` : ''}`;
+    case 'redirect_refused':
+      return `the feed redirects where it may not be followed: ${detail}`;
+    case 'timeout':
+      return `the feed did not answer within ${duration(cfg.calendarFeeds.timeoutMs)}`;
+    case 'too_large':
+      return `the feed is larger than ${mib(cfg.calendarFeeds.maxBytes)}`;
+    case 'aborted':
+      return 'the fetch was cancelled';
+    case 'network':
+      return `the feed could not be reached: ${detail}`;
   }
 }
 
 function header(res: EgressResponse, name: string): string | null {
   const v = res.headers[name];
-  return typeof v === 'string' ? v : Array.isArray(v) ? v[0] ?? null : null;
+  return typeof v === 'string' ? v : Array.isArray(v) ? (v[0] ?? null) : null;
 }
 
 /** The body as text in the charset the answer names (UTF-8 unless it says otherwise). */
 function decode(body: Buffer, contentType: string | null): string {
   const charset = /charset="?([^";\s]+)"?/i.exec(contentType ?? '')?.[1];
   if (charset) {
-    try { return new TextDecoder(charset).decode(body); } catch { /* an unknown label: UTF-8 below */ }
+    try {
+      return new TextDecoder(charset).decode(body);
+    } catch {
+      /* an unknown label: UTF-8 below */
+    }
   }
   return new TextDecoder('utf-8').decode(body);
 }
@@ -136,17 +152,31 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
   const slot = async (): Promise<() => void> => {
     if (running >= MAX_PARALLEL_PARSES) await new Promise<void>((resolve) => waiting.push(resolve));
     running++;
-    return () => { running--; waiting.shift()?.(); };
+    return () => {
+      running--;
+      waiting.shift()?.();
+    };
   };
 
-  async function parse(body: string, zone: string, background: boolean, known: FeedRequest['known']): Promise<Parsed> {
+  async function parse(
+    body: string,
+    zone: string,
+    background: boolean,
+    known: FeedRequest['known'],
+  ): Promise<Parsed> {
     const limit = Math.max(cfg.calendarFeeds.timeoutMs, MIN_PARSE_MS);
     const release = await slot();
     try {
       if (closed) throw stopped();
       return await new Promise<Parsed>((resolve, reject) => {
         const worker = new Worker(new URL('./icsWorker.js', import.meta.url), {
-          workerData: { body, zone, now: deps.now().toISOString(), background, ...(known ? { known } : {}) },
+          workerData: {
+            body,
+            zone,
+            now: deps.now().toISOString(),
+            background,
+            ...(known ? { known } : {}),
+          },
           resourceLimits: { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64 },
         });
         let done = false;
@@ -160,14 +190,42 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
         };
         const handle = { abort: () => finish(() => reject(stopped())) };
         inFlight.add(handle);
-        const timer = setTimeout(() => finish(() => reject(new FeedError('parse',
-          `the feed took longer than ${duration(limit)} to read`))), limit);
-        worker.once('message', (m: { ok: true; parsed: Parsed } | { ok: false; parse: boolean; message: string }) => finish(() => {
-          if (m.ok) resolve(m.parsed);
-          else reject(new FeedError('parse', m.parse ? `the feed ${m.message}` : `the feed could not be read: ${m.message}`));
-        }));
-        worker.once('error', (e) => finish(() => reject(new FeedError('parse', `the feed could not be read: ${e.message}`))));
-        worker.once('exit', (code) => finish(() => reject(new FeedError('parse', `the feed could not be read (reader stopped with code ${code})`))));
+        const timer = setTimeout(
+          () =>
+            finish(() =>
+              reject(
+                new FeedError('parse', `the feed took longer than ${duration(limit)} to read`),
+              ),
+            ),
+          limit,
+        );
+        worker.once(
+          'message',
+          (m: { ok: true; parsed: Parsed } | { ok: false; parse: boolean; message: string }) =>
+            finish(() => {
+              if (m.ok) resolve(m.parsed);
+              else
+                reject(
+                  new FeedError(
+                    'parse',
+                    m.parse ? `the feed ${m.message}` : `the feed could not be read: ${m.message}`,
+                  ),
+                );
+            }),
+        );
+        worker.once('error', (e) =>
+          finish(() => reject(new FeedError('parse', `the feed could not be read: ${e.message}`))),
+        );
+        worker.once('exit', (code) =>
+          finish(() =>
+            reject(
+              new FeedError(
+                'parse',
+                `the feed could not be read (reader stopped with code ${code})`,
+              ),
+            ),
+          ),
+        );
       });
     } finally {
       release();
@@ -176,7 +234,9 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
 
   async function read(req: FeedRequest): Promise<FeedReadOutcome> {
     if (closed) throw stopped();
-    const headers: Record<string, string> = { accept: 'text/calendar, text/plain;q=0.9, */*;q=0.8' };
+    const headers: Record<string, string> = {
+      accept: 'text/calendar, text/plain;q=0.9, */*;q=0.8',
+    };
     if (req.credentials) {
       headers.authorization = `Basic ${Buffer.from(`${req.credentials.username}:${req.credentials.password}`, 'utf8').toString('base64')}`;
     }
@@ -188,8 +248,14 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
     inFlight.add(handle);
     try {
       res = await deps.egress.request({
-        url: req.url, method: 'GET', headers, policy: cfg.egress.calendarFeeds, signal: controller.signal,
-        timeoutMs: cfg.calendarFeeds.timeoutMs, maxBytes: cfg.calendarFeeds.maxBytes, followRedirects: MAX_REDIRECTS,
+        url: req.url,
+        method: 'GET',
+        headers,
+        policy: cfg.egress.calendarFeeds,
+        signal: controller.signal,
+        timeoutMs: cfg.calendarFeeds.timeoutMs,
+        maxBytes: cfg.calendarFeeds.maxBytes,
+        followRedirects: MAX_REDIRECTS,
       });
     } catch (e) {
       if (closed) throw stopped();
@@ -201,15 +267,31 @@ export function createFeedReader(deps: FeedReaderDeps): FeedReader {
     if (closed) throw stopped();
     const etag = header(res, 'etag');
     const lastModified = header(res, 'last-modified');
-    if (res.status === 304) return { kind: 'unchanged', etag: etag ?? req.etag ?? null, lastModified: lastModified ?? req.lastModified ?? null };
+    if (res.status === 304)
+      return {
+        kind: 'unchanged',
+        etag: etag ?? req.etag ?? null,
+        lastModified: lastModified ?? req.lastModified ?? null,
+      };
     if (res.status < 200 || res.status > 299) {
-      const auth = res.status === 401 || res.status === 403 ? ' (check the user name and password in the URL)' : '';
+      const auth =
+        res.status === 401 || res.status === 403
+          ? ' (check the user name and password in the URL)'
+          : '';
       throw new FeedError('status', `the feed answered HTTP ${res.status}${auth}`);
     }
     const bodyHash = createHash('sha256').update(res.body).digest('hex');
     if (req.bodyHash && req.bodyHash === bodyHash) return { kind: 'unchanged', etag, lastModified };
-    const parsed = await parse(decode(res.body, header(res, 'content-type')), req.zone, req.background === true, req.known);
-    return { kind: 'snapshot', snapshot: { ...parsed, bodyHash, etag, lastModified, zone: req.zone } };
+    const parsed = await parse(
+      decode(res.body, header(res, 'content-type')),
+      req.zone,
+      req.background === true,
+      req.known,
+    );
+    return {
+      kind: 'snapshot',
+      snapshot: { ...parsed, bodyHash, etag, lastModified, zone: req.zone },
+    };
   }
 
   function close(): void {

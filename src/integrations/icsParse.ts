@@ -34,7 +34,11 @@ type Props = ICAL.JCalProperty[];
 
 const VALUE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2})?:(\d{2})?:(\d{2})?(Z)?)?$/;
 
-interface RawTime { date: string; seconds?: number; utc: boolean }
+interface RawTime {
+  date: string;
+  seconds?: number;
+  utc: boolean;
+}
 
 /** A jCal date or date-time string, tolerating a DATE given where a DATE-TIME was expected. */
 function rawTime(v: unknown): RawTime | null {
@@ -84,7 +88,11 @@ function startOfBody(s: string): string {
 export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
   const source = body.replace(/^\uFEFF/, '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(source)) {
-    throw new FeedParseError(source.trim() ? `is not an iCalendar feed (it starts with ${startOfBody(source)})` : 'is empty');
+    throw new FeedParseError(
+      source.trim()
+        ? `is not an iCalendar feed (it starts with ${startOfBody(source)})`
+        : 'is empty',
+    );
   }
   let parsed: ICAL.JCalComponent | ICAL.JCalComponent[];
   try {
@@ -92,14 +100,17 @@ export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
   } catch (e) {
     throw new FeedParseError(`could not be read as iCalendar: ${(e as Error).message}`);
   }
-  const calendars = (Array.isArray(parsed[0]) ? parsed as ICAL.JCalComponent[] : [parsed as ICAL.JCalComponent])
-    .filter((c) => c[0] === 'vcalendar');
+  const calendars = (
+    Array.isArray(parsed[0]) ? (parsed as ICAL.JCalComponent[]) : [parsed as ICAL.JCalComponent]
+  ).filter((c) => c[0] === 'vcalendar');
   if (!calendars.length) throw new FeedParseError('has no VCALENDAR');
 
   const calProps = calendars.flatMap((c) => c[1]);
   const vevents = calendars.flatMap((c) => c[2].filter((x) => x[0] === 'vevent'));
   if (vevents.length > MAX_FEED_EVENTS) {
-    throw new FeedParseError(`has ${vevents.length} events, more than the ${MAX_FEED_EVENTS.toLocaleString('en-US')} a feed may have`);
+    throw new FeedParseError(
+      `has ${vevents.length} events, more than the ${MAX_FEED_EVENTS.toLocaleString('en-US')} a feed may have`,
+    );
   }
   const vtimezones = new Map<string, ICAL.JCalComponent>();
   for (const c of calendars) {
@@ -116,14 +127,25 @@ export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
   /** A property's values read as FeedTimes (those that cannot be read are left out). */
   const times = (p: ICAL.JCalProperty | undefined): FeedTime[] => {
     if (!p) return [];
-    const tzid = typeof p[1].tzid === 'string' ? p[1].tzid : Array.isArray(p[1].tzid) ? p[1].tzid[0] : undefined;
+    const tzid =
+      typeof p[1].tzid === 'string'
+        ? p[1].tzid
+        : Array.isArray(p[1].tzid)
+          ? p[1].tzid[0]
+          : undefined;
     const out: FeedTime[] = [];
     for (const v of p.slice(3)) {
       const r = rawTime(v);
       if (!r) continue;
-      if (r.seconds === undefined || p[2] === 'date') { out.push({ date: r.date }); continue; }
+      if (r.seconds === undefined || p[2] === 'date') {
+        out.push({ date: r.date });
+        continue;
+      }
       if (r.utc) {
-        if (!xwr) { out.push({ date: r.date, seconds: r.seconds, tz: 'UTC' }); continue; }
+        if (!xwr) {
+          out.push({ date: r.date, seconds: r.seconds, tz: 'UTC' });
+          continue;
+        }
         // X-WR-TIMEZONE: the same instant, on that zone's wall clock.
         const w = msToWall(wallToMs(r.date, r.seconds, 'UTC'), xwr);
         out.push({ date: w.date, seconds: w.seconds, tz: xwr });
@@ -140,14 +162,27 @@ export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
   for (const ve of vevents) {
     const props = ve[1];
     const start = times(first(props, 'dtstart'))[0];
-    if (!start) { skipped++; continue; }
-    const rrules = all(props, 'rrule').map((p) => {
-      try { return ICAL.Recur.fromData(p[3] as Record<string, unknown>).toString(); } catch { return null; }
-    }).filter((r): r is string => r !== null);
+    if (!start) {
+      skipped++;
+      continue;
+    }
+    const rrules = all(props, 'rrule')
+      .map((p) => {
+        try {
+          return ICAL.Recur.fromData(p[3] as Record<string, unknown>).toString();
+        } catch {
+          return null;
+        }
+      })
+      .filter((r): r is string => r !== null);
     const duration = text(first(props, 'duration')?.[3]);
     let durationSec: number | null = null;
     if (duration) {
-      try { durationSec = Math.max(0, ICAL.Duration.fromString(duration).toSeconds()); } catch { durationSec = null; }
+      try {
+        durationSec = Math.max(0, ICAL.Duration.fromString(duration).toSeconds());
+      } catch {
+        durationSec = null;
+      }
     }
     const seq = Number(first(props, 'sequence')?.[3] ?? 0);
     events.push({
@@ -168,7 +203,14 @@ export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
     });
   }
   const name = text(first(calProps, 'x-wr-calname')?.[3]) ?? text(first(calProps, 'name')?.[3]);
-  const ttl = durationMinutes(first(calProps, 'refresh-interval')?.[3]) ?? durationMinutes(first(calProps, 'x-published-ttl')?.[3]);
-  return { calendarName: name?.trim() || null, ttlMinutes: ttl, events, eventCount: vevents.length, skipped };
+  const ttl =
+    durationMinutes(first(calProps, 'refresh-interval')?.[3]) ??
+    durationMinutes(first(calProps, 'x-published-ttl')?.[3]);
+  return {
+    calendarName: name?.trim() || null,
+    ttlMinutes: ttl,
+    events,
+    eventCount: vevents.length,
+    skipped,
+  };
 }
-

@@ -25,14 +25,19 @@ import type { FeedItem } from '../domain/feeds/types.js';
 import { parseIcs, FeedParseError } from './icsParse.js';
 
 const input = workerData as {
-  body: string; zone: string; now: string; background: boolean;
+  body: string;
+  zone: string;
+  now: string;
+  background: boolean;
   known?: { sourceId: string; fingerprints: Record<string, string> };
 };
 if (input.background) {
   try {
     // On Linux a thread is a task with its own id and nice value: /proc/thread-self names it.
     setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
-  } catch { /* not Linux, or not allowed: run at the normal priority */ }
+  } catch {
+    /* not Linux, or not allowed: run at the normal priority */
+  }
 }
 try {
   const cal = parseIcs(input.body, { defaultZone: input.zone, now: new Date(input.now) });
@@ -52,10 +57,18 @@ try {
   parentPort!.postMessage({
     ok: true,
     parsed: {
-      calendarName: cal.calendarName, ttlMinutes: cal.ttlMinutes, eventCount: cal.eventCount, skipped: cal.skipped, items,
+      calendarName: cal.calendarName,
+      ttlMinutes: cal.ttlMinutes,
+      eventCount: cal.eventCount,
+      skipped: cal.skipped,
+      items,
       ...(unchanged ? { unchanged } : {}),
     },
   });
 } catch (e) {
-  parentPort!.postMessage({ ok: false, parse: e instanceof FeedParseError, message: (e as Error).message });
+  parentPort!.postMessage({
+    ok: false,
+    parse: e instanceof FeedParseError,
+    message: (e as Error).message,
+  });
 }

@@ -8,7 +8,10 @@
  */
 import type { Egress, EgressPolicy } from './egress.js';
 
-export interface PushMessage { title: string; body: string }
+export interface PushMessage {
+  title: string;
+  body: string;
+}
 
 export interface PushOptions {
   egress: Egress;
@@ -31,7 +34,10 @@ export function encodeHeaderValue(value: string): string {
   let chunk = '';
   // 75 − len("=?UTF-8?B?" + "?=") = 63 base64 characters = 45 bytes of UTF-8 per word at most.
   for (const ch of clean) {
-    if (Buffer.byteLength(chunk + ch, 'utf8') > 45) { words.push(chunk); chunk = ''; }
+    if (Buffer.byteLength(chunk + ch, 'utf8') > 45) {
+      words.push(chunk);
+      chunk = '';
+    }
     chunk += ch;
   }
   if (chunk) words.push(chunk);
@@ -46,9 +52,16 @@ export function createPush(opts: PushOptions) {
      */
     async publish(msg: PushMessage, signal?: AbortSignal): Promise<void> {
       const res = await opts.egress.request({
-        url: opts.url, method: 'POST', policy: opts.policy,
-        headers: { 'content-type': 'text/plain; charset=utf-8', title: encodeHeaderValue(msg.title) },
-        body: msg.body, timeoutMs: opts.timeoutMs ?? TRANSPORT_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
+        url: opts.url,
+        method: 'POST',
+        policy: opts.policy,
+        headers: {
+          'content-type': 'text/plain; charset=utf-8',
+          title: encodeHeaderValue(msg.title),
+        },
+        body: msg.body,
+        timeoutMs: opts.timeoutMs ?? TRANSPORT_TIMEOUT_MS,
+        maxBytes: MAX_ANSWER_BYTES,
         ...(signal ? { signal } : {}),
       });
       if (res.status < 200 || res.status > 299) throw new Error(`ntfy answered ${res.status}`);

@@ -18,12 +18,17 @@ export function createSms(opts: SmsOptions) {
   return {
     async send(to: string, message: string, signal?: AbortSignal): Promise<void> {
       const res = await opts.egress.request({
-        url: opts.url, method: 'POST', policy: opts.policy,
+        url: opts.url,
+        method: 'POST',
+        policy: opts.policy,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ to, message }), timeoutMs: opts.timeoutMs ?? TRANSPORT_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
+        body: JSON.stringify({ to, message }),
+        timeoutMs: opts.timeoutMs ?? TRANSPORT_TIMEOUT_MS,
+        maxBytes: MAX_ANSWER_BYTES,
         ...(signal ? { signal } : {}),
       });
-      if (res.status < 200 || res.status > 299) throw new Error(`the SMS gateway answered ${res.status}`);
+      if (res.status < 200 || res.status > 299)
+        throw new Error(`the SMS gateway answered ${res.status}`);
     },
   };
 }

@@ -11,7 +11,11 @@ import { EgressError, type Egress, type EgressPolicy, type EgressResponse } from
 export type UpstreamErrorKind = 'failed' | 'timeout' | 'not_configured' | 'unsupported_content';
 
 export class UpstreamError extends IssuesError {
-  constructor(readonly kind: UpstreamErrorKind, message: string, issues?: Issue[]) {
+  constructor(
+    readonly kind: UpstreamErrorKind,
+    message: string,
+    issues?: Issue[],
+  ) {
     super(message, issues);
   }
 }
@@ -21,19 +25,42 @@ export function upstreamFailed(service: string, why: string): UpstreamError {
 }
 
 /** The error for an egress failure of a call to `service` (a refusal already made is kept). */
-export function fromEgress(service: string, err: unknown, limits: { timeoutMs: number; maxBytes: number }): DomainError | UpstreamError {
+export function fromEgress(
+  service: string,
+  err: unknown,
+  limits: { timeoutMs: number; maxBytes: number },
+): DomainError | UpstreamError {
   if (err instanceof DomainError || err instanceof UpstreamError) return err;
   if (err instanceof EgressError) {
-    if (err.kind === 'timeout') return new UpstreamError('timeout', `${service} did not answer within ${limits.timeoutMs / 1000} s`);
-    if (err.kind === 'too_large') return upstreamFailed(service, `answered with more than ${sizeText(limits.maxBytes)}, the most this daemon reads`);
-    if (err.kind === 'refused_address') return upstreamFailed(service, `is at an address this daemon may not call (${err.addressClass ?? 'refused'}); see docs/egress.md`);
-    return upstreamFailed(service, `could not be reached${err.host ? ` at ${err.host}` : ''}: ${err.kind.replace('_', ' ')}`);
+    if (err.kind === 'timeout')
+      return new UpstreamError(
+        'timeout',
+        `${service} did not answer within ${limits.timeoutMs / 1000} s`,
+      );
+    if (err.kind === 'too_large')
+      return upstreamFailed(
+        service,
+        `answered with more than ${sizeText(limits.maxBytes)}, the most this daemon reads`,
+      );
+    if (err.kind === 'refused_address')
+      return upstreamFailed(
+        service,
+        `is at an address this daemon may not call (${err.addressClass ?? 'refused'}); see docs/egress.md`,
+      );
+    return upstreamFailed(
+      service,
+      `could not be reached${err.host ? ` at ${err.host}` : ''}: ${err.kind.replace('_', ' ')}`,
+    );
   }
   return upstreamFailed(service, 'could not be reached');
 }
 
 export function sizeText(bytes: number): string {
-  return bytes % 2 ** 20 === 0 ? `${bytes / 2 ** 20} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+  return bytes % 2 ** 20 === 0
+    ? `${bytes / 2 ** 20} MiB`
+    : bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
 }
 
 export interface JsonCall {
@@ -46,17 +73,27 @@ export interface JsonCall {
 }
 
 /** GETs JSON from a configured service; a non-2xx answer is handed back for the caller to read. */
-export async function getJson(call: JsonCall): Promise<{ status: number; body: unknown; response: EgressResponse }> {
+export async function getJson(
+  call: JsonCall,
+): Promise<{ status: number; body: unknown; response: EgressResponse }> {
   let response: EgressResponse;
   try {
     response = await call.http.request({
-      url: call.url, policy: call.policy, timeoutMs: call.timeoutMs, maxBytes: call.maxBytes, followRedirects: 3,
+      url: call.url,
+      policy: call.policy,
+      timeoutMs: call.timeoutMs,
+      maxBytes: call.maxBytes,
+      followRedirects: 3,
       headers: { accept: 'application/json' },
     });
   } catch (err) {
     throw fromEgress(call.service, err, call);
   }
   let body: unknown = undefined;
-  try { body = JSON.parse(response.body.toString('utf8')); } catch { /* judged by the caller from the status */ }
+  try {
+    body = JSON.parse(response.body.toString('utf8'));
+  } catch {
+    /* judged by the caller from the status */
+  }
   return { status: response.status, body, response };
 }

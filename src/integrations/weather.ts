@@ -13,7 +13,11 @@ import { Invalid, NotFound } from '../domain/shared/errors.js';
 import type { Egress } from './egress.js';
 import { getJson, upstreamFailed } from './upstream.js';
 
-export const WEATHER_LIMITS = { timeoutMs: 10_000, maxBytes: 2 * 2 ** 20, forecastDays: 16 } as const;
+export const WEATHER_LIMITS = {
+  timeoutMs: 10_000,
+  maxBytes: 2 * 2 ** 20,
+  forecastDays: 16,
+} as const;
 /** How long a geocoding or forecast answer is reused. */
 export const CACHE_MS = 10 * 60_000;
 const CACHE_MAX = 500;
@@ -28,7 +32,13 @@ export interface WeatherQuery {
 }
 
 export interface WeatherAnswer {
-  location: { name: string; latitude: number; longitude: number; timezone: string; country?: string };
+  location: {
+    name: string;
+    latitude: number;
+    longitude: number;
+    timezone: string;
+    country?: string;
+  };
   date: string;
   /** The hour the values are for (HH:00), when a time was asked. */
   time?: string;
@@ -56,12 +66,34 @@ export interface WeatherDeps {
 
 /** WMO weather interpretation codes, as Open-Meteo documents them. */
 const WMO: Record<number, string> = {
-  0: 'Clear sky', 1: 'Mainly clear', 2: 'Partly cloudy', 3: 'Overcast', 45: 'Fog', 48: 'Depositing rime fog',
-  51: 'Light drizzle', 53: 'Moderate drizzle', 55: 'Dense drizzle', 56: 'Light freezing drizzle', 57: 'Dense freezing drizzle',
-  61: 'Slight rain', 63: 'Moderate rain', 65: 'Heavy rain', 66: 'Light freezing rain', 67: 'Heavy freezing rain',
-  71: 'Slight snowfall', 73: 'Moderate snowfall', 75: 'Heavy snowfall', 77: 'Snow grains',
-  80: 'Slight rain showers', 81: 'Moderate rain showers', 82: 'Violent rain showers', 85: 'Slight snow showers', 86: 'Heavy snow showers',
-  95: 'Thunderstorm', 96: 'Thunderstorm with slight hail', 99: 'Thunderstorm with heavy hail',
+  0: 'Clear sky',
+  1: 'Mainly clear',
+  2: 'Partly cloudy',
+  3: 'Overcast',
+  45: 'Fog',
+  48: 'Depositing rime fog',
+  51: 'Light drizzle',
+  53: 'Moderate drizzle',
+  55: 'Dense drizzle',
+  56: 'Light freezing drizzle',
+  57: 'Dense freezing drizzle',
+  61: 'Slight rain',
+  63: 'Moderate rain',
+  65: 'Heavy rain',
+  66: 'Light freezing rain',
+  67: 'Heavy freezing rain',
+  71: 'Slight snowfall',
+  73: 'Moderate snowfall',
+  75: 'Heavy snowfall',
+  77: 'Snow grains',
+  80: 'Slight rain showers',
+  81: 'Moderate rain showers',
+  82: 'Violent rain showers',
+  85: 'Slight snow showers',
+  86: 'Heavy snow showers',
+  95: 'Thunderstorm',
+  96: 'Thunderstorm with slight hail',
+  99: 'Thunderstorm with heavy hail',
 };
 
 export function describeCode(code: number | null): string {
@@ -78,17 +110,48 @@ export function parseCoordinates(location: string): { latitude: number; longitud
   const latitude = Number(m[1]);
   const longitude = Number(m[2]);
   if (latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180) {
-    throw Invalid.at(['query', 'location'], 'as lat,lon needs a latitude from -90 to 90 and a longitude from -180 to 180');
+    throw Invalid.at(
+      ['query', 'location'],
+      'as lat,lon needs a latitude from -90 to 90 and a longitude from -180 to 180',
+    );
   }
   return { latitude, longitude };
 }
 
-const DAILY = ['weather_code', 'temperature_2m_max', 'temperature_2m_min', 'precipitation_sum', 'precipitation_probability_max', 'wind_speed_10m_max'] as const;
-const HOURLY = ['temperature_2m', 'precipitation_probability', 'precipitation', 'weather_code', 'wind_speed_10m'] as const;
+const DAILY = [
+  'weather_code',
+  'temperature_2m_max',
+  'temperature_2m_min',
+  'precipitation_sum',
+  'precipitation_probability_max',
+  'wind_speed_10m_max',
+] as const;
+const HOURLY = [
+  'temperature_2m',
+  'precipitation_probability',
+  'precipitation',
+  'weather_code',
+  'wind_speed_10m',
+] as const;
 
-interface Series { time: string[]; [variable: string]: (number | null)[] | string[] }
-interface Forecast { timezone: string; latitude: number; longitude: number; daily: Series; hourly: Series }
-interface Place { name: string; latitude: number; longitude: number; timezone?: string; country?: string }
+interface Series {
+  time: string[];
+  [variable: string]: (number | null)[] | string[];
+}
+interface Forecast {
+  timezone: string;
+  latitude: number;
+  longitude: number;
+  daily: Series;
+  hourly: Series;
+}
+interface Place {
+  name: string;
+  latitude: number;
+  longitude: number;
+  timezone?: string;
+  country?: string;
+}
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
@@ -99,7 +162,8 @@ function series(v: unknown, vars: readonly string[]): Series | null {
   for (const k of vars) {
     const a = s[k];
     if (a === undefined) continue; // a variable the server does not know: shown as null
-    if (!Array.isArray(a) || a.length !== s.time.length || !a.every((x) => x === null || isNum(x))) return null;
+    if (!Array.isArray(a) || a.length !== s.time.length || !a.every((x) => x === null || isNum(x)))
+      return null;
   }
   return s as unknown as Series;
 }
@@ -116,7 +180,10 @@ class TtlCache<T> {
   get(key: string): T | undefined {
     const hit = this.map.get(key);
     if (!hit) return undefined;
-    if (this.clock().getTime() - hit.at >= CACHE_MS) { this.map.delete(key); return undefined; }
+    if (this.clock().getTime() - hit.at >= CACHE_MS) {
+      this.map.delete(key);
+      return undefined;
+    }
     return hit.value;
   }
   set(key: string, value: T): void {
@@ -128,7 +195,13 @@ class TtlCache<T> {
 export function createWeather({ http, config, clock, limits }: WeatherDeps): Weather {
   const places = new TtlCache<Place>(clock);
   const forecasts = new TtlCache<Forecast>(clock);
-  const call = { http, policy: config.egress.transports, timeoutMs: WEATHER_LIMITS.timeoutMs, maxBytes: WEATHER_LIMITS.maxBytes, ...limits };
+  const call = {
+    http,
+    policy: config.egress.transports,
+    timeoutMs: WEATHER_LIMITS.timeoutMs,
+    maxBytes: WEATHER_LIMITS.maxBytes,
+    ...limits,
+  };
 
   async function geocode(name: string): Promise<Place> {
     const key = name.toLowerCase();
@@ -140,16 +213,24 @@ export function createWeather({ http, config, clock, limits }: WeatherDeps): Wea
     url.searchParams.set('language', 'en');
     url.searchParams.set('format', 'json');
     const { status, body } = await getJson({ ...call, service: 'The geocoding service', url });
-    if (status !== 200 || !body || typeof body !== 'object') throw upstreamFailed('The geocoding service', `answered ${status}`);
+    if (status !== 200 || !body || typeof body !== 'object')
+      throw upstreamFailed('The geocoding service', `answered ${status}`);
     // Open-Meteo leaves `results` out altogether when nothing matches.
     const results = (body as { results?: unknown }).results;
-    const first = Array.isArray(results) ? results[0] as Record<string, unknown> | undefined : undefined;
-    if (!first) throw new NotFound(`No place named "${name}" was found`, [{ path: ['query', 'location'], message: `is not a place the geocoder knows: ${name}` }]);
+    const first = Array.isArray(results)
+      ? (results[0] as Record<string, unknown> | undefined)
+      : undefined;
+    if (!first)
+      throw new NotFound(`No place named "${name}" was found`, [
+        { path: ['query', 'location'], message: `is not a place the geocoder knows: ${name}` },
+      ]);
     if (!isNum(first.latitude) || !isNum(first.longitude) || typeof first.name !== 'string') {
       throw upstreamFailed('The geocoding service', 'answered in an unexpected shape');
     }
     const place: Place = {
-      name: first.name, latitude: first.latitude, longitude: first.longitude,
+      name: first.name,
+      latitude: first.latitude,
+      longitude: first.longitude,
       ...(typeof first.timezone === 'string' ? { timezone: first.timezone } : {}),
       ...(typeof first.country === 'string' ? { country: first.country } : {}),
     };
@@ -171,14 +252,19 @@ export function createWeather({ http, config, clock, limits }: WeatherDeps): Wea
     url.searchParams.set('hourly', HOURLY.join(','));
     url.searchParams.set('wind_speed_unit', 'kmh');
     const { status, body } = await getJson({ ...call, service: 'The forecast service', url });
-    if (status !== 200 || !body || typeof body !== 'object') throw upstreamFailed('The forecast service', `answered ${status}`);
+    if (status !== 200 || !body || typeof body !== 'object')
+      throw upstreamFailed('The forecast service', `answered ${status}`);
     const b = body as Record<string, unknown>;
     const daily = series(b.daily, DAILY);
     const hourly = series(b.hourly, HOURLY) ?? { time: [] };
-    if (!daily || !daily.time.length || typeof b.timezone !== 'string') throw upstreamFailed('The forecast service', 'answered in an unexpected shape');
+    if (!daily || !daily.time.length || typeof b.timezone !== 'string')
+      throw upstreamFailed('The forecast service', 'answered in an unexpected shape');
     const f: Forecast = {
-      timezone: b.timezone, latitude: isNum(b.latitude) ? b.latitude : place.latitude,
-      longitude: isNum(b.longitude) ? b.longitude : place.longitude, daily, hourly,
+      timezone: b.timezone,
+      latitude: isNum(b.latitude) ? b.latitude : place.latitude,
+      longitude: isNum(b.longitude) ? b.longitude : place.longitude,
+      daily,
+      hourly,
     };
     forecasts.set(key, f);
     return f;
@@ -189,17 +275,25 @@ export function createWeather({ http, config, clock, limits }: WeatherDeps): Wea
       const location = q.location.trim();
       if (!location) throw Invalid.at(['query', 'location'], 'must not be blank');
       const coords = parseCoordinates(location);
-      const place: Place = coords ? { name: location.replace(/\s+/g, ''), ...coords } : await geocode(location);
+      const place: Place = coords
+        ? { name: location.replace(/\s+/g, ''), ...coords }
+        : await geocode(location);
       const f = await forecast(place);
       const days = f.daily.time;
       const date = q.date ?? days[0];
       const i = days.indexOf(date);
       if (i < 0) {
-        throw Invalid.at(['query', 'date'], `is outside the forecast, which covers ${days[0]} to ${days[days.length - 1]} in ${f.timezone}`);
+        throw Invalid.at(
+          ['query', 'date'],
+          `is outside the forecast, which covers ${days[0]} to ${days[days.length - 1]} in ${f.timezone}`,
+        );
       }
       const answer: WeatherAnswer = {
         location: {
-          name: place.name, latitude: f.latitude, longitude: f.longitude, timezone: f.timezone,
+          name: place.name,
+          latitude: f.latitude,
+          longitude: f.longitude,
+          timezone: f.timezone,
           ...(place.country ? { country: place.country } : {}),
         },
         date,
@@ -216,7 +310,8 @@ export function createWeather({ http, config, clock, limits }: WeatherDeps): Wea
       if (q.time !== undefined) {
         const hour = `${q.time.slice(0, 2)}:00`;
         const h = hours.indexOf(`${date}T${hour}`);
-        if (h < 0) throw upstreamFailed('The forecast service', `has no hourly values for ${date} ${hour}`);
+        if (h < 0)
+          throw upstreamFailed('The forecast service', `has no hourly values for ${date} ${hour}`);
         answer.time = hour;
         answer.weatherCode = value(f.hourly, 'weather_code', h) ?? answer.weatherCode;
         answer.temperatureC = value(f.hourly, 'temperature_2m', h);
@@ -226,9 +321,15 @@ export function createWeather({ http, config, clock, limits }: WeatherDeps): Wea
       } else {
         // The day's mean of the hourly temperatures; the mean of min and max without them.
         const temps: number[] = [];
-        hours.forEach((t, h) => { const v = t.startsWith(date) ? value(f.hourly, 'temperature_2m', h) : null; if (v !== null) temps.push(v); });
-        const mean = temps.length ? temps.reduce((a, b) => a + b, 0) / temps.length
-          : answer.temperatureMinC !== null && answer.temperatureMaxC !== null ? (answer.temperatureMinC + answer.temperatureMaxC) / 2 : null;
+        hours.forEach((t, h) => {
+          const v = t.startsWith(date) ? value(f.hourly, 'temperature_2m', h) : null;
+          if (v !== null) temps.push(v);
+        });
+        const mean = temps.length
+          ? temps.reduce((a, b) => a + b, 0) / temps.length
+          : answer.temperatureMinC !== null && answer.temperatureMaxC !== null
+            ? (answer.temperatureMinC + answer.temperatureMaxC) / 2
+            : null;
         answer.temperatureC = mean === null ? null : Math.round(mean * 10) / 10;
       }
       answer.summary = describeCode(answer.weatherCode);

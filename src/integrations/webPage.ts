@@ -15,7 +15,12 @@ import { Invalid } from '../domain/shared/errors.js';
 import { EgressError, type Egress, type EgressResponse } from './egress.js';
 import { fromEgress, sizeText, upstreamFailed, UpstreamError } from './upstream.js';
 
-export const PAGE_LIMITS = { timeoutMs: 15_000, maxBytes: 5 * 2 ** 20, maxRedirects: 5, textMax: 100_000 } as const;
+export const PAGE_LIMITS = {
+  timeoutMs: 15_000,
+  maxBytes: 5 * 2 ** 20,
+  maxRedirects: 5,
+  textMax: 100_000,
+} as const;
 
 export interface PageAnswer {
   /** The URL the text came from (after redirects). */
@@ -45,8 +50,13 @@ const at = ['query', 'url'];
 /** 400 unless `input` is an absolute http(s) URL. */
 export function pageUrl(input: string): URL {
   let url: URL;
-  try { url = new URL(input.trim()); } catch { throw Invalid.at(at, 'must be an absolute http or https URL'); }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Invalid.at(at, `must be an http or https URL, not ${url.protocol.replace(':', '')}`);
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw Invalid.at(at, 'must be an absolute http or https URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw Invalid.at(at, `must be an http or https URL, not ${url.protocol.replace(':', '')}`);
   return url;
 }
 
@@ -68,27 +78,91 @@ function metaCharset(head: Buffer): string | undefined {
 export function decode(body: Buffer, contentType: string, html: boolean): string {
   let label: string | undefined;
   let start = 0;
-  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) { label = 'utf-8'; start = 3; }
-  else if (body[0] === 0xff && body[1] === 0xfe) { label = 'utf-16le'; start = 2; }
-  else if (body[0] === 0xfe && body[1] === 0xff) { label = 'utf-16be'; start = 2; }
-  label ??= charsetOf(contentType) ?? (html ? metaCharset(body.subarray(0, 4096)) : undefined) ?? 'utf-8';
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
+    label = 'utf-8';
+    start = 3;
+  } else if (body[0] === 0xff && body[1] === 0xfe) {
+    label = 'utf-16le';
+    start = 2;
+  } else if (body[0] === 0xfe && body[1] === 0xff) {
+    label = 'utf-16be';
+    start = 2;
+  }
+  label ??=
+    charsetOf(contentType) ?? (html ? metaCharset(body.subarray(0, 4096)) : undefined) ?? 'utf-8';
   let decoder: InstanceType<typeof TextDecoder>;
-  try { decoder = new TextDecoder(label); } catch { decoder = new TextDecoder('utf-8'); }
+  try {
+    decoder = new TextDecoder(label);
+  } catch {
+    decoder = new TextDecoder('utf-8');
+  }
   return decoder.decode(body.subarray(start));
 }
 
 // ---- HTML to text ---------------------------------------------------------------------------
 
 const BLOCK = new Set([
-  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'DD', 'DETAILS', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER',
-  'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY',
-  'TABLE', 'TR', 'UL', 'CAPTION', 'TBODY', 'THEAD', 'TFOOT',
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'DD',
+  'DETAILS',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TR',
+  'UL',
+  'CAPTION',
+  'TBODY',
+  'THEAD',
+  'TFOOT',
 ]);
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'CANVAS', 'HEAD']);
+const SKIP = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'SVG',
+  'IFRAME',
+  'OBJECT',
+  'CANVAS',
+  'HEAD',
+]);
 
-interface DomNode { nodeType: number; nodeName: string; nodeValue: string | null; childNodes: ArrayLike<DomNode> }
+interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  nodeValue: string | null;
+  childNodes: ArrayLike<DomNode>;
+}
 /** What this module uses of linkedom's document (the project builds without the DOM typings). */
-interface Dom extends DomNode { title?: string; body?: DomNode | null }
+interface Dom extends DomNode {
+  title?: string;
+  body?: DomNode | null;
+}
 
 function parse(html: string): Dom {
   return (parseHTML(html) as unknown as { document: Dom }).document;
@@ -98,11 +172,17 @@ function parse(html: string): Dom {
 function blockText(root: DomNode): string {
   const out: string[] = [];
   const walk = (n: DomNode) => {
-    if (n.nodeType === 3) { out.push((n.nodeValue ?? '').replace(/\s+/g, ' ')); return; }
+    if (n.nodeType === 3) {
+      out.push((n.nodeValue ?? '').replace(/\s+/g, ' '));
+      return;
+    }
     if (n.nodeType !== 1 && n.nodeType !== 9 && n.nodeType !== 11) return;
     const name = n.nodeName.toUpperCase();
     if (SKIP.has(name)) return;
-    if (name === 'BR') { out.push('\n'); return; }
+    if (name === 'BR') {
+      out.push('\n');
+      return;
+    }
     const block = BLOCK.has(name);
     if (block) out.push('\n\n');
     for (let i = 0; i < n.childNodes.length; i++) walk(n.childNodes[i]);
@@ -115,8 +195,14 @@ function blockText(root: DomNode): string {
 
 /** Spaces collapsed, lines trimmed, at most one blank line in a row. */
 export function tidy(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/[^\S\n]+/g, ' ').split('\n').map((l) => l.trim()).join('\n')
-    .replace(/\n{3,}/g, '\n\n').trim();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Title and text of an HTML page: Readability's article, else the body's text. */
@@ -138,7 +224,10 @@ export function htmlToText(html: string): { title: string; text: string } {
   return { title: docTitle, text: blockText(fresh.body ?? fresh) };
 }
 
-export function capText(text: string, max: number = PAGE_LIMITS.textMax): { text: string; truncated: boolean } {
+export function capText(
+  text: string,
+  max: number = PAGE_LIMITS.textMax,
+): { text: string; truncated: boolean } {
   if (text.length <= max) return { text, truncated: false };
   let cut = text.slice(0, max);
   const space = cut.search(/\s\S*$/);
@@ -156,12 +245,25 @@ function kindOf(res: EgressResponse): 'text/html' | 'text/plain' {
   if (mime === 'text/plain') return 'text/plain';
   if (!mime) {
     // No type at all: read it as HTML only when it plainly is.
-    const start = res.body.subarray(0, 512).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+    const start = res.body
+      .subarray(0, 512)
+      .toString('latin1')
+      .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+      .trimStart()
+      .toLowerCase();
     if (start.startsWith('<!doctype html') || start.startsWith('<html')) return 'text/html';
   }
   const named = mime || 'a document without a content type';
-  throw new UpstreamError('unsupported_content', `The page is ${named}; only HTML and plain text pages are read`,
-    [{ path: at, message: `is ${mime ? `a ${mime} document` : 'a document without a content type'}; only text/html and text/plain are read` }]);
+  throw new UpstreamError(
+    'unsupported_content',
+    `The page is ${named}; only HTML and plain text pages are read`,
+    [
+      {
+        path: at,
+        message: `is ${mime ? `a ${mime} document` : 'a document without a content type'}; only text/html and text/plain are read`,
+      },
+    ],
+  );
 }
 
 export function createWebPage({ http, config, limits }: WebPageDeps): WebPage {
@@ -172,36 +274,58 @@ export function createWebPage({ http, config, limits }: WebPageDeps): WebPage {
       let res: EgressResponse;
       try {
         res = await http.request({
-          url, policy: config.egress.webPages, timeoutMs, maxBytes: PAGE_LIMITS.maxBytes,
+          url,
+          policy: config.egress.webPages,
+          timeoutMs,
+          maxBytes: PAGE_LIMITS.maxBytes,
           followRedirects: PAGE_LIMITS.maxRedirects,
           headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1' },
         });
       } catch (err) {
-        if (err instanceof EgressError && (err.kind === 'refused_address' || err.kind === 'bad_url')) {
-          const via = err.host && err.host !== url.hostname ? ` (through a redirect to ${err.host})` : '';
-          const why = err.kind === 'refused_address'
-            ? `leads to a ${err.addressClass ?? 'refused'} address${err.address ? ` (${err.address})` : ''}${via}; only public addresses are fetched`
-            : 'is not a URL that can be fetched';
+        if (
+          err instanceof EgressError &&
+          (err.kind === 'refused_address' || err.kind === 'bad_url')
+        ) {
+          const via =
+            err.host && err.host !== url.hostname ? ` (through a redirect to ${err.host})` : '';
+          const why =
+            err.kind === 'refused_address'
+              ? `leads to a ${err.addressClass ?? 'refused'} address${err.address ? ` (${err.address})` : ''}${via}; only public addresses are fetched`
+              : 'is not a URL that can be fetched';
           throw Invalid.at(at, why);
         }
         if (err instanceof EgressError && err.kind === 'too_large') {
-          throw upstreamFailed(SERVICE, `is larger than ${sizeText(PAGE_LIMITS.maxBytes)} (decompressed), the most this daemon reads`);
+          throw upstreamFailed(
+            SERVICE,
+            `is larger than ${sizeText(PAGE_LIMITS.maxBytes)} (decompressed), the most this daemon reads`,
+          );
         }
         throw fromEgress(SERVICE, err, { timeoutMs, maxBytes: PAGE_LIMITS.maxBytes });
       }
-      if (res.status < 200 || res.status > 299) throw upstreamFailed(SERVICE, `answered ${res.status}`);
+      if (res.status < 200 || res.status > 299)
+        throw upstreamFailed(SERVICE, `answered ${res.status}`);
       const kind = kindOf(res);
       const header = res.headers['content-type'];
       const contentType = (Array.isArray(header) ? header[0] : header) ?? '';
       const decoded = decode(res.body, contentType, kind === 'text/html');
-      const { title, text } = kind === 'text/html' ? htmlToText(decoded) : { title: '', text: tidyPlain(decoded) };
+      const { title, text } =
+        kind === 'text/html' ? htmlToText(decoded) : { title: '', text: tidyPlain(decoded) };
       const capped = capText(text);
-      return { url: res.url, title, text: capped.text, truncated: capped.truncated, contentType: kind };
+      return {
+        url: res.url,
+        title,
+        text: capped.text,
+        truncated: capped.truncated,
+        contentType: kind,
+      };
     },
   };
 }
 
 /** Plain text keeps its lines; only line endings and trailing spaces are tidied. */
 function tidyPlain(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/[ \t]+\n/g, '\n').trim();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
 }

@@ -14,7 +14,11 @@ export const NUM_RESULTS = { min: 1, max: 10, default: 5 } as const;
 /** Longest snippet passed on, in characters. */
 export const SEARCH_SNIPPET_MAX = 500;
 
-export interface SearchResultItem { title: string; url: string; snippet: string }
+export interface SearchResultItem {
+  title: string;
+  url: string;
+  snippet: string;
+}
 
 export interface WebSearch {
   search(query: string, numResults: number): Promise<SearchResultItem[]>;
@@ -38,7 +42,8 @@ export function searchEndpoint(base: string): URL {
   const url = new URL(base);
   url.search = '';
   url.hash = '';
-  if (!/\/search\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/search`;
+  if (!/\/search\/?$/.test(url.pathname))
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/search`;
   return url;
 }
 
@@ -53,20 +58,32 @@ export function createWebSearch({ http, config, limits }: WebSearchDeps): WebSea
     async search(query, numResults) {
       const base = config.webSearch.searxngUrl;
       if (!base) {
-        throw new UpstreamError('not_configured', 'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled');
+        throw new UpstreamError(
+          'not_configured',
+          'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled',
+        );
       }
       const url = searchEndpoint(base);
       url.searchParams.set('q', query);
       url.searchParams.set('format', 'json');
       const { status, body } = await getJson({
-        http, service: SERVICE, url, policy: config.egress.transports, timeoutMs, maxBytes,
+        http,
+        service: SERVICE,
+        url,
+        policy: config.egress.transports,
+        timeoutMs,
+        maxBytes,
       });
       if (status === 403) {
-        throw upstreamFailed(SERVICE, 'refused format=json (403): enable the json format in its settings.yml (search: formats: [html, json])');
+        throw upstreamFailed(
+          SERVICE,
+          'refused format=json (403): enable the json format in its settings.yml (search: formats: [html, json])',
+        );
       }
       if (status !== 200) throw upstreamFailed(SERVICE, `answered ${status}`);
       const results = (body as { results?: unknown } | undefined)?.results;
-      if (!Array.isArray(results)) throw upstreamFailed(SERVICE, 'answered in an unexpected shape (no results list)');
+      if (!Array.isArray(results))
+        throw upstreamFailed(SERVICE, 'answered in an unexpected shape (no results list)');
       const out: SearchResultItem[] = [];
       for (const r of results as Record<string, unknown>[]) {
         if (!r || typeof r.url !== 'string' || !/^https?:\/\//i.test(r.url)) continue;

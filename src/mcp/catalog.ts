@@ -8,15 +8,26 @@ import type { Scope } from '../store/types.js';
 import { toolShape, type ToolShape } from './inputSchema.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 
-export interface CatalogTool { spec: ToolSpec; def: RouteDef; scope: Scope; shape: ToolShape }
+export interface CatalogTool {
+  spec: ToolSpec;
+  def: RouteDef;
+  scope: Scope;
+  shape: ToolShape;
+}
 
 export function buildCatalog(routes: readonly RouteDef[]): Map<string, CatalogTool> {
   const catalog = new Map<string, CatalogTool>();
   for (const spec of TOOLS) {
-    const def = routes.find((r) => r.family !== false && r.method === spec.method && r.path === spec.path);
-    if (!def) throw new Error(`MCP tool ${spec.name}: no route ${spec.method.toUpperCase()} ${spec.path}`);
+    const def = routes.find(
+      (r) => r.family !== false && r.method === spec.method && r.path === spec.path,
+    );
+    if (!def)
+      throw new Error(`MCP tool ${spec.name}: no route ${spec.method.toUpperCase()} ${spec.path}`);
     const scope = requiredScope(def);
-    if (scope === 'public') throw new Error(`MCP tool ${spec.name}: route ${spec.path} is public; tools act for a family`);
+    if (scope === 'public')
+      throw new Error(
+        `MCP tool ${spec.name}: route ${spec.path} is public; tools act for a family`,
+      );
     catalog.set(spec.name, { spec, def, scope, shape: toolShape(spec, def) });
   }
   return catalog;

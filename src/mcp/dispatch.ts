@@ -7,7 +7,10 @@
 import type { ToolShape } from './inputSchema.js';
 import type { Method } from '../http/route.js';
 
-export interface RestAnswer { status: number; body: unknown }
+export interface RestAnswer {
+  status: number;
+  body: unknown;
+}
 
 export interface RestTarget {
   /** The daemon's own address (loopback when it listens on all interfaces). */
@@ -21,15 +24,30 @@ export interface RestTarget {
 }
 
 export function invalidAnswer(path: string[], message: string): RestAnswer {
-  return { status: 400, body: { ok: false, error: `${path.join('.')} ${message}`, code: 'invalid_request', issues: [{ path, message }] } };
+  return {
+    status: 400,
+    body: {
+      ok: false,
+      error: `${path.join('.')} ${message}`,
+      code: 'invalid_request',
+      issues: [{ path, message }],
+    },
+  };
 }
 
 /** Builds the REST request from the tool's arguments and sends it. */
-export async function callRoute(target: RestTarget, method: Method, pathTemplate: string, shape: ToolShape, args: Record<string, unknown>): Promise<RestAnswer> {
+export async function callRoute(
+  target: RestTarget,
+  method: Method,
+  pathTemplate: string,
+  shape: ToolShape,
+  args: Record<string, unknown>,
+): Promise<RestAnswer> {
   let path = pathTemplate;
   for (const name of shape.pathParams) {
     const value = args[name];
-    if (typeof value !== 'string' || value === '') return invalidAnswer([name], 'is required (a non-empty string)');
+    if (typeof value !== 'string' || value === '')
+      return invalidAnswer([name], 'is required (a non-empty string)');
     path = path.replace(`:${name}`, encodeURIComponent(value));
   }
   const query = new URLSearchParams();
@@ -45,29 +63,56 @@ export async function callRoute(target: RestTarget, method: Method, pathTemplate
   }
   const qs = query.toString();
   const url = `${target.baseUrl}/api/v1/families/${encodeURIComponent(target.familySlug)}${path}${qs ? `?${qs}` : ''}`;
-  const headers: Record<string, string> = { ...target.headers, 'x-api-key': target.apiKey, accept: 'application/json' };
+  const headers: Record<string, string> = {
+    ...target.headers,
+    'x-api-key': target.apiKey,
+    accept: 'application/json',
+  };
   if (target.requestId) headers['x-request-id'] = target.requestId;
   const hasBody = method !== 'get' && (method !== 'delete' || Object.keys(body).length > 0);
   if (hasBody) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method: method.toUpperCase(), headers, ...(hasBody ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(url, {
+    method: method.toUpperCase(),
+    headers,
+    ...(hasBody ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   let parsed: unknown = null;
   if (text) {
-    try { parsed = JSON.parse(text); } catch { parsed = { ok: false, error: text.slice(0, 500), code: 'upstream_failed' }; }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = { ok: false, error: text.slice(0, 500), code: 'upstream_failed' };
+    }
   }
   return { status: res.status, body: parsed };
 }
 
 /** GET on a family path with a query (the resources). */
-export async function getRoute(target: RestTarget, path: string, query: Record<string, string> = {}): Promise<RestAnswer> {
+export async function getRoute(
+  target: RestTarget,
+  path: string,
+  query: Record<string, string> = {},
+): Promise<RestAnswer> {
   const qs = new URLSearchParams(query).toString();
-  const headers: Record<string, string> = { ...target.headers, 'x-api-key': target.apiKey, accept: 'application/json' };
+  const headers: Record<string, string> = {
+    ...target.headers,
+    'x-api-key': target.apiKey,
+    accept: 'application/json',
+  };
   if (target.requestId) headers['x-request-id'] = target.requestId;
-  const res = await fetch(`${target.baseUrl}/api/v1/families/${encodeURIComponent(target.familySlug)}${path}${qs ? `?${qs}` : ''}`, { headers });
+  const res = await fetch(
+    `${target.baseUrl}/api/v1/families/${encodeURIComponent(target.familySlug)}${path}${qs ? `?${qs}` : ''}`,
+    { headers },
+  );
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) as unknown : null };
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 function scalar(v: unknown): string {
-  return typeof v === 'string' ? v : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
+  return typeof v === 'string'
+    ? v
+    : typeof v === 'object' && v !== null
+      ? JSON.stringify(v)
+      : String(v);
 }

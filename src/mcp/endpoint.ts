@@ -35,7 +35,9 @@ export interface McpEndpointOptions {
 
 /** What /mcp needs of the OAuth door. */
 export interface McpGrants {
-  verifyAccess(token: string): { key: ApiKeyRecord; family: FamilyInfo; grant: { id: string } } | null;
+  verifyAccess(
+    token: string,
+  ): { key: ApiKeyRecord; family: FamilyInfo; grant: { id: string } } | null;
   forwardProof(token: string): string;
   /** The RFC 9728 document's address, named on every 401. */
   resourceMetadata: string;
@@ -74,36 +76,64 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
   const keys = new KeyCache(o.services.store);
   const body = jsonBody(o.services.config.server.bodyLimitBytes);
   const publicHost = new URL(o.services.config.server.publicUrl).host.toLowerCase();
-  const guesses = new RateLimiter(o.services.config.rateLimit.publicPerMinute, () => o.services.now().getTime());
+  const guesses = new RateLimiter(o.services.config.rateLimit.publicPerMinute, () =>
+    o.services.now().getTime(),
+  );
 
   return async (ctx, next) => {
-    if (ctx.path !== MCP_PATH) { await next(); return; }
+    if (ctx.path !== MCP_PATH) {
+      await next();
+      return;
+    }
     const origin = ctx.get('origin');
     if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
-      throw new HttpError(403, 'forbidden', `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`);
+      throw new HttpError(
+        403,
+        'forbidden',
+        `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`,
+      );
     }
     if (ctx.method !== 'POST') {
       // Stateless: no stream to resume (GET) and no session to end (DELETE).
       ctx.set('Allow', 'POST');
-      throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${MCP_PATH}; it takes POST (stateless Streamable HTTP)`);
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${ctx.method} is not allowed on ${MCP_PATH}; it takes POST (stateless Streamable HTTP)`,
+      );
     }
     // Missing and wrong keys count per client address, as on the REST routes, so a key cannot be
     // guessed at line rate through this door either.
     const presented = presentedKey(ctx);
     const grants = o.grants;
-    const challenge = (error?: string) => (grants
-      ? { 'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"` }
-      : undefined);
+    const challenge = (error?: string) =>
+      grants
+        ? {
+            'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"`,
+          }
+        : undefined;
     let checked: { key: ApiKeyRecord; family: FamilyInfo; grantId?: string } | null = null;
     const checkKey: Koa.Middleware = async (_ctx, n) => {
-      if (!presented) throw new Unauthorized('Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>', challenge());
+      if (!presented)
+        throw new Unauthorized(
+          'Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>',
+          challenge(),
+        );
       if (grants?.isAccessToken(presented)) {
         const g = grants.verifyAccess(presented);
-        if (!g) throw new Unauthorized('The access token is not valid (unknown, expired or revoked)', challenge('invalid_token'));
+        if (!g)
+          throw new Unauthorized(
+            'The access token is not valid (unknown, expired or revoked)',
+            challenge('invalid_token'),
+          );
         checked = { key: g.key, family: g.family, grantId: g.grant.id };
       } else {
         const k = keys.verify(presented);
-        if (!k || !k.family) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)', challenge('invalid_token'));
+        if (!k || !k.family)
+          throw new Unauthorized(
+            'The API key is not valid (unknown, malformed or revoked)',
+            challenge('invalid_token'),
+          );
         checked = { key: k.key, family: k.family };
       }
       await n();
@@ -114,14 +144,29 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
     await body(ctx, async () => {
       const message = (ctx.request as Koa.Request & { body?: unknown }).body;
       const server = buildMcpServer({
-        catalog, key, family, now: o.services.now, version: o.version,
+        catalog,
+        key,
+        family,
+        now: o.services.now,
+        version: o.version,
         target: {
-          baseUrl: o.baseUrl(), familySlug: family.slug, apiKey: presented, requestId: ctx.response.get('x-request-id') || undefined,
-          ...(grantId && grants ? { headers: { [FORWARD_PROOF_HEADER]: grants.forwardProof(presented) } } : {}),
+          baseUrl: o.baseUrl(),
+          familySlug: family.slug,
+          apiKey: presented,
+          requestId: ctx.response.get('x-request-id') || undefined,
+          ...(grantId && grants
+            ? { headers: { [FORWARD_PROOF_HEADER]: grants.forwardProof(presented) } }
+            : {}),
         },
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      ctx.res.on('close', () => { void transport.close(); void server.close(); });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      ctx.res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       ctx.respond = false;
       // No body at all is passed as null: the transport answers it with a JSON-RPC parse error.

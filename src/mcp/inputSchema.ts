@@ -19,13 +19,16 @@ export interface ToolShape {
 
 const PATH_PARAM_TEXT: Record<string, string> = {
   collectionKey: 'The collection\'s key, as list_collections shows it (e.g. "shopping")',
-  entryId: 'The entry\'s id, as list_entries shows it',
-  eventId: 'The event\'s id (the series\' id for a repeating event), as list_events shows it',
-  planId: 'The plan\'s id, as list_plans shows it',
-  pollId: 'The poll\'s id, as get_plan shows it',
+  entryId: "The entry's id, as list_entries shows it",
+  eventId: "The event's id (the series' id for a repeating event), as list_events shows it",
+  planId: "The plan's id, as list_plans shows it",
+  pollId: "The poll's id, as get_plan shows it",
 };
 
-function objectParts(schema: JsonSchema): { properties: Record<string, JsonSchema>; required: string[] } {
+function objectParts(schema: JsonSchema): {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+} {
   return {
     properties: (schema.properties ?? {}) as Record<string, JsonSchema>,
     required: (schema.required ?? []) as string[],
@@ -38,12 +41,19 @@ export function toolShape(tool: ToolSpec, def: RouteDef): ToolShape {
   const places = new Map<string, Place>();
   const pathParams = [...def.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]);
   for (const name of pathParams) {
-    properties[name] = { type: 'string', minLength: 1, description: PATH_PARAM_TEXT[name] ?? `The ${name} of the path` };
+    properties[name] = {
+      type: 'string',
+      minLength: 1,
+      description: PATH_PARAM_TEXT[name] ?? `The ${name} of the path`,
+    };
     required.add(name);
     places.set(name, 'path');
   }
   const offered = (name: string) => tool.only === undefined || tool.only.includes(name);
-  for (const [place, struct] of [['query', def.query], ['body', def.body]] as const) {
+  for (const [place, struct] of [
+    ['query', def.query],
+    ['body', def.body],
+  ] as const) {
     if (!struct) continue;
     const parts = objectParts(toJsonSchema(struct));
     for (const [name, schema] of Object.entries(parts.properties)) {
@@ -55,7 +65,12 @@ export function toolShape(tool: ToolSpec, def: RouteDef): ToolShape {
   }
   for (const name of tool.require ?? []) if (places.has(name)) required.add(name);
   return {
-    inputSchema: { type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties,
+      ...(required.size ? { required: [...required] } : {}),
+      additionalProperties: false,
+    },
     places,
     pathParams,
   };

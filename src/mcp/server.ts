@@ -5,8 +5,13 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError,
-  ReadResourceRequestSchema, type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { hasScope } from '../family/keys.js';
 import type { ApiKeyRecord } from '../store/types.js';
@@ -38,29 +43,47 @@ export function buildMcpServer(c: McpRequestContext): Server {
   const tz = c.family.timezone;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...c.catalog.values()].filter((t) => hasScope(c.key, t.scope)).map((t) => ({
-      name: t.spec.name,
-      title: t.spec.title,
-      description: t.spec.description.replaceAll('{tz}', tz),
-      inputSchema: t.shape.inputSchema,
-      annotations: { title: t.spec.title, ...t.spec.annotations },
-    })),
+    tools: [...c.catalog.values()]
+      .filter((t) => hasScope(c.key, t.scope))
+      .map((t) => ({
+        name: t.spec.name,
+        title: t.spec.title,
+        description: t.spec.description.replaceAll('{tz}', tz),
+        inputSchema: t.shape.inputSchema,
+        annotations: { title: t.spec.title, ...t.spec.annotations },
+      })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = c.catalog.get(request.params.name);
     // A tool outside the key's scopes is still dispatched: REST refuses it with its 403 body.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const answer = await callRoute(c.target, tool.spec.method, tool.spec.path, tool.shape, request.params.arguments ?? {});
+    const answer = await callRoute(
+      c.target,
+      tool.spec.method,
+      tool.spec.path,
+      tool.shape,
+      request.params.arguments ?? {},
+    );
     return toolResult(answer);
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: [
-      { uri: UPCOMING_URI, name: 'upcoming', title: 'Calendar: the next 7 days', mimeType: 'application/json',
-        description: `Calendar occurrences from today through the next ${UPCOMING_DAYS} days (time zone ${tz}), as list_events answers them.` },
-      { uri: PEOPLE_URI, name: 'people', title: 'People of the household', mimeType: 'application/json',
-        description: 'The household\'s people with their ids, as list_people answers them.' },
+      {
+        uri: UPCOMING_URI,
+        name: 'upcoming',
+        title: 'Calendar: the next 7 days',
+        mimeType: 'application/json',
+        description: `Calendar occurrences from today through the next ${UPCOMING_DAYS} days (time zone ${tz}), as list_events answers them.`,
+      },
+      {
+        uri: PEOPLE_URI,
+        name: 'people',
+        title: 'People of the household',
+        mimeType: 'application/json',
+        description: "The household's people with their ids, as list_people answers them.",
+      },
     ],
   }));
 
@@ -69,7 +92,11 @@ export function buildMcpServer(c: McpRequestContext): Server {
     let answer: RestAnswer;
     if (uri === UPCOMING_URI) {
       const from = dayIn(tz, c.now());
-      answer = await getRoute(c.target, '/calendar/events', { from, to: addDays(from, UPCOMING_DAYS), limit: '50' });
+      answer = await getRoute(c.target, '/calendar/events', {
+        from,
+        to: addDays(from, UPCOMING_DAYS),
+        limit: '50',
+      });
     } else if (uri === PEOPLE_URI) {
       answer = await getRoute(c.target, '/people');
     } else {
@@ -92,7 +119,10 @@ export function toolResult(answer: RestAnswer): CallToolResult {
   const ok = answer.status >= 200 && answer.status < 300;
   const body = answer.body;
   const text = body === null ? JSON.stringify({ ok, status: answer.status }) : JSON.stringify(body);
-  const structured = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : undefined;
+  const structured =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
   return {
     content: [{ type: 'text', text }],
     ...(structured ? { structuredContent: structured } : {}),
@@ -102,7 +132,12 @@ export function toolResult(answer: RestAnswer): CallToolResult {
 
 /** The calendar day at `now` in a time zone, YYYY-MM-DD. */
 export function dayIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
 }
 
 export function addDays(day: string, n: number): string {

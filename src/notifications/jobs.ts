@@ -14,11 +14,25 @@ import { SCHEDULER_CALLER } from '../domain/shared/agenda.js';
 import { todayIn } from '../domain/shared/time.js';
 import type { CommandContext, Decision, FamilyState } from '../domain/shared/state.js';
 import { getEvent } from '../domain/calendar/events.js';
-import { fireCheck, fireCoverage, fireLeaveBy, fireReminder, fireRoutine, prune, type FireOptions, type Fired } from '../domain/notifications/fire.js';
+import {
+  fireCheck,
+  fireCoverage,
+  fireLeaveBy,
+  fireReminder,
+  fireRoutine,
+  prune,
+  type FireOptions,
+  type Fired,
+} from '../domain/notifications/fire.js';
 import { occurrenceOn } from '../domain/notifications/occurrences.js';
 import type { WeatherNote } from '../domain/notifications/texts.js';
 import { JOB, ROUTINES, type RoutineRecord } from '../domain/notifications/types.js';
-import { fireCommand, type JobHandler, type JobHandlers, type JobContext } from '../scheduler/scheduler.js';
+import {
+  fireCommand,
+  type JobHandler,
+  type JobHandlers,
+  type JobContext,
+} from '../scheduler/scheduler.js';
 import type { Job, JobKind } from '../domain/shared/jobs.js';
 import type { StoredAgendaJob } from '../store/types.js';
 import type { Notifier } from './sender.js';
@@ -31,9 +45,14 @@ export interface NotificationJobDeps {
   notifier: Notifier;
 }
 
-type Effect<K extends JobKind> = (job: StoredAgendaJob<Job<K>>) => (state: FamilyState, ctx: CommandContext, opts: FireOptions) => Decision<Fired>;
+type Effect<K extends JobKind> = (
+  job: StoredAgendaJob<Job<K>>,
+) => (state: FamilyState, ctx: CommandContext, opts: FireOptions) => Decision<Fired>;
 /** When the text is contextual: the local date whose weather it needs, else null. */
-type NeedsWeather<K extends JobKind> = (job: StoredAgendaJob<Job<K>>, ctx: JobContext) => Promise<string | null>;
+type NeedsWeather<K extends JobKind> = (
+  job: StoredAgendaJob<Job<K>>,
+  ctx: JobContext,
+) => Promise<string | null>;
 
 /** The notifications area's kinds of job. */
 type NotifyKind = (typeof JOB)[keyof typeof JOB];
@@ -58,7 +77,8 @@ class Gate {
       return await task();
     } finally {
       const next = this.waiting.shift();
-      if (next) next(); else this.active--;
+      if (next) next();
+      else this.active--;
     }
   }
 }
@@ -72,17 +92,28 @@ export function notificationJobs(deps: NotificationJobDeps): Pick<JobHandlers, N
     return weatherFor(deps.egress, deps.config, family.location, date, family.timezone);
   };
 
-  const fire = <K extends JobKind>(effect: Effect<K>, needsWeather?: NeedsWeather<K>): JobHandler<K> => (job, ctx) => gate.run(async () => {
-    let w: WeatherNote | null = null;
-    if (!ctx.missed && needsWeather) {
-      const date = await needsWeather(job, ctx);
-      if (date) w = await weather(job.familyId, date);
-    }
-    const opts: FireOptions = { transports: deps.notifier.transports, missed: ctx.missed, weather: w };
-    const run = effect(job);
-    const fired = await ctx.actor.execute(fireCommand(job, (s, c) => run(s, c, opts)), SCHEDULER_CALLER);
-    if (fired && fired.deliveries.some((d) => d.status === 'pending')) await deps.notifier.deliver(ctx.actor, fired.id);
-  });
+  const fire =
+    <K extends JobKind>(effect: Effect<K>, needsWeather?: NeedsWeather<K>): JobHandler<K> =>
+    (job, ctx) =>
+      gate.run(async () => {
+        let w: WeatherNote | null = null;
+        if (!ctx.missed && needsWeather) {
+          const date = await needsWeather(job, ctx);
+          if (date) w = await weather(job.familyId, date);
+        }
+        const opts: FireOptions = {
+          transports: deps.notifier.transports,
+          missed: ctx.missed,
+          weather: w,
+        };
+        const run = effect(job);
+        const fired = await ctx.actor.execute(
+          fireCommand(job, (s, c) => run(s, c, opts)),
+          SCHEDULER_CALLER,
+        );
+        if (fired && fired.deliveries.some((d) => d.status === 'pending'))
+          await deps.notifier.deliver(ctx.actor, fired.id);
+      });
 
   return {
     [JOB.send]: async (job, ctx) => {
@@ -101,7 +132,9 @@ export function notificationJobs(deps: NotificationJobDeps): Pick<JobHandlers, N
       },
     ),
     [JOB.leaveBy]: fire<typeof JOB.leaveBy>((job) => (s, c, o) => fireLeaveBy(s, c, job.data, o)),
-    [JOB.coverage]: fire<typeof JOB.coverage>((job) => (s, c, o) => fireCoverage(s, c, job.data, o)),
+    [JOB.coverage]: fire<typeof JOB.coverage>(
+      (job) => (s, c, o) => fireCoverage(s, c, job.data, o),
+    ),
     [JOB.check]: fire<typeof JOB.check>((job) => (s, c, o) => fireCheck(s, c, job.data, o)),
     [JOB.routine]: fire<typeof JOB.routine>(
       (job) => (s, c, o) => fireRoutine(s, c, { ...job.data, dueAt: job.dueAt }, o),
@@ -114,7 +147,10 @@ export function notificationJobs(deps: NotificationJobDeps): Pick<JobHandlers, N
       },
     ),
     [JOB.prune]: async (job, ctx) => {
-      await ctx.actor.execute(fireCommand(job, (s, c) => prune(s, c, job.id, job.kind)), SCHEDULER_CALLER);
+      await ctx.actor.execute(
+        fireCommand(job, (s, c) => prune(s, c, job.id, job.kind)),
+        SCHEDULER_CALLER,
+      );
     },
   };
 }

@@ -49,14 +49,22 @@ export class Notifier {
     setMaxListeners(0, this.stopping.signal);
     const { config, egress } = deps;
     const policy = config.egress.transports;
-    this.push = config.push.ntfyUrl ? createPush({ egress, url: config.push.ntfyUrl, policy }) : null;
-    this.sms = config.sms.gatewayUrl ? createSms({ egress, url: config.sms.gatewayUrl, policy }) : null;
+    this.push = config.push.ntfyUrl
+      ? createPush({ egress, url: config.push.ntfyUrl, policy })
+      : null;
+    this.sms = config.sms.gatewayUrl
+      ? createSms({ egress, url: config.sms.gatewayUrl, policy })
+      : null;
   }
 
   /** Which channels have a transport (a channel without one is suppressed as "not configured"). */
   get transports(): Transports {
     const c = this.deps.config;
-    return { email: c.email.smtpUrl !== null, push: c.push.ntfyUrl !== null, sms: c.sms.gatewayUrl !== null };
+    return {
+      email: c.email.smtpUrl !== null,
+      push: c.push.ntfyUrl !== null,
+      sms: c.sms.gatewayUrl !== null,
+    };
   }
 
   /**
@@ -64,7 +72,11 @@ export class Notifier {
    * settled record (null when it is gone). A call for a notification already being sent joins
    * that send.
    */
-  deliver(actor: FamilyActor, id: string, opts: DeliverOptions = {}): Promise<NotificationRecord | null> {
+  deliver(
+    actor: FamilyActor,
+    id: string,
+    opts: DeliverOptions = {},
+  ): Promise<NotificationRecord | null> {
     const key = `${actor.family.id}\u0000${id}`;
     const running = this.inFlight.get(key);
     if (running) return running;
@@ -73,7 +85,11 @@ export class Notifier {
     return p;
   }
 
-  private async run(actor: FamilyActor, id: string, opts: DeliverOptions): Promise<NotificationRecord | null> {
+  private async run(
+    actor: FamilyActor,
+    id: string,
+    opts: DeliverOptions,
+  ): Promise<NotificationRecord | null> {
     const ref = opts.ref ?? SCHEDULER_CALLER;
     // 1. claim (durable before any transport is called)
     const claim = await actor.execute((s) => decideClaim(s, id, opts.missed === true), ref);
@@ -81,16 +97,28 @@ export class Notifier {
     if (!claim.toSend.length) return claim.record;
     // 2. send, outside any command
     const record = claim.record;
-    const outcomes: Outcome[] = await Promise.all(claim.toSend.map(async (index): Promise<Outcome> => {
-      try {
-        await this.sendOne(record, record.deliveries[index]);
-        return { index, ok: true };
-      } catch (err) {
-        const reason = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, REASON_MAX);
-        this.deps.logger.warn({ family: actor.family.slug, notification: id, channel: record.deliveries[index].channel, reason }, 'a notification could not be sent');
-        return { index, ok: false, reason };
-      }
-    }));
+    const outcomes: Outcome[] = await Promise.all(
+      claim.toSend.map(async (index): Promise<Outcome> => {
+        try {
+          await this.sendOne(record, record.deliveries[index]);
+          return { index, ok: true };
+        } catch (err) {
+          const reason = (err instanceof Error ? err.message : String(err))
+            .replace(/\s+/g, ' ')
+            .slice(0, REASON_MAX);
+          this.deps.logger.warn(
+            {
+              family: actor.family.slug,
+              notification: id,
+              channel: record.deliveries[index].channel,
+              reason,
+            },
+            'a notification could not be sent',
+          );
+          return { index, ok: false, reason };
+        }
+      }),
+    );
     // 3. settle
     const settle: Command<NotificationRecord | null> = (s) => decideSettle(s, id, outcomes);
     return opts.settle ? opts.settle(settle) : actor.execute(settle, ref);
@@ -103,7 +131,11 @@ export class Notifier {
       case 'email': {
         const url = this.deps.config.email.smtpUrl;
         if (!url) throw new Error('not configured');
-        this.email ??= createEmail({ smtpUrl: url, from: this.deps.config.email.from, policy: this.deps.config.egress.transports });
+        this.email ??= createEmail({
+          smtpUrl: url,
+          from: this.deps.config.email.from,
+          policy: this.deps.config.egress.transports,
+        });
         await this.email.send(d.recipient!, n.title, n.body);
         return;
       }
@@ -125,7 +157,9 @@ export class Notifier {
   }
 
   /** How many notifications are being sent right now. */
-  get busy(): number { return this.inFlight.size; }
+  get busy(): number {
+    return this.inFlight.size;
+  }
 
   /**
    * Lets the sends in flight finish (their outcomes are recorded), cancelling those still

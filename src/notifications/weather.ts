@@ -12,31 +12,70 @@ const MAX_BYTES = 1024 * 1024;
 
 /** WMO weather interpretation codes, as Open-Meteo reports them. */
 const WMO: Record<number, string> = {
-  0: 'clear sky', 1: 'mainly clear', 2: 'partly cloudy', 3: 'overcast', 45: 'fog', 48: 'rime fog',
-  51: 'light drizzle', 53: 'drizzle', 55: 'heavy drizzle', 56: 'freezing drizzle', 57: 'freezing drizzle',
-  61: 'light rain', 63: 'rain', 65: 'heavy rain', 66: 'freezing rain', 67: 'freezing rain',
-  71: 'light snow', 73: 'snow', 75: 'heavy snow', 77: 'snow grains', 80: 'rain showers', 81: 'rain showers',
-  82: 'violent rain showers', 85: 'snow showers', 86: 'snow showers', 95: 'thunderstorm', 96: 'thunderstorm with hail', 99: 'thunderstorm with hail',
+  0: 'clear sky',
+  1: 'mainly clear',
+  2: 'partly cloudy',
+  3: 'overcast',
+  45: 'fog',
+  48: 'rime fog',
+  51: 'light drizzle',
+  53: 'drizzle',
+  55: 'heavy drizzle',
+  56: 'freezing drizzle',
+  57: 'freezing drizzle',
+  61: 'light rain',
+  63: 'rain',
+  65: 'heavy rain',
+  66: 'freezing rain',
+  67: 'freezing rain',
+  71: 'light snow',
+  73: 'snow',
+  75: 'heavy snow',
+  77: 'snow grains',
+  80: 'rain showers',
+  81: 'rain showers',
+  82: 'violent rain showers',
+  85: 'snow showers',
+  86: 'snow showers',
+  95: 'thunderstorm',
+  96: 'thunderstorm with hail',
+  99: 'thunderstorm with hail',
 };
 
 /** The parts of Open-Meteo's answers read here; every value is checked before it is used. */
-interface GeocodingAnswer { results?: { latitude?: unknown; longitude?: unknown; name?: unknown }[] }
+interface GeocodingAnswer {
+  results?: { latitude?: unknown; longitude?: unknown; name?: unknown }[];
+}
 interface ForecastAnswer {
   daily?: {
-    time?: unknown; weather_code?: unknown[]; temperature_2m_min?: unknown[];
-    temperature_2m_max?: unknown[]; precipitation_probability_max?: unknown[];
+    time?: unknown;
+    weather_code?: unknown[];
+    temperature_2m_min?: unknown[];
+    temperature_2m_max?: unknown[];
+    precipitation_probability_max?: unknown[];
   };
 }
 
 /** The parsed answer; a shape other than T shows as missing or unusable values (all optional). */
 async function getJson<T>(egress: Egress, config: Config, url: URL): Promise<T> {
-  const res = await egress.request({ url, policy: config.egress.webPages, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BYTES });
+  const res = await egress.request({
+    url,
+    policy: config.egress.webPages,
+    timeoutMs: TIMEOUT_MS,
+    maxBytes: MAX_BYTES,
+  });
   if (res.status !== 200) throw new Error(`${url.hostname} answered ${res.status}`);
   return JSON.parse(res.body.toString('utf8')) as T;
 }
 
 /** The forecast for `date` at `location`, or a note saying why there is none. */
-export async function weatherFor(egress: Egress, config: Config, location: string, date: string, timezone: string): Promise<WeatherNote> {
+export async function weatherFor(
+  egress: Egress,
+  config: Config,
+  location: string,
+  date: string,
+  timezone: string,
+): Promise<WeatherNote> {
   try {
     let place = location;
     let lat: number;
@@ -60,7 +99,10 @@ export async function weatherFor(egress: Egress, config: Config, location: strin
     const f = new URL(config.weather.forecastUrl);
     f.searchParams.set('latitude', String(lat));
     f.searchParams.set('longitude', String(lon));
-    f.searchParams.set('daily', 'weather_code,temperature_2m_max,temperature_2m_min,precipitation_probability_max');
+    f.searchParams.set(
+      'daily',
+      'weather_code,temperature_2m_max,temperature_2m_min,precipitation_probability_max',
+    );
     f.searchParams.set('timezone', timezone);
     f.searchParams.set('start_date', date);
     f.searchParams.set('end_date', date);
@@ -79,6 +121,10 @@ export async function weatherFor(egress: Egress, config: Config, location: strin
     if (rain !== undefined) note.precipitationProbability = rain;
     return note;
   } catch (err) {
-    return { place: location, date, error: (err instanceof Error ? err.message : String(err)).slice(0, 200) };
+    return {
+      place: location,
+      date,
+      error: (err instanceof Error ? err.message : String(err)).slice(0, 200),
+    };
   }
 }

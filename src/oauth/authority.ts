@@ -17,10 +17,13 @@ import type { Store } from '../store/store.js';
 import type { ApiKeyRecord, FamilyInfo, OAuthWrite } from '../store/types.js';
 import type { Caller } from '../domain/shared/state.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
-import { apiScopes, decideGrantLogged, type OAuthGrant, type OAuthScope } from '../domain/oauth/grants.js';
 import {
-  makeCredential, parseCredential, sameHash, verifierMatches,
-} from './credentials.js';
+  apiScopes,
+  decideGrantLogged,
+  type OAuthGrant,
+  type OAuthScope,
+} from '../domain/oauth/grants.js';
+import { makeCredential, parseCredential, sameHash, verifierMatches } from './credentials.js';
 
 export const CODE_SECONDS = 60;
 export const ACCESS_SECONDS = 3600;
@@ -40,29 +43,59 @@ export interface OAuthClient {
 }
 
 export interface CodeRecord {
-  id: string; secretHash: string; clientId: string; redirectUri: string; codeChallenge: string;
-  scopes: OAuthScope[]; resource: string; familyId: string; keyId: string; personId: string | null;
+  id: string;
+  secretHash: string;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  scopes: OAuthScope[];
+  resource: string;
+  familyId: string;
+  keyId: string;
+  personId: string | null;
   expiresAt: number;
   /** Set when spent; the grant it made, so a replay can revoke it. */
-  spentAt?: number; grantId?: string;
+  spentAt?: number;
+  grantId?: string;
 }
 
 export interface TokenRecord {
-  id: string; kind: 'access' | 'refresh'; secretHash: string; grantId: string; familyId: string;
-  clientId: string; scopes: OAuthScope[]; expiresAt: number; spentAt?: number;
+  id: string;
+  kind: 'access' | 'refresh';
+  secretHash: string;
+  grantId: string;
+  familyId: string;
+  clientId: string;
+  scopes: OAuthScope[];
+  expiresAt: number;
+  spentAt?: number;
 }
 
 export interface TokenAnswer {
-  access_token: string; token_type: 'Bearer'; expires_in: number; refresh_token: string; scope: string;
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
 }
 
 /** An OAuth failure as RFC 6749 §5.2 names it; the endpoint turns it into a 400 or 401. */
 export class OAuthFailure extends Error {
-  constructor(readonly error: string, message: string, readonly status = 400) { super(message); }
+  constructor(
+    readonly error: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
 }
 
 /** What a verified access token lets its bearer be: the grant as a key of its family. */
-export interface VerifiedGrant { grant: OAuthGrant; family: FamilyInfo; key: ApiKeyRecord }
+export interface VerifiedGrant {
+  grant: OAuthGrant;
+  family: FamilyInfo;
+  key: ApiKeyRecord;
+}
 
 export interface AuthorityDeps {
   store: Store;
@@ -78,7 +111,9 @@ export class OAuthAuthority {
   private readonly forwardKey = randomBytes(32);
   constructor(readonly d: AuthorityDeps) {}
 
-  private nowMs(): number { return this.d.now().getTime(); }
+  private nowMs(): number {
+    return this.d.now().getTime();
+  }
 
   getClient(id: string): OAuthClient | undefined {
     const c = this.d.store.getOAuth<OAuthClient>('client', id);
@@ -93,18 +128,31 @@ export class OAuthAuthority {
   /** 1. The consent page approved: a code for the client, bound to everything the token step checks. */
   async issueCode(input: Omit<CodeRecord, 'id' | 'secretHash' | 'expiresAt'>): Promise<string> {
     const made = makeCredential('code');
-    const code: CodeRecord = { ...input, id: made.id, secretHash: made.secretHash, expiresAt: this.nowMs() + CODE_SECONDS * 1000 };
+    const code: CodeRecord = {
+      ...input,
+      id: made.id,
+      secretHash: made.secretHash,
+      expiresAt: this.nowMs() + CODE_SECONDS * 1000,
+    };
     await this.d.store.transactOAuth((read) => {
       const client = read<OAuthClient>('client', input.clientId);
       const writes: OAuthWrite[] = [{ kind: 'code', id: code.id, value: code }];
-      if (client && !client.usedAt) writes.push({ kind: 'client', id: client.id, value: { ...client, usedAt: this.d.now().toISOString() } });
+      if (client && !client.usedAt)
+        writes.push({
+          kind: 'client',
+          id: client.id,
+          value: { ...client, usedAt: this.d.now().toISOString() },
+        });
       return { writes, result: undefined };
     });
     return made.text;
   }
 
   /** 2. authorization_code: the code, spent now, becomes a grant with its first tokens. */
-  async exchangeCode(client: OAuthClient, p: { code: string; verifier: string; redirectUri: string; resource?: string | undefined }): Promise<TokenAnswer> {
+  async exchangeCode(
+    client: OAuthClient,
+    p: { code: string; verifier: string; redirectUri: string; resource?: string | undefined },
+  ): Promise<TokenAnswer> {
     const parsed = parseCredential('code', p.code);
     if (!parsed) throw new OAuthFailure('invalid_grant', 'The code is malformed');
     const now = this.nowMs();
@@ -112,62 +160,104 @@ export class OAuthAuthority {
     const tokens = [makeCredential('access'), makeCredential('refresh')] as const;
     const outcome = await this.d.store.transactOAuth<CodeOutcome>((read) => {
       const code = read<CodeRecord>('code', parsed.id);
-      if (!code || !sameHash(code.secretHash, parsed.secretHash)) return { writes: [], result: { fail: 'The code is unknown' } };
+      if (!code || !sameHash(code.secretHash, parsed.secretHash))
+        return { writes: [], result: { fail: 'The code is unknown' } };
       if (code.spentAt !== undefined) return { writes: [], result: { replayed: code } };
       const spent: OAuthWrite = { kind: 'code', id: code.id, value: { ...code, spentAt: now } };
       const fail = (why: string) => ({ writes: [spent], result: { fail: why } as const });
       if (code.expiresAt <= now) return fail('The code has expired');
       if (code.clientId !== client.id) return fail('The code was issued to another client');
-      if (code.redirectUri !== p.redirectUri) return fail('redirect_uri differs from the one of the authorization request');
-      if (p.resource !== undefined && p.resource !== code.resource) return { writes: [spent], result: { target: `resource must be ${code.resource}` } };
-      if (!verifierMatches(p.verifier, code.codeChallenge)) return fail('code_verifier does not match the code_challenge');
+      if (code.redirectUri !== p.redirectUri)
+        return fail('redirect_uri differs from the one of the authorization request');
+      if (p.resource !== undefined && p.resource !== code.resource)
+        return { writes: [spent], result: { target: `resource must be ${code.resource}` } };
+      if (!verifierMatches(p.verifier, code.codeChallenge))
+        return fail('code_verifier does not match the code_challenge');
       const grant: OAuthGrant = {
-        id: grantId, familyId: code.familyId, clientId: client.id, clientName: client.name, scopes: code.scopes,
-        resource: code.resource, keyId: code.keyId, personId: code.personId, createdAt: new Date(now).toISOString(), revokedAt: null,
+        id: grantId,
+        familyId: code.familyId,
+        clientId: client.id,
+        clientName: client.name,
+        scopes: code.scopes,
+        resource: code.resource,
+        keyId: code.keyId,
+        personId: code.personId,
+        createdAt: new Date(now).toISOString(),
+        revokedAt: null,
       };
       return {
-        writes: [{ ...spent, value: { ...code, spentAt: now, grantId } }, { kind: 'grant', id: grant.id, value: grant }, ...this.tokenWrites(grant, grant.scopes, tokens, now)],
+        writes: [
+          { ...spent, value: { ...code, spentAt: now, grantId } },
+          { kind: 'grant', id: grant.id, value: grant },
+          ...this.tokenWrites(grant, grant.scopes, tokens, now),
+        ],
         result: { grant },
       };
     });
     if ('replayed' in outcome) {
       if (outcome.replayed.grantId) await this.revokeGrant(outcome.replayed.grantId, null);
-      throw new OAuthFailure('invalid_grant', 'The code was already used; the grant made from it is revoked');
+      throw new OAuthFailure(
+        'invalid_grant',
+        'The code was already used; the grant made from it is revoked',
+      );
     }
     if ('target' in outcome) throw new OAuthFailure('invalid_target', outcome.target);
     if ('fail' in outcome) throw new OAuthFailure('invalid_grant', outcome.fail);
-    await this.log(outcome.grant, 'created', { keyId: outcome.grant.keyId, personId: outcome.grant.personId, grantId: outcome.grant.id });
+    await this.log(outcome.grant, 'created', {
+      keyId: outcome.grant.keyId,
+      personId: outcome.grant.personId,
+      grantId: outcome.grant.id,
+    });
     return this.answer(outcome.grant.scopes, tokens);
   }
 
   /** 3. refresh_token: the refresh token is spent and replaced, with a fresh access token. */
-  async refresh(client: OAuthClient, p: { refreshToken: string; scopes?: OAuthScope[] | undefined; resource?: string | undefined }): Promise<TokenAnswer> {
+  async refresh(
+    client: OAuthClient,
+    p: { refreshToken: string; scopes?: OAuthScope[] | undefined; resource?: string | undefined },
+  ): Promise<TokenAnswer> {
     const parsed = parseCredential('refresh', p.refreshToken);
     if (!parsed) throw new OAuthFailure('invalid_grant', 'The refresh token is malformed');
     const now = this.nowMs();
     const tokens = [makeCredential('access'), makeCredential('refresh')] as const;
     const outcome = await this.d.store.transactOAuth<RefreshOutcome>((read) => {
       const t = read<TokenRecord>('token', parsed.id);
-      if (!t || t.kind !== 'refresh' || !sameHash(t.secretHash, parsed.secretHash)) return { writes: [], result: { fail: 'The refresh token is unknown' } };
-      if (t.clientId !== client.id) return { writes: [], result: { fail: 'The refresh token was issued to another client' } };
+      if (!t || t.kind !== 'refresh' || !sameHash(t.secretHash, parsed.secretHash))
+        return { writes: [], result: { fail: 'The refresh token is unknown' } };
+      if (t.clientId !== client.id)
+        return { writes: [], result: { fail: 'The refresh token was issued to another client' } };
       if (t.spentAt !== undefined) return { writes: [], result: { replayed: t.grantId } };
-      if (t.expiresAt <= now) return { writes: [{ kind: 'token', id: t.id, value: null }], result: { fail: 'The refresh token has expired' } };
+      if (t.expiresAt <= now)
+        return {
+          writes: [{ kind: 'token', id: t.id, value: null }],
+          result: { fail: 'The refresh token has expired' },
+        };
       const grant = read<OAuthGrant>('grant', t.grantId);
-      if (!grant || grant.revokedAt || !this.grantUsable(grant)) return { writes: [], result: { fail: 'The grant was revoked' } };
-      if (p.resource !== undefined && p.resource !== grant.resource) return { writes: [], result: { target: `resource must be ${grant.resource}` } };
+      if (!grant || grant.revokedAt || !this.grantUsable(grant))
+        return { writes: [], result: { fail: 'The grant was revoked' } };
+      if (p.resource !== undefined && p.resource !== grant.resource)
+        return { writes: [], result: { target: `resource must be ${grant.resource}` } };
       const scopes = p.scopes ?? t.scopes;
-      if (scopes.some((s) => !grant.scopes.includes(s))) return { writes: [], result: { scope: true } };
+      if (scopes.some((s) => !grant.scopes.includes(s)))
+        return { writes: [], result: { scope: true } };
       // The spent token stays until it would have expired: presented again, it gives a thief away.
       return {
-        writes: [{ kind: 'token', id: t.id, value: { ...t, spentAt: now } }, ...this.tokenWrites(grant, scopes, tokens, now)],
+        writes: [
+          { kind: 'token', id: t.id, value: { ...t, spentAt: now } },
+          ...this.tokenWrites(grant, scopes, tokens, now),
+        ],
         result: { grant, scopes },
       };
     });
     if ('replayed' in outcome) {
       await this.revokeGrant(outcome.replayed, null);
-      throw new OAuthFailure('invalid_grant', 'The refresh token was already used; its grant is revoked');
+      throw new OAuthFailure(
+        'invalid_grant',
+        'The refresh token was already used; its grant is revoked',
+      );
     }
-    if ('scope' in outcome) throw new OAuthFailure('invalid_scope', 'scope asks for more than the grant holds');
+    if ('scope' in outcome)
+      throw new OAuthFailure('invalid_scope', 'scope asks for more than the grant holds');
     if ('target' in outcome) throw new OAuthFailure('invalid_target', outcome.target);
     if ('fail' in outcome) throw new OAuthFailure('invalid_grant', outcome.fail);
     return this.answer(outcome.scopes, tokens);
@@ -182,9 +272,19 @@ export class OAuthAuthority {
       const parsed = parseCredential(kind, token);
       if (!parsed) continue;
       const t = this.d.store.getOAuth<TokenRecord>('token', parsed.id);
-      if (!t || t.kind !== kind || t.clientId !== client.id || !sameHash(t.secretHash, parsed.secretHash)) return;
+      if (
+        !t ||
+        t.kind !== kind ||
+        t.clientId !== client.id ||
+        !sameHash(t.secretHash, parsed.secretHash)
+      )
+        return;
       if (kind === 'refresh') await this.revokeGrant(t.grantId, null);
-      else await this.d.store.transactOAuth(() => ({ writes: [{ kind: 'token', id: t.id, value: null }], result: undefined }));
+      else
+        await this.d.store.transactOAuth(() => ({
+          writes: [{ kind: 'token', id: t.id, value: null }],
+          result: undefined,
+        }));
       return;
     }
   }
@@ -194,14 +294,28 @@ export class OAuthAuthority {
     const parsed = parseCredential('access', token);
     if (!parsed) return null;
     const t = this.d.store.getOAuth<TokenRecord>('token', parsed.id);
-    if (!t || t.kind !== 'access' || !sameHash(t.secretHash, parsed.secretHash) || t.expiresAt <= this.nowMs()) return null;
+    if (
+      !t ||
+      t.kind !== 'access' ||
+      !sameHash(t.secretHash, parsed.secretHash) ||
+      t.expiresAt <= this.nowMs()
+    )
+      return null;
     const grant = this.d.store.getOAuth<OAuthGrant>('grant', t.grantId);
-    if (!grant || grant.revokedAt || grant.resource !== this.d.resource || !this.grantUsable(grant)) return null;
+    if (!grant || grant.revokedAt || grant.resource !== this.d.resource || !this.grantUsable(grant))
+      return null;
     const family = this.d.store.getFamily(grant.familyId);
     if (!family) return null;
     const key: ApiKeyRecord = {
-      id: grant.keyId, familyId: grant.familyId, name: `${grant.clientName} (OAuth)`, scopes: apiScopes(t.scopes),
-      personId: grant.personId, secretHash: '', createdAt: grant.createdAt, revokedAt: null, lastUsedAt: null,
+      id: grant.keyId,
+      familyId: grant.familyId,
+      name: `${grant.clientName} (OAuth)`,
+      scopes: apiScopes(t.scopes),
+      personId: grant.personId,
+      secretHash: '',
+      createdAt: grant.createdAt,
+      revokedAt: null,
+      lastUsedAt: null,
     };
     return { grant, family, key };
   }
@@ -212,7 +326,8 @@ export class OAuthAuthority {
   }
 
   verifyForwarded(token: string, proof: string): VerifiedGrant | null {
-    if (!sameHash(this.forwardProof(token), /^[0-9a-f]{64}$/.test(proof) ? proof : '00'.repeat(32))) return null;
+    if (!sameHash(this.forwardProof(token), /^[0-9a-f]{64}$/.test(proof) ? proof : '00'.repeat(32)))
+      return null;
     return this.verifyAccess(token);
   }
 
@@ -226,9 +341,13 @@ export class OAuthAuthority {
    * Answers the revoked grant, or undefined when there is none; an already revoked one is
    * answered as it is (`already: true`), nothing logged again.
    */
-  async revokeGrant(grantId: string, by: Caller | null): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {
+  async revokeGrant(
+    grantId: string,
+    by: Caller | null,
+  ): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {
     const outcome = await revokeGrantInStore(this.d.store, grantId, this.d.now());
-    if (outcome && !outcome.already) await this.log(outcome.grant, 'revoked', by ?? { keyId: null, personId: null, grantId });
+    if (outcome && !outcome.already)
+      await this.log(outcome.grant, 'revoked', by ?? { keyId: null, personId: null, grantId });
     return outcome;
   }
 
@@ -236,9 +355,15 @@ export class OAuthAuthority {
   async sweep(limit = 500): Promise<number> {
     const now = this.nowMs();
     const writes: OAuthWrite[] = [];
-    for (const c of this.d.store.listOAuth<CodeRecord>('code')) if (c.expiresAt + 3_600_000 < now && writes.length < limit) writes.push({ kind: 'code', id: c.id, value: null });
-    for (const t of this.d.store.listOAuth<TokenRecord>('token')) if (t.expiresAt < now && writes.length < limit) writes.push({ kind: 'token', id: t.id, value: null });
-    for (const c of this.d.store.listOAuth<OAuthClient>('client')) if (this.expiredClient(c) && writes.length < limit) writes.push({ kind: 'client', id: c.id, value: null });
+    for (const c of this.d.store.listOAuth<CodeRecord>('code'))
+      if (c.expiresAt + 3_600_000 < now && writes.length < limit)
+        writes.push({ kind: 'code', id: c.id, value: null });
+    for (const t of this.d.store.listOAuth<TokenRecord>('token'))
+      if (t.expiresAt < now && writes.length < limit)
+        writes.push({ kind: 'token', id: t.id, value: null });
+    for (const c of this.d.store.listOAuth<OAuthClient>('client'))
+      if (this.expiredClient(c) && writes.length < limit)
+        writes.push({ kind: 'client', id: c.id, value: null });
     if (writes.length) await this.d.store.transactOAuth(() => ({ writes, result: undefined }));
     return writes.length;
   }
@@ -248,15 +373,41 @@ export class OAuthAuthority {
     return !!key && !key.revokedAt;
   }
 
-  private tokenWrites(grant: OAuthGrant, scopes: OAuthScope[], [access, refresh]: readonly [Made, Made], now: number): OAuthWrite[] {
+  private tokenWrites(
+    grant: OAuthGrant,
+    scopes: OAuthScope[],
+    [access, refresh]: readonly [Made, Made],
+    now: number,
+  ): OAuthWrite[] {
     const base = { grantId: grant.id, familyId: grant.familyId, clientId: grant.clientId, scopes };
-    const a: TokenRecord = { id: access.id, kind: 'access', secretHash: access.secretHash, expiresAt: now + ACCESS_SECONDS * 1000, ...base };
-    const r: TokenRecord = { id: refresh.id, kind: 'refresh', secretHash: refresh.secretHash, expiresAt: now + REFRESH_DAYS * 86_400_000, ...base };
-    return [{ kind: 'token', id: a.id, value: a }, { kind: 'token', id: r.id, value: r }];
+    const a: TokenRecord = {
+      id: access.id,
+      kind: 'access',
+      secretHash: access.secretHash,
+      expiresAt: now + ACCESS_SECONDS * 1000,
+      ...base,
+    };
+    const r: TokenRecord = {
+      id: refresh.id,
+      kind: 'refresh',
+      secretHash: refresh.secretHash,
+      expiresAt: now + REFRESH_DAYS * 86_400_000,
+      ...base,
+    };
+    return [
+      { kind: 'token', id: a.id, value: a },
+      { kind: 'token', id: r.id, value: r },
+    ];
   }
 
   private answer(scopes: OAuthScope[], [access, refresh]: readonly [Made, Made]): TokenAnswer {
-    return { access_token: access.text, token_type: 'Bearer', expires_in: ACCESS_SECONDS, refresh_token: refresh.text, scope: scopes.join(' ') };
+    return {
+      access_token: access.text,
+      token_type: 'Bearer',
+      expires_in: ACCESS_SECONDS,
+      refresh_token: refresh.text,
+      scope: scopes.join(' '),
+    };
   }
 
   private async log(grant: OAuthGrant, what: 'created' | 'revoked', by: Caller): Promise<void> {
@@ -268,19 +419,31 @@ export class OAuthAuthority {
 }
 
 type Made = ReturnType<typeof makeCredential>;
-type CodeOutcome = { fail: string } | { target: string } | { replayed: CodeRecord } | { grant: OAuthGrant };
-type RefreshOutcome = { fail: string } | { target: string } | { replayed: string } | { scope: true } | { grant: OAuthGrant; scopes: OAuthScope[] };
+type CodeOutcome =
+  { fail: string } | { target: string } | { replayed: CodeRecord } | { grant: OAuthGrant };
+type RefreshOutcome =
+  | { fail: string }
+  | { target: string }
+  | { replayed: string }
+  | { scope: true }
+  | { grant: OAuthGrant; scopes: OAuthScope[] };
 
 const UNUSED_CLIENT_MS = 24 * 3_600_000;
 
 /** A family's grants, oldest first (also for the CLI, which has no daemon). */
 export function listGrants(store: Store, familyId: string): OAuthGrant[] {
-  return store.listOAuth<OAuthGrant>('grant').filter((g) => g.familyId === familyId)
+  return store
+    .listOAuth<OAuthGrant>('grant')
+    .filter((g) => g.familyId === familyId)
     .sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
 /** Marks a grant revoked and drops its tokens in one transaction (the CLI's path too). */
-export async function revokeGrantInStore(store: Store, grantId: string, now: Date): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {
+export async function revokeGrantInStore(
+  store: Store,
+  grantId: string,
+  now: Date,
+): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {
   const tokens = store.listOAuth<TokenRecord>('token').filter((t) => t.grantId === grantId);
   return store.transactOAuth<{ grant: OAuthGrant; already: boolean } | undefined>((read) => {
     const grant = read<OAuthGrant>('grant', grantId);
@@ -288,6 +451,9 @@ export async function revokeGrantInStore(store: Store, grantId: string, now: Dat
     const drop: OAuthWrite[] = tokens.map((t) => ({ kind: 'token', id: t.id, value: null }));
     if (grant.revokedAt) return { writes: drop, result: { grant, already: true } };
     const revoked = { ...grant, revokedAt: now.toISOString() };
-    return { writes: [...drop, { kind: 'grant', id: grant.id, value: revoked }], result: { grant: revoked, already: false } };
+    return {
+      writes: [...drop, { kind: 'grant', id: grant.id, value: revoked }],
+      result: { grant: revoked, already: false },
+    };
   });
 }

@@ -74,9 +74,11 @@ export function renderConsent(v: ConsentView): string {
   const r = v.request;
   const hidden = (Object.keys(r) as (keyof AuthorizeRequest)[])
     .filter((k) => r[k] !== undefined)
-    .map((k) => `<input type="hidden" name="${k}" value="${e(r[k]!)}">`).join('\n');
+    .map((k) => `<input type="hidden" name="${k}" value="${e(r[k]!)}">`)
+    .join('\n');
   const target = new URL(r.redirect_uri);
-  const where = target.protocol === 'https:' || target.protocol === 'http:' ? target.host : target.protocol;
+  const where =
+    target.protocol === 'https:' || target.protocol === 'http:' ? target.host : target.protocol;
   const canWrite = v.offered.includes('household:write');
   const chosen = canWrite ? v.chosen : 'read';
   return `${head('Connect an assistant')}<h1>Connect “${e(v.clientName)}” to your household?</h1>

@@ -17,7 +17,11 @@ export type CredentialKind = 'code' | 'access' | 'refresh';
 const PREFIX: { [K in CredentialKind]: string } = { code: 'hoc', access: 'hoa', refresh: 'hor' };
 const FORMAT = /^(hoc|hoa|hor)_([0-9A-Za-z]{16})_([0-9A-Za-z]{32})$/;
 
-export interface MadeCredential { text: string; id: string; secretHash: string }
+export interface MadeCredential {
+  text: string;
+  id: string;
+  secretHash: string;
+}
 
 export function makeCredential(kind: CredentialKind): MadeCredential {
   const id = randomBase62(16);
@@ -26,7 +30,10 @@ export function makeCredential(kind: CredentialKind): MadeCredential {
 }
 
 /** The id and the secret's hash of a presented credential of that kind, or null if malformed. */
-export function parseCredential(kind: CredentialKind, text: string): { id: string; secretHash: string } | null {
+export function parseCredential(
+  kind: CredentialKind,
+  text: string,
+): { id: string; secretHash: string } | null {
   const m = FORMAT.exec(text);
   if (!m || m[1] !== PREFIX[kind]) return null;
   return { id: m[2], secretHash: hashSecret(m[3]) };
@@ -78,7 +85,9 @@ export function verifierMatches(verifier: string, challenge: string): boolean {
  * The scopes of a `scope` parameter (space-separated, RFC 6749 §3.3); absent or empty means
  * all of them. An unknown scope → `{unknown}` naming it.
  */
-export function parseScopes(text: string | undefined | null): { scopes: OAuthScope[] } | { unknown: string } {
+export function parseScopes(
+  text: string | undefined | null,
+): { scopes: OAuthScope[] } | { unknown: string } {
   const words = (text ?? '').split(' ').filter(Boolean);
   if (!words.length) return { scopes: [...OAUTH_SCOPES] };
   const out = new Set<OAuthScope>();
@@ -91,23 +100,40 @@ export function parseScopes(text: string | undefined | null): { scopes: OAuthSco
 
 /** Write implies read: a grant of household:write also reads. */
 export function withImplied(scopes: readonly OAuthScope[]): OAuthScope[] {
-  return scopes.includes('household:write') ? [...OAUTH_SCOPES] : scopes.filter((s) => s === 'household:read');
+  return scopes.includes('household:write')
+    ? [...OAUTH_SCOPES]
+    : scopes.filter((s) => s === 'household:read');
 }
 
 // ---- redirect URIs ----------------------------------------------------------------------------
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:', 'ftp:', 'ws:', 'wss:']);
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'blob:',
+  'about:',
+  'ftp:',
+  'ws:',
+  'wss:',
+]);
 
 /** Why a redirect URI cannot be registered, or null when it can. */
 export function redirectUriProblem(uri: string): string | null {
   let u: URL;
-  try { u = new URL(uri); } catch { return 'is not an absolute URI'; }
+  try {
+    u = new URL(uri);
+  } catch {
+    return 'is not an absolute URI';
+  }
   if (u.hash || uri.includes('#')) return 'must not have a fragment';
   if (u.username || u.password) return 'must not carry a user name or password';
   if (u.protocol === 'https:') return null;
   if (u.protocol === 'http:') {
-    return LOOPBACK_HOSTS.has(u.hostname) || /^127\.\d+\.\d+\.\d+$/.test(u.hostname) ? null
+    return LOOPBACK_HOSTS.has(u.hostname) || /^127\.\d+\.\d+\.\d+$/.test(u.hostname)
+      ? null
       : 'must use https (plain http only on a loopback address such as http://127.0.0.1:port/callback)';
   }
   if (FORBIDDEN_SCHEMES.has(u.protocol)) return `must not use the ${u.protocol} scheme`;

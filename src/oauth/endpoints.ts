@@ -16,10 +16,22 @@ import { hasScope } from '../family/scopes.js';
 import type { Services } from '../http/route.js';
 import type { Store } from '../store/store.js';
 import { type OAuthAuthority, OAuthFailure, type OAuthClient } from './authority.js';
-import { oauthUrls, resourceMetadata, serverMetadata, OAUTH_PATHS, type OAuthUrls } from './metadata.js';
+import {
+  oauthUrls,
+  resourceMetadata,
+  serverMetadata,
+  OAUTH_PATHS,
+  type OAuthUrls,
+} from './metadata.js';
 import { RegistrationLimiter, registerClient } from './registration.js';
 import { consentHeaders, renderConsent, renderProblem, type AuthorizeRequest } from './consent.js';
-import { clientSecretHash, parseScopes, sameHash, validChallenge, withImplied } from './credentials.js';
+import {
+  clientSecretHash,
+  parseScopes,
+  sameHash,
+  validChallenge,
+  withImplied,
+} from './credentials.js';
 
 const BODY_LIMIT = 16 * 1024;
 
@@ -32,7 +44,12 @@ export interface OAuthDoor {
  * `store` is the OAuth door's own (clients, and the admin key check of the consent page): the
  * door holds credentials, as the key check does, and is handed the store for them alone.
  */
-export function oauthDoor(services: Services, store: Store, authority: OAuthAuthority, urls: OAuthUrls): OAuthDoor {
+export function oauthDoor(
+  services: Services,
+  store: Store,
+  authority: OAuthAuthority,
+  urls: OAuthUrls,
+): OAuthDoor {
   const keys = new KeyCache(store);
   const clock = () => services.now().getTime();
   const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, clock);
@@ -44,14 +61,20 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
 
   const middleware: Koa.Middleware = async (ctx, next) => {
     const doc = documents.get(ctx.path);
-    if (!doc && !endpoints.has(ctx.path)) { await next(); return; }
+    if (!doc && !endpoints.has(ctx.path)) {
+      await next();
+      return;
+    }
     const browserFacing = ctx.path === OAUTH_PATHS.authorize;
     if (!browserFacing) {
       // Browser-based MCP clients fetch these cross-origin; nothing here rides on cookies.
       ctx.set('Access-Control-Allow-Origin', '*');
       if (ctx.method === 'OPTIONS') {
         ctx.set('Access-Control-Allow-Methods', doc ? 'GET' : 'POST');
-        ctx.set('Access-Control-Allow-Headers', 'authorization, content-type, mcp-protocol-version');
+        ctx.set(
+          'Access-Control-Allow-Headers',
+          'authorization, content-type, mcp-protocol-version',
+        );
         ctx.status = 204;
         return;
       }
@@ -59,7 +82,12 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
     const allowed = doc ? ['GET', 'HEAD'] : browserFacing ? ['GET', 'POST'] : ['POST'];
     if (!allowed.includes(ctx.method)) {
       ctx.set('Allow', allowed.join(', '));
-      return oauthError(ctx, 405, 'invalid_request', `${ctx.method} is not allowed here; it takes ${allowed.join(', ')}`);
+      return oauthError(
+        ctx,
+        405,
+        'invalid_request',
+        `${ctx.method} is not allowed here; it takes ${allowed.join(', ')}`,
+      );
     }
     if (doc) {
       ctx.set('Cache-Control', 'public, max-age=300');
@@ -71,9 +99,16 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
       case OAUTH_PATHS.register: {
         const body = await readBody(ctx, 'json');
         if (body === null) return;
-        const answer = await registerClient({ store, authority, limiter: registrations, now: services.now }, body, addressBucket(ctx.ip));
+        const answer = await registerClient(
+          { store, authority, limiter: registrations, now: services.now },
+          body,
+          addressBucket(ctx.ip),
+        );
         ctx.status = answer.status;
-        ctx.body = 'error' in answer ? { error: answer.error, error_description: answer.error_description } : answer.body;
+        ctx.body =
+          'error' in answer
+            ? { error: answer.error, error_description: answer.error_description }
+            : answer.body;
         return;
       }
       case OAUTH_PATHS.authorize:
@@ -95,7 +130,8 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
           ctx.body = await token(client, form);
         } catch (err) {
           if (!(err instanceof OAuthFailure)) throw err;
-          if (err.status === 401 && ctx.get('authorization')) ctx.set('WWW-Authenticate', 'Basic realm="household-organizer"');
+          if (err.status === 401 && ctx.get('authorization'))
+            ctx.set('WWW-Authenticate', 'Basic realm="household-organizer"');
           oauthError(ctx, err.status, err.error, err.message);
         }
         return;
@@ -107,14 +143,22 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
     const resource = form.resource;
     switch (form.grant_type) {
       case 'authorization_code':
-        for (const f of ['code', 'code_verifier', 'redirect_uri']) if (!form[f]) throw new OAuthFailure('invalid_request', `${f} is required`);
-        return authority.exchangeCode(client, { code: form.code, verifier: form.code_verifier, redirectUri: form.redirect_uri, resource });
+        for (const f of ['code', 'code_verifier', 'redirect_uri'])
+          if (!form[f]) throw new OAuthFailure('invalid_request', `${f} is required`);
+        return authority.exchangeCode(client, {
+          code: form.code,
+          verifier: form.code_verifier,
+          redirectUri: form.redirect_uri,
+          resource,
+        });
       case 'refresh_token': {
-        if (!form.refresh_token) throw new OAuthFailure('invalid_request', 'refresh_token is required');
+        if (!form.refresh_token)
+          throw new OAuthFailure('invalid_request', 'refresh_token is required');
         let scopes;
         if (form.scope) {
           const parsed = parseScopes(form.scope);
-          if ('unknown' in parsed) throw new OAuthFailure('invalid_scope', `unknown scope ${parsed.unknown}`);
+          if ('unknown' in parsed)
+            throw new OAuthFailure('invalid_scope', `unknown scope ${parsed.unknown}`);
           scopes = parsed.scopes;
         }
         return authority.refresh(client, { refreshToken: form.refresh_token, scopes, resource });
@@ -122,7 +166,10 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
       case undefined:
         throw new OAuthFailure('invalid_request', 'grant_type is required');
       default:
-        throw new OAuthFailure('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+        throw new OAuthFailure(
+          'unsupported_grant_type',
+          'grant_type must be authorization_code or refresh_token',
+        );
     }
   }
 
@@ -141,39 +188,75 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
       params = form;
     }
     const client = params.client_id ? authority.getClient(params.client_id) : undefined;
-    if (!client) return problem(ctx, 'The assistant is not registered here (unknown or expired client_id); register it again from the assistant');
+    if (!client)
+      return problem(
+        ctx,
+        'The assistant is not registered here (unknown or expired client_id); register it again from the assistant',
+      );
     const redirect = params.redirect_uri ?? '';
-    if (!client.redirectUris.includes(redirect)) return problem(ctx, 'redirect_uri is not one the assistant registered');
+    if (!client.redirectUris.includes(redirect))
+      return problem(ctx, 'redirect_uri is not one the assistant registered');
     const back = (query: Record<string, string>) => {
       const u = new URL(redirect);
-      for (const [k, v] of Object.entries({ ...query, ...(params.state !== undefined ? { state: params.state } : {}), iss: urls.issuer })) u.searchParams.set(k, v);
+      for (const [k, v] of Object.entries({
+        ...query,
+        ...(params.state !== undefined ? { state: params.state } : {}),
+        iss: urls.issuer,
+      }))
+        u.searchParams.set(k, v);
       ctx.status = 303;
       ctx.set(consentHeaders(redirect));
       ctx.redirect(u.href);
       ctx.status = 303;
     };
-    const refuse = (error: string, description: string) => back({ error, error_description: description });
-    if (params.response_type !== 'code') return refuse('unsupported_response_type', 'response_type must be code');
-    if (!params.code_challenge || !validChallenge(params.code_challenge)) return refuse('invalid_request', 'code_challenge is required (PKCE, 43 base64url characters)');
-    if (params.code_challenge_method !== 'S256') return refuse('invalid_request', 'code_challenge_method must be S256');
+    const refuse = (error: string, description: string) =>
+      back({ error, error_description: description });
+    if (params.response_type !== 'code')
+      return refuse('unsupported_response_type', 'response_type must be code');
+    if (!params.code_challenge || !validChallenge(params.code_challenge))
+      return refuse(
+        'invalid_request',
+        'code_challenge is required (PKCE, 43 base64url characters)',
+      );
+    if (params.code_challenge_method !== 'S256')
+      return refuse('invalid_request', 'code_challenge_method must be S256');
     const scopes = parseScopes(params.scope);
-    if ('unknown' in scopes) return refuse('invalid_scope', `unknown scope ${scopes.unknown}; this server offers household:read and household:write`);
-    if (params.resource !== undefined && params.resource !== urls.resource) return refuse('invalid_target', `resource must be ${urls.resource}`);
+    if ('unknown' in scopes)
+      return refuse(
+        'invalid_scope',
+        `unknown scope ${scopes.unknown}; this server offers household:read and household:write`,
+      );
+    if (params.resource !== undefined && params.resource !== urls.resource)
+      return refuse('invalid_target', `resource must be ${urls.resource}`);
     const request: AuthorizeRequest = {
-      response_type: 'code', client_id: client.id, redirect_uri: redirect, code_challenge: params.code_challenge,
-      code_challenge_method: 'S256', state: params.state, scope: params.scope, resource: params.resource,
+      response_type: 'code',
+      client_id: client.id,
+      redirect_uri: redirect,
+      code_challenge: params.code_challenge,
+      code_challenge_method: 'S256',
+      state: params.state,
+      scope: params.scope,
+      resource: params.resource,
     };
     const offered = withImplied(scopes.scopes);
     const page = (status: number, error?: string, chosen?: 'read' | 'write') => {
       ctx.status = status;
       ctx.set(consentHeaders(redirect));
       ctx.type = 'text/html';
-      ctx.body = renderConsent({ request, clientName: client.name, offered, chosen: chosen ?? (offered.includes('household:write') ? 'write' : 'read'), error });
+      ctx.body = renderConsent({
+        request,
+        clientName: client.name,
+        offered,
+        chosen: chosen ?? (offered.includes('household:write') ? 'write' : 'read'),
+        error,
+      });
     };
     if (ctx.method === 'GET') return page(200);
 
-    if (params.decision === 'deny') return refuse('access_denied', 'The household admin denied the request');
-    const chosen = params.grant_scope === 'write' && offered.includes('household:write') ? 'write' : 'read';
+    if (params.decision === 'deny')
+      return refuse('access_denied', 'The household admin denied the request');
+    const chosen =
+      params.grant_scope === 'write' && offered.includes('household:write') ? 'write' : 'read';
     const bucket = `401 ${addressBucket(ctx.ip)}`;
     const wait = guesses.blocked(bucket);
     if (wait !== null) {
@@ -185,11 +268,21 @@ export function oauthDoor(services: Services, store: Store, authority: OAuthAuth
       guesses.take(bucket);
       return page(401, 'That API key is not valid (unknown, mistyped or revoked).', chosen);
     }
-    if (!hasScope(verified.key, 'admin')) return page(403, 'That key is not an admin key; approving needs a key with the admin scope.', chosen);
+    if (!hasScope(verified.key, 'admin'))
+      return page(
+        403,
+        'That key is not an admin key; approving needs a key with the admin scope.',
+        chosen,
+      );
     const code = await authority.issueCode({
-      clientId: client.id, redirectUri: redirect, codeChallenge: params.code_challenge, resource: urls.resource,
+      clientId: client.id,
+      redirectUri: redirect,
+      codeChallenge: params.code_challenge,
+      resource: urls.resource,
       scopes: chosen === 'write' ? ['household:read', 'household:write'] : ['household:read'],
-      familyId: verified.family.id, keyId: verified.key.id, personId: verified.key.personId,
+      familyId: verified.family.id,
+      keyId: verified.key.id,
+      personId: verified.key.personId,
     });
     back({ code });
   }
@@ -217,31 +310,53 @@ function problem(ctx: Koa.Context, message: string): void {
  * and secret) or client_id (+ client_secret) in the form. A confidential client must prove its
  * secret (either way); a public one sends only its id.
  */
-function authenticateClient(ctx: Koa.Context, form: Record<string, string>, authority: OAuthAuthority): OAuthClient {
+function authenticateClient(
+  ctx: Koa.Context,
+  form: Record<string, string>,
+  authority: OAuthAuthority,
+): OAuthClient {
   let id = form.client_id;
   let secret = form.client_secret;
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('authorization'));
   if (basic) {
     const text = Buffer.from(basic[1], 'base64').toString('utf8');
     const colon = text.indexOf(':');
-    if (colon < 0) throw new OAuthFailure('invalid_client', 'The Basic credentials are malformed', 401);
+    if (colon < 0)
+      throw new OAuthFailure('invalid_client', 'The Basic credentials are malformed', 401);
     try {
       id = decodeURIComponent(text.slice(0, colon).replace(/\+/g, ' '));
       secret = decodeURIComponent(text.slice(colon + 1).replace(/\+/g, ' '));
     } catch {
       throw new OAuthFailure('invalid_client', 'The Basic credentials are malformed', 401);
     }
-    if (form.client_id !== undefined && form.client_id !== id) throw new OAuthFailure('invalid_request', 'client_id differs from the Basic credentials');
+    if (form.client_id !== undefined && form.client_id !== id)
+      throw new OAuthFailure('invalid_request', 'client_id differs from the Basic credentials');
   }
-  if (!id) throw new OAuthFailure('invalid_client', 'client_id is required (or HTTP Basic client credentials)', 401);
+  if (!id)
+    throw new OAuthFailure(
+      'invalid_client',
+      'client_id is required (or HTTP Basic client credentials)',
+      401,
+    );
   const client = authority.getClient(id);
-  if (!client) throw new OAuthFailure('invalid_client', 'The client is unknown (or its registration expired unused)', 401);
+  if (!client)
+    throw new OAuthFailure(
+      'invalid_client',
+      'The client is unknown (or its registration expired unused)',
+      401,
+    );
   if (client.authMethod === 'none') {
-    if (secret) throw new OAuthFailure('invalid_client', 'This client was registered as public: it has no secret', 401);
+    if (secret)
+      throw new OAuthFailure(
+        'invalid_client',
+        'This client was registered as public: it has no secret',
+        401,
+      );
     return client;
   }
   const hash = secret ? clientSecretHash(secret) : null;
-  if (!hash || !sameHash(client.secretHash, hash)) throw new OAuthFailure('invalid_client', 'The client secret is missing or wrong', 401);
+  if (!hash || !sameHash(client.secretHash, hash))
+    throw new OAuthFailure('invalid_client', 'The client secret is missing or wrong', 401);
   return client;
 }
 
@@ -249,11 +364,19 @@ function authenticateClient(ctx: Koa.Context, form: Record<string, string>, auth
  * The body of a POST: a form (`application/x-www-form-urlencoded`, each parameter at most
  * once) or JSON, at most BODY_LIMIT bytes. Answers null after writing the error itself.
  */
-async function readBody(ctx: Koa.Context, kind: 'form' | 'json'): Promise<Record<string, string> | null> {
+async function readBody(
+  ctx: Koa.Context,
+  kind: 'form' | 'json',
+): Promise<Record<string, string> | null> {
   const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
   const wanted = kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
   if (type !== wanted) {
-    oauthError(ctx, 415, kind === 'form' ? 'invalid_request' : 'invalid_client_metadata', `The body must be ${wanted}`);
+    oauthError(
+      ctx,
+      415,
+      kind === 'form' ? 'invalid_request' : 'invalid_client_metadata',
+      `The body must be ${wanted}`,
+    );
     return null;
   }
   const chunks: Buffer[] = [];

@@ -14,7 +14,11 @@ export const PER_HOUR = 20;
 export const UNUSED_PER_ADDRESS = 50;
 const MAX_REDIRECT_URIS = 10;
 
-export interface RegistrationError { status: number; error: string; error_description: string }
+export interface RegistrationError {
+  status: number;
+  error: string;
+  error_description: string;
+}
 
 /** Registrations per address bucket in the current hour (kept in memory). */
 export class RegistrationLimiter {
@@ -34,18 +38,32 @@ export class RegistrationLimiter {
   }
 }
 
-const fail = (error: string, description: string, status = 400): RegistrationError => ({ status, error, error_description: description });
+const fail = (error: string, description: string, status = 400): RegistrationError => ({
+  status,
+  error,
+  error_description: description,
+});
 
 /** Registers a client from its metadata; answers the RFC 7591 response or an error. */
 export async function registerClient(
   d: { store: Store; authority: OAuthAuthority; limiter: RegistrationLimiter; now: () => Date },
-  body: unknown, bucket: string,
+  body: unknown,
+  bucket: string,
 ): Promise<{ status: 201; body: Record<string, unknown> } | RegistrationError> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('invalid_client_metadata', 'The body must be a JSON object of client metadata');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return fail('invalid_client_metadata', 'The body must be a JSON object of client metadata');
   const m = body as Record<string, unknown>;
   const uris = m.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS || !uris.every((u) => typeof u === 'string' && u.length <= 2000)) {
-    return fail('invalid_redirect_uri', `redirect_uris must be an array of 1 to ${MAX_REDIRECT_URIS} URIs`);
+  if (
+    !Array.isArray(uris) ||
+    uris.length === 0 ||
+    uris.length > MAX_REDIRECT_URIS ||
+    !uris.every((u) => typeof u === 'string' && u.length <= 2000)
+  ) {
+    return fail(
+      'invalid_redirect_uri',
+      `redirect_uris must be an array of 1 to ${MAX_REDIRECT_URIS} URIs`,
+    );
   }
   for (const [i, u] of (uris as string[]).entries()) {
     const problem = redirectUriProblem(u);
@@ -53,35 +71,66 @@ export async function registerClient(
   }
   const method = m.token_endpoint_auth_method ?? 'client_secret_basic';
   if (method !== 'none' && method !== 'client_secret_basic' && method !== 'client_secret_post') {
-    return fail('invalid_client_metadata', 'token_endpoint_auth_method must be none, client_secret_basic or client_secret_post');
+    return fail(
+      'invalid_client_metadata',
+      'token_endpoint_auth_method must be none, client_secret_basic or client_secret_post',
+    );
   }
   const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
-  if (!Array.isArray(grantTypes) || !grantTypes.every((g) => g === 'authorization_code' || g === 'refresh_token')) {
-    return fail('invalid_client_metadata', 'grant_types may only hold authorization_code and refresh_token');
+  if (
+    !Array.isArray(grantTypes) ||
+    !grantTypes.every((g) => g === 'authorization_code' || g === 'refresh_token')
+  ) {
+    return fail(
+      'invalid_client_metadata',
+      'grant_types may only hold authorization_code and refresh_token',
+    );
   }
   const responseTypes = m.response_types ?? ['code'];
   if (!Array.isArray(responseTypes) || !responseTypes.every((r) => r === 'code')) {
     return fail('invalid_client_metadata', 'response_types may only hold code');
   }
   if (m.scope !== undefined && (typeof m.scope !== 'string' || 'unknown' in parseScopes(m.scope))) {
-    return fail('invalid_client_metadata', 'scope may only hold household:read and household:write');
+    return fail(
+      'invalid_client_metadata',
+      'scope may only hold household:read and household:write',
+    );
   }
   const rawName = typeof m.client_name === 'string' ? m.client_name.trim() : '';
   const name = rawName ? [...rawName].slice(0, 100).join('') : 'An assistant';
 
   // Bounds last, so a malformed request does not spend the address's allowance.
   const addressHash = createHash('sha256').update(bucket).digest('hex');
-  const unused = d.store.listOAuth<OAuthClient>('client').filter((c) => c.addressHash === addressHash && !c.usedAt && !d.authority.expiredClient(c)).length;
-  if (unused >= UNUSED_PER_ADDRESS) return fail('rate_limited', `This address holds ${unused} registrations that were never used; they expire a day after they were made`, 429);
-  if (!d.limiter.take(bucket)) return fail('rate_limited', `At most ${PER_HOUR} registrations an hour from one address`, 429);
+  const unused = d.store
+    .listOAuth<OAuthClient>('client')
+    .filter(
+      (c) => c.addressHash === addressHash && !c.usedAt && !d.authority.expiredClient(c),
+    ).length;
+  if (unused >= UNUSED_PER_ADDRESS)
+    return fail(
+      'rate_limited',
+      `This address holds ${unused} registrations that were never used; they expire a day after they were made`,
+      429,
+    );
+  if (!d.limiter.take(bucket))
+    return fail('rate_limited', `At most ${PER_HOUR} registrations an hour from one address`, 429);
 
   const secret = method === 'none' ? null : makeClientSecret();
   const now = d.now();
   const client: OAuthClient = {
-    id: `mcp_${randomBase62(24)}`, name, redirectUris: uris as string[], authMethod: method,
-    secretHash: secret?.secretHash ?? null, createdAt: now.toISOString(), addressHash, usedAt: null,
+    id: `mcp_${randomBase62(24)}`,
+    name,
+    redirectUris: uris as string[],
+    authMethod: method,
+    secretHash: secret?.secretHash ?? null,
+    createdAt: now.toISOString(),
+    addressHash,
+    usedAt: null,
   };
-  await d.store.transactOAuth(() => ({ writes: [{ kind: 'client', id: client.id, value: client }], result: undefined }));
+  await d.store.transactOAuth(() => ({
+    writes: [{ kind: 'client', id: client.id, value: client }],
+    result: undefined,
+  }));
   return {
     status: 201,
     body: {

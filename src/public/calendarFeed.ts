@@ -11,9 +11,14 @@ import { readShared } from './shared.js';
 
 export default defineRoutes([
   {
-    method: 'get', path: '/share/calendar/:file', family: false, scope: 'public', tags: ['Calendar shares'],
+    method: 'get',
+    path: '/share/calendar/:file',
+    family: false,
+    scope: 'public',
+    tags: ['Calendar shares'],
     summary: 'A calendar share as an RFC 5545 feed',
-    description: 'The shared events as text/calendar with RRULE, EXDATE and RECURRENCE-ID overrides, times in the family\'s zone with a VTIMEZONE, named by the share (X-WR-CALNAME). Answers 404 for an unknown or revoked token.',
+    description:
+      "The shared events as text/calendar with RRULE, EXDATE and RECURRENCE-ID overrides, times in the family's zone with a VTIMEZONE, named by the share (X-WR-CALNAME). Answers 404 for an unknown or revoked token.",
     produces: 'text/calendar',
     response: { type: 'string' },
     handler: async ({ params, services }) => {

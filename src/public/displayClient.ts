@@ -184,5 +184,6 @@ export const DISPLAY_JS = `(() => {
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
 /** Nothing but the page's own script and style, and its own stream. */
-export const DISPLAY_CSP = `default-src 'none'; script-src ${sha256(DISPLAY_JS)}; style-src ${sha256(DISPLAY_CSS)}; `
-  + "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const DISPLAY_CSP =
+  `default-src 'none'; script-src ${sha256(DISPLAY_JS)}; style-src ${sha256(DISPLAY_CSS)}; ` +
+  "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -22,7 +22,11 @@ const HEADERS = { ...PLAN_HEADERS, 'content-security-policy': DISPLAY_CSP };
 /** How long the page waits for a forecast it does not have yet before it is sent without one. */
 const WEATHER_WAIT_MS = 1_500;
 
-interface Found { family: FamilyInfo; displayId: string; content: (waitMs?: number) => Promise<DisplayContent | null> }
+interface Found {
+  family: FamilyInfo;
+  displayId: string;
+  content: (waitMs?: number) => Promise<DisplayContent | null>;
+}
 
 /** The display a presented token names, with a way to compute its content now; null if none. */
 async function resolve(services: Services, token: string): Promise<Found | null> {
@@ -84,17 +88,36 @@ const NOT_FOUND_PAGE = `<!doctype html>
 
 export default defineRoutes([
   {
-    method: 'get', path: '/display/:displayToken', family: false, scope: 'public', tags: ['Family displays'],
+    method: 'get',
+    path: '/display/:displayToken',
+    family: false,
+    scope: 'public',
+    tags: ['Family displays'],
     summary: 'The family display: a page for a wall tablet',
-    description: 'No API key: the token in the address is the credential. Today and the next `display.days` days '
-      + '(events with times, who is going, leave-by), chores due and done today, and the weather where the family has '
-      + 'a location. The page follows `/display/{displayToken}/events` and keeps its last content when the network drops. '
-      + 'With `Accept: application/json` it answers the content as JSON. Unknown or deleted → 404.',
+    description:
+      'No API key: the token in the address is the credential. Today and the next `display.days` days ' +
+      '(events with times, who is going, leave-by), chores due and done today, and the weather where the family has ' +
+      'a location. The page follows `/display/{displayToken}/events` and keeps its last content when the network drops. ' +
+      'With `Accept: application/json` it answers the content as JSON. Unknown or deleted → 404.',
     produces: 'text/html',
-    response: { type: 'string', description: 'A self-contained HTML page (inline script and style, allowed by hash in its CSP)' },
+    response: {
+      type: 'string',
+      description:
+        'A self-contained HTML page (inline script and style, allowed by hash in its CSP)',
+    },
     alsoResponses: [
-      { status: 200, contentType: 'application/json', schema: DISPLAY_CONTENT_SCHEMA, description: 'The same content as JSON (Accept: application/json)' },
-      { status: 404, contentType: 'text/html', schema: { type: 'string', description: 'A page saying the link is off' }, description: 'Unknown, malformed or deleted token' },
+      {
+        status: 200,
+        contentType: 'application/json',
+        schema: DISPLAY_CONTENT_SCHEMA,
+        description: 'The same content as JSON (Accept: application/json)',
+      },
+      {
+        status: 404,
+        contentType: 'text/html',
+        schema: { type: 'string', description: 'A page saying the link is off' },
+        description: 'Unknown, malformed or deleted token',
+      },
     ],
     handler: async ({ koa, params, services }) => {
       const wantsJson = koa.accepts('html', 'json') === 'json';
@@ -108,12 +131,17 @@ export default defineRoutes([
     },
   },
   {
-    method: 'get', path: '/display/:displayToken/events', family: false, scope: 'public', tags: ['Family displays'],
-    summary: 'The family display\'s own stream (server-sent events)',
-    description: 'Carries only what the page shows: `event: display` with the whole content (as the page\'s JSON form) '
-      + 'at once and whenever it changes (a write, the weather, a new day); `event: gone` when the display is deleted, '
-      + 'then the stream ends. A comment line comes when nothing changed for `stream.heartbeatSeconds`. '
-      + `At most ${PER_DISPLAY} streams per display. Unknown or deleted → 404.`,
+    method: 'get',
+    path: '/display/:displayToken/events',
+    family: false,
+    scope: 'public',
+    tags: ['Family displays'],
+    summary: "The family display's own stream (server-sent events)",
+    description:
+      "Carries only what the page shows: `event: display` with the whole content (as the page's JSON form) " +
+      'at once and whenever it changes (a write, the weather, a new day); `event: gone` when the display is deleted, ' +
+      'then the stream ends. A comment line comes when nothing changed for `stream.heartbeatSeconds`. ' +
+      `At most ${PER_DISPLAY} streams per display. Unknown or deleted → 404.`,
     produces: 'text/event-stream',
     response: { type: 'string', description: 'Server-sent events' },
     errors: [503],
@@ -122,10 +150,18 @@ export default defineRoutes([
       const first = found ? await found.content(WEATHER_WAIT_MS) : null;
       if (!found || !first) throw new NotFound('No family display at this address');
       if (!services.display.streams.accepts(found.displayId)) {
-        throw new HttpError(503, 'unavailable', 'Too many screens follow this display link right now (or the daemon is stopping)', undefined, { 'Retry-After': '10' });
+        throw new HttpError(
+          503,
+          'unavailable',
+          'Too many screens follow this display link right now (or the daemon is stopping)',
+          undefined,
+          { 'Retry-After': '10' },
+        );
       }
-      services.display.streams.start(koa.req, koa.res, found.family, found.displayId, first, () => found.content());
-      (koa).respond = false;
+      services.display.streams.start(koa.req, koa.res, found.family, found.displayId, first, () =>
+        found.content(),
+      );
+      koa.respond = false;
       return withStatus(200, undefined);
     },
   },

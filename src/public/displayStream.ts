@@ -20,13 +20,24 @@ const GATHER_MS = 150;
 /** Open streams per display link: a few screens share one link at most. */
 export const PER_DISPLAY = 20;
 
-interface Open { res: ServerResponse; stop: AbortController; displayId: string }
+interface Open {
+  res: ServerResponse;
+  stop: AbortController;
+  displayId: string;
+}
 
 export class DisplayStreams {
   private readonly open = new Set<Open>();
   private closing = false;
 
-  constructor(private readonly deps: { log: FollowedLog; heartbeatMs: number; onOpen?: () => void; onClose?: () => void }) {}
+  constructor(
+    private readonly deps: {
+      log: FollowedLog;
+      heartbeatMs: number;
+      onOpen?: () => void;
+      onClose?: () => void;
+    },
+  ) {}
 
   /** Refuses (false) past the per-display limit or while the daemon stops. */
   accepts(displayId: string): boolean {
@@ -36,11 +47,22 @@ export class DisplayStreams {
     return n < PER_DISPLAY;
   }
 
-  start(req: IncomingMessage, res: ServerResponse, family: FamilyInfo, displayId: string, first: DisplayContent, source: ContentSource): void {
+  start(
+    req: IncomingMessage,
+    res: ServerResponse,
+    family: FamilyInfo,
+    displayId: string,
+    first: DisplayContent,
+    source: ContentSource,
+  ): void {
     const o: Open = { res, stop: new AbortController(), displayId };
     this.open.add(o);
     this.deps.onOpen?.();
-    res.once('close', () => { o.stop.abort(); this.open.delete(o); this.deps.onClose?.(); });
+    res.once('close', () => {
+      o.stop.abort();
+      this.open.delete(o);
+      this.deps.onClose?.();
+    });
     req.socket.setNoDelay(true);
     res.writeHead(200, SSE_HEADERS);
     void this.follow(o, family, first, source);
@@ -48,11 +70,19 @@ export class DisplayStreams {
 
   close(): void {
     this.closing = true;
-    for (const o of this.open) { o.stop.abort(); o.res.end(); }
+    for (const o of this.open) {
+      o.stop.abort();
+      o.res.end();
+    }
     this.open.clear();
   }
 
-  private async follow(o: Open, family: FamilyInfo, first: DisplayContent, source: ContentSource): Promise<void> {
+  private async follow(
+    o: Open,
+    family: FamilyInfo,
+    first: DisplayContent,
+    source: ContentSource,
+  ): Promise<void> {
     // `retry`: how long a page whose connection dropped waits before its browser reconnects.
     let sent = JSON.stringify(first);
     o.res.write(`retry: 1000\nevent: display\ndata: ${sent}\n\n`);
@@ -73,7 +103,11 @@ export class DisplayStreams {
         seen = Math.max(seen, this.deps.log.head(family.id));
       }
       let content: DisplayContent | null;
-      try { content = await source(); } catch { continue; }
+      try {
+        content = await source();
+      } catch {
+        continue;
+      }
       if (o.stop.signal.aborted) return;
       if (!content) {
         o.res.end('event: gone\ndata: {}\n\n');

@@ -10,7 +10,11 @@ import type { FamilyInfo } from '../domain/shared/state.js';
 import type { Egress } from '../integrations/egress.js';
 import { weatherFor } from '../notifications/weather.js';
 
-interface Kept { at: number; place: string; day: DisplayWeatherDay | null }
+interface Kept {
+  at: number;
+  place: string;
+  day: DisplayWeatherDay | null;
+}
 
 /** Places × dates kept at most; a household has one location, this only bounds a busy daemon. */
 const MAX_KEPT = 2_000;
@@ -25,7 +29,11 @@ export class DisplayWeatherCache {
    * The forecast for the family's location on `dates`, or null without a location. Dates not
    * kept (or kept too long) are fetched; this waits for them at most `waitMs`.
    */
-  async forecast(family: FamilyInfo, dates: string[], waitMs: number): Promise<DisplayWeather | null> {
+  async forecast(
+    family: FamilyInfo,
+    dates: string[],
+    waitMs: number,
+  ): Promise<DisplayWeather | null> {
     const location = family.location?.trim();
     if (!location) return null;
     const ttl = this.deps.config.display.weatherMinutes * 60_000;
@@ -53,18 +61,28 @@ export class DisplayWeatherCache {
     const key = keyOf(location, tz, date);
     const running = this.fetching.get(key);
     if (running) return running;
-    const p = weatherFor(this.deps.egress, this.deps.config, location, date, tz).then((note) => {
-      if (this.kept.size >= MAX_KEPT) this.kept.clear();
-      // A failed lookup is kept too (as no forecast), so an unreachable service is asked again
-      // only after the same interval, not on every page view.
-      this.kept.set(key, {
-        at: this.deps.now().getTime(), place: note.place,
-        day: note.error ? null : {
-          date, summary: note.summary ?? null, minC: note.minC ?? null, maxC: note.maxC ?? null,
-          precipitationProbability: note.precipitationProbability ?? null,
-        },
+    const p = weatherFor(this.deps.egress, this.deps.config, location, date, tz)
+      .then((note) => {
+        if (this.kept.size >= MAX_KEPT) this.kept.clear();
+        // A failed lookup is kept too (as no forecast), so an unreachable service is asked again
+        // only after the same interval, not on every page view.
+        this.kept.set(key, {
+          at: this.deps.now().getTime(),
+          place: note.place,
+          day: note.error
+            ? null
+            : {
+                date,
+                summary: note.summary ?? null,
+                minC: note.minC ?? null,
+                maxC: note.maxC ?? null,
+                precipitationProbability: note.precipitationProbability ?? null,
+              },
+        });
+      })
+      .finally(() => {
+        this.fetching.delete(key);
       });
-    }).finally(() => { this.fetching.delete(key); });
     this.fetching.set(key, p);
     return p;
   }

@@ -20,7 +20,10 @@ import { PUBLIC_PLAN_SCHEMA } from '../http/routes/plans.schema.js';
 import { readSharedPlan } from './shared.js';
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const CSS = `
@@ -51,7 +54,12 @@ footer{margin-top:2.5rem;font-size:.8rem;color:#5d6b62}
 .add a:focus-visible{outline:3px solid #7fa487;outline-offset:2px}
 `;
 
-const PHASE_TEXT: Record<Phase, string> = { unscheduled: 'Not scheduled', upcoming: 'Upcoming', happening: 'Happening now', past: 'Past' };
+const PHASE_TEXT: Record<Phase, string> = {
+  unscheduled: 'Not scheduled',
+  upcoming: 'Upcoming',
+  happening: 'Happening now',
+  past: 'Past',
+};
 
 /** A house in the page's colours, inline so that no request is needed for it. */
 const FAVICON = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%232f4a38'/%3E%3Cpath d='M16 6 5 15.5h3.2V26h5.6v-6.5h4.4V26h5.6V15.5H27z' fill='%23f4f6f2'/%3E%3C/svg%3E">`;
@@ -85,22 +93,34 @@ ${FAVICON}
   if (c.events.length) {
     parts.push('<section id="events"><h2>Schedule</h2><ul>\n');
     for (const ev of c.events) {
-      parts.push(`<li class="card event"><div class="title">${ev.title === null ? 'Busy' : e(ev.title)}</div><div class="muted">${e(ev.when)}</div>${
-        ev.location ? `<div class="muted location">Where: ${e(ev.location)}</div>` : ''}</li>\n`);
+      parts.push(
+        `<li class="card event"><div class="title">${ev.title === null ? 'Busy' : e(ev.title)}</div><div class="muted">${e(ev.when)}</div>${
+          ev.location ? `<div class="muted location">Where: ${e(ev.location)}</div>` : ''
+        }</li>\n`,
+      );
     }
-    parts.push(`</ul><p class="add"><a id="add-to-calendar" href="${e(icsHref)}" type="text/calendar">Add to my calendar</a></p></section>\n`);
+    parts.push(
+      `</ul><p class="add"><a id="add-to-calendar" href="${e(icsHref)}" type="text/calendar">Add to my calendar</a></p></section>\n`,
+    );
   }
   if (c.polls.length) {
     parts.push('<section id="polls"><h2>Polls</h2><ul>\n');
     for (const p of c.polls) {
       const total = p.options.reduce((n, o) => n + o.votes, 0);
-      parts.push(`<li class="card poll"><p class="q">${e(p.question)}${p.status === 'settled' ? ' <span class="phase">Decided</span>' : ''}</p>\n`);
+      parts.push(
+        `<li class="card poll"><p class="q">${e(p.question)}${p.status === 'settled' ? ' <span class="phase">Decided</span>' : ''}</p>\n`,
+      );
       for (const o of p.options) {
-        const name = [o.label, o.when].filter((x): x is string => !!x).map(e).join(' · ');
+        const name = [o.label, o.when]
+          .filter((x): x is string => !!x)
+          .map(e)
+          .join(' · ');
         const pct = total ? Math.round((o.votes / total) * 100) : 0;
-        parts.push(`<div class="option${o.chosen ? ' chosen' : ''}"><div class="opt"><span class="label">${o.chosen ? '✓ ' : ''}${name}</span>`
-          + `<span class="count">${o.votes} ${o.votes === 1 ? 'vote' : 'votes'}</span></div>`
-          + `<div class="bar"><span style="width:${pct}%"></span></div></div>\n`);
+        parts.push(
+          `<div class="option${o.chosen ? ' chosen' : ''}"><div class="opt"><span class="label">${o.chosen ? '✓ ' : ''}${name}</span>` +
+            `<span class="count">${o.votes} ${o.votes === 1 ? 'vote' : 'votes'}</span></div>` +
+            `<div class="bar"><span style="width:${pct}%"></span></div></div>\n`,
+        );
       }
       parts.push('</li>\n');
     }
@@ -108,10 +128,15 @@ ${FAVICON}
   }
   if (c.notes.length) {
     parts.push('<section id="notes"><h2>Notes</h2><ul>\n');
-    for (const n of c.notes) parts.push(`<li class="card"><p class="note">${e(n.body)}</p><div class="muted">— ${e(n.author)}</div></li>\n`);
+    for (const n of c.notes)
+      parts.push(
+        `<li class="card"><p class="note">${e(n.body)}</p><div class="muted">— ${e(n.author)}</div></li>\n`,
+      );
     parts.push('</ul></section>\n');
   }
-  parts.push('<footer>Shared from Household Organizer. This page shows the plan as it is now.</footer>\n</main>\n</body>\n</html>\n');
+  parts.push(
+    '<footer>Shared from Household Organizer. This page shows the plan as it is now.</footer>\n</main>\n</body>\n</html>\n',
+  );
   return parts.join('');
 }
 
@@ -127,20 +152,37 @@ export const HEADERS = {
   'referrer-policy': 'no-referrer',
   'x-robots-tag': 'noindex, nofollow',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   vary: 'Accept',
 };
 
 export default defineRoutes([
   {
-    method: 'get', path: '/p/:token', family: false, scope: 'public', tags: ['Plans'],
+    method: 'get',
+    path: '/p/:token',
+    family: false,
+    scope: 'public',
+    tags: ['Plans'],
     summary: 'The public page of a shared plan',
-    description: 'No API key: the token in the address is the credential (a capability URL). Renders the live plan as a self-contained HTML page: title, prose, when, linked events (the title only when showDetailsOnShare, the location only when showLocationOnShare), notes marked for the shared page and polls with their counts. Times are in the family\'s zone, which the page names, and its convention: 12-hour for zones of the United States, 24-hour elsewhere; the schedule links to `/p/{token}.ics`. With `Accept: application/json` it answers the same content as JSON: `{ok, title, prose, when, phase, timezone, events: [{title|null, when, timing, location?}], notes: [{body, author}], polls: [{question, status, options: [{label, when, date, endDate, time, endTime, votes, chosen}]}]}`. Unknown or disabled → 404.',
+    description:
+      "No API key: the token in the address is the credential (a capability URL). Renders the live plan as a self-contained HTML page: title, prose, when, linked events (the title only when showDetailsOnShare, the location only when showLocationOnShare), notes marked for the shared page and polls with their counts. Times are in the family's zone, which the page names, and its convention: 12-hour for zones of the United States, 24-hour elsewhere; the schedule links to `/p/{token}.ics`. With `Accept: application/json` it answers the same content as JSON: `{ok, title, prose, when, phase, timezone, events: [{title|null, when, timing, location?}], notes: [{body, author}], polls: [{question, status, options: [{label, when, date, endDate, time, endTime, votes, chosen}]}]}`. Unknown or disabled → 404.",
     produces: 'text/html',
     response: { type: 'string', description: 'A self-contained HTML page' },
     alsoResponses: [
-      { status: 200, contentType: 'application/json', schema: PUBLIC_PLAN_SCHEMA, description: 'The same content as JSON (Accept: application/json)' },
-      { status: 404, contentType: 'text/html', schema: { type: 'string', description: 'A page saying the plan is not shared' }, description: 'Unknown, malformed or unshared token: a page for browsers, the error JSON with Accept: application/json' },
+      {
+        status: 200,
+        contentType: 'application/json',
+        schema: PUBLIC_PLAN_SCHEMA,
+        description: 'The same content as JSON (Accept: application/json)',
+      },
+      {
+        status: 404,
+        contentType: 'text/html',
+        schema: { type: 'string', description: 'A page saying the plan is not shared' },
+        description:
+          'Unknown, malformed or unshared token: a page for browsers, the error JSON with Accept: application/json',
+      },
     ],
     handler: async ({ koa, params, services }) => {
       const wantsJson = koa.accepts('html', 'json') === 'json';
@@ -149,9 +191,15 @@ export default defineRoutes([
         return withStatus(404, NOT_FOUND_PAGE, HEADERS);
       };
       const token = params.token ?? '';
-      const content = await readSharedPlan(services, token, (state, plan) => publicPlan(state, plan, services.now()));
+      const content = await readSharedPlan(services, token, (state, plan) =>
+        publicPlan(state, plan, services.now()),
+      );
       if (!content) return gone();
-      return withStatus(200, wantsJson ? content : renderPlanPage(content, `${token}.ics`), HEADERS);
+      return withStatus(
+        200,
+        wantsJson ? content : renderPlanPage(content, `${token}.ics`),
+        HEADERS,
+      );
     },
   },
 ]);

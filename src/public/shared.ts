@@ -10,7 +10,9 @@ import { planShareToken } from '../family/shareTokens.js';
 import type { Services } from '../http/route.js';
 
 export async function readShared<T>(
-  services: Services, hash: string, read: (state: FamilyState) => T | null,
+  services: Services,
+  hash: string,
+  read: (state: FamilyState) => T | null,
 ): Promise<T | null> {
   const actor = await services.registry.byShareToken(hash);
   return actor ? actor.read(read) : null;
@@ -18,7 +20,9 @@ export async function readShared<T>(
 
 /** What `read` makes of the plan a plan-share token opens, or null (malformed, unknown, off). */
 export async function readSharedPlan<T>(
-  services: Services, token: string, read: (state: FamilyState, plan: PlanRecord) => T,
+  services: Services,
+  token: string,
+  read: (state: FamilyState, plan: PlanRecord) => T,
 ): Promise<T | null> {
   const hash = planShareToken.hashOf(token);
   if (!hash) return null;

@@ -33,7 +33,10 @@ export interface JobContext {
  * returns — normally by executing `fireCommand(job, …)`. It may do I/O before or after, never
  * inside a command.
  */
-export type JobHandler<K extends JobKind = JobKind> = (job: StoredAgendaJob<Job<K>>, ctx: JobContext) => Promise<void>;
+export type JobHandler<K extends JobKind = JobKind> = (
+  job: StoredAgendaJob<Job<K>>,
+  ctx: JobContext,
+) => Promise<void>;
 
 /** One handler for every kind of job: a kind without one is a compile error, not a log line. */
 export type JobHandlers = { readonly [K in JobKind]: JobHandler<K> };
@@ -107,7 +110,9 @@ export class Scheduler {
     do {
       this.again = false;
       const now = this.deps.now();
-      const due = this.deps.store.dueJobs(now.getTime(), BATCH).filter((j) => !this.inFlight.has(slot(j)));
+      const due = this.deps.store
+        .dueJobs(now.getTime(), BATCH)
+        .filter((j) => !this.inFlight.has(slot(j)));
       total += due.length;
       await Promise.all(due.map((job) => this.runOne(job, now)));
       if (due.length === BATCH) this.again = true;
@@ -123,7 +128,10 @@ export class Scheduler {
       const family = this.deps.store.getFamily(job.familyId);
       if (!family) {
         // The family is gone: nothing can act on this job.
-        this.deps.logger.warn({ job: job.id, kind: job.kind }, 'dropping a job of a family that no longer exists');
+        this.deps.logger.warn(
+          { job: job.id, kind: job.kind },
+          'dropping a job of a family that no longer exists',
+        );
         await this.deps.store.commit(job.familyId, { agenda: [{ remove: job.id }] });
         return;
       }
@@ -132,14 +140,25 @@ export class Scheduler {
       // A job of a kind this version does not know (written by a newer one) has no handler.
       const handler = this.deps.handlers[job.kind] as JobHandler | undefined;
       if (!handler) {
-        this.deps.logger.error({ job: job.id, kind: job.kind, family: family.slug }, 'no handler for this kind of job; removing it');
-        await actor.execute(fireCommand(job, () => noChange()), SCHEDULER_CALLER);
+        this.deps.logger.error(
+          { job: job.id, kind: job.kind, family: family.slug },
+          'no handler for this kind of job; removing it',
+        );
+        await actor.execute(
+          fireCommand(job, () => noChange()),
+          SCHEDULER_CALLER,
+        );
         return;
       }
       await handler(job, { actor, now, missed });
     } catch (err) {
-      this.deps.logger.error({ err, job: job.id, kind: job.kind }, 'a scheduled job failed; it will be tried again');
-      await this.postpone(job).catch((e: unknown) => this.deps.logger.error({ err: e }, 'could not postpone a failed job'));
+      this.deps.logger.error(
+        { err, job: job.id, kind: job.kind },
+        'a scheduled job failed; it will be tried again',
+      );
+      await this.postpone(job).catch((e: unknown) =>
+        this.deps.logger.error({ err: e }, 'could not postpone a failed job'),
+      );
     } finally {
       this.inFlight.delete(key);
     }
@@ -188,7 +207,10 @@ export class Scheduler {
  * the same decision — unless the effect put the same job id again (a repeating job moving on).
  * A stale job decides nothing: it fired already or was moved.
  */
-export function fireCommand<R>(job: Pick<AgendaJob, 'id' | 'dueAt'>, effect: Command<R>): Command<R | undefined> {
+export function fireCommand<R>(
+  job: Pick<AgendaJob, 'id' | 'dueAt'>,
+  effect: Command<R>,
+): Command<R | undefined> {
   return (state, ctx) => {
     const live = state.get<AgendaJob>(AGENDA_TABLE, job.id);
     if (!live || live.dueAt !== job.dueAt) return noChange();

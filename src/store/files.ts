@@ -23,13 +23,17 @@ export function openPrivately<T>(dataDir: string, openEnv: () => T): T {
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new StoreAccessError(`cannot create the data folder ${folder}: ${explainFsError(err)}`, { cause: err });
+    throw new StoreAccessError(`cannot create the data folder ${folder}: ${explainFsError(err)}`, {
+      cause: err,
+    });
   }
   const previous = process.umask(0o077);
   try {
     return openEnv();
   } catch (err) {
-    throw new StoreAccessError(`cannot open the store in ${folder}: ${explainFsError(err)}`, { cause: err });
+    throw new StoreAccessError(`cannot open the store in ${folder}: ${explainFsError(err)}`, {
+      cause: err,
+    });
   } finally {
     process.umask(previous);
   }

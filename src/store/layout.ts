@@ -35,7 +35,12 @@ export const keys = {
   indexRangeEnd: () => ['idx', END],
   idempotency: (keyId: string, idemKey: string) => ['idem', keyId, idemKey],
   /** Idempotency records by expiry, so the sweep reads only what has expired. */
-  idempotencyExpiry: (expiresAt: number, keyId: string, idemKey: string) => ['idemExp', expiresAt, keyId, idemKey],
+  idempotencyExpiry: (expiresAt: number, keyId: string, idemKey: string) => [
+    'idemExp',
+    expiresAt,
+    keyId,
+    idemKey,
+  ],
   idempotencyExpiryRangeStart: () => ['idemExp', 0],
   idempotencyExpiryRangeEnd: (nowMs: number) => ['idemExp', nowMs, END],
   /** The durable agenda, by due time: a range from the start finds what is due. */

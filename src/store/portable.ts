@@ -24,26 +24,44 @@ export interface FamilyExport extends WholeFamily {
 export function exportFamily(store: Store, slug: string, now: Date): FamilyExport {
   const snap = store.snapshotFamily(slug);
   if (!snap) throw new NotFound(`no family with slug "${slug}"`);
-  return { format: EXPORT_FORMAT, schemaVersion: SCHEMA_VERSION, exportedAt: now.toISOString(), ...snap };
+  return {
+    format: EXPORT_FORMAT,
+    schemaVersion: SCHEMA_VERSION,
+    exportedAt: now.toISOString(),
+    ...snap,
+  };
 }
 
 export async function importFamily(store: Store, data: unknown): Promise<FamilyInfo> {
   const doc = data as Partial<FamilyExport>;
-  if (!doc || doc.format !== EXPORT_FORMAT) throw new Invalid(`not a family export (format must be "${EXPORT_FORMAT}")`);
+  if (!doc || doc.format !== EXPORT_FORMAT)
+    throw new Invalid(`not a family export (format must be "${EXPORT_FORMAT}")`);
   if (typeof doc.schemaVersion !== 'number' || doc.schemaVersion > SCHEMA_VERSION) {
-    throw new Invalid(`the export has schema version ${doc.schemaVersion}, newer than this program understands (${SCHEMA_VERSION})`);
+    throw new Invalid(
+      `the export has schema version ${doc.schemaVersion}, newer than this program understands (${SCHEMA_VERSION})`,
+    );
   }
-  if (!doc.family || !Array.isArray(doc.records) || !Array.isArray(doc.log) || !Array.isArray(doc.keys)) {
+  if (
+    !doc.family ||
+    !Array.isArray(doc.records) ||
+    !Array.isArray(doc.log) ||
+    !Array.isArray(doc.keys)
+  ) {
     throw new Invalid('the export is incomplete: family, keys, records and log are required');
   }
   const family = doc.family;
   const outcome = await store.putWholeFamily({
-    family, keys: doc.keys, records: doc.records, log: doc.log,
-    ...(doc.indexes ? { indexes: doc.indexes } : {}), ...(doc.agenda ? { agenda: doc.agenda } : {}),
+    family,
+    keys: doc.keys,
+    records: doc.records,
+    log: doc.log,
+    ...(doc.indexes ? { indexes: doc.indexes } : {}),
+    ...(doc.agenda ? { agenda: doc.agenda } : {}),
     ...(doc.checkpoints ? { checkpoints: doc.checkpoints } : {}),
   });
   if (outcome === 'slug') throw new Conflict(`a family with slug "${family.slug}" already exists`);
   if (outcome === 'id') throw new Conflict(`a family with id "${family.id}" already exists`);
-  if (outcome === 'key') throw new Conflict('one of the exported API keys already exists in this store');
+  if (outcome === 'key')
+    throw new Conflict('one of the exported API keys already exists in this store');
   return family;
 }

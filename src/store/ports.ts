@@ -11,8 +11,16 @@
  */
 import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../domain/shared/state.js';
 import type {
-  ApiKeyRecord, ChangeRecord, FamilyInfo, FamilyPatch, IdempotencyRecord, IdempotencyWrite, OAuthKind, OAuthWrite,
-  QueuedFamilyUpdate, StoredAgendaJob,
+  ApiKeyRecord,
+  ChangeRecord,
+  FamilyInfo,
+  FamilyPatch,
+  IdempotencyRecord,
+  IdempotencyWrite,
+  OAuthKind,
+  OAuthWrite,
+  QueuedFamilyUpdate,
+  StoredAgendaJob,
 } from './types.js';
 
 /** Everything one decision (or one family's batch of decisions) writes, committed at once. */
@@ -90,7 +98,10 @@ export interface OAuthCredentials {
    * (or two processes) at the same moment.
    */
   transactOAuth<R>(
-    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => { writes: readonly OAuthWrite[]; result: R },
+    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => {
+      writes: readonly OAuthWrite[];
+      result: R;
+    },
   ): Promise<R>;
 }
 
@@ -106,7 +117,12 @@ export interface Directory {
    * daemon holds in memory; src/family/queuedUpdates.ts): merged over one still queued, given
    * the new id, and announced through familyUpdatesVersion. Unknown family → undefined.
    */
-  queueFamilyUpdate(familyId: string, patch: FamilyPatch, id: string, at: string): Promise<QueuedFamilyUpdate | undefined>;
+  queueFamilyUpdate(
+    familyId: string,
+    patch: FamilyPatch,
+    id: string,
+    at: string,
+  ): Promise<QueuedFamilyUpdate | undefined>;
   /** The change queued for a family, if any (removed by the commit that applies it). */
   queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined;
   queuedFamilyUpdates(): QueuedFamilyUpdate[];

@@ -16,11 +16,25 @@ import { openPrivately } from './files.js';
 import { guardCommitFailures } from './lmdb/commitFailures.js';
 import { sealOlderIdempotencyRecords } from './lmdb/sealIdempotency.js';
 import type {
-  AgendaReads, BatchCommits, CommitBatch, Directory, IdempotencyRecords, LogReads, OAuthCredentials, WholeFamilies,
+  AgendaReads,
+  BatchCommits,
+  CommitBatch,
+  Directory,
+  IdempotencyRecords,
+  LogReads,
+  OAuthCredentials,
+  WholeFamilies,
   WholeFamily,
 } from './ports.js';
 import type {
-  ApiKeyRecord, ChangeRecord, FamilyInfo, IdempotencyRecord, OAuthKind, OAuthWrite, QueuedFamilyUpdate, StoredAgendaJob,
+  ApiKeyRecord,
+  ChangeRecord,
+  FamilyInfo,
+  IdempotencyRecord,
+  OAuthKind,
+  OAuthWrite,
+  QueuedFamilyUpdate,
+  StoredAgendaJob,
 } from './types.js';
 import { LmdbEnv, StoreWriteError, type WriteHealthListener } from './lmdb/env.js';
 import { LmdbDirectory } from './lmdb/directory.js';
@@ -43,7 +57,15 @@ export interface StoreOptions {
 }
 
 export class Store
-implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, WholeFamilies, OAuthCredentials {
+  implements
+    BatchCommits,
+    LogReads,
+    AgendaReads,
+    IdempotencyRecords,
+    Directory,
+    WholeFamilies,
+    OAuthCredentials
+{
   private readonly directory: LmdbDirectory;
   private readonly log: LmdbCommits;
   private readonly agenda: LmdbAgenda;
@@ -51,13 +73,21 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   private readonly whole: LmdbWholeFamilies;
   private readonly oauth: LmdbOAuth;
 
-  private constructor(private readonly env: LmdbEnv, readonly path: string, readonly dataDir: string) {
+  private constructor(
+    private readonly env: LmdbEnv,
+    readonly path: string,
+    readonly dataDir: string,
+  ) {
     this.directory = new LmdbDirectory(env);
     this.log = new LmdbCommits(env);
     this.agenda = new LmdbAgenda(env);
     this.idempotency = new LmdbIdempotency(env);
     this.oauth = new LmdbOAuth(env);
-    this.whole = new LmdbWholeFamilies(env, { directory: this.directory, log: this.log, agenda: this.agenda });
+    this.whole = new LmdbWholeFamilies(env, {
+      directory: this.directory,
+      log: this.log,
+      agenda: this.agenda,
+    });
   }
 
   /**
@@ -71,9 +101,15 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
     // overlappingSync off: LMDB flushes inside the commit, so a failed commit leaves no flush
     // promise pending forever, and closing the environment to reopen it after a failure
     // settles at once (with it on, close() waited for that flush and never returned).
-    const openEnv = () => openPrivately(dataDir, () => open({
-      path, mapSize, maxReaders: 254, overlappingSync: false,
-    }));
+    const openEnv = () =>
+      openPrivately(dataDir, () =>
+        open({
+          path,
+          mapSize,
+          maxReaders: 254,
+          overlappingSync: false,
+        }),
+      );
     const db = openEnv();
     const store = new Store(new LmdbEnv(db, dataDir, openEnv), path, dataDir);
     const version = db.get(keys.schemaVersion()) as number | undefined;
@@ -84,8 +120,9 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
       // refusing changes nothing for them.
       db.close().catch(() => undefined);
       throw new StoreVersionError(
-        `the store at ${path} has schema version ${version}, newer than this program understands `
-        + `(${SCHEMA_VERSION}); upgrade Household Organizer or restore a matching backup`);
+        `the store at ${path} has schema version ${version}, newer than this program understands ` +
+          `(${SCHEMA_VERSION}); upgrade Household Organizer or restore a matching backup`,
+      );
     }
     store.idempotency.indexOlderRecords();
     sealOlderIdempotencyRecords(db);
@@ -108,34 +145,66 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   }
 
   /** Whether writes are failing right now (a full disk), for /healthz and the log. */
-  get writeFailure(): StoreWriteError | null { return this.env.writeFailure; }
+  get writeFailure(): StoreWriteError | null {
+    return this.env.writeFailure;
+  }
 
-  onWriteHealth(listener: WriteHealthListener): void { this.env.healthListener = listener; }
+  onWriteHealth(listener: WriteHealthListener): void {
+    this.env.healthListener = listener;
+  }
 
   /** Observes each reopening of the environment after a failed commit (the daemon logs it). */
-  onReopen(listener: (failed?: unknown) => void): void { this.env.reopenListener = listener; }
+  onReopen(listener: (failed?: unknown) => void): void {
+    this.env.reopenListener = listener;
+  }
 
   /** Adds an observer of group commits (metrics). */
-  onCommit(listener: CommitListener): void { this.log.listeners.push(listener); }
+  onCommit(listener: CommitListener): void {
+    this.log.listeners.push(listener);
+  }
 
   // ---- Directory ------------------------------------------------------------------------
-  getFamily(familyId: string): FamilyInfo | undefined { return this.directory.getFamily(familyId); }
-  getFamilyBySlug(slug: string): FamilyInfo | undefined { return this.directory.getFamilyBySlug(slug); }
-  listFamilies(): FamilyInfo[] { return this.directory.listFamilies(); }
+  getFamily(familyId: string): FamilyInfo | undefined {
+    return this.directory.getFamily(familyId);
+  }
+  getFamilyBySlug(slug: string): FamilyInfo | undefined {
+    return this.directory.getFamilyBySlug(slug);
+  }
+  listFamilies(): FamilyInfo[] {
+    return this.directory.listFamilies();
+  }
   createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
     return this.directory.createFamily(family, seed, firstKey);
   }
-  queueFamilyUpdate(...args: Parameters<Directory['queueFamilyUpdate']>): Promise<QueuedFamilyUpdate | undefined> {
+  queueFamilyUpdate(
+    ...args: Parameters<Directory['queueFamilyUpdate']>
+  ): Promise<QueuedFamilyUpdate | undefined> {
     return this.directory.queueFamilyUpdate(...args);
   }
-  queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined { return this.directory.queuedFamilyUpdate(familyId); }
-  queuedFamilyUpdates(): QueuedFamilyUpdate[] { return this.directory.queuedFamilyUpdates(); }
-  familyUpdatesVersion(): number { return this.directory.familyUpdatesVersion(); }
-  getKey(keyId: string): ApiKeyRecord | undefined { return this.directory.getKey(keyId); }
-  listKeys(familyId?: string): ApiKeyRecord[] { return this.directory.listKeys(familyId); }
-  putKey(key: ApiKeyRecord): Promise<void> { return this.directory.putKey(key); }
-  keysVersion(): number { return this.directory.keysVersion(); }
-  touchKey(keyId: string, at: string): void { this.directory.touchKey(keyId, at); }
+  queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined {
+    return this.directory.queuedFamilyUpdate(familyId);
+  }
+  queuedFamilyUpdates(): QueuedFamilyUpdate[] {
+    return this.directory.queuedFamilyUpdates();
+  }
+  familyUpdatesVersion(): number {
+    return this.directory.familyUpdatesVersion();
+  }
+  getKey(keyId: string): ApiKeyRecord | undefined {
+    return this.directory.getKey(keyId);
+  }
+  listKeys(familyId?: string): ApiKeyRecord[] {
+    return this.directory.listKeys(familyId);
+  }
+  putKey(key: ApiKeyRecord): Promise<void> {
+    return this.directory.putKey(key);
+  }
+  keysVersion(): number {
+    return this.directory.keysVersion();
+  }
+  touchKey(keyId: string, at: string): void {
+    this.directory.touchKey(keyId, at);
+  }
   lookupIndex(index: IndexChange['index'], key: string): string | undefined {
     return this.directory.lookupIndex(index, key);
   }
@@ -144,7 +213,9 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
     return this.log.commit(familyId, batch, guard);
   }
-  lastSeq(familyId: string): number { return this.log.lastSeq(familyId); }
+  lastSeq(familyId: string): number {
+    return this.log.lastSeq(familyId);
+  }
   familyRecords(familyId: string): Generator<{ table: string; id: string; value: unknown }> {
     return this.log.familyRecords(familyId);
   }
@@ -154,14 +225,26 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   readLog(familyId: string, after: number, limit: number): ChangeRecord[] {
     return this.log.readLog(familyId, after, limit);
   }
-  getCheckpoint(consumer: string, familyId: string): number { return this.log.getCheckpoint(consumer, familyId); }
+  getCheckpoint(consumer: string, familyId: string): number {
+    return this.log.getCheckpoint(consumer, familyId);
+  }
 
   // ---- AgendaReads ----------------------------------------------------------------------
-  dueJobs(uptoMs: number, limit: number): StoredAgendaJob[] { return this.agenda.dueJobs(uptoMs, limit); }
-  earliestDue(): number | null { return this.agenda.earliestDue(); }
-  agendaCount(uptoMs: number, limit: number): number { return this.agenda.agendaCount(uptoMs, limit); }
-  getJob(familyId: string, jobId: string): StoredAgendaJob | undefined { return this.agenda.getJob(familyId, jobId); }
-  familyJobs(familyId: string): StoredAgendaJob[] { return this.agenda.familyJobs(familyId); }
+  dueJobs(uptoMs: number, limit: number): StoredAgendaJob[] {
+    return this.agenda.dueJobs(uptoMs, limit);
+  }
+  earliestDue(): number | null {
+    return this.agenda.earliestDue();
+  }
+  agendaCount(uptoMs: number, limit: number): number {
+    return this.agenda.agendaCount(uptoMs, limit);
+  }
+  getJob(familyId: string, jobId: string): StoredAgendaJob | undefined {
+    return this.agenda.getJob(familyId, jobId);
+  }
+  familyJobs(familyId: string): StoredAgendaJob[] {
+    return this.agenda.familyJobs(familyId);
+  }
 
   // ---- IdempotencyRecords ---------------------------------------------------------------
   getIdempotency(keyId: string, idemKey: string, nowMs: number): IdempotencyRecord | undefined {
@@ -172,14 +255,25 @@ implements BatchCommits, LogReads, AgendaReads, IdempotencyRecords, Directory, W
   }
 
   // ---- WholeFamilies --------------------------------------------------------------------
-  snapshotFamily(slug: string): WholeFamily | undefined { return this.whole.snapshotFamily(slug); }
-  putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> { return this.whole.putWholeFamily(doc); }
+  snapshotFamily(slug: string): WholeFamily | undefined {
+    return this.whole.snapshotFamily(slug);
+  }
+  putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> {
+    return this.whole.putWholeFamily(doc);
+  }
 
   // ---- OAuthCredentials -----------------------------------------------------------------
-  getOAuth<T>(kind: OAuthKind, id: string): T | undefined { return this.oauth.getOAuth<T>(kind, id); }
-  listOAuth<T>(kind: OAuthKind): T[] { return this.oauth.listOAuth<T>(kind); }
+  getOAuth<T>(kind: OAuthKind, id: string): T | undefined {
+    return this.oauth.getOAuth<T>(kind, id);
+  }
+  listOAuth<T>(kind: OAuthKind): T[] {
+    return this.oauth.listOAuth<T>(kind);
+  }
   transactOAuth<R>(
-    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => { writes: readonly OAuthWrite[]; result: R },
+    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => {
+      writes: readonly OAuthWrite[];
+      result: R;
+    },
   ): Promise<R> {
     return this.oauth.transactOAuth(fn);
   }

@@ -33,7 +33,11 @@ export type OAuthKind = 'client' | 'grant' | 'code' | 'token';
 
 /** One OAuth record to put (`value`) or remove (`null`). */
 /** `value` null removes the record. */
-export interface OAuthWrite { kind: OAuthKind; id: string; value: unknown }
+export interface OAuthWrite {
+  kind: OAuthKind;
+  id: string;
+  value: unknown;
+}
 
 /**
  * An idempotent request's kept answer, under `['idem', keyId, SHA-256 of the Idempotency-Key]`.

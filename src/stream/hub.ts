@@ -44,7 +44,12 @@ export const SSE_HEADERS = {
 };
 
 export class Refused extends Error {
-  constructor(readonly reason: 'per_key' | 'closing' | 'ahead', message: string) { super(message); }
+  constructor(
+    readonly reason: 'per_key' | 'closing' | 'ahead',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 interface Reader {
@@ -68,12 +73,17 @@ class Follower {
   head: number;
   private readonly stop = new AbortController();
 
-  constructor(private readonly hub: StreamHub, readonly familyId: string) {
+  constructor(
+    private readonly hub: StreamHub,
+    readonly familyId: string,
+  ) {
     this.head = hub.log.head(familyId);
     void this.run();
   }
 
-  close(): void { this.stop.abort(); }
+  close(): void {
+    this.stop.abort();
+  }
 
   private async run(): Promise<void> {
     let last = 0;
@@ -109,19 +119,35 @@ class Follower {
   private pause(reader: Reader): void {
     reader.live = false;
     reader.paused = true;
-    reader.socket.once('drain', () => { reader.paused = false; void this.catchUp(reader); });
+    reader.socket.once('drain', () => {
+      reader.paused = false;
+      void this.catchUp(reader);
+    });
   }
 
   /** Sends a reader what it missed, from the log, until it reaches the follower's head. */
   async catchUp(reader: Reader): Promise<void> {
     while (!reader.closed) {
-      if (reader.pos >= this.head) { reader.live = true; return; }
-      const records = this.hub.log.read(this.familyId, reader.pos, Math.min(PAGE, this.head - reader.pos));
-      if (!records.length) { reader.live = true; return; }
+      if (reader.pos >= this.head) {
+        reader.live = true;
+        return;
+      }
+      const records = this.hub.log.read(
+        this.familyId,
+        reader.pos,
+        Math.min(PAGE, this.head - reader.pos),
+      );
+      if (!records.length) {
+        reader.live = true;
+        return;
+      }
       let text = '';
       for (const r of records) text += frameOf(r);
       reader.pos = records[records.length - 1].seq;
-      if (!send(reader, text)) { this.pause(reader); return; }
+      if (!send(reader, text)) {
+        this.pause(reader);
+        return;
+      }
       // Let the loop breathe between pages of a long backlog.
       await new Promise((r) => setImmediate(r));
     }
@@ -134,7 +160,10 @@ export class StreamHub {
   private readonly timer: NodeJS.Timeout;
   private closing = false;
 
-  constructor(readonly log: FollowedLog, readonly opts: HubOptions) {
+  constructor(
+    readonly log: FollowedLog,
+    readonly opts: HubOptions,
+  ) {
     this.timer = setInterval(() => this.heartbeat(), opts.heartbeatMs);
     this.timer.unref();
   }
@@ -149,18 +178,25 @@ export class StreamHub {
    * Opens a stream on `res` from after `after` (null: from the durable end). Refuses (Refused)
    * before anything is written: past the per-key limit, while closing, or after the log's end.
    */
-  open(req: IncomingMessage, res: ServerResponse, o: { familyId: string; keyId: string; after: number | null }): void {
+  open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    o: { familyId: string; keyId: string; after: number | null },
+  ): void {
     if (this.closing) throw new Refused('closing', 'The daemon is stopping');
     const count = this.perKey.get(o.keyId) ?? 0;
     if (count >= this.opts.perKey) {
-      throw new Refused('per_key', `This API key already has ${count} open streams (stream.perKey); close one first`);
+      throw new Refused(
+        'per_key',
+        `This API key already has ${count} open streams (stream.perKey); close one first`,
+      );
     }
     let follower = this.followers.get(o.familyId);
     const head = follower?.head ?? this.log.head(o.familyId);
     if (o.after !== null && o.after > head) {
       throw new Refused('ahead', `is past the end of the change log (its last seq is ${head})`);
     }
-    if (!follower) this.followers.set(o.familyId, follower = new Follower(this, o.familyId));
+    if (!follower) this.followers.set(o.familyId, (follower = new Follower(this, o.familyId)));
     this.perKey.set(o.keyId, count + 1);
     this.opts.onOpen?.();
     req.socket.setNoDelay(true);
@@ -168,8 +204,14 @@ export class StreamHub {
     // A first comment flushes the headers, so the client sees the stream open at once.
     res.write(': open\n\n');
     const reader: Reader = {
-      res, socket: req.socket, chunked: (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true,
-      keyId: o.keyId, pos: o.after ?? follower.head, live: false, paused: false, closed: false,
+      res,
+      socket: req.socket,
+      chunked: (res as unknown as { chunkedEncoding?: boolean }).chunkedEncoding === true,
+      keyId: o.keyId,
+      pos: o.after ?? follower.head,
+      live: false,
+      paused: false,
+      closed: false,
     };
     follower.readers.add(reader);
     const f = follower;
@@ -180,7 +222,10 @@ export class StreamHub {
   /** Sends `event: dropped` and closes the reader (it fell too far behind). */
   drop(reader: Reader, f: Follower): void {
     if (reader.closed) return;
-    send(reader, `event: dropped\ndata: ${JSON.stringify({ after: reader.pos, head: f.head })}\n\n`);
+    send(
+      reader,
+      `event: dropped\ndata: ${JSON.stringify({ after: reader.pos, head: f.head })}\n\n`,
+    );
     reader.res.end();
     this.release(reader, f);
   }
@@ -190,7 +235,10 @@ export class StreamHub {
     this.closing = true;
     clearInterval(this.timer);
     for (const f of this.followers.values()) {
-      for (const r of f.readers) { r.res.end(); this.release(r, f); }
+      for (const r of f.readers) {
+        r.res.end();
+        this.release(r, f);
+      }
       f.close();
     }
     this.followers.clear();
@@ -201,7 +249,8 @@ export class StreamHub {
     reader.closed = true;
     f.readers.delete(reader);
     const left = (this.perKey.get(reader.keyId) ?? 1) - 1;
-    if (left > 0) this.perKey.set(reader.keyId, left); else this.perKey.delete(reader.keyId);
+    if (left > 0) this.perKey.set(reader.keyId, left);
+    else this.perKey.delete(reader.keyId);
     this.opts.onClose?.();
     if (!f.readers.size && this.followers.get(f.familyId) === f) {
       this.followers.delete(f.familyId);
@@ -213,7 +262,11 @@ export class StreamHub {
   private heartbeat(): void {
     for (const f of this.followers.values()) {
       for (const r of f.readers) {
-        if (this.opts.keyValid && !this.opts.keyValid(r.keyId)) { r.res.end(); this.release(r, f); continue; }
+        if (this.opts.keyValid && !this.opts.keyValid(r.keyId)) {
+          r.res.end();
+          this.release(r, f);
+          continue;
+        }
         if (r.live) send(r, ': keep-alive\n\n');
       }
     }

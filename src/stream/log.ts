@@ -26,7 +26,10 @@ export interface LocalLogDeps {
   durableHead(familyId: string): number;
 }
 
-interface Waiter { after: number; resolve: (head: number) => void }
+interface Waiter {
+  after: number;
+  resolve: (head: number) => void;
+}
 
 /**
  * The log of this process. The store shows a committed transaction before it is flushed, so
@@ -43,7 +46,10 @@ export class LocalFollowedLog implements FollowedLog {
     const waiting = this.waiters.get(familyId);
     if (!waiting) return;
     for (const w of waiting) {
-      if (lastSeq > w.after) { waiting.delete(w); w.resolve(lastSeq); }
+      if (lastSeq > w.after) {
+        waiting.delete(w);
+        w.resolve(lastSeq);
+      }
     }
     if (!waiting.size) this.waiters.delete(familyId);
   }
@@ -66,10 +72,13 @@ export class LocalFollowedLog implements FollowedLog {
     if (head > after || signal?.aborted) return Promise.resolve(head);
     return new Promise<number>((resolve) => {
       let set = this.waiters.get(familyId);
-      if (!set) this.waiters.set(familyId, set = new Set());
+      if (!set) this.waiters.set(familyId, (set = new Set()));
       const w: Waiter = {
         after,
-        resolve: (h) => { signal?.removeEventListener('abort', onAbort); resolve(h); },
+        resolve: (h) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(h);
+        },
       };
       const onAbort = () => {
         set.delete(w);

@@ -12,7 +12,11 @@ const SHAPE = new RegExp(TICKET_PATTERN);
 /** Outstanding tickets per key: a page needs one at a time; this only bounds a runaway loop. */
 const PER_KEY = 100;
 
-interface Held { keyId: string; familyId: string; expiresAt: number }
+interface Held {
+  keyId: string;
+  familyId: string;
+  expiresAt: number;
+}
 
 export class StreamTickets {
   private readonly held = new Map<string, Held>();
@@ -27,7 +31,11 @@ export class StreamTickets {
     for (const h of this.held.values()) if (h.keyId === keyId) mine++;
     if (mine >= PER_KEY) {
       // The oldest of this key's tickets goes: a page that lost its tickets must not be locked out.
-      for (const [hash, h] of this.held) if (h.keyId === keyId) { this.held.delete(hash); break; }
+      for (const [hash, h] of this.held)
+        if (h.keyId === keyId) {
+          this.held.delete(hash);
+          break;
+        }
     }
     const ticket = `stk_${randomBase62(32)}`;
     const expiresAt = now + TICKET_TTL_MS;

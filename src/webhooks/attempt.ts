@@ -41,28 +41,55 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date)
   return Number.isNaN(t) ? null : Math.max(0, t - now.getTime());
 }
 
-export async function sendAttempt(egress: Egress, config: Config, input: ManualNotificationInput): Promise<SendResult> {
+export async function sendAttempt(
+  egress: Egress,
+  config: Config,
+  input: ManualNotificationInput,
+): Promise<SendResult> {
   const timestamp = Math.floor(input.at.getTime() / 1000);
   const started = performance.now();
   try {
     const res = await egress.request({
-      url: input.url, method: 'POST', body: input.body,
+      url: input.url,
+      method: 'POST',
+      body: input.body,
       headers: deliveryHeaders(input.secrets, input.id, timestamp, input.body),
-      policy: config.egress.webhooks, timeoutMs: config.webhooks.timeoutMs, maxBytes: MAX_ANSWER_BYTES, followRedirects: 0,
+      policy: config.egress.webhooks,
+      timeoutMs: config.webhooks.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      followRedirects: 0,
       ...(input.signal ? { signal: input.signal } : {}),
     });
     const s = res.status;
     const ok = s >= 200 && s < 300;
     return {
-      ok, responseStatus: s, durationMs: res.durationMs, aborted: false,
+      ok,
+      responseStatus: s,
+      durationMs: res.durationMs,
+      aborted: false,
       error: ok ? null : s >= 300 && s < 400 ? `redirect (${s}) not followed` : `HTTP ${s}`,
-      retryAfterMs: s === 429 || s === 503 ? parseRetryAfter(res.headers['retry-after'], input.at) : null,
+      retryAfterMs:
+        s === 429 || s === 503 ? parseRetryAfter(res.headers['retry-after'], input.at) : null,
     };
   } catch (err) {
     const durationMs = Math.round(performance.now() - started);
     if (err instanceof EgressError) {
-      return { ok: false, responseStatus: null, durationMs, error: `${err.kind}: ${err.message}`, retryAfterMs: null, aborted: err.kind === 'aborted' };
+      return {
+        ok: false,
+        responseStatus: null,
+        durationMs,
+        error: `${err.kind}: ${err.message}`,
+        retryAfterMs: null,
+        aborted: err.kind === 'aborted',
+      };
     }
-    return { ok: false, responseStatus: null, durationMs, error: `failed: ${(err as Error)?.message ?? String(err)}`, retryAfterMs: null, aborted: false };
+    return {
+      ok: false,
+      responseStatus: null,
+      durationMs,
+      error: `failed: ${(err as Error)?.message ?? String(err)}`,
+      retryAfterMs: null,
+      aborted: false,
+    };
   }
 }

@@ -63,9 +63,19 @@ export class SendBudget {
    * `onTick` runs after each tick (the sender pumps); `timer: false` leaves ticking to the caller
    * (tests).
    */
-  constructor(onTick: () => void, private readonly requestsInFlight: () => number = () => 0, opts: { tickMs?: number; timer?: boolean } = {}) {
+  constructor(
+    onTick: () => void,
+    private readonly requestsInFlight: () => number = () => 0,
+    opts: { tickMs?: number; timer?: boolean } = {},
+  ) {
     this.tickMs = opts.tickMs ?? TICK_MS;
-    this.timer = opts.timer === false ? null : setInterval(() => { this.tick(); onTick(); }, this.tickMs);
+    this.timer =
+      opts.timer === false
+        ? null
+        : setInterval(() => {
+            this.tick();
+            onTick();
+          }, this.tickMs);
     this.timer?.unref();
   }
 
@@ -78,9 +88,13 @@ export class SendBudget {
   }
 
   /** Whether the last tick found requests queueing (the allowance halving towards MIN_SHARE). */
-  get holding(): boolean { return this.held; }
+  get holding(): boolean {
+    return this.held;
+  }
 
-  stop(): void { if (this.timer) clearInterval(this.timer); }
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
 
   /** Ends a tick: samples the cost of a send and sets the next tick's allowance. */
   tick(): void {
@@ -93,7 +107,10 @@ export class SendBudget {
       this.samples.push((cpu.user + cpu.system) / this.sends);
       if (this.samples.length > SAMPLES) this.samples.shift();
       const sorted = [...this.samples].sort((a, b) => a - b);
-      this.costUs = Math.min(MAX_COST_US, Math.max(MIN_COST_US, sorted[Math.floor(PERCENTILE * (sorted.length - 1))]));
+      this.costUs = Math.min(
+        MAX_COST_US,
+        Math.max(MIN_COST_US, sorted[Math.floor(PERCENTILE * (sorted.length - 1))]),
+      );
     }
     this.held = this.requestsInFlight() >= QUEUEING;
     const floor = Math.max(1, (MIN_SHARE * this.tickMs * 1000) / this.costUs);
@@ -101,7 +118,9 @@ export class SendBudget {
     // daemon that keeps up costs the deliveries little, and a saturated one reaches the floor
     // within a few ticks. Free: twice what was sent (not what was allowed: an allowance unused
     // while there was little to send must not let a sudden backlog through at once).
-    this.limit = this.held ? Math.max(floor, this.limit / 2) : Math.min(MAX_PER_TICK, Math.max(FREE_START, 2 * this.sends));
+    this.limit = this.held
+      ? Math.max(floor, this.limit / 2)
+      : Math.min(MAX_PER_TICK, Math.max(FREE_START, 2 * this.sends));
     this.tokens = this.limit;
     this.sends = 0;
   }

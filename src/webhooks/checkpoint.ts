@@ -22,10 +22,15 @@ export class CheckpointTracker {
    * @param readTo the last record read into memory (its deliveries are counted here)
    * @param durable the checkpoint as last committed
    */
-  constructor(public readTo: number, public durable: number) {}
+  constructor(
+    public readTo: number,
+    public durable: number,
+  ) {}
 
   /** Open deliveries of all records: how much the outbox holds in memory for the family. */
-  get size(): number { return this.openCount; }
+  get size(): number {
+    return this.openCount;
+  }
 
   /** A record read from the log, with how many deliveries it owes (0 settles it at once). */
   read(seq: number, deliveries: number): void {

@@ -30,7 +30,16 @@ export interface Delivery extends Omit<DeliveryJobData, 'lease'> {
 export function fromJob(family: FamilyInfo, job: DeliveryJob): Delivery {
   const d = job.data;
   return {
-    family, key: job.id, destinationId: d.destinationId, deliveryId: d.deliveryId, eventId: d.eventId, seq: d.seq, type: d.type,
-    attempt: d.attempt, job, event: null, queuedAt: performance.now(),
+    family,
+    key: job.id,
+    destinationId: d.destinationId,
+    deliveryId: d.deliveryId,
+    eventId: d.eventId,
+    seq: d.seq,
+    type: d.type,
+    attempt: d.attempt,
+    job,
+    event: null,
+    queuedAt: performance.now(),
   };
 }

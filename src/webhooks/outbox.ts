@@ -24,7 +24,13 @@ import type { IdGenerator } from '../domain/shared/ids.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 import { hasEnabledDestination } from '../domain/webhooks/destinations.js';
 import { decideReclaim, outboxCheckpoint, wants } from '../domain/webhooks/deliveries.js';
-import { DESTINATIONS, OUTBOX, OUTBOX_ID, jobIdOf, type DestinationRecord } from '../domain/webhooks/types.js';
+import {
+  DESTINATIONS,
+  OUTBOX,
+  OUTBOX_ID,
+  jobIdOf,
+  type DestinationRecord,
+} from '../domain/webhooks/types.js';
 import { CheckpointTracker, READ_AHEAD } from './checkpoint.js';
 import { fromJob, type Delivery } from './delivery.js';
 import { WEBHOOKS_CALLER, type Recorder } from './recorder.js';
@@ -71,7 +77,9 @@ export class Outbox {
 
   constructor(private readonly deps: OutboxDeps) {}
 
-  tracker(familyId: string): CheckpointTracker | undefined { return this.trackers.get(familyId); }
+  tracker(familyId: string): CheckpointTracker | undefined {
+    return this.trackers.get(familyId);
+  }
 
   /** The sender has room again: the families that stopped for it read on. */
   room(): void {
@@ -98,7 +106,12 @@ export class Outbox {
       return;
     }
     const p = this.pass(family)
-      .catch((err: unknown) => this.deps.logger.error({ err, family: family.slug }, 'the webhook outbox pass failed; the next write or start retries it'))
+      .catch((err: unknown) =>
+        this.deps.logger.error(
+          { err, family: family.slug },
+          'the webhook outbox pass failed; the next write or start retries it',
+        ),
+      )
       .finally(() => {
         this.running.delete(family.id);
         if (this.again.delete(family.id)) this.nudge(family);
@@ -117,11 +130,17 @@ export class Outbox {
       if (store.getRecord(family.id, OUTBOX, OUTBOX_ID) === undefined) continue;
       try {
         const actor = await registry.get(family);
-        const jobs = await actor.execute((s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }), WEBHOOKS_CALLER);
+        const jobs = await actor.execute(
+          (s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }),
+          WEBHOOKS_CALLER,
+        );
         sink.submit(jobs.map((j) => fromJob(family, j)));
         this.nudge(family);
       } catch (err) {
-        this.deps.logger.error({ err, family: family.slug }, 'could not resume the webhook outbox of a family');
+        this.deps.logger.error(
+          { err, family: family.slug },
+          'could not resume the webhook outbox of a family',
+        );
       }
     }
   }
@@ -131,7 +150,9 @@ export class Outbox {
     return Promise.allSettled(Array.from(this.running.values())).then(() => undefined);
   }
 
-  get busy(): boolean { return this.running.size > 0; }
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
 
   /** Resolves when no pass is running (tests, the benchmark). */
   async idle(): Promise<void> {
@@ -175,8 +196,17 @@ export class Outbox {
             if (s.get(AGENDA_TABLE, key)) continue;
             owed++;
             deliveries.push({
-              family, key, destinationId: d.id, deliveryId: newId('dlv'), eventId: record.id, seq: record.seq, type: record.type,
-              attempt: 0, job: null, event, queuedAt: performance.now(),
+              family,
+              key,
+              destinationId: d.id,
+              deliveryId: newId('dlv'),
+              eventId: record.id,
+              seq: record.seq,
+              type: record.type,
+              attempt: 0,
+              job: null,
+              event,
+              queuedAt: performance.now(),
             });
           }
           t.read(record.seq, owed);

@@ -16,12 +16,29 @@ export interface DeliveryPayload {
 
 export function eventPayload(record: ChangeRecord, slug: string): DeliveryPayload {
   return {
-    id: record.id, type: record.type, createdAt: record.at, family: { slug },
-    data: { object: record.object, ...(record.previous !== undefined ? { previous: record.previous } : {}) },
+    id: record.id,
+    type: record.type,
+    createdAt: record.at,
+    family: { slug },
+    data: {
+      object: record.object,
+      ...(record.previous !== undefined ? { previous: record.previous } : {}),
+    },
   };
 }
 
 /** The `webhook.test` message: no change-log record behind it; its object is the destination. */
-export function testPayload(eventId: string, at: string, slug: string, destination: DestinationView): DeliveryPayload {
-  return { id: eventId, type: TEST_EVENT_TYPE, createdAt: at, family: { slug }, data: { object: destination } };
+export function testPayload(
+  eventId: string,
+  at: string,
+  slug: string,
+  destination: DestinationView,
+): DeliveryPayload {
+  return {
+    id: eventId,
+    type: TEST_EVENT_TYPE,
+    createdAt: at,
+    family: { slug },
+    data: { object: destination },
+  };
 }

@@ -69,7 +69,10 @@ export interface SenderDeps {
   roomBelow?: number;
 }
 
-interface Lane { active: number; queue: Delivery[] }
+interface Lane {
+  active: number;
+  queue: Delivery[];
+}
 
 export class Sender {
   private readonly lanes = new Map<string, Lane>();
@@ -142,7 +145,9 @@ export class Sender {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  get pending(): number { return this.owned.size; }
+  get pending(): number {
+    return this.owned.size;
+  }
 
   /** Takes no more work; lets running sends finish for a moment, then cancels the rest. */
   async stop(): Promise<void> {
@@ -167,12 +172,20 @@ export class Sender {
   }
 
   private pump(): void {
-    while (!this.stopping && this.active < MAX_IN_FLIGHT && this.ready.length && this.budget.take()) {
+    while (
+      !this.stopping &&
+      this.active < MAX_IN_FLIGHT &&
+      this.ready.length &&
+      this.budget.take()
+    ) {
       const key = this.ready.shift()!;
       this.inReady.delete(key);
       const lane = this.lanes.get(key)!;
       const item = lane.queue.shift();
-      if (!item) { this.markReady(key, lane); continue; }
+      if (!item) {
+        this.markReady(key, lane);
+        continue;
+      }
       lane.active++;
       this.active++;
       this.markReady(key, lane);
@@ -189,14 +202,19 @@ export class Sender {
         else this.markReady(key, lane);
         this.pump();
       };
-      const p: Promise<void> = this.run(item, release).catch((err: unknown) => {
-        this.deps.logger.error({ err, family: item.family.slug, destination: item.destinationId }, 'a webhook delivery failed to run; it stays owed');
-      }).finally(() => {
-        release();
-        this.running.delete(p);
-        this.owned.delete(ownKey);
-        if (this.owned.size === 0) this.wakeIdle();
-      });
+      const p: Promise<void> = this.run(item, release)
+        .catch((err: unknown) => {
+          this.deps.logger.error(
+            { err, family: item.family.slug, destination: item.destinationId },
+            'a webhook delivery failed to run; it stays owed',
+          );
+        })
+        .finally(() => {
+          release();
+          this.running.delete(p);
+          this.owned.delete(ownKey);
+          if (this.owned.size === 0) this.wakeIdle();
+        });
       this.running.add(p);
     }
   }
@@ -217,14 +235,18 @@ export class Sender {
       let d: DestinationRecord | undefined;
       if (job) {
         const live = liveJob(s, job.id);
-        if (!live || live.data.attempt !== job.data.attempt || live.data.lease?.boot !== boot) return null;
+        if (!live || live.data.attempt !== job.data.attempt || live.data.lease?.boot !== boot)
+          return null;
         d = deliverable(s, live.data);
       } else {
         d = deliverable(s, item);
       }
       return d ? { url: d.url, secrets: signingSecrets(d, now()) } : null;
     });
-    if (!found) { recorder.dropped(item); return; }
+    if (!found) {
+      recorder.dropped(item);
+      return;
+    }
     // 2. The body.
     let body: string;
     if (item.event) {
@@ -232,10 +254,16 @@ export class Sender {
     } else {
       const record = store.readLog(family.id, item.seq - 1, 1)[0];
       if (!record || record.id !== item.eventId) {
-        this.deps.logger.error({ family: family.slug, seq: item.seq }, 'the change-log record of a webhook delivery is missing; dropping it');
+        this.deps.logger.error(
+          { family: family.slug, seq: item.seq },
+          'the change-log record of a webhook delivery is missing; dropping it',
+        );
         await actor.execute((s) => {
           const live = job && liveJob(s, job.id);
-          return noChange(undefined, live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : []);
+          return noChange(
+            undefined,
+            live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : [],
+          );
         }, WEBHOOKS_CALLER);
         return;
       }
@@ -243,14 +271,29 @@ export class Sender {
     }
     // 3. Send.
     const at = now();
-    const result = await sendAttempt(this.deps.egress, config, { url: found.url, secrets: found.secrets, id: item.eventId, body, at, signal: this.aborter.signal });
+    const result = await sendAttempt(this.deps.egress, config, {
+      url: found.url,
+      secrets: found.secrets,
+      id: item.eventId,
+      body,
+      at,
+      signal: this.aborter.signal,
+    });
     done();
     if (result.aborted) return;
     // 4. Record, with the rest of the window.
     recorder.add(item, {
-      destinationId: item.destinationId, deliveryId: item.deliveryId, eventId: item.eventId, type: item.type,
-      attempt: item.attempt + 1, at: at.toISOString(), ok: result.ok, responseStatus: result.responseStatus,
-      durationMs: result.durationMs, error: result.error, retryAfterMs: result.retryAfterMs,
+      destinationId: item.destinationId,
+      deliveryId: item.deliveryId,
+      eventId: item.eventId,
+      type: item.type,
+      attempt: item.attempt + 1,
+      at: at.toISOString(),
+      ok: result.ok,
+      responseStatus: result.responseStatus,
+      durationMs: result.durationMs,
+      error: result.error,
+      retryAfterMs: result.retryAfterMs,
       ...(job ? { jobId: job.id, boot } : { logSeq: item.seq }),
     });
   }

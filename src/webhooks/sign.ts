@@ -35,7 +35,12 @@ export function sign(secret: string, id: string, timestamp: number, body: string
 }
 
 /** The headers of one attempt: `timestamp` is the attempt's time in whole seconds. */
-export function deliveryHeaders(secrets: readonly string[], id: string, timestamp: number, body: string): Record<string, string> {
+export function deliveryHeaders(
+  secrets: readonly string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'webhook-id': id,

@@ -61,10 +61,24 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
   // The three refer to each other: the outbox feeds the sender, the sender the recorder, and the
   // recorder tells the outbox what settled.
   let recorder: Recorder;
-  const sender: Sender = new Sender({ ...deps, boot, recorder: () => recorder, room: () => outbox.room(), roomBelow: QUEUE_CAP / 2 });
-  const outbox = new Outbox({ ...deps, sink: sender, recorder: () => recorder, boot, leaseMs: lease });
+  const sender: Sender = new Sender({
+    ...deps,
+    boot,
+    recorder: () => recorder,
+    room: () => outbox.room(),
+    roomBelow: QUEUE_CAP / 2,
+  });
+  const outbox = new Outbox({
+    ...deps,
+    sink: sender,
+    recorder: () => recorder,
+    boot,
+    leaseMs: lease,
+  });
   recorder = new Recorder({
-    ...deps, boot, leaseMs: lease,
+    ...deps,
+    boot,
+    leaseMs: lease,
     tracker: (familyId) => outbox.tracker(familyId),
     takeStale: (familyId) => sender.takeStale(familyId),
     resubmit: (_family, deliveries) => sender.submit(deliveries),
@@ -77,7 +91,10 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     const { familyId: _f, ...job } = stored;
     const held = sender.owns(stored.familyId, job.id);
     const until = now.getTime() + lease;
-    const res = await actor.execute(fireCommand(job, (s) => decideLease(s, job, { boot, until }, held)), WEBHOOKS_CALLER);
+    const res = await actor.execute(
+      fireCommand(job, (s) => decideLease(s, job, { boot, until }, held)),
+      WEBHOOKS_CALLER,
+    );
     if (res === 'leased') {
       const leased: DeliveryJob = { ...job, dueAt: until, data: { ...job.data, lease: { boot } } };
       sender.submit([fromJob(actor.family, leased)]);
@@ -96,11 +113,29 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     async sendTest(family, d) {
       const at = deps.now();
       const eventId = deps.newId('event');
-      const body = JSON.stringify(testPayload(eventId, at.toISOString(), family.slug, destinationView(d)));
-      const sent = await sendAttempt(deps.egress, deps.config, { url: d.url, secrets: signingSecrets(d, at), id: eventId, body, at });
+      const body = JSON.stringify(
+        testPayload(eventId, at.toISOString(), family.slug, destinationView(d)),
+      );
+      const sent = await sendAttempt(deps.egress, deps.config, {
+        url: d.url,
+        secrets: signingSecrets(d, at),
+        id: eventId,
+        body,
+        at,
+      });
       return {
-        destinationId: d.id, deliveryId: deps.newId('dlv'), eventId, type: 'webhook.test', attempt: 1, at: at.toISOString(),
-        ok: sent.ok, responseStatus: sent.responseStatus, durationMs: sent.durationMs, error: sent.error, retryAfterMs: null, test: true,
+        destinationId: d.id,
+        deliveryId: deps.newId('dlv'),
+        eventId,
+        type: 'webhook.test',
+        attempt: 1,
+        at: at.toISOString(),
+        ok: sent.ok,
+        responseStatus: sent.responseStatus,
+        durationMs: sent.durationMs,
+        error: sent.error,
+        retryAfterMs: null,
+        test: true,
       };
     },
     async idle() {

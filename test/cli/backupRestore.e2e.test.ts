@@ -19,25 +19,38 @@ describe('backup and restore as the README describes it', function () {
       const first = await spawnDaemon(data);
       const key = first.bootstrapKey!;
       const people = async (url: string) => {
-        const r = await fetch(`${url}/api/v1/families/home/people`, { headers: { 'x-api-key': key } });
+        const r = await fetch(`${url}/api/v1/families/home/people`, {
+          headers: { 'x-api-key': key },
+        });
         expect(r.status).to.equal(200);
-        return ((await r.json()) as { people: { displayName: string }[] }).people.map((p) => p.displayName);
+        return ((await r.json()) as { people: { displayName: string }[] }).people.map(
+          (p) => p.displayName,
+        );
       };
-      const add = (url: string, name: string) => fetch(`${url}/api/v1/families/home/people`, {
-        method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ name }),
-      });
+      const add = (url: string, name: string) =>
+        fetch(`${url}/api/v1/families/home/people`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ name }),
+        });
       try {
         expect((await add(first.url, 'Ana')).status).to.equal(201);
-        const backup = await runCli(['backup', join(root, 'backups', 'monday'), '--data-dir', data, '--json']);
+        const backup = await runCli([
+          'backup',
+          join(root, 'backups', 'monday'),
+          '--data-dir',
+          data,
+          '--json',
+        ]);
         expect(backup.code, backup.stderr).to.equal(0);
         expect((await add(first.url, 'Ben')).status).to.equal(201);
         expect(await people(first.url)).to.deep.equal(['Ana', 'Ben']);
       } finally {
-        first.proc.kill('SIGTERM');                                                // 1. stop
+        first.proc.kill('SIGTERM'); // 1. stop
         expect((await first.exited).code).to.equal(0);
       }
       copyFileSync(join(root, 'backups', 'monday', 'household.mdb'), join(data, 'household.mdb')); // 2. copy back
-      const second = await spawnDaemon(data);                                      // 3. start
+      const second = await spawnDaemon(data); // 3. start
       try {
         expect(second.bootstrapKey, 'no new first family').to.equal(null);
         expect(await people(second.url)).to.deep.equal(['Ana']);

@@ -11,7 +11,11 @@ import { tempDataDir } from '../helpers/server.js';
 import { runCli, spawnDaemon } from '../helpers/child.js';
 import { COMMANDS, ENVIRONMENT, EXIT_CODES } from '../../src/cli/help.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /** Splits an example the way a shell would (double quotes only; `$(…)` inside a word). */
 function words(line: string): string[] {
@@ -25,14 +29,25 @@ describe('household-organizer --help and <command> --help', function () {
     const r = await runCli(['--help']);
     expect(r.code).to.equal(0);
     expect(r.stderr).to.equal('');
-    expect(r.stdout).to.match(new RegExp(`^household-organizer ${VERSION.replace(/\./g, '\\.')}: `));
+    expect(r.stdout).to.match(
+      new RegExp(`^household-organizer ${VERSION.replace(/\./g, '\\.')}: `),
+    );
     for (const c of COMMANDS) expect(r.stdout).to.include(`  ${[c.name, ...c.args].join(' ')} `);
-    for (const flag of ['--data-dir DIR', '--config FILE', '--json', '--help', '--version']) expect(r.stdout).to.include(flag);
-    for (const name of ['HOUSEHOLD_CONFIG', 'HOUSEHOLD_DATA_DIR', 'HOUSEHOLD_HOST', 'HOUSEHOLD_PORT', 'HOUSEHOLD_PUBLIC_URL', 'HOUSEHOLD_LOG_LEVEL']) {
+    for (const flag of ['--data-dir DIR', '--config FILE', '--json', '--help', '--version'])
+      expect(r.stdout).to.include(flag);
+    for (const name of [
+      'HOUSEHOLD_CONFIG',
+      'HOUSEHOLD_DATA_DIR',
+      'HOUSEHOLD_HOST',
+      'HOUSEHOLD_PORT',
+      'HOUSEHOLD_PUBLIC_URL',
+      'HOUSEHOLD_LOG_LEVEL',
+    ]) {
       expect(r.stdout).to.include(`  ${name} `);
     }
     expect(ENVIRONMENT).to.have.length(6);
-    for (const code of [0, 1, 2, 70, 78]) expect(r.stdout).to.match(new RegExp(`\\n  ${code} +\\S`));
+    for (const code of [0, 1, 2, 70, 78])
+      expect(r.stdout).to.match(new RegExp(`\\n  ${code} +\\S`));
     expect(EXIT_CODES.map(([c]) => c)).to.deep.equal([0, 1, 2, 70, 78]);
     const [short, viaHelp] = await Promise.all([runCli(['-h']), runCli(['help'])]);
     expect(short.stdout).to.equal(r.stdout);
@@ -56,19 +71,33 @@ describe('household-organizer --help and <command> --help', function () {
       const r = await runCli([...c.name.split(' '), '--help']);
       expect(r.code, r.stderr).to.equal(0);
       const lines = r.stdout.split('\n');
-      expect(lines[0]).to.equal(`Usage: household-organizer ${[c.name, ...c.args, ...c.options.map((o) => `[--${o.name}${o.value ? ` ${o.value}` : ''}]`)].join(' ')}`);
+      expect(lines[0]).to.equal(
+        `Usage: household-organizer ${[c.name, ...c.args, ...c.options.map((o) => `[--${o.name}${o.value ? ` ${o.value}` : ''}]`)].join(' ')}`,
+      );
       for (const d of c.details) expect(r.stdout).to.include(d);
-      for (const o of c.options) expect(r.stdout).to.match(new RegExp(`\\n  --${o.name}${o.value ? ` ${o.value}` : ''} +${o.text.slice(0, 20).replace(/[().*+?[\]\\]/g, '\\$&')}`));
-      expect(r.stdout).to.include('Options for every command: --data-dir DIR, --config FILE, --json');
+      for (const o of c.options)
+        expect(r.stdout).to.match(
+          new RegExp(
+            `\\n  --${o.name}${o.value ? ` ${o.value}` : ''} +${o.text.slice(0, 20).replace(/[().*+?[\]\\]/g, '\\$&')}`,
+          ),
+        );
+      expect(r.stdout).to.include(
+        'Options for every command: --data-dir DIR, --config FILE, --json',
+      );
       expect(c.examples.length).to.be.greaterThan(0);
       for (const e of c.examples) expect(r.stdout).to.include(`\n  ${e}\n`);
-      expect(r.stdout).to.match(/\nExit codes: 0 ok, 1 refused or not done, 2 usage, 70 internal error, 78 configuration or environment/);
+      expect(r.stdout).to.match(
+        /\nExit codes: 0 ok, 1 refused or not done, 2 usage, 70 internal error, 78 configuration or environment/,
+      );
     });
   }
 
   it('help <command> and <command> -h say the same as <command> --help', async () => {
     const [long, viaHelp, short] = await Promise.all([
-      runCli(['key', 'create', '--help']), runCli(['help', 'key', 'create']), runCli(['key', 'create', '-h'])]);
+      runCli(['key', 'create', '--help']),
+      runCli(['help', 'key', 'create']),
+      runCli(['key', 'create', '-h']),
+    ]);
     expect(long.stdout).to.match(/^Usage: household-organizer key create /);
     expect(viaHelp.stdout).to.equal(long.stdout);
     expect(short.stdout).to.equal(long.stdout);
@@ -83,9 +112,13 @@ describe('household-organizer --help and <command> --help', function () {
   it('family --help and key --help list their commands', async () => {
     const family = await runCli(['family', '--help']);
     expect(family.code).to.equal(0);
-    expect(family.stdout.split('\n')[0]).to.equal('Usage: household-organizer family <create|update|list> …');
+    expect(family.stdout.split('\n')[0]).to.equal(
+      'Usage: household-organizer family <create|update|list> …',
+    );
     const key = await runCli(['key', '--help']);
-    expect(key.stdout.split('\n')[0]).to.equal('Usage: household-organizer key <create|list|revoke> …');
+    expect(key.stdout.split('\n')[0]).to.equal(
+      'Usage: household-organizer key <create|list|revoke> …',
+    );
     expect(key.stdout).to.include('  key revoke <keyId>  revoke a key at once');
   });
 
@@ -96,12 +129,16 @@ describe('household-organizer --help and <command> --help', function () {
       for (const c of COMMANDS.filter((x) => x.name !== 'serve')) {
         for (const e of c.examples.filter((x) => x.startsWith('household-organizer '))) {
           // Where an example names a file or folder, use one in the test's folder; `> file` is the shell's.
-          const args = words(e).slice(1).filter((_w, i, all) => !all.slice(0, i + 1).includes('>'))
+          const args = words(e)
+            .slice(1)
+            .filter((_w, i, all) => !all.slice(0, i + 1).includes('>'))
             .map((w) => w.replace(/\$\([^)]*\)/g, 'stamp'))
             .map((w) => (/^\/var\/|\.json$/.test(w) ? join(dir, w.replace(/\//g, '_')) : w));
           const r = await runCli(args.includes('--data-dir') ? args : [...args, '--data-dir', dir]);
           // 1 is a refusal the example's data explains (no such key, grant or person); 2 would be a usage error.
-          expect(r.code, `${e}\n${r.stderr}`).to.be.oneOf(/key revoke|grant revoke|--person/.test(e) ? [1] : [0]);
+          expect(r.code, `${e}\n${r.stderr}`).to.be.oneOf(
+            /key revoke|grant revoke|--person/.test(e) ? [1] : [0],
+          );
         }
       }
     } finally {
@@ -109,10 +146,12 @@ describe('household-organizer --help and <command> --help', function () {
     }
   });
 
-  it('refuses an option a command does not take, an extra argument and an unknown option, with that command\'s usage (exit 2)', async () => {
+  it("refuses an option a command does not take, an extra argument and an unknown option, with that command's usage (exit 2)", async () => {
     const wrong = await runCli(['family', 'list', '--scopes', 'read']);
     expect(wrong.code).to.equal(2);
-    expect(wrong.stderr).to.equal('family list does not take --scopes\n\nUsage: household-organizer family list\nRun \'household-organizer family list --help\' for its options and examples.\n');
+    expect(wrong.stderr).to.equal(
+      "family list does not take --scopes\n\nUsage: household-organizer family list\nRun 'household-organizer family list --help' for its options and examples.\n",
+    );
     const port = await runCli(['backup', '/tmp/x', '--port', '8080']);
     expect(port.code).to.equal(2);
     expect(port.stderr.split('\n')[0]).to.equal('backup does not take --port');
@@ -121,13 +160,19 @@ describe('household-organizer --help and <command> --help', function () {
     expect(extra.stderr.split('\n')[0]).to.equal('unexpected argument "smiths" for key list');
     const unknown = await runCli(['key', 'create', 'home', '--scope', 'read']);
     expect(unknown.code).to.equal(2);
-    expect(unknown.stderr.split('\n').slice(0, 3)).to.deep.equal(['unknown option --scope', '', 'Usage: household-organizer key create <slug> [--scopes LIST] [--person ID] [--name N]']);
+    expect(unknown.stderr.split('\n').slice(0, 3)).to.deep.equal([
+      'unknown option --scope',
+      '',
+      'Usage: household-organizer key create <slug> [--scopes LIST] [--person ID] [--name N]',
+    ]);
     const group = await runCli(['key']);
     expect(group.code).to.equal(2);
     expect(group.stderr.split('\n')[0]).to.equal('key needs a command: create, list, revoke');
     const missing = await runCli(['export']);
     expect(missing.code).to.equal(2);
-    expect(missing.stderr).to.equal('export needs a family slug\n\nUsage: household-organizer export <slug> [--out FILE]\nRun \'household-organizer export --help\' for its options and examples.\n');
+    expect(missing.stderr).to.equal(
+      "export needs a family slug\n\nUsage: household-organizer export <slug> [--out FILE]\nRun 'household-organizer export --help' for its options and examples.\n",
+    );
   });
 });
 
@@ -137,18 +182,22 @@ describe('serve: what a first start prints', function () {
   it('keeps stdout JSON lines, prints the key for people on stderr, at the publicUrl other devices use', async () => {
     const dir = tempDataDir();
     // The first family takes the machine's zone (TZ here) and the banner says how to change it.
-    const d = await spawnDaemon(dir, { HOUSEHOLD_PUBLIC_URL: 'http://household.test', TZ: 'America/Chicago' });
+    const d = await spawnDaemon(dir, {
+      HOUSEHOLD_PUBLIC_URL: 'http://household.test',
+      TZ: 'America/Chicago',
+    });
     try {
       expect(d.bootstrapKey).to.match(/^hk_/);
       const key = d.bootstrapKey!;
       expect(d.output()).to.include(
         '\nCreated the first family "home" in time zone America/Chicago. If the household lives in another zone:\n' +
-        '    household-organizer family update home --timezone <Area/City>\n' +
-        'Its admin API key is shown only this once; keep it somewhere safe:\n\n' +
-        `    ${key}\n\n` +
-        `Try: curl -H 'x-api-key: ${key}' http://household.test/api/v1/families/home/changes\n` +
-        'API reference in a browser (no key needed to read it): http://household.test/api/docs\n' +
-        `On this machine: ${d.url}\n\n`);
+          '    household-organizer family update home --timezone <Area/City>\n' +
+          'Its admin API key is shown only this once; keep it somewhere safe:\n\n' +
+          `    ${key}\n\n` +
+          `Try: curl -H 'x-api-key: ${key}' http://household.test/api/v1/families/home/changes\n` +
+          'API reference in a browser (no key needed to read it): http://household.test/api/docs\n' +
+          `On this machine: ${d.url}\n\n`,
+      );
       const res = await fetch(`${d.url}/api/v1/families/home`, { headers: { 'x-api-key': key } });
       expect(res.status).to.equal(200);
     } finally {
@@ -160,7 +209,11 @@ describe('serve: what a first start prints', function () {
     const stdout = d.stdout().trim();
     const lines = stdout.split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const messages = lines.map((l) => l.msg);
-    expect(messages).to.include.members(['created the first family and its admin key (printed on stderr)', 'received SIGTERM, stopping', 'stopped']);
+    expect(messages).to.include.members([
+      'created the first family and its admin key (printed on stderr)',
+      'received SIGTERM, stopping',
+      'stopped',
+    ]);
     expect(messages.some((m) => String(m).startsWith('listening on 127.0.0.1:'))).to.equal(true);
     expect(stdout).to.not.include(d.bootstrapKey!);
     // Listening on 127.0.0.1 only, a localhost publicUrl would be right: no warning here.

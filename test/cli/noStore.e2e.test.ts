@@ -12,7 +12,9 @@ const refusal = (dir: string) =>
 describe('the command line pointed at a folder without a store', function () {
   this.timeout(60_000);
   let root: string;
-  before(() => { root = tempDataDir(); });
+  before(() => {
+    root = tempDataDir();
+  });
   after(() => rmSync(root, { recursive: true, force: true }));
 
   const readers: [string, string[]][] = [
@@ -29,7 +31,12 @@ describe('the command line pointed at a folder without a store', function () {
     it(`${name} refuses a mistyped --data-dir with one line naming it, exit 2, and creates nothing`, async () => {
       const typo = join(root, `typo-${name.replace(/\W+/g, '-')}`);
       const out = join(root, `out-${name.replace(/\W+/g, '-')}`);
-      const r = await runCli([...args.map((a) => (a === 'BACKUP' || a === 'EXPORT' ? out : a)), '--data-dir', typo, '--json']);
+      const r = await runCli([
+        ...args.map((a) => (a === 'BACKUP' || a === 'EXPORT' ? out : a)),
+        '--data-dir',
+        typo,
+        '--json',
+      ]);
       expect(r.code).to.equal(2);
       expect(r.stderr.trim().split('\n')).to.deep.equal([refusal(typo)]);
       expect(r.stdout).to.equal('');
@@ -42,7 +49,11 @@ describe('the command line pointed at a folder without a store', function () {
     const empty = join(root, 'empty');
     mkdirSync(empty);
     for (const [, args] of readers) {
-      const r = await runCli([...args.map((a) => (a === 'BACKUP' || a === 'EXPORT' ? join(root, 'never') : a)), '--data-dir', empty]);
+      const r = await runCli([
+        ...args.map((a) => (a === 'BACKUP' || a === 'EXPORT' ? join(root, 'never') : a)),
+        '--data-dir',
+        empty,
+      ]);
       expect(r.code, args.join(' ')).to.equal(2);
       expect(r.stderr.trim(), args.join(' ')).to.equal(refusal(empty));
     }
@@ -72,7 +83,9 @@ describe('the command line pointed at a folder without a store', function () {
     expect(r.code, r.stderr).to.equal(0);
     expect(JSON.parse(r.stdout).family.slug).to.equal('smiths');
     const list = await runCli(['family', 'list', '--data-dir', dir, '--json']);
-    expect(JSON.parse(list.stdout).families.map((f: { slug: string }) => f.slug)).to.deep.equal(['smiths']);
+    expect(JSON.parse(list.stdout).families.map((f: { slug: string }) => f.slug)).to.deep.equal([
+      'smiths',
+    ]);
   });
 
   it('family create where the folder cannot be made ends with one line naming it, exit 78', async () => {

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { tempDataDir } from '../helpers/server.js';
 import { runCli, spawnDaemon } from '../helpers/child.js';
@@ -10,7 +18,8 @@ const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 /** Every file and folder under `root` (itself included) with its mode. */
 function modesUnder(root: string): Record<string, string> {
   const out: Record<string, string> = { '.': mode(root) };
-  for (const name of readdirSync(root, { recursive: true }) as string[]) out[name] = mode(join(root, name));
+  for (const name of readdirSync(root, { recursive: true }) as string[])
+    out[name] = mode(join(root, name));
   return out;
 }
 
@@ -38,7 +47,10 @@ describe('files the command line and the daemon write (store, backup, export)', 
     const r = await runCli(['family', 'create', 'jones', '--data-dir', dir]);
     expect(r.code, r.stderr).to.equal(0);
     expect(modesUnder(join(root, 'cli'))).to.deep.equal({
-      '.': '700', data: '700', [join('data', STORE_FILE)]: '600', [join('data', `${STORE_FILE}-lock`)]: '600',
+      '.': '700',
+      data: '700',
+      [join('data', STORE_FILE)]: '600',
+      [join('data', `${STORE_FILE}-lock`)]: '600',
     });
   });
 
@@ -48,7 +60,10 @@ describe('files the command line and the daemon write (store, backup, export)', 
     try {
       expect(d.bootstrapKey).to.be.a('string');
       expect(modesUnder(join(root, 'daemon'))).to.deep.equal({
-        '.': '700', data: '700', [join('data', STORE_FILE)]: '600', [join('data', `${STORE_FILE}-lock`)]: '600',
+        '.': '700',
+        data: '700',
+        [join('data', STORE_FILE)]: '600',
+        [join('data', `${STORE_FILE}-lock`)]: '600',
       });
     } finally {
       d.proc.kill('SIGTERM');
@@ -61,7 +76,11 @@ describe('files the command line and the daemon write (store, backup, export)', 
     mkdirSync(dir);
     chmodSync(dir, 0o750);
     expect((await runCli(['family', 'create', 'a', '--data-dir', dir])).code).to.equal(0);
-    expect(modesUnder(dir)).to.deep.equal({ '.': '750', [STORE_FILE]: '600', [`${STORE_FILE}-lock`]: '600' });
+    expect(modesUnder(dir)).to.deep.equal({
+      '.': '750',
+      [STORE_FILE]: '600',
+      [`${STORE_FILE}-lock`]: '600',
+    });
   });
 
   it('Store.open makes the files private without the command line narrowing the umask', async () => {
@@ -69,7 +88,10 @@ describe('files the command line and the daemon write (store, backup, export)', 
     const store = Store.open(dir);
     await store.close();
     expect(modesUnder(join(root, 'library'))).to.deep.equal({
-      '.': '700', data: '700', [join('data', STORE_FILE)]: '600', [join('data', `${STORE_FILE}-lock`)]: '600',
+      '.': '700',
+      data: '700',
+      [join('data', STORE_FILE)]: '600',
+      [join('data', `${STORE_FILE}-lock`)]: '600',
     });
     // The umask of the calling process is back as it was.
     expect(process.umask(0o022)).to.equal(0o022);
@@ -80,9 +102,17 @@ describe('files the command line and the daemon write (store, backup, export)', 
     const r = await runCli(['backup', target, '--data-dir', source, '--json']);
     expect(r.code, r.stderr).to.equal(0);
     expect(JSON.parse(r.stdout).backup).to.equal(join(target, STORE_FILE));
-    expect(modesUnder(join(root, 'backups'))).to.deep.equal({ '.': '700', monday: '700', [join('monday', STORE_FILE)]: '600' });
+    expect(modesUnder(join(root, 'backups'))).to.deep.equal({
+      '.': '700',
+      monday: '700',
+      [join('monday', STORE_FILE)]: '600',
+    });
     const copy = Store.open(target);
-    try { expect(copy.listFamilies().map((f) => f.slug)).to.deep.equal(['smiths']); } finally { await copy.close(); }
+    try {
+      expect(copy.listFamilies().map((f) => f.slug)).to.deep.equal(['smiths']);
+    } finally {
+      await copy.close();
+    }
   });
 
   it('export --out writes the file 0600 in a new 0700 folder, and narrows a file it overwrites', async () => {
@@ -95,7 +125,9 @@ describe('files the command line and the daemon write (store, backup, export)', 
     const shared = join(root, 'shared.json');
     writeFileSync(shared, 'an older, longer file that the export replaces entirely '.repeat(2000));
     chmodSync(shared, 0o644);
-    expect((await runCli(['export', 'smiths', '--out', shared, '--data-dir', source])).code).to.equal(0);
+    expect(
+      (await runCli(['export', 'smiths', '--out', shared, '--data-dir', source])).code,
+    ).to.equal(0);
     expect(mode(shared)).to.equal('600');
     expect(JSON.parse(readFileSync(shared, 'utf8')).family.slug).to.equal('smiths');
   });
@@ -103,20 +135,34 @@ describe('files the command line and the daemon write (store, backup, export)', 
   it('export --out to a path that cannot be written refuses with one line naming it', async () => {
     const blocker = join(root, 'a-file');
     writeFileSync(blocker, '');
-    const r = await runCli(['export', 'smiths', '--out', join(blocker, 'x.json'), '--data-dir', source]);
+    const r = await runCli([
+      'export',
+      'smiths',
+      '--out',
+      join(blocker, 'x.json'),
+      '--data-dir',
+      source,
+    ]);
     expect(r.code).to.equal(1);
-    expect(r.stderr.trim().split('\n')).to.deep.equal([`cannot create the folder ${blocker}: a file of that name is in the way (EEXIST)`]);
+    expect(r.stderr.trim().split('\n')).to.deep.equal([
+      `cannot create the folder ${blocker}: a file of that name is in the way (EEXIST)`,
+    ]);
   });
 
   it('import restores into a new folder, creating a private store there', async () => {
     const file = join(root, 'to-import.json');
-    expect((await runCli(['export', 'smiths', '--out', file, '--data-dir', source])).code).to.equal(0);
+    expect((await runCli(['export', 'smiths', '--out', file, '--data-dir', source])).code).to.equal(
+      0,
+    );
     const dir = join(root, 'restored', 'data');
     const r = await runCli(['import', file, '--data-dir', dir, '--json']);
     expect(r.code, r.stderr).to.equal(0);
     expect(JSON.parse(r.stdout).family.slug).to.equal('smiths');
     expect(modesUnder(join(root, 'restored'))).to.deep.equal({
-      '.': '700', data: '700', [join('data', STORE_FILE)]: '600', [join('data', `${STORE_FILE}-lock`)]: '600',
+      '.': '700',
+      data: '700',
+      [join('data', STORE_FILE)]: '600',
+      [join('data', `${STORE_FILE}-lock`)]: '600',
     });
   });
 });

@@ -55,7 +55,9 @@ describe('backup and export: the secrets they hold', function () {
       const planId = (await restored.api.get('/plans')).body.plans[0].planId;
       const off = await restored.api.post(`/plans/${planId}/share`, { enabled: false });
       expect(off.body).to.deep.include({ enabled: false, shareUrl: null });
-      expect((await restored.http.get(planPath, { headers: { accept: 'application/json' } })).status).to.equal(404);
+      expect(
+        (await restored.http.get(planPath, { headers: { accept: 'application/json' } })).status,
+      ).to.equal(404);
       // Enabling again brings back the same address: disabling does not retire the token.
       const back = await restored.api.post(`/plans/${planId}/share`, { enabled: true });
       expect(new URL(back.body.shareUrl).pathname).to.equal(planPath);

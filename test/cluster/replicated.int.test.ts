@@ -17,15 +17,23 @@ import { LOG_STREAM } from '../../src/cluster/connection.js';
 import { CHECKPOINT, NotOwnerError } from '../../src/cluster/replicated.js';
 import { tempDataDir } from '../helpers/server.js';
 import {
-  hasNatsServer, NO_NATS, serverPid, startNatsCluster, type NatsCluster,
+  hasNatsServer,
+  NO_NATS,
+  serverPid,
+  startNatsCluster,
+  type NatsCluster,
 } from '../helpers/nats.js';
 
 const LEASE_S = 1;
 
 function record(seq: number): ChangeRecord {
   return {
-    id: `event_${String(seq).padStart(20, '0')}`, seq, at: '2026-11-26T00:00:00.000Z',
-    type: 'person.created', actor: { keyId: null, personId: null }, object: { seq },
+    id: `event_${String(seq).padStart(20, '0')}`,
+    seq,
+    at: '2026-11-26T00:00:00.000Z',
+    type: 'person.created',
+    actor: { keyId: null, personId: null },
+    object: { seq },
   };
 }
 
@@ -33,7 +41,8 @@ function record(seq: number): ChangeRecord {
 function change(seq: number) {
   return {
     records: [{ table: 'people', id: `p${seq}`, value: { id: `p${seq}`, seq } }],
-    log: [record(seq)], expectedLastSeq: seq - 1,
+    log: [record(seq)],
+    expectedLastSeq: seq - 1,
   };
 }
 
@@ -56,8 +65,13 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     const store = Store.open(dir);
     stores.push(store);
     const cfg: ClusterConfig = {
-      natsServers: [nats!.urls[server]], nodeName: name, advertiseUrl: 'http://127.0.0.1:1',
-      secret: 'x'.repeat(32), leaseSeconds: LEASE_S, credsFile: null, tls: null,
+      natsServers: [nats!.urls[server]],
+      nodeName: name,
+      advertiseUrl: 'http://127.0.0.1:1',
+      secret: 'x'.repeat(32),
+      leaseSeconds: LEASE_S,
+      credsFile: null,
+      tls: null,
     };
     const n = await ClusterNode.start(cfg, store, { replicas: 3, ...(now ? { now } : {}) });
     nodes.push(n);
@@ -91,17 +105,26 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     // One owner entry and four batches: the two-record batch is one message.
     const entries = [];
     for await (const e of a.node.log.read('fam_one', 0)) entries.push(e.entry);
-    expect(entries.map((e) => `${e.kind}:${e.lastSeq}`)).to.deep.equal(
-      ['owner:0', 'batch:1', 'batch:2', 'batch:3', 'batch:5']);
-    expect(a.store.getCheckpoint(CHECKPOINT, 'fam_one'))
-      .to.equal(await a.node.log.lastStreamSeq('fam_one'));
+    expect(entries.map((e) => `${e.kind}:${e.lastSeq}`)).to.deep.equal([
+      'owner:0',
+      'batch:1',
+      'batch:2',
+      'batch:3',
+      'batch:5',
+    ]);
+    expect(a.store.getCheckpoint(CHECKPOINT, 'fam_one')).to.equal(
+      await a.node.log.lastStreamSeq('fam_one'),
+    );
   });
 
   it('refuses a write from a node without the lease, and hands the family over when it expires', async () => {
     const a = nodes[0];
     const b = await node('b', 1);
     expect(await b.node.commits.own('fam_one')).to.equal(null); // a holds it and renews
-    const refused = await b.node.commits.commit('fam_one', change(6)).then(() => null, (e: unknown) => e);
+    const refused = await b.node.commits.commit('fam_one', change(6)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).to.be.instanceOf(NotOwnerError);
     expect((refused as NotOwnerError).owner).to.equal('a');
     expect(seqs(b.store, 'fam_one')).to.deep.equal([]);
@@ -114,7 +137,10 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     expect(b.store.getRecord('fam_one', 'people', 'p3')).to.deep.equal({ id: 'p3', seq: 3 });
     await b.node.commits.commit('fam_one', change(6));
     // a's lease ran out: it refuses before it even tries, and wrote nothing.
-    const late = await a.commits.commit('fam_one', change(6)).then(() => null, (e: unknown) => e);
+    const late = await a.commits.commit('fam_one', change(6)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(late).to.be.instanceOf(NotOwnerError);
     expect(seqs(stores[0], 'fam_one')).to.deep.equal([1, 2, 3, 4, 5]);
   });
@@ -132,7 +158,10 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     // The paused node wakes believing its lease valid (its clock stood still): JetStream
     // refuses its append because c's owner entry and batch came after what it saw.
     frozen += 1;
-    const err = await paused.node.commits.commit('fam_two', change(2)).then(() => null, (e: unknown) => e);
+    const err = await paused.node.commits.commit('fam_two', change(2)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(String(err)).to.match(/another node appended/);
     expect(paused.node.commits.stats.fenced).to.equal(1);
     expect(seqs(paused.store, 'fam_two')).to.deep.equal([1]);
@@ -148,7 +177,14 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     const acked: number[] = [];
     const burst = [];
     for (let s = 1; s <= 60; s++) {
-      burst.push(d.node.commits.commit('fam_three', change(s)).then(() => { acked.push(s); }, () => undefined));
+      burst.push(
+        d.node.commits.commit('fam_three', change(s)).then(
+          () => {
+            acked.push(s);
+          },
+          () => undefined,
+        ),
+      );
     }
     // The owner's connection goes away abruptly while the burst is in flight.
     while (acked.length < 10) await sleep(5);
@@ -185,8 +221,13 @@ describe('cluster: the replicated log over three JetStream servers', function ()
 
   it('refuses a batch larger than one message may be, writing nothing', async () => {
     const g = nodes.at(-1)!;
-    const big = { records: [{ table: 'notes', id: 'n1', value: { text: 'x'.repeat(g.log.maxPayload) } }] };
-    const err = await g.commits.commit('fam_four', big).then(() => null, (e: unknown) => e);
+    const big = {
+      records: [{ table: 'notes', id: 'n1', value: { text: 'x'.repeat(g.log.maxPayload) } }],
+    };
+    const err = await g.commits.commit('fam_four', big).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(String(err)).to.match(/max_payload/);
     expect(stores.at(-1)!.getRecord('fam_four', 'notes', 'n1')).to.equal(undefined);
   });

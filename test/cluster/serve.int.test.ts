@@ -14,8 +14,10 @@ describe('cluster: serve with a cluster configuration', () => {
     const dir = tempDataDir();
     try {
       const r = await runCli(['serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], {
-        HOUSEHOLD_NATS_SERVERS: 'nats://127.0.0.1:1', HOUSEHOLD_NODE_NAME: 'a',
-        HOUSEHOLD_ADVERTISE_URL: 'http://127.0.0.1:1', HOUSEHOLD_CLUSTER_SECRET: 'c'.repeat(32),
+        HOUSEHOLD_NATS_SERVERS: 'nats://127.0.0.1:1',
+        HOUSEHOLD_NODE_NAME: 'a',
+        HOUSEHOLD_ADVERTISE_URL: 'http://127.0.0.1:1',
+        HOUSEHOLD_CLUSTER_SECRET: 'c'.repeat(32),
       });
       expect(r.code).to.equal(78);
       expect(r.stderr).to.match(/cluster mode is configured but `serve` does not run it yet/);
@@ -27,8 +29,10 @@ describe('cluster: serve with a cluster configuration', () => {
 
   it('names a bad cluster variable', async () => {
     const r = await runCli(['serve', '--port', '0'], {
-      HOUSEHOLD_NATS_SERVERS: 'http://127.0.0.1:1', HOUSEHOLD_NODE_NAME: 'a',
-      HOUSEHOLD_ADVERTISE_URL: 'http://127.0.0.1:1', HOUSEHOLD_CLUSTER_SECRET: 'c'.repeat(32),
+      HOUSEHOLD_NATS_SERVERS: 'http://127.0.0.1:1',
+      HOUSEHOLD_NODE_NAME: 'a',
+      HOUSEHOLD_ADVERTISE_URL: 'http://127.0.0.1:1',
+      HOUSEHOLD_CLUSTER_SECRET: 'c'.repeat(32),
     });
     expect(r.code).to.equal(78);
     expect(r.stderr).to.match(/"cluster\.natsServers\.0" is invalid/);

@@ -18,19 +18,37 @@ const WRITER = join(dirname(fileURLToPath(import.meta.url)), '../helpers/cluster
 const LEASE_S = 1;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Writer { proc: ChildProcess; pid: number; out: () => string; exited: Promise<void> }
+interface Writer {
+  proc: ChildProcess;
+  pid: number;
+  out: () => string;
+  exited: Promise<void>;
+}
 
 /** Starts the writer under `timeout`; `pid` is the node process itself (what gets signals). */
-async function startWriter(url: string, name: string, familyId: string, dir: string): Promise<Writer> {
-  const proc = spawn('timeout', ['--kill-after=2', '40', process.execPath, WRITER, url, name, familyId, dir, String(LEASE_S)],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startWriter(
+  url: string,
+  name: string,
+  familyId: string,
+  dir: string,
+): Promise<Writer> {
+  const proc = spawn(
+    'timeout',
+    ['--kill-after=2', '40', process.execPath, WRITER, url, name, familyId, dir, String(LEASE_S)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
-  proc.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-  proc.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+  proc.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  proc.stderr.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
   const until = Date.now() + 15_000;
   while (!out.includes('owned')) {
-    if (Date.now() > until || proc.exitCode !== null) throw new Error(`writer did not take ${familyId}:\n${out}`);
+    if (Date.now() > until || proc.exitCode !== null)
+      throw new Error(`writer did not take ${familyId}:\n${out}`);
     await sleep(20);
   }
   const r = spawnSync('pgrep', ['-P', String(proc.pid), '-x', 'node'], { encoding: 'utf8' });
@@ -60,7 +78,12 @@ describe('cluster: owners stopped by real signals', function () {
 
   after(async () => {
     for (const w of writers) {
-      try { process.kill(w.pid, 'SIGCONT'); process.kill(w.pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(w.pid, 'SIGCONT');
+        process.kill(w.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
       await w.exited;
     }
     for (const c of cleanup) await c().catch(() => undefined);
@@ -72,11 +95,23 @@ describe('cluster: owners stopped by real signals', function () {
     const dir = tempDataDir();
     dirs.push(dir);
     const store = Store.open(dir);
-    const node = await ClusterNode.start({
-      natsServers: [nats!.urls[server]], nodeName: name, advertiseUrl: 'http://127.0.0.1:1',
-      secret: 's'.repeat(32), leaseSeconds: LEASE_S, credsFile: null, tls: null,
-    }, store, { replicas: 3 });
-    cleanup.push(() => node.close(), () => store.close());
+    const node = await ClusterNode.start(
+      {
+        natsServers: [nats!.urls[server]],
+        nodeName: name,
+        advertiseUrl: 'http://127.0.0.1:1',
+        secret: 's'.repeat(32),
+        leaseSeconds: LEASE_S,
+        credsFile: null,
+        tls: null,
+      },
+      store,
+      { replicas: 3 },
+    );
+    cleanup.push(
+      () => node.close(),
+      () => store.close(),
+    );
     return { node, store };
   }
 
@@ -113,10 +148,19 @@ describe('cluster: owners stopped by real signals', function () {
     expect(await s.node.commits.own('fam_stop')).to.not.equal(null);
     const base = s.store.lastSeq('fam_stop');
     for (let seq = base + 1; seq <= base + 3; seq++) {
-      await s.node.commits.commit('fam_stop', { log: [{
-        id: `event_${String(seq).padStart(20, '0')}`, seq, at: new Date().toISOString(),
-        type: 'person.created', actor: { keyId: null, personId: null }, object: { seq, by: 'waker' },
-      }], expectedLastSeq: seq - 1 });
+      await s.node.commits.commit('fam_stop', {
+        log: [
+          {
+            id: `event_${String(seq).padStart(20, '0')}`,
+            seq,
+            at: new Date().toISOString(),
+            type: 'person.created',
+            actor: { keyId: null, personId: null },
+            object: { seq, by: 'waker' },
+          },
+        ],
+        expectedLastSeq: seq - 1,
+      });
     }
     process.kill(w.pid, 'SIGCONT');
     const until = Date.now() + 10_000;
@@ -128,7 +172,12 @@ describe('cluster: owners stopped by real signals', function () {
     for await (const e of s.node.log.read('fam_stop', 0)) entries.push(e.entry);
     const takeover = entries.findIndex((e) => e.kind === 'owner' && e.node === 'waker');
     expect(takeover).to.be.greaterThan(0);
-    expect(entries.slice(takeover).map((e) => e.node)).to.deep.equal(['waker', 'waker', 'waker', 'waker']);
+    expect(entries.slice(takeover).map((e) => e.node)).to.deep.equal([
+      'waker',
+      'waker',
+      'waker',
+      'waker',
+    ]);
     expect(acks(w.out()).length).to.be.within(ackedBefore, ackedBefore + 1);
     const log = s.store.readLog('fam_stop', 0, 100_000).map((r) => r.seq);
     expect(log).to.deep.equal(log.map((_, i) => i + 1));

@@ -11,7 +11,9 @@ import { tempDataDir } from '../helpers/server.js';
 describe('the daemon process', function () {
   this.timeout(60_000);
   const dirs: string[] = [];
-  after(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
 
   it('keeps every acknowledged write across kill -9', async () => {
     const dir = tempDataDir();
@@ -30,9 +32,15 @@ describe('the daemon process', function () {
           const r = await api.post('/people', { name: `w${w}-${i}` });
           if (r.status === 201) {
             acknowledged.push(r.body.person.id);
-            if (acknowledged.length >= 300 && !killed) { killed = true; stop = true; first.proc.kill('SIGKILL'); }
+            if (acknowledged.length >= 300 && !killed) {
+              killed = true;
+              stop = true;
+              first.proc.kill('SIGKILL');
+            }
           }
-        } catch { stop = true; }
+        } catch {
+          stop = true;
+        }
       }
     }
     await Promise.all(Array.from({ length: 20 }, (_, w) => writer(w)));
@@ -50,7 +58,9 @@ describe('the daemon process', function () {
       expect(lost, 'acknowledged writes lost').to.deep.equal([]);
       // The change log holds them too, in order and without gaps.
       const log = (await api2.get('/changes?after=0&limit=500')).body.changes as { seq: number }[];
-      expect(log.map((c) => c.seq)).to.deep.equal(Array.from({ length: log.length }, (_, i) => i + 1));
+      expect(log.map((c) => c.seq)).to.deep.equal(
+        Array.from({ length: log.length }, (_, i) => i + 1),
+      );
     } finally {
       second.proc.kill('SIGTERM');
       await second.exited;
@@ -62,7 +72,9 @@ describe('the daemon process', function () {
     dirs.push(dir);
     const d = await spawnDaemon(dir);
     const api = new Client(`${d.url}/api/v1/families/home`, d.bootstrapKey);
-    const inFlight = Array.from({ length: 30 }, (_, i) => api.post('/people', { name: `p${i}` }).catch(() => null));
+    const inFlight = Array.from({ length: 30 }, (_, i) =>
+      api.post('/people', { name: `p${i}` }).catch(() => null),
+    );
     // One request provably in flight across the signal: its body is only half sent when SIGTERM
     // arrives, and the rest follows once the daemon has said it is stopping.
     const { port, hostname } = new URL(d.url);
@@ -70,16 +82,24 @@ describe('the daemon process', function () {
     const sock = connect(Number(port), hostname);
     await new Promise((r) => sock.once('connect', r));
     let answer = '';
-    sock.on('data', (c: Buffer) => { answer += c.toString(); });
+    sock.on('data', (c: Buffer) => {
+      answer += c.toString();
+    });
     const closed = new Promise((r) => sock.once('close', r));
-    sock.write(`POST /api/v1/families/home/people HTTP/1.1\r\nHost: ${hostname}\r\nx-api-key: ${d.bootstrapKey}\r\n`
-      + `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 8)}`);
+    sock.write(
+      `POST /api/v1/families/home/people HTTP/1.1\r\nHost: ${hostname}\r\nx-api-key: ${d.bootstrapKey}\r\n` +
+        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 8)}`,
+    );
     await new Promise((r) => setTimeout(r, 50));
     const started = Date.now();
     d.proc.kill('SIGTERM');
-    while (!d.output().includes('received SIGTERM, stopping')) await new Promise((r) => setTimeout(r, 10));
+    while (!d.output().includes('received SIGTERM, stopping'))
+      await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 100));
-    expect(d.proc.exitCode, 'the daemon waits for the request whose body is still arriving').to.equal(null);
+    expect(
+      d.proc.exitCode,
+      'the daemon waits for the request whose body is still arriving',
+    ).to.equal(null);
     sock.write(body.slice(8));
     await closed;
     expect(answer).to.match(/^HTTP\/1\.1 201 /);

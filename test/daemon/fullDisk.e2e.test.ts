@@ -42,7 +42,9 @@ describe('the daemon on a full disk', function () {
     mount = mkdtempSync(join(tmpdir(), 'household-disk-'));
     if (canRun('mount', ['-t', 'tmpfs', '-o', `size=${SIZE}`, 'tmpfs', mount])) {
       mode = 'direct';
-    } else if (canRun('unshare', ['-Urm', 'mount', '-t', 'tmpfs', '-o', `size=${SIZE}`, 'tmpfs', mount])) {
+    } else if (
+      canRun('unshare', ['-Urm', 'mount', '-t', 'tmpfs', '-o', `size=${SIZE}`, 'tmpfs', mount])
+    ) {
       mode = 'namespace';
     } else {
       rmSync(mount, { recursive: true, force: true });
@@ -58,7 +60,11 @@ describe('the daemon on a full disk', function () {
     }
     if (!mount) return;
     if (mode === 'direct') {
-      try { execFileSync('umount', ['-l', mount], { stdio: 'ignore' }); } catch { /* already gone */ }
+      try {
+        execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
+      } catch {
+        /* already gone */
+      }
     }
     rmSync(mount, { recursive: true, force: true });
   });
@@ -67,8 +73,18 @@ describe('the daemon on a full disk', function () {
   function start(): Promise<ChildDaemon> {
     const dataDir = join(mount, 'data');
     if (mode === 'direct') return spawnDaemon(dataDir);
-    return spawnDaemon(dataDir, {}, (node, args) => ['unshare', ['-Urm', 'sh', '-c',
-      `mount -t tmpfs -o size=${SIZE} tmpfs "$0" && exec "$@"`, mount, node, ...args]]);
+    return spawnDaemon(dataDir, {}, (node, args) => [
+      'unshare',
+      [
+        '-Urm',
+        'sh',
+        '-c',
+        `mount -t tmpfs -o size=${SIZE} tmpfs "$0" && exec "$@"`,
+        mount,
+        node,
+        ...args,
+      ],
+    ]);
   }
 
   /** The tmpfs as this process sees it (the daemon's mount namespace in namespace mode). */
@@ -96,7 +112,11 @@ describe('the daemon on a full disk', function () {
     const health = new Client(d.url, null);
     const acknowledged = new Set<string>();
     const write = async (title: string, notes = '', headers?: Record<string, string>) => {
-      const r = await api.post('/trackers/groceries/entries', { title, data: { notes } }, headers ? { headers } : {});
+      const r = await api.post(
+        '/trackers/groceries/entries',
+        { title, data: { notes } },
+        headers ? { headers } : {},
+      );
       if (r.status === 201) acknowledged.add(r.body.entry.title);
       return r;
     };
@@ -133,11 +153,17 @@ describe('the daemon on a full disk', function () {
     const again = await write('after');
     expect(again.status, again.text).to.equal(201);
     // The refused idempotent request was not kept: its retry is decided anew.
-    expect((await write('idempotent', big, { 'idempotency-key': 'disk-full-1' })).status).to.equal(201);
+    expect((await write('idempotent', big, { 'idempotency-key': 'disk-full-1' })).status).to.equal(
+      201,
+    );
     expect((await health.get('/healthz')).body.writes).to.equal('ok');
     const titles = new Set(await listTitles(api));
-    expect([...acknowledged].filter((t) => !titles.has(t)), 'acknowledged writes missing').to.deep.equal([]);
-    for (const t of titles) expect(acknowledged.has(t), `${t} was never acknowledged`).to.equal(true);
+    expect(
+      [...acknowledged].filter((t) => !titles.has(t)),
+      'acknowledged writes missing',
+    ).to.deep.equal([]);
+    for (const t of titles)
+      expect(acknowledged.has(t), `${t} was never acknowledged`).to.equal(true);
     const log = d.stdout();
     expect(log).to.include('writes are failing; reads go on');
     expect(log).to.include('reopened the store after a failed commit');

@@ -22,7 +22,12 @@ describe('Idempotency-Key across kill -9', function () {
     let next = 0;
     for (let round = 0; round < 6; round++) {
       const api = new Client(`${daemon.url}/api/v1/families/home`, key);
-      const send = (i: number) => api.post('/people', { name: `person ${i}` }, { headers: { 'idempotency-key': `create-${i}` } });
+      const send = (i: number) =>
+        api.post(
+          '/people',
+          { name: `person ${i}` },
+          { headers: { 'idempotency-key': `create-${i}` } },
+        );
       // Retry what the last crash left unanswered, then write new ones until the kill.
       for (const i of [...unknown]) {
         const r = await send(i);
@@ -42,7 +47,10 @@ describe('Idempotency-Key across kill -9', function () {
             if (r.status === 201) {
               unknown.delete(i);
               answered.add(i);
-              if (++acks >= killAfter && !killed) { killed = true; daemon.proc.kill('SIGKILL'); }
+              if (++acks >= killAfter && !killed) {
+                killed = true;
+                daemon.proc.kill('SIGKILL');
+              }
             }
           } catch {
             return; // connection cut by the kill: i stays unknown
@@ -56,11 +64,17 @@ describe('Idempotency-Key across kill -9', function () {
     try {
       const api = new Client(`${daemon.url}/api/v1/families/home`, key);
       for (const i of [...unknown]) {
-        const r = await api.post('/people', { name: `person ${i}` }, { headers: { 'idempotency-key': `create-${i}` } });
+        const r = await api.post(
+          '/people',
+          { name: `person ${i}` },
+          { headers: { 'idempotency-key': `create-${i}` } },
+        );
         expect(r.status).to.equal(201);
         answered.add(i);
       }
-      const names = (await api.get('/people')).body.people.map((p: { name: string }) => p.name) as string[];
+      const names = (await api.get('/people')).body.people.map(
+        (p: { name: string }) => p.name,
+      ) as string[];
       const counts = new Map<string, number>();
       for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
       const duplicated = [...counts].filter(([, c]) => c > 1);

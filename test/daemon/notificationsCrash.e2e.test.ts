@@ -13,7 +13,11 @@ import { startNtfy, type NtfyRecorder } from '../helpers/fakes/ntfy.js';
 import { decideManualNotification } from '../../src/domain/notifications/manual.js';
 import { SCHEDULER_CALLER } from '../../src/domain/shared/agenda.js';
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 8_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 8_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -27,31 +31,60 @@ describe('notifications across restarts of the daemon process', function () {
   this.timeout(60_000);
   let ntfy: NtfyRecorder;
   const dirs: string[] = [];
-  before(async () => { ntfy = await startNtfy(); });
-  after(async () => { await ntfy.close(); for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
-  beforeEach(() => { ntfy.published.length = 0; ntfy.delayMs = 0; ntfy.status = 200; });
+  before(async () => {
+    ntfy = await startNtfy();
+  });
+  after(async () => {
+    await ntfy.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    ntfy.published.length = 0;
+    ntfy.delayMs = 0;
+    ntfy.status = 200;
+  });
 
   async function start(dir: string): Promise<ChildDaemon> {
     const config = join(dir, 'test-config.json');
-    writeFileSync(config, JSON.stringify({ egress: { transports: 'any' }, push: { ntfyUrl: ntfy.url } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ egress: { transports: 'any' }, push: { ntfyUrl: ntfy.url } }),
+    );
     return spawnDaemon(join(dir, 'data'), { HOUSEHOLD_CONFIG: config });
   }
 
   /** A check on an event a few minutes ahead, due `inMs` from now (leadHours takes fractions). */
-  async function checkDueIn(api: Client, inMs: number): Promise<{ triggerId: string; runAt: string }> {
+  async function checkDueIn(
+    api: Client,
+    inMs: number,
+  ): Promise<{ triggerId: string; runAt: string }> {
     const start = new Date(Math.ceil((Date.now() + 5 * 60_000) / 60_000) * 60_000);
-    const ev = (await api.post('/calendar/events', {
-      title: 'Match', date: start.toISOString().slice(0, 10), time: start.toISOString().slice(11, 16), responsibilityRequired: false,
-    })).body.entryId;
+    const ev = (
+      await api.post('/calendar/events', {
+        title: 'Match',
+        date: start.toISOString().slice(0, 10),
+        time: start.toISOString().slice(11, 16),
+        responsibilityRequired: false,
+      })
+    ).body.entryId;
     const leadHours = (start.getTime() - (Date.now() + inMs)) / 3_600_000;
-    const r = await api.post('/checks', { eventId: ev, leadHours, task: 'Bring the ball', channels: ['in_app', 'push'] });
+    const r = await api.post('/checks', {
+      eventId: ev,
+      leadHours,
+      task: 'Bring the ball',
+      channels: ['in_app', 'push'],
+    });
     expect(r.status).to.equal(201);
     return r.body;
   }
 
-  const notifications = async (api: Client, triggerId: string) => (await api.get(`/notifications?triggerId=${triggerId}`)).body.notifications as any[];
+  const notifications = async (api: Client, triggerId: string) =>
+    (await api.get(`/notifications?triggerId=${triggerId}`)).body.notifications as any[];
 
-  async function stop(d: ChildDaemon, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  async function stop(
+    d: ChildDaemon,
+    signal: NodeJS.Signals,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     d.proc.kill(signal);
     return d.exited;
   }
@@ -72,7 +105,10 @@ describe('notifications across restarts of the daemon process', function () {
       const list = await notifications(api, check.triggerId);
       return list.length && list[0].pending === 0 ? list : undefined;
     });
-    expect(n.deliveries).to.deep.equal([{ channel: 'in_app', status: 'delivered' }, { channel: 'push', status: 'delivered' }]);
+    expect(n.deliveries).to.deep.equal([
+      { channel: 'in_app', status: 'delivered' },
+      { channel: 'push', status: 'delivered' },
+    ]);
     expect(ntfy.published.map((p) => p.title)).to.deep.equal(['Bring the ball']);
 
     // After the firing: killed and restarted again, nothing is sent twice.
@@ -104,7 +140,11 @@ describe('notifications across restarts of the daemon process', function () {
     });
     expect(n.deliveries).to.deep.equal([
       { channel: 'in_app', status: 'delivered' },
-      { channel: 'push', status: 'suppressed', reason: 'interrupted: the daemon stopped while sending; it may or may not have arrived' },
+      {
+        channel: 'push',
+        status: 'suppressed',
+        reason: 'interrupted: the daemon stopped while sending; it may or may not have arrived',
+      },
     ]);
     expect(await notifications(api, check.triggerId)).to.have.length(1);
     expect(ntfy.published).to.have.length(1);
@@ -128,7 +168,10 @@ describe('notifications across restarts of the daemon process', function () {
     await sleep(500);
     const list = await notifications(api, check.triggerId);
     expect(list).to.have.length(1);
-    expect(list[0].deliveries).to.deep.equal([{ channel: 'in_app', status: 'delivered' }, { channel: 'push', status: 'delivered' }]);
+    expect(list[0].deliveries).to.deep.equal([
+      { channel: 'in_app', status: 'delivered' },
+      { channel: 'push', status: 'delivered' },
+    ]);
     expect(ntfy.published).to.have.length(1);
     await stop(second, 'SIGTERM');
   });
@@ -143,7 +186,9 @@ describe('notifications across restarts of the daemon process', function () {
     await sleep(Math.max(0, Date.parse(check.runAt) - Date.now()) + 200);
     const second = await start(dir);
     const api = new Client(`${second.url}/api/v1/families/home`, key);
-    await waitFor('the check to fire', async () => ((await notifications(api, check.triggerId))[0]?.pending === 0 ? true : undefined));
+    await waitFor('the check to fire', async () =>
+      (await notifications(api, check.triggerId))[0]?.pending === 0 ? true : undefined,
+    );
     expect(ntfy.published.map((p) => p.title)).to.deep.equal(['Bring the ball']);
     await stop(second, 'SIGTERM');
   });
@@ -157,7 +202,16 @@ describe('a crash between the commit and the transports', () => {
     // The record is committed exactly as POST /notifications commits it, and the transports are
     // never called: what a crash right after the commit leaves behind.
     const actor = await server.daemon.registry.get(server.daemon.store.getFamilyBySlug('home')!);
-    const record = await actor.execute((s, ctx) => decideManualNotification(s, { title: 'Left behind', channels: ['in_app', 'push'] }, server.daemon.notifier.transports, ctx), SCHEDULER_CALLER);
+    const record = await actor.execute(
+      (s, ctx) =>
+        decideManualNotification(
+          s,
+          { title: 'Left behind', channels: ['in_app', 'push'] },
+          server.daemon.notifier.transports,
+          ctx,
+        ),
+      SCHEDULER_CALLER,
+    );
     expect(record.deliveries.map((d) => d.status)).to.deep.equal(['delivered', 'pending']);
     await server.daemon.scheduler.stop();
     await server.close({ keepData: true });
@@ -166,8 +220,13 @@ describe('a crash between the commit and the transports', () => {
     const again = await startTestServer({ dataDir: server.dataDir, overrides });
     try {
       await again.daemon.scheduler.runDue();
-      const listed = (await again.api.get('/notifications')).body.notifications.find((n: any) => n.id === record.id);
-      expect(listed.deliveries).to.deep.equal([{ channel: 'in_app', status: 'delivered' }, { channel: 'push', status: 'delivered' }]);
+      const listed = (await again.api.get('/notifications')).body.notifications.find(
+        (n: any) => n.id === record.id,
+      );
+      expect(listed.deliveries).to.deep.equal([
+        { channel: 'in_app', status: 'delivered' },
+        { channel: 'push', status: 'delivered' },
+      ]);
       expect(ntfy.published.map((p) => p.title)).to.deep.equal(['Left behind']);
       await again.daemon.scheduler.runDue();
       expect(ntfy.published).to.have.length(1);

@@ -14,14 +14,24 @@ const domain = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 
 describe('domain areas', () => {
   it('lists every area folder of src/domain', () => {
-    const folders = readdirSync(domain).filter((n) => n !== 'shared' && statSync(join(domain, n)).isDirectory()).sort();
+    const folders = readdirSync(domain)
+      .filter((n) => n !== 'shared' && statSync(join(domain, n)).isDirectory())
+      .sort();
     expect(Object.keys(AREAS).sort()).to.deep.equal(folders);
   });
 
   it('seeds a new family with the built-in collections from the list alone', () => {
-    const family = { id: 'fam_1', slug: 'f', name: 'F', timezone: 'Europe/Berlin', createdAt: '2026-11-24T00:00:00.000Z' };
+    const family = {
+      id: 'fam_1',
+      slug: 'f',
+      name: 'F',
+      timezone: 'Europe/Berlin',
+      createdAt: '2026-11-24T00:00:00.000Z',
+    };
     const seeded = seedRecords(family, family.createdAt);
-    expect(seeded.map((c) => `${c.table}/${c.id}`)).to.deep.equal(BUILTINS.map((b) => `collections/${b.key}`));
+    expect(seeded.map((c) => `${c.table}/${c.id}`)).to.deep.equal(
+      BUILTINS.map((b) => `collections/${b.key}`),
+    );
     expect(seeded.every((c) => (c.value as { builtin?: boolean }).builtin === true)).to.equal(true);
   });
 });

@@ -16,7 +16,11 @@ function addProbe(label: string): Command<{ id: string }> {
     if (label === 'bad') throw new Conflict('bad label');
     const id = ctx.newId('ent');
     const value = { id, label, n: state.table('probe').size };
-    return { result: { id }, changes: [{ table: 'probe', id, value }], events: [{ type: 'tracker.entry.created', object: value }] };
+    return {
+      result: { id },
+      changes: [{ table: 'probe', id, value }],
+      events: [{ type: 'tracker.entry.created', object: value }],
+    };
   };
 }
 
@@ -24,16 +28,34 @@ describe('family actor and store', () => {
   let dir: string;
   let store: Store;
   let family: FamilyInfo;
-  const newId = createIdGenerator(() => Date.now(), (n) => randomBytes(n));
-  const deps = () => ({ store, now: () => new Date(), newId, publicUrl: 'http://x', react: areaReactions() });
+  const newId = createIdGenerator(
+    () => Date.now(),
+    (n) => randomBytes(n),
+  );
+  const deps = () => ({
+    store,
+    now: () => new Date(),
+    newId,
+    publicUrl: 'http://x',
+    react: areaReactions(),
+  });
   const actorRef = { keyId: 'k1', personId: null };
 
   beforeEach(async () => {
     dir = tempDataDir();
     store = Store.open(dir);
-    family = (await createFamily(store, { slug: 'home' }, { now: new Date(), newId, defaultTimezone: 'UTC' })).family;
+    family = (
+      await createFamily(
+        store,
+        { slug: 'home' },
+        { now: new Date(), newId, defaultTimezone: 'UTC' },
+      )
+    ).family;
   });
-  afterEach(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('commits 1,000 writes from 50 in flight in mailbox order, all durable', async () => {
     const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 10 });
@@ -57,7 +79,9 @@ describe('family actor and store', () => {
     const ids = log.map((r) => (r.object as { id: string }).id);
     expect(ids).to.deep.equal([...ids].sort());
     // Each record saw exactly the records decided before it.
-    expect(log.map((r) => (r.object as { n: number }).n)).to.deep.equal(Array.from({ length: 1000 }, (_, i) => i));
+    expect(log.map((r) => (r.object as { n: number }).n)).to.deep.equal(
+      Array.from({ length: 1000 }, (_, i) => i),
+    );
     expect(new Set(results.map((r) => r.id))).to.have.length(1000);
     // A fresh store handle (as after a restart) reads them all back.
     await store.close();
@@ -71,7 +95,11 @@ describe('family actor and store', () => {
     const actor = await registry.get(family);
     await actor.execute(addProbe('ok'), actorRef);
     let err: unknown;
-    try { await actor.execute(addProbe('bad'), actorRef); } catch (e) { err = e; }
+    try {
+      await actor.execute(addProbe('bad'), actorRef);
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.be.instanceOf(Conflict);
     expect(store.readLog(family.id, 0, 10)).to.have.length(1);
     expect(await actor.read((s) => s.table('probe').size)).to.equal(1);
@@ -87,7 +115,9 @@ describe('family actor and store', () => {
     expect(registry.activeCount).to.equal(0);
     const again = await registry.get(family);
     expect(again).to.not.equal(actor);
-    expect(await again.read((s) => s.newestFirst<{ label: string }>('probe').map((p) => p.label))).to.deep.equal(['b', 'a']);
+    expect(
+      await again.read((s) => s.newestFirst<{ label: string }>('probe').map((p) => p.label)),
+    ).to.deep.equal(['b', 'a']);
     await again.execute(addProbe('c'), actorRef);
     expect(store.readLog(family.id, 0, 10).map((r) => r.seq)).to.deep.equal([1, 2, 3]);
     await registry.shutdown();
@@ -96,7 +126,11 @@ describe('family actor and store', () => {
   it('keeps at most maxActive families, least recently used out first', async () => {
     const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 2 });
     const fams = [family];
-    for (const slug of ['b', 'c']) fams.push((await createFamily(store, { slug }, { now: new Date(), newId, defaultTimezone: 'UTC' })).family);
+    for (const slug of ['b', 'c'])
+      fams.push(
+        (await createFamily(store, { slug }, { now: new Date(), newId, defaultTimezone: 'UTC' }))
+          .family,
+      );
     await registry.get(fams[0]);
     await registry.get(fams[1]);
     await registry.get(fams[0]); // a is now the most recent
@@ -114,7 +148,10 @@ describe('family actor and store', () => {
     const order: string[] = [];
     const write = actor.execute(addProbe('x'), actorRef).then(() => order.push('write durable'));
     // The command is decided and applied to memory at once; this read must still wait.
-    const read = actor.read((s) => { order.push('read'); return s.table('probe').size; });
+    const read = actor.read((s) => {
+      order.push('read');
+      return s.table('probe').size;
+    });
     expect(order).to.deep.equal([]);
     const [, size] = await Promise.all([write, read]);
     expect(size).to.equal(1);
@@ -129,7 +166,9 @@ describe('family actor and store', () => {
     const raw = openLmdb({ path: store.path });
     raw.putSync(keys.schemaVersion(), 99);
     await raw.close();
-    expect(() => Store.open(dir)).to.throw(/schema version 99, newer than this program understands/);
+    expect(() => Store.open(dir)).to.throw(
+      /schema version 99, newer than this program understands/,
+    );
     store = Store.open(tempDataDir());
   });
 });

@@ -6,13 +6,22 @@ import { hasPrefix } from '../../src/domain/shared/ids.js';
 import type { EventRecord } from '../../src/domain/calendar/types.js';
 
 const ev = (id: string, title: string, description?: string): EventRecord => ({
-  id, collectionKey: 'school', title, status: 'active', data: { date: '2026-12-01', ...(description ? { description } : {}) },
-  createdAt: '', updatedAt: '',
+  id,
+  collectionKey: 'school',
+  title,
+  status: 'active',
+  data: { date: '2026-12-01', ...(description ? { description } : {}) },
+  createdAt: '',
+  updatedAt: '',
 });
 
 describe('feed intake (hint words)', () => {
   it('splits the hint into folded words', () => {
-    expect(hintWords('Trip, Concert;  Überraschung trip')).to.deep.equal(['trip', 'concert', 'uberraschung']);
+    expect(hintWords('Trip, Concert;  Überraschung trip')).to.deep.equal([
+      'trip',
+      'concert',
+      'uberraschung',
+    ]);
     expect(hintWords(null)).to.deep.equal([]);
     expect(hintWords('  ')).to.deep.equal([]);
   });
@@ -27,9 +36,17 @@ describe('feed intake (hint words)', () => {
 
   it('answers the matching titles (once each) and ids, and the text of the notification; null without hint or match', () => {
     const feed = { id: 'src_x', name: 'School', hint: 'trip, concert' };
-    const events = [ev('ent_1', 'Class trip'), ev('ent_2', 'Sports day', 'after the concert'), ev('ent_3', 'Class trip'), ev('ent_4', 'Holiday')];
+    const events = [
+      ev('ent_1', 'Class trip'),
+      ev('ent_2', 'Sports day', 'after the concert'),
+      ev('ent_3', 'Class trip'),
+      ev('ent_4', 'Holiday'),
+    ];
     expect(intakeUpdate(feed, events)).to.deep.equal({
-      sourceId: 'src_x', feedName: 'School', titles: ['Class trip', 'Sports day'], eventIds: ['ent_1', 'ent_2', 'ent_3'],
+      sourceId: 'src_x',
+      feedName: 'School',
+      titles: ['Class trip', 'Sports day'],
+      eventIds: ['ent_1', 'ent_2', 'ent_3'],
       title: 'New in School: Class trip, Sports day',
     });
     expect(intakeUpdate({ ...feed, hint: null }, events)).to.equal(null);
@@ -46,7 +63,7 @@ describe('feed event ids and refresh times', () => {
     expect(feedEventId('src_01kaq5m2v8x3c4d5e6f7', 'uid@x\n2026-01-01')).not.to.equal(a);
   });
 
-  it('refreshes every refreshMinutes, or the feed\'s longer TTL up to a day, plus at most a tenth of jitter', () => {
+  it("refreshes every refreshMinutes, or the feed's longer TTL up to a day, plus at most a tenth of jitter", () => {
     expect(refreshInterval({ ttlMinutes: null }, 60)).to.equal(60);
     expect(refreshInterval({ ttlMinutes: 15 }, 60)).to.equal(60);
     expect(refreshInterval({ ttlMinutes: 240 }, 60)).to.equal(240);

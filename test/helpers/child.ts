@@ -26,17 +26,21 @@ export interface ChildDaemon {
  * gets node's path and arguments and returns the command line to run instead.
  */
 export async function spawnDaemon(
-  dataDir: string, env: Record<string, string> = {},
+  dataDir: string,
+  env: Record<string, string> = {},
   launcher?: (node: string, args: string[]) => [string, string[]],
 ): Promise<ChildDaemon> {
   const args = [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'];
   const [command, argv] = launcher ? launcher(process.execPath, args) : [process.execPath, args];
   const proc = spawn(command, argv, {
-    env: { ...process.env, HOUSEHOLD_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOUSEHOLD_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let stdout = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.once('exit', (code, signal) => res({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    proc.once('exit', (code, signal) => res({ code, signal })),
+  );
   const url = await new Promise<string>((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`daemon did not start:\n${out}`)), 15_000);
     // The JSON log (stdout) says when it listens; the first-start key is printed on stderr,
@@ -45,23 +49,52 @@ export async function spawnDaemon(
       out += chunk.toString();
       const m = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"listening on/.exec(out);
       const keyOwed = out.includes('created the first family') && !KEY.test(out);
-      if (m && !keyOwed) { clearTimeout(timer); res(m[1]); }
+      if (m && !keyOwed) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
     };
-    proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); onData(c); });
+    proc.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      onData(c);
+    });
     proc.stderr.on('data', onData);
-    void exited.then(() => { clearTimeout(timer); rej(new Error(`daemon exited:\n${out}`)); });
+    void exited.then(() => {
+      clearTimeout(timer);
+      rej(new Error(`daemon exited:\n${out}`));
+    });
   });
   const key = KEY.exec(out);
-  return { proc, url, bootstrapKey: key ? key[1] : null, output: () => out, stdout: () => stdout, exited };
+  return {
+    proc,
+    url,
+    bootstrapKey: key ? key[1] : null,
+    output: () => out,
+    stdout: () => stdout,
+    exited,
+  };
 }
 
-export interface CliResult { code: number; stdout: string; stderr: string }
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs one command to its end; `as` runs it as another user (the test process must be root). */
-export function runCli(args: string[], env: Record<string, string> = {}, as?: { uid: number; gid: number }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  as?: { uid: number; gid: number },
+): Promise<CliResult> {
   return new Promise((res) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, ...(as ?? {}) }, (err, stdout, stderr) => {
-      res({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, ...env }, ...(as ?? {}) },
+      (err, stdout, stderr) => {
+        res({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }

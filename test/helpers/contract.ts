@@ -26,7 +26,10 @@ function rewriteRefs(schema: unknown): unknown {
   if (schema && typeof schema === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(schema)) {
-      out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi${v}` : rewriteRefs(v);
+      out[k] =
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/')
+          ? `openapi${v}`
+          : rewriteRefs(v);
     }
     return out;
   }
@@ -34,7 +37,12 @@ function rewriteRefs(schema: unknown): unknown {
 }
 
 /** Asserts the reply's body matches the document's schema for (method, path template, status). */
-export async function conforms(server: { url: string; daemon: object }, reply: Reply, method: string, pathTemplate: string): Promise<void> {
+export async function conforms(
+  server: { url: string; daemon: object },
+  reply: Reply,
+  method: string,
+  pathTemplate: string,
+): Promise<void> {
   const { ajv, doc } = await load(server.url, server.daemon);
   const op = doc.paths?.[pathTemplate]?.[method.toLowerCase()];
   expect(op, `the OpenAPI document has ${method.toUpperCase()} ${pathTemplate}`).to.exist;
@@ -42,13 +50,22 @@ export async function conforms(server: { url: string; daemon: object }, reply: R
   // Answers every endpoint of a kind shares are published once, under components/responses.
   const shared = /^#\/components\/responses\/(.+)$/.exec(response?.$ref ?? '');
   if (shared) response = doc.components?.responses?.[shared[1]];
-  expect(response, `the document lists status ${reply.status} for ${method.toUpperCase()} ${pathTemplate}`).to.exist;
+  expect(
+    response,
+    `the document lists status ${reply.status} for ${method.toUpperCase()} ${pathTemplate}`,
+  ).to.exist;
   const content = response.content ?? {};
   const type = (reply.headers.get('content-type') ?? '').split(';')[0].trim();
-  expect(content, `the document lists ${type} for ${method.toUpperCase()} ${pathTemplate} ${reply.status}`).to.have.property(type);
+  expect(
+    content,
+    `the document lists ${type} for ${method.toUpperCase()} ${pathTemplate} ${reply.status}`,
+  ).to.have.property(type);
   const media = content[type];
   if (!media?.schema) return;
   const validate = ajv.compile(rewriteRefs(media.schema));
   const ok = validate(reply.body);
-  expect(ok, `body of ${method.toUpperCase()} ${pathTemplate} ${reply.status} matches the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(reply.body).slice(0, 500)}`).to.equal(true);
+  expect(
+    ok,
+    `body of ${method.toUpperCase()} ${pathTemplate} ${reply.status} matches the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(reply.body).slice(0, 500)}`,
+  ).to.equal(true);
 }

@@ -14,7 +14,9 @@ export const REACT = areaReactions();
  * `after` sees each decision first (to number its log events, say).
  */
 export function runner(
-  state: FamilyState, ctx: () => CommandContext, after?: (d: Decision<unknown>) => void,
+  state: FamilyState,
+  ctx: () => CommandContext,
+  after?: (d: Decision<unknown>) => void,
 ): <R>(decide: (s: FamilyState, c: CommandContext) => Decision<R>) => Decision<R> {
   return (decide) => {
     const d = decide(state, ctx());

@@ -36,13 +36,34 @@ export function hasNatsServer(): boolean {
 }
 
 /** The message a test skips with when nats-server is missing. */
-export const NO_NATS = 'nats-server is not installed (Debian package nats-server; .ci/run installs it)';
+export const NO_NATS =
+  'nats-server is not installed (Debian package nats-server; .ci/run installs it)';
 
-function startOne(name: string, dir: string, route: string, lifetimeS: number): Promise<NatsServer> {
+function startOne(
+  name: string,
+  dir: string,
+  route: string,
+  lifetimeS: number,
+): Promise<NatsServer> {
   const args = [
-    '--kill-after=2', String(lifetimeS), 'nats-server', '-js', '-a', '127.0.0.1', '-p', '-1',
-    '-sd', join(dir, name), '-n', name, '--cluster_name', 'household-test',
-    '--cluster', 'nats://127.0.0.1:-1', '--routes', route,
+    '--kill-after=2',
+    String(lifetimeS),
+    'nats-server',
+    '-js',
+    '-a',
+    '127.0.0.1',
+    '-p',
+    '-1',
+    '-sd',
+    join(dir, name),
+    '-n',
+    name,
+    '--cluster_name',
+    'household-test',
+    '--cluster',
+    'nats://127.0.0.1:-1',
+    '--routes',
+    route,
   ];
   const proc = spawn('timeout', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -56,14 +77,21 @@ function startOne(name: string, dir: string, route: string, lifetimeS: number): 
       if (client && routes) {
         clearTimeout(timer);
         resolve({
-          name, proc, url: `nats://127.0.0.1:${client[1]}`, routePort: Number(routes[1]),
-          log: () => out, exited,
+          name,
+          proc,
+          url: `nats://127.0.0.1:${client[1]}`,
+          routePort: Number(routes[1]),
+          log: () => out,
+          exited,
         });
       }
     };
     proc.stdout.on('data', onData);
     proc.stderr.on('data', onData);
-    void exited.then(() => { clearTimeout(timer); reject(new Error(`${name} exited:\n${out}`)); });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited:\n${out}`));
+    });
   });
 }
 
@@ -75,7 +103,11 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
     for (const s of servers) {
       if (s.proc.exitCode !== null || s.proc.signalCode !== null) continue;
       // SIGKILL to the server itself: `timeout` forwards SIGTERM only, and exits after it.
-      try { process.kill(serverPid(s), 'SIGKILL'); } catch { s.proc.kill('SIGTERM'); }
+      try {
+        process.kill(serverPid(s), 'SIGKILL');
+      } catch {
+        s.proc.kill('SIGTERM');
+      }
     }
     await Promise.all(servers.map((s) => s.exited));
     rmSync(dir, { recursive: true, force: true });
@@ -83,7 +115,9 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
   try {
     servers.push(await startOne('n1', dir, 'nats://127.0.0.1:1', lifetimeS));
     const seed = `nats://127.0.0.1:${servers[0].routePort}`;
-    servers.push(...await Promise.all(['n2', 'n3'].map((n) => startOne(n, dir, seed, lifetimeS))));
+    servers.push(
+      ...(await Promise.all(['n2', 'n3'].map((n) => startOne(n, dir, seed, lifetimeS)))),
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -105,8 +139,11 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
  * SIGKILL): what a test kills to lose one server abruptly.
  */
 export function serverPid(server: NatsServer): number {
-  const r = spawnSync('pgrep', ['-P', String(server.proc.pid), '-x', 'nats-server'], { encoding: 'utf8' });
+  const r = spawnSync('pgrep', ['-P', String(server.proc.pid), '-x', 'nats-server'], {
+    encoding: 'utf8',
+  });
   const pid = Number(r.stdout.trim().split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no nats-server under PID ${server.proc.pid}`);
+  if (!Number.isInteger(pid) || pid <= 0)
+    throw new Error(`no nats-server under PID ${server.proc.pid}`);
   return pid;
 }

@@ -14,17 +14,28 @@ export async function makeEvent(api: Client, body: Record<string, unknown>): Pro
   return r.body.entryId;
 }
 
-export async function makePlan(api: Client, title = 'Lake weekend', prose?: string): Promise<string> {
+export async function makePlan(
+  api: Client,
+  title = 'Lake weekend',
+  prose?: string,
+): Promise<string> {
   const r = await api.post('/plans', { title, ...(prose !== undefined ? { prose } : {}) });
   expect(r.status, JSON.stringify(r.body)).to.equal(201);
   return r.body.planId;
 }
 
 /** A key acting for a new person of the family. */
-export async function voterKey(server: TestServer, name: string): Promise<{ key: string; personId: string }> {
+export async function voterKey(
+  server: TestServer,
+  name: string,
+): Promise<{ key: string; personId: string }> {
   const p = await server.api.post('/people', { name });
   expect(p.status).to.equal(201);
-  const key = await server.key({ personId: p.body.person.id, scopes: ['write'], name: `${name}'s phone` });
+  const key = await server.key({
+    personId: p.body.person.id,
+    scopes: ['write'],
+    name: `${name}'s phone`,
+  });
   return { key, personId: p.body.person.id };
 }
 

@@ -16,7 +16,12 @@ import type { Logger } from 'pino';
 import type { Egress } from '../../src/integrations/egress.js';
 import type { Scope } from '../../src/store/types.js';
 
-export interface Reply<T = any> { status: number; headers: Headers; body: T; text: string }
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
 
 export interface RequestOptions {
   body?: unknown;
@@ -28,9 +33,16 @@ export interface RequestOptions {
 }
 
 export class Client {
-  constructor(readonly baseUrl: string, public key: string | null) {}
+  constructor(
+    readonly baseUrl: string,
+    public key: string | null,
+  ) {}
 
-  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Reply<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     const key = opts.key === undefined ? this.key : opts.key;
     if (key) headers['x-api-key'] = key;
@@ -42,17 +54,29 @@ export class Client {
       body = JSON.stringify(opts.body);
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
-    const res = await fetch(this.baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
-  get<T = any>(path: string, opts?: RequestOptions) { return this.request<T>('GET', path, opts); }
-  post<T = any>(path: string, body?: unknown, opts?: RequestOptions) { return this.request<T>('POST', path, { ...opts, body }); }
-  patch<T = any>(path: string, body?: unknown, opts?: RequestOptions) { return this.request<T>('PATCH', path, { ...opts, body }); }
-  delete<T = any>(path: string, opts?: RequestOptions) { return this.request<T>('DELETE', path, opts); }
+  get<T = any>(path: string, opts?: RequestOptions) {
+    return this.request<T>('GET', path, opts);
+  }
+  post<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('POST', path, { ...opts, body });
+  }
+  patch<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PATCH', path, { ...opts, body });
+  }
+  delete<T = any>(path: string, opts?: RequestOptions) {
+    return this.request<T>('DELETE', path, opts);
+  }
 }
 
 export interface TestServer {
@@ -68,9 +92,17 @@ export interface TestServer {
   /** A client without a key prefix, for any path. */
   http: Client;
   /** Makes another family with a key of the given scopes; returns a client scoped to it. */
-  family(slug: string, opts?: { timezone?: string; scopes?: Scope[] }): Promise<{ client: Client; key: string; slug: string }>;
+  family(
+    slug: string,
+    opts?: { timezone?: string; scopes?: Scope[] },
+  ): Promise<{ client: Client; key: string; slug: string }>;
   /** Another key for a family (default `home`). */
-  key(opts: { scopes?: Scope[]; personId?: string | null; name?: string; slug?: string }): Promise<string>;
+  key(opts: {
+    scopes?: Scope[];
+    personId?: string | null;
+    name?: string;
+    slug?: string;
+  }): Promise<string>;
   /** Stops the daemon and removes its folder; with keepData the folder stays for a restart. */
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
@@ -95,25 +127,38 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   // server key must never lose `port: 0` and bind the household's own 8080.
   const config = loadConfig({
     env: {},
-    overrides: deepMerge({
-      server: { host: '127.0.0.1', port: 0, publicUrl: 'http://share.test' },
-      storage: { dataDir },
-      log: { level: 'silent' },
-      rateLimit: { perMinute: 100_000, publicPerMinute: 100_000 },
-      egress: { webPages: 'any', calendarFeeds: 'any', webhooks: 'any', transports: 'any' },
-      families: { bootstrapSlug: null, defaultTimezone: opts.timezone ?? 'UTC' },
-    }, opts.overrides ?? {}) as DeepPartial<Config>,
+    overrides: deepMerge(
+      {
+        server: { host: '127.0.0.1', port: 0, publicUrl: 'http://share.test' },
+        storage: { dataDir },
+        log: { level: 'silent' },
+        rateLimit: { perMinute: 100_000, publicPerMinute: 100_000 },
+        egress: { webPages: 'any', calendarFeeds: 'any', webhooks: 'any', transports: 'any' },
+        families: { bootstrapSlug: null, defaultTimezone: opts.timezone ?? 'UTC' },
+      },
+      opts.overrides ?? {},
+    ) as DeepPartial<Config>,
   });
   const logger = opts.logger ?? createLogger('silent');
   const now = opts.now ?? (() => new Date());
-  const daemon = await startDaemon(config, { logger, now, ...(opts.egress ? { egress: opts.egress } : {}) });
-  const newId = createIdGenerator(() => now().getTime(), (n) => randomBytes(n));
+  const daemon = await startDaemon(config, {
+    logger,
+    now,
+    ...(opts.egress ? { egress: opts.egress } : {}),
+  });
+  const newId = createIdGenerator(
+    () => now().getTime(),
+    (n) => randomBytes(n),
+  );
   let apiKey: string;
   const slug = 'home';
   const existing = daemon.store.getFamilyBySlug(slug);
   if (!existing) {
-    const made = await createFamily(daemon.store, { slug, name: 'Home', timezone: opts.timezone ?? 'UTC' },
-      { now: now(), newId, defaultTimezone: 'UTC', withKey: 'test admin' });
+    const made = await createFamily(
+      daemon.store,
+      { slug, name: 'Home', timezone: opts.timezone ?? 'UTC' },
+      { now: now(), newId, defaultTimezone: 'UTC', withKey: 'test admin' },
+    );
     apiKey = made.apiKey!;
   } else {
     apiKey = (await createKey(daemon.store, slug, { name: 'test admin' }, now())).apiKey;
@@ -121,16 +166,33 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   const api = new Client(`${daemon.url}/api/v1/families/${slug}`, apiKey);
   const http = new Client(daemon.url, null);
   return {
-    daemon, config, dataDir, url: daemon.url, apiKey, slug, api, http,
+    daemon,
+    config,
+    dataDir,
+    url: daemon.url,
+    apiKey,
+    slug,
+    api,
+    http,
     async family(s, o = {}) {
-      const made = await createFamily(daemon.store, { slug: s, name: s, timezone: o.timezone ?? 'UTC' },
-        { now: now(), newId, defaultTimezone: 'UTC', withKey: 'test admin' });
+      const made = await createFamily(
+        daemon.store,
+        { slug: s, name: s, timezone: o.timezone ?? 'UTC' },
+        { now: now(), newId, defaultTimezone: 'UTC', withKey: 'test admin' },
+      );
       let key = made.apiKey!;
       if (o.scopes) key = (await createKey(daemon.store, s, { scopes: o.scopes }, now())).apiKey;
       return { client: new Client(`${daemon.url}/api/v1/families/${s}`, key), key, slug: s };
     },
     async key(o) {
-      return (await createKey(daemon.store, o.slug ?? slug, { name: o.name, scopes: o.scopes, personId: o.personId ?? null }, now())).apiKey;
+      return (
+        await createKey(
+          daemon.store,
+          o.slug ?? slug,
+          { name: o.name, scopes: o.scopes, personId: o.personId ?? null },
+          now(),
+        )
+      ).apiKey;
     },
     async close(o = {}) {
       await daemon.close();

@@ -4,7 +4,11 @@
  */
 import { request, type IncomingMessage, type ClientRequest } from 'node:http';
 
-export interface SseEvent { id?: string; event: string; data: string }
+export interface SseEvent {
+  id?: string;
+  event: string;
+  data: string;
+}
 
 export class SseReader {
   readonly events: SseEvent[] = [];
@@ -13,32 +17,59 @@ export class SseReader {
   private buffer = '';
   private waiters: (() => void)[] = [];
 
-  constructor(readonly res: IncomingMessage, readonly req: ClientRequest) {
+  constructor(
+    readonly res: IncomingMessage,
+    readonly req: ClientRequest,
+  ) {
     res.setEncoding('utf8');
-    res.on('data', (chunk: string) => { this.buffer += chunk; this.parse(); });
-    res.on('end', () => { this.ended = true; this.wake(); });
-    res.on('error', () => { this.ended = true; this.wake(); });
-    res.on('close', () => { this.ended = true; this.wake(); });
+    res.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      this.parse();
+    });
+    res.on('end', () => {
+      this.ended = true;
+      this.wake();
+    });
+    res.on('error', () => {
+      this.ended = true;
+      this.wake();
+    });
+    res.on('close', () => {
+      this.ended = true;
+      this.wake();
+    });
   }
 
-  get status(): number { return this.res.statusCode ?? 0; }
+  get status(): number {
+    return this.res.statusCode ?? 0;
+  }
 
   /** Resolves when `ready()` holds (checked on every chunk), or rejects after `ms`. */
   async until(ready: () => boolean, ms = 5_000, what = 'the stream'): Promise<void> {
     const deadline = Date.now() + ms;
     while (!ready()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events so far: ${this.events.map((e) => `${e.id}:${e.event}`).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; events so far: ${this.events.map((e) => `${e.id}:${e.event}`).join(', ')}`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, 50);
-        this.waiters.push(() => { clearTimeout(t); resolve(); });
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
       });
     }
   }
 
   /** Waits for `n` events in total. */
-  count(n: number, ms?: number): Promise<void> { return this.until(() => this.events.length >= n, ms, `${n} events`); }
+  count(n: number, ms?: number): Promise<void> {
+    return this.until(() => this.events.length >= n, ms, `${n} events`);
+  }
 
-  close(): void { this.req.destroy(); }
+  close(): void {
+    this.req.destroy();
+  }
 
   private parse(): void {
     for (;;) {
@@ -50,7 +81,10 @@ export class SseReader {
       const data: string[] = [];
       let any = false;
       for (const line of block.split('\n')) {
-        if (line.startsWith(':')) { this.comments.push(line.slice(1).trim()); continue; }
+        if (line.startsWith(':')) {
+          this.comments.push(line.slice(1).trim());
+          continue;
+        }
         const i = line.indexOf(':');
         const field = i < 0 ? line : line.slice(0, i);
         const value = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
@@ -59,7 +93,10 @@ export class SseReader {
         else if (field === 'event') ev.event = value;
         else if (field === 'data') data.push(value);
       }
-      if (any) { ev.data = data.join('\n'); this.events.push(ev); }
+      if (any) {
+        ev.data = data.join('\n');
+        this.events.push(ev);
+      }
     }
     this.wake();
   }
@@ -74,7 +111,9 @@ export class SseReader {
 /** Opens an event stream; resolves once the answer's head has arrived (any status). */
 export function openSse(url: string, headers: Record<string, string> = {}): Promise<SseReader> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => resolve(new SseReader(res, req)));
+    const req = request(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) =>
+      resolve(new SseReader(res, req)),
+    );
     req.on('error', reject);
     req.end();
   });

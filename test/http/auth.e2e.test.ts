@@ -4,12 +4,19 @@ import { revokeKey } from '../../src/family/admin.js';
 
 describe('API keys and scopes', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  before(async () => {
+    server = await startTestServer();
+  });
   after(() => server.close());
 
   it('answers 401 without a key, with a malformed key, with an unknown key and with a wrong secret', async () => {
     const keyId = server.apiKey.slice(3, 15);
-    for (const key of [null, 'nope', 'hk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', `hk_${keyId}_${'x'.repeat(32)}`]) {
+    for (const key of [
+      null,
+      'nope',
+      'hk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB',
+      `hk_${keyId}_${'x'.repeat(32)}`,
+    ]) {
       const r = await server.api.get('/people', { key });
       expect(r.status, String(key)).to.equal(401);
       expect(r.body).to.include({ ok: false, code: 'unauthorized' });
@@ -25,7 +32,9 @@ describe('API keys and scopes', () => {
 
   it('answers 403 for another family, existing or not, without telling which', async () => {
     await server.family('neighbours');
-    const other = await server.http.get('/api/v1/families/neighbours/people', { key: server.apiKey });
+    const other = await server.http.get('/api/v1/families/neighbours/people', {
+      key: server.apiKey,
+    });
     const missing = await server.http.get('/api/v1/families/nobody/people', { key: server.apiKey });
     expect(other.status).to.equal(403);
     expect(missing.status).to.equal(403);
@@ -42,7 +51,9 @@ describe('API keys and scopes', () => {
     expect((await server.api.get('/people', { key: read })).body.people).to.have.length(0);
     const made = await server.api.post('/people', { name: 'Ana' }, { key: write });
     expect(made.status).to.equal(201);
-    expect((await server.api.get('/people', { key: read })).body.people.map((p: any) => p.name)).to.deep.equal(['Ana']);
+    expect(
+      (await server.api.get('/people', { key: read })).body.people.map((p: any) => p.name),
+    ).to.deep.equal(['Ana']);
   });
 
   it('stores only a hash of the secret', () => {

@@ -7,7 +7,12 @@ import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import * as changes from '../helpers/changes.js';
 
-interface Op { method: string; template: string; scope: string; stream: boolean }
+interface Op {
+  method: string;
+  template: string;
+  scope: string;
+  stream: boolean;
+}
 
 /**
  * The one change that needs only read: a ticket to open the change stream from a browser (it
@@ -18,7 +23,14 @@ const READ_POSTS = new Set(['POST /api/v1/families/{familySlug}/changes/stream-t
 describe('auth on every family route', () => {
   let server: TestServer;
   const ops: Op[] = [];
-  let keys: { read: string; write: string; writer: string; admin: string; foreign: string; wrongSecret: string };
+  let keys: {
+    read: string;
+    write: string;
+    writer: string;
+    admin: string;
+    foreign: string;
+    wrongSecret: string;
+  };
   before(async () => {
     server = await startTestServer();
     const doc = (await server.http.get('/api/v1/openapi.json', { key: null })).body;
@@ -26,7 +38,12 @@ describe('auth on every family route', () => {
       if (!template.startsWith('/api/v1/families/{familySlug}')) continue;
       for (const [method, op] of Object.entries<any>(item)) {
         if (!['get', 'post', 'patch', 'put', 'delete'].includes(method)) continue;
-        ops.push({ method: method.toUpperCase(), template, scope: op['x-scope'], stream: !!op.responses?.['200']?.content?.['text/event-stream'] });
+        ops.push({
+          method: method.toUpperCase(),
+          template,
+          scope: op['x-scope'],
+          stream: !!op.responses?.['200']?.content?.['text/event-stream'],
+        });
       }
     }
     const other = await server.family('elsewhere');
@@ -34,7 +51,10 @@ describe('auth on every family route', () => {
       read: await server.key({ scopes: ['read'] }),
       write: await server.key({ scopes: ['write'] }),
       // A key acting for a person, so that voting gets past its own 403 (docs/api.md).
-      writer: await server.key({ scopes: ['write'], personId: (await server.api.post('/people', { name: 'Voter' })).body.person.id }),
+      writer: await server.key({
+        scopes: ['write'],
+        personId: (await server.api.post('/people', { name: 'Voter' })).body.person.id,
+      }),
       admin: server.apiKey,
       foreign: other.key,
       wrongSecret: `${server.apiKey.slice(0, 16)}${'A'.repeat(32)}`,
@@ -43,9 +63,13 @@ describe('auth on every family route', () => {
   after(() => server.close());
 
   /** The path with its parameters filled with well-formed ids that name nothing. */
-  const fill = (template: string, slug = server.slug) => template
-    .replace('{familySlug}', slug)
-    .replace(/\{(\w+)\}/g, (_, name: string) => `${name.replace(/Id$|Key$/, '').toLowerCase()}_0000000000000000000a`);
+  const fill = (template: string, slug = server.slug) =>
+    template
+      .replace('{familySlug}', slug)
+      .replace(
+        /\{(\w+)\}/g,
+        (_, name: string) => `${name.replace(/Id$|Key$/, '').toLowerCase()}_0000000000000000000a`,
+      );
 
   /** Bodies that are refused by validation; `{}` is a valid routine (every field has a default). */
   const invalidBodies: Record<string, unknown> = {
@@ -54,22 +78,37 @@ describe('auth on every family route', () => {
   const send = async (op: Op, key: string | null, slug?: string) => {
     if (!op.stream) {
       return server.http.request(op.method, fill(op.template, slug), {
-        key, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: invalidBodies[`${op.method} ${op.template}`] ?? {} }),
+        key,
+        ...(op.method === 'GET' || op.method === 'DELETE'
+          ? {}
+          : { body: invalidBodies[`${op.method} ${op.template}`] ?? {} }),
       });
     }
     // An event stream that opens never ends: its status is all there is to see.
-    const res = await fetch(server.url + fill(op.template, slug), { headers: key ? { 'x-api-key': key } : {} });
-    if (res.status === 200) { await res.body?.cancel(); return { status: 200, body: {} as any, text: '' }; }
+    const res = await fetch(server.url + fill(op.template, slug), {
+      headers: key ? { 'x-api-key': key } : {},
+    });
+    if (res.status === 200) {
+      await res.body?.cancel();
+      return { status: 200, body: {} as any, text: '' };
+    }
     const text = await res.text();
     return { status: res.status, body: JSON.parse(text), text };
   };
 
   it('publishes every family route with its scope', () => {
     expect(ops.length).to.be.greaterThan(40);
-    for (const op of ops) expect(['read', 'write', 'admin'], `${op.method} ${op.template}`).to.include(op.scope);
+    for (const op of ops)
+      expect(['read', 'write', 'admin'], `${op.method} ${op.template}`).to.include(op.scope);
     // Reads need read, except in the admin areas (shares, webhooks…); changes need more.
-    expect(ops.filter((o) => o.method !== 'GET' && !READ_POSTS.has(`${o.method} ${o.template}`)).every((o) => o.scope !== 'read')).to.equal(true);
-    expect(ops.filter((o) => o.method === 'GET' && o.scope === 'read').length).to.be.greaterThan(10);
+    expect(
+      ops
+        .filter((o) => o.method !== 'GET' && !READ_POSTS.has(`${o.method} ${o.template}`))
+        .every((o) => o.scope !== 'read'),
+    ).to.equal(true);
+    expect(ops.filter((o) => o.method === 'GET' && o.scope === 'read').length).to.be.greaterThan(
+      10,
+    );
   });
 
   it('answers 401 without a key and with a wrong secret, on every route', async () => {
@@ -116,10 +155,15 @@ describe('auth on every family route', () => {
     }
     // With the right scope the request gets past auth (to a 404 for the made-up ids, a 400 for
     // the empty body, or 501 where the area is not built yet) and still writes nothing here.
-    for (const op of ops.filter((o) => o.method !== 'GET' && !READ_POSTS.has(`${o.method} ${o.template}`))) {
+    for (const op of ops.filter(
+      (o) => o.method !== 'GET' && !READ_POSTS.has(`${o.method} ${o.template}`),
+    )) {
       const r = await send(op, op.scope === 'admin' ? keys.admin : keys.writer);
       expect([401, 403], `${op.method} ${op.template}`).to.not.include(r.status);
-      expect(r.status, `${op.method} ${op.template}: ${r.text.slice(0, 200)}`).to.be.within(400, 501);
+      expect(r.status, `${op.method} ${op.template}: ${r.text.slice(0, 200)}`).to.be.within(
+        400,
+        501,
+      );
     }
     expect(await changes.lastSeq(server.api)).to.equal(seq);
   });

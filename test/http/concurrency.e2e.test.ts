@@ -3,7 +3,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('POST /people under concurrency', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  before(async () => {
+    server = await startTestServer();
+  });
   after(() => server.close());
 
   it('persists 1,000 writes from 50 requests in flight, in mailbox order, and keeps them across a restart', async function () {

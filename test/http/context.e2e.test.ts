@@ -20,7 +20,12 @@ describe('GET /context', () => {
     return r.body.results as any[];
   };
   const titles = (results: any[]) => results.map((r) => r.title);
-  const entry = async (api: Client, collection: string, title: string, data: Record<string, unknown> = {}) => {
+  const entry = async (
+    api: Client,
+    collection: string,
+    title: string,
+    data: Record<string, unknown> = {},
+  ) => {
     const r = await api.post(`/trackers/${collection}/entries`, { title, data });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     return r.body.entry.id as string;
@@ -31,7 +36,9 @@ describe('GET /context', () => {
     return r.body.entryId as string;
   };
 
-  before(async () => { server = await startTestServer({ now: clock.now }); });
+  before(async () => {
+    server = await startTestServer({ now: clock.now });
+  });
   after(() => server.close());
   beforeEach(() => clock.set('2026-11-22T08:30:00.000Z'));
 
@@ -64,7 +71,9 @@ describe('GET /context', () => {
 
     it('ranks a title match above a match in the data, and shows the matched words of the data', async () => {
       const api = await family();
-      await entry(api, 'chores', 'Buy sheet music', { notes: 'The blue book, for the piano lessons on Tuesday' });
+      await entry(api, 'chores', 'Buy sheet music', {
+        notes: 'The blue book, for the piano lessons on Tuesday',
+      });
       await entry(api, 'chores', 'Piano tuning');
       const results = await search(api, 'piano');
       expect(titles(results)).to.deep.equal(['Piano tuning', 'Buy sheet music']);
@@ -98,47 +107,130 @@ describe('GET /context', () => {
   describe('what it finds', () => {
     it('finds people by either name, collections by name, and says what each result is', async () => {
       const api = await family();
-      const person = (await api.post('/people', { name: 'Ana Lima', familiarName: 'Mum', kind: 'adult' })).body.person.id;
-      await api.post('/trackers', { name: 'Swimming kit', description: 'What goes in the swim bag', fields: [{ key: 'size', label: 'Size' }] });
-      expect(await search(api, 'mum')).to.deep.equal([{ type: 'person', id: person, title: 'Mum', snippet: 'adult · Ana Lima', score: (await search(api, 'mum'))[0].score }]);
-      expect((await search(api, 'lima'))[0]).to.include({ type: 'person', id: person, title: 'Mum' });
+      const person = (
+        await api.post('/people', { name: 'Ana Lima', familiarName: 'Mum', kind: 'adult' })
+      ).body.person.id;
+      await api.post('/trackers', {
+        name: 'Swimming kit',
+        description: 'What goes in the swim bag',
+        fields: [{ key: 'size', label: 'Size' }],
+      });
+      expect(await search(api, 'mum')).to.deep.equal([
+        {
+          type: 'person',
+          id: person,
+          title: 'Mum',
+          snippet: 'adult · Ana Lima',
+          score: (await search(api, 'mum'))[0].score,
+        },
+      ]);
+      expect((await search(api, 'lima'))[0]).to.include({
+        type: 'person',
+        id: person,
+        title: 'Mum',
+      });
       const [c] = await search(api, 'swimming');
-      expect(c).to.include({ type: 'collection', id: 'swimming-kit', collectionKey: 'swimming-kit', title: 'Swimming kit', snippet: 'What goes in the swim bag' });
-      await api.post('/trackers', { name: 'Toy box', fields: [{ key: 'owner', label: 'Owner', type: 'person' }, { key: 'room', label: 'Room' }] });
-      expect(await search(api, 'toy')).to.deep.equal([{ type: 'collection', id: 'toy-box', collectionKey: 'toy-box', title: 'Toy box', snippet: 'Fields: Owner, Room', score: (await search(api, 'toy'))[0].score }]);
-      expect((await search(api, 'groceries'))[0]).to.include({ type: 'collection', id: 'groceries', snippet: 'The shopping list' });
+      expect(c).to.include({
+        type: 'collection',
+        id: 'swimming-kit',
+        collectionKey: 'swimming-kit',
+        title: 'Swimming kit',
+        snippet: 'What goes in the swim bag',
+      });
+      await api.post('/trackers', {
+        name: 'Toy box',
+        fields: [
+          { key: 'owner', label: 'Owner', type: 'person' },
+          { key: 'room', label: 'Room' },
+        ],
+      });
+      expect(await search(api, 'toy')).to.deep.equal([
+        {
+          type: 'collection',
+          id: 'toy-box',
+          collectionKey: 'toy-box',
+          title: 'Toy box',
+          snippet: 'Fields: Owner, Room',
+          score: (await search(api, 'toy'))[0].score,
+        },
+      ]);
+      expect((await search(api, 'groceries'))[0]).to.include({
+        type: 'collection',
+        id: 'groceries',
+        snippet: 'The shopping list',
+      });
     });
 
     it('dates an entry by its first date field', async () => {
       const api = await family();
-      const id = await entry(api, 'chores', 'Renew passport', { due: '2026-12-01', repeats: 'once' });
-      expect((await search(api, 'passport'))[0]).to.deep.include({ type: 'entry', id, date: '2026-12-01', collectionKey: 'chores' });
+      const id = await entry(api, 'chores', 'Renew passport', {
+        due: '2026-12-01',
+        repeats: 'once',
+      });
+      expect((await search(api, 'passport'))[0]).to.deep.include({
+        type: 'entry',
+        id,
+        date: '2026-12-01',
+        collectionKey: 'chores',
+      });
     });
 
     it('shows events at their first occurrence in the next 30 days, however old the series', async () => {
       const api = await family();
       // Weekly on Tuesdays since 2020: the next one is Tuesday 24 November 2026.
-      const lessons = await event(api, { title: 'Violin lesson', date: '2020-01-07', time: '17:00', endTime: '18:00', where: 'Music school', repeatFrequency: 'weekly' });
+      const lessons = await event(api, {
+        title: 'Violin lesson',
+        date: '2020-01-07',
+        time: '17:00',
+        endTime: '18:00',
+        where: 'Music school',
+        repeatFrequency: 'weekly',
+      });
       const party = await event(api, { title: 'Violin concert', date: '2026-12-21', allDay: true }); // today + 29
       await event(api, { title: 'Violin exam', date: '2026-12-22' }); // today + 30: outside
       await event(api, { title: 'Violin fair', date: '2026-11-21' }); // yesterday
       const results = await search(api, 'violin');
-      expect(results.map((r) => [r.title, r.date])).to.have.deep.members([['Violin lesson', '2026-11-24'], ['Violin concert', '2026-12-21']]);
+      expect(results.map((r) => [r.title, r.date])).to.have.deep.members([
+        ['Violin lesson', '2026-11-24'],
+        ['Violin concert', '2026-12-21'],
+      ]);
       expect(results.find((r) => r.id === lessons)).to.deep.include({
-        type: 'event', collectionKey: 'calendar', date: '2026-11-24', time: '17:00', status: 'active', snippet: '2026-11-24 17:00–18:00 · Music school',
+        type: 'event',
+        collectionKey: 'calendar',
+        date: '2026-11-24',
+        time: '17:00',
+        status: 'active',
+        snippet: '2026-11-24 17:00–18:00 · Music school',
       });
       expect(results.find((r) => r.id === party)).to.include({ snippet: '2026-12-21 all day' });
       expect(results.find((r) => r.id === party)).to.not.have.property('time');
       // The place and the note are searched, and a note match is shown after the timing.
-      await api.patch(`/calendar/events/${lessons}`, { note: 'Bring the rosin and the new strings' });
-      expect((await search(api, 'rosin'))[0].snippet).to.equal('2026-11-24 17:00–18:00 · Music school · Bring the rosin and the new strings');
-      expect(await search(api, 'music school')).to.deep.equal([{ ...(await search(api, 'rosin'))[0], score: (await search(api, 'music school'))[0].score, snippet: '2026-11-24 17:00–18:00 · Music school' }]);
+      await api.patch(`/calendar/events/${lessons}`, {
+        note: 'Bring the rosin and the new strings',
+      });
+      expect((await search(api, 'rosin'))[0].snippet).to.equal(
+        '2026-11-24 17:00–18:00 · Music school · Bring the rosin and the new strings',
+      );
+      expect(await search(api, 'music school')).to.deep.equal([
+        {
+          ...(await search(api, 'rosin'))[0],
+          score: (await search(api, 'music school'))[0].score,
+          snippet: '2026-11-24 17:00–18:00 · Music school',
+        },
+      ]);
     });
 
     it('keeps snippets short around the matched words, however long the place, note or name', async () => {
       const api = await family();
-      const long = (w: string) => `${'lorem ipsum dolor '.repeat(20)}${w} ${'sit amet '.repeat(40)}`.trim();
-      await event(api, { title: 'Long one', date: '2026-11-25', time: '09:00', where: 'x'.repeat(480), note: long('marshmallow') });
+      const long = (w: string) =>
+        `${'lorem ipsum dolor '.repeat(20)}${w} ${'sit amet '.repeat(40)}`.trim();
+      await event(api, {
+        title: 'Long one',
+        date: '2026-11-25',
+        time: '09:00',
+        where: 'x'.repeat(480),
+        note: long('marshmallow'),
+      });
       await entry(api, 'chores', 'Long chore', { notes: long('quokka') });
       await api.post('/people', { name: `Bartholomew ${'Y'.repeat(180)}`, familiarName: 'Barty' });
       const [ev] = await search(api, 'marshmallow');
@@ -153,20 +245,39 @@ describe('GET /context', () => {
 
     it('skips a removed or archived occurrence for the next one, and an archived event altogether', async () => {
       const api = await family();
-      const id = await event(api, { title: 'Swim class', date: '2026-11-02', repeatFrequency: 'weekly' }); // Mondays
+      const id = await event(api, {
+        title: 'Swim class',
+        date: '2026-11-02',
+        repeatFrequency: 'weekly',
+      }); // Mondays
       expect((await search(api, 'swim'))[0].date).to.equal('2026-11-23');
-      expect((await api.delete(`/calendar/events/${id}?editScope=occurrence&occurrenceDate=2026-11-23`)).status).to.equal(200);
+      expect(
+        (await api.delete(`/calendar/events/${id}?editScope=occurrence&occurrenceDate=2026-11-23`))
+          .status,
+      ).to.equal(200);
       expect((await search(api, 'swim'))[0].date).to.equal('2026-11-30');
-      await api.patch(`/calendar/events/${id}`, { editScope: 'occurrence', occurrenceDate: '2026-11-30', status: 'archived' });
+      await api.patch(`/calendar/events/${id}`, {
+        editScope: 'occurrence',
+        occurrenceDate: '2026-11-30',
+        status: 'archived',
+      });
       expect((await search(api, 'swim'))[0].date).to.equal('2026-12-07');
-      await api.patch(`/calendar/events/${id}`, { editScope: 'occurrence', occurrenceDate: '2026-12-07', date: '2026-11-25', title: 'Swim class (moved)' });
-      expect((await search(api, 'swim'))[0]).to.include({ date: '2026-11-25', title: 'Swim class (moved)' });
+      await api.patch(`/calendar/events/${id}`, {
+        editScope: 'occurrence',
+        occurrenceDate: '2026-12-07',
+        date: '2026-11-25',
+        title: 'Swim class (moved)',
+      });
+      expect((await search(api, 'swim'))[0]).to.include({
+        date: '2026-11-25',
+        title: 'Swim class (moved)',
+      });
       await api.patch(`/calendar/events/${id}`, { status: 'archived' });
       expect(await search(api, 'swim')).to.deep.equal([]);
     });
   });
 
-  describe('kept current with the family\'s writes', () => {
+  describe("kept current with the family's writes", () => {
     it('finds what was just written and forgets what was changed, archived or deleted', async () => {
       const api = await family();
       expect(await search(api, 'trampoline')).to.deep.equal([]);
@@ -188,10 +299,16 @@ describe('GET /context', () => {
     it('never shows deleted people, or a deleted collection and its entries', async () => {
       const api = await family();
       const person = (await api.post('/people', { name: 'Grandpa Joe' })).body.person.id;
-      await api.post('/trackers', { name: 'Garden tools', fields: [{ key: 'shed', label: 'Shed' }] });
+      await api.post('/trackers', {
+        name: 'Garden tools',
+        fields: [{ key: 'shed', label: 'Shed' }],
+      });
       await entry(api, 'garden-tools', 'Garden hose', { shed: 'left' });
       expect(titles(await search(api, 'grandpa'))).to.deep.equal(['Grandpa Joe']);
-      expect(titles(await search(api, 'garden')).sort()).to.deep.equal(['Garden hose', 'Garden tools']);
+      expect(titles(await search(api, 'garden')).sort()).to.deep.equal([
+        'Garden hose',
+        'Garden tools',
+      ]);
       await api.delete(`/people/${person}`);
       await api.delete('/trackers/garden-tools');
       expect(await search(api, 'grandpa')).to.deep.equal([]);
@@ -209,7 +326,7 @@ describe('GET /context', () => {
       expect(titles(await search(api, 'xylophone'))).to.deep.equal(['Red car']);
     });
 
-    it('never shows another family\'s records', async () => {
+    it("never shows another family's records", async () => {
       const mine = await family();
       const theirs = await family();
       await entry(mine, 'chores', 'Walk the dog');
@@ -224,10 +341,17 @@ describe('GET /context', () => {
   describe('without a query', () => {
     it('answers the next 7 days of events in order, open chores soonest first, then people', async () => {
       const api = await family();
-      await event(api, { title: 'School run', date: '2026-11-02', time: '08:00', repeatFrequency: 'weekdays' });
+      await event(api, {
+        title: 'School run',
+        date: '2026-11-02',
+        time: '08:00',
+        repeatFrequency: 'weekdays',
+      });
       await event(api, { title: 'Birthday', date: '2026-11-28', allDay: true });
       await event(api, { title: 'Too late', date: '2026-11-29' }); // today + 7
-      await event(api, { title: 'Archived plan', date: '2026-11-24' }).then((id) => api.patch(`/calendar/events/${id}`, { status: 'archived' }));
+      await event(api, { title: 'Archived plan', date: '2026-11-24' }).then((id) =>
+        api.patch(`/calendar/events/${id}`, { status: 'archived' }),
+      );
       await entry(api, 'chores', 'Later chore', { due: '2026-12-10' });
       await entry(api, 'chores', 'Undated chore');
       await entry(api, 'chores', 'Soon chore', { due: '2026-11-23' });
@@ -240,17 +364,35 @@ describe('GET /context', () => {
         expect(r.status).to.equal(200);
         await conforms(server, r, 'get', CONTEXT);
         expect(r.body.query).to.equal(null);
-        expect(r.body.results.map((x: any) => [x.type, x.title, x.date ?? null, x.score])).to.deep.equal([
-          ['event', 'School run', '2026-11-23', 0], ['event', 'School run', '2026-11-24', 0], ['event', 'School run', '2026-11-25', 0],
-          ['event', 'School run', '2026-11-26', 0], ['event', 'School run', '2026-11-27', 0], ['event', 'Birthday', '2026-11-28', 0],
-          ['entry', 'Soon chore', '2026-11-23', 0], ['entry', 'Later chore', '2026-12-10', 0], ['entry', 'Undated chore', null, 0],
+        expect(
+          r.body.results.map((x: any) => [x.type, x.title, x.date ?? null, x.score]),
+        ).to.deep.equal([
+          ['event', 'School run', '2026-11-23', 0],
+          ['event', 'School run', '2026-11-24', 0],
+          ['event', 'School run', '2026-11-25', 0],
+          ['event', 'School run', '2026-11-26', 0],
+          ['event', 'School run', '2026-11-27', 0],
+          ['event', 'Birthday', '2026-11-28', 0],
+          ['entry', 'Soon chore', '2026-11-23', 0],
+          ['entry', 'Later chore', '2026-12-10', 0],
+          ['entry', 'Undated chore', null, 0],
           ['person', 'Ana', null, 0],
         ]);
       }
       // A day later the window has moved: Monday's run is past, the 29th is in.
       clock.set('2026-11-23T12:00:00.000Z');
-      const next = (await api.get('/context')).body.results.filter((x: any) => x.type === 'event').map((x: any) => `${x.title} ${x.date}`);
-      expect(next).to.deep.equal(['School run 2026-11-23', 'School run 2026-11-24', 'School run 2026-11-25', 'School run 2026-11-26', 'School run 2026-11-27', 'Birthday 2026-11-28', 'Too late 2026-11-29']);
+      const next = (await api.get('/context')).body.results
+        .filter((x: any) => x.type === 'event')
+        .map((x: any) => `${x.title} ${x.date}`);
+      expect(next).to.deep.equal([
+        'School run 2026-11-23',
+        'School run 2026-11-24',
+        'School run 2026-11-25',
+        'School run 2026-11-26',
+        'School run 2026-11-27',
+        'Birthday 2026-11-28',
+        'Too late 2026-11-29',
+      ]);
     });
   });
 
@@ -259,7 +401,9 @@ describe('GET /context', () => {
       const api = await family();
       const items = Array.from({ length: 50 }, (_, i) => ({ title: `Apple ${i}` }));
       await api.post('/trackers/groceries/entries/batch', { items });
-      await api.post('/trackers/groceries/entries/batch', { items: [{ title: 'Apple 50' }, { title: 'Apple 51' }] });
+      await api.post('/trackers/groceries/entries/batch', {
+        items: [{ title: 'Apple 50' }, { title: 'Apple 51' }],
+      });
       expect(await search(api, 'apple')).to.have.length(20);
       expect(await search(api, 'apple', '&limit=1')).to.have.length(1);
       expect(await search(api, 'apple', '&limit=50')).to.have.length(50);
@@ -275,7 +419,9 @@ describe('GET /context', () => {
       expect((await api.get(`/context?query=${'a'.repeat(200)}`)).status).to.equal(200);
       const r = await api.get(`/context?query=${'a'.repeat(201)}`);
       expect(r.status).to.equal(400);
-      expect(r.body.issues).to.deep.equal([{ path: ['query', 'query'], message: 'must be at most 200 characters long' }]);
+      expect(r.body.issues).to.deep.equal([
+        { path: ['query', 'query'], message: 'must be at most 200 characters long' },
+      ]);
     });
 
     it('refuses unknown parameters, a read key may search and a key of another family may not', async () => {

@@ -48,74 +48,138 @@ describe('CORS in a browser: a dashboard page from another origin', () => {
   });
   after(async () => {
     await daemon.close();
-    for (const s of [allowed.server, other.server]) await new Promise<void>((resolve) => s.close(() => resolve()));
+    for (const s of [allowed.server, other.server])
+      await new Promise<void>((resolve) => s.close(() => resolve()));
   });
 
   it('reads and writes from the listed origin and is blocked from any other', async function () {
     if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`);
+      console.log(
+        `      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`,
+      );
       this.skip();
     }
     this.timeout(90_000);
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     const api = `${daemon.url}/api/v1/families/home`;
-    const dashboard = (origin: string) => `${origin}/dashboard?api=${encodeURIComponent(api)}&key=${encodeURIComponent(daemon.apiKey)}`;
+    const dashboard = (origin: string) =>
+      `${origin}/dashboard?api=${encodeURIComponent(api)}&key=${encodeURIComponent(daemon.apiKey)}`;
     try {
       // 1. The listed origin: the page's own script lists the people.
       const page = await browser.newPage();
       const problems: string[] = [];
-      page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
       await page.goto(dashboard(allowed.origin), { waitUntil: 'load' });
-      await page.waitForFunction(`document.getElementById('status').textContent !== 'loading'`, undefined, { timeout: 15_000 });
+      await page.waitForFunction(
+        `document.getElementById('status').textContent !== 'loading'`,
+        undefined,
+        { timeout: 15_000 },
+      );
       expect(await page.locator('#status').innerText()).to.equal('ok 200');
       expect(await page.locator('#people li').allInnerTexts()).to.deep.equal(['Ana']);
 
       // A write needs a preflight (x-api-key, JSON, Idempotency-Key); the page reads the exposed headers.
-      const write = await page.evaluate(async ({ api, key }) => {
-        const r = await fetch(`${api}/people`, {
-          method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'tablet-1', 'x-request-id': 'tablet.req-1' },
-          body: JSON.stringify({ name: 'Ben' }),
-        });
-        return { status: r.status, body: await r.json() as { person: { displayName: string } }, requestId: r.headers.get('x-request-id'), remaining: r.headers.get('ratelimit-remaining'), replayed: r.headers.get('idempotent-replayed') };
-      }, { api, key: daemon.apiKey });
+      const write = await page.evaluate(
+        async ({ api, key }) => {
+          const r = await fetch(`${api}/people`, {
+            method: 'POST',
+            headers: {
+              'x-api-key': key,
+              'content-type': 'application/json',
+              'idempotency-key': 'tablet-1',
+              'x-request-id': 'tablet.req-1',
+            },
+            body: JSON.stringify({ name: 'Ben' }),
+          });
+          return {
+            status: r.status,
+            body: (await r.json()) as { person: { displayName: string } },
+            requestId: r.headers.get('x-request-id'),
+            remaining: r.headers.get('ratelimit-remaining'),
+            replayed: r.headers.get('idempotent-replayed'),
+          };
+        },
+        { api, key: daemon.apiKey },
+      );
       expect(write.status).to.equal(201);
       expect(write.body.person.displayName).to.equal('Ben');
       expect(write.requestId).to.equal('tablet.req-1');
       expect(write.remaining).to.match(/^\d+$/);
-      const replay = await page.evaluate(async ({ api, key }) => {
-        const r = await fetch(`${api}/people`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'tablet-1' }, body: JSON.stringify({ name: 'Ben' }) });
-        return r.headers.get('idempotent-replayed');
-      }, { api, key: daemon.apiKey });
+      const replay = await page.evaluate(
+        async ({ api, key }) => {
+          const r = await fetch(`${api}/people`, {
+            method: 'POST',
+            headers: {
+              'x-api-key': key,
+              'content-type': 'application/json',
+              'idempotency-key': 'tablet-1',
+            },
+            body: JSON.stringify({ name: 'Ben' }),
+          });
+          return r.headers.get('idempotent-replayed');
+        },
+        { api, key: daemon.apiKey },
+      );
       expect(replay).to.equal('true');
       expect(problems).to.deep.equal([]);
 
       // 2. Another origin: the same page and key, but the browser refuses to let it read or write.
       const blocked = await browser.newPage();
       const errors: string[] = [];
-      blocked.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      blocked.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
       await blocked.goto(dashboard(other.origin), { waitUntil: 'load' });
-      await blocked.waitForFunction(`document.getElementById('status').textContent !== 'loading'`, undefined, { timeout: 15_000 });
+      await blocked.waitForFunction(
+        `document.getElementById('status').textContent !== 'loading'`,
+        undefined,
+        { timeout: 15_000 },
+      );
       expect(await blocked.locator('#status').innerText()).to.equal('failed: Failed to fetch');
       expect(await blocked.locator('#people li').count()).to.equal(0);
-      const attempt = await blocked.evaluate(async ({ api, key }) => {
-        try {
-          await fetch(`${api}/people`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Intruder' }) });
-          return 'sent and read';
-        } catch (e) {
-          return String(e);
-        }
-      }, { api, key: daemon.apiKey });
+      const attempt = await blocked.evaluate(
+        async ({ api, key }) => {
+          try {
+            await fetch(`${api}/people`, {
+              method: 'POST',
+              headers: { 'x-api-key': key, 'content-type': 'application/json' },
+              body: JSON.stringify({ name: 'Intruder' }),
+            });
+            return 'sent and read';
+          } catch (e) {
+            return String(e);
+          }
+        },
+        { api, key: daemon.apiKey },
+      );
       expect(attempt).to.equal('TypeError: Failed to fetch');
-      expect(errors.some((e) => e.includes(`from origin '${other.origin}' has been blocked by CORS policy`)), errors.join('\n')).to.equal(true);
+      expect(
+        errors.some((e) =>
+          e.includes(`from origin '${other.origin}' has been blocked by CORS policy`),
+        ),
+        errors.join('\n'),
+      ).to.equal(true);
     } finally {
       await browser.close();
     }
     // The refused preflight kept the write from ever reaching the daemon.
-    const people = (await daemon.api.get('/people')).body.people.map((p: { displayName: string }) => p.displayName);
+    const people = (await daemon.api.get('/people')).body.people.map(
+      (p: { displayName: string }) => p.displayName,
+    );
     expect(people).to.deep.equal(['Ana', 'Ben']);
   });
 });

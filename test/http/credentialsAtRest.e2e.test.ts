@@ -35,7 +35,12 @@ describe('credentials shown once are not readable at rest', function () {
     backups = mkdtempSync(join(tmpdir(), 'household-backup-'));
     const api = server.api;
     /** Sends twice with the same Idempotency-Key; keeps both answers. */
-    const twice = async (method: 'post' | 'patch', path: string, body: unknown, idemKey: string) => {
+    const twice = async (
+      method: 'post' | 'patch',
+      path: string,
+      body: unknown,
+      idemKey: string,
+    ) => {
       idemKeys.push(idemKey);
       const headers = { 'idempotency-key': idemKey };
       const first = await api[method](path, body, { headers });
@@ -46,16 +51,38 @@ describe('credentials shown once are not readable at rest', function () {
 
     const plainShare = await api.post('/calendar/shares', { name: 'Grandparents' });
     expect(plainShare.status).to.equal(201);
-    const idemShare = await twice('post', '/calendar/shares', { name: 'Babysitter' }, 'share-create-Zq81vX');
+    const idemShare = await twice(
+      'post',
+      '/calendar/shares',
+      { name: 'Babysitter' },
+      'share-create-Zq81vX',
+    );
     tokens.push(plainShare.body.token, idemShare.body.token);
 
     const url = 'http://127.0.0.1:9/hook';
-    const plainHook = await api.post('/webhook-destinations', { name: 'Plain', url, eventTypes: ['person.created'] });
+    const plainHook = await api.post('/webhook-destinations', {
+      name: 'Plain',
+      url,
+      eventTypes: ['person.created'],
+    });
     expect(plainHook.status).to.equal(201);
-    const idemHook = await twice('post', '/webhook-destinations', { name: 'Kept', url, eventTypes: ['person.created'] }, 'hook-create-Kw47pT');
-    const rotated = await twice('patch', `/webhook-destinations/${idemHook.body.destination.id}`, { rotateSecret: true }, 'hook-rotate-Lm29sD');
-    const plainRotated = await api.patch(`/webhook-destinations/${plainHook.body.destination.id}`, { rotateSecret: true });
-    for (const r of [plainHook, idemHook, rotated, plainRotated]) secrets.push(r.body.signingSecret);
+    const idemHook = await twice(
+      'post',
+      '/webhook-destinations',
+      { name: 'Kept', url, eventTypes: ['person.created'] },
+      'hook-create-Kw47pT',
+    );
+    const rotated = await twice(
+      'patch',
+      `/webhook-destinations/${idemHook.body.destination.id}`,
+      { rotateSecret: true },
+      'hook-rotate-Lm29sD',
+    );
+    const plainRotated = await api.patch(`/webhook-destinations/${plainHook.body.destination.id}`, {
+      rotateSecret: true,
+    });
+    for (const r of [plainHook, idemHook, rotated, plainRotated])
+      secrets.push(r.body.signingSecret);
 
     const r = await runCli(['backup', join(backups, 'b'), '--data-dir', server.dataDir, '--json']);
     expect(r.code, r.stderr).to.equal(0);
@@ -94,8 +121,15 @@ describe('credentials shown once are not readable at rest', function () {
   });
 
   it('another key with the same Idempotency-Key neither sees the answer nor its credential', async () => {
-    const other = new Client(server.api.baseUrl, await server.key({ scopes: ['read', 'write', 'admin'] }));
-    const r = await other.post('/calendar/shares', { name: 'Babysitter' }, { headers: { 'idempotency-key': 'share-create-Zq81vX' } });
+    const other = new Client(
+      server.api.baseUrl,
+      await server.key({ scopes: ['read', 'write', 'admin'] }),
+    );
+    const r = await other.post(
+      '/calendar/shares',
+      { name: 'Babysitter' },
+      { headers: { 'idempotency-key': 'share-create-Zq81vX' } },
+    );
     expect(r.status).to.equal(201);
     expect(r.headers.get('idempotent-replayed')).to.equal(null);
     expect(r.body.token).to.not.equal(tokens[1]);
@@ -109,13 +143,27 @@ describe('credentials shown once are not readable at rest', function () {
     const idemKey = 'older-version-Rt52';
     const raw = JSON.stringify({ name: 'Before the upgrade' });
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-    await store.commit(family.id, { idempotency: [{ keyId, idemKey: sha(idemKey), record: {
-      fingerprint: sha(`POST /api/v1/families/home/people\n${raw}`), status: 201,
-      expiresAt: Date.now() + 3600_000, withheld: true,
-    } }] });
+    await store.commit(family.id, {
+      idempotency: [
+        {
+          keyId,
+          idemKey: sha(idemKey),
+          record: {
+            fingerprint: sha(`POST /api/v1/families/home/people\n${raw}`),
+            status: 201,
+            expiresAt: Date.now() + 3600_000,
+            withheld: true,
+          },
+        },
+      ],
+    });
     const headers = { 'idempotency-key': idemKey };
     const before = (await server.api.get('/people')).body.people.length;
-    const again = await server.api.request('POST', '/people', { raw, contentType: 'application/json', headers });
+    const again = await server.api.request('POST', '/people', {
+      raw,
+      contentType: 'application/json',
+      headers,
+    });
     expect(again.status).to.equal(201);
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
     expect(again.body).to.include({ ok: true, idempotentReplay: true });
@@ -125,7 +173,11 @@ describe('credentials shown once are not readable at rest', function () {
   });
 
   it('a retry with a different body is still refused 422', async () => {
-    const r = await server.api.post('/calendar/shares', { name: 'Someone else' }, { headers: { 'idempotency-key': 'share-create-Zq81vX' } });
+    const r = await server.api.post(
+      '/calendar/shares',
+      { name: 'Someone else' },
+      { headers: { 'idempotency-key': 'share-create-Zq81vX' } },
+    );
     expect(r.status).to.equal(422);
     expect(r.body.code).to.equal('idempotency_mismatch');
   });

@@ -17,7 +17,11 @@ import { addDays, todayIn } from '../../src/domain/shared/time.js';
 const CHROMIUM = '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-interface AxeViolation { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }
+interface AxeViolation {
+  id: string;
+  impact: string;
+  nodes: { target: string[]; failureSummary: string }[];
+}
 
 async function axeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
@@ -25,7 +29,9 @@ async function axeViolations(page: Page): Promise<string[]> {
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
     return result.violations;
   })()`);
-  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary}`));
+  return violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary}`),
+  );
 }
 
 describe('GET /display/:displayToken in a browser', () => {
@@ -35,14 +41,21 @@ describe('GET /display/:displayToken in a browser', () => {
     weather = await startWeather();
     server = await startTestServer({
       timezone: 'Europe/Berlin',
-      overrides: { weather: { geocodingUrl: weather.geocodingUrl, forecastUrl: weather.forecastUrl } },
+      overrides: {
+        weather: { geocodingUrl: weather.geocodingUrl, forecastUrl: weather.forecastUrl },
+      },
     });
   });
-  after(async () => { await server.close(); await weather.close(); });
+  after(async () => {
+    await server.close();
+    await weather.close();
+  });
 
   it('shows the coming days, takes a write within a second, survives a dropped connection, stops when deleted, and passes axe', async function () {
     if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`);
+      console.log(
+        `      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`,
+      );
       this.skip();
     }
     this.timeout(60_000);
@@ -50,33 +63,80 @@ describe('GET /display/:displayToken in a browser', () => {
     const today = todayIn('Europe/Berlin', new Date());
     expect((await server.api.patch('', { location: 'Berlin' })).status).to.equal(200);
     const person = async (name: string, familiarName?: string) =>
-      (await api.post('/people', { name, ...(familiarName ? { familiarName } : {}) })).body.person.id as string;
-    const [ana, leo, ben] = [await person('Ana Lima', 'Mum'), await person('Leo Lima'), await person('Ben Lima', 'Dad')];
-    await api.post('/calendar/events', { title: 'School run', date: today, time: '08:15', attendance: { [ben]: 'going', [leo]: 'going' } });
+      (await api.post('/people', { name, ...(familiarName ? { familiarName } : {}) })).body.person
+        .id as string;
+    const [ana, leo, ben] = [
+      await person('Ana Lima', 'Mum'),
+      await person('Leo Lima'),
+      await person('Ben Lima', 'Dad'),
+    ];
     await api.post('/calendar/events', {
-      title: 'Swimming', date: today, time: '17:00', endTime: '18:00', where: 'City pool', attendance: { [ana]: 'going', [leo]: 'going' },
+      title: 'School run',
+      date: today,
+      time: '08:15',
+      attendance: { [ben]: 'going', [leo]: 'going' },
+    });
+    await api.post('/calendar/events', {
+      title: 'Swimming',
+      date: today,
+      time: '17:00',
+      endTime: '18:00',
+      where: 'City pool',
+      attendance: { [ana]: 'going', [leo]: 'going' },
       travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10 },
     });
-    await api.post('/calendar/events', { title: 'Dentist', date: addDays(today, 1), time: '09:30', attendance: { [leo]: 'going' } });
-    await api.post('/calendar/events', { title: 'Grandma\'s birthday', date: addDays(today, 2) });
-    await api.post('/trackers/chores/entries', { title: 'Bins out', data: { due: addDays(today, -1), assignee: ben } });
-    await api.post('/trackers/chores/entries', { title: 'Water the plants', data: { due: today, assignee: leo } });
-    const fed = (await api.post('/trackers/chores/entries', { title: 'Feed the cat', data: { due: today, assignee: ana } })).body.entry.id;
+    await api.post('/calendar/events', {
+      title: 'Dentist',
+      date: addDays(today, 1),
+      time: '09:30',
+      attendance: { [leo]: 'going' },
+    });
+    await api.post('/calendar/events', { title: "Grandma's birthday", date: addDays(today, 2) });
+    await api.post('/trackers/chores/entries', {
+      title: 'Bins out',
+      data: { due: addDays(today, -1), assignee: ben },
+    });
+    await api.post('/trackers/chores/entries', {
+      title: 'Water the plants',
+      data: { due: today, assignee: leo },
+    });
+    const fed = (
+      await api.post('/trackers/chores/entries', {
+        title: 'Feed the cat',
+        data: { due: today, assignee: ana },
+      })
+    ).body.entry.id;
     await api.patch(`/trackers/chores/entries/${fed}`, { status: 'done' });
     const made = (await api.post('/displays', { name: 'Kitchen' })).body;
     const url = `${server.url}/display/${made.token}`;
 
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+      const page = await browser.newPage({
+        viewport: { width: 1280, height: 800 },
+        colorScheme: 'light',
+      });
       const elsewhere: string[] = [];
       const blocked: string[] = [];
-      page.on('request', (req) => { if (!req.url().startsWith(server.url) && !req.url().startsWith('data:')) elsewhere.push(req.url()); });
-      page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) blocked.push(m.text()); });
+      page.on('request', (req) => {
+        if (!req.url().startsWith(server.url) && !req.url().startsWith('data:'))
+          elsewhere.push(req.url());
+      });
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
+      });
       const res = await page.goto(url, { waitUntil: 'load' });
       expect(res?.status()).to.equal(200);
       await page.waitForSelector('#status[data-state=live]');
@@ -86,13 +146,36 @@ describe('GET /display/:displayToken in a browser', () => {
       const first = await days.nth(0).innerText();
       expect(first).to.match(/^Today\n/);
       expect(first).to.contain('Berlin: light rain · 3–8 °C · 70% rain');
-      expect(first).to.contain('17:00–18:00').and.contain('Swimming').and.contain('City pool · Going: Mum, Leo Lima').and.contain('Leave by 16:30');
+      expect(first)
+        .to.contain('17:00–18:00')
+        .and.contain('Swimming')
+        .and.contain('City pool · Going: Mum, Leo Lima')
+        .and.contain('Leave by 16:30');
       expect(await days.nth(1).innerText()).to.contain('Dentist');
-      expect(await days.nth(2).innerText()).to.contain('All day').and.contain('Grandma\'s birthday');
+      expect(await days.nth(2).innerText())
+        .to.contain('All day')
+        .and.contain("Grandma's birthday");
       const chores = await page.locator('#chores').innerText();
-      expect(chores).to.contain('Bins out').and.contain('overdue since').and.contain('Water the plants').and.contain('✓ Feed the cat');
+      expect(chores)
+        .to.contain('Bins out')
+        .and.contain('overdue since')
+        .and.contain('Water the plants')
+        .and.contain('✓ Feed the cat');
       // Large type: the clock and the body text at a wall's distance.
-      const size = async (sel: string) => Number((await page.locator(sel).first().evaluate((e) => (globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string } }).getComputedStyle(e).fontSize)).replace('px', ''));
+      const size = async (sel: string) =>
+        Number(
+          (
+            await page
+              .locator(sel)
+              .first()
+              .evaluate(
+                (e) =>
+                  (
+                    globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string } }
+                  ).getComputedStyle(e).fontSize,
+              )
+          ).replace('px', ''),
+        );
       expect(await size('#clock')).to.be.at.least(80);
       expect(await size('.event .title')).to.be.at.least(28);
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -106,7 +189,11 @@ describe('GET /display/:displayToken in a browser', () => {
       // A write shows up within a second.
       const t0 = Date.now();
       await api.post('/calendar/events', { title: 'Piano lesson', date: today, time: '18:30' });
-      await page.locator('section.day').nth(0).getByText('Piano lesson').waitFor({ timeout: 1_000 });
+      await page
+        .locator('section.day')
+        .nth(0)
+        .getByText('Piano lesson')
+        .waitFor({ timeout: 1_000 });
       expect(Date.now() - t0).to.be.lessThan(1_000);
 
       // The connection drops: the page keeps what it shows, says so, and comes back by itself.
@@ -120,7 +207,9 @@ describe('GET /display/:displayToken in a browser', () => {
       // A deleted link stops the page.
       await api.delete(`/displays/${made.display.id}`);
       await page.waitForSelector('#status[data-state=gone]', { timeout: 2_000 });
-      expect(await page.locator('#status').innerText()).to.equal('This display link was turned off');
+      expect(await page.locator('#status').innerText()).to.equal(
+        'This display link was turned off',
+      );
       expect((await page.goto(url))?.status()).to.equal(404);
       expect(await axeViolations(page)).to.deep.equal([]);
 

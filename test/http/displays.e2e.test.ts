@@ -23,14 +23,30 @@ describe('/displays and /display/:displayToken', function () {
   before(async () => {
     weather = await startWeather();
     server = await startTestServer({
-      now: clock.now, timezone: 'Europe/Berlin',
-      overrides: { stream: { heartbeatSeconds: 1 }, weather: { geocodingUrl: weather.geocodingUrl, forecastUrl: weather.forecastUrl } },
+      now: clock.now,
+      timezone: 'Europe/Berlin',
+      overrides: {
+        stream: { heartbeatSeconds: 1 },
+        weather: { geocodingUrl: weather.geocodingUrl, forecastUrl: weather.forecastUrl },
+      },
     });
-    ana = (await server.api.post('/people', { name: 'Ana Lima', familiarName: 'Mum', email: 'ana@example.com' })).body.person.id;
-    ben = (await server.api.post('/people', { name: 'Ben Lima', email: 'ben@example.com' })).body.person.id;
+    ana = (
+      await server.api.post('/people', {
+        name: 'Ana Lima',
+        familiarName: 'Mum',
+        email: 'ana@example.com',
+      })
+    ).body.person.id;
+    ben = (await server.api.post('/people', { name: 'Ben Lima', email: 'ben@example.com' })).body
+      .person.id;
   });
-  afterEach(() => { for (const r of readers.splice(0)) r.close(); });
-  after(async () => { await server.close(); await weather.close(); });
+  afterEach(() => {
+    for (const r of readers.splice(0)) r.close();
+  });
+  after(async () => {
+    await server.close();
+    await weather.close();
+  });
 
   const create = async (body: Record<string, unknown> = { name: 'Kitchen' }) => {
     const r = await server.api.post('/displays', body);
@@ -38,7 +54,8 @@ describe('/displays and /display/:displayToken', function () {
     return r.body as { display: { id: string }; token: string; url: string };
   };
   const pagePath = (token: string) => `/display/${token}`;
-  const json = (token: string) => server.http.get(pagePath(token), { headers: { accept: 'application/json' } });
+  const json = (token: string) =>
+    server.http.get(pagePath(token), { headers: { accept: 'application/json' } });
 
   it('creates a link whose token is shown once and kept only as a hash, lists and deletes it, and logs both', async () => {
     const made = await create({ name: 'Hallway', calendars: ['calendar'], personIds: [ana] });
@@ -50,8 +67,13 @@ describe('/displays and /display/:displayToken', function () {
     expect(listed).to.deep.include({ name: 'Hallway', calendars: ['calendar'], personIds: [ana] });
     expect(list.text).to.not.include(made.token);
     expect(list.text).to.not.include('tokenHash');
-    const log = (await server.api.get('/changes?limit=500')).body.changes as { type: string; object: Record<string, unknown> }[];
-    const created = log.find((c) => c.type === 'display.created' && c.object.id === made.display.id)!;
+    const log = (await server.api.get('/changes?limit=500')).body.changes as {
+      type: string;
+      object: Record<string, unknown>;
+    }[];
+    const created = log.find(
+      (c) => c.type === 'display.created' && c.object.id === made.display.id,
+    )!;
     expect(created.object).to.not.have.property('tokenHash');
     expect(JSON.stringify(log)).to.not.include(made.token);
 
@@ -64,19 +86,30 @@ describe('/displays and /display/:displayToken', function () {
     expect(after.body.code).to.equal('not_found');
     expect((await server.http.get(pagePath(made.token))).status).to.equal(404);
     expect((await server.api.delete(`/displays/${made.display.id}`)).status).to.equal(404);
-    const types = ((await server.api.get('/changes?limit=500')).body.changes as { type: string }[]).map((c) => c.type);
+    const types = (
+      (await server.api.get('/changes?limit=500')).body.changes as { type: string }[]
+    ).map((c) => c.type);
     expect(types).to.include('display.deleted');
   });
 
   it('refuses unknown calendars and people naming the field, and keys without the admin scope', async () => {
-    const bad = await server.api.post('/displays', { name: 'X', calendars: ['chores'], personIds: ['person_nobody'] });
+    const bad = await server.api.post('/displays', {
+      name: 'X',
+      calendars: ['chores'],
+      personIds: ['person_nobody'],
+    });
     expect(bad.status).to.equal(400);
-    expect(bad.body.issues.map((i: { path: unknown[] }) => i.path)).to.deep.equal([['calendars', 0], ['personIds', 0]]);
+    expect(bad.body.issues.map((i: { path: unknown[] }) => i.path)).to.deep.equal([
+      ['calendars', 0],
+      ['personIds', 0],
+    ]);
     const blank = await server.api.post('/displays', { name: '  ' });
     expect(blank.status).to.equal(400);
     expect(blank.body.issues[0].path).to.deep.equal(['name']);
     const writer = await server.key({ scopes: ['write'] });
-    expect((await server.api.post('/displays', { name: 'X' }, { key: writer })).status).to.equal(403);
+    expect((await server.api.post('/displays', { name: 'X' }, { key: writer })).status).to.equal(
+      403,
+    );
     expect((await server.api.get('/displays', { key: writer })).status).to.equal(403);
     expect((await server.http.get('/display/dsp_nope')).status).to.equal(404);
   });
@@ -84,44 +117,99 @@ describe('/displays and /display/:displayToken', function () {
   it('shows the coming days with times, who is going and leave-by, chores due and done, and the weather; nothing private', async () => {
     expect((await server.api.patch('', { location: 'Berlin' })).status).to.equal(200);
     await server.api.post('/calendar/events', {
-      title: 'Swimming', date: '2026-06-10', time: '17:00', endTime: '18:00', where: 'Pool', attendance: { [ana]: 'going' },
+      title: 'Swimming',
+      date: '2026-06-10',
+      time: '17:00',
+      endTime: '18:00',
+      where: 'Pool',
+      attendance: { [ana]: 'going' },
       travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10 },
     });
-    await server.api.post('/calendar/events', { title: 'Dentist', date: '2026-06-11', time: '09:30', attendance: { [ben]: 'going' } });
-    await server.api.post('/trackers/chores/entries', { title: 'Bins out', data: { due: '2026-06-09', assignee: ana } });
-    await server.api.post('/trackers/chores/entries', { title: 'Water plants', data: { due: '2026-06-11', assignee: ben } });
-    const done = (await server.api.post('/trackers/chores/entries', { title: 'Feed cat', data: { due: '2026-06-10' } })).body.entry.id;
+    await server.api.post('/calendar/events', {
+      title: 'Dentist',
+      date: '2026-06-11',
+      time: '09:30',
+      attendance: { [ben]: 'going' },
+    });
+    await server.api.post('/trackers/chores/entries', {
+      title: 'Bins out',
+      data: { due: '2026-06-09', assignee: ana },
+    });
+    await server.api.post('/trackers/chores/entries', {
+      title: 'Water plants',
+      data: { due: '2026-06-11', assignee: ben },
+    });
+    const done = (
+      await server.api.post('/trackers/chores/entries', {
+        title: 'Feed cat',
+        data: { due: '2026-06-10' },
+      })
+    ).body.entry.id;
     await server.api.patch(`/trackers/chores/entries/${done}`, { status: 'done' });
 
     const all = await create({ name: 'Kitchen' });
     const r = await json(all.token);
     expect(r.status).to.equal(200);
     const c = r.body;
-    expect(c).to.include({ ok: true, name: 'Kitchen', family: 'Home', timezone: 'Europe/Berlin', today: '2026-06-10', weatherPlace: 'Berlin' });
-    expect(c.days.map((d: { label: string }) => d.label)).to.deep.equal(['Today · Wednesday 10 June', 'Tomorrow · Thursday 11 June', 'Friday 12 June']);
-    expect(c.days[0].events).to.deep.equal([{
-      title: 'Swimming', time: '17:00', endTime: '18:00', endDate: null, where: 'Pool', going: ['Mum'], leaveBy: '16:30', calendar: 'Family calendar',
-    }]);
-    expect(c.days[1].events.map((e: { title: string; going: string[] }) => [e.title, e.going])).to.deep.equal([['Dentist', ['Ben Lima']]]);
-    expect(c.days[0].weather).to.deep.equal({ date: '2026-06-10', summary: 'light rain', minC: 2.6, maxC: 8.4, precipitationProbability: 70 });
+    expect(c).to.include({
+      ok: true,
+      name: 'Kitchen',
+      family: 'Home',
+      timezone: 'Europe/Berlin',
+      today: '2026-06-10',
+      weatherPlace: 'Berlin',
+    });
+    expect(c.days.map((d: { label: string }) => d.label)).to.deep.equal([
+      'Today · Wednesday 10 June',
+      'Tomorrow · Thursday 11 June',
+      'Friday 12 June',
+    ]);
+    expect(c.days[0].events).to.deep.equal([
+      {
+        title: 'Swimming',
+        time: '17:00',
+        endTime: '18:00',
+        endDate: null,
+        where: 'Pool',
+        going: ['Mum'],
+        leaveBy: '16:30',
+        calendar: 'Family calendar',
+      },
+    ]);
+    expect(
+      c.days[1].events.map((e: { title: string; going: string[] }) => [e.title, e.going]),
+    ).to.deep.equal([['Dentist', ['Ben Lima']]]);
+    expect(c.days[0].weather).to.deep.equal({
+      date: '2026-06-10',
+      summary: 'light rain',
+      minC: 2.6,
+      maxC: 8.4,
+      precipitationProbability: 70,
+    });
     expect(c.chores.due).to.deep.equal([
       { title: 'Bins out', due: '2026-06-09', overdue: true, who: ['Mum'] },
       { title: 'Water plants', due: '2026-06-11', overdue: false, who: ['Ben Lima'] },
     ]);
     expect(c.chores.done.map((x: { title: string }) => x.title)).to.deep.equal(['Feed cat']);
-    for (const secret of ['ana@example.com', 'ben@example.com', ana, ben, all.token]) expect(r.text).to.not.include(secret);
+    for (const secret of ['ana@example.com', 'ben@example.com', ana, ben, all.token])
+      expect(r.text).to.not.include(secret);
     const html = await server.http.get(pagePath(all.token));
     expect(html.headers.get('content-type')).to.match(/^text\/html/);
     for (const secret of ['ana@example.com', ana]) expect(html.text).to.not.include(secret);
     const csp = html.headers.get('content-security-policy')!;
-    expect(csp).to.match(/default-src 'none'/).and.match(/script-src 'sha256-[^']+'/).and.match(/connect-src 'self'/);
+    expect(csp)
+      .to.match(/default-src 'none'/)
+      .and.match(/script-src 'sha256-[^']+'/)
+      .and.match(/connect-src 'self'/);
     expect(csp).to.not.include('unsafe-inline');
     expect(html.text).to.not.match(/(src|href)="https?:/);
 
     // Filtered by a person: only what concerns Ben.
     const bens = await create({ name: 'Ben', personIds: [ben] });
     const b = (await json(bens.token)).body;
-    expect(b.days.flatMap((d: { events: { title: string }[] }) => d.events.map((e) => e.title))).to.deep.equal(['Dentist']);
+    expect(
+      b.days.flatMap((d: { events: { title: string }[] }) => d.events.map((e) => e.title)),
+    ).to.deep.equal(['Dentist']);
     expect(b.chores.due.map((x: { title: string }) => x.title)).to.deep.equal(['Water plants']);
   });
 
@@ -136,10 +224,16 @@ describe('/displays and /display/:displayToken', function () {
     expect(first.name).to.equal('Stream');
 
     const t0 = Date.now();
-    await server.api.post('/calendar/events', { title: 'Piano lesson', date: clock.now().toISOString().slice(0, 10), time: '18:30' });
+    await server.api.post('/calendar/events', {
+      title: 'Piano lesson',
+      date: clock.now().toISOString().slice(0, 10),
+      time: '18:30',
+    });
     await r.count(2, 3_000);
     expect(Date.now() - t0).to.be.lessThan(1_000);
-    const titles = JSON.parse(r.events[1].data).days[0].events.map((e: { title: string }) => e.title);
+    const titles = JSON.parse(r.events[1].data).days[0].events.map(
+      (e: { title: string }) => e.title,
+    );
     expect(titles).to.include('Piano lesson');
     // Only display content: never a change record.
     expect(r.events.every((e) => !('seq' in JSON.parse(e.data)))).to.equal(true);
@@ -147,8 +241,14 @@ describe('/displays and /display/:displayToken', function () {
     // Across midnight (Berlin): the next heartbeat finds a new day.
     const today = JSON.parse(r.events[r.events.length - 1].data).today;
     clock.set('2026-06-10T22:00:30.000Z');
-    await r.until(() => JSON.parse(r.events[r.events.length - 1].data).today !== today, 3_000, 'a new day');
-    expect(JSON.parse(r.events[r.events.length - 1].data).days[0].label).to.equal('Today · Thursday 11 June');
+    await r.until(
+      () => JSON.parse(r.events[r.events.length - 1].data).today !== today,
+      3_000,
+      'a new day',
+    );
+    expect(JSON.parse(r.events[r.events.length - 1].data).days[0].label).to.equal(
+      'Today · Thursday 11 June',
+    );
     clock.set('2026-06-10T08:00:00.000Z');
 
     await server.api.delete(`/displays/${made.display.id}`);

@@ -13,29 +13,50 @@ const CHROMIUM = '/usr/bin/chromium';
 
 describe('GET /api/docs in a browser', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer({ timezone: 'Europe/Berlin' }); });
+  before(async () => {
+    server = await startTestServer({ timezone: 'Europe/Berlin' });
+  });
   after(() => server.close());
 
   it('renders every operation offline, within its CSP, and tries GET /api/v1/families/{familySlug} with a key', async function () {
     if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`);
+      console.log(
+        `      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`,
+      );
       this.skip();
     }
     this.timeout(90_000);
     const doc = (await server.http.get('/api/v1/openapi.json')).body;
     // Swagger UI shows the webhooks section's deliveries as operations too.
-    const operations = [...Object.values<any>(doc.paths), ...Object.values<any>(doc.webhooks ?? {})].reduce((n, item) => n + Object.keys(item).length, 0);
+    const operations = [
+      ...Object.values<any>(doc.paths),
+      ...Object.values<any>(doc.webhooks ?? {}),
+    ].reduce((n, item) => n + Object.keys(item).length, 0);
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const elsewhere: string[] = [];
       const problems: string[] = [];
-      page.on('request', (req) => { if (!req.url().startsWith(server.url) && !req.url().startsWith('data:')) elsewhere.push(req.url()); });
-      page.on('console', (m) => { if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text()); });
+      page.on('request', (req) => {
+        if (!req.url().startsWith(server.url) && !req.url().startsWith('data:'))
+          elsewhere.push(req.url());
+      });
+      page.on('console', (m) => {
+        if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text()))
+          problems.push(m.text());
+      });
       page.on('pageerror', (e) => problems.push(String(e)));
       const res = await page.goto(`${server.url}/api/docs`, { waitUntil: 'load' });
       expect(res?.status()).to.equal(200);
@@ -43,7 +64,12 @@ describe('GET /api/docs in a browser', () => {
       expect(await page.locator('.opblock').count()).to.equal(operations);
       expect(await page.locator('.info .title').innerText()).to.contain('Household Organizer API');
       const tags = await page.locator('.opblock-tag').allInnerTexts();
-      expect(tags.map((t) => t.split('\n')[0].trim())).to.include.members(['System', 'Family', 'People', 'Plans']);
+      expect(tags.map((t) => t.split('\n')[0].trim())).to.include.members([
+        'System',
+        'Family',
+        'People',
+        'Plans',
+      ]);
       // The first server is the address this page came from.
       expect(await page.locator('.servers select').inputValue()).to.equal(server.url);
 
@@ -55,12 +81,20 @@ describe('GET /api/docs in a browser', () => {
       const op = page.locator('#operations-Family-getFamily');
       await op.locator('.opblock-summary').click();
       await op.locator('button.try-out__btn').click();
-      await op.locator('input[placeholder="familySlug"], tr[data-param-name="familySlug"] input').first().fill(server.slug);
+      await op
+        .locator('input[placeholder="familySlug"], tr[data-param-name="familySlug"] input')
+        .first()
+        .fill(server.slug);
       await op.locator('button.execute').click();
       const live = op.locator('.live-responses-table tr.response .response-col_status').first();
       await live.waitFor({ timeout: 15_000 });
       expect((await live.innerText()).trim()).to.equal('200');
-      expect(await op.locator('.live-responses-table .microlight, .live-responses-table pre').first().innerText()).to.contain('"timezone": "Europe/Berlin"');
+      expect(
+        await op
+          .locator('.live-responses-table .microlight, .live-responses-table pre')
+          .first()
+          .innerText(),
+      ).to.contain('"timezone": "Europe/Berlin"');
 
       expect(elsewhere).to.deep.equal([]);
       expect(problems).to.deep.equal([]);

@@ -23,14 +23,24 @@ function nested(depth: number): unknown {
 describe('durability: what a failed commit may touch', () => {
   describe('a record that cannot be stored', () => {
     let server: TestServer;
-    before(async () => { server = await startTestServer(); });
+    before(async () => {
+      server = await startTestServer();
+    });
     after(() => server.close());
 
     it('is refused with 400 while concurrent writes and reads of the family go on untouched', async () => {
       const before = await changesAfter(server.api, 0);
-      const writes = Array.from({ length: 40 }, (_, i) => server.api.post('/people', { name: `P${i}` }));
-      const deep = server.api.post('/calendar/events', { title: 'Deep', date: '2026-12-01', data: nested(70) });
-      const reads = Array.from({ length: 20 }, () => server.api.get('/calendar/events?from=2026-12-01&to=2026-12-31'));
+      const writes = Array.from({ length: 40 }, (_, i) =>
+        server.api.post('/people', { name: `P${i}` }),
+      );
+      const deep = server.api.post('/calendar/events', {
+        title: 'Deep',
+        date: '2026-12-01',
+        data: nested(70),
+      });
+      const reads = Array.from({ length: 20 }, () =>
+        server.api.get('/calendar/events?from=2026-12-01&to=2026-12-31'),
+      );
       const [w, d, r] = await Promise.all([Promise.all(writes), deep, Promise.all(reads)]);
       expect(d.status).to.equal(400);
       expect(d.body.ok).to.equal(false);
@@ -48,7 +58,8 @@ describe('durability: what a failed commit may touch', () => {
 
     it('a value JSON cannot carry (1e999 is Infinity) is refused, naming where it is', async () => {
       const r = await server.api.request('POST', '/calendar/events', {
-        raw: '{"title":"Inf","date":"2026-12-02","data":{"n":1e999}}', contentType: 'application/json',
+        raw: '{"title":"Inf","date":"2026-12-02","data":{"n":1e999}}',
+        contentType: 'application/json',
       });
       expect(r.status).to.equal(400);
       expect(r.body.issues[0].path).to.deep.equal(['data', 'n']);
@@ -64,28 +75,47 @@ describe('durability: what a failed commit may touch', () => {
     const lines: Record<string, unknown>[] = [];
 
     before(async function () {
-      if (process.getuid?.() !== 0) { console.log('      (skipped: mounting a small tmpfs needs root)'); this.skip(); }
+      if (process.getuid?.() !== 0) {
+        console.log('      (skipped: mounting a small tmpfs needs root)');
+        this.skip();
+      }
       mount = mkdtempSync(join(tmpdir(), 'household-full-'));
       try {
-        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', mount], { stdio: 'ignore' });
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', mount], {
+          stdio: 'ignore',
+        });
       } catch {
         rmSync(mount, { recursive: true, force: true });
         console.log('      (skipped: this machine does not allow mounting a tmpfs)');
         this.skip();
       }
-      const logger = createLogger('info', { write: (s: string) => { lines.push(JSON.parse(s)); } });
-      server = await startTestServer({ dataDir: join(mount, 'data'), logger, overrides: { storage: { mapSizeMiB: 1 } } });
+      const logger = createLogger('info', {
+        write: (s: string) => {
+          lines.push(JSON.parse(s));
+        },
+      });
+      server = await startTestServer({
+        dataDir: join(mount, 'data'),
+        logger,
+        overrides: { storage: { mapSizeMiB: 1 } },
+      });
     });
     after(async () => {
       if (server) await server.close({ keepData: true });
       if (mount) {
-        try { execFileSync('umount', ['-l', mount], { stdio: 'ignore' }); } catch { /* already gone */ }
+        try {
+          execFileSync('umount', ['-l', mount], { stdio: 'ignore' });
+        } catch {
+          /* already gone */
+        }
         rmSync(mount, { recursive: true, force: true });
       }
     });
 
     it('answers writes 507, keeps serving reads that never show the refused changes, and recovers when space returns', async () => {
-      const ok = await server.api.post('/trackers/groceries/entries', { title: 'before the disk filled' });
+      const ok = await server.api.post('/trackers/groceries/entries', {
+        title: 'before the disk filled',
+      });
       expect(ok.status).to.equal(201);
       const seqBefore = (await changesAfter(server.api, 0)).length;
       // Fill the file system to the last block.
@@ -94,11 +124,21 @@ describe('durability: what a failed commit may touch', () => {
       writeFileSync(filler, Buffer.alloc(Number(free.bavail * free.bsize)));
 
       const big = 'x'.repeat(15_000);
-      const writes = Array.from({ length: 150 }, (_, i) => server.api.post('/trackers/groceries/entries', { title: `lost ${i}`, data: { notes: big } }));
-      const reads = Array.from({ length: 30 }, () => server.api.get('/trackers/groceries/entries?limit=50'));
+      const writes = Array.from({ length: 150 }, (_, i) =>
+        server.api.post('/trackers/groceries/entries', {
+          title: `lost ${i}`,
+          data: { notes: big },
+        }),
+      );
+      const reads = Array.from({ length: 30 }, () =>
+        server.api.get('/trackers/groceries/entries?limit=50'),
+      );
       const [w, r] = await Promise.all([Promise.all(writes), Promise.all(reads)]);
       const statuses = new Set(w.map((x) => x.status));
-      expect([...statuses].every((s) => s === 201 || s === 507), `statuses ${[...statuses].join(',')}`).to.equal(true);
+      expect(
+        [...statuses].every((s) => s === 201 || s === 507),
+        `statuses ${[...statuses].join(',')}`,
+      ).to.equal(true);
       const refused = w.filter((x) => x.status === 507);
       expect(refused.length).to.be.greaterThan(0);
       expect(refused[0].body).to.include({ ok: false, code: 'insufficient_storage' });
@@ -106,7 +146,8 @@ describe('durability: what a failed commit may touch', () => {
       const savedTitles = new Set(w.filter((x) => x.status === 201).map((x) => x.body.entry.title));
       for (const x of r) {
         expect(x.status).to.equal(200);
-        for (const e of x.body.entries) if (e.title.startsWith('lost ')) expect(savedTitles.has(e.title), e.title).to.equal(true);
+        for (const e of x.body.entries)
+          if (e.title.startsWith('lost ')) expect(savedTitles.has(e.title), e.title).to.equal(true);
       }
       // Reads keep working, /healthz says writes are failing, and the log said so once.
       expect((await server.api.get('/trackers')).status).to.equal(200);
@@ -114,7 +155,9 @@ describe('durability: what a failed commit may touch', () => {
       const failing = lines.filter((l) => l.msg === 'writes are failing; reads go on');
       expect(failing).to.have.length(1);
       // Each failed commit was followed by a fresh LMDB environment (it may refuse work otherwise).
-      expect(lines.some((l) => l.msg === 'reopened the store after a failed commit')).to.equal(true);
+      expect(lines.some((l) => l.msg === 'reopened the store after a failed commit')).to.equal(
+        true,
+      );
 
       // Space returns: writes work again, and the change log has no hole.
       rmSync(filler);
@@ -125,7 +168,9 @@ describe('durability: what a failed commit may touch', () => {
       const log = await changesAfter(server.api, 0);
       expect(log.map((c) => c.seq)).to.deep.equal(log.map((_, i) => i + 1));
       expect(log.length).to.equal(seqBefore + savedTitles.size + 1);
-      const titles = (await server.api.get('/trackers/groceries/entries?limit=50')).body.entries.map((e: any) => e.title);
+      const titles = (
+        await server.api.get('/trackers/groceries/entries?limit=50')
+      ).body.entries.map((e: any) => e.title);
       expect(titles).to.include('after');
       for (const t of titles) if (t.startsWith('lost ')) expect(savedTitles.has(t)).to.equal(true);
     });

@@ -6,7 +6,9 @@ const TEMPLATE = '/api/v1/families/{familySlug}';
 
 describe('GET /api/v1/families/:familySlug', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer({ timezone: 'Europe/Berlin' }); });
+  before(async () => {
+    server = await startTestServer({ timezone: 'Europe/Berlin' });
+  });
   after(() => server.close());
 
   const keyId = (apiKey: string) => /^hk_([0-9A-Za-z]{12})_/.exec(apiKey)![1];
@@ -15,7 +17,7 @@ describe('GET /api/v1/families/:familySlug', () => {
     const person = (await server.api.post('/people', { name: 'Ana' })).body.person.id;
     const cases = [
       { scopes: ['read'] as const, name: 'kitchen tablet', personId: null },
-      { scopes: ['write'] as const, name: 'Ana\'s phone', personId: person },
+      { scopes: ['write'] as const, name: "Ana's phone", personId: person },
       { scopes: ['admin'] as const, name: 'home assistant', personId: null },
     ];
     for (const c of cases) {
@@ -37,7 +39,12 @@ describe('GET /api/v1/families/:familySlug', () => {
   it('tells two families and two keys apart', async () => {
     const other = await server.family('cabin', { timezone: 'America/New_York' });
     const r = await other.client.get('');
-    expect(r.body.family).to.deep.equal({ slug: 'cabin', name: 'cabin', timezone: 'America/New_York', location: null });
+    expect(r.body.family).to.deep.equal({
+      slug: 'cabin',
+      name: 'cabin',
+      timezone: 'America/New_York',
+      location: null,
+    });
     expect(r.body.key.id).to.equal(keyId(other.key));
     expect((await server.api.get('')).body.key.id).to.equal(keyId(server.apiKey));
   });
@@ -49,7 +56,11 @@ describe('GET /api/v1/families/:familySlug', () => {
     const other = await server.family('neighbours');
     const foreign = await server.http.get('/api/v1/families/home', { key: other.key });
     expect(foreign.status).to.equal(403);
-    expect(foreign.body).to.deep.equal({ ok: false, error: 'This API key does not belong to that family', code: 'forbidden' });
+    expect(foreign.body).to.deep.equal({
+      ok: false,
+      error: 'This API key does not belong to that family',
+      code: 'forbidden',
+    });
     await conforms(server, foreign, 'get', TEMPLATE);
     const unknown = await server.http.get('/api/v1/families/nobody', { key: server.apiKey });
     expect(unknown.status).to.equal(403);
@@ -58,6 +69,8 @@ describe('GET /api/v1/families/:familySlug', () => {
   it('refuses query parameters it does not take, naming them', async () => {
     const r = await server.api.get('?verbose=1');
     expect(r.status).to.equal(400);
-    expect(r.body.issues).to.deep.equal([{ path: ['query', 'verbose'], message: 'is not a known query parameter' }]);
+    expect(r.body.issues).to.deep.equal([
+      { path: ['query', 'verbose'], message: 'is not a known query parameter' },
+    ]);
   });
 });

@@ -44,11 +44,19 @@ async function listed(client: Client, from: string, to: string): Promise<Row[]> 
   const out: Row[] = [];
   let cursor = '';
   for (;;) {
-    const r = await client.get(`/calendar/events?from=${from}&to=${to}&limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+    const r = await client.get(
+      `/calendar/events?from=${from}&to=${to}&limit=50${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     for (const e of r.body.events) {
       if (e.data.date < from || e.data.date > to) continue; // began before the window and reaches into it
-      out.push({ title: e.title, date: e.data.date, time: e.data.time, endDate: e.data.endDate ?? e.data.date, endTime: e.data.endTime });
+      out.push({
+        title: e.title,
+        date: e.data.date,
+        time: e.data.time,
+        endDate: e.data.endDate ?? e.data.date,
+        endTime: e.data.endTime,
+      });
     }
     if (!r.body.nextCursor) return out;
     cursor = r.body.nextCursor;
@@ -64,11 +72,18 @@ describe('feeds as calendar programs and public feeds write them', () => {
     server = await startTestServer();
     feeds = await startIcsServer();
   });
-  after(async () => { await server.close(); await feeds.close(); });
+  after(async () => {
+    await server.close();
+    await feeds.close();
+  });
 
   /** A family in `zone` that has linked `file` (one per file and zone, made once). */
   async function familyWith(file: string, zone: string): Promise<Client> {
-    const slug = `${file.replace(/\.ics$/, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)}-${zone === 'Europe/Berlin' ? 'be' : 'ny'}`;
+    const slug = `${file
+      .replace(/\.ics$/, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 40)}-${zone === 'Europe/Berlin' ? 'be' : 'ny'}`;
     let client = families.get(slug);
     if (client) return client;
     feeds.set(`/${file}`, { body: fixture(file) });
@@ -94,7 +109,9 @@ describe('feeds as calendar programs and public feeds write them', () => {
 
   for (const file of ['outlook_exchange.ics', 'series_from_2020.ics']) {
     it(`${file} lists the expectations written out by hand`, async () => {
-      const want = JSON.parse(readFileSync(fixturePath(file.replace('.ics', '.expected.json')), 'utf8')) as { timezone: string; from: string; to: string; events: Row[] };
+      const want = JSON.parse(
+        readFileSync(fixturePath(file.replace('.ics', '.expected.json')), 'utf8'),
+      ) as { timezone: string; from: string; to: string; events: Row[] };
       const client = await familyWith(file, want.timezone);
       expect(sorted(await listed(client, want.from, want.to))).to.deep.equal(sorted(want.events));
     });
@@ -102,26 +119,57 @@ describe('feeds as calendar programs and public feeds write them', () => {
 
   it('refuses a feed cut off mid-event (malformed.ics) with 400 saying why', async () => {
     feeds.set('/malformed.ics', { body: fixture('malformed.ics') });
-    const r = await server.api.post('/calendar/external', { name: 'Broken', url: feeds.url('/malformed.ics') });
+    const r = await server.api.post('/calendar/external', {
+      name: 'Broken',
+      url: feeds.url('/malformed.ics'),
+    });
     expect(r.status).to.equal(400);
-    expect(r.body.issues).to.deep.equal([{ path: ['url'], message: 'the feed could not be read as iCalendar: invalid ical body. component began but did not end' }]);
+    expect(r.body.issues).to.deep.equal([
+      {
+        path: ['url'],
+        message:
+          'the feed could not be read as iCalendar: invalid ical body. component began but did not end',
+      },
+    ]);
     expect((await server.api.get('/calendar/external')).body.feeds).to.deep.equal([]);
   });
 
   it('leaves out the events of a feed it cannot read, and says how many', async () => {
-    const body = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//x//y//EN',
-      'BEGIN:VEVENT', 'UID:no-start', 'SUMMARY:No start', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:bad-start', 'SUMMARY:Bad start', 'DTSTART:20261399T250000', 'END:VEVENT',
-      'BEGIN:VEVENT', 'UID:fine', 'SUMMARY:Fine', 'DTSTART:20261201', 'END:VEVENT',
-      'END:VCALENDAR', ''].join('\r\n');
+    const body = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//x//y//EN',
+      'BEGIN:VEVENT',
+      'UID:no-start',
+      'SUMMARY:No start',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:bad-start',
+      'SUMMARY:Bad start',
+      'DTSTART:20261399T250000',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:fine',
+      'SUMMARY:Fine',
+      'DTSTART:20261201',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
     feeds.set('/partly.ics', { body });
-    const r = await server.api.post('/calendar/external', { name: 'Partly', url: feeds.url('/partly.ics') });
+    const r = await server.api.post('/calendar/external', {
+      name: 'Partly',
+      url: feeds.url('/partly.ics'),
+    });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     expect(r.body.eventCount).to.equal(1);
     const log = (await server.api.get('/changes?after=0&limit=500')).body.changes;
-    expect(log.find((c: any) => c.type === 'external_calendar.created').object.skippedEvents).to.equal(2);
+    expect(
+      log.find((c: any) => c.type === 'external_calendar.created').object.skippedEvents,
+    ).to.equal(2);
     // A DATE written without VALUE=DATE is still a date (all-day).
-    const ev = (await server.api.get('/calendar/events?from=2026-12-01&to=2026-12-01')).body.events[0];
+    const ev = (await server.api.get('/calendar/events?from=2026-12-01&to=2026-12-01')).body
+      .events[0];
     expect(ev).to.deep.include({ title: 'Fine' });
     expect(ev.data).to.include({ date: '2026-12-01', allDay: true, time: null });
   });

@@ -5,7 +5,9 @@ import { FakeClock } from '../helpers/clock.js';
 describe('Idempotency-Key', () => {
   let server: TestServer;
   const clock = new FakeClock();
-  before(async () => { server = await startTestServer({ now: clock.now }); });
+  before(async () => {
+    server = await startTestServer({ now: clock.now });
+  });
   after(() => server.close());
 
   it('replays the first answer for the same request and does the work once', async () => {
@@ -17,7 +19,9 @@ describe('Idempotency-Key', () => {
     expect(again.body).to.deep.equal(first.body);
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
     expect(first.headers.get('idempotent-replayed')).to.equal(null);
-    const people = (await server.api.get('/people')).body.people.filter((p: any) => p.name === 'Ana');
+    const people = (await server.api.get('/people')).body.people.filter(
+      (p: any) => p.name === 'Ana',
+    );
     expect(people).to.have.length(1);
   });
 
@@ -40,14 +44,18 @@ describe('Idempotency-Key', () => {
 
   it('answers 409 to a repeat while the first is still running, and creates one record', async () => {
     const headers = { 'idempotency-key': 'burst-1' };
-    const replies = await Promise.all(Array.from({ length: 20 }, () => server.api.post('/people', { name: 'Dee' }, { headers })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => server.api.post('/people', { name: 'Dee' }, { headers })),
+    );
     const fresh = replies.filter((r) => r.status === 201 && !r.headers.get('idempotent-replayed'));
     const inFlight = replies.filter((r) => r.status === 409);
     const replayed = replies.filter((r) => r.headers.get('idempotent-replayed') === 'true');
     expect(fresh).to.have.length(1);
     expect(inFlight.length + replayed.length).to.equal(19);
     for (const r of inFlight) expect(r.body.error).to.match(/still being processed/);
-    expect((await server.api.get('/people')).body.people.filter((p: any) => p.name === 'Dee')).to.have.length(1);
+    expect(
+      (await server.api.get('/people')).body.people.filter((p: any) => p.name === 'Dee'),
+    ).to.have.length(1);
   });
 
   it('keeps no answer for a request refused by validation or by the family rules: a retry is decided again', async () => {
@@ -61,15 +69,24 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).to.equal(null);
     const fixed = await server.api.post('/people', { name: 'Fay' }, { headers });
     expect(fixed.status).to.equal(201);
-    const missing = await server.api.patch('/people/person_00000000000000000000', { name: 'X' }, { headers: { 'idempotency-key': 'refused-2' } });
+    const missing = await server.api.patch(
+      '/people/person_00000000000000000000',
+      { name: 'X' },
+      { headers: { 'idempotency-key': 'refused-2' } },
+    );
     expect(missing.status).to.equal(404);
-    const created = await server.api.post('/people', { name: 'Gus' }, { headers: { 'idempotency-key': 'refused-2' } });
+    const created = await server.api.post(
+      '/people',
+      { name: 'Gus' },
+      { headers: { 'idempotency-key': 'refused-2' } },
+    );
     expect(created.status).to.equal(201);
   });
 
   it('replays a kept answer with its own status (200 for re-linking, 201 for creating)', async () => {
     const plan = (await server.api.post('/plans', { title: 'Trip' })).body.planId;
-    const ev = (await server.api.post('/calendar/events', { title: 'Go', date: '2026-12-05' })).body.entryId;
+    const ev = (await server.api.post('/calendar/events', { title: 'Go', date: '2026-12-05' })).body
+      .entryId;
     await server.api.post(`/plans/${plan}/events`, { eventId: ev });
     const headers = { 'idempotency-key': 'relink-1' };
     // Re-linking changes nothing: nothing is kept, the retry is decided again with the same answer.
@@ -80,17 +97,29 @@ describe('Idempotency-Key', () => {
   });
 
   it('keeps an answer over 64 KiB as its status only, and a replay says the change was made once', async () => {
-    const items = Array.from({ length: 50 }, (_, i) => ({ title: `Item ${i}`, data: { notes: 'n'.repeat(2_000) } }));
+    const items = Array.from({ length: 50 }, (_, i) => ({
+      title: `Item ${i}`,
+      data: { notes: 'n'.repeat(2_000) },
+    }));
     const headers = { 'idempotency-key': 'big-batch-1' };
-    const first = await server.api.post('/trackers/groceries/entries/batch', { items }, { headers });
+    const first = await server.api.post(
+      '/trackers/groceries/entries/batch',
+      { items },
+      { headers },
+    );
     expect(first.status).to.equal(201);
     expect(first.text.length).to.be.greaterThan(64 * 1024);
-    const again = await server.api.post('/trackers/groceries/entries/batch', { items }, { headers });
+    const again = await server.api.post(
+      '/trackers/groceries/entries/batch',
+      { items },
+      { headers },
+    );
     expect(again.status).to.equal(201);
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
     expect(again.body).to.include({ ok: true, idempotentReplay: true });
     expect(again.body.message).to.match(/made once/);
-    const all = (await server.api.get('/trackers/groceries/entries?limit=50&query=Item')).body.entries;
+    const all = (await server.api.get('/trackers/groceries/entries?limit=50&query=Item')).body
+      .entries;
     expect(all).to.have.length(50);
   });
 
@@ -106,7 +135,9 @@ describe('Idempotency-Key', () => {
 
 describe('rate limit', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer({ overrides: { rateLimit: { perMinute: 5 } } }); });
+  before(async () => {
+    server = await startTestServer({ overrides: { rateLimit: { perMinute: 5 } } });
+  });
   after(() => server.close());
 
   it('answers 429 with Retry-After past the limit, per key', async () => {

@@ -18,7 +18,13 @@ import { startFakePages, type FakePages } from '../helpers/fakes/pages.js';
 
 /** The answer the API would give for the failure (src/http/errors.ts maps every error kind). */
 async function failure(p: Promise<unknown>): Promise<ErrorAnswer> {
-  try { await p; } catch (err) { const answer = answerOf(err); expect(answer, String(err)).to.not.equal(null); return answer!; }
+  try {
+    await p;
+  } catch (err) {
+    const answer = answerOf(err);
+    expect(answer, String(err)).to.not.equal(null);
+    return answer!;
+  }
   throw new Error('expected the call to fail');
 }
 
@@ -32,15 +38,35 @@ describe('lookup timeouts', () => {
   let meteo: FakeOpenMeteo;
   let searx: FakeSearxng;
   let pages: FakePages;
-  before(async () => { meteo = await startFakeOpenMeteo({ start: '2026-11-22' }); searx = await startFakeSearxng(); pages = await startFakePages(); });
-  after(async () => { await meteo.close(); await searx.close(); await pages.close(); });
+  before(async () => {
+    meteo = await startFakeOpenMeteo({ start: '2026-11-22' });
+    searx = await startFakeSearxng();
+    pages = await startFakePages();
+  });
+  after(async () => {
+    await meteo.close();
+    await searx.close();
+    await pages.close();
+  });
 
   it('weather answers 504 upstream_timeout when Open-Meteo does not answer in time', async () => {
     meteo.mode = 'hang';
-    const cfg = config({ weather: { forecastUrl: meteo.forecastUrl, geocodingUrl: meteo.geocodingUrl }, egress: { transports: 'any' } });
-    const weather = createWeather({ http: createEgress(), config: cfg, clock, limits: { timeoutMs: 300 } });
+    const cfg = config({
+      weather: { forecastUrl: meteo.forecastUrl, geocodingUrl: meteo.geocodingUrl },
+      egress: { transports: 'any' },
+    });
+    const weather = createWeather({
+      http: createEgress(),
+      config: cfg,
+      clock,
+      limits: { timeoutMs: 300 },
+    });
     const err = await failure(weather.lookup({ location: 'Lisbon' }));
-    expect([err.status, err.code, err.message]).to.deep.equal([504, 'upstream_timeout', 'The geocoding service did not answer within 0.3 s']);
+    expect([err.status, err.code, err.message]).to.deep.equal([
+      504,
+      'upstream_timeout',
+      'The geocoding service did not answer within 0.3 s',
+    ]);
     meteo.mode = 'ok';
     expect((await weather.lookup({ location: 'Lisbon' })).location.name).to.equal('Lisbon');
   });
@@ -48,7 +74,12 @@ describe('lookup timeouts', () => {
   it('web search answers 504 when SearXNG does not answer in time', async () => {
     searx.mode = 'hang';
     const cfg = config({ webSearch: { searxngUrl: searx.url }, egress: { transports: 'any' } });
-    const search = createWebSearch({ http: createEgress(), config: cfg, clock, limits: { timeoutMs: 300 } });
+    const search = createWebSearch({
+      http: createEgress(),
+      config: cfg,
+      clock,
+      limits: { timeoutMs: 300 },
+    });
     const err = await failure(search.search('x', 5));
     expect([err.status, err.code]).to.deep.equal([504, 'upstream_timeout']);
     searx.mode = 'ok';
@@ -57,11 +88,24 @@ describe('lookup timeouts', () => {
 
   it('a page answering within the timeout is read, one answering after it is 504', async () => {
     pages.page('/slow', { headers: { 'content-type': 'text/plain' }, body: 'late', delayMs: 700 });
-    pages.page('/quick', { headers: { 'content-type': 'text/plain' }, body: 'in time', delayMs: 100 });
-    const page = createWebPage({ http: createEgress(), config: config({ egress: { webPages: 'any' } }), clock, limits: { timeoutMs: 400 } });
+    pages.page('/quick', {
+      headers: { 'content-type': 'text/plain' },
+      body: 'in time',
+      delayMs: 100,
+    });
+    const page = createWebPage({
+      http: createEgress(),
+      config: config({ egress: { webPages: 'any' } }),
+      clock,
+      limits: { timeoutMs: 400 },
+    });
     expect((await page.read(`${pages.origin}/quick`)).text).to.equal('in time');
     const err = await failure(page.read(`${pages.origin}/slow`));
-    expect([err.status, err.code, err.message]).to.deep.equal([504, 'upstream_timeout', 'The page did not answer within 0.4 s']);
+    expect([err.status, err.code, err.message]).to.deep.equal([
+      504,
+      'upstream_timeout',
+      'The page did not answer within 0.4 s',
+    ]);
   });
 });
 
@@ -73,7 +117,10 @@ describe('page fetches under the public policy', () => {
     target = await startFakePages();
     target.page('/', { headers: { 'content-type': 'text/plain' }, body: 'router admin' });
   });
-  after(async () => { await first.close(); await target.close(); });
+  after(async () => {
+    await first.close();
+    await target.close();
+  });
 
   it('refuses a redirect to a loopback name with 400 naming the hop, and never connects to it', async () => {
     first.redirect('/hop', `http://localhost:${target.service.port}/`);
@@ -82,7 +129,13 @@ describe('page fetches under the public policy', () => {
     const page = createWebPage({ http, config: config({ egress: { webPages: 'public' } }), clock });
     const err = await failure(page.read(`${first.origin}/hop`));
     expect([err.status, err.code]).to.deep.equal([400, 'invalid_request']);
-    expect(err.issues).to.deep.equal([{ path: ['query', 'url'], message: 'leads to a loopback address (127.0.0.1) (through a redirect to localhost); only public addresses are fetched' }]);
+    expect(err.issues).to.deep.equal([
+      {
+        path: ['query', 'url'],
+        message:
+          'leads to a loopback address (127.0.0.1) (through a redirect to localhost); only public addresses are fetched',
+      },
+    ]);
     expect(first.service.requests).to.have.length(1);
     expect(target.service.connections).to.equal(0);
   });

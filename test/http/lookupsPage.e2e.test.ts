@@ -24,14 +24,26 @@ describe('GET /web/page', () => {
     pages = await startFakePages();
     server = await startTestServer();
   });
-  after(async () => { await server.close(); await pages.close(); });
+  after(async () => {
+    await server.close();
+    await pages.close();
+  });
 
   it('answers the article of an HTML page: its title and paragraphs, without scripts, styles or navigation', async () => {
-    pages.page('/pancakes', { headers: { 'content-type': 'text/html; charset=utf-8' }, body: ARTICLE });
+    pages.page('/pancakes', {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: ARTICLE,
+    });
     const r = await read(`${pages.origin}/pancakes`);
     expect(r.status).to.equal(200);
     await conforms(server, r, 'get', PAGE);
-    expect(r.body).to.include({ ok: true, url: `${pages.origin}/pancakes`, title: 'Pancakes – The Kitchen', truncated: false, contentType: 'text/html' });
+    expect(r.body).to.include({
+      ok: true,
+      url: `${pages.origin}/pancakes`,
+      title: 'Pancakes – The Kitchen',
+      truncated: false,
+      contentType: 'text/html',
+    });
     expect(r.body.text.split('\n\n')).to.deep.equal([
       'Fluffy pancakes',
       para('Whisk the flour, the milk and two eggs into a smooth batter.'),
@@ -41,23 +53,40 @@ describe('GET /web/page', () => {
   });
 
   it('falls back to the body text when Readability finds no article', async () => {
-    pages.page('/closed', { headers: { 'content-type': 'text/html' }, body: '<html><head><title>Shop</title><script>x()</script></head><body><footer>Closed on <b>Sundays</b><br>Open 9–17</footer></body></html>' });
+    pages.page('/closed', {
+      headers: { 'content-type': 'text/html' },
+      body: '<html><head><title>Shop</title><script>x()</script></head><body><footer>Closed on <b>Sundays</b><br>Open 9–17</footer></body></html>',
+    });
     const r = await read(`${pages.origin}/closed`);
     expect(r.status).to.equal(200);
     expect(r.body).to.include({ title: 'Shop', text: 'Closed on Sundays\nOpen 9–17' });
   });
 
   it('passes plain text as it is, lines and all', async () => {
-    pages.page('/list.txt', { headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Milk\n  Eggs (12)\r\nFlour\n' });
+    pages.page('/list.txt', {
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Milk\n  Eggs (12)\r\nFlour\n',
+    });
     const r = await read(`${pages.origin}/list.txt`);
-    expect(r.body).to.include({ title: '', text: 'Milk\n  Eggs (12)\nFlour', contentType: 'text/plain' });
+    expect(r.body).to.include({
+      title: '',
+      text: 'Milk\n  Eggs (12)\nFlour',
+      contentType: 'text/plain',
+    });
   });
 
   it('refuses other content types with a 400 naming the type', async () => {
     pages.page('/menu.pdf', { headers: { 'content-type': 'application/pdf' }, body: '%PDF-1.7' });
-    pages.page('/photo', { headers: { 'content-type': 'image/png' }, body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) });
+    pages.page('/photo', {
+      headers: { 'content-type': 'image/png' },
+      body: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    });
     pages.page('/untyped', { body: 'just bytes' });
-    for (const [path, named] of [['/menu.pdf', 'application/pdf'], ['/photo', 'image/png'], ['/untyped', 'a document without a content type']]) {
+    for (const [path, named] of [
+      ['/menu.pdf', 'application/pdf'],
+      ['/photo', 'image/png'],
+      ['/untyped', 'a document without a content type'],
+    ]) {
       const r = await read(`${pages.origin}${path}`);
       expect(r.status, path).to.equal(400);
       await conforms(server, r, 'get', PAGE);
@@ -66,19 +95,42 @@ describe('GET /web/page', () => {
       expect(r.body.issues[0].path).to.deep.equal(['query', 'url']);
     }
     // Without a type, a document that plainly is HTML is read as HTML.
-    pages.page('/bare-html', { body: '<!DOCTYPE html><html><body><p>Plain enough</p></body></html>' });
+    pages.page('/bare-html', {
+      body: '<!DOCTYPE html><html><body><p>Plain enough</p></body></html>',
+    });
     expect((await read(`${pages.origin}/bare-html`)).body.text).to.equal('Plain enough');
   });
 
-  it('decodes with the charset of the header, else of the page\'s meta tag, else UTF-8', async () => {
-    const latin1 = (head: string) => Buffer.from(`<html><head>${head}</head><body><p>Crème brûlée à la carte</p></body></html>`, 'latin1');
-    pages.page('/header', { headers: { 'content-type': 'text/html; charset=ISO-8859-1' }, body: latin1('') });
-    pages.page('/meta', { headers: { 'content-type': 'text/html' }, body: latin1('<meta charset="windows-1252">') });
-    pages.page('/equiv', { headers: { 'content-type': 'text/html' }, body: latin1('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">') });
-    pages.page('/utf8', { headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><p>Crème brûlée à la carte</p></body></html>', 'utf8') });
-    pages.page('/plain-latin1', { headers: { 'content-type': 'text/plain; charset=latin1' }, body: Buffer.from('Smørrebrød', 'latin1') });
+  it("decodes with the charset of the header, else of the page's meta tag, else UTF-8", async () => {
+    const latin1 = (head: string) =>
+      Buffer.from(
+        `<html><head>${head}</head><body><p>Crème brûlée à la carte</p></body></html>`,
+        'latin1',
+      );
+    pages.page('/header', {
+      headers: { 'content-type': 'text/html; charset=ISO-8859-1' },
+      body: latin1(''),
+    });
+    pages.page('/meta', {
+      headers: { 'content-type': 'text/html' },
+      body: latin1('<meta charset="windows-1252">'),
+    });
+    pages.page('/equiv', {
+      headers: { 'content-type': 'text/html' },
+      body: latin1('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">'),
+    });
+    pages.page('/utf8', {
+      headers: { 'content-type': 'text/html' },
+      body: Buffer.from('<html><body><p>Crème brûlée à la carte</p></body></html>', 'utf8'),
+    });
+    pages.page('/plain-latin1', {
+      headers: { 'content-type': 'text/plain; charset=latin1' },
+      body: Buffer.from('Smørrebrød', 'latin1'),
+    });
     for (const path of ['/header', '/meta', '/equiv', '/utf8']) {
-      expect((await read(`${pages.origin}${path}`)).body.text, path).to.equal('Crème brûlée à la carte');
+      expect((await read(`${pages.origin}${path}`)).body.text, path).to.equal(
+        'Crème brûlée à la carte',
+      );
     }
     expect((await read(`${pages.origin}/plain-latin1`)).body.text).to.equal('Smørrebrød');
   });
@@ -94,9 +146,18 @@ describe('GET /web/page', () => {
     const max = PAGE_LIMITS.maxBytes;
     expect(max).to.equal(5 * 2 ** 20);
     pages.page('/big', { headers: { 'content-type': 'text/plain' }, body: Buffer.alloc(max, 'a') });
-    pages.page('/big-gz', { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(max, 'b')) });
-    pages.page('/too-big', { headers: { 'content-type': 'text/plain' }, body: Buffer.alloc(max + 1, 'a') });
-    pages.page('/too-big-gz', { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(max + 1, 'b')) });
+    pages.page('/big-gz', {
+      headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+      body: gzipSync(Buffer.alloc(max, 'b')),
+    });
+    pages.page('/too-big', {
+      headers: { 'content-type': 'text/plain' },
+      body: Buffer.alloc(max + 1, 'a'),
+    });
+    pages.page('/too-big-gz', {
+      headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+      body: gzipSync(Buffer.alloc(max + 1, 'b')),
+    });
     for (const path of ['/big', '/big-gz']) {
       const r = await read(`${pages.origin}${path}`);
       expect(r.status, path).to.equal(200);
@@ -106,7 +167,10 @@ describe('GET /web/page', () => {
       const r = await read(`${pages.origin}${path}`);
       expect(r.status, path).to.equal(502);
       await conforms(server, r, 'get', PAGE);
-      expect(r.body).to.include({ code: 'upstream_failed', error: 'The page is larger than 5 MiB (decompressed), the most this daemon reads' });
+      expect(r.body).to.include({
+        code: 'upstream_failed',
+        error: 'The page is larger than 5 MiB (decompressed), the most this daemon reads',
+      });
     }
   });
 
@@ -114,7 +178,10 @@ describe('GET /web/page', () => {
     const max = PAGE_LIMITS.textMax;
     expect(max).to.equal(100_000);
     pages.page('/exact', { headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(max) });
-    pages.page('/over', { headers: { 'content-type': 'text/plain' }, body: `${'word '.repeat(max / 5)}z` });
+    pages.page('/over', {
+      headers: { 'content-type': 'text/plain' },
+      body: `${'word '.repeat(max / 5)}z`,
+    });
     const exact = await read(`${pages.origin}/exact`);
     expect(exact.body.text).to.have.length(max);
     expect(exact.body.truncated).to.equal(false);
@@ -132,7 +199,14 @@ describe('GET /web/page', () => {
 
   it('refuses a missing url and anything but an absolute http(s) URL with 400', async () => {
     const before = pages.service.requests.length;
-    for (const qs of ['', '?url=', `?url=${encodeURIComponent('ftp://127.0.0.1/file')}`, '?url=not%20a%20url', `?url=${encodeURIComponent('/relative/path')}`, `?url=${encodeURIComponent('file:///etc/passwd')}`]) {
+    for (const qs of [
+      '',
+      '?url=',
+      `?url=${encodeURIComponent('ftp://127.0.0.1/file')}`,
+      '?url=not%20a%20url',
+      `?url=${encodeURIComponent('/relative/path')}`,
+      `?url=${encodeURIComponent('file:///etc/passwd')}`,
+    ]) {
       const r = await server.api.get(`/web/page${qs}`);
       expect(r.status, qs).to.equal(400);
       expect(r.body.issues[0].path, qs).to.deep.equal(['query', 'url']);
@@ -149,13 +223,22 @@ describe('GET /web/page under the default egress policy (public)', () => {
     pages.page('/', { headers: { 'content-type': 'text/plain' }, body: 'secret admin page' });
     server = await startTestServer({ overrides: { egress: { webPages: 'public' } } });
   });
-  after(async () => { await server.close(); await pages.close(); });
+  after(async () => {
+    await server.close();
+    await pages.close();
+  });
 
   it('refuses loopback in every spelling and through DNS with 400, before any connection', async () => {
     const port = pages.service.port;
     const urls = [
-      `http://127.0.0.1:${port}/`, `http://localhost:${port}/`, `http://[::1]:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`,
-      `http://127.1:${port}/`, `http://2130706433:${port}/`, `http://0.0.0.0:${port}/`, `https://127.0.0.1:${port}/`,
+      `http://127.0.0.1:${port}/`,
+      `http://localhost:${port}/`,
+      `http://[::1]:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://127.1:${port}/`,
+      `http://2130706433:${port}/`,
+      `http://0.0.0.0:${port}/`,
+      `https://127.0.0.1:${port}/`,
     ];
     for (const url of urls) {
       const r = await server.api.get(`/web/page?url=${encodeURIComponent(url)}`);
@@ -163,7 +246,9 @@ describe('GET /web/page under the default egress policy (public)', () => {
       await conforms(server, r, 'get', PAGE);
       expect(r.body.code, url).to.equal('invalid_request');
       expect(r.body.issues[0].path).to.deep.equal(['query', 'url']);
-      expect(r.body.issues[0].message, url).to.match(/^leads to a (loopback|unspecified) address .*only public addresses are fetched$/);
+      expect(r.body.issues[0].message, url).to.match(
+        /^leads to a (loopback|unspecified) address .*only public addresses are fetched$/,
+      );
     }
     expect(pages.service.connections).to.equal(0);
   });

@@ -34,7 +34,9 @@ function stripped(value: unknown, key = ''): unknown {
 
 describe('the served OpenAPI document', () => {
   let server: TestServer;
-  before(async () => { server = await startTestServer(); });
+  before(async () => {
+    server = await startTestServer();
+  });
   after(() => server.close());
 
   it('is the one in test/fixtures/openapi.stripped.json but for descriptions', async () => {

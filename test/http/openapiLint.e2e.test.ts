@@ -17,19 +17,41 @@ const CONFIG = resolve('redocly.yaml');
 
 interface LintReport {
   totals: { errors: number; warnings: number; ignored: number };
-  problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+  problems: {
+    ruleId: string;
+    severity: string;
+    message: string;
+    location: { pointer: string }[];
+  }[];
 }
 
-function lint(file: string): Promise<{ code: number | null; report: LintReport | null; stderr: string }> {
+function lint(
+  file: string,
+): Promise<{ code: number | null; report: LintReport | null; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, 'lint', file, '--config', CONFIG, '--format=json'], {
-      timeout: 60_000, maxBuffer: 16 * 1024 * 1024,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-    }, (err, stdout, stderr) => {
-      let report: LintReport | null = null;
-      try { report = JSON.parse(stdout); } catch { /* reported below */ }
-      done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, report, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, 'lint', file, '--config', CONFIG, '--format=json'],
+      {
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+        env: {
+          ...process.env,
+          REDOCLY_TELEMETRY: 'off',
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+          NO_COLOR: '1',
+        },
+      },
+      (err, stdout, stderr) => {
+        let report: LintReport | null = null;
+        try {
+          report = JSON.parse(stdout);
+        } catch {
+          /* reported below */
+        }
+        done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, report, stderr });
+      },
+    );
   });
 }
 
@@ -52,8 +74,12 @@ describe('GET /api/v1/openapi.json under redocly lint', () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, served.text);
     const { code, report, stderr } = await lint(file);
-    expect(report, `redocly printed no report (exit ${code}): ${stderr.slice(-2000)}`).to.not.equal(null);
-    const problems = report!.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
+    expect(report, `redocly printed no report (exit ${code}): ${stderr.slice(-2000)}`).to.not.equal(
+      null,
+    );
+    const problems = report!.problems.map(
+      (p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`,
+    );
     expect(problems).to.deep.equal([]);
     expect(report!.totals).to.deep.equal({ errors: 0, warnings: 0, ignored: 0 });
     expect(code).to.equal(0);

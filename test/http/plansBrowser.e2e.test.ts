@@ -16,7 +16,12 @@ import { makeEvent, makePlan, sharePath, voterKey } from '../helpers/plans.js';
 const CHROMIUM = '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-interface AxeViolation { id: string; impact: string; help: string; nodes: { target: string[]; failureSummary: string }[] }
+interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[]; failureSummary: string }[];
+}
 
 /**
  * axe-core's violations on the page as loaded. Its source is evaluated through the DevTools
@@ -28,41 +33,100 @@ async function axeViolations(page: Page): Promise<string[]> {
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
     return result.violations;
   })()`);
-  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary}`));
+  return violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary}`),
+  );
 }
 
 describe('GET /p/:token in a browser', () => {
   const clock = new FakeClock('2026-06-01T10:00:00.000Z');
   let server: TestServer;
-  before(async () => { server = await startTestServer({ now: clock.now, timezone: 'Europe/London' }); });
+  before(async () => {
+    server = await startTestServer({ now: clock.now, timezone: 'Europe/London' });
+  });
   after(() => server.close());
 
-  it('shows the title, events in the family\'s zone, shared notes and poll counts on a phone-sized screen, hides the location, and passes axe', async function () {
+  it("shows the title, events in the family's zone, shared notes and poll counts on a phone-sized screen, hides the location, and passes axe", async function () {
     if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`);
+      console.log(
+        `      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`,
+      );
       this.skip();
     }
     this.timeout(60_000);
     const api = server.api;
-    const plan = await makePlan(api, 'Grandma\'s 80th <birthday>', 'Lunch at the hall, then cake in the garden.\nDress warmly!');
-    await api.post(`/plans/${plan}/events`, { eventId: await makeEvent(api, { title: 'Lunch at the hall', date: '2026-06-13', time: '12:30', endTime: '15:00', where: '12 Secret Lane' }) });
-    await api.post(`/plans/${plan}/events`, { eventId: await makeEvent(api, { title: 'Garden cake', date: '2026-06-14', where: 'Rose Cottage' }), showLocationOnShare: true });
-    await api.post(`/plans/${plan}/notes`, { body: 'Please bring a photo from the 1970s.', showOnSharedPage: true });
-    await api.post(`/plans/${plan}/notes`, { body: 'Present budget: 300', showOnSharedPage: false });
-    const poll = (await api.post(`/plans/${plan}/polls`, { question: 'Which cake?', options: [{ label: 'Victoria sponge' }, { label: 'Lemon drizzle' }, { label: 'Carrot' }] })).body.poll;
-    for (const [name, i] of [['Ann', 0], ['Ben', 0], ['Cy', 1]] as const) {
+    const plan = await makePlan(
+      api,
+      "Grandma's 80th <birthday>",
+      'Lunch at the hall, then cake in the garden.\nDress warmly!',
+    );
+    await api.post(`/plans/${plan}/events`, {
+      eventId: await makeEvent(api, {
+        title: 'Lunch at the hall',
+        date: '2026-06-13',
+        time: '12:30',
+        endTime: '15:00',
+        where: '12 Secret Lane',
+      }),
+    });
+    await api.post(`/plans/${plan}/events`, {
+      eventId: await makeEvent(api, {
+        title: 'Garden cake',
+        date: '2026-06-14',
+        where: 'Rose Cottage',
+      }),
+      showLocationOnShare: true,
+    });
+    await api.post(`/plans/${plan}/notes`, {
+      body: 'Please bring a photo from the 1970s.',
+      showOnSharedPage: true,
+    });
+    await api.post(`/plans/${plan}/notes`, {
+      body: 'Present budget: 300',
+      showOnSharedPage: false,
+    });
+    const poll = (
+      await api.post(`/plans/${plan}/polls`, {
+        question: 'Which cake?',
+        options: [{ label: 'Victoria sponge' }, { label: 'Lemon drizzle' }, { label: 'Carrot' }],
+      })
+    ).body.poll;
+    for (const [name, i] of [
+      ['Ann', 0],
+      ['Ben', 0],
+      ['Cy', 1],
+    ] as const) {
       const v = await voterKey(server, name);
-      await api.post(`/plans/${plan}/polls/${poll.pollId}/vote`, { optionId: poll.options[i].optionId }, { key: v.key });
+      await api.post(
+        `/plans/${plan}/polls/${poll.pollId}/vote`,
+        { optionId: poll.options[i].optionId },
+        { key: v.key },
+      );
     }
-    const url = server.url + sharePath((await api.post(`/plans/${plan}/share`, { enabled: true })).body.shareUrl);
+    const url =
+      server.url +
+      sharePath((await api.post(`/plans/${plan}/share`, { enabled: true })).body.shareUrl);
 
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     try {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const page = await browser.newPage({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      });
       const elsewhere: string[] = [];
       const requested: string[] = [];
       page.on('request', (req) => {
@@ -73,8 +137,8 @@ describe('GET /p/:token in a browser', () => {
       const res = await page.goto(url, { waitUntil: 'load' });
       expect(res?.status()).to.equal(200);
 
-      expect(await page.title()).to.equal('Grandma\'s 80th <birthday>');
-      expect(await page.locator('h1').innerText()).to.equal('Grandma\'s 80th <birthday>');
+      expect(await page.title()).to.equal("Grandma's 80th <birthday>");
+      expect(await page.locator('h1').innerText()).to.equal("Grandma's 80th <birthday>");
       expect(await page.locator('h1').isVisible()).to.equal(true);
       expect(await page.locator('#when').innerText()).to.contain('Jun 13 – 14, 2026');
       const events = page.locator('li.event');
@@ -84,21 +148,31 @@ describe('GET /p/:token in a browser', () => {
       expect(await events.nth(0).innerText()).to.contain('Sat, Jun 13, 2026, 12:30 – 15:00');
       expect(await page.locator('#zone').innerText()).to.equal('Times in Europe/London');
       expect(await events.nth(1).innerText()).to.contain('Where: Rose Cottage');
-      expect(await page.getByText('Please bring a photo from the 1970s.').isVisible()).to.equal(true);
+      expect(await page.getByText('Please bring a photo from the 1970s.').isVisible()).to.equal(
+        true,
+      );
       const text = await page.locator('body').innerText();
       expect(text).to.not.contain('12 Secret Lane');
       expect(text).to.not.contain('Present budget');
       const options = page.locator('.poll .option');
       expect(await options.count()).to.equal(3);
-      expect((await options.nth(0).innerText()).replace(/\s+/g, ' ')).to.equal('Victoria sponge 2 votes');
-      expect((await options.nth(1).innerText()).replace(/\s+/g, ' ')).to.equal('Lemon drizzle 1 vote');
+      expect((await options.nth(0).innerText()).replace(/\s+/g, ' ')).to.equal(
+        'Victoria sponge 2 votes',
+      );
+      expect((await options.nth(1).innerText()).replace(/\s+/g, ' ')).to.equal(
+        'Lemon drizzle 1 vote',
+      );
       expect((await options.nth(2).innerText()).replace(/\s+/g, ' ')).to.equal('Carrot 0 votes');
       // Readable on a phone: nothing wider than the screen, no request anywhere else, not
       // even for an icon (it is inline).
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(390);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(
+        390,
+      );
       expect(elsewhere).to.deep.equal([]);
       expect(requested).to.deep.equal([url]);
-      expect(await page.locator('link[rel=icon]').getAttribute('href')).to.match(/^data:image\/svg\+xml,/);
+      expect(await page.locator('link[rel=icon]').getAttribute('href')).to.match(
+        /^data:image\/svg\+xml,/,
+      );
 
       // "Add to my calendar": the schedule as the page shows it.
       const add = page.getByRole('link', { name: 'Add to my calendar' });
@@ -106,22 +180,34 @@ describe('GET /p/:token in a browser', () => {
       const href = new URL((await add.getAttribute('href'))!, url).href;
       expect(href).to.equal(`${url}.ics`);
       const ics = await (await fetch(href)).text();
-      const found = new IcalExpander({ ics, maxIterations: 10 }).between(new Date('2026-06-01T00:00:00Z'), new Date('2026-07-01T00:00:00Z'));
-      expect(found.events.map((e: any) => [e.summary, e.startDate.toString(), e.location || null])).to.deep.equal([
+      const found = new IcalExpander({ ics, maxIterations: 10 }).between(
+        new Date('2026-06-01T00:00:00Z'),
+        new Date('2026-07-01T00:00:00Z'),
+      );
+      expect(
+        found.events.map((e: any) => [e.summary, e.startDate.toString(), e.location || null]),
+      ).to.deep.equal([
         ['Lunch at the hall', '2026-06-13T12:30:00', null],
         ['Garden cake', '2026-06-14', 'Rose Cottage'],
       ]);
-      expect(found.events[0].startDate.toJSDate().toISOString()).to.equal('2026-06-13T11:30:00.000Z');
+      expect(found.events[0].startDate.toJSDate().toISOString()).to.equal(
+        '2026-06-13T11:30:00.000Z',
+      );
 
       // WCAG 2.1 AA (contrast included) and axe's best practices, on the page and on its 404.
       expect(await axeViolations(page)).to.deep.equal([]);
-      const missing = await page.goto(`${server.url}/p/pln_00000000000000000000000000000000`, { waitUntil: 'load' });
+      const missing = await page.goto(`${server.url}/p/pln_00000000000000000000000000000000`, {
+        waitUntil: 'load',
+      });
       expect(missing?.status()).to.equal(404);
       expect(await axeViolations(page)).to.deep.equal([]);
       await page.goto(url, { waitUntil: 'load' });
 
       mkdirSync('test-artifacts', { recursive: true });
-      await page.screenshot({ path: join('test-artifacts', 'plan-share-page.png'), fullPage: true });
+      await page.screenshot({
+        path: join('test-artifacts', 'plan-share-page.png'),
+        fullPage: true,
+      });
     } finally {
       await browser.close();
     }

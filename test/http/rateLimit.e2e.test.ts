@@ -18,19 +18,35 @@ function expectLimited(r: Reply, retryAfter: number): void {
   expect(r.headers.get('retry-after')).to.equal(String(retryAfter));
 }
 
-function start(clock: FakeClock, limits: { perMinute?: number; publicPerMinute?: number }, trustProxy = false): Promise<TestServer> {
+function start(
+  clock: FakeClock,
+  limits: { perMinute?: number; publicPerMinute?: number },
+  trustProxy = false,
+): Promise<TestServer> {
   return startTestServer({
     now: clock.now,
     overrides: {
-      server: { host: '127.0.0.1', port: 0, publicUrl: 'http://share.test', bodyLimitBytes: 1048576, trustProxy },
-      rateLimit: { perMinute: limits.perMinute ?? 100_000, publicPerMinute: limits.publicPerMinute ?? 100_000 },
+      server: {
+        host: '127.0.0.1',
+        port: 0,
+        publicUrl: 'http://share.test',
+        bodyLimitBytes: 1048576,
+        trustProxy,
+      },
+      rateLimit: {
+        perMinute: limits.perMinute ?? 100_000,
+        publicPerMinute: limits.publicPerMinute ?? 100_000,
+      },
     },
   });
 }
 
 describe('rate limits', () => {
   it('defaults to 300 requests a minute per client address', () => {
-    expect(loadConfig({ env: {} }).rateLimit).to.deep.equal({ perMinute: 600, publicPerMinute: 300 });
+    expect(loadConfig({ env: {} }).rateLimit).to.deep.equal({
+      perMinute: 600,
+      publicPerMinute: 300,
+    });
   });
 
   describe('GET /p/:token and GET /share/calendar/:file', () => {
@@ -47,10 +63,16 @@ describe('rate limits', () => {
     it('answers publicPerMinute requests per address, then 429 with Retry-After until the window ends', async () => {
       const seen: [number, string | null][] = [];
       for (let i = 0; i < 3; i++) {
-        const r = await server.http.get(i === 1 ? FEED : PLAN_PAGE, { headers: { accept: 'application/json' } });
+        const r = await server.http.get(i === 1 ? FEED : PLAN_PAGE, {
+          headers: { accept: 'application/json' },
+        });
         seen.push([r.status, r.headers.get('ratelimit-remaining')]);
       }
-      expect(seen).to.deep.equal([[404, '2'], [404, '1'], [404, '0']]);
+      expect(seen).to.deep.equal([
+        [404, '2'],
+        [404, '1'],
+        [404, '0'],
+      ]);
       const over = await server.http.get(PLAN_PAGE, { headers: { accept: 'application/json' } });
       expectLimited(over, 60);
       expect(over.body.error).to.equal('Too many requests from this address; try again in 60 s');
@@ -76,7 +98,9 @@ describe('rate limits', () => {
   describe('requests answered 401', () => {
     let server: TestServer;
     const clock = new FakeClock('2026-11-22T08:30:00.000Z');
-    before(async () => { server = await start(clock, { publicPerMinute: 3 }); });
+    before(async () => {
+      server = await start(clock, { publicPerMinute: 3 });
+    });
     after(() => server.close());
 
     it('refuses an address that has had publicPerMinute 401s before looking at its key, until the window ends', async () => {
@@ -104,7 +128,9 @@ describe('rate limits', () => {
       const other = await server.family('other');
       for (let i = 0; i < 5; i++) {
         expect((await server.api.get('/people')).status).to.equal(200);
-        expect((await server.http.get('/api/v1/families/home/people', { key: other.key })).status).to.equal(403);
+        expect(
+          (await server.http.get('/api/v1/families/home/people', { key: other.key })).status,
+        ).to.equal(403);
       }
       expect((await server.api.get('/people', { key: null })).status).to.equal(401);
     });
@@ -112,7 +138,8 @@ describe('rate limits', () => {
 
   describe('client addresses', () => {
     const clock = new FakeClock('2026-11-22T08:30:00.000Z');
-    const from = (server: TestServer, forwarded: string) => server.http.get(FEED, { headers: { 'x-forwarded-for': forwarded } });
+    const from = (server: TestServer, forwarded: string) =>
+      server.http.get(FEED, { headers: { 'x-forwarded-for': forwarded } });
 
     it('with trustProxy, counts the address the proxy saw (the last X-Forwarded-For entry), IPv6 by its /64', async () => {
       const server = await start(clock, { publicPerMinute: 2 }, true);

@@ -12,15 +12,25 @@ type Line = Record<string, unknown>;
 
 async function logged(trustProxy: boolean): Promise<{ server: TestServer; lines: Line[] }> {
   const lines: Line[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l)); cb(); } });
-  const server = await startTestServer({ logger: createLogger('info', sink), overrides: { server: { trustProxy } } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l));
+      cb();
+    },
+  });
+  const server = await startTestServer({
+    logger: createLogger('info', sink),
+    overrides: { server: { trustProxy } },
+  });
   return { server, lines };
 }
 
 /** The request line of the request with this id (pino writes asynchronously: wait a moment for it). */
 async function lineOf(lines: Line[], requestId: string): Promise<Line> {
   for (let i = 0; i < 100; i++) {
-    const hit = lines.find((l) => l.requestId === requestId && (l.msg === 'request' || l.msg === 'request failed'));
+    const hit = lines.find(
+      (l) => l.requestId === requestId && (l.msg === 'request' || l.msg === 'request failed'),
+    );
     if (hit) return hit;
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -33,25 +43,51 @@ describe('request log lines', function () {
   describe('without a trusted proxy', () => {
     let server: TestServer;
     let lines: Line[];
-    before(async () => { ({ server, lines } = await logged(false)); });
+    before(async () => {
+      ({ server, lines } = await logged(false));
+    });
     after(() => server.close());
 
     it('name the client address and user agent, and a matched route by its template only', async () => {
-      await server.api.get('/people', { headers: { 'x-request-id': 'log-1', 'user-agent': 'WallTablet/2.1', 'x-forwarded-for': '203.0.113.9' } });
+      await server.api.get('/people', {
+        headers: {
+          'x-request-id': 'log-1',
+          'user-agent': 'WallTablet/2.1',
+          'x-forwarded-for': '203.0.113.9',
+        },
+      });
       const line = await lineOf(lines, 'log-1');
-      expect(line).to.include({ method: 'GET', route: '/api/v1/families/:familySlug/people', status: 200, family: 'home', ip: '127.0.0.1', userAgent: 'WallTablet/2.1' });
+      expect(line).to.include({
+        method: 'GET',
+        route: '/api/v1/families/:familySlug/people',
+        status: 200,
+        family: 'home',
+        ip: '127.0.0.1',
+        userAgent: 'WallTablet/2.1',
+      });
       expect(line).to.not.have.property('path');
     });
 
     it('cut the user agent to 200 characters, and say null when there is none', async () => {
-      await server.api.get('/people', { headers: { 'x-request-id': 'log-2', 'user-agent': `x${'y'.repeat(300)}` } });
+      await server.api.get('/people', {
+        headers: { 'x-request-id': 'log-2', 'user-agent': `x${'y'.repeat(300)}` },
+      });
       expect((await lineOf(lines, 'log-2')).userAgent).to.equal(`x${'y'.repeat(199)}`);
-      await server.api.get('/people', { headers: { 'x-request-id': 'log-2b', 'user-agent': 'z'.repeat(200) } });
+      await server.api.get('/people', {
+        headers: { 'x-request-id': 'log-2b', 'user-agent': 'z'.repeat(200) },
+      });
       expect((await lineOf(lines, 'log-2b')).userAgent).to.equal('z'.repeat(200));
       // fetch always sends one; a raw request without it:
       const res = await new Promise<number>((resolve, reject) => {
         import('node:http').then(({ request }) => {
-          const req = request(`${server.url}/healthz`, { headers: { 'x-request-id': 'log-3' } }, (r) => { r.resume(); r.on('end', () => resolve(r.statusCode!)); });
+          const req = request(
+            `${server.url}/healthz`,
+            { headers: { 'x-request-id': 'log-3' } },
+            (r) => {
+              r.resume();
+              r.on('end', () => resolve(r.statusCode!));
+            },
+          );
           req.on('error', reject);
           req.end();
         }, reject);
@@ -65,7 +101,10 @@ describe('request log lines', function () {
         ['/no/such/path?token=shr_secret&key=hk_x', '/no/such/path'],
         [`/p/pln_${'A'.repeat(32)}/extra`, '/p/:redacted/extra'],
         [`/share/calendar/shr_${'B'.repeat(32)}.ics/more`, '/share/calendar/:redacted/more'],
-        [`/api/v1/families/home/hk_abcdefghijkl_${'C'.repeat(32)}`, '/api/v1/families/home/:redacted'],
+        [
+          `/api/v1/families/home/hk_abcdefghijkl_${'C'.repeat(32)}`,
+          '/api/v1/families/home/:redacted',
+        ],
       ];
       let n = 0;
       for (const [path, expected] of cases) {
@@ -77,8 +116,15 @@ describe('request log lines', function () {
         expect(JSON.stringify(line)).to.not.match(/shr_|pln_|hk_|token=|AAAA|BBBB|CCCC/);
       }
       // A path that matches no method (405) is an unmatched request too.
-      await server.api.request('PUT', '/people', { headers: { 'x-request-id': 'log-405' }, body: {} });
-      expect(await lineOf(lines, 'log-405')).to.include({ route: null, path: '/api/v1/families/home/people', status: 405 });
+      await server.api.request('PUT', '/people', {
+        headers: { 'x-request-id': 'log-405' },
+        body: {},
+      });
+      expect(await lineOf(lines, 'log-405')).to.include({
+        route: null,
+        path: '/api/v1/families/home/people',
+        status: 405,
+      });
     });
 
     it('never log a plan-share token of a page that exists (the route template stands for it)', async () => {
@@ -93,11 +139,15 @@ describe('request log lines', function () {
   describe('behind a trusted proxy (server.trustProxy)', () => {
     let server: TestServer;
     let lines: Line[];
-    before(async () => { ({ server, lines } = await logged(true)); });
+    before(async () => {
+      ({ server, lines } = await logged(true));
+    });
     after(() => server.close());
 
     it('log the address the proxy reports: the last X-Forwarded-For entry', async () => {
-      await server.api.get('/people', { headers: { 'x-request-id': 'proxy-1', 'x-forwarded-for': '198.51.100.7, 203.0.113.9' } });
+      await server.api.get('/people', {
+        headers: { 'x-request-id': 'proxy-1', 'x-forwarded-for': '198.51.100.7, 203.0.113.9' },
+      });
       expect((await lineOf(lines, 'proxy-1')).ip).to.equal('203.0.113.9');
       await server.api.get('/people', { headers: { 'x-request-id': 'proxy-2' } });
       expect((await lineOf(lines, 'proxy-2')).ip).to.equal('127.0.0.1');

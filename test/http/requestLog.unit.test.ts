@@ -8,11 +8,20 @@ import { loggableError, loggablePath } from '../../src/http/middleware/requestLo
 describe('loggableError', () => {
   it('keeps name, message, code and stack and drops every other property', () => {
     const err = Object.assign(new SyntaxError('Unexpected token'), {
-      code: 'E_PARSE', body: '{"secret":"x"}', rawBody: '{"secret":"x"}', status: 400, expose: true, headers: { 'x-api-key': 'hk_x' },
+      code: 'E_PARSE',
+      body: '{"secret":"x"}',
+      rawBody: '{"secret":"x"}',
+      status: 400,
+      expose: true,
+      headers: { 'x-api-key': 'hk_x' },
     });
     const logged = loggableError(err);
     expect(Object.keys(logged).sort()).to.deep.equal(['code', 'message', 'stack', 'type']);
-    expect(logged).to.include({ type: 'SyntaxError', message: 'Unexpected token', code: 'E_PARSE' });
+    expect(logged).to.include({
+      type: 'SyntaxError',
+      message: 'Unexpected token',
+      code: 'E_PARSE',
+    });
     expect(JSON.stringify(logged)).to.not.include('secret').and.not.include('hk_x');
   });
 
@@ -23,8 +32,14 @@ describe('loggableError', () => {
   });
 
   it('describes a thrown value that is not an Error without its content', () => {
-    expect(loggableError({ body: 'secret' })).to.deep.equal({ type: 'object', message: 'a non-Error value was thrown' });
-    expect(loggableError('secret')).to.deep.equal({ type: 'string', message: 'a non-Error value was thrown' });
+    expect(loggableError({ body: 'secret' })).to.deep.equal({
+      type: 'object',
+      message: 'a non-Error value was thrown',
+    });
+    expect(loggableError('secret')).to.deep.equal({
+      type: 'string',
+      message: 'a non-Error value was thrown',
+    });
   });
 });
 
@@ -38,9 +53,13 @@ describe('loggablePath', () => {
   });
 
   it('cuts any segment shaped like a key or token, and keeps the others', () => {
-    expect(loggablePath('/api/v1/families/home/hk_abc')).to.equal('/api/v1/families/home/:redacted');
+    expect(loggablePath('/api/v1/families/home/hk_abc')).to.equal(
+      '/api/v1/families/home/:redacted',
+    );
     expect(loggablePath('/x/SHR_a/y/pln_b.json')).to.equal('/x/:redacted/y/:redacted');
-    expect(loggablePath('/api/v1/families/home/people/person_01kaq5')).to.equal('/api/v1/families/home/people/person_01kaq5');
+    expect(loggablePath('/api/v1/families/home/people/person_01kaq5')).to.equal(
+      '/api/v1/families/home/people/person_01kaq5',
+    );
   });
 
   it('keeps at most 200 characters', () => {

@@ -29,11 +29,22 @@ describe('webhook deliveries', () => {
     await server.daemon.scheduler.runDue();
     await settle();
   }
-  const destination = async (id: string) => (await server.api.get(path)).body.destinations.find((d: any) => d.id === id);
-  const webhookJobs = () => server.daemon.store.familyJobs(server.daemon.store.getFamilyBySlug('home')!.id).filter((j) => j.kind === DELIVER_KIND);
+  const destination = async (id: string) =>
+    (await server.api.get(path)).body.destinations.find((d: any) => d.id === id);
+  const webhookJobs = () =>
+    server.daemon.store
+      .familyJobs(server.daemon.store.getFamilyBySlug('home')!.id)
+      .filter((j) => j.kind === DELIVER_KIND);
 
-  async function create(eventTypes = ['person.created'], url?: string): Promise<{ id: string; secret: string }> {
-    const r = await server.api.post(path, { name: 'Receiver', url: url ?? receiver.url, eventTypes });
+  async function create(
+    eventTypes = ['person.created'],
+    url?: string,
+  ): Promise<{ id: string; secret: string }> {
+    const r = await server.api.post(path, {
+      name: 'Receiver',
+      url: url ?? receiver.url,
+      eventTypes,
+    });
     expect(r.status, r.text).to.equal(201);
     return { id: r.body.destination.id, secret: r.body.signingSecret };
   }
@@ -56,7 +67,12 @@ describe('webhook deliveries', () => {
     await settle();
     expect(receiver.deliveries).to.have.length(1);
     let h = (await destination(id)).history;
-    expect(h[0]).to.include({ attempt: 1, status: 'retrying', responseStatus: 500, error: 'HTTP 500' });
+    expect(h[0]).to.include({
+      attempt: 1,
+      status: 'retrying',
+      responseStatus: 500,
+      error: 'HTTP 500',
+    });
     const next1 = Date.parse(h[0].nextAttemptAt);
     expect(next1 - t0).to.be.within(5 * S, 5.5 * S);
     // Not a moment early.
@@ -72,10 +88,16 @@ describe('webhook deliveries', () => {
     const ids = new Set(receiver.deliveries.map((d) => d.id));
     expect(ids.size).to.equal(1);
     // Each attempt is stamped with its own time and verifies as of it.
-    expect(receiver.deliveries.map((d) => d.timestamp)).to.deep.equal([t0, next1, next2].map((t) => Math.floor(t / 1000)));
+    expect(receiver.deliveries.map((d) => d.timestamp)).to.deep.equal(
+      [t0, next1, next2].map((t) => Math.floor(t / 1000)),
+    );
     receiver.deliveries.forEach((d) => verifyDelivery(secret, d, new Date(d.timestamp * 1000)));
     const d = await destination(id);
-    expect(d.history.map((x: any) => [x.attempt, x.status])).to.deep.equal([[3, 'succeeded'], [2, 'retrying'], [1, 'retrying']]);
+    expect(d.history.map((x: any) => [x.attempt, x.status])).to.deep.equal([
+      [3, 'succeeded'],
+      [2, 'retrying'],
+      [1, 'retrying'],
+    ]);
     expect(new Set(d.history.map((x: any) => x.deliveryId)).size).to.equal(1);
     expect(d.usage.last24h).to.deep.equal({ attempted: 3, succeeded: 1, failed: 2 });
     expect(webhookJobs()).to.deep.equal([]);
@@ -83,7 +105,10 @@ describe('webhook deliveries', () => {
 
   it('gives up after the last retry of the configured schedule', async () => {
     await server.close();
-    server = await startTestServer({ now: clock.now, overrides: { webhooks: { retryScheduleSeconds: [1, 2] } } });
+    server = await startTestServer({
+      now: clock.now,
+      overrides: { webhooks: { retryScheduleSeconds: [1, 2] } },
+    });
     const { id } = await create();
     receiver.answer = () => ({ status: 500 });
     await server.api.post('/people', { name: 'Ana' });
@@ -91,7 +116,11 @@ describe('webhook deliveries', () => {
     for (let i = 0; i < 2; i++) await runAt((await destination(id)).history[0].nextAttemptAt);
     expect(receiver.deliveries).to.have.length(3);
     const h = (await destination(id)).history;
-    expect(h.map((x: any) => [x.attempt, x.status])).to.deep.equal([[3, 'failed'], [2, 'retrying'], [1, 'retrying']]);
+    expect(h.map((x: any) => [x.attempt, x.status])).to.deep.equal([
+      [3, 'failed'],
+      [2, 'retrying'],
+      [1, 'retrying'],
+    ]);
     expect(h[0].nextAttemptAt).to.equal(null);
     expect(webhookJobs()).to.deep.equal([]);
     await runAt(clock.now().getTime() + DAY);
@@ -110,7 +139,9 @@ describe('webhook deliveries', () => {
     const d = await destination(id);
     expect(d).to.include({ enabled: false, disabledReason: 'receiver_gone' });
     expect(d.history[0]).to.include({ status: 'failed', responseStatus: 410 });
-    const log = (await changesAfter(server.api, seq)).filter((c: any) => c.type === 'webhook_destination.updated');
+    const log = (await changesAfter(server.api, seq)).filter(
+      (c: any) => c.type === 'webhook_destination.updated',
+    );
     expect(log).to.have.length(1);
     expect(log[0].object).to.include({ id, enabled: false, disabledReason: 'receiver_gone' });
     expect(log[0].previous.enabled).to.equal(true);
@@ -134,8 +165,14 @@ describe('webhook deliveries', () => {
     for (const name of ['A', 'B', 'C']) await server.api.post('/people', { name });
     await settle();
     const h = (await destination(id)).history;
-    const delays: [number, number][] = h.map((x: any) => [x.responseStatus, Date.parse(x.nextAttemptAt) - t0]);
-    const d429 = delays.filter(([st]) => st === 429).map(([, ms]) => ms).sort((a, b) => a - b);
+    const delays: [number, number][] = h.map((x: any) => [
+      x.responseStatus,
+      Date.parse(x.nextAttemptAt) - t0,
+    ]);
+    const d429 = delays
+      .filter(([st]) => st === 429)
+      .map(([, ms]) => ms)
+      .sort((a, b) => a - b);
     expect(d429[0]).to.be.within(5 * S, 5.5 * S);
     expect(d429[1]).to.equal(120 * S);
     expect(delays.find(([st]) => st === 503)![1]).to.be.within(2 * HOUR - S, 2 * HOUR);
@@ -148,7 +185,11 @@ describe('webhook deliveries', () => {
       receiver.answer = () => ({ status: 302, headers: { location: elsewhere.url } });
       await server.api.post('/people', { name: 'Ana' });
       await settle();
-      expect((await destination(id)).history[0]).to.include({ status: 'retrying', responseStatus: 302, error: 'redirect (302) not followed' });
+      expect((await destination(id)).history[0]).to.include({
+        status: 'retrying',
+        responseStatus: 302,
+        error: 'redirect (302) not followed',
+      });
       expect(elsewhere.connections).to.equal(0);
     } finally {
       await elsewhere.close();
@@ -157,7 +198,8 @@ describe('webhook deliveries', () => {
 
   it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
     const { id, secret: old } = await create();
-    const rotated = (await server.api.patch(`${path}/${id}`, { rotateSecret: true })).body.signingSecret as string;
+    const rotated = (await server.api.patch(`${path}/${id}`, { rotateSecret: true })).body
+      .signingSecret as string;
     const t0 = clock.now().getTime();
     const send = async (name: string) => {
       await server.api.post('/people', { name });
@@ -194,7 +236,10 @@ describe('webhook deliveries', () => {
     expect((await destination(id)).usage.last24h.attempted).to.equal(105);
     clock.advance(2 * HOUR);
     d = await destination(id);
-    expect(d.usage).to.deep.equal({ last24h: { attempted: 0, succeeded: 0, failed: 0 }, last30d: { attempted: 105, succeeded: 84, failed: 21 } });
+    expect(d.usage).to.deep.equal({
+      last24h: { attempted: 0, succeeded: 0, failed: 0 },
+      last30d: { attempted: 105, succeeded: 84, failed: 21 },
+    });
     clock.advance(29 * DAY);
     expect((await destination(id)).usage.last30d.attempted).to.equal(0);
     expect((await destination(id)).history).to.have.length(100);
@@ -215,18 +260,27 @@ describe('webhook deliveries', () => {
     await event(t0 + 3 * DAY, 'day 3 succeeds');
     ok = false;
     await event(t0 + 4 * DAY, 'day 4');
-    await event(t0 + 6 * DAY, 'day 6: 5 days after the first failure, but there was a success since');
+    await event(
+      t0 + 6 * DAY,
+      'day 6: 5 days after the first failure, but there was a success since',
+    );
     expect((await destination(id)).enabled).to.equal(true);
     const seq = (await changesAfter(server.api, 0)).at(-1).seq;
     await event(t0 + 9 * DAY, 'day 9: 5 days after the first failure since the success');
     const d = await destination(id);
     expect(d).to.include({ enabled: false, disabledReason: 'failing' });
     // The record the household's notification hangs on.
-    const log = (await changesAfter(server.api, seq)).filter((c: any) => c.type === 'webhook_destination.updated');
-    expect(log.map((c: any) => [c.previous.enabled, c.object.enabled, c.object.disabledReason])).to.deep.equal([[true, false, 'failing']]);
+    const log = (await changesAfter(server.api, seq)).filter(
+      (c: any) => c.type === 'webhook_destination.updated',
+    );
+    expect(
+      log.map((c: any) => [c.previous.enabled, c.object.enabled, c.object.disabledReason]),
+    ).to.deep.equal([[true, false, 'failing']]);
     expect(webhookJobs()).to.deep.equal([]);
     // …and the household is told in the app, in the same commit.
-    const notices = (await server.api.get('/notifications')).body.notifications.filter((n: any) => /was turned off/.test(n.title));
+    const notices = (await server.api.get('/notifications')).body.notifications.filter((n: any) =>
+      /was turned off/.test(n.title),
+    );
     expect(notices).to.have.length(1);
     expect(notices[0].channels).to.deep.equal(['in_app']);
     expect(notices[0].body).to.match(/has failed for 5 days/);
@@ -244,7 +298,10 @@ describe('webhook deliveries', () => {
     await server.daemon.scheduler.runDue();
     await settle();
     expect(receiver.deliveries).to.have.length(2);
-    expect((await destination(id)).history.map((x: any) => x.status)).to.deep.equal(['succeeded', 'retrying']);
+    expect((await destination(id)).history.map((x: any) => x.status)).to.deep.equal([
+      'succeeded',
+      'retrying',
+    ]);
   });
 
   it('sends a retry owed across a restart once the daemon is back, even later than the catch-up window', async () => {

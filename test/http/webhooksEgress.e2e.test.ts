@@ -16,10 +16,17 @@ describe('webhook deliveries under the lan egress policy', () => {
     server = await startTestServer({ overrides: { egress: { webhooks: 'lan' } } });
     receiver = await startReceiver();
   });
-  after(async () => { await receiver.close(); await server.close(); });
+  after(async () => {
+    await receiver.close();
+    await server.close();
+  });
 
   it('refuses a destination on 127.0.0.1: the attempt fails with the reason in history and the receiver sees no connection', async () => {
-    const created = await server.api.post('/webhook-destinations', { name: 'loopback', url: receiver.url, eventTypes: ['person.created'] });
+    const created = await server.api.post('/webhook-destinations', {
+      name: 'loopback',
+      url: receiver.url,
+      eventTypes: ['person.created'],
+    });
     expect(created.status).to.equal(201);
     await server.api.post('/people', { name: 'Ana' });
     await server.daemon.webhooks.idle();
@@ -28,7 +35,8 @@ describe('webhook deliveries under the lan egress policy', () => {
     expect(test.body.delivery.error).to.match(/^refused_address: .*"lan" policy/);
     const d = (await server.api.get('/webhook-destinations')).body.destinations[0];
     expect(d.history.map((h: any) => [h.type, h.status, h.responseStatus])).to.deep.equal([
-      ['webhook.test', 'failed', null], ['person.created', 'retrying', null],
+      ['webhook.test', 'failed', null],
+      ['person.created', 'retrying', null],
     ]);
     expect(d.history[1].error).to.match(/^refused_address: .*127\.0\.0\.1.*"lan" policy/);
     expect(receiver.connections).to.equal(0);

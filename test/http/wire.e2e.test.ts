@@ -7,8 +7,16 @@ describe('wire conventions', () => {
   let server: TestServer;
   const lines: Record<string, unknown>[] = [];
   before(async () => {
-    const sink = new Writable({ write(chunk, _enc, cb) { for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l)); cb(); } });
-    server = await startTestServer({ logger: createLogger('info', sink), overrides: { server: { bodyLimitBytes: 2048 } } });
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l));
+        cb();
+      },
+    });
+    server = await startTestServer({
+      logger: createLogger('info', sink),
+      overrides: { server: { bodyLimitBytes: 2048 } },
+    });
   });
   after(() => server.close());
 
@@ -38,7 +46,10 @@ describe('wire conventions', () => {
 
   describe('request bodies', () => {
     it('refuses malformed JSON with 400 and writes nothing', async () => {
-      const r = await server.api.request('POST', '/people', { raw: '{"name": "Ana",', contentType: 'application/json' });
+      const r = await server.api.request('POST', '/people', {
+        raw: '{"name": "Ana",',
+        contentType: 'application/json',
+      });
       expect(r.status).to.equal(400);
       expect(r.body).to.include({ ok: false, code: 'invalid_request' });
       expect(r.body.error).to.match(/not valid JSON/);
@@ -46,7 +57,10 @@ describe('wire conventions', () => {
     });
 
     it('refuses a body that is not JSON with 415', async () => {
-      const r = await server.api.request('POST', '/people', { raw: 'name=Ana', contentType: 'application/x-www-form-urlencoded' });
+      const r = await server.api.request('POST', '/people', {
+        raw: 'name=Ana',
+        contentType: 'application/x-www-form-urlencoded',
+      });
       expect(r.status).to.equal(415);
       expect(r.body.code).to.equal('unsupported_media_type');
     });
@@ -88,7 +102,12 @@ describe('wire conventions', () => {
       const r = await server.api.get('/people', { headers: { 'x-request-id': 'req-abc.123' } });
       expect(r.headers.get('x-request-id')).to.equal('req-abc.123');
       const line = lines.find((l) => l.requestId === 'req-abc.123');
-      expect(line).to.include({ method: 'GET', route: '/api/v1/families/:familySlug/people', status: 200, family: 'home' });
+      expect(line).to.include({
+        method: 'GET',
+        route: '/api/v1/families/:familySlug/people',
+        status: 200,
+        family: 'home',
+      });
       expect(line!.keyId).to.be.a('string').with.length(12);
       expect(line!.durationMs).to.be.a('number');
       expect(JSON.stringify(lines)).to.not.include(server.apiKey.slice(16));
@@ -100,15 +119,25 @@ describe('wire conventions', () => {
   describe('GET /changes', () => {
     it('returns 100 change-log records when no limit is given, and 500 at most', async () => {
       const start = (await server.api.get('/changes?after=0&limit=500')).body.nextAfter as number;
-      const made = await server.api.post('/trackers/chores/entries/batch', { items: Array.from({ length: 50 }, (_, i) => ({ title: `c${i}` })) });
+      const made = await server.api.post('/trackers/chores/entries/batch', {
+        items: Array.from({ length: 50 }, (_, i) => ({ title: `c${i}` })),
+      });
       expect(made.status).to.equal(201);
-      await server.api.post('/trackers/chores/entries/batch', { items: Array.from({ length: 50 }, (_, i) => ({ title: `d${i}` })) });
-      await server.api.post('/trackers/chores/entries/batch', { items: Array.from({ length: 10 }, (_, i) => ({ title: `e${i}` })) });
+      await server.api.post('/trackers/chores/entries/batch', {
+        items: Array.from({ length: 50 }, (_, i) => ({ title: `d${i}` })),
+      });
+      await server.api.post('/trackers/chores/entries/batch', {
+        items: Array.from({ length: 10 }, (_, i) => ({ title: `e${i}` })),
+      });
       const page = await server.api.get(`/changes?after=${start}`);
       expect(page.body.changes).to.have.length(100);
-      expect(page.body.changes.map((c: any) => c.seq)).to.deep.equal(Array.from({ length: 100 }, (_, i) => start + 1 + i));
+      expect(page.body.changes.map((c: any) => c.seq)).to.deep.equal(
+        Array.from({ length: 100 }, (_, i) => start + 1 + i),
+      );
       expect(page.body.nextAfter).to.equal(start + 100);
-      expect((await server.api.get(`/changes?after=${page.body.nextAfter}`)).body.changes).to.have.length(10);
+      expect(
+        (await server.api.get(`/changes?after=${page.body.nextAfter}`)).body.changes,
+      ).to.have.length(10);
       expect((await server.api.get('/changes?limit=501')).status).to.equal(400);
       expect((await server.api.get('/changes?limit=0')).status).to.equal(400);
     });

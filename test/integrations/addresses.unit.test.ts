@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { allowed, canonicalAddress, classifyAddress, type AddressClass, type EgressPolicy } from '../../src/integrations/addresses.js';
+import {
+  allowed,
+  canonicalAddress,
+  classifyAddress,
+  type AddressClass,
+  type EgressPolicy,
+} from '../../src/integrations/addresses.js';
 
 // Pure classification: none of these addresses is ever contacted.
 // Each row: the address as a resolver, a URL or a socket could show it, its class, and whether
@@ -10,11 +16,11 @@ const ROWS: Row[] = [
   // IPv4, public
   ['8.8.8.8', 'public', true, true, true],
   ['1.1.1.1', 'public', true, true, true],
-  ['11.0.0.1', 'public', true, true, true],            // just past 10/8
-  ['172.15.255.255', 'public', true, true, true],      // just before 172.16/12
-  ['172.32.0.0', 'public', true, true, true],          // just past 172.16/12
-  ['100.63.255.255', 'public', true, true, true],      // just before 100.64/10
-  ['100.128.0.0', 'public', true, true, true],         // just past 100.64/10
+  ['11.0.0.1', 'public', true, true, true], // just past 10/8
+  ['172.15.255.255', 'public', true, true, true], // just before 172.16/12
+  ['172.32.0.0', 'public', true, true, true], // just past 172.16/12
+  ['100.63.255.255', 'public', true, true, true], // just before 100.64/10
+  ['100.128.0.0', 'public', true, true, true], // just past 100.64/10
   // loopback in every IPv4 spelling
   ['127.0.0.1', 'loopback', false, false, true],
   ['127.1', 'loopback', false, false, true],
@@ -92,10 +98,10 @@ const ROWS: Row[] = [
   ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved', false, false, true], // Teredo
   ['2001:db8::1', 'reserved', false, false, true],
   ['3fff::1', 'reserved', false, false, true],
-  ['::7f00:1', 'reserved', false, false, true],   // deprecated IPv4-compatible
-  ['100::1', 'reserved', false, false, true],     // discard prefix
-  ['fec0::1', 'reserved', false, false, true],    // deprecated site-local
-  ['4000::1', 'reserved', false, false, true],    // unallocated
+  ['::7f00:1', 'reserved', false, false, true], // deprecated IPv4-compatible
+  ['100::1', 'reserved', false, false, true], // discard prefix
+  ['fec0::1', 'reserved', false, false, true], // deprecated site-local
+  ['4000::1', 'reserved', false, false, true], // unallocated
   // not addresses at all: never allowed, not even by `any`
   ['localhost', 'invalid', false, false, false],
   ['example.com', 'invalid', false, false, false],

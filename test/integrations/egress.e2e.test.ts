@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import type { LookupFunction } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createEgress, EgressError, type EgressRequest, type EgressResponse } from '../../src/integrations/egress.js';
+import {
+  createEgress,
+  EgressError,
+  type EgressRequest,
+  type EgressResponse,
+} from '../../src/integrations/egress.js';
 import { startLocalService, type Handler, type LocalService } from './localService.js';
 
 // The client against real HTTP servers on 127.0.0.1, under policy `any` (the only policy that
@@ -10,7 +15,9 @@ import { startLocalService, type Handler, type LocalService } from './localServi
 const egress = createEgress({ userAgent: 'household-organizer/test' });
 
 async function failure(p: Promise<EgressResponse>): Promise<EgressError> {
-  try { await p; } catch (e) {
+  try {
+    await p;
+  } catch (e) {
     expect(e, String(e)).to.be.instanceOf(EgressError);
     return e as EgressError;
   }
@@ -24,7 +31,9 @@ describe('egress.request', () => {
     services.push(s);
     return s;
   }
-  afterEach(async () => { await Promise.all(services.splice(0).map((s) => s.close())); });
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((s) => s.close()));
+  });
 
   const call = (url: string, over: Partial<EgressRequest> = {}) =>
     egress.request({ url, policy: 'any', timeoutMs: 2000, maxBytes: 1024 * 1024, ...over });
@@ -33,13 +42,20 @@ describe('egress.request', () => {
     it('returns the status, headers, decompressed body, final URL and the address it connected to', async () => {
       const text = 'Hello from the feed\n'.repeat(100);
       const s = await service((_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'x-feed': 'yes' });
+        res.writeHead(200, {
+          'content-type': 'text/plain',
+          'content-encoding': 'gzip',
+          'x-feed': 'yes',
+        });
         res.end(gzipSync(text));
       });
       const r = await call(`${s.origin}/feed.ics?x=1`);
       expect(r.status).to.equal(200);
       expect(r.headers['x-feed']).to.equal('yes');
-      expect(r.headers['content-encoding'], 'describes the body as returned, decompressed').to.equal(undefined);
+      expect(
+        r.headers['content-encoding'],
+        'describes the body as returned, decompressed',
+      ).to.equal(undefined);
       expect(r.body.toString()).to.equal(text);
       expect(r.url).to.equal(`${s.origin}/feed.ics?x=1`);
       expect(r.redirects).to.deep.equal([]);
@@ -49,10 +65,15 @@ describe('egress.request', () => {
     });
 
     it('sends the method, headers, body and its user agent', async () => {
-      const s = await service((_req, res) => { res.writeHead(202); res.end('queued'); });
+      const s = await service((_req, res) => {
+        res.writeHead(202);
+        res.end('queued');
+      });
       const payload = JSON.stringify({ event: 'entry.created', id: 'e1' });
       const r = await call(`${s.origin}/hook`, {
-        method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'x-signature': 'sig' },
+        method: 'POST',
+        body: payload,
+        headers: { 'content-type': 'application/json', 'x-signature': 'sig' },
       });
       expect(r.status).to.equal(202);
       expect(r.body.toString()).to.equal('queued');
@@ -85,11 +106,21 @@ describe('egress.request', () => {
       const gone = await call(`${s.origin}/gone`);
       expect([gone.status, gone.body.toString()]).to.deep.equal([410, 'gone']);
       const busy = await call(`${s.origin}/busy`);
-      expect([busy.status, busy.body.toString(), busy.headers['retry-after']]).to.deep.equal([503, 'busy', '30']);
+      expect([busy.status, busy.body.toString(), busy.headers['retry-after']]).to.deep.equal([
+        503,
+        'busy',
+        '30',
+      ]);
       expect(s.requests).to.have.length(2); // no retries
     });
 
-    for (const url of ['ftp://127.0.0.1/file', 'file:///etc/passwd', 'not a url', '/relative/path', 'http://unix:/var/run/docker.sock:/containers/json']) {
+    for (const url of [
+      'ftp://127.0.0.1/file',
+      'file:///etc/passwd',
+      'not a url',
+      '/relative/path',
+      'http://unix:/var/run/docker.sock:/containers/json',
+    ]) {
       it(`refuses ${JSON.stringify(url)} as a bad URL before anything is sent`, async () => {
         const e = await failure(call(url));
         expect(e.kind).to.equal('bad_url');
@@ -104,19 +135,36 @@ describe('egress.request', () => {
       expect(refused.kind).to.equal('network');
       expect(refused.message).to.contain('ECONNREFUSED');
       const noAnswer: LookupFunction = (hostname, _o, cb) =>
-        cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
-      const unresolved = await failure(createEgress({ lookup: noAnswer }).request({
-        url: 'http://nowhere.test/', policy: 'any', timeoutMs: 1000, maxBytes: 10,
-      }));
+        cb(
+          Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }),
+          '',
+        );
+      const unresolved = await failure(
+        createEgress({ lookup: noAnswer }).request({
+          url: 'http://nowhere.test/',
+          policy: 'any',
+          timeoutMs: 1000,
+          maxBytes: 10,
+        }),
+      );
       expect(unresolved.kind).to.equal('network');
       expect(unresolved.message).to.contain('ENOTFOUND');
       expect(unresolved.host).to.equal('nowhere.test');
     });
 
     it('rejects a request without a positive timeout or byte cap', async () => {
-      for (const over of [{ timeoutMs: 0 }, { maxBytes: 0 }, { timeoutMs: Number.NaN }, { followRedirects: -1 }]) {
+      for (const over of [
+        { timeoutMs: 0 },
+        { maxBytes: 0 },
+        { timeoutMs: Number.NaN },
+        { followRedirects: -1 },
+      ]) {
         let thrown: unknown;
-        try { await call('http://127.0.0.1:9/', over); } catch (e) { thrown = e; }
+        try {
+          await call('http://127.0.0.1:9/', over);
+        } catch (e) {
+          thrown = e;
+        }
         expect(thrown, JSON.stringify(over)).to.be.instanceOf(TypeError);
       }
     });
@@ -124,7 +172,9 @@ describe('egress.request', () => {
 
   describe('timeouts', () => {
     it('gives up on a server that never answers once timeoutMs has passed', async () => {
-      const s = await service(() => { /* never answers */ });
+      const s = await service(() => {
+        /* never answers */
+      });
       const t0 = Date.now();
       const e = await failure(call(s.origin, { timeoutMs: 300 }));
       const took = Date.now() - t0;
@@ -135,7 +185,10 @@ describe('egress.request', () => {
     });
 
     it('gives up on a body that stops after the headers: the timeout covers the whole answer', async () => {
-      const s = await service((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.write('partial'); });
+      const s = await service((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('partial');
+      });
       const t0 = Date.now();
       const e = await failure(call(s.origin, { timeoutMs: 300 }));
       expect(e.kind).to.equal('timeout');
@@ -143,14 +196,18 @@ describe('egress.request', () => {
     });
 
     it('takes an answer that arrives just inside the timeout', async () => {
-      const s = await service((_req, res) => { setTimeout(() => res.end('late but in time'), 150); });
+      const s = await service((_req, res) => {
+        setTimeout(() => res.end('late but in time'), 150);
+      });
       const r = await call(s.origin, { timeoutMs: 1000 });
       expect(r.body.toString()).to.equal('late but in time');
       expect(r.durationMs).to.be.at.least(140);
     });
 
     it('stops when the caller cancels', async () => {
-      const s = await service(() => { /* never answers */ });
+      const s = await service(() => {
+        /* never answers */
+      });
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
       const e = await failure(call(s.origin, { timeoutMs: 5000, signal: controller.signal }));
@@ -160,10 +217,12 @@ describe('egress.request', () => {
 
   describe('size cap', () => {
     const CAP = 64 * 1024;
-    const gzipped = (n: number): Handler => (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
-      res.end(gzipSync(Buffer.alloc(n, 'a')));
-    };
+    const gzipped =
+      (n: number): Handler =>
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+        res.end(gzipSync(Buffer.alloc(n, 'a')));
+      };
 
     it('takes a gzip body that decompresses to exactly the cap', async () => {
       const s = await service(gzipped(CAP));
@@ -221,7 +280,10 @@ describe('egress.request', () => {
     });
 
     it('answers a HEAD whatever length it declares', async () => {
-      const s = await service((_req, res) => { res.writeHead(200, { 'content-length': String(CAP * 10) }); res.end(); });
+      const s = await service((_req, res) => {
+        res.writeHead(200, { 'content-length': String(CAP * 10) });
+        res.end();
+      });
       const r = await call(s.origin, { method: 'HEAD', maxBytes: CAP });
       expect(r.status).to.equal(200);
       expect(r.headers['content-length']).to.equal(String(CAP * 10));
@@ -230,10 +292,12 @@ describe('egress.request', () => {
   });
 
   describe('redirects', () => {
-    const redirectTo = (location: string, status = 302): Handler => (_req, res) => {
-      res.writeHead(status, { location });
-      res.end();
-    };
+    const redirectTo =
+      (location: string, status = 302): Handler =>
+      (_req, res) => {
+        res.writeHead(status, { location });
+        res.end();
+      };
 
     it('returns a redirect as it is when none may be followed (the default, as for webhooks)', async () => {
       const target = await service((_req, res) => res.end('target'));
@@ -267,7 +331,11 @@ describe('egress.request', () => {
       expect(target.connections).to.equal(0);
     });
 
-    for (const location of ['ftp://127.0.0.1/file', 'file:///etc/passwd', 'http://unix:/var/run/docker.sock:/info']) {
+    for (const location of [
+      'ftp://127.0.0.1/file',
+      'file:///etc/passwd',
+      'http://unix:/var/run/docker.sock:/info',
+    ]) {
       it(`refuses a redirect to ${location}`, async () => {
         const s = await service(redirectTo(location));
         const e = await failure(call(s.origin, { followRedirects: 3 }));

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { createEgress, EgressError, type EgressPolicy, type EgressResponse } from '../../src/integrations/egress.js';
+import {
+  createEgress,
+  EgressError,
+  type EgressPolicy,
+  type EgressResponse,
+} from '../../src/integrations/egress.js';
 import { startLocalService, type LocalService } from './localService.js';
 
 // The policy check at connect time, against a real server on 127.0.0.1 that counts connections.
@@ -10,7 +15,9 @@ import { startLocalService, type LocalService } from './localService.js';
 // classifier and the lookup (addresses.unit.test.ts, guard.unit.test.ts).
 
 async function failure(p: Promise<EgressResponse>): Promise<EgressError> {
-  try { await p; } catch (e) {
+  try {
+    await p;
+  } catch (e) {
     expect(e, String(e)).to.be.instanceOf(EgressError);
     return e as EgressError;
   }
@@ -24,10 +31,16 @@ function scriptedResolver(script: Array<string[]>): { lookup: LookupFunction; ca
     const answer = script[calls.length];
     calls.push(hostname);
     if (!answer) {
-      callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '');
+      callback(
+        Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }),
+        '',
+      );
       return;
     }
-    const list: LookupAddress[] = answer.map((a) => ({ address: a, family: a.includes(':') ? 6 : 4 }));
+    const list: LookupAddress[] = answer.map((a) => ({
+      address: a,
+      family: a.includes(':') ? 6 : 4,
+    }));
     if (options.all) callback(null, list);
     else callback(null, list[0].address, list[0].family);
   };
@@ -36,11 +49,17 @@ function scriptedResolver(script: Array<string[]>): { lookup: LookupFunction; ca
 
 describe('egress policies at connect time', () => {
   let s: LocalService;
-  beforeEach(async () => { s = await startLocalService((req, res) => res.end(`hello ${req.url}`)); });
+  beforeEach(async () => {
+    s = await startLocalService((req, res) => res.end(`hello ${req.url}`));
+  });
   afterEach(() => s.close());
 
-  const request = (egress: ReturnType<typeof createEgress>, url: string, policy: EgressPolicy, followRedirects = 0) =>
-    egress.request({ url, policy, timeoutMs: 2000, maxBytes: 1024, followRedirects });
+  const request = (
+    egress: ReturnType<typeof createEgress>,
+    url: string,
+    policy: EgressPolicy,
+    followRedirects = 0,
+  ) => egress.request({ url, policy, timeoutMs: 2000, maxBytes: 1024, followRedirects });
 
   describe('IP literals in the URL (no DNS involved)', () => {
     const egress = createEgress();
@@ -68,7 +87,11 @@ describe('egress policies at connect time', () => {
     }
 
     it('guards https the same way: refuses https://127.0.0.1 and https://localhost under public', async () => {
-      for (const url of [`https://127.0.0.1:${s.port}/`, `https://localhost:${s.port}/`, `https://[::ffff:7f00:1]:${s.port}/`]) {
+      for (const url of [
+        `https://127.0.0.1:${s.port}/`,
+        `https://localhost:${s.port}/`,
+        `https://[::ffff:7f00:1]:${s.port}/`,
+      ]) {
         const e = await failure(request(egress, url, 'public'));
         expect(e.kind, url).to.equal('refused_address');
       }
@@ -99,7 +122,9 @@ describe('egress policies at connect time', () => {
 
     it('refuses a name whose every answer is a loopback form', async () => {
       const { lookup } = scriptedResolver([['127.0.0.1', '::1', '::ffff:127.0.0.1', '0.0.0.0']]);
-      const e = await failure(request(createEgress({ lookup }), `http://multi.test:${s.port}/`, 'public'));
+      const e = await failure(
+        request(createEgress({ lookup }), `http://multi.test:${s.port}/`, 'public'),
+      );
       expect(e.kind).to.equal('refused_address');
       expect(s.connections).to.equal(0);
     });
@@ -111,14 +136,24 @@ describe('egress policies at connect time', () => {
     // refusing, and under `any` it would never connect.
     it('checks the one answer the connect uses: refused under public, connected under any', async () => {
       const refused = scriptedResolver([['127.0.0.1']]);
-      const e = await failure(request(createEgress({ lookup: refused.lookup }), `http://rebind.test:${s.port}/`, 'public'));
+      const e = await failure(
+        request(
+          createEgress({ lookup: refused.lookup }),
+          `http://rebind.test:${s.port}/`,
+          'public',
+        ),
+      );
       expect(e.kind).to.equal('refused_address');
       expect(e.address).to.equal('127.0.0.1');
       expect(refused.calls).to.deep.equal(['rebind.test']);
       expect(s.connections).to.equal(0);
 
       const allowed = scriptedResolver([['127.0.0.1']]);
-      const r = await request(createEgress({ lookup: allowed.lookup }), `http://rebind.test:${s.port}/in`, 'any');
+      const r = await request(
+        createEgress({ lookup: allowed.lookup }),
+        `http://rebind.test:${s.port}/in`,
+        'any',
+      );
       expect(r.body.toString()).to.equal('hello /in');
       expect(r.address).to.equal('127.0.0.1');
       expect(allowed.calls).to.deep.equal(['rebind.test']);
@@ -145,13 +180,25 @@ describe('egress policies at connect time', () => {
       const { lookup, calls } = scriptedResolver([['127.0.0.1'], ['127.0.0.1']]);
       const target = await startLocalService((_req, res) => res.end('arrived'));
       try {
-        const start = await startLocalService((_req, res) => { res.writeHead(302, { location: `http://hop-two.test:${target.port}/end` }); res.end(); });
+        const start = await startLocalService((_req, res) => {
+          res.writeHead(302, { location: `http://hop-two.test:${target.port}/end` });
+          res.end();
+        });
         try {
-          const r = await request(createEgress({ lookup }), `http://hop-one.test:${start.port}/`, 'any', 2);
+          const r = await request(
+            createEgress({ lookup }),
+            `http://hop-one.test:${start.port}/`,
+            'any',
+            2,
+          );
           expect(r.body.toString()).to.equal('arrived');
           expect(calls).to.deep.equal(['hop-one.test', 'hop-two.test']);
-        } finally { await start.close(); }
-      } finally { await target.close(); }
+        } finally {
+          await start.close();
+        }
+      } finally {
+        await target.close();
+      }
     });
 
     // Under `lan` nothing on this machine may be reached, so the first hop's server is trusted
@@ -164,27 +211,40 @@ describe('egress policies at connect time', () => {
     ] as const) {
       it(`refuses a redirect to loopback given as ${name} under lan, before connecting`, async () => {
         const { lookup } = scriptedResolver([['127.0.0.1']]);
-        const start = await startLocalService((_req, res) => { res.writeHead(302, { location: location(s.port) }); res.end(); });
+        const start = await startLocalService((_req, res) => {
+          res.writeHead(302, { location: location(s.port) });
+          res.end();
+        });
         try {
-          const egress = createEgress({ lookup, trusted: [{ address: '127.0.0.1', port: start.port }] });
+          const egress = createEgress({
+            lookup,
+            trusted: [{ address: '127.0.0.1', port: start.port }],
+          });
           const e = await failure(request(egress, `${start.origin}/`, 'lan', 3));
           expect(e.kind).to.equal('refused_address');
           expect(start.requests).to.have.length(1); // the trusted first hop was reached…
-          expect(s.connections).to.equal(0);        // …the redirect target was not
-        } finally { await start.close(); }
+          expect(s.connections).to.equal(0); // …the redirect target was not
+        } finally {
+          await start.close();
+        }
       });
     }
 
     it('follows a redirect that stays on the trusted address and port', async () => {
       const start = await startLocalService((req, res) => {
-        if (req.url === '/') { res.writeHead(307, { location: '/next' }); res.end(); } else res.end('same place');
+        if (req.url === '/') {
+          res.writeHead(307, { location: '/next' });
+          res.end();
+        } else res.end('same place');
       });
       try {
         const egress = createEgress({ trusted: [{ address: '127.0.0.1', port: start.port }] });
         const r = await request(egress, `${start.origin}/`, 'lan', 1);
         expect(r.body.toString()).to.equal('same place');
         expect(r.redirects).to.deep.equal([`${start.origin}/next`]);
-      } finally { await start.close(); }
+      } finally {
+        await start.close();
+      }
     });
   });
 });

@@ -7,21 +7,40 @@ import { EgressError } from '../../src/integrations/egressError.js';
 // The connect-time lookup, driven with a resolver that answers from a table. Nothing here opens
 // a socket: the answers are only checked and handed back, so any address may appear.
 
-function resolver(answers: string[] | Error, calls: Array<{ host: string; all: boolean | undefined }> = []): LookupFunction {
+function resolver(
+  answers: string[] | Error,
+  calls: Array<{ host: string; all: boolean | undefined }> = [],
+): LookupFunction {
   return (hostname, options, callback) => {
     calls.push({ host: hostname, all: options.all });
-    if (answers instanceof Error) { callback(answers, ''); return; }
-    const list: LookupAddress[] = answers.map((a) => ({ address: a, family: a.includes(':') ? 6 : 4 }));
+    if (answers instanceof Error) {
+      callback(answers, '');
+      return;
+    }
+    const list: LookupAddress[] = answers.map((a) => ({
+      address: a,
+      family: a.includes(':') ? 6 : 4,
+    }));
     if (options.all) callback(null, list);
     else callback(null, list[0].address, list[0].family);
   };
 }
 
 /** Runs the guarded lookup and returns what a socket would receive. */
-function run(opts: GuardOptions, all: boolean, port = 443, host = 'service.example'):
-  Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family: number | undefined }> {
+function run(
+  opts: GuardOptions,
+  all: boolean,
+  port = 443,
+  host = 'service.example',
+): Promise<{
+  err: NodeJS.ErrnoException | null;
+  address: string | LookupAddress[];
+  family: number | undefined;
+}> {
   return new Promise((resolve) => {
-    guardedLookup(opts, port)(host, { all }, (err, address, family) => resolve({ err, address, family }));
+    guardedLookup(opts, port)(host, { all }, (err, address, family) =>
+      resolve({ err, address, family }),
+    );
   });
 }
 
@@ -61,25 +80,42 @@ describe('egress connect-time lookup', () => {
   ] as const) {
     it(`refuses an answer of ${answer} (${cls}) under ${policy}`, async () => {
       const r = await run({ policy, lookup: resolver([answer]) }, true);
-      expect((r.err as unknown as EgressError)?.kind, JSON.stringify(r.address)).to.equal('refused_address');
+      expect((r.err as unknown as EgressError)?.kind, JSON.stringify(r.address)).to.equal(
+        'refused_address',
+      );
       expect((r.err as unknown as EgressError).addressClass).to.equal(cls);
     });
   }
 
   it('lets the LAN through under lan, including an IPv4-mapped LAN address', async () => {
-    const r = await run({ policy: 'lan', lookup: resolver(['192.168.1.20', '::ffff:10.0.0.9']) }, true);
+    const r = await run(
+      { policy: 'lan', lookup: resolver(['192.168.1.20', '::ffff:10.0.0.9']) },
+      true,
+    );
     expect(r.err).to.equal(null);
-    expect(r.address).to.deep.equal([{ address: '192.168.1.20', family: 4 }, { address: '::ffff:10.0.0.9', family: 6 }]);
+    expect(r.address).to.deep.equal([
+      { address: '192.168.1.20', family: 4 },
+      { address: '::ffff:10.0.0.9', family: 6 },
+    ]);
   });
 
   it('passes only the allowed answers on when a name has several, keeping their order', async () => {
-    const r = await run({ policy: 'public', lookup: resolver(['127.0.0.1', '2606:4700::1', '10.0.0.1', '8.8.8.8']) }, true);
+    const r = await run(
+      { policy: 'public', lookup: resolver(['127.0.0.1', '2606:4700::1', '10.0.0.1', '8.8.8.8']) },
+      true,
+    );
     expect(r.err).to.equal(null);
-    expect(r.address).to.deep.equal([{ address: '2606:4700::1', family: 6 }, { address: '8.8.8.8', family: 4 }]);
+    expect(r.address).to.deep.equal([
+      { address: '2606:4700::1', family: 6 },
+      { address: '8.8.8.8', family: 4 },
+    ]);
   });
 
   it('answers a single-address lookup with the first allowed answer', async () => {
-    const r = await run({ policy: 'public', lookup: resolver(['169.254.169.254', '8.8.4.4']) }, false);
+    const r = await run(
+      { policy: 'public', lookup: resolver(['169.254.169.254', '8.8.4.4']) },
+      false,
+    );
     expect(r.err).to.equal(null);
     expect(r.address).to.equal('8.8.4.4');
     expect(r.family).to.equal(4);
@@ -100,13 +136,18 @@ describe('egress connect-time lookup', () => {
   });
 
   it('lets everything through under any', async () => {
-    const r = await run({ policy: 'any', lookup: resolver(['127.0.0.1', '169.254.169.254']) }, true);
+    const r = await run(
+      { policy: 'any', lookup: resolver(['127.0.0.1', '169.254.169.254']) },
+      true,
+    );
     expect(r.err).to.equal(null);
     expect(r.address).to.have.length(2);
   });
 
   it('passes a resolver failure on unchanged', async () => {
-    const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' });
+    const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), {
+      code: 'ENOTFOUND',
+    });
     const r = await run({ policy: 'public', lookup: resolver(notFound) }, true);
     expect(r.err).to.equal(notFound);
   });
@@ -122,7 +163,11 @@ describe('egress connect-time lookup', () => {
   });
 
   it('lets a trusted address through only on its own port', async () => {
-    const opts: GuardOptions = { policy: 'lan', lookup: resolver(['::ffff:127.0.0.1']), trusted: [{ address: '127.0.0.1', port: 8123 }] };
+    const opts: GuardOptions = {
+      policy: 'lan',
+      lookup: resolver(['::ffff:127.0.0.1']),
+      trusted: [{ address: '127.0.0.1', port: 8123 }],
+    };
     const onPort = await run(opts, true, 8123);
     expect(onPort.err).to.equal(null);
     const otherPort = await run(opts, true, 8124);

@@ -5,7 +5,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export interface SeenRequest { method: string; url: string; headers: IncomingMessage['headers']; body: Buffer }
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
 
 export interface LocalService {
   port: number;
@@ -26,7 +31,12 @@ export async function startLocalService(handler: Handler): Promise<LocalService>
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      state.requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+      });
       handler(req, res, body);
     });
   });
@@ -40,12 +50,17 @@ export async function startLocalService(handler: Handler): Promise<LocalService>
   return {
     port,
     origin: `http://127.0.0.1:${port}`,
-    get connections() { return state.connections; },
-    get requests() { return state.requests; },
-    close: () => new Promise<void>((resolve) => {
-      // Handlers that never answer leave sockets open; end them so close() returns.
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    get connections() {
+      return state.connections;
+    },
+    get requests() {
+      return state.requests;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Handlers that never answer leave sockets open; end them so close() returns.
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -32,20 +32,43 @@ describe('the ntfy Title header', () => {
 
 describe('the SMTP socket and the egress policy', () => {
   /** A resolver that answers without DNS, as a hostile DNS server would. */
-  const resolvesTo = (address: string): LookupFunction => (_host: string, _opts: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => {
-    cb(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
-  };
+  const resolvesTo =
+    (address: string): LookupFunction =>
+    (
+      _host: string,
+      _opts: unknown,
+      cb: (e: null, a: { address: string; family: number }[]) => void,
+    ) => {
+      cb(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+    };
 
   it('refuses an IP literal the policy does not allow before opening a socket', async () => {
-    for (const [host, policy] of [['10.0.0.5', 'public'], ['169.254.169.254', 'lan'], ['127.0.0.1', 'lan'], ['[::ffff:127.0.0.1]', 'public']] as const) {
-      const err = await connectGuarded(host, 25, policy, 1_000).then(() => null, (e: unknown) => e);
+    for (const [host, policy] of [
+      ['10.0.0.5', 'public'],
+      ['169.254.169.254', 'lan'],
+      ['127.0.0.1', 'lan'],
+      ['[::ffff:127.0.0.1]', 'public'],
+    ] as const) {
+      const err = await connectGuarded(host, 25, policy, 1_000).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, host).to.be.instanceOf(EgressError);
       expect((err as EgressError).kind, host).to.equal('refused_address');
     }
   });
 
-  it('refuses a host name whose answer the policy does not allow, at the socket\'s own lookup', async () => {
-    const err = await connectGuarded('mail.example.test', 25, 'lan', 1_000, resolvesTo('169.254.169.254')).then(() => null, (e: unknown) => e);
+  it("refuses a host name whose answer the policy does not allow, at the socket's own lookup", async () => {
+    const err = await connectGuarded(
+      'mail.example.test',
+      25,
+      'lan',
+      1_000,
+      resolvesTo('169.254.169.254'),
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err as EgressError).kind).to.equal('refused_address');
   });
 
@@ -56,8 +79,16 @@ describe('the SMTP socket and the egress policy', () => {
       await ok.send('ana@example.test', 'Hi', 'Text');
       ok.close();
       expect(smtp.messages.map((m) => m.to)).to.deep.equal([['ana@example.test']]);
-      const refused = createEmail({ smtpUrl: `smtp://mail.example.test:${smtp.port}`, from: 'h@example.test', policy: 'lan', lookup: resolvesTo('127.0.0.1') });
-      const err = await refused.send('ben@example.test', 'Hi', 'Text').then(() => null, (e: unknown) => e);
+      const refused = createEmail({
+        smtpUrl: `smtp://mail.example.test:${smtp.port}`,
+        from: 'h@example.test',
+        policy: 'lan',
+        lookup: resolvesTo('127.0.0.1'),
+      });
+      const err = await refused.send('ben@example.test', 'Hi', 'Text').then(
+        () => null,
+        (e: unknown) => e,
+      );
       refused.close();
       expect(String((err as Error).message)).to.match(/egress refused/);
       expect(smtp.messages).to.have.length(1);

@@ -24,7 +24,9 @@ describe('GET /oauth/authorize in a browser', () => {
   const arrived: URL[] = [];
   before(async () => {
     proxy = await startProxy('/household');
-    server = await startTestServer({ overrides: { server: { publicUrl: `${proxy.url}/household` } } });
+    server = await startTestServer({
+      overrides: { server: { publicUrl: `${proxy.url}/household` } },
+    });
     proxy.target = server.url;
     callback = createServer((req, res) => {
       const u = new URL(req.url ?? '/', callbackUrl);
@@ -39,56 +41,104 @@ describe('GET /oauth/authorize in a browser', () => {
   after(async () => {
     await server.close();
     await proxy.close();
-    await new Promise<void>((ok) => { callback.closeAllConnections(); callback.close(() => ok()); });
+    await new Promise<void>((ok) => {
+      callback.closeAllConnections();
+      callback.close(() => ok());
+    });
   });
 
   it('refuses a wrong key on the page, approves read-only with the admin key and sends the browser back with the code and state', async function () {
     if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`);
+      console.log(
+        `      skipped: ${CHROMIUM} is missing (apt-get install chromium to run the browser test)`,
+      );
       this.skip();
     }
     this.timeout(60_000);
     const base = `${proxy.url}/household`;
-    const reg = await (await fetch(`${base}/oauth/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Phone <assistant>', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'none' }),
-    })).json() as { client_id: string };
+    const reg = (await (
+      await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'Phone <assistant>',
+          redirect_uris: [callbackUrl],
+          token_endpoint_auth_method: 'none',
+        }),
+      })
+    ).json()) as { client_id: string };
     const verifier = 'v'.repeat(43);
-    const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString('base64url');
+    const challenge = Buffer.from(
+      await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)),
+    ).toString('base64url');
     const url = `${base}/oauth/authorize?${new URLSearchParams({
-      response_type: 'code', client_id: reg.client_id, redirect_uri: callbackUrl, code_challenge: challenge,
-      code_challenge_method: 'S256', state: 'xyz 1', scope: 'household:read household:write', resource: `${base}/mcp`,
+      response_type: 'code',
+      client_id: reg.client_id,
+      redirect_uri: callbackUrl,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'xyz 1',
+      scope: 'household:read household:write',
+      resource: `${base}/mcp`,
     }).toString()}`;
 
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     try {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const page = await browser.newPage({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      });
       const elsewhere: string[] = [];
       page.on('request', (req) => {
         const u = req.url();
-        if (!u.startsWith('data:') && !u.startsWith(proxy.url) && !u.startsWith(callbackUrl)) elsewhere.push(u);
+        if (!u.startsWith('data:') && !u.startsWith(proxy.url) && !u.startsWith(callbackUrl))
+          elsewhere.push(u);
       });
       const res = await page.goto(url, { waitUntil: 'load' });
       expect(res?.status()).to.equal(200);
-      expect(await page.locator('h1').innerText()).to.equal('Connect “Phone <assistant>” to your household?');
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(390);
+      expect(await page.locator('h1').innerText()).to.equal(
+        'Connect “Phone <assistant>” to your household?',
+      );
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(
+        390,
+      );
       await page.evaluate(AXE);
-      const violations = await page.evaluate<{ id: string }[]>(`(async () => (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations)()`);
+      const violations = await page.evaluate<{ id: string }[]>(
+        `(async () => (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations)()`,
+      );
       expect(violations.map((v) => v.id)).to.deep.equal([]);
 
-      await page.getByLabel('An admin API key of your family').fill('hk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB');
-      await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Allow' }).click()]);
+      await page
+        .getByLabel('An admin API key of your family')
+        .fill('hk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB');
+      await Promise.all([
+        page.waitForLoadState('load'),
+        page.getByRole('button', { name: 'Allow' }).click(),
+      ]);
       await page.waitForSelector('#error');
       expect(await page.locator('#error').innerText()).to.contain('That API key is not valid');
       expect(arrived).to.have.length(0);
 
       await page.getByLabel(/Read the household/).check();
       await page.getByLabel('An admin API key of your family').fill(server.apiKey);
-      await Promise.all([page.waitForURL((u) => u.href.startsWith(callbackUrl)), page.getByRole('button', { name: 'Allow' }).click()]);
+      await Promise.all([
+        page.waitForURL((u) => u.href.startsWith(callbackUrl)),
+        page.getByRole('button', { name: 'Allow' }).click(),
+      ]);
       expect(arrived).to.have.length(1);
       const back = arrived[0];
       expect(back.searchParams.get('state')).to.equal('xyz 1');
@@ -96,8 +146,12 @@ describe('GET /oauth/authorize in a browser', () => {
       expect(elsewhere).to.deep.equal([]);
 
       const tokens = await postForm(`${base}/oauth/token`, {
-        grant_type: 'authorization_code', client_id: reg.client_id, redirect_uri: callbackUrl, code: back.searchParams.get('code')!,
-        code_verifier: verifier, resource: `${base}/mcp`,
+        grant_type: 'authorization_code',
+        client_id: reg.client_id,
+        redirect_uri: callbackUrl,
+        code: back.searchParams.get('code')!,
+        code_verifier: verifier,
+        resource: `${base}/mcp`,
       });
       expect(tokens.status).to.equal(200);
       expect(tokens.body.scope).to.equal('household:read');

@@ -5,7 +5,14 @@
  */
 import { expect } from 'chai';
 import {
-  formActionSource, makeCredential, parseCredential, parseScopes, redirectUriProblem, sameHash, verifierMatches, withImplied,
+  formActionSource,
+  makeCredential,
+  parseCredential,
+  parseScopes,
+  redirectUriProblem,
+  sameHash,
+  verifierMatches,
+  withImplied,
 } from '../../src/oauth/credentials.js';
 import { oauthUrls, resourceMetadata, serverMetadata } from '../../src/oauth/metadata.js';
 import { apiScopes, decideGrantLogged, type OAuthGrant } from '../../src/domain/oauth/grants.js';
@@ -34,7 +41,9 @@ describe('OAuth credentials', () => {
 
   it('reads scopes: none means all, unknown ones are named, write implies read', () => {
     expect(parseScopes(undefined)).to.deep.equal({ scopes: ['household:read', 'household:write'] });
-    expect(parseScopes('household:write  household:read')).to.deep.equal({ scopes: ['household:read', 'household:write'] });
+    expect(parseScopes('household:write  household:read')).to.deep.equal({
+      scopes: ['household:read', 'household:write'],
+    });
     expect(parseScopes('household:read admin')).to.deep.equal({ unknown: 'admin' });
     expect(withImplied(['household:write'])).to.deep.equal(['household:read', 'household:write']);
     expect(apiScopes(['household:read', 'household:write'])).to.deep.equal(['read', 'write']);
@@ -49,7 +58,9 @@ describe('OAuth credentials', () => {
     expect(redirectUriProblem('https://a.example/cb#x')).to.contain('fragment');
     expect(redirectUriProblem('javascript:alert(1)')).to.contain('javascript');
     expect(redirectUriProblem('/relative')).to.contain('absolute');
-    expect(formActionSource('https://claude.ai/api/mcp/auth_callback')).to.equal('https://claude.ai');
+    expect(formActionSource('https://claude.ai/api/mcp/auth_callback')).to.equal(
+      'https://claude.ai',
+    );
     expect(formActionSource('com.example.app:/oauth')).to.equal('com.example.app:');
   });
 });
@@ -57,29 +68,58 @@ describe('OAuth credentials', () => {
 describe('OAuth metadata', () => {
   it('places the documents at the root and, under a path prefix, also at the inserted paths', () => {
     const root = oauthUrls('https://home.example', '/mcp');
-    expect(root.resourceMetadataPaths).to.deep.equal(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']);
+    expect(root.resourceMetadataPaths).to.deep.equal([
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+    ]);
     expect(root.serverMetadataPaths).to.deep.equal(['/.well-known/oauth-authorization-server']);
     const sub = oauthUrls('https://example.org/household', '/mcp');
     expect(sub.resource).to.equal('https://example.org/household/mcp');
-    expect(sub.resourceMetadata).to.equal('https://example.org/household/.well-known/oauth-protected-resource/mcp');
-    expect(sub.resourceMetadataPaths).to.include('/.well-known/oauth-protected-resource/household/mcp');
-    expect(sub.serverMetadataPaths).to.deep.equal(['/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server/household']);
+    expect(sub.resourceMetadata).to.equal(
+      'https://example.org/household/.well-known/oauth-protected-resource/mcp',
+    );
+    expect(sub.resourceMetadataPaths).to.include(
+      '/.well-known/oauth-protected-resource/household/mcp',
+    );
+    expect(sub.serverMetadataPaths).to.deep.equal([
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-authorization-server/household',
+    ]);
     expect(resourceMetadata(sub)).to.include({ resource: 'https://example.org/household/mcp' });
-    expect(serverMetadata(sub)).to.include({ issuer: 'https://example.org/household', token_endpoint: 'https://example.org/household/oauth/token' });
+    expect(serverMetadata(sub)).to.include({
+      issuer: 'https://example.org/household',
+      token_endpoint: 'https://example.org/household/oauth/token',
+    });
   });
 });
 
 describe('decideGrantLogged', () => {
   it('logs the grant as admins see it, changing nothing of the family', () => {
     const grant: OAuthGrant = {
-      id: 'grant_01kaq5m2v8x3c4d5e6f7', familyId: 'fam_1', clientId: 'mcp_x', clientName: 'A', scopes: ['household:read'],
-      resource: 'https://h.example/mcp', keyId: 'K', personId: null, createdAt: '2026-11-20T10:00:00.000Z', revokedAt: null,
+      id: 'grant_01kaq5m2v8x3c4d5e6f7',
+      familyId: 'fam_1',
+      clientId: 'mcp_x',
+      clientName: 'A',
+      scopes: ['household:read'],
+      resource: 'https://h.example/mcp',
+      keyId: 'K',
+      personId: null,
+      createdAt: '2026-11-20T10:00:00.000Z',
+      revokedAt: null,
     };
-    const state = new FamilyState({ id: 'fam_1', slug: 'home', name: 'Home', timezone: 'UTC', createdAt: '2026-01-01T00:00:00.000Z' });
+    const state = new FamilyState({
+      id: 'fam_1',
+      slug: 'home',
+      name: 'Home',
+      timezone: 'UTC',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     const d = decideGrantLogged(state, grant, 'created', undefined as never);
     expect(d.changes).to.deep.equal([]);
     expect(d.events).to.have.length(1);
     expect(d.events[0].type).to.equal('oauth_grant.created');
-    expect(d.events[0].object).to.include({ id: grant.id, approvedByKeyId: 'K' }).and.not.have.property('familyId');
+    expect(d.events[0].object)
+      .to.include({ id: grant.id, approvedByKeyId: 'K' })
+      .and.not.have.property('familyId');
   });
 });

@@ -32,23 +32,43 @@ describe('the scheduler and its durable agenda', () => {
   let store: Store;
   let family: FamilyInfo;
   const clock = new FakeClock('2026-03-28T12:00:00.000Z');
-  const newId = createIdGenerator(() => clock.now().getTime(), (n) => randomBytes(n));
+  const newId = createIdGenerator(
+    () => clock.now().getTime(),
+    (n) => randomBytes(n),
+  );
   const logger = createLogger('silent');
   let fired: { id: string; missed: boolean; at: string }[];
 
   /** Records each firing as a record of the family, in the firing's own decision. */
   const record: JobHandler = async (job, { actor, missed, now }) => {
-    await actor.execute(fireCommand(job, () => ({
-      result: undefined, events: [],
-      changes: [{ table: 'fired', id: `${job.id}@${job.dueAt}`, value: { id: job.id, missed, at: now.toISOString() } }],
-    })), ref);
+    await actor.execute(
+      fireCommand(job, () => ({
+        result: undefined,
+        events: [],
+        changes: [
+          {
+            table: 'fired',
+            id: `${job.id}@${job.dueAt}`,
+            value: { id: job.id, missed, at: now.toISOString() },
+          },
+        ],
+      })),
+      ref,
+    );
     fired.push({ id: job.id, missed, at: now.toISOString() });
   };
 
   function start(handlers: Record<string, JobHandler> = { test: record }) {
-    const registry = new FamilyRegistry({ store, now: clock.now, newId, publicUrl: 'http://x', react: areaReactions() }, { idleMs: 60_000, maxActive: 10 });
+    const registry = new FamilyRegistry(
+      { store, now: clock.now, newId, publicUrl: 'http://x', react: areaReactions() },
+      { idleMs: 60_000, maxActive: 10 },
+    );
     const scheduler = new Scheduler({
-      store, registry, now: clock.now, logger, catchUpMinutes: 360,
+      store,
+      registry,
+      now: clock.now,
+      logger,
+      catchUpMinutes: 360,
       // Kinds of this test only: the daemon's table must name every real kind.
       handlers: handlers as unknown as JobHandlers,
     });
@@ -60,15 +80,27 @@ describe('the scheduler and its durable agenda', () => {
     clock.set('2026-03-28T12:00:00.000Z');
     dir = tempDataDir();
     store = Store.open(dir);
-    family = (await createFamily(store, { slug: 'home' }, { now: clock.now(), newId, defaultTimezone: 'UTC' })).family;
+    family = (
+      await createFamily(
+        store,
+        { slug: 'home' },
+        { now: clock.now(), newId, defaultTimezone: 'UTC' },
+      )
+    ).family;
   });
-  afterEach(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('fires a job once at its due time, with its effect and its removal in one decision', async () => {
     const { registry, scheduler } = start();
     const actor = await registry.get(family);
     const due = clock.now().getTime() + 3_600_000;
-    await actor.execute(schedule({ put: { id: 'j1', kind: 'test', dueAt: due } as unknown as AgendaJob }), ref);
+    await actor.execute(
+      schedule({ put: { id: 'j1', kind: 'test', dueAt: due } as unknown as AgendaJob }),
+      ref,
+    );
     expect(await scheduler.runDue()).to.equal(0);
     clock.set(new Date(due - 1));
     expect(await scheduler.runDue()).to.equal(0);
@@ -86,8 +118,20 @@ describe('the scheduler and its durable agenda', () => {
     const { registry, scheduler } = start();
     const actor = await registry.get(family);
     const t0 = clock.now().getTime();
-    await actor.execute(schedule({ put: { id: 'moved', kind: 'test', dueAt: t0 + 1_000 } as unknown as AgendaJob }, { put: { id: 'gone', kind: 'test', dueAt: t0 + 1_000 } as unknown as AgendaJob }), ref);
-    await actor.execute(schedule({ put: { id: 'moved', kind: 'test', dueAt: t0 + 5_000 } as unknown as AgendaJob }, { remove: 'gone' }), ref);
+    await actor.execute(
+      schedule(
+        { put: { id: 'moved', kind: 'test', dueAt: t0 + 1_000 } as unknown as AgendaJob },
+        { put: { id: 'gone', kind: 'test', dueAt: t0 + 1_000 } as unknown as AgendaJob },
+      ),
+      ref,
+    );
+    await actor.execute(
+      schedule(
+        { put: { id: 'moved', kind: 'test', dueAt: t0 + 5_000 } as unknown as AgendaJob },
+        { remove: 'gone' },
+      ),
+      ref,
+    );
     clock.set(new Date(t0 + 2_000));
     await scheduler.runDue();
     expect(fired).to.deep.equal([]);
@@ -101,11 +145,14 @@ describe('the scheduler and its durable agenda', () => {
     const first = start();
     const actor = await first.registry.get(family);
     const t0 = clock.now().getTime();
-    await actor.execute(schedule(
-      { put: { id: 'recent', kind: 'test', dueAt: t0 + 60_000 } as unknown as AgendaJob },
-      { put: { id: 'ancient', kind: 'test', dueAt: t0 - 7 * 3_600_000 } as unknown as AgendaJob },
-      { put: { id: 'later', kind: 'test', dueAt: t0 + 86_400_000 } as unknown as AgendaJob },
-    ), ref);
+    await actor.execute(
+      schedule(
+        { put: { id: 'recent', kind: 'test', dueAt: t0 + 60_000 } as unknown as AgendaJob },
+        { put: { id: 'ancient', kind: 'test', dueAt: t0 - 7 * 3_600_000 } as unknown as AgendaJob },
+        { put: { id: 'later', kind: 'test', dueAt: t0 + 86_400_000 } as unknown as AgendaJob },
+      ),
+      ref,
+    );
     await first.registry.shutdown();
     await store.close();
     // The daemon is down for two hours.
@@ -113,7 +160,10 @@ describe('the scheduler and its durable agenda', () => {
     clock.set(new Date(t0 + 2 * 3_600_000));
     const second = start();
     await second.scheduler.runDue();
-    expect(fired.map((f) => [f.id, f.missed]).sort()).to.deep.equal([['ancient', true], ['recent', false]]);
+    expect(fired.map((f) => [f.id, f.missed]).sort()).to.deep.equal([
+      ['ancient', true],
+      ['recent', false],
+    ]);
     expect(store.familyJobs(family.id).map((j) => j.id)).to.deep.equal(['later']);
     await second.registry.shutdown();
   });
@@ -128,7 +178,10 @@ describe('the scheduler and its durable agenda', () => {
     const { registry, scheduler } = start({ test: flaky });
     const actor = await registry.get(family);
     const t0 = clock.now().getTime();
-    await actor.execute(schedule({ put: { id: 'j', kind: 'test', dueAt: t0 } as unknown as AgendaJob }), ref);
+    await actor.execute(
+      schedule({ put: { id: 'j', kind: 'test', dueAt: t0 } as unknown as AgendaJob }),
+      ref,
+    );
     await scheduler.runDue();
     expect(calls).to.equal(1);
     expect(store.getJob(family.id, 'j')?.dueAt).to.equal(t0 + 60_000);
@@ -143,20 +196,33 @@ describe('the scheduler and its durable agenda', () => {
 
   it('lets a repeating job move itself on when it fires', async () => {
     const every: JobHandler = async (job, { actor }) => {
-      await actor.execute(fireCommand(job, () => ({
-        result: undefined, changes: [], events: [], agenda: [{ put: { ...job, familyId: undefined, dueAt: job.dueAt + 3_600_000 } as never }],
-      })), ref);
+      await actor.execute(
+        fireCommand(job, () => ({
+          result: undefined,
+          changes: [],
+          events: [],
+          agenda: [{ put: { ...job, familyId: undefined, dueAt: job.dueAt + 3_600_000 } as never }],
+        })),
+        ref,
+      );
       fired.push({ id: job.id, missed: false, at: new Date(job.dueAt).toISOString() });
     };
     const { registry, scheduler } = start({ test: every });
     const actor = await registry.get(family);
     const t0 = clock.now().getTime();
-    await actor.execute(schedule({ put: { id: 'hourly', kind: 'test', dueAt: t0 } as unknown as AgendaJob }), ref);
+    await actor.execute(
+      schedule({ put: { id: 'hourly', kind: 'test', dueAt: t0 } as unknown as AgendaJob }),
+      ref,
+    );
     for (let h = 0; h < 3; h++) {
       await scheduler.runDue();
       clock.advance(3_600_000);
     }
-    expect(fired.map((f) => f.at)).to.deep.equal(['2026-03-28T12:00:00.000Z', '2026-03-28T13:00:00.000Z', '2026-03-28T14:00:00.000Z']);
+    expect(fired.map((f) => f.at)).to.deep.equal([
+      '2026-03-28T12:00:00.000Z',
+      '2026-03-28T13:00:00.000Z',
+      '2026-03-28T14:00:00.000Z',
+    ]);
     expect(store.getJob(family.id, 'hourly')?.dueAt).to.equal(t0 + 3 * 3_600_000);
     await registry.shutdown();
   });
@@ -164,7 +230,12 @@ describe('the scheduler and its durable agenda', () => {
   it('drops a job of an unknown kind with a log line instead of retrying it forever', async () => {
     const { registry, scheduler } = start({});
     const actor = await registry.get(family);
-    await actor.execute(schedule({ put: { id: 'odd', kind: 'nobody', dueAt: clock.now().getTime() } as unknown as AgendaJob }), ref);
+    await actor.execute(
+      schedule({
+        put: { id: 'odd', kind: 'nobody', dueAt: clock.now().getTime() } as unknown as AgendaJob,
+      }),
+      ref,
+    );
     expect(await scheduler.runDue()).to.equal(1);
     expect(store.familyJobs(family.id)).to.deep.equal([]);
     await registry.shutdown();

@@ -16,14 +16,27 @@ import type { AgendaJob } from '../../src/domain/shared/state.js';
 const FAM = 'fam_test';
 
 function logRecord(seq: number): ChangeRecord {
-  return { id: `event_${String(seq).padStart(20, '0')}`, seq, at: '2026-11-24T00:00:00.000Z', type: 'person.created', actor: { keyId: null, personId: null }, object: { seq } };
+  return {
+    id: `event_${String(seq).padStart(20, '0')}`,
+    seq,
+    at: '2026-11-24T00:00:00.000Z',
+    type: 'person.created',
+    actor: { keyId: null, personId: null },
+    object: { seq },
+  };
 }
 
 describe('Store', () => {
   let dir: string;
   let store: Store;
-  beforeEach(() => { dir = tempDataDir(); store = Store.open(dir); });
-  afterEach(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
+  beforeEach(() => {
+    dir = tempDataDir();
+    store = Store.open(dir);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('commits records, log, indexes, agenda, checkpoints and idempotency answers of one batch together', async () => {
     await store.commit(FAM, {
@@ -32,7 +45,13 @@ describe('Store', () => {
       indexes: [{ index: 'share-token', key: 'h1', familyId: FAM }],
       agenda: [{ put: { id: 'job1', kind: 'test', dueAt: 1_000 } as unknown as AgendaJob }],
       checkpoints: [{ consumer: 'webhooks', seq: 1 }],
-      idempotency: [{ keyId: 'k', idemKey: 'i', record: { fingerprint: 'f', status: 201, body: { ok: true }, expiresAt: 5_000 } }],
+      idempotency: [
+        {
+          keyId: 'k',
+          idemKey: 'i',
+          record: { fingerprint: 'f', status: 201, body: { ok: true }, expiresAt: 5_000 },
+        },
+      ],
     });
     expect(store.getRecord(FAM, 'people', 'p1')).to.deep.equal({ id: 'p1' });
     expect(store.readLog(FAM, 0, 10).map((r) => r.seq)).to.deep.equal([1]);
@@ -46,8 +65,14 @@ describe('Store', () => {
   it('writes nothing of a batch whose guard refuses it', async () => {
     let err: unknown;
     try {
-      await store.commit(FAM, { records: [{ table: 'people', id: 'p2', value: { id: 'p2' } }], log: [logRecord(1)] }, () => false);
-    } catch (e) { err = e; }
+      await store.commit(
+        FAM,
+        { records: [{ table: 'people', id: 'p2', value: { id: 'p2' } }], log: [logRecord(1)] },
+        () => false,
+      );
+    } catch (e) {
+      err = e;
+    }
     expect(err).to.be.an('error');
     expect(store.getRecord(FAM, 'people', 'p2')).to.equal(undefined);
     expect(store.lastSeq(FAM)).to.equal(0);
@@ -55,10 +80,18 @@ describe('Store', () => {
 
   it('refuses a batch whose expected last seq is not where the log ends, and keeps the other batches', async () => {
     await store.commit(FAM, { log: [logRecord(1)], expectedLastSeq: 0 });
-    const stale = store.commit(FAM, { records: [{ table: 'people', id: 'p3', value: { id: 'p3' } }], log: [logRecord(2)], expectedLastSeq: 0 });
+    const stale = store.commit(FAM, {
+      records: [{ table: 'people', id: 'p3', value: { id: 'p3' } }],
+      log: [logRecord(2)],
+      expectedLastSeq: 0,
+    });
     const other = store.commit('fam_other', { log: [logRecord(1)], expectedLastSeq: 0 });
     let err: unknown;
-    try { await stale; } catch (e) { err = e; }
+    try {
+      await stale;
+    } catch (e) {
+      err = e;
+    }
     await other;
     expect(err).to.be.an('error').with.property('message').that.includes('ends at 1');
     expect(store.getRecord(FAM, 'people', 'p3')).to.equal(undefined);
@@ -67,10 +100,24 @@ describe('Store', () => {
   });
 
   it('moves a job put again with the same id, removes it by id, and orders due jobs by time', async () => {
-    await store.commit(FAM, { agenda: [{ put: { id: 'a', kind: 'k', dueAt: 3_000 } as unknown as AgendaJob }, { put: { id: 'b', kind: 'k', dueAt: 2_000 } as unknown as AgendaJob }] });
+    await store.commit(FAM, {
+      agenda: [
+        { put: { id: 'a', kind: 'k', dueAt: 3_000 } as unknown as AgendaJob },
+        { put: { id: 'b', kind: 'k', dueAt: 2_000 } as unknown as AgendaJob },
+      ],
+    });
     expect(store.earliestDue()).to.equal(2_000);
-    await store.commit(FAM, { agenda: [{ put: { id: 'b', kind: 'k', dueAt: 4_000, data: { moved: true } } as unknown as AgendaJob }] });
-    expect(store.dueJobs(10_000, 10).map((j) => `${j.id}@${j.dueAt}`)).to.deep.equal(['a@3000', 'b@4000']);
+    await store.commit(FAM, {
+      agenda: [
+        {
+          put: { id: 'b', kind: 'k', dueAt: 4_000, data: { moved: true } } as unknown as AgendaJob,
+        },
+      ],
+    });
+    expect(store.dueJobs(10_000, 10).map((j) => `${j.id}@${j.dueAt}`)).to.deep.equal([
+      'a@3000',
+      'b@4000',
+    ]);
     expect(store.getJob(FAM, 'b')).to.include({ dueAt: 4_000 });
     expect(store.dueJobs(3_500, 10).map((j) => j.id)).to.deep.equal(['a']);
     await store.commit(FAM, { agenda: [{ remove: 'a' }, { remove: 'never-there' }] });
@@ -79,10 +126,31 @@ describe('Store', () => {
   });
 
   it('sweeps expired idempotency answers in bounded passes, leaving live ones and keys reused later', async () => {
-    const writes = Array.from({ length: 1_200 }, (_, i) => ({ keyId: 'k', idemKey: `old-${i}`, record: { fingerprint: 'f', status: 201, expiresAt: 1_000 + i } }));
-    await store.commit(FAM, { idempotency: [...writes, { keyId: 'k', idemKey: 'live', record: { fingerprint: 'f', status: 201, expiresAt: 1_000_000 } }] });
+    const writes = Array.from({ length: 1_200 }, (_, i) => ({
+      keyId: 'k',
+      idemKey: `old-${i}`,
+      record: { fingerprint: 'f', status: 201, expiresAt: 1_000 + i },
+    }));
+    await store.commit(FAM, {
+      idempotency: [
+        ...writes,
+        {
+          keyId: 'k',
+          idemKey: 'live',
+          record: { fingerprint: 'f', status: 201, expiresAt: 1_000_000 },
+        },
+      ],
+    });
     // old-0 was reused after it expired: its newer answer must survive the old expiry entry.
-    await store.commit(FAM, { idempotency: [{ keyId: 'k', idemKey: 'old-0', record: { fingerprint: 'g', status: 200, expiresAt: 900_000 } }] });
+    await store.commit(FAM, {
+      idempotency: [
+        {
+          keyId: 'k',
+          idemKey: 'old-0',
+          record: { fingerprint: 'g', status: 200, expiresAt: 900_000 },
+        },
+      ],
+    });
     const passes: number[] = [];
     for (;;) {
       const n = await store.sweepIdempotency(10_000, 500);
@@ -101,14 +169,24 @@ describe('Store', () => {
     const legacy = openLmdb({ path: join(dir, STORE_FILE) });
     await legacy.transaction(() => {
       void legacy.remove(['meta', 'idempotencySealed']);
-      void legacy.put(['idem', 'k', 'retry-me-7'], { fingerprint: 'f', status: 201, body: { token: 'shr_plaintextTokenOfOld' }, expiresAt: 5_000 });
+      void legacy.put(['idem', 'k', 'retry-me-7'], {
+        fingerprint: 'f',
+        status: 201,
+        body: { token: 'shr_plaintextTokenOfOld' },
+        expiresAt: 5_000,
+      });
       void legacy.put(['idemExp', 5_000, 'k', 'retry-me-7'], 1);
     });
     await legacy.close();
     store = Store.open(dir);
     const slot = createHash('sha256').update('retry-me-7').digest('hex');
     expect(store.getIdempotency('k', 'retry-me-7', 0)).to.equal(undefined);
-    expect(store.getIdempotency('k', slot, 0)).to.deep.equal({ fingerprint: 'f', status: 201, expiresAt: 5_000, withheld: true });
+    expect(store.getIdempotency('k', slot, 0)).to.deep.equal({
+      fingerprint: 'f',
+      status: 201,
+      expiresAt: 5_000,
+      withheld: true,
+    });
     // The expiry index follows the move: the sweep removes it when it expires.
     expect(await store.sweepIdempotency(10_000)).to.equal(1);
     expect(store.getIdempotency('k', slot, 0)).to.equal(undefined);

@@ -15,8 +15,15 @@ describe('GET /changes/stream', function () {
   let server: TestServer;
   const clock = new FakeClock(new Date());
   const open: SseReader[] = [];
-  const sse = async (query = '', headers: Record<string, string> = {}, key: string | null = server.apiKey) => {
-    const r = await openSse(`${server.url}${STREAM}${query}`, { ...(key ? { 'x-api-key': key } : {}), ...headers });
+  const sse = async (
+    query = '',
+    headers: Record<string, string> = {},
+    key: string | null = server.apiKey,
+  ) => {
+    const r = await openSse(`${server.url}${STREAM}${query}`, {
+      ...(key ? { 'x-api-key': key } : {}),
+      ...headers,
+    });
     open.push(r);
     return r;
   };
@@ -25,10 +32,15 @@ describe('GET /changes/stream', function () {
   before(async () => {
     server = await startTestServer({
       now: clock.now,
-      overrides: { stream: { heartbeatSeconds: 1, perKey: 3, maxBacklog: 20 }, server: { corsOrigins: ['http://tablet.local:3000'] } },
+      overrides: {
+        stream: { heartbeatSeconds: 1, perKey: 3, maxBacklog: 20 },
+        server: { corsOrigins: ['http://tablet.local:3000'] },
+      },
     });
   });
-  afterEach(() => { for (const r of open.splice(0)) r.close(); });
+  afterEach(() => {
+    for (const r of open.splice(0)) r.close();
+  });
   after(() => server.close());
 
   it('sends each durable record as id, event and data, in order, as GET /changes has them', async () => {
@@ -38,17 +50,24 @@ describe('GET /changes/stream', function () {
     const made = [await chore('Bins out'), await chore('Water plants')];
     expect(made.map((m) => m.status)).to.deep.equal([201, 201]);
     await r.count(2);
-    const log = (await server.api.get('/changes?after=0&limit=500')).body.changes as { seq: number }[];
+    const log = (await server.api.get('/changes?after=0&limit=500')).body.changes as {
+      seq: number;
+    }[];
     const last = log.slice(-2);
     expect(r.events.map((e) => e.id)).to.deep.equal(last.map((c) => String(c.seq)));
-    expect(r.events.map((e) => e.event)).to.deep.equal(['tracker.entry.created', 'tracker.entry.created']);
+    expect(r.events.map((e) => e.event)).to.deep.equal([
+      'tracker.entry.created',
+      'tracker.entry.created',
+    ]);
     expect(r.events.map((e) => JSON.parse(e.data))).to.deep.equal(last);
     expect(JSON.parse(r.events[1].data).object.title).to.equal('Water plants');
   });
 
   it('resumes right after Last-Event-ID, backlog first, and the header wins over ?after=', async () => {
     await chore('One');
-    const log = (await server.api.get('/changes?after=0&limit=500')).body.changes as { seq: number }[];
+    const log = (await server.api.get('/changes?after=0&limit=500')).body.changes as {
+      seq: number;
+    }[];
     const from = log[log.length - 1].seq;
     await chore('Two');
     await chore('Three');
@@ -57,7 +76,11 @@ describe('GET /changes/stream', function () {
     await chore('Four');
     await r.count(3);
     expect(r.events.map((e) => Number(e.id))).to.deep.equal([from + 1, from + 2, from + 3]);
-    expect(r.events.map((e) => JSON.parse(e.data).object.title)).to.deep.equal(['Two', 'Three', 'Four']);
+    expect(r.events.map((e) => JSON.parse(e.data).object.title)).to.deep.equal([
+      'Two',
+      'Three',
+      'Four',
+    ]);
     const q = await sse(`?after=${from + 2}`);
     await q.count(1);
     expect(JSON.parse(q.events[0].data).object.title).to.equal('Four');
@@ -145,8 +168,13 @@ describe('GET /changes/stream', function () {
     // Batches of big records until the stuck reader is dropped (the socket's buffers fill after
     // a few megabytes; then the family moves more than stream.maxBacklog past it).
     for (let i = 0; i < 30 && server.daemon.streams.openCount === before; i++) {
-      const items = Array.from({ length: 50 }, (_, j) => ({ title: `Big ${i}-${j}`, data: { notes: big } }));
-      expect((await server.api.post('/trackers/chores/entries/batch', { items })).status).to.equal(201);
+      const items = Array.from({ length: 50 }, (_, j) => ({
+        title: `Big ${i}-${j}`,
+        data: { notes: big },
+      }));
+      expect((await server.api.post('/trackers/chores/entries/batch', { items })).status).to.equal(
+        201,
+      );
     }
     expect(server.daemon.streams.openCount).to.equal(before - 1);
     r.res.resume();

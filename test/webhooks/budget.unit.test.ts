@@ -18,7 +18,11 @@ function drain(b: SendBudget, max = 100_000): number {
 describe('the delivery send budget', () => {
   it('halves the allowance each tick while requests queue, down to MIN_SHARE of the tick, on both sides of the threshold', () => {
     let inFlight = 0;
-    const b = new SendBudget(() => undefined, () => inFlight, { tickMs: TICK, timer: false });
+    const b = new SendBudget(
+      () => undefined,
+      () => inFlight,
+      { tickMs: TICK, timer: false },
+    );
     for (const want of [16, 32, 64, 128]) {
       expect(drain(b)).to.equal(want);
       b.tick();
@@ -36,7 +40,9 @@ describe('the delivery send budget', () => {
       sent = drain(b);
       expect(sent).to.equal(Math.ceil(allowance));
     }
-    expect(Math.ceil(allowance)).to.equal(Math.max(1, Math.ceil((MIN_SHARE * TICK * 1000) / b.costUs)));
+    expect(Math.ceil(allowance)).to.equal(
+      Math.max(1, Math.ceil((MIN_SHARE * TICK * 1000) / b.costUs)),
+    );
     // One request fewer on average is not queueing: twice what the last tick sent, at least 16.
     inFlight = QUEUEING - 1;
     b.tick();
@@ -45,7 +51,11 @@ describe('the delivery send budget', () => {
   });
 
   it('lets sends double per tick while requests do not queue, and starts again small after a quiet tick', () => {
-    const b = new SendBudget(() => undefined, () => 0, { tickMs: TICK, timer: false });
+    const b = new SendBudget(
+      () => undefined,
+      () => 0,
+      { tickMs: TICK, timer: false },
+    );
     const seen: number[] = [];
     for (let i = 0; i < 5; i++) {
       seen.push(drain(b));

@@ -2,7 +2,14 @@
 import type { CommandContext, Decision, FamilyState } from '../../src/domain/shared/state.js';
 import { outboxCheckpoint, wants, type LogPointer } from '../../src/domain/webhooks/deliveries.js';
 import {
-  DELIVER_KIND, DESTINATIONS, OUTBOX, OUTBOX_ID, jobIdOf, type DeliveryJob, type DestinationRecord, type OutboxCheckpoint,
+  DELIVER_KIND,
+  DESTINATIONS,
+  OUTBOX,
+  OUTBOX_ID,
+  jobIdOf,
+  type DeliveryJob,
+  type DestinationRecord,
+  type OutboxCheckpoint,
 } from '../../src/domain/webhooks/types.js';
 import { noChange } from '../../src/domain/shared/decision.js';
 
@@ -17,7 +24,10 @@ import { noChange } from '../../src/domain/shared/decision.js';
  * the rule the deciders' unit tests build owed jobs with.
  */
 export function decideEnqueue(
-  state: FamilyState, records: readonly LogPointer[], lease: { boot: string; until: number }, ctx: CommandContext,
+  state: FamilyState,
+  records: readonly LogPointer[],
+  lease: { boot: string; until: number },
+  ctx: CommandContext,
 ): Decision<DeliveryJob[]> {
   const from = outboxCheckpoint(state);
   const fresh = records.filter((r) => r.seq > from);
@@ -28,14 +38,30 @@ export function decideEnqueue(
     for (const d of destinations) {
       if (!wants(d, r)) continue;
       jobs.push({
-        id: jobIdOf(d.id, r.id), kind: DELIVER_KIND, dueAt: lease.until,
-        data: { destinationId: d.id, deliveryId: ctx.newId('dlv'), eventId: r.id, seq: r.seq, type: r.type, attempt: 0, lease: { boot: lease.boot } },
+        id: jobIdOf(d.id, r.id),
+        kind: DELIVER_KIND,
+        dueAt: lease.until,
+        data: {
+          destinationId: d.id,
+          deliveryId: ctx.newId('dlv'),
+          eventId: r.id,
+          seq: r.seq,
+          type: r.type,
+          attempt: 0,
+          lease: { boot: lease.boot },
+        },
       });
     }
   }
   return {
     result: jobs,
-    changes: [{ table: OUTBOX, id: OUTBOX_ID, value: { seq: fresh.at(-1)!.seq } satisfies OutboxCheckpoint }],
+    changes: [
+      {
+        table: OUTBOX,
+        id: OUTBOX_ID,
+        value: { seq: fresh.at(-1)!.seq } satisfies OutboxCheckpoint,
+      },
+    ],
     events: [],
     agenda: jobs.map((put) => ({ put })),
   };

@@ -12,8 +12,19 @@ export function fixture(now = '2026-11-22T08:30:00.000Z') {
   let seq = 0;
   let n = 0;
   const log: LogPointer[] = [];
-  const newId = createIdGenerator(() => t, () => new Uint8Array(7).fill(n++ % 256));
-  const ctx = (): CommandContext => ({ now: new Date(t), newId, caller: { keyId: 'key', personId: null }, family, publicUrl: 'http://x', lastSeq: seq, react: REACT });
+  const newId = createIdGenerator(
+    () => t,
+    () => new Uint8Array(7).fill(n++ % 256),
+  );
+  const ctx = (): CommandContext => ({
+    now: new Date(t),
+    newId,
+    caller: { keyId: 'key', personId: null },
+    family,
+    publicUrl: 'http://x',
+    lastSeq: seq,
+    react: REACT,
+  });
   /** Decides and applies, numbering the events like the actor. */
   const run = runner(state, ctx, (d) => {
     for (const e of d.events) log.push({ seq: ++seq, id: newId('event'), type: e.type });
@@ -24,5 +35,15 @@ export function fixture(now = '2026-11-22T08:30:00.000Z') {
     log.push(p);
     return p;
   }
-  return { state, ctx, run, logged, log, now: () => new Date(t), tick(ms = 1000) { t += ms; } };
+  return {
+    state,
+    ctx,
+    run,
+    logged,
+    log,
+    now: () => new Date(t),
+    tick(ms = 1000) {
+      t += ms;
+    },
+  };
 }

@@ -7,7 +7,12 @@
  */
 import { applyFields, checkEvent } from '../calendar/fields.js';
 import {
-  cleanTitle, eventView, occurrenceData, requireEvent, withEventReactions, writableCalendar,
+  cleanTitle,
+  eventView,
+  occurrenceData,
+  requireEvent,
+  withEventReactions,
+  writableCalendar,
 } from '../calendar/events.js';
 import { checkOccurrence } from '../calendar/occurrences.js';
 import { isSeriesStart } from '../calendar/series.js';
@@ -42,17 +47,23 @@ export interface EventPut {
   dav: DavMeta;
 }
 
-export interface PutResult<E extends Entry = Entry> { entry: E; created: boolean }
+export interface PutResult<E extends Entry = Entry> {
+  entry: E;
+  created: boolean;
+}
 
 const canon = canonicalJson;
-
 
 /**
  * Creates or replaces an event from a whole CalDAV object: the series' fields, then its removed
  * and changed occurrences, which replace the ones it had (the client sent them all). An
  * occurrence that is unchanged keeps its stored time of change, so its ETag stays.
  */
-export function decidePutEvent(state: FamilyState, put: EventPut, ctx: CommandContext): Decision<PutResult<EventRecord>> {
+export function decidePutEvent(
+  state: FamilyState,
+  put: EventPut,
+  ctx: CommandContext,
+): Decision<PutResult<EventRecord>> {
   const before = put.id ? requireEvent(state, put.id) : undefined;
   const calendar = writableCalendar(state, put.collectionKey);
   const issues: Issue[] = [];
@@ -63,7 +74,12 @@ export function decidePutEvent(state: FamilyState, put: EventPut, ctx: CommandCo
   const at = ctx.now.toISOString();
   const next: EventRecord = {
     ...(before ?? { id: ctx.newId('ent'), createdAt: at }),
-    collectionKey: calendar.key, title, status: put.status, data, updatedAt: at, dav: put.dav,
+    collectionKey: calendar.key,
+    title,
+    status: put.status,
+    data,
+    updatedAt: at,
+    dav: put.dav,
   };
   delete next.exceptions;
 
@@ -83,7 +99,9 @@ export function decidePutEvent(state: FamilyState, put: EventPut, ctx: CommandCo
     const occurrenceIssues: Issue[] = [];
     const nd = applyFields(state, series, o.fields, occurrenceIssues) as EventData;
     if (!occurrenceIssues.length) checkOccurrence(nd, occurrenceIssues);
-    failOnIssues(occurrenceIssues.map((i) => ({ ...i, path: ['RECURRENCE-ID', o.date, ...i.path] })));
+    failOnIssues(
+      occurrenceIssues.map((i) => ({ ...i, path: ['RECURRENCE-ID', o.date, ...i.path] })),
+    );
     const diff: Record<string, unknown> = {};
     for (const k of new Set([...Object.keys(series), ...Object.keys(nd)])) {
       if (canon(series[k]) !== canon(nd[k])) diff[k] = nd[k] ?? null;
@@ -105,13 +123,20 @@ export function decidePutEvent(state: FamilyState, put: EventPut, ctx: CommandCo
   if (before) {
     const { updatedAt: _x, ...a } = before;
     const { updatedAt: _y, ...b } = next;
-    if (canon(a) === canon(b)) return { result: { entry: before, created: false }, changes: [], events: [] };
+    if (canon(a) === canon(b))
+      return { result: { entry: before, created: false }, changes: [], events: [] };
   }
   return withEventReactions(state, next, ctx, {
     result: { entry: next, created: !before },
     changes: [{ table: ENTRIES, id: next.id, value: next }],
     events: before
-      ? [{ type: 'calendar.event.updated', object: eventView(state, next), previous: eventView(state, before) }]
+      ? [
+          {
+            type: 'calendar.event.updated',
+            object: eventView(state, next),
+            previous: eventView(state, before),
+          },
+        ]
       : [{ type: 'calendar.event.created', object: eventView(state, next) }],
   });
 }
@@ -131,13 +156,28 @@ export interface TodoPut {
  * validation of the collection's fields holds), then records the object's CalDAV name and kept
  * properties on the entry in the same decision.
  */
-export function decidePutTodo(state: FamilyState, put: TodoPut, ctx: CommandContext): Decision<PutResult> {
+export function decidePutTodo(
+  state: FamilyState,
+  put: TodoPut,
+  ctx: CommandContext,
+): Decision<PutResult> {
   const collection = requireCollection(state, put.collectionKey);
   if (put.id) {
     const before = state.get<Entry>(ENTRIES, put.id)!;
-    const base = decideUpdateEntries(state, put.collectionKey, [{
-      entryId: put.id, title: put.title, status: put.status, data: put.data,
-    }], ctx, SINGLE);
+    const base = decideUpdateEntries(
+      state,
+      put.collectionKey,
+      [
+        {
+          entryId: put.id,
+          title: put.title,
+          status: put.status,
+          data: put.data,
+        },
+      ],
+      ctx,
+      SINGLE,
+    );
     const updated = base.result[0];
     if (!base.changes.length && canon(before.dav) === canon(put.dav)) {
       return { result: { entry: before, created: false }, changes: [], events: [] };
@@ -146,12 +186,25 @@ export function decidePutTodo(state: FamilyState, put: TodoPut, ctx: CommandCont
     return {
       result: { entry: next, created: false },
       changes: [{ table: ENTRIES, id: next.id, value: next }],
-      events: base.events.length ? base.events
-        : [{ type: 'tracker.entry.updated', object: entryView(collection, next), previous: entryView(collection, before) }],
+      events: base.events.length
+        ? base.events
+        : [
+            {
+              type: 'tracker.entry.updated',
+              object: entryView(collection, next),
+              previous: entryView(collection, before),
+            },
+          ],
     };
   }
   const data = Object.fromEntries(Object.entries(put.data).filter(([, v]) => v !== null));
-  const base = decideCreateEntries(state, put.collectionKey, [{ title: put.title, data }], ctx, SINGLE);
+  const base = decideCreateEntries(
+    state,
+    put.collectionKey,
+    [{ title: put.title, data }],
+    ctx,
+    SINGLE,
+  );
   const next: Entry = { ...base.result[0], status: put.status, dav: put.dav };
   return {
     result: { entry: next, created: true },

@@ -13,7 +13,11 @@ import { checkEvent, applyFields } from './fields.js';
 import { spanDays } from './recurrence.js';
 import { feedOccurrenceData } from './series.js';
 import {
-  SHOWN_ALWAYS, type EventData, type EventInput, type EventRecord, type OccurrenceException,
+  SHOWN_ALWAYS,
+  type EventData,
+  type EventInput,
+  type EventRecord,
+  type OccurrenceException,
 } from './types.js';
 
 export type { EventRecord, EventInput, EventPatch, EventData } from './types.js';
@@ -90,7 +94,7 @@ export function viewData(d: EventData, tz: string): Record<string, unknown> {
   };
   if (travelPlan) {
     const at = leaveAt(d, tz);
-    out.travelPlan = { ...(travelPlan), ...(at ? { leaveAt: at } : {}) };
+    out.travelPlan = { ...travelPlan, ...(at ? { leaveAt: at } : {}) };
   }
   return out;
 }
@@ -121,8 +125,10 @@ function feedInfo(ev: EventRecord): FeedInfo | undefined {
   const f = ev.feed;
   if (!f) return undefined;
   return {
-    uid: f.uid, ...(f.recurrenceId ? { recurrenceId: f.recurrenceId } : {}),
-    ...(f.recur?.rrule ? { rrule: f.recur.rrule } : {}), ...(f.recur?.tz ? { timezone: f.recur.tz } : {}),
+    uid: f.uid,
+    ...(f.recurrenceId ? { recurrenceId: f.recurrenceId } : {}),
+    ...(f.recur?.rrule ? { rrule: f.recur.rrule } : {}),
+    ...(f.recur?.tz ? { timezone: f.recur.tz } : {}),
   };
 }
 
@@ -136,7 +142,8 @@ export interface ExceptionView {
 
 /** A series (or single event) as the API shows it, with its occurrence exceptions when any. */
 export function eventView(state: FamilyState, ev: EventRecord): EventView {
-  const exceptions = Object.entries(ev.exceptions ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))
+  const exceptions = Object.entries(ev.exceptions ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([occurrenceDate, x]): ExceptionView => ({
       occurrenceDate,
       ...(x.removed ? { removed: true } : {}),
@@ -145,8 +152,13 @@ export function eventView(state: FamilyState, ev: EventRecord): EventView {
       ...(x.data ? { data: x.data } : {}),
     }));
   return {
-    id: ev.id, title: ev.title, status: ev.status, calendarKey: ev.collectionKey,
-    data: viewData(ev.data, state.family.timezone), createdAt: ev.createdAt, updatedAt: ev.updatedAt,
+    id: ev.id,
+    title: ev.title,
+    status: ev.status,
+    calendarKey: ev.collectionKey,
+    data: viewData(ev.data, state.family.timezone),
+    createdAt: ev.createdAt,
+    updatedAt: ev.updatedAt,
     ...(ev.sourceId ? { sourceId: ev.sourceId } : {}),
     ...(ev.feed ? { feed: feedInfo(ev)! } : {}),
     ...(exceptions.length ? { exceptions } : {}),
@@ -157,26 +169,43 @@ export function eventView(state: FamilyState, ev: EventRecord): EventView {
  * The data of the occurrence that originally starts on `occurrenceDate`: the series' fields
  * moved to that date (keeping a multi-day length), then the occurrence's own changes on top.
  */
-export function occurrenceData(ev: EventRecord, occurrenceDate: string, x: OccurrenceException | undefined = ev.exceptions?.[occurrenceDate]): EventData {
+export function occurrenceData(
+  ev: EventRecord,
+  occurrenceDate: string,
+  x: OccurrenceException | undefined = ev.exceptions?.[occurrenceDate],
+): EventData {
   const span = spanDays(ev.data);
   // A feed's series computes each occurrence's timing (its own zone, its own length).
   const fromFeed = feedOccurrenceData(ev, occurrenceDate);
-  const d: Record<string, unknown> = fromFeed ? { ...fromFeed } : { ...ev.data, date: occurrenceDate };
+  const d: Record<string, unknown> = fromFeed
+    ? { ...fromFeed }
+    : { ...ev.data, date: occurrenceDate };
   if (!fromFeed && span > 0) d.endDate = addDays(occurrenceDate, span);
   for (const [k, v] of Object.entries(x?.data ?? {})) {
-    if (v === null) delete d[k]; else d[k] = v;
+    if (v === null) delete d[k];
+    else d[k] = v;
   }
-  if (x?.data && 'date' in x.data && !('endDate' in x.data) && span > 0) d.endDate = addDays(d.date as string, span);
+  if (x?.data && 'date' in x.data && !('endDate' in x.data) && span > 0)
+    d.endDate = addDays(d.date as string, span);
   return d as EventData;
 }
 
 /** One occurrence as the listing shows it: the series id plus `occurrenceDate`. */
-export function occurrenceView(state: FamilyState, ev: EventRecord, occurrenceDate: string): EventView {
+export function occurrenceView(
+  state: FamilyState,
+  ev: EventRecord,
+  occurrenceDate: string,
+): EventView {
   const x = ev.exceptions?.[occurrenceDate];
   return {
-    id: ev.id, occurrenceDate, title: x?.title ?? ev.title, status: x?.status ?? ev.status, calendarKey: ev.collectionKey,
+    id: ev.id,
+    occurrenceDate,
+    title: x?.title ?? ev.title,
+    status: x?.status ?? ev.status,
+    calendarKey: ev.collectionKey,
     data: viewData(occurrenceData(ev, occurrenceDate, x), state.family.timezone),
-    createdAt: ev.createdAt, updatedAt: x && x.updatedAt > ev.updatedAt ? x.updatedAt : ev.updatedAt,
+    createdAt: ev.createdAt,
+    updatedAt: x && x.updatedAt > ev.updatedAt ? x.updatedAt : ev.updatedAt,
     ...(ev.sourceId ? { sourceId: ev.sourceId } : {}),
     ...(ev.feed ? { feed: feedInfo(ev)! } : {}),
   };
@@ -185,7 +214,8 @@ export function occurrenceView(state: FamilyState, ev: EventRecord, occurrenceDa
 /** A calendar events may be written to: a calendar collection that no feed owns. */
 export function writableCalendar(state: FamilyState, key: string): Collection {
   const c = getCollection(state, key);
-  if (!c || !isCalendar(c)) throw Invalid.at(['calendarKey'], `is not a calendar of this family: ${key}`);
+  if (!c || !isCalendar(c))
+    throw Invalid.at(['calendarKey'], `is not a calendar of this family: ${key}`);
   if (c.sourceId) throw new Conflict(`${c.name} mirrors an external feed and is read-only`);
   return c;
 }
@@ -197,7 +227,11 @@ export function cleanTitle(title: string, issues: Issue[]): string {
 }
 
 /** Creates an event (a one-off or a series) in `calendarKey`, default `calendar`. */
-export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: CommandContext): Decision<EventRecord> {
+export function decideCreateEvent(
+  state: FamilyState,
+  input: EventInput,
+  ctx: CommandContext,
+): Decision<EventRecord> {
   const calendar = writableCalendar(state, input.calendarKey ?? DEFAULT_CALENDAR);
   const issues: Issue[] = [];
   const title = cleanTitle(input.title, issues);
@@ -207,7 +241,13 @@ export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: Co
   failOnIssues(issues);
   const at = ctx.now.toISOString();
   const ev: EventRecord = {
-    id: ctx.newId('ent'), collectionKey: calendar.key, title, status: 'active', data, createdAt: at, updatedAt: at,
+    id: ctx.newId('ent'),
+    collectionKey: calendar.key,
+    title,
+    status: 'active',
+    data,
+    createdAt: at,
+    updatedAt: at,
   };
   return withEventReactions(state, ev, ctx, {
     result: ev,
@@ -220,7 +260,12 @@ export function decideCreateEvent(state: FamilyState, input: EventInput, ctx: Co
  * Adds what other areas do when `ev` is written (reminders and checks move with it) to the
  * decision that writes it, so both land in one transaction.
  */
-export function withEventReactions<R>(state: FamilyState, ev: EventRecord, ctx: CommandContext, d: Decision<R>): Decision<R> {
+export function withEventReactions<R>(
+  state: FamilyState,
+  ev: EventRecord,
+  ctx: CommandContext,
+  d: Decision<R>,
+): Decision<R> {
   const more = ctx.react.eventChanged(state, ev, ctx);
   return {
     ...d,
@@ -234,9 +279,14 @@ export function withEventReactions<R>(state: FamilyState, ev: EventRecord, ctx: 
  * Deletes an event with all its occurrences; other areas (plans) drop their links in the same
  * decision. Events of an external feed cannot be deleted (409): remove the feed instead.
  */
-export function decideDeleteEvent(state: FamilyState, id: string, ctx: CommandContext): Decision<EventRecord> {
+export function decideDeleteEvent(
+  state: FamilyState,
+  id: string,
+  ctx: CommandContext,
+): Decision<EventRecord> {
   const ev = requireEvent(state, id);
-  if (ev.sourceId) throw new Conflict(`Event ${id} comes from an external calendar feed and cannot be deleted`);
+  if (ev.sourceId)
+    throw new Conflict(`Event ${id} comes from an external calendar feed and cannot be deleted`);
   const more = ctx.react.eventsRemoved(state, [id], ctx);
   return {
     result: ev,

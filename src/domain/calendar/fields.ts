@@ -12,23 +12,41 @@ import type { FamilyState } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
 import { weekdayOrdinal } from './recurrence.js';
 import {
-  EVENT_FIELDS, EVENT_KEYS, REPEAT_KEYS, type Attendance, type EventData, type EventFieldName, type EventPatch,
-  type FieldsWhere, type Reminder, type ReminderInput,
+  EVENT_FIELDS,
+  EVENT_KEYS,
+  REPEAT_KEYS,
+  type Attendance,
+  type EventData,
+  type EventFieldName,
+  type EventPatch,
+  type FieldsWhere,
+  type Reminder,
+  type ReminderInput,
 } from './types.js';
 
 type Data = Record<string, unknown>;
 
 /** The fields applyFields takes with code of its own below. */
 const OWN_CODE = [
-  'allDay', 'responsiblePersonIds', 'attendance', 'repeatFrequency', 'repeatDays', 'reminders', 'travelPlan',
+  'allDay',
+  'responsiblePersonIds',
+  'attendance',
+  'repeatFrequency',
+  'repeatDays',
+  'reminders',
+  'travelPlan',
 ] as const satisfies readonly EventFieldName[];
-type Simple = Exclude<EventFieldName, FieldsWhere<'patch', 'never'> | typeof OWN_CODE[number]>;
+type Simple = Exclude<EventFieldName, FieldsWhere<'patch', 'never'> | (typeof OWN_CODE)[number]>;
 // A field merged key by key cannot be set as sent: it needs code of its own.
 type Holds<T extends true> = T;
-export type MergeFieldsHaveOwnCode = Holds<[FieldsWhere<'patch', 'merge'>] extends [typeof OWN_CODE[number]] ? true : false>;
+export type MergeFieldsHaveOwnCode = Holds<
+  [FieldsWhere<'patch', 'merge'>] extends [(typeof OWN_CODE)[number]] ? true : false
+>;
 /** Every other field a request sends is set as sent (null unsets it), in table order. */
-const SIMPLE = (Object.keys(EVENT_FIELDS) as EventFieldName[])
-  .filter((k): k is Simple => EVENT_FIELDS[k].patch !== 'never' && !(OWN_CODE as readonly string[]).includes(k));
+const SIMPLE = (Object.keys(EVENT_FIELDS) as EventFieldName[]).filter(
+  (k): k is Simple =>
+    EVENT_FIELDS[k].patch !== 'never' && !(OWN_CODE as readonly string[]).includes(k),
+);
 const TEXT = new Set(['where', 'note', 'assignee']);
 
 /**
@@ -41,10 +59,14 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
   for (const k of SIMPLE) {
     const v = p[k];
     if (v === undefined) continue;
-    if (v === null) { delete d[k]; continue; }
+    if (v === null) {
+      delete d[k];
+      continue;
+    }
     if (typeof v === 'string' && TEXT.has(k)) {
       const t = v.trim();
-      if (t) d[k] = t; else delete d[k];
+      if (t) d[k] = t;
+      else delete d[k];
       continue;
     }
     d[k] = v;
@@ -53,13 +75,15 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
   // All-day and times: switching one way clears the other, sending both is a contradiction.
   if (p.allDay === true) {
     for (const k of ['time', 'endTime', 'durationMinutes'] as const) {
-      if (p[k] !== undefined && p[k] !== null) issues.push({ path: [k], message: 'is not allowed on an all-day event' });
+      if (p[k] !== undefined && p[k] !== null)
+        issues.push({ path: [k], message: 'is not allowed on an all-day event' });
       delete d[k];
     }
     d.allDay = true;
   } else if (p.allDay === false) {
     delete d.allDay;
-    if (d.time === undefined) issues.push({ path: ['time'], message: 'is required when allDay is false' });
+    if (d.time === undefined)
+      issues.push({ path: ['time'], message: 'is required when allDay is false' });
   } else if (typeof p.time === 'string') {
     delete d.allDay;
   }
@@ -68,7 +92,11 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     if (p.repeatFrequency === 'none') {
       for (const k of REPEAT_KEYS) {
         const sent = p[k];
-        if (k !== 'repeatFrequency' && sent !== undefined && sent !== null) issues.push({ path: [k], message: 'is only allowed with a repeatFrequency other than none' });
+        if (k !== 'repeatFrequency' && sent !== undefined && sent !== null)
+          issues.push({
+            path: [k],
+            message: 'is only allowed with a repeatFrequency other than none',
+          });
         delete d[k];
       }
     } else {
@@ -82,33 +110,48 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
 
   if (p.responsiblePersonIds !== undefined) {
     const ids = Array.from(new Set(p.responsiblePersonIds));
-    if (ids.length) d.responsiblePersonIds = ids; else delete d.responsiblePersonIds;
+    if (ids.length) d.responsiblePersonIds = ids;
+    else delete d.responsiblePersonIds;
   }
 
   if (p.clearAttendance || p.attendance !== undefined) {
-    const att: Record<string, Attendance> = p.clearAttendance ? {} : { ...((d.attendance as Record<string, Attendance>) ?? {}) };
+    const att: Record<string, Attendance> = p.clearAttendance
+      ? {}
+      : { ...((d.attendance as Record<string, Attendance>) ?? {}) };
     for (const [id, v] of Object.entries(p.attendance ?? {})) {
-      if (v === null) delete att[id]; else att[id] = v;
+      if (v === null) delete att[id];
+      else att[id] = v;
     }
-    if (Object.keys(att).length) d.attendance = att; else delete d.attendance;
+    if (Object.keys(att).length) d.attendance = att;
+    else delete d.attendance;
   }
 
   if (p.reminders !== undefined) {
     const reminders = p.reminders.map((r, i) => reminder(r, ['reminders', i], issues));
-    if (reminders.length) d.reminders = reminders; else delete d.reminders;
+    if (reminders.length) d.reminders = reminders;
+    else delete d.reminders;
   }
 
-  if (p.clearTravelPlan && p.travelPlan) issues.push({ path: ['travelPlan'], message: 'cannot be set together with clearTravelPlan' });
+  if (p.clearTravelPlan && p.travelPlan)
+    issues.push({ path: ['travelPlan'], message: 'cannot be set together with clearTravelPlan' });
   if (p.clearTravelPlan || p.travelPlan === null) delete d.travelPlan;
   else if (p.travelPlan) {
     const origin = p.travelPlan.origin.trim();
     if (!origin) issues.push({ path: ['travelPlan', 'origin'], message: 'must not be blank' });
-    d.travelPlan = { origin, baseTravelMinutes: p.travelPlan.baseTravelMinutes, arriveEarlyMinutes: p.travelPlan.arriveEarlyMinutes ?? 0 };
+    d.travelPlan = {
+      origin,
+      baseTravelMinutes: p.travelPlan.baseTravelMinutes,
+      arriveEarlyMinutes: p.travelPlan.arriveEarlyMinutes ?? 0,
+    };
   }
 
   for (const [k, v] of Object.entries(p.data ?? {})) {
-    if (EVENT_KEYS.has(k)) { issues.push({ path: ['data', k], message: `is an event field: send ${k} at the top level` }); continue; }
-    if (v === null) delete d[k]; else d[k] = v;
+    if (EVENT_KEYS.has(k)) {
+      issues.push({ path: ['data', k], message: `is an event field: send ${k} at the top level` });
+      continue;
+    }
+    if (v === null) delete d[k];
+    else d[k] = v;
   }
 
   checkPeople(state, base, d, issues);
@@ -119,25 +162,41 @@ function reminder(r: ReminderInput, path: Path, issues: Issue[]): Reminder {
   const audience = r.audience ?? 'household';
   const recipientPersonIds = Array.from(new Set(r.recipientPersonIds ?? []));
   if (audience === 'people' && recipientPersonIds.length === 0) {
-    issues.push({ path: [...path, 'recipientPersonIds'], message: 'must name at least one person when audience is people' });
+    issues.push({
+      path: [...path, 'recipientPersonIds'],
+      message: 'must name at least one person when audience is people',
+    });
   }
   if (audience !== 'people' && recipientPersonIds.length > 0) {
-    issues.push({ path: [...path, 'recipientPersonIds'], message: 'is only used when audience is people' });
+    issues.push({
+      path: [...path, 'recipientPersonIds'],
+      message: 'is only used when audience is people',
+    });
   }
   return {
-    offsetMinutes: r.offsetMinutes, audience, channels: Array.from(new Set(r.channels ?? ['in_app'])),
-    mode: r.mode ?? 'plain', recipientPersonIds,
+    offsetMinutes: r.offsetMinutes,
+    audience,
+    channels: Array.from(new Set(r.channels ?? ['in_app'])),
+    mode: r.mode ?? 'plain',
+    recipientPersonIds,
   };
 }
 
 /** Every person id an event's data refers to, with the request path it came from. */
 function personRefs(d: Data): { id: string; path: Path }[] {
   const out: { id: string; path: Path }[] = [];
-  if (typeof d.ownerPersonId === 'string') out.push({ id: d.ownerPersonId, path: ['ownerPersonId'] });
-  ((d.responsiblePersonIds as string[] | undefined) ?? []).forEach((id, i) => out.push({ id, path: ['responsiblePersonIds', i] }));
-  for (const id of Object.keys((d.attendance as Data | undefined) ?? {})) out.push({ id, path: ['attendance', id] });
+  if (typeof d.ownerPersonId === 'string')
+    out.push({ id: d.ownerPersonId, path: ['ownerPersonId'] });
+  ((d.responsiblePersonIds as string[] | undefined) ?? []).forEach((id, i) =>
+    out.push({ id, path: ['responsiblePersonIds', i] }),
+  );
+  for (const id of Object.keys((d.attendance as Data | undefined) ?? {}))
+    out.push({ id, path: ['attendance', id] });
   ((d.reminders as Reminder[] | undefined) ?? []).forEach((r, i) =>
-    r.recipientPersonIds.forEach((id, j) => out.push({ id, path: ['reminders', i, 'recipientPersonIds', j] })));
+    r.recipientPersonIds.forEach((id, j) =>
+      out.push({ id, path: ['reminders', i, 'recipientPersonIds', j] }),
+    ),
+  );
   return out;
 }
 
@@ -154,36 +213,58 @@ function checkPeople(state: FamilyState, base: Data, d: Data, issues: Issue[]): 
  * (which cannot carry repeat rules of its own).
  */
 export function checkEvent(d: EventData, issues: Issue[]): void {
-  if (d.endDate !== undefined && d.endDate < d.date) issues.push({ path: ['endDate'], message: `must not be before date ${d.date}` });
+  if (d.endDate !== undefined && d.endDate < d.date)
+    issues.push({ path: ['endDate'], message: `must not be before date ${d.date}` });
   if (d.allDay) {
     for (const k of ['time', 'endTime', 'durationMinutes'] as const) {
-      if (d[k] !== undefined) issues.push({ path: [k], message: 'is not allowed on an all-day event' });
+      if (d[k] !== undefined)
+        issues.push({ path: [k], message: 'is not allowed on an all-day event' });
     }
   }
   if (d.time === undefined) {
     if (d.endTime !== undefined) issues.push({ path: ['endTime'], message: 'needs a start time' });
-    if (d.durationMinutes !== undefined) issues.push({ path: ['durationMinutes'], message: 'needs a start time' });
-  } else if (d.endTime !== undefined && (d.endDate === undefined || d.endDate === d.date)
-    && minutesOfDay(d.endTime) <= minutesOfDay(d.time)) {
+    if (d.durationMinutes !== undefined)
+      issues.push({ path: ['durationMinutes'], message: 'needs a start time' });
+  } else if (
+    d.endTime !== undefined &&
+    (d.endDate === undefined || d.endDate === d.date) &&
+    minutesOfDay(d.endTime) <= minutesOfDay(d.time)
+  ) {
     issues.push({ path: ['endTime'], message: `must be after time ${d.time} on the same day` });
   }
   const freq = d.repeatFrequency;
   if (freq === undefined) {
     for (const k of REPEAT_KEYS) {
-      if (k !== 'repeatFrequency' && d[k] !== undefined) issues.push({ path: [k], message: 'is only allowed with a repeatFrequency other than none' });
+      if (k !== 'repeatFrequency' && d[k] !== undefined)
+        issues.push({
+          path: [k],
+          message: 'is only allowed with a repeatFrequency other than none',
+        });
     }
     return;
   }
   if (d.repeatDays !== undefined && freq !== 'weekly' && freq !== 'custom') {
-    issues.push({ path: ['repeatDays'], message: `is only used with repeatFrequency weekly or custom, not ${freq}` });
+    issues.push({
+      path: ['repeatDays'],
+      message: `is only used with repeatFrequency weekly or custom, not ${freq}`,
+    });
   }
-  if (freq === 'custom' && !d.repeatDays?.length) issues.push({ path: ['repeatDays'], message: 'is required when repeatFrequency is custom' });
+  if (freq === 'custom' && !d.repeatDays?.length)
+    issues.push({ path: ['repeatDays'], message: 'is required when repeatFrequency is custom' });
   if (d.repeatNthWeekday !== undefined) {
     const at = weekdayOrdinal(d.date);
-    if (freq !== 'monthly') issues.push({ path: ['repeatNthWeekday'], message: `is only used with repeatFrequency monthly, not ${freq}` });
+    if (freq !== 'monthly')
+      issues.push({
+        path: ['repeatNthWeekday'],
+        message: `is only used with repeatFrequency monthly, not ${freq}`,
+      });
     else if (d.repeatNthWeekday === -1 ? !at.last : d.repeatNthWeekday !== at.nth) {
-      issues.push({ path: ['repeatNthWeekday'], message: `must name the start's own place in its month: ${d.date} is weekday number ${at.nth}${at.last ? ' (the last, -1)' : ''} of its month` });
+      issues.push({
+        path: ['repeatNthWeekday'],
+        message: `must name the start's own place in its month: ${d.date} is weekday number ${at.nth}${at.last ? ' (the last, -1)' : ''} of its month`,
+      });
     }
   }
-  if (d.repeatUntil !== undefined && d.repeatUntil < d.date) issues.push({ path: ['repeatUntil'], message: `must not be before date ${d.date}` });
+  if (d.repeatUntil !== undefined && d.repeatUntil < d.date)
+    issues.push({ path: ['repeatUntil'], message: `must not be before date ${d.date}` });
 }

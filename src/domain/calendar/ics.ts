@@ -27,7 +27,16 @@
  *   VTIMEZONE for it), since its rule may not mean the same in the family's zone. Its changed
  *   occurrences are written in the family's zone like any other.
  */
-import { addDays, daysBetween, instantToLocal, isUtcZone, localToInstant, parseCalendarDate, parseLocalTime, weekday } from '../shared/time.js';
+import {
+  addDays,
+  daysBetween,
+  instantToLocal,
+  isUtcZone,
+  localToInstant,
+  parseCalendarDate,
+  parseLocalTime,
+  weekday,
+} from '../shared/time.js';
 import { vtimezone } from './icsTimezone.js';
 import { BYDAY } from './recurrence.js';
 import type { EventFields } from './types.js';
@@ -35,7 +44,10 @@ import type { EventFields } from './types.js';
 export type IcsStatus = 'active' | 'done' | 'archived';
 
 /** When an event happens, in the stored event's own fields. */
-export type IcsTiming = Pick<EventFields, 'date' | 'endDate' | 'time' | 'endTime' | 'allDay' | 'durationMinutes'>;
+export type IcsTiming = Pick<
+  EventFields,
+  'date' | 'endDate' | 'time' | 'endTime' | 'allDay' | 'durationMinutes'
+>;
 
 export interface IcsFields {
   summary?: string;
@@ -108,7 +120,11 @@ export function eventUid(familyId: string, eventId: string): string {
 }
 
 const DEFAULT_PRODID = '-//Household Organizer//Calendar Share//EN';
-const STATUS: Record<IcsStatus, string> = { active: 'CONFIRMED', done: 'CONFIRMED', archived: 'CANCELLED' };
+const STATUS: Record<IcsStatus, string> = {
+  active: 'CONFIRMED',
+  done: 'CONFIRMED',
+  archived: 'CANCELLED',
+};
 
 /** The whole VCALENDAR, CRLF-terminated and folded. */
 export function renderCalendar(cal: IcsCalendar): string {
@@ -130,7 +146,9 @@ export function renderCalendar(cal: IcsCalendar): string {
   }
   const years = yearsInUse(cal.events, cal.timezone);
   if (!zone.utc && years) {
-    lines.push(...vtimezone(cal.timezone, years.first - 1, Math.max(years.last, cal.now.getUTCFullYear())));
+    lines.push(
+      ...vtimezone(cal.timezone, years.first - 1, Math.max(years.last, cal.now.getUTCFullYear())),
+    );
   }
   for (const [tz, y] of ownZones(cal.events, cal.timezone)) {
     lines.push(...vtimezone(tz, y.first - 1, Math.max(y.last, cal.now.getUTCFullYear())));
@@ -142,13 +160,15 @@ export function renderCalendar(cal: IcsCalendar): string {
 
 /** TEXT escaping (RFC 5545 §3.3.11); other control characters, invalid in TEXT, are dropped. */
 export function escapeText(s: string): string {
-  return s
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
-    .replace(/\r\n|\r|\n/g, '\\n')
-    // eslint-disable-next-line no-control-regex -- removing control characters is the point
-    .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '');
+  return (
+    s
+      .replace(/\\/g, '\\\\')
+      .replace(/;/g, '\\;')
+      .replace(/,/g, '\\,')
+      .replace(/\r\n|\r|\n/g, '\\n')
+      // eslint-disable-next-line no-control-regex -- removing control characters is the point
+      .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '')
+  );
 }
 
 /**
@@ -199,7 +219,9 @@ function vevents(ev: IcsEvent, zone: Zone): string[] {
   const excluded = new Set(ev.exdates ?? []);
   for (const o of ev.overrides ?? []) {
     if (excluded.has(o.recurrenceDate)) continue; // removed wins over changed
-    out.push(...overrideVevent(ev, o, startValue('RECURRENCE-ID', o.recurrenceDate, ev, zone), zone));
+    out.push(
+      ...overrideVevent(ev, o, startValue('RECURRENCE-ID', o.recurrenceDate, ev, zone), zone),
+    );
   }
   return out;
 }
@@ -234,10 +256,15 @@ function ownVevents(ev: IcsEvent, own: IcsOwnSeries, zone: Zone): string[] {
 function overrideVevent(ev: IcsEvent, o: IcsOverride, recurrenceId: string, zone: Zone): string[] {
   const stamp = o.updatedAt ?? ev.updatedAt;
   return [
-    'BEGIN:VEVENT', `UID:${escapeText(ev.uid)}`, `DTSTAMP:${utcStamp(stamp)}`, recurrenceId,
+    'BEGIN:VEVENT',
+    `UID:${escapeText(ev.uid)}`,
+    `DTSTAMP:${utcStamp(stamp)}`,
+    recurrenceId,
     ...timingLines(overrideTiming(ev, o), zone),
     ...fieldLines({ ...pickFields(ev), ...pickFields(o) }),
-    `LAST-MODIFIED:${utcStamp(stamp)}`, ...(o.extra ?? []), 'END:VEVENT',
+    `LAST-MODIFIED:${utcStamp(stamp)}`,
+    ...(o.extra ?? []),
+    'END:VEVENT',
   ];
 }
 
@@ -278,7 +305,10 @@ function overrideTiming(ev: IcsEvent, o: IcsOverride): IcsTiming {
 function timingLines(t: IcsTiming, zone: Zone): string[] {
   if (isAllDay(t)) {
     // DTEND of an all-day event is exclusive: the day after the inclusive endDate.
-    return [`DTSTART;VALUE=DATE:${compactDate(t.date)}`, `DTEND;VALUE=DATE:${compactDate(addDays(t.endDate ?? t.date, 1))}`];
+    return [
+      `DTSTART;VALUE=DATE:${compactDate(t.date)}`,
+      `DTEND;VALUE=DATE:${compactDate(addDays(t.endDate ?? t.date, 1))}`,
+    ];
   }
   const time = requireTime(t.time!);
   let end: { date: string; time: string };
@@ -295,7 +325,9 @@ function timingLines(t: IcsTiming, zone: Zone): string[] {
 
 /** A property holding an occurrence start on `date`, typed like the series' DTSTART. */
 function startValue(name: string, date: string, ev: IcsEvent, zone: Zone): string {
-  return isAllDay(ev) ? `${name};VALUE=DATE:${compactDate(date)}` : dateTime(name, date, requireTime(ev.time!), zone);
+  return isAllDay(ev)
+    ? `${name};VALUE=DATE:${compactDate(date)}`
+    : dateTime(name, date, requireTime(ev.time!), zone);
 }
 
 function dateTime(name: string, date: string, time: string, zone: Zone): string {
@@ -305,11 +337,14 @@ function dateTime(name: string, date: string, time: string, zone: Zone): string 
 
 function untilForStart(rrule: string, allDay: boolean, zone: Zone): string {
   if (allDay) return rrule;
-  return rrule.replace(/(^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?=;|$)/, (_m, sep: string, y: string, mo: string, d: string) => {
-    // The last instant of the local until-day, in UTC.
-    const nextDay = addDays(`${y}-${mo}-${d}`, 1);
-    return `${sep}UNTIL=${utcStamp(new Date(localToInstant(nextDay, '00:00', zone.tz).getTime() - 1000))}`;
-  });
+  return rrule.replace(
+    /(^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?=;|$)/,
+    (_m, sep: string, y: string, mo: string, d: string) => {
+      // The last instant of the local until-day, in UTC.
+      const nextDay = addDays(`${y}-${mo}-${d}`, 1);
+      return `${sep}UNTIL=${utcStamp(new Date(localToInstant(nextDay, '00:00', zone.tz).getTime() - 1000))}`;
+    },
+  );
 }
 
 function startOutsideRule(rrule: string, date: string): boolean {
@@ -326,12 +361,16 @@ function requireTime(s: string): string {
 }
 
 function compactDate(date: string): string {
-  if (!parseCalendarDate(date)) throw new RangeError(`not a calendar date: ${JSON.stringify(date)}`);
+  if (!parseCalendarDate(date))
+    throw new RangeError(`not a calendar date: ${JSON.stringify(date)}`);
   return date.replaceAll('-', '');
 }
 
 function utcStamp(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  return d
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /** Parameter values with `:`, `;` or `,` must be quoted (RFC 5545 §3.2); IANA names have none. */
@@ -352,7 +391,11 @@ function yearsInUse(events: IcsEvent[], familyTz: string): { first: number; last
     if (ev.own) {
       // Its changed occurrences are written in the family's zone; the rest too when that is its
       // zone.
-      for (const o of ev.overrides ?? []) if (!isAllDay({ ...ev, ...o })) { see(o.date); see(o.endDate); }
+      for (const o of ev.overrides ?? [])
+        if (!isAllDay({ ...ev, ...o })) {
+          see(o.date);
+          see(o.endDate);
+        }
       if (ev.own.tz === familyTz) for (const y of ownYears(ev.own)) see(`${y}-01-01`);
       continue;
     }
@@ -375,18 +418,31 @@ function yearsInUse(events: IcsEvent[], familyTz: string): { first: number; last
 function ownYears(own: IcsOwnSeries): [number, number] {
   const first = Number(own.start.slice(0, 4));
   const until = /UNTIL=(\d{4})/.exec(own.rrule ?? '');
-  return [first, Math.max(first, until ? Number(until[1]) : first, ...own.rdates.map((d) => Number(d.slice(0, 4))))];
+  return [
+    first,
+    Math.max(
+      first,
+      until ? Number(until[1]) : first,
+      ...own.rdates.map((d) => Number(d.slice(0, 4))),
+    ),
+  ];
 }
 
 /** Zones of own-zone series other than the family's (written with it), with the years they use. */
-function ownZones(events: IcsEvent[], familyTz: string): Map<string, { first: number; last: number }> {
+function ownZones(
+  events: IcsEvent[],
+  familyTz: string,
+): Map<string, { first: number; last: number }> {
   const out = new Map<string, { first: number; last: number }>();
   for (const ev of events) {
     const tz = ev.own?.tz;
     if (!tz || tz === familyTz || isUtcZone(tz)) continue;
     const [first, last] = ownYears(ev.own!);
     const had = out.get(tz);
-    out.set(tz, had ? { first: Math.min(had.first, first), last: Math.max(had.last, last) } : { first, last });
+    out.set(
+      tz,
+      had ? { first: Math.min(had.first, first), last: Math.max(had.last, last) } : { first, last },
+    );
   }
   return out;
 }

@@ -55,7 +55,11 @@ export function vtimezone(tz: string, firstYear: number, lastYear: number): stri
 function buildVtimezone(tz: string, firstYear: number, lastYear: number): string[] {
   const horizon = lastYear + RULE_HORIZON_YEARS;
   const dayMs = 86_400_000;
-  const all = zoneTransitions(tz, new Date((dayNumberOf(firstYear, 1, 1) - 1) * dayMs), new Date((dayNumberOf(horizon + 1, 1, 2)) * dayMs))
+  const all = zoneTransitions(
+    tz,
+    new Date((dayNumberOf(firstYear, 1, 1) - 1) * dayMs),
+    new Date(dayNumberOf(horizon + 1, 1, 2) * dayMs),
+  )
     .map(localTransition)
     .filter((t) => t.year >= firstYear && t.year <= horizon);
   const inYear = (y: number) => all.filter((t) => t.year === y);
@@ -70,14 +74,24 @@ function buildVtimezone(tz: string, firstYear: number, lastYear: number): string
     // Nothing changes in the first year: one observance states the offset in force then.
     const start = new Date(dayNumberOf(firstYear, 1, 1) * 86_400_000);
     const offset = offsetSecondsAt(start, tz);
-    out.push('BEGIN:STANDARD', `DTSTART:${firstYear}0101T000000`, `TZOFFSETFROM:${formatOffset(offset)}`, `TZOFFSETTO:${formatOffset(offset)}`, 'END:STANDARD');
+    out.push(
+      'BEGIN:STANDARD',
+      `DTSTART:${firstYear}0101T000000`,
+      `TZOFFSETFROM:${formatOffset(offset)}`,
+      `TZOFFSETTO:${formatOffset(offset)}`,
+      'END:STANDARD',
+    );
   }
   const individual = rules ? all.filter((t) => t.year < ruleFrom) : all;
   for (const t of individual) out.push(...observance(t));
   if (rules) {
     for (const r of rules) {
-      const first = inYear(ruleFrom).find((t) => t.offsetBefore === r.offsetBefore && t.offsetAfter === r.offsetAfter)!;
-      out.push(...observance(first, `FREQ=YEARLY;BYMONTH=${r.month};BYDAY=${r.nth}${BYDAY[r.weekday]}`));
+      const first = inYear(ruleFrom).find(
+        (t) => t.offsetBefore === r.offsetBefore && t.offsetAfter === r.offsetAfter,
+      )!;
+      out.push(
+        ...observance(first, `FREQ=YEARLY;BYMONTH=${r.month};BYDAY=${r.nth}${BYDAY[r.weekday]}`),
+      );
     }
   }
   out.push('END:VTIMEZONE');
@@ -121,7 +135,14 @@ function deriveRules(
     const last = t.day + 7 > daysInMonth(t.year, t.month);
     const candidates = [...(last ? [-1] : []), Math.ceil(t.day / 7)];
     const found = candidates
-      .map((nth): YearlyRule => ({ month: t.month, nth, weekday: wd, seconds: t.seconds, offsetBefore: t.offsetBefore, offsetAfter: t.offsetAfter }))
+      .map((nth): YearlyRule => ({
+        month: t.month,
+        nth,
+        weekday: wd,
+        seconds: t.seconds,
+        offsetBefore: t.offsetBefore,
+        offsetAfter: t.offsetAfter,
+      }))
       .find((r) => everyYear(from, horizon, (y) => ruleMatches(r, inYear(y), y)));
     if (!found) return null;
     rules.push(found);
@@ -129,7 +150,11 @@ function deriveRules(
   return everyYear(from, horizon, (y) => inYear(y).length === 2) ? rules : null;
 }
 
-function rulesHold(rules: YearlyRule[], y: number, inYear: (y: number) => LocalTransition[]): boolean {
+function rulesHold(
+  rules: YearlyRule[],
+  y: number,
+  inYear: (y: number) => LocalTransition[],
+): boolean {
   const ts = inYear(y);
   return ts.length === rules.length && rules.every((r) => ruleMatches(r, ts, y));
 }
@@ -142,7 +167,12 @@ function everyYear(from: number, to: number, ok: (y: number) => boolean): boolea
 function ruleMatches(r: YearlyRule, ts: LocalTransition[], y: number): boolean {
   const day = ruleDay(r, y);
   return ts.some(
-    (t) => t.month === r.month && t.day === day && t.seconds === r.seconds && t.offsetBefore === r.offsetBefore && t.offsetAfter === r.offsetAfter,
+    (t) =>
+      t.month === r.month &&
+      t.day === day &&
+      t.seconds === r.seconds &&
+      t.offsetBefore === r.offsetBefore &&
+      t.offsetAfter === r.offsetAfter,
   );
 }
 

@@ -33,7 +33,10 @@ export interface EventListQuery {
   cursor?: string;
 }
 
-export interface EventPage { events: EventView[]; nextCursor?: string }
+export interface EventPage {
+  events: EventView[];
+  nextCursor?: string;
+}
 
 /** Sort key: date, all-day (0) before timed (1), time, folded title, id, occurrence date. */
 type Key = [string, number, string, string, string, string];
@@ -64,21 +67,47 @@ export function eventEnd(d: EventData, tz: string): Date {
   const allDay = d.allDay === true || d.time === undefined;
   if (allDay) return localToInstant(addDays(d.endDate ?? d.date, 1), '00:00', tz);
   if (d.endTime !== undefined) return localToInstant(d.endDate ?? d.date, d.endTime, tz);
-  if (d.endDate !== undefined && d.endDate > d.date) return localToInstant(addDays(d.endDate, 1), '00:00', tz);
-  return new Date(localToInstant(d.date, d.time!, tz).getTime() + (d.durationMinutes ?? 60) * 60_000);
+  if (d.endDate !== undefined && d.endDate > d.date)
+    return localToInstant(addDays(d.endDate, 1), '00:00', tz);
+  return new Date(
+    localToInstant(d.date, d.time!, tz).getTime() + (d.durationMinutes ?? 60) * 60_000,
+  );
 }
 
-function item(ev: EventRecord, occurrenceDate: string, data: EventData, title: string, status: EntryStatus): Item {
+function item(
+  ev: EventRecord,
+  occurrenceDate: string,
+  data: EventData,
+  title: string,
+  status: EntryStatus,
+): Item {
   const allDay = data.allDay === true || data.time === undefined;
   return {
-    ev, occurrenceDate, data, title, status,
-    key: [data.date, allDay ? 0 : 1, allDay ? '' : data.time!, title.toLowerCase(), ev.id, occurrenceDate],
+    ev,
+    occurrenceDate,
+    data,
+    title,
+    status,
+    key: [
+      data.date,
+      allDay ? 0 : 1,
+      allDay ? '' : data.time!,
+      title.toLowerCase(),
+      ev.id,
+      occurrenceDate,
+    ],
   };
 }
 
 function occurrenceItem(ev: EventRecord, date: string): Item {
   const x = ev.exceptions?.[date];
-  return item(ev, date, x ? occurrenceData(ev, date, x) : occurrenceData(ev, date, undefined), x?.title ?? ev.title, x?.status ?? ev.status);
+  return item(
+    ev,
+    date,
+    x ? occurrenceData(ev, date, x) : occurrenceData(ev, date, undefined),
+    x?.title ?? ev.title,
+    x?.status ?? ev.status,
+  );
 }
 
 /** Whether an exception moves its occurrence (another start date or length). */
@@ -98,7 +127,8 @@ export interface Prepared {
 export function prepared(state: FamilyState): Prepared {
   return state.derived('calendar:prepared', () => {
     const events: EventRecord[] = [];
-    for (const c of calendarCollections(state)) events.push(...(entriesOf(state, c.key) as EventRecord[]));
+    for (const c of calendarCollections(state))
+      events.push(...(entriesOf(state, c.key) as EventRecord[]));
     const keyed = events.map((ev) => ({ ev, key: item(ev, '', ev.data, ev.title, ev.status).key }));
     keyed.sort((a, b) => compare(a.key, b.key));
     const moved: Item[] = [];
@@ -117,7 +147,8 @@ export function prepared(state: FamilyState): Prepared {
 function* occurrencesOf(ev: EventRecord, from: string, to: string): Generator<Item> {
   if (!isSeries(ev)) {
     const end = ev.data.endDate ?? ev.data.date;
-    if (ev.data.date <= to && end >= from) yield item(ev, ev.data.date, ev.data, ev.title, ev.status);
+    if (ev.data.date <= to && end >= from)
+      yield item(ev, ev.data.date, ev.data, ev.title, ev.status);
     return;
   }
   for (const date of seriesStarts(ev, { from, to })) {
@@ -136,8 +167,16 @@ function encodeCursor(k: Key): string {
 function decodeCursor(s: string): Key {
   try {
     const k = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(k) && k.length === 6 && typeof k[1] === 'number' && k.every((v, i) => i === 1 || typeof v === 'string')) return k as Key;
-  } catch { /* answered below */ }
+    if (
+      Array.isArray(k) &&
+      k.length === 6 &&
+      typeof k[1] === 'number' &&
+      k.every((v, i) => i === 1 || typeof v === 'string')
+    )
+      return k as Key;
+  } catch {
+    /* answered below */
+  }
   throw Invalid.at(['query', 'cursor'], 'is not a cursor this list gave out');
 }
 
@@ -149,7 +188,8 @@ function collect(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
   else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
   else if (Array.isArray(value)) for (const v of value) collect(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) collect(v, out);
+  else if (value && typeof value === 'object')
+    for (const v of Object.values(value)) collect(v, out);
 }
 
 /** Title and data values, folded (cached per stored record for unchanged occurrences). */
@@ -190,7 +230,9 @@ function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
 
 class Heap {
   private a: { it: Item; src: Iterator<Item> }[] = [];
-  get size(): number { return this.a.length; }
+  get size(): number {
+    return this.a.length;
+  }
   push(src: Iterator<Item>): void {
     const n = src.next();
     if (n.done) return;
@@ -231,9 +273,19 @@ function* arrayFrom<T>(list: readonly T[], start: number): Generator<T> {
   for (let i = start; i < list.length; i++) yield list[i];
 }
 
-interface Computed { page: EventPage; validUntil: number }
+interface Computed {
+  page: EventPage;
+  validUntil: number;
+}
 
-function expanded(state: FamilyState, from: string, to: string, limit: number, after: Key | undefined, f: Filter): Computed {
+function expanded(
+  state: FamilyState,
+  from: string,
+  to: string,
+  limit: number,
+  after: Key | undefined,
+  f: Filter,
+): Computed {
   const p = prepared(state);
   // Occurrences starting before the cursor's date sort before it: start the walk there.
   let walkFrom = after && after[0] > from ? after[0] : from;
@@ -248,7 +300,9 @@ function expanded(state: FamilyState, from: string, to: string, limit: number, a
     if (ev.data.date > to) continue;
     heap.push(occurrencesOf(ev, walkFrom, to));
   }
-  const moved = p.moved.filter((it) => it.data.date <= to && (it.data.endDate ?? it.data.date) >= from);
+  const moved = p.moved.filter(
+    (it) => it.data.date <= to && (it.data.endDate ?? it.data.date) >= from,
+  );
   heap.push(arrayFrom(moved, 0));
   const out: Item[] = [];
   let validUntil = Infinity;
@@ -258,7 +312,10 @@ function expanded(state: FamilyState, from: string, to: string, limit: number, a
     if (after && compare(it.key, after) <= 0) continue;
     const r = passes(it, f);
     if (!r.ok) continue;
-    if (out.length === limit) { more = true; break; }
+    if (out.length === limit) {
+      more = true;
+      break;
+    }
     if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
     out.push(it);
   }
@@ -275,12 +332,19 @@ function expanded(state: FamilyState, from: string, to: string, limit: number, a
  * Whether a series or event has an occurrence overlapping the open-ended bounds that is not
  * removed.
  */
-function meets(ev: EventRecord, from: string | undefined, to: string | undefined, f: Filter): { ok: boolean; end?: number } {
+function meets(
+  ev: EventRecord,
+  from: string | undefined,
+  to: string | undefined,
+  f: Filter,
+): { ok: boolean; end?: number } {
   const window = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
   if (!isSeries(ev)) {
     const end = ev.data.endDate ?? ev.data.date;
     if ((to && ev.data.date > to) || (from && end < from)) return { ok: false };
-    return f.after === undefined ? { ok: true } : { ok: eventEnd(ev.data, f.tz).getTime() > f.after, end: eventEnd(ev.data, f.tz).getTime() };
+    return f.after === undefined
+      ? { ok: true }
+      : { ok: eventEnd(ev.data, f.tz).getTime() > f.after, end: eventEnd(ev.data, f.tz).getTime() };
   }
   let seen = 0;
   for (const date of seriesStarts(ev, window)) {
@@ -295,7 +359,13 @@ function meets(ev: EventRecord, from: string | undefined, to: string | undefined
   return { ok: false };
 }
 
-function unexpanded(state: FamilyState, q: EventListQuery, limit: number, after: Key | undefined, f: Filter): Computed {
+function unexpanded(
+  state: FamilyState,
+  q: EventListQuery,
+  limit: number,
+  after: Key | undefined,
+  f: Filter,
+): Computed {
   const p = prepared(state);
   const out: { ev: EventRecord; key: Key }[] = [];
   let validUntil = Infinity;
@@ -310,10 +380,17 @@ function unexpanded(state: FamilyState, q: EventListQuery, limit: number, after:
     const key = item(ev, '', ev.data, ev.title, ev.status).key;
     if (after && compare(key, after) <= 0) continue;
     if (f.status ? ev.status !== f.status : ev.status === 'archived') continue;
-    if (f.terms.length && !matchesTerms(searchText(item(ev, '', ev.data, ev.title, ev.status)), f.terms)) continue;
+    if (
+      f.terms.length &&
+      !matchesTerms(searchText(item(ev, '', ev.data, ev.title, ev.status)), f.terms)
+    )
+      continue;
     const r = meets(ev, from, q.to, f);
     if (!r.ok) continue;
-    if (out.length === limit) { more = true; break; }
+    if (out.length === limit) {
+      more = true;
+      break;
+    }
     if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
     out.push({ ev, key });
   }
@@ -329,9 +406,19 @@ function unexpanded(state: FamilyState, q: EventListQuery, limit: number, after:
 /** One page of the family's calendar events; `now` matters only for excludeEnded. */
 export function listEvents(state: FamilyState, q: EventListQuery, now: Date): EventPage {
   if (q.from && q.to && q.from > q.to) {
-    throw new Invalid(`query.from ${q.from} is after query.to ${q.to}`, [{ path: ['query', 'from'], message: `must not be after to (${q.to})` }]);
+    throw new Invalid(`query.from ${q.from} is after query.to ${q.to}`, [
+      { path: ['query', 'from'], message: `must not be after to (${q.to})` },
+    ]);
   }
-  const cacheKey = JSON.stringify([q.from, q.to, q.query, q.status, !!q.excludeEnded, q.limit, q.cursor]);
+  const cacheKey = JSON.stringify([
+    q.from,
+    q.to,
+    q.query,
+    q.status,
+    !!q.excludeEnded,
+    q.limit,
+    q.cursor,
+  ]);
   const cache = state.derived('calendar:pages', () => new Map<string, Computed>());
   const hit = cache.get(cacheKey);
   const t = now.getTime();
@@ -339,10 +426,15 @@ export function listEvents(state: FamilyState, q: EventListQuery, now: Date): Ev
   const limit = q.limit ?? PAGE_LIMIT.default;
   const after = q.cursor ? decodeCursor(q.cursor) : undefined;
   const f: Filter = {
-    terms: queryTerms(q.query), tz: state.family.timezone,
-    ...(q.status ? { status: q.status } : {}), ...(q.excludeEnded ? { after: t } : {}),
+    terms: queryTerms(q.query),
+    tz: state.family.timezone,
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.excludeEnded ? { after: t } : {}),
   };
-  const computed = q.from && q.to ? expanded(state, q.from, q.to, limit, after, f) : unexpanded(state, q, limit, after, f);
+  const computed =
+    q.from && q.to
+      ? expanded(state, q.from, q.to, limit, after, f)
+      : unexpanded(state, q, limit, after, f);
   if (cache.size >= 500) cache.clear();
   cache.set(cacheKey, computed);
   return computed.page;

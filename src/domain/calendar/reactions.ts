@@ -9,13 +9,24 @@ import { noChange } from '../shared/decision.js';
 import type { CommandContext, FamilyState, Reaction } from '../shared/state.js';
 
 export function removeEventsOfDeletedCalendar(
-  state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
+  state: FamilyState,
+  collection: Collection,
+  entryIds: ReadonlySet<string>,
+  ctx: CommandContext,
 ): Reaction {
-  return collection.category === 'calendar' ? ctx.react.eventsRemoved(state, [...entryIds], ctx) : noChange(undefined);
+  return collection.category === 'calendar'
+    ? ctx.react.eventsRemoved(state, [...entryIds], ctx)
+    : noChange(undefined);
 }
 
 /** Removed events that a CalDAV client named leave their name behind for its next sync. */
-export function tombstoneRemovedEvents(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): Reaction {
-  const removed = eventIds.map((id) => state.get<Entry>(ENTRIES, id)).filter((e): e is Entry => e !== undefined);
+export function tombstoneRemovedEvents(
+  state: FamilyState,
+  eventIds: readonly string[],
+  ctx: CommandContext,
+): Reaction {
+  const removed = eventIds
+    .map((id) => state.get<Entry>(ENTRIES, id))
+    .filter((e): e is Entry => e !== undefined);
   return { changes: tombstonesFor(removed, ctx.now.toISOString()), events: [] };
 }

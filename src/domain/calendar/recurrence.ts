@@ -28,7 +28,8 @@ import {
   type CalendarDateParts,
 } from '../shared/time.js';
 
-export type RepeatFrequency = 'none' | 'daily' | 'weekdays' | 'weekends' | 'weekly' | 'monthly' | 'yearly' | 'custom';
+export type RepeatFrequency =
+  'none' | 'daily' | 'weekdays' | 'weekends' | 'weekly' | 'monthly' | 'yearly' | 'custom';
 
 export interface SeriesTiming {
   date: string;
@@ -75,7 +76,8 @@ function isRepeating(t: SeriesTiming): boolean {
 
 function weekDays(days: number[]): number[] {
   for (const d of days) {
-    if (!Number.isInteger(d) || d < 0 || d > 6) throw new RangeError(`repeat day out of range: ${d}`);
+    if (!Number.isInteger(d) || d < 0 || d > 6)
+      throw new RangeError(`repeat day out of range: ${d}`);
   }
   return MONDAY_FIRST.filter((d) => days.includes(d));
 }
@@ -83,7 +85,8 @@ function weekDays(days: number[]): number[] {
 function ruleOf(t: SeriesTiming): Rule | null {
   if (!isRepeating(t)) return null;
   const interval = t.repeatInterval ?? 1;
-  if (!Number.isInteger(interval) || interval < 1) throw new RangeError(`repeat interval must be a positive integer: ${interval}`);
+  if (!Number.isInteger(interval) || interval < 1)
+    throw new RangeError(`repeat interval must be a positive integer: ${interval}`);
   const start = dateParts(t.date, 'date');
   if (t.repeatUntil !== undefined) {
     dateParts(t.repeatUntil, 'repeatUntil');
@@ -98,7 +101,9 @@ function ruleOf(t: SeriesTiming): Rule | null {
     case 'weekends':
       return { kind: 'weekly', interval, days: [6, 0] };
     case 'weekly': {
-      const days = t.repeatDays?.length ? weekDays(t.repeatDays) : [weekdayOfDayNumber(dayNumberOf(start.year, start.month, start.day))];
+      const days = t.repeatDays?.length
+        ? weekDays(t.repeatDays)
+        : [weekdayOfDayNumber(dayNumberOf(start.year, start.month, start.day))];
       return { kind: 'weekly', interval, days };
     }
     case 'custom':
@@ -107,7 +112,8 @@ function ruleOf(t: SeriesTiming): Rule | null {
     case 'monthly': {
       const nth = t.repeatNthWeekday;
       if (nth === undefined) return { kind: 'monthly', interval };
-      if (!Number.isInteger(nth) || nth < -1 || nth > 4 || nth === 0) throw new RangeError(`repeatNthWeekday out of range: ${nth}`);
+      if (!Number.isInteger(nth) || nth < -1 || nth > 4 || nth === 0)
+        throw new RangeError(`repeatNthWeekday out of range: ${nth}`);
       return { kind: 'monthly', interval, nth };
     }
     case 'yearly':
@@ -213,7 +219,12 @@ export function isOccurrenceStart(t: SeriesTiming, date: string): boolean {
 }
 
 /** Day numbers >= `min` produced by the rule itself (ascending, unbounded up to year 9999). */
-function* ruleDays(rule: Rule, s: CalendarDateParts, start: number, min: number): Generator<number> {
+function* ruleDays(
+  rule: Rule,
+  s: CalendarDateParts,
+  start: number,
+  min: number,
+): Generator<number> {
   const k = rule.interval;
   switch (rule.kind) {
     case 'daily': {

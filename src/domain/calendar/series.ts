@@ -34,7 +34,8 @@ export function feedOccurrenceData(ev: EventRecord, date: string): EventData | u
   if (!o) return undefined;
   const { date: _d, endDate: _e, time: _t, endTime: _et, allDay: _a, ...rest } = ev.data;
   return {
-    ...rest, date: o.date,
+    ...rest,
+    date: o.date,
     ...(o.endDate > o.date ? { endDate: o.endDate } : {}),
     ...(o.time !== undefined ? { time: o.time, endTime: o.endTime } : { allDay: true }),
   };

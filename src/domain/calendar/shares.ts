@@ -9,7 +9,13 @@ import { calendarCollections, getCollection } from '../collections/collections.j
 import { activePerson } from '../people/people.js';
 import { NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
-import { eventUid, renderCalendar, type IcsEvent, type IcsOverride, type IcsOwnSeries } from './ics.js';
+import {
+  eventUid,
+  renderCalendar,
+  type IcsEvent,
+  type IcsOverride,
+  type IcsOwnSeries,
+} from './ics.js';
 import { feedOccurrenceOn } from '../feeds/expand.js';
 import { formatWall, msToWall, parseWall, wallToMs } from '../feeds/wall.js';
 import type { FeedRecurrence } from '../feeds/types.js';
@@ -39,8 +45,13 @@ export type CalendarShareView = Omit<CalendarShare, 'tokenHash' | 'createdByKeyI
 
 export function shareView(s: CalendarShare): CalendarShareView {
   return {
-    id: s.id, name: s.name, categories: s.categories, eventIds: s.eventIds, personIds: s.personIds,
-    sourceIds: s.sourceIds, createdAt: s.createdAt,
+    id: s.id,
+    name: s.name,
+    categories: s.categories,
+    eventIds: s.eventIds,
+    personIds: s.personIds,
+    sourceIds: s.sourceIds,
+    createdAt: s.createdAt,
   };
 }
 
@@ -50,7 +61,8 @@ export function listShares(state: FamilyState): CalendarShare[] {
 }
 
 export function shareByTokenHash(state: FamilyState, hash: string): CalendarShare | undefined {
-  for (const s of state.table<CalendarShare>(CALENDAR_SHARES).values()) if (s.tokenHash === hash) return s;
+  for (const s of state.table<CalendarShare>(CALENDAR_SHARES).values())
+    if (s.tokenHash === hash) return s;
   return undefined;
 }
 
@@ -65,7 +77,12 @@ export interface ShareInput {
 const unique = (xs: readonly string[] | undefined) => Array.from(new Set(xs ?? []));
 
 /** Creates a share for a token the caller made; `tokenHash` is its SHA-256 (hex). */
-export function decideCreateShare(state: FamilyState, input: ShareInput, tokenHash: string, ctx: CommandContext): Decision<CalendarShare> {
+export function decideCreateShare(
+  state: FamilyState,
+  input: ShareInput,
+  tokenHash: string,
+  ctx: CommandContext,
+): Decision<CalendarShare> {
   const issues: Issue[] = [];
   const name = input.name.trim();
   if (!name) issues.push({ path: ['name'], message: 'must not be blank' });
@@ -74,22 +91,43 @@ export function decideCreateShare(state: FamilyState, input: ShareInput, tokenHa
   const personIds = unique(input.personIds);
   const sourceIds = unique(input.sourceIds);
   categories.forEach((k, i) => {
-    if (getCollection(state, k)?.category !== 'calendar') issues.push({ path: ['categories', i], message: `is not a calendar of this family: ${k}` });
+    if (getCollection(state, k)?.category !== 'calendar')
+      issues.push({ path: ['categories', i], message: `is not a calendar of this family: ${k}` });
   });
   eventIds.forEach((id, i) => {
-    if (!getEvent(state, id)) issues.push({ path: ['eventIds', i], message: `is not a calendar event of this family: ${id}` });
+    if (!getEvent(state, id))
+      issues.push({
+        path: ['eventIds', i],
+        message: `is not a calendar event of this family: ${id}`,
+      });
   });
   personIds.forEach((id, i) => {
-    if (!activePerson(state, id)) issues.push({ path: ['personIds', i], message: `is not a person of this family: ${id}` });
+    if (!activePerson(state, id))
+      issues.push({ path: ['personIds', i], message: `is not a person of this family: ${id}` });
   });
-  const feeds = new Set(calendarCollections(state).map((c) => c.sourceId).filter(Boolean));
+  const feeds = new Set(
+    calendarCollections(state)
+      .map((c) => c.sourceId)
+      .filter(Boolean),
+  );
   sourceIds.forEach((id, i) => {
-    if (!feeds.has(id)) issues.push({ path: ['sourceIds', i], message: `is not an external calendar of this family: ${id}` });
+    if (!feeds.has(id))
+      issues.push({
+        path: ['sourceIds', i],
+        message: `is not an external calendar of this family: ${id}`,
+      });
   });
   failOnIssues(issues);
   const share: CalendarShare = {
-    id: ctx.newId('share'), name, categories, eventIds, personIds, sourceIds, tokenHash,
-    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.caller.keyId,
+    id: ctx.newId('share'),
+    name,
+    categories,
+    eventIds,
+    personIds,
+    sourceIds,
+    tokenHash,
+    createdAt: ctx.now.toISOString(),
+    createdByKeyId: ctx.caller.keyId,
   };
   return {
     result: share,
@@ -99,7 +137,11 @@ export function decideCreateShare(state: FamilyState, input: ShareInput, tokenHa
   };
 }
 
-export function decideDeleteShare(state: FamilyState, id: string, _ctx: CommandContext): Decision<CalendarShare> {
+export function decideDeleteShare(
+  state: FamilyState,
+  id: string,
+  _ctx: CommandContext,
+): Decision<CalendarShare> {
   const share = state.get<CalendarShare>(CALENDAR_SHARES, id);
   if (!share) throw new NotFound(`No calendar share ${id} in this family`);
   return {
@@ -119,7 +161,8 @@ export function decideDeleteShare(state: FamilyState, id: string, _ctx: CommandC
  */
 export function sharedEvents(state: FamilyState, s: CalendarShare): EventRecord[] {
   const all = prepared(state).events.filter((ev) => ev.status !== 'archived');
-  if (!s.categories.length && !s.eventIds.length && !s.personIds.length && !s.sourceIds.length) return all;
+  if (!s.categories.length && !s.eventIds.length && !s.personIds.length && !s.sourceIds.length)
+    return all;
   const categories = new Set(s.categories);
   const eventIds = new Set(s.eventIds);
   const people = new Set(s.personIds);
@@ -140,12 +183,19 @@ export function sharedEvents(state: FamilyState, s: CalendarShare): EventRecord[
 export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEvent {
   const d = ev.data;
   const out: IcsEvent = {
-    uid: eventUid(familyId, ev.id), summary: ev.title, status: ev.status,
-    date: d.date, ...(d.endDate ? { endDate: d.endDate } : {}), ...(d.time ? { time: d.time } : {}),
-    ...(d.endTime ? { endTime: d.endTime } : {}), ...(d.allDay ? { allDay: true } : {}),
+    uid: eventUid(familyId, ev.id),
+    summary: ev.title,
+    status: ev.status,
+    date: d.date,
+    ...(d.endDate ? { endDate: d.endDate } : {}),
+    ...(d.time ? { time: d.time } : {}),
+    ...(d.endTime ? { endTime: d.endTime } : {}),
+    ...(d.allDay ? { allDay: true } : {}),
     ...(d.durationMinutes ? { durationMinutes: d.durationMinutes } : {}),
-    ...(d.where ? { location: d.where } : {}), ...(d.note ?? d.description ? { description: d.note ?? d.description } : {}),
-    createdAt: new Date(ev.createdAt), updatedAt: new Date(ev.updatedAt),
+    ...(d.where ? { location: d.where } : {}),
+    ...((d.note ?? d.description) ? { description: d.note ?? d.description } : {}),
+    createdAt: new Date(ev.createdAt),
+    updatedAt: new Date(ev.updatedAt),
   };
   const recur = ev.feed?.recur;
   const own = recur ? ownSeries(recur) : undefined;
@@ -155,28 +205,43 @@ export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEv
   if (own) out.own = own;
   const exdates: string[] = [];
   const overrides: IcsOverride[] = [];
-  for (const [date, x] of Object.entries(ev.exceptions ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [date, x] of Object.entries(ev.exceptions ?? {}).sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  )) {
     if (own) {
       // A feed's series names its occurrences by their original start in its own zone.
       const occ = feedOccurrenceOn(recur!, date);
       if (!occ) continue;
-      if (x.removed) { own.exdates.push(occ.wall); continue; }
+      if (x.removed) {
+        own.exdates.push(occ.wall);
+        continue;
+      }
       own.recurrenceIds[date] = occ.wall;
-    } else if (x.removed) { exdates.push(date); continue; }
+    } else if (x.removed) {
+      exdates.push(date);
+      continue;
+    }
     const o = occurrenceData(ev, date, x);
     const allDay = o.allDay === true || o.time === undefined;
     overrides.push({
-      recurrenceDate: date, date: o.date, endDate: o.endDate ?? o.date, allDay,
+      recurrenceDate: date,
+      date: o.date,
+      endDate: o.endDate ?? o.date,
+      allDay,
       // A timed occurrence states its end outright: the writer would otherwise fall back to
       // the series' endTime even where the occurrence has none.
-      ...(allDay ? {} : (() => {
-        const end = instantToLocal(eventEnd(o, tz), tz);
-        return { time: o.time!, endDate: end.date, endTime: end.time };
-      })()),
-      summary: x.title ?? ev.title, status: x.status ?? ev.status,
+      ...(allDay
+        ? {}
+        : (() => {
+            const end = instantToLocal(eventEnd(o, tz), tz);
+            return { time: o.time!, endDate: end.date, endTime: end.time };
+          })()),
+      summary: x.title ?? ev.title,
+      status: x.status ?? ev.status,
       // Empty strings (not undefined) so an occurrence that dropped them does not inherit the
       // series'.
-      location: o.where ?? '', description: o.note ?? o.description ?? '',
+      location: o.where ?? '',
+      description: o.note ?? o.description ?? '',
       updatedAt: new Date(x.updatedAt),
     });
   }
@@ -195,15 +260,26 @@ function ownSeries(r: FeedRecurrence): IcsOwnSeries {
     end = formatWall(e.date, e.seconds);
   }
   return {
-    tz: r.tz ?? null, start: r.start, end, ...(r.rrule ? { rrule: r.rrule } : {}),
-    rdates: [...(r.rdates ?? [])], exdates: [], recurrenceIds: {},
+    tz: r.tz ?? null,
+    start: r.start,
+    end,
+    ...(r.rrule ? { rrule: r.rrule } : {}),
+    rdates: [...(r.rdates ?? [])],
+    exdates: [],
+    recurrenceIds: {},
   };
 }
 
 /** The share's ICS text (cached until the family's next write). */
 export function renderShare(state: FamilyState, s: CalendarShare, now: Date): string {
-  return state.derived(`calendar:share:${s.id}:${now.getUTCFullYear()}`, () => renderCalendar({
-    name: s.name, timezone: state.family.timezone, now,
-    events: sharedEvents(state, s).map((ev) => icsEventOf(ev, state.family.timezone, state.family.id)),
-  }));
+  return state.derived(`calendar:share:${s.id}:${now.getUTCFullYear()}`, () =>
+    renderCalendar({
+      name: s.name,
+      timezone: state.family.timezone,
+      now,
+      events: sharedEvents(state, s).map((ev) =>
+        icsEventOf(ev, state.family.timezone, state.family.id),
+      ),
+    }),
+  );
 }

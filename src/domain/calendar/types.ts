@@ -10,15 +10,24 @@ import type { RepeatFrequency } from './recurrence.js';
 import type { FeedEventSource } from '../feeds/types.js';
 
 export const ATTENDANCE = ['going', 'maybe', 'out'] as const;
-export type Attendance = typeof ATTENDANCE[number];
+export type Attendance = (typeof ATTENDANCE)[number];
 
-export const REPEAT_FREQUENCIES = ['none', 'daily', 'weekdays', 'weekends', 'weekly', 'monthly', 'yearly', 'custom'] as const;
+export const REPEAT_FREQUENCIES = [
+  'none',
+  'daily',
+  'weekdays',
+  'weekends',
+  'weekly',
+  'monthly',
+  'yearly',
+  'custom',
+] as const;
 export const AUDIENCES = ['household', 'responsible', 'going', 'people'] as const;
-export type Audience = typeof AUDIENCES[number];
+export type Audience = (typeof AUDIENCES)[number];
 export const CHANNELS = ['in_app', 'email', 'push', 'sms'] as const;
-export type Channel = typeof CHANNELS[number];
+export type Channel = (typeof CHANNELS)[number];
 export const REMINDER_MODES = ['plain', 'contextual'] as const;
-export type ReminderMode = typeof REMINDER_MODES[number];
+export type ReminderMode = (typeof REMINDER_MODES)[number];
 
 export interface Reminder {
   offsetMinutes: number;
@@ -55,7 +64,9 @@ export interface EventFieldFacts {
 }
 
 /** A field's types, for the compiler only (never set): as stored, and as a request sends it. */
-interface Typed<Stored, Input> { readonly types?: { stored: Stored; input: Input } }
+interface Typed<Stored, Input> {
+  readonly types?: { stored: Stored; input: Input };
+}
 
 /** One table entry: the facts, typed with the stored type (and the input type where it differs). */
 function field<Stored, Input = Stored>() {
@@ -72,34 +83,119 @@ export const EVENT_FIELDS = Object.freeze({
   date: field<string>()({ create: 'required', patch: 'value', view: 'always', feed: 'owned' }),
   time: field<string>()({ create: 'optional', patch: 'nullable', view: 'always', feed: 'owned' }),
   /** Inclusive end date of a multi-day event. */
-  endDate: field<string>()({ create: 'optional', patch: 'nullable', view: 'always', feed: 'owned' }),
-  endTime: field<string>()({ create: 'optional', patch: 'nullable', view: 'always', feed: 'owned' }),
+  endDate: field<string>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'always',
+    feed: 'owned',
+  }),
+  endTime: field<string>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'always',
+    feed: 'owned',
+  }),
   /** Stored only when true; the view derives it (true too without a start time). */
   allDay: field<boolean>()({ create: 'optional', patch: 'value', view: 'always', feed: 'owned' }),
-  durationMinutes: field<number>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  durationMinutes: field<number>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'owned',
+  }),
   where: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
-  note: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
-  assignee: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
-  ownerPersonId: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
-  responsiblePersonIds: field<string[]>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'overlay' }),
-  responsibilityRequired: field<boolean>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
+  note: field<string>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
+  assignee: field<string>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
+  ownerPersonId: field<string>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
+  responsiblePersonIds: field<string[]>()({
+    create: 'optional',
+    patch: 'value',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
+  responsibilityRequired: field<boolean>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
   /** Each person's answer, by person id. */
-  attendance: field<Record<string, Attendance>>()({ create: 'optional', patch: 'merge', view: 'whenSet', feed: 'overlay' }),
-  everyoneAttendance: field<Attendance>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'overlay' }),
-  repeatFrequency: field<RepeatFrequency>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'owned' }),
-  repeatInterval: field<number>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
-  repeatDays: field<number[]>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  attendance: field<Record<string, Attendance>>()({
+    create: 'optional',
+    patch: 'merge',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
+  everyoneAttendance: field<Attendance>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
+  repeatFrequency: field<RepeatFrequency>()({
+    create: 'optional',
+    patch: 'value',
+    view: 'whenSet',
+    feed: 'owned',
+  }),
+  repeatInterval: field<number>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'owned',
+  }),
+  repeatDays: field<number[]>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'owned',
+  }),
   /**
    * Extension: a monthly series on the n-th weekday of the month (1..4, or -1 for the last)
    * instead of on the start's day of the month; the weekday is the start's.
    */
-  repeatNthWeekday: field<number>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  repeatNthWeekday: field<number>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'owned',
+  }),
   /** Extension: the last date an occurrence may start on (inclusive). */
-  repeatUntil: field<string>()({ create: 'optional', patch: 'nullable', view: 'whenSet', feed: 'owned' }),
+  repeatUntil: field<string>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'owned',
+  }),
   /** Sent without defaults; stored with them filled. */
-  reminders: field<Reminder[], ReminderInput[]>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'overlay' }),
+  reminders: field<Reminder[], ReminderInput[]>()({
+    create: 'optional',
+    patch: 'value',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
   /** Sent without the arrive-early default; null (or clearTravelPlan on a PATCH) is none. */
-  travelPlan: field<TravelPlan, TravelPlanInput | null>()({ create: 'optional', patch: 'value', view: 'whenSet', feed: 'overlay' }),
+  travelPlan: field<TravelPlan, TravelPlanInput | null>()({
+    create: 'optional',
+    patch: 'value',
+    view: 'whenSet',
+    feed: 'overlay',
+  }),
   /** Feed events only: the feed's DESCRIPTION (read-only). */
   description: field<string>()({ create: 'never', patch: 'never', view: 'whenSet', feed: 'owned' }),
 });
@@ -108,26 +204,37 @@ type FieldTable = typeof EVENT_FIELDS;
 export type EventFieldName = keyof FieldTable;
 type TypesOf<K extends EventFieldName> = NonNullable<FieldTable[K]['types']>;
 /** The names of the fields whose fact `P` is `V`. */
-export type FieldsWhere<P extends keyof EventFieldFacts, V extends EventFieldFacts[P]> =
-  { [K in EventFieldName]: FieldTable[K][P] extends V ? K : never }[EventFieldName];
+export type FieldsWhere<P extends keyof EventFieldFacts, V extends EventFieldFacts[P]> = {
+  [K in EventFieldName]: FieldTable[K][P] extends V ? K : never;
+}[EventFieldName];
 /** What a request sends for the field. */
 export type EventFieldInput<K extends EventFieldName> = TypesOf<K>['input'];
 /** What a PATCH sends for the field (by its `patch` fact). */
-export type EventFieldPatch<K extends EventFieldName> =
-  FieldTable[K]['patch'] extends 'nullable' ? NonNullable<EventFieldInput<K>> | null
-    : FieldTable[K]['patch'] extends 'merge' ? (EventFieldInput<K> extends Record<string, infer V> ? Record<string, V | null> : never)
-      : EventFieldInput<K>;
+export type EventFieldPatch<K extends EventFieldName> = FieldTable[K]['patch'] extends 'nullable'
+  ? NonNullable<EventFieldInput<K>> | null
+  : FieldTable[K]['patch'] extends 'merge'
+    ? EventFieldInput<K> extends Record<string, infer V>
+      ? Record<string, V | null>
+      : never
+    : EventFieldInput<K>;
 type Flat<T> = { [K in keyof T]: T[K] } & {};
 
 /** The names of the fields whose fact `p` is `v`, in table order. */
-function fieldsWhere<P extends keyof EventFieldFacts, V extends EventFieldFacts[P]>(p: P, v: V): FieldsWhere<P, V>[] {
-  return (Object.keys(EVENT_FIELDS) as EventFieldName[]).filter((k) => EVENT_FIELDS[k][p] === v) as FieldsWhere<P, V>[];
+function fieldsWhere<P extends keyof EventFieldFacts, V extends EventFieldFacts[P]>(
+  p: P,
+  v: V,
+): FieldsWhere<P, V>[] {
+  return (Object.keys(EVENT_FIELDS) as EventFieldName[]).filter(
+    (k) => EVENT_FIELDS[k][p] === v,
+  ) as FieldsWhere<P, V>[];
 }
 
 /** The event fields as stored (normalized: times `HH:mm`, defaults filled, unset fields absent). */
 export type EventFields = Flat<
-  { [K in FieldsWhere<'create', 'required'>]: TypesOf<K>['stored'] }
-  & { [K in Exclude<EventFieldName, FieldsWhere<'create', 'required'>>]?: TypesOf<K>['stored'] }>;
+  { [K in FieldsWhere<'create', 'required'>]: TypesOf<K>['stored'] } & {
+    [K in Exclude<EventFieldName, FieldsWhere<'create', 'required'>>]?: TypesOf<K>['stored'];
+  }
+>;
 
 export type EventData = EventFields & Record<string, unknown>;
 
@@ -157,17 +264,34 @@ export interface EventRecord extends Entry {
 export const EVENT_KEYS: ReadonlySet<string> = new Set([
   ...Object.keys(EVENT_FIELDS),
   // Names the API uses around events; refused as custom keys to keep views unambiguous.
-  'title', 'status', 'calendarKey', 'occurrenceDate', 'editScope', 'clearAttendance', 'clearTravelPlan', 'data', 'sourceId',
+  'title',
+  'status',
+  'calendarKey',
+  'occurrenceDate',
+  'editScope',
+  'clearAttendance',
+  'clearTravelPlan',
+  'data',
+  'sourceId',
 ]);
 
-export const REPEAT_KEYS = ['repeatFrequency', 'repeatInterval', 'repeatDays', 'repeatNthWeekday', 'repeatUntil'] as const satisfies readonly (keyof EventFields)[];
+export const REPEAT_KEYS = [
+  'repeatFrequency',
+  'repeatInterval',
+  'repeatDays',
+  'repeatNthWeekday',
+  'repeatUntil',
+] as const satisfies readonly (keyof EventFields)[];
 
 /**
  * Fields an external feed owns: changing them on a feed event → 409. Every other
  * field is a family overlay and may change.
  */
 export const FEED_OWNED: ReadonlySet<string> = new Set([
-  'title', ...fieldsWhere('feed', 'owned'), 'calendarKey', 'data',
+  'title',
+  ...fieldsWhere('feed', 'owned'),
+  'calendarKey',
+  'data',
 ] satisfies (keyof EventEnvelope | EventFieldName)[]);
 
 /** The fields the view shows always, null when unset. */
@@ -206,9 +330,12 @@ interface EventEnvelope {
  * The create fields, already shaped by the request struct (times normalized): every field a
  * create may send, as it sends it (reminders and the travel plan without their defaults).
  */
-export type EventInput = Flat<Pick<EventEnvelope, 'title'> & Partial<Omit<EventEnvelope, 'title'>>
-  & { [K in FieldsWhere<'create', 'required'>]: EventFieldInput<K> }
-  & { [K in FieldsWhere<'create', 'optional'>]?: EventFieldInput<K> }>;
+export type EventInput = Flat<
+  Pick<EventEnvelope, 'title'> &
+    Partial<Omit<EventEnvelope, 'title'>> & {
+      [K in FieldsWhere<'create', 'required'>]: EventFieldInput<K>;
+    } & { [K in FieldsWhere<'create', 'optional'>]?: EventFieldInput<K> }
+>;
 
 /** Optional fields a PATCH may unset with null. */
 export const NULLABLE_ON_PATCH = fieldsWhere('patch', 'nullable');
@@ -218,12 +345,14 @@ export type NullableOnPatch = FieldsWhere<'patch', 'nullable'>;
  * PATCH fields: every field a PATCH may send, by its `patch` fact (null unsets one of
  * NULLABLE_ON_PATCH, and drops one person's attendance). Plus how to apply it.
  */
-export type EventPatch = Flat<Partial<EventEnvelope>
-  & { [K in Exclude<EventFieldName, FieldsWhere<'patch', 'never'>>]?: EventFieldPatch<K> }
-  & {
+export type EventPatch = Flat<
+  Partial<EventEnvelope> & {
+    [K in Exclude<EventFieldName, FieldsWhere<'patch', 'never'>>]?: EventFieldPatch<K>;
+  } & {
     clearAttendance?: boolean;
     clearTravelPlan?: boolean;
     editScope?: 'occurrence' | 'series';
     occurrenceDate?: string;
     status?: EntryStatus;
-  }>;
+  }
+>;

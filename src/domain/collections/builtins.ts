@@ -13,59 +13,105 @@ type Builtin = Pick<Collection, 'key' | 'name' | 'description' | 'fields' | 'col
 
 export const BUILTINS: readonly Builtin[] = [
   {
-    key: 'calendar', name: 'Family calendar', description: 'The household calendar',
-    fields: [], color: 'sage', category: 'calendar',
+    key: 'calendar',
+    name: 'Family calendar',
+    description: 'The household calendar',
+    fields: [],
+    color: 'sage',
+    category: 'calendar',
   },
   {
-    key: 'meals', name: 'Meals', description: 'Meal plan: what is cooked when and by whom',
-    color: null, category: null,
+    key: 'meals',
+    name: 'Meals',
+    description: 'Meal plan: what is cooked when and by whom',
+    color: null,
+    category: null,
     fields: [
       { key: 'date', label: 'Date', type: 'date' },
-      { key: 'meal', label: 'Meal', type: 'select', options: ['breakfast', 'lunch', 'dinner', 'snack'] },
+      {
+        key: 'meal',
+        label: 'Meal',
+        type: 'select',
+        options: ['breakfast', 'lunch', 'dinner', 'snack'],
+      },
       { key: 'cook', label: 'Cook', type: 'person' },
       { key: 'recipe', label: 'Recipe', type: 'text' },
       notes,
     ],
   },
   {
-    key: 'chores', name: 'Chores', description: 'Household tasks and who does them',
-    color: null, category: null,
+    key: 'chores',
+    name: 'Chores',
+    description: 'Household tasks and who does them',
+    color: null,
+    category: null,
     fields: [
       { key: 'assignee', label: 'Assignee', type: 'person' },
       { key: 'due', label: 'Due', type: 'date' },
-      { key: 'repeats', label: 'Repeats', type: 'select', options: ['once', 'daily', 'weekly', 'monthly'] },
+      {
+        key: 'repeats',
+        label: 'Repeats',
+        type: 'select',
+        options: ['once', 'daily', 'weekly', 'monthly'],
+      },
       notes,
     ],
   },
   {
-    key: 'routines', name: 'Routines', description: 'Daily routines, step by step',
-    color: null, category: null,
+    key: 'routines',
+    name: 'Routines',
+    description: 'Daily routines, step by step',
+    color: null,
+    category: null,
     fields: [
       { key: 'person', label: 'Person', type: 'person' },
-      { key: 'timeOfDay', label: 'Time of day', type: 'select', options: ['morning', 'afternoon', 'evening', 'bedtime'] },
+      {
+        key: 'timeOfDay',
+        label: 'Time of day',
+        type: 'select',
+        options: ['morning', 'afternoon', 'evening', 'bedtime'],
+      },
       { key: 'steps', label: 'Steps', type: 'textarea' },
     ],
   },
   {
-    key: 'groceries', name: 'Groceries', description: 'The shopping list',
-    color: null, category: null,
+    key: 'groceries',
+    name: 'Groceries',
+    description: 'The shopping list',
+    color: null,
+    category: null,
     fields: [
       { key: 'quantity', label: 'Quantity', type: 'text' },
-      { key: 'aisle', label: 'Aisle', type: 'select', options: ['produce', 'dairy', 'meat', 'bakery', 'pantry', 'frozen', 'household', 'other'] },
+      {
+        key: 'aisle',
+        label: 'Aisle',
+        type: 'select',
+        options: ['produce', 'dairy', 'meat', 'bakery', 'pantry', 'frozen', 'household', 'other'],
+      },
       notes,
     ],
   },
 ];
 
 /** Display order of the built-ins in listings (custom collections follow, oldest first). */
-export const BUILTIN_ORDER: ReadonlyMap<string, number> = new Map(BUILTINS.map((b, i) => [b.key, i]));
+export const BUILTIN_ORDER: ReadonlyMap<string, number> = new Map(
+  BUILTINS.map((b, i) => [b.key, i]),
+);
 
 /** The built-ins a family lacks, as new records (the collections area's seed). */
-export function seedBuiltins(_family: FamilyInfo, nowIso: string, state?: FamilyState): RecordChange[] {
-  return   BUILTINS.filter((b) => !state?.get(COLLECTIONS, b.key)).map((b) => {
+export function seedBuiltins(
+  _family: FamilyInfo,
+  nowIso: string,
+  state?: FamilyState,
+): RecordChange[] {
+  return BUILTINS.filter((b) => !state?.get(COLLECTIONS, b.key)).map((b) => {
     const record: Collection = {
-      ...b, fields: b.fields.map((f) => ({ ...f, ...(f.options ? { options: [...f.options] } : {}) })),
-      builtin: true, sourceId: null, createdAt: nowIso, updatedAt: nowIso,
+      ...b,
+      fields: b.fields.map((f) => ({ ...f, ...(f.options ? { options: [...f.options] } : {}) })),
+      builtin: true,
+      sourceId: null,
+      createdAt: nowIso,
+      updatedAt: nowIso,
     };
     return { table: COLLECTIONS, id: b.key, value: record };
   });

@@ -6,12 +6,27 @@
  * same transaction and logs one `collection.deleted` (no per-entry records).
  */
 import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
-import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type {
+  AgendaChange,
+  CommandContext,
+  Decision,
+  FamilyState,
+  LogEvent,
+  RecordChange,
+} from '../shared/state.js';
 import { BUILTIN_ORDER } from './builtins.js';
 import { entriesOf } from './listing.js';
 import { normalizeText } from './search.js';
 import {
-  COLLECTIONS, ENTRIES, FIELD_KEY_RE, KEY_MAX, type Collection, type Color, type Entry, type FieldDef, type FieldType,
+  COLLECTIONS,
+  ENTRIES,
+  FIELD_KEY_RE,
+  KEY_MAX,
+  type Collection,
+  type Color,
+  type Entry,
+  type FieldDef,
+  type FieldType,
 } from './types.js';
 import { noChange } from '../shared/decision.js';
 
@@ -31,13 +46,15 @@ export function isCalendar(c: Collection): boolean {
 
 /** Built-ins first in their fixed order, then custom collections oldest first. */
 export function listCollections(state: FamilyState): Collection[] {
-  return state.derived('collections:list', () => Array.from(state.table<Collection>(COLLECTIONS).values()).sort((a, b) => {
-    const ra = BUILTIN_ORDER.get(a.key) ?? Infinity;
-    const rb = BUILTIN_ORDER.get(b.key) ?? Infinity;
-    if (ra !== rb) return ra - rb;
-    if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
-    return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-  }));
+  return state.derived('collections:list', () =>
+    Array.from(state.table<Collection>(COLLECTIONS).values()).sort((a, b) => {
+      const ra = BUILTIN_ORDER.get(a.key) ?? Infinity;
+      const rb = BUILTIN_ORDER.get(b.key) ?? Infinity;
+      if (ra !== rb) return ra - rb;
+      if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+      return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    }),
+  );
 }
 
 /** The family's calendars (category `calendar`): the built-in one, custom ones, feed ones. */
@@ -61,11 +78,16 @@ export interface CollectionView {
 /** A collection as the API shows it: `color`, `category`, `sourceId` only when set. */
 export function collectionView(c: Collection): CollectionView {
   return {
-    key: c.key, name: c.name, description: c.description, fields: c.fields,
+    key: c.key,
+    name: c.name,
+    description: c.description,
+    fields: c.fields,
     ...(c.color ? { color: c.color } : {}),
     ...(c.category ? { category: c.category } : {}),
     ...(c.sourceId ? { sourceId: c.sourceId } : {}),
-    builtin: c.builtin, createdAt: c.createdAt, updatedAt: c.updatedAt,
+    builtin: c.builtin,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
   };
 }
 
@@ -74,9 +96,12 @@ export function collectionView(c: Collection): CollectionView {
  * but a-z and 0-9 become `-`, trimmed of dashes, at most 48 characters; `-2`, `-3`… when taken.
  */
 export function deriveKey(name: string, taken: (key: string) => boolean): string {
-  const base = normalizeText(name)
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'collection';
-  const fit = (s: string, room: number) => s.slice(0, room).replace(/-+$/, '') || 'collection'.slice(0, room);
+  const base =
+    normalizeText(name)
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'collection';
+  const fit = (s: string, room: number) =>
+    s.slice(0, room).replace(/-+$/, '') || 'collection'.slice(0, room);
   let key = fit(base, KEY_MAX);
   for (let n = 2; taken(key); n++) {
     const suffix = `-${n}`;
@@ -85,7 +110,12 @@ export function deriveKey(name: string, taken: (key: string) => boolean): string
   return key;
 }
 
-export interface FieldInput { key: string; label: string; type?: FieldType; options?: string[] }
+export interface FieldInput {
+  key: string;
+  label: string;
+  type?: FieldType;
+  options?: string[];
+}
 
 /**
  * Checks a complete field list and fills defaults (`type` text). Options are required and
@@ -96,20 +126,35 @@ export function normalizeFields(input: readonly FieldInput[]): FieldDef[] {
   const seen = new Set<string>();
   const out: FieldDef[] = input.map((f, i) => {
     const type = f.type ?? 'text';
-    if (!FIELD_KEY_RE.test(f.key)) issues.push({ path: ['fields', i, 'key'], message: `must match ${FIELD_KEY_RE.source}` });
-    else if (seen.has(f.key)) issues.push({ path: ['fields', i, 'key'], message: `is used by another field: ${f.key}` });
+    if (!FIELD_KEY_RE.test(f.key))
+      issues.push({ path: ['fields', i, 'key'], message: `must match ${FIELD_KEY_RE.source}` });
+    else if (seen.has(f.key))
+      issues.push({ path: ['fields', i, 'key'], message: `is used by another field: ${f.key}` });
     seen.add(f.key);
     const label = f.label.trim();
     if (!label) issues.push({ path: ['fields', i, 'label'], message: 'must not be blank' });
     if (type === 'select') {
       const options = f.options ?? [];
-      if (options.length === 0) issues.push({ path: ['fields', i, 'options'], message: 'is required for a select field (at least one option)' });
+      if (options.length === 0)
+        issues.push({
+          path: ['fields', i, 'options'],
+          message: 'is required for a select field (at least one option)',
+        });
       const dup = options.find((o, j) => options.indexOf(o) !== j);
-      if (dup !== undefined) issues.push({ path: ['fields', i, 'options'], message: `lists ${JSON.stringify(dup)} twice` });
-      if (options.some((o) => !o.trim())) issues.push({ path: ['fields', i, 'options'], message: 'must not contain blank options' });
+      if (dup !== undefined)
+        issues.push({
+          path: ['fields', i, 'options'],
+          message: `lists ${JSON.stringify(dup)} twice`,
+        });
+      if (options.some((o) => !o.trim()))
+        issues.push({ path: ['fields', i, 'options'], message: 'must not contain blank options' });
       return { key: f.key, label, type, options: [...options] };
     }
-    if (f.options !== undefined) issues.push({ path: ['fields', i, 'options'], message: `is only allowed on select fields, not on ${type}` });
+    if (f.options !== undefined)
+      issues.push({
+        path: ['fields', i, 'options'],
+        message: `is only allowed on select fields, not on ${type}`,
+      });
     return { key: f.key, label, type };
   });
   failOnIssues(issues);
@@ -149,21 +194,40 @@ export interface CreateCollectionInput {
   fields?: FieldInput[];
 }
 
-export function decideCreateCollection(state: FamilyState, input: CreateCollectionInput, ctx: CommandContext): Decision<Collection> {
+export function decideCreateCollection(
+  state: FamilyState,
+  input: CreateCollectionInput,
+  ctx: CommandContext,
+): Decision<Collection> {
   const name = cleanName(input.name);
   const fields = normalizeFields(input.fields ?? []);
   const clash = nameTaken(state, name);
-  if (clash) throw new Conflict(`A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`, [{ path: ['name'], message: 'is already taken' }]);
+  if (clash)
+    throw new Conflict(
+      `A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`,
+      [{ path: ['name'], message: 'is already taken' }],
+    );
   if (input.key !== undefined) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(input.key) || input.key.length > KEY_MAX) throw Invalid.at(['key'], 'must be letters, digits, ".", "_" or "-", at most 48');
-    if (getCollection(state, input.key)) throw new Conflict(`A collection with the key ${input.key} already exists`, [{ path: ['key'], message: 'is already taken' }]);
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(input.key) || input.key.length > KEY_MAX)
+      throw Invalid.at(['key'], 'must be letters, digits, ".", "_" or "-", at most 48');
+    if (getCollection(state, input.key))
+      throw new Conflict(`A collection with the key ${input.key} already exists`, [
+        { path: ['key'], message: 'is already taken' },
+      ]);
   }
   const key = input.key ?? deriveKey(name, (k) => getCollection(state, k) !== undefined);
   const at = ctx.now.toISOString();
   const c: Collection = {
-    key, name, description: cleanDescription(input.description), fields,
-    color: input.color ?? null, category: input.category ?? null,
-    builtin: false, sourceId: null, createdAt: at, updatedAt: at,
+    key,
+    name,
+    description: cleanDescription(input.description),
+    fields,
+    color: input.color ?? null,
+    category: input.category ?? null,
+    builtin: false,
+    sourceId: null,
+    createdAt: at,
+    updatedAt: at,
   };
   return {
     result: c,
@@ -180,39 +244,69 @@ export interface UpdateCollectionInput {
 }
 
 /** Only the fields sent change; `fields` replaces the whole list; a no-op writes nothing. */
-export function decideUpdateCollection(state: FamilyState, key: string, input: UpdateCollectionInput, ctx: CommandContext): Decision<Collection> {
+export function decideUpdateCollection(
+  state: FamilyState,
+  key: string,
+  input: UpdateCollectionInput,
+  ctx: CommandContext,
+): Decision<Collection> {
   const before = requireCollection(state, key);
   const next: Collection = { ...before };
   if (input.name !== undefined) {
     next.name = cleanName(input.name);
     const clash = nameTaken(state, next.name, key);
-    if (clash) throw new Conflict(`A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`, [{ path: ['name'], message: 'is already taken' }]);
+    if (clash)
+      throw new Conflict(
+        `A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`,
+        [{ path: ['name'], message: 'is already taken' }],
+      );
   }
   if (input.description !== undefined) next.description = cleanDescription(input.description);
   if (input.color !== undefined) next.color = input.color;
   if (input.fields !== undefined) next.fields = normalizeFields(input.fields);
-  const same = next.name === before.name && next.description === before.description && next.color === before.color
-    && JSON.stringify(next.fields) === JSON.stringify(before.fields);
+  const same =
+    next.name === before.name &&
+    next.description === before.description &&
+    next.color === before.color &&
+    JSON.stringify(next.fields) === JSON.stringify(before.fields);
   if (same) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   return {
     result: next,
     changes: [{ table: COLLECTIONS, id: key, value: next }],
-    events: [{ type: 'collection.updated', object: collectionView(next), previous: collectionView(before) }],
+    events: [
+      {
+        type: 'collection.updated',
+        object: collectionView(next),
+        previous: collectionView(before),
+      },
+    ],
   };
 }
 
-export interface DeletedCollection { collection: Collection; deletedEntries: number }
+export interface DeletedCollection {
+  collection: Collection;
+  deletedEntries: number;
+}
 
-export function decideDeleteCollection(state: FamilyState, key: string, ctx: CommandContext): Decision<DeletedCollection> {
+export function decideDeleteCollection(
+  state: FamilyState,
+  key: string,
+  ctx: CommandContext,
+): Decision<DeletedCollection> {
   const c = requireCollection(state, key);
   if (c.builtin) throw new Conflict(`${c.name} is a built-in collection and cannot be deleted`);
-  if (c.sourceId) throw new Conflict(`${c.name} belongs to an external calendar feed: remove the feed (DELETE /calendar/external/${c.sourceId}) instead`);
+  if (c.sourceId)
+    throw new Conflict(
+      `${c.name} belongs to an external calendar feed: remove the feed (DELETE /calendar/external/${c.sourceId}) instead`,
+    );
   const entries: readonly Entry[] = entriesOf(state, key);
   const ids = new Set(entries.map((e) => e.id));
   const changes: RecordChange[] = [{ table: COLLECTIONS, id: key, value: null }];
   for (const id of ids) changes.push({ table: ENTRIES, id, value: null });
-  const events: LogEvent[] = [{ type: 'collection.deleted', object: { ...collectionView(c), deletedEntries: ids.size } }];
+  const events: LogEvent[] = [
+    { type: 'collection.deleted', object: { ...collectionView(c), deletedEntries: ids.size } },
+  ];
   const agenda: AgendaChange[] = [];
   // Other areas' part: a deleted calendar's events leave every plan they were linked to.
   const more = ctx.react.collectionDeleted(state, c, ids, ctx);

@@ -11,10 +11,17 @@ import { charCount } from '../shared/text.js';
 import { TEXT_MAX, TEXTAREA_MAX, type Collection, type FieldDef } from './types.js';
 
 /** Why `value` does not fit `field`, or null when it does. */
-function problem(state: FamilyState, field: FieldDef, value: unknown, previous: unknown): string | null {
+function problem(
+  state: FamilyState,
+  field: FieldDef,
+  value: unknown,
+  previous: unknown,
+): string | null {
   switch (field.type) {
     case 'date':
-      return typeof value === 'string' && isCalendarDate(value) ? null : 'must be a calendar date YYYY-MM-DD';
+      return typeof value === 'string' && isCalendarDate(value)
+        ? null
+        : 'must be a calendar date YYYY-MM-DD';
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a finite number';
     case 'person':
@@ -25,14 +32,18 @@ function problem(state: FamilyState, field: FieldDef, value: unknown, previous: 
       return activePerson(state, value) ? null : `is not a person of this family: ${value}`;
     case 'select': {
       const options = field.options ?? [];
-      return typeof value === 'string' && options.includes(value) ? null : `must be one of ${options.join(', ')}`;
+      return typeof value === 'string' && options.includes(value)
+        ? null
+        : `must be one of ${options.join(', ')}`;
     }
     case 'text':
       if (typeof value !== 'string') return 'must be a string';
       return charCount(value) <= TEXT_MAX ? null : `must be at most ${TEXT_MAX} characters long`;
     case 'textarea':
       if (typeof value !== 'string') return 'must be a string';
-      return charCount(value) <= TEXTAREA_MAX ? null : `must be at most ${TEXTAREA_MAX} characters long`;
+      return charCount(value) <= TEXTAREA_MAX
+        ? null
+        : `must be at most ${TEXTAREA_MAX} characters long`;
     default: {
       const never: never = field.type;
       return `has an unknown field type ${String(never)}`;
@@ -46,8 +57,12 @@ function problem(state: FamilyState, field: FieldDef, value: unknown, previous: 
  * `issues` under `prefix` (e.g. `["items", 3, "data"]`).
  */
 export function mergeData(
-  state: FamilyState, collection: Collection, base: Record<string, unknown>, patch: Record<string, unknown> | undefined,
-  prefix: Path, issues: Issue[],
+  state: FamilyState,
+  collection: Collection,
+  base: Record<string, unknown>,
+  patch: Record<string, unknown> | undefined,
+  prefix: Path,
+  issues: Issue[],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   if (!patch) return out;
@@ -55,7 +70,10 @@ export function mergeData(
   for (const [key, value] of Object.entries(patch)) {
     const field = fields.get(key);
     if (!field) continue;
-    if (value === null) { delete out[key]; continue; }
+    if (value === null) {
+      delete out[key];
+      continue;
+    }
     const why = problem(state, field, value, base[key]);
     if (why) issues.push({ path: [...prefix, key], message: why });
     else out[key] = value;
@@ -73,10 +91,17 @@ export function fieldMap(collection: Collection): Map<string, FieldDef> {
 }
 
 /** The data the API shows: only keys the collection still defines. */
-export function visibleData(collection: Collection, data: Record<string, unknown>): Record<string, unknown> {
+export function visibleData(
+  collection: Collection,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
   const fields = fieldMap(collection);
   let hidden = false;
-  for (const k in data) if (!fields.has(k)) { hidden = true; break; }
+  for (const k in data)
+    if (!fields.has(k)) {
+      hidden = true;
+      break;
+    }
   if (!hidden) return data;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(data)) if (fields.has(k)) out[k] = v;

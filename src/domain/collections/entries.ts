@@ -5,8 +5,21 @@
  * one change-log record per entry. Calendar collections hold events, written only through the
  * calendar endpoints: here they answer 409.
  */
-import { Conflict, Invalid, NotFound, failOnIssues, type Issue, type Path } from '../shared/errors.js';
-import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import {
+  Conflict,
+  Invalid,
+  NotFound,
+  failOnIssues,
+  type Issue,
+  type Path,
+} from '../shared/errors.js';
+import type {
+  CommandContext,
+  Decision,
+  FamilyState,
+  LogEvent,
+  RecordChange,
+} from '../shared/state.js';
 import { isCalendar, requireCollection } from './collections.js';
 import { mergeData, sameData } from './data.js';
 import { entryView } from './listing.js';
@@ -43,10 +56,17 @@ function cleanTitle(title: string, path: Path, issues: Issue[]): string {
   return t;
 }
 
-export interface NewEntryInput { title: string; data?: Record<string, unknown> }
+export interface NewEntryInput {
+  title: string;
+  data?: Record<string, unknown>;
+}
 
 export function decideCreateEntries(
-  state: FamilyState, collectionKey: string, items: readonly NewEntryInput[], ctx: CommandContext, at: At = IN_BATCH,
+  state: FamilyState,
+  collectionKey: string,
+  items: readonly NewEntryInput[],
+  ctx: CommandContext,
+  at: At = IN_BATCH,
 ): Decision<Entry[]> {
   const c = writableCollection(state, collectionKey);
   const issues: Issue[] = [];
@@ -58,7 +78,13 @@ export function decideCreateEntries(
   });
   if (issues.length) fail(issues);
   const entries: Entry[] = made.map(({ title, data }) => ({
-    id: ctx.newId('ent'), collectionKey: c.key, title, status: 'active', data, createdAt: now, updatedAt: now,
+    id: ctx.newId('ent'),
+    collectionKey: c.key,
+    title,
+    status: 'active',
+    data,
+    createdAt: now,
+    updatedAt: now,
   }));
   return {
     result: entries,
@@ -68,7 +94,13 @@ export function decideCreateEntries(
 }
 
 /** The entry `id` of collection `c`, or a not-found issue. */
-function findEntry(state: FamilyState, c: Collection, id: string, path: Path, missing: Issue[]): Entry | undefined {
+function findEntry(
+  state: FamilyState,
+  c: Collection,
+  id: string,
+  path: Path,
+  missing: Issue[],
+): Entry | undefined {
   const e = state.get<Entry>(ENTRIES, id);
   if (e && e.collectionKey === c.key) return e;
   missing.push({ path, message: `is not an entry of ${c.key}: ${id}` });
@@ -79,7 +111,8 @@ function refuseRepeats(ids: readonly string[], path: (i: number) => Path): void 
   const seen = new Set<string>();
   const issues: Issue[] = [];
   ids.forEach((id, i) => {
-    if (seen.has(id)) issues.push({ path: path(i), message: `repeats ${id}: each entry may appear once` });
+    if (seen.has(id))
+      issues.push({ path: path(i), message: `repeats ${id}: each entry may appear once` });
     seen.add(id);
   });
   if (issues.length) fail(issues);
@@ -97,10 +130,17 @@ export interface EntryPatchInput {
  * key). Items that change nothing are answered but not written or logged.
  */
 export function decideUpdateEntries(
-  state: FamilyState, collectionKey: string, items: readonly EntryPatchInput[], ctx: CommandContext, at: At = IN_BATCH,
+  state: FamilyState,
+  collectionKey: string,
+  items: readonly EntryPatchInput[],
+  ctx: CommandContext,
+  at: At = IN_BATCH,
 ): Decision<Entry[]> {
   const c = writableCollection(state, collectionKey);
-  refuseRepeats(items.map((it) => it.entryId), (i) => [...at(i), 'entryId']);
+  refuseRepeats(
+    items.map((it) => it.entryId),
+    (i) => [...at(i), 'entryId'],
+  );
   const missing: Issue[] = [];
   const issues: Issue[] = [];
   const now = ctx.now.toISOString();
@@ -113,7 +153,8 @@ export function decideUpdateEntries(
     const next: Entry = { ...before };
     if (item.title !== undefined) next.title = cleanTitle(item.title, [...at(i), 'title'], issues);
     if (item.status !== undefined) next.status = item.status;
-    if (item.data !== undefined) next.data = mergeData(state, c, before.data, item.data, [...at(i), 'data'], issues);
+    if (item.data !== undefined)
+      next.data = mergeData(state, c, before.data, item.data, [...at(i), 'data'], issues);
     return { before, next };
   });
   if (missing.length) fail(missing, NotFound);
@@ -122,17 +163,29 @@ export function decideUpdateEntries(
   const events: LogEvent[] = [];
   const result = pairs.map((p) => {
     const { before, next } = p!;
-    if (next.title === before.title && next.status === before.status && sameData(next.data, before.data)) return before;
+    if (
+      next.title === before.title &&
+      next.status === before.status &&
+      sameData(next.data, before.data)
+    )
+      return before;
     next.updatedAt = now;
     changes.push({ table: ENTRIES, id: next.id, value: next });
-    events.push({ type: 'tracker.entry.updated', object: entryView(c, next), previous: entryView(c, before) });
+    events.push({
+      type: 'tracker.entry.updated',
+      object: entryView(c, next),
+      previous: entryView(c, before),
+    });
     return next;
   });
   return { result, changes, events };
 }
 
 export function decideDeleteEntries(
-  state: FamilyState, collectionKey: string, entryIds: readonly string[], ctx: CommandContext,
+  state: FamilyState,
+  collectionKey: string,
+  entryIds: readonly string[],
+  ctx: CommandContext,
   at: (i: number) => Path = (i) => ['entryIds', i],
 ): Decision<Entry[]> {
   const c = writableCollection(state, collectionKey);
@@ -144,7 +197,10 @@ export function decideDeleteEntries(
   return {
     result: entries,
     // Entries a CalDAV client named leave their name behind for its next sync.
-    changes: [...entries.map((e) => ({ table: ENTRIES, id: e.id, value: null })), ...tombstonesFor(entries, ctx.now.toISOString())],
+    changes: [
+      ...entries.map((e) => ({ table: ENTRIES, id: e.id, value: null })),
+      ...tombstonesFor(entries, ctx.now.toISOString()),
+    ],
     events: entries.map((e) => ({ type: 'tracker.entry.deleted', object: entryView(c, e) })),
   };
 }

@@ -25,7 +25,11 @@ const EMPTY: readonly Entry[] = [];
  * change (a busy family adds entries many times a second, and a rebuild walks all of them).
  */
 function index(state: FamilyState): Map<string, Entry[]> {
-  return state.followed('entries:byCollection', () => buildIndex(state), (groups, changes) => followIndex(state, groups, changes));
+  return state.followed(
+    'entries:byCollection',
+    () => buildIndex(state),
+    (groups, changes) => followIndex(state, groups, changes),
+  );
 }
 
 function buildIndex(state: FamilyState): Map<string, Entry[]> {
@@ -36,7 +40,10 @@ function buildIndex(state: FamilyState): Map<string, Entry[]> {
     g.push(e);
   }
   // Records are held in creation order, so this is a reverse plus a linear check in practice.
-  for (const g of groups.values()) { g.reverse(); g.sort(newerFirst); }
+  for (const g of groups.values()) {
+    g.reverse();
+    g.sort(newerFirst);
+  }
   return groups;
 }
 
@@ -46,7 +53,8 @@ function positionOf(list: readonly Entry[], e: Entry): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (newerFirst(list[mid], e) < 0) lo = mid + 1; else hi = mid;
+    if (newerFirst(list[mid], e) < 0) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -56,7 +64,11 @@ function positionOf(list: readonly Entry[], e: Entry): number {
  * (createdAt, id); a deletion, or an entry that changed collection or creation time (then the
  * entry counts no longer add up), makes the caller rebuild instead.
  */
-function followIndex(state: FamilyState, groups: Map<string, Entry[]>, changes: readonly RecordChange[]): boolean {
+function followIndex(
+  state: FamilyState,
+  groups: Map<string, Entry[]>,
+  changes: readonly RecordChange[],
+): boolean {
   let touched = false;
   for (const c of changes) {
     if (c.table !== ENTRIES) continue;
@@ -89,9 +101,13 @@ export type EntryView = Entry;
  */
 export function entryView(collection: Collection, e: Entry): EntryView {
   return {
-    id: e.id, collectionKey: e.collectionKey, title: e.title, status: e.status,
+    id: e.id,
+    collectionKey: e.collectionKey,
+    title: e.title,
+    status: e.status,
     data: collection.category === 'calendar' ? (e.data ?? {}) : visibleData(collection, e.data),
-    createdAt: e.createdAt, updatedAt: e.updatedAt,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
   };
 }
 
@@ -102,7 +118,8 @@ function searchText(collection: Collection, e: Entry): string {
   const hit = searchable.get(e);
   if (hit && hit.fields === collection.fields) return hit.text;
   const parts = [e.title];
-  const data = collection.category === 'calendar' ? (e.data ?? {}) : visibleData(collection, e.data);
+  const data =
+    collection.category === 'calendar' ? (e.data ?? {}) : visibleData(collection, e.data);
   collectValues(data, parts);
   const text = normalizeText(parts.join('\n'));
   searchable.set(e, { fields: collection.fields, text });
@@ -113,7 +130,8 @@ function collectValues(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
   else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
   else if (Array.isArray(value)) for (const v of value) collectValues(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) collectValues(v, out);
+  else if (value && typeof value === 'object')
+    for (const v of Object.values(value)) collectValues(v, out);
 }
 
 /** Opaque list position: the (createdAt, id) of the last entry of the previous page. */
@@ -136,7 +154,8 @@ function startAfter(list: readonly Entry[], at: { createdAt: string; id: string 
     const mid = (lo + hi) >>> 1;
     const e = list[mid];
     const after = e.createdAt < at.createdAt || (e.createdAt === at.createdAt && e.id < at.id);
-    if (after) hi = mid; else lo = mid + 1;
+    if (after) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }
@@ -148,7 +167,10 @@ export interface ListQuery {
   cursor?: string;
 }
 
-export interface EntryPage { entries: Entry[]; nextCursor?: string }
+export interface EntryPage {
+  entries: Entry[];
+  nextCursor?: string;
+}
 
 /** One page of a collection's entries: without `status`, archived entries are left out. */
 export function listEntries(state: FamilyState, collection: Collection, q: ListQuery): EntryPage {
@@ -158,15 +180,21 @@ export function listEntries(state: FamilyState, collection: Collection, q: ListQ
   // A search is answered from its full match list, kept until the family's next write, so
   // paging through it or repeating it does not scan the collection again.
   const all = terms.length
-    ? state.derived(`entries:search:${collection.key}:${q.status ?? ''}:${terms.join('\u0000')}`,
-      () => entriesOf(state, collection.key).filter((e) => wanted(e) && matchesTerms(searchText(collection, e), terms)))
+    ? state.derived(
+        `entries:search:${collection.key}:${q.status ?? ''}:${terms.join('\u0000')}`,
+        () =>
+          entriesOf(state, collection.key).filter(
+            (e) => wanted(e) && matchesTerms(searchText(collection, e), terms),
+          ),
+      )
     : entriesOf(state, collection.key);
   let i = q.cursor ? startAfter(all, decodeCursor(q.cursor)) : 0;
   const out: Entry[] = [];
   for (; i < all.length; i++) {
     const e = all[i];
     if (!wanted(e)) continue;
-    if (out.length === limit) return { entries: out, nextCursor: encodeCursor(out[out.length - 1]) };
+    if (out.length === limit)
+      return { entries: out, nextCursor: encodeCursor(out[out.length - 1]) };
     out.push(e);
   }
   return { entries: out };

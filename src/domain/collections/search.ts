@@ -7,7 +7,18 @@
  * Letters that carry their mark inside (no decomposition): how a person types them on a plain
  * keyboard.
  */
-const LETTERS: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ħ: 'h' };
+const LETTERS: Record<string, string> = {
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  đ: 'd',
+  ð: 'd',
+  ł: 'l',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+};
 const LETTER_RE = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
 
 /**
@@ -15,7 +26,11 @@ const LETTER_RE = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
  * like.
  */
 export function normalizeText(s: string): string {
-  return s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(LETTER_RE, (c) => LETTERS[c]);
+  return s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(LETTER_RE, (c) => LETTERS[c]);
 }
 
 /** The query's words, folded; an entry matches when its text contains every one of them. */

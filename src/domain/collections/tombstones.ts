@@ -23,7 +23,12 @@ export function tombstonesFor(entries: readonly Entry[], at: string): RecordChan
   const out: RecordChange[] = [];
   for (const e of entries) {
     if (!e.dav || e.dav.name === e.id) continue;
-    const t: DavTombstone = { id: e.id, collectionKey: e.collectionKey, name: e.dav.name, deletedAt: at };
+    const t: DavTombstone = {
+      id: e.id,
+      collectionKey: e.collectionKey,
+      name: e.dav.name,
+      deletedAt: at,
+    };
     out.push({ table: DAV_TOMBSTONES, id: e.id, value: t });
   }
   return out;

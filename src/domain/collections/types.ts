@@ -7,13 +7,13 @@ export const COLLECTIONS = 'collections';
 export const ENTRIES = 'entries';
 
 export const FIELD_TYPES = ['date', 'number', 'person', 'select', 'text', 'textarea'] as const;
-export type FieldType = typeof FIELD_TYPES[number];
+export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const COLORS = ['sage', 'blue', 'clay', 'plum', 'gold'] as const;
-export type Color = typeof COLORS[number];
+export type Color = (typeof COLORS)[number];
 
 export const ENTRY_STATUSES = ['active', 'done', 'archived'] as const;
-export type EntryStatus = typeof ENTRY_STATUSES[number];
+export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 
 export interface FieldDef {
   key: string;

@@ -55,13 +55,23 @@ export const OVERVIEW_MAX = 50;
 // ---- snippets -------------------------------------------------------------------------------
 
 /** Event timing as stored, or as the API shows it (unset times null). */
-interface Timing { date: string; endDate?: string | null; time?: string | null; endTime?: string | null; allDay?: boolean; where?: unknown }
+interface Timing {
+  date: string;
+  endDate?: string | null;
+  time?: string | null;
+  endTime?: string | null;
+  allDay?: boolean;
+  where?: unknown;
+}
 
 function eventSummary(d: Timing): string {
   const when = [d.endDate && d.endDate !== d.date ? `${d.date} – ${d.endDate}` : d.date];
   if (d.time && d.allDay !== true) when.push(d.endTime ? `${d.time}–${d.endTime}` : d.time);
   else when.push('all day');
-  return [when.join(' '), ...(typeof d.where === 'string' && d.where ? [clip(d.where, 80)] : [])].join(' · ');
+  return [
+    when.join(' '),
+    ...(typeof d.where === 'string' && d.where ? [clip(d.where, 80)] : []),
+  ].join(' · ');
 }
 
 function personSnippet(p: Person): string {
@@ -92,7 +102,13 @@ function entryDate(c: Collection, e: Entry): string | undefined {
  * Snippets stay within SNIPPET_MAX characters (an event's timing and place come first, the
  * matched words after them in what room is left, at least 60 characters).
  */
-function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from: string, to: string): ContextResult | null {
+function resultOf(
+  doc: ContextDoc,
+  score: number,
+  terms: readonly string[],
+  from: string,
+  to: string,
+): ContextResult | null {
   const text = doc.snippetText ?? doc.text;
   switch (doc.type) {
     case 'event': {
@@ -102,9 +118,15 @@ function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from
       const summary = eventSummary(o.data);
       const matched = around(text, terms, Math.max(60, SNIPPET_MAX - summary.length - 3));
       return {
-        type: 'event', id: ev.id, title: o.title, collectionKey: ev.collectionKey, date: o.data.date,
+        type: 'event',
+        id: ev.id,
+        title: o.title,
+        collectionKey: ev.collectionKey,
+        date: o.data.date,
         ...(o.data.time && o.data.allDay !== true ? { time: o.data.time } : {}),
-        status: o.status, snippet: matched ? `${summary} · ${matched}` : summary, score,
+        status: o.status,
+        snippet: matched ? `${summary} · ${matched}` : summary,
+        score,
       };
     }
     case 'entry': {
@@ -112,8 +134,14 @@ function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from
       const matched = around(text, terms);
       const date = entryDate(doc.collection!, e);
       return {
-        type: 'entry', id: e.id, title: e.title, collectionKey: e.collectionKey, ...(date ? { date } : {}),
-        status: e.status, snippet: matched ?? clip(doc.text), score,
+        type: 'entry',
+        id: e.id,
+        title: e.title,
+        collectionKey: e.collectionKey,
+        ...(date ? { date } : {}),
+        status: e.status,
+        snippet: matched ?? clip(doc.text),
+        score,
       };
     }
     case 'person': {
@@ -122,7 +150,14 @@ function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from
     }
     case 'collection': {
       const c = doc.record as Collection;
-      return { type: 'collection', id: c.key, title: c.name, collectionKey: c.key, snippet: around(text, terms) ?? collectionSnippet(c), score };
+      return {
+        type: 'collection',
+        id: c.key,
+        title: c.name,
+        collectionKey: c.key,
+        snippet: around(text, terms) ?? collectionSnippet(c),
+        score,
+      };
     }
     default: {
       const never: never = doc.type;
@@ -134,7 +169,12 @@ function resultOf(doc: ContextDoc, score: number, terms: readonly string[], from
 const round = (score: number) => Math.round(score * 1000) / 1000;
 
 /** The best `limit` results for `query`, as of `now` (which decides the events' window). */
-export function searchContext(state: FamilyState, query: string, limit: number, now: Date): ContextResult[] {
+export function searchContext(
+  state: FamilyState,
+  query: string,
+  limit: number,
+  now: Date,
+): ContextResult[] {
   const today = todayIn(state.family.timezone, now);
   const answers = state.derived('context:search', () => new Map<string, ContextResult[]>());
   const key = `${today}\u0000${limit}\u0000${query}`;
@@ -172,29 +212,52 @@ export function contextOverview(state: FamilyState, now: Date): ContextResult[] 
   const today = todayIn(state.family.timezone, now);
   return state.derived(`context:overview:${today}`, () => {
     const out: ContextResult[] = [];
-    const { events } = listEvents(state, { from: today, to: addDays(today, OVERVIEW_DAYS - 1), limit: OVERVIEW_MAX }, now);
+    const { events } = listEvents(
+      state,
+      { from: today, to: addDays(today, OVERVIEW_DAYS - 1), limit: OVERVIEW_MAX },
+      now,
+    );
     for (const ev of events) {
       const d = ev.data as unknown as Timing;
       out.push({
-        type: 'event', id: ev.id, title: ev.title, collectionKey: ev.calendarKey, date: d.date,
+        type: 'event',
+        id: ev.id,
+        title: ev.title,
+        collectionKey: ev.calendarKey,
+        date: d.date,
         ...(typeof d.time === 'string' && d.allDay !== true ? { time: d.time } : {}),
-        status: ev.status, snippet: eventSummary(ev.data as unknown as Timing), score: 0,
+        status: ev.status,
+        snippet: eventSummary(ev.data as unknown as Timing),
+        score: 0,
       });
     }
     const chores = state.get<Collection>('collections', 'chores');
     if (chores) {
-      const open = entriesOf(state, 'chores').filter((e) => e.status === 'active')
+      const open = entriesOf(state, 'chores')
+        .filter((e) => e.status === 'active')
         .map((e) => ({ e, due: entryDate(chores, e) }));
       open.sort(dueFirst);
       for (const { e, due } of open.slice(0, OVERVIEW_MAX)) {
         out.push({
-          type: 'entry', id: e.id, title: e.title, collectionKey: 'chores', ...(due ? { date: due } : {}),
-          status: e.status, snippet: clip(entryDoc(chores, e)?.text ?? ''), score: 0,
+          type: 'entry',
+          id: e.id,
+          title: e.title,
+          collectionKey: 'chores',
+          ...(due ? { date: due } : {}),
+          status: e.status,
+          snippet: clip(entryDoc(chores, e)?.text ?? ''),
+          score: 0,
         });
       }
     }
     for (const p of listPeople(state)) {
-      out.push({ type: 'person', id: p.id, title: p.familiarName ?? p.name, snippet: personSnippet(p), score: 0 });
+      out.push({
+        type: 'person',
+        id: p.id,
+        title: p.familiarName ?? p.name,
+        snippet: personSnippet(p),
+        score: 0,
+      });
     }
     return out;
   });

@@ -39,10 +39,12 @@ export function docId(table: string, id: string): string {
 const EVENT_TEXT = ['where', 'note', 'description', 'assignee'] as const; // `where` first: see snippetText
 
 function collect(value: unknown, out: string[]): void {
-  if (typeof value === 'string') { if (value.trim()) out.push(value.trim()); }
-  else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+  if (typeof value === 'string') {
+    if (value.trim()) out.push(value.trim());
+  } else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
   else if (Array.isArray(value)) for (const v of value) collect(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) collect(v, out);
+  else if (value && typeof value === 'object')
+    for (const v of Object.values(value)) collect(v, out);
 }
 
 /**
@@ -59,13 +61,27 @@ export function entryDoc(collection: Collection | undefined, e: Entry): ContextD
     for (const [k, v] of Object.entries(d)) if (!EVENT_KEYS.has(k)) collect(v, parts);
     const where = typeof d.where === 'string' && d.where.trim() ? 1 : 0;
     return {
-      id: docId(ENTRIES, e.id), type: 'event', title: e.title, names: e.title, text: parts.join(' · '),
-      snippetText: parts.slice(where).join(' · '), record: e, collection,
+      id: docId(ENTRIES, e.id),
+      type: 'event',
+      title: e.title,
+      names: e.title,
+      text: parts.join(' · '),
+      snippetText: parts.slice(where).join(' · '),
+      record: e,
+      collection,
     };
   }
   const data = visibleData(collection, e.data);
   for (const f of collection.fields) if (f.type !== 'person') collect(data[f.key], parts);
-  return { id: docId(ENTRIES, e.id), type: 'entry', title: e.title, names: e.title, text: parts.join(' · '), record: e, collection };
+  return {
+    id: docId(ENTRIES, e.id),
+    type: 'entry',
+    title: e.title,
+    names: e.title,
+    text: parts.join(' · '),
+    record: e,
+    collection,
+  };
 }
 
 /**
@@ -73,15 +89,30 @@ export function entryDoc(collection: Collection | undefined, e: Entry): ContextD
  */
 export function personDoc(p: Person): ContextDoc | null {
   if (p.deletedAt !== null) return null;
-  const names = p.familiarName && p.familiarName !== p.name ? `${p.familiarName} ${p.name}` : p.name;
+  const names =
+    p.familiarName && p.familiarName !== p.name ? `${p.familiarName} ${p.name}` : p.name;
   const parts = [p.kind, ...(p.email ? [p.email] : [])];
-  return { id: docId(PEOPLE, p.id), type: 'person', title: p.familiarName ?? p.name, names, text: parts.join(' · '), record: p };
+  return {
+    id: docId(PEOPLE, p.id),
+    type: 'person',
+    title: p.familiarName ?? p.name,
+    names,
+    text: parts.join(' · '),
+    record: p,
+  };
 }
 
 /** A collection's document: its name, description and field labels. */
 export function collectionDoc(c: Collection): ContextDoc {
   const parts = [...(c.description ? [c.description] : []), ...c.fields.map((f) => f.label)];
-  return { id: docId(COLLECTIONS, c.key), type: 'collection', title: c.name, names: c.name, text: parts.join(' · '), record: c };
+  return {
+    id: docId(COLLECTIONS, c.key),
+    type: 'collection',
+    title: c.name,
+    names: c.name,
+    text: parts.join(' · '),
+    record: c,
+  };
 }
 
 /** Every document of the family (a full build). */

@@ -19,7 +19,14 @@ import { normalizeText } from '../collections/search.js';
 import { COLLECTIONS, ENTRIES, type Collection, type Entry } from '../collections/types.js';
 import { PEOPLE, type Person } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
-import { allDocs, collectionDoc, docId, entryDoc, personDoc, type ContextDoc } from './documents.js';
+import {
+  allDocs,
+  collectionDoc,
+  docId,
+  entryDoc,
+  personDoc,
+  type ContextDoc,
+} from './documents.js';
 
 /** Title matches count this many times a match in the rest of the text. */
 export const TITLE_BOOST = 3;
@@ -47,7 +54,11 @@ function fuzziness(term: string): number | false {
   return false;
 }
 
-export interface Hit { doc: ContextDoc; score: number; terms: string[] }
+export interface Hit {
+  doc: ContextDoc;
+  score: number;
+  terms: string[];
+}
 
 export class ContextIndex {
   private mini!: MiniSearch<ContextDoc>;
@@ -67,7 +78,10 @@ export class ContextIndex {
   sync(state: FamilyState): void {
     if (this.version === state.version) return;
     const changes = state.changesSince(this.version);
-    if (!changes) { this.rebuild(state); return; }
+    if (!changes) {
+      this.rebuild(state);
+      return;
+    }
     const touched = new Map<string, { table: string; id: string }>();
     for (const c of changes) touched.set(docId(c.table, c.id), c);
     for (const { table, id } of touched.values()) this.refresh(state, table, id);
@@ -77,7 +91,12 @@ export class ContextIndex {
   /** Matching documents, best first (every word must match, as a prefix or with a small typo). */
   search(query: string): Hit[] {
     const results: SearchResult[] = this.mini.search(query, {
-      prefix: true, fuzzy: fuzziness, maxFuzzy: 2, combineWith: 'AND', boost: { names: TITLE_BOOST }, weights: MATCH_WEIGHTS,
+      prefix: true,
+      fuzzy: fuzziness,
+      maxFuzzy: 2,
+      combineWith: 'AND',
+      boost: { names: TITLE_BOOST },
+      weights: MATCH_WEIGHTS,
     });
     const out: Hit[] = [];
     for (const r of results) {
@@ -87,7 +106,9 @@ export class ContextIndex {
     return out;
   }
 
-  get size(): number { return this.docs.size; }
+  get size(): number {
+    return this.docs.size;
+  }
 
   private rebuild(state: FamilyState): void {
     this.mini = new MiniSearch<ContextDoc>({
@@ -111,7 +132,8 @@ export class ContextIndex {
       this.docs.delete(id);
       return;
     }
-    if (this.mini.has(id)) this.mini.replace(doc); else this.mini.add(doc);
+    if (this.mini.has(id)) this.mini.replace(doc);
+    else this.mini.add(doc);
     this.docs.set(id, doc);
   }
 
@@ -119,7 +141,10 @@ export class ContextIndex {
     switch (table) {
       case ENTRIES: {
         const e = state.get<Entry>(ENTRIES, id);
-        this.put(docId(ENTRIES, id), e ? entryDoc(state.get<Collection>(COLLECTIONS, e.collectionKey), e) : null);
+        this.put(
+          docId(ENTRIES, id),
+          e ? entryDoc(state.get<Collection>(COLLECTIONS, e.collectionKey), e) : null,
+        );
         return;
       }
       case PEOPLE: {
@@ -131,7 +156,8 @@ export class ContextIndex {
         const c = state.get<Collection>(COLLECTIONS, id);
         const before = this.collections.get(id);
         this.put(docId(COLLECTIONS, id), c ? collectionDoc(c) : null);
-        if (c) this.collections.set(id, c); else this.collections.delete(id);
+        if (c) this.collections.set(id, c);
+        else this.collections.delete(id);
         // Entries show only the fields their collection defines, and a calendar's entries are
         // events: when either changes, the collection's entries are indexed again.
         if (c && before && (c.fields !== before.fields || c.category !== before.category)) {

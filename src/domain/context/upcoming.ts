@@ -26,13 +26,19 @@ function overlaps(d: EventData, from: string, to: string): boolean {
 }
 
 function occurrence(ev: EventRecord, date: string, x: OccurrenceException | undefined): Occurrence {
-  return { occurrenceDate: date, data: occurrenceData(ev, date, x), title: x?.title ?? ev.title, status: x?.status ?? ev.status };
+  return {
+    occurrenceDate: date,
+    data: occurrenceData(ev, date, x),
+    title: x?.title ?? ev.title,
+    status: x?.status ?? ev.status,
+  };
 }
 
 function compute(ev: EventRecord, from: string, to: string): Occurrence | null {
   if (!isSeries(ev)) {
     return ev.status !== 'archived' && overlaps(ev.data, from, to)
-      ? { occurrenceDate: ev.data.date, data: ev.data, title: ev.title, status: ev.status } : null;
+      ? { occurrenceDate: ev.data.date, data: ev.data, title: ev.title, status: ev.status }
+      : null;
   }
   let best: Occurrence | null = null;
   for (const date of occurrenceStarts(ev.data, { from, to })) {

@@ -28,7 +28,13 @@ export interface DisplayRecord {
 export type DisplayView = Omit<DisplayRecord, 'tokenHash' | 'createdByKeyId'>;
 
 export function displayView(d: DisplayRecord): DisplayView {
-  return { id: d.id, name: d.name, calendars: d.calendars, personIds: d.personIds, createdAt: d.createdAt };
+  return {
+    id: d.id,
+    name: d.name,
+    calendars: d.calendars,
+    personIds: d.personIds,
+    createdAt: d.createdAt,
+  };
 }
 
 /** Displays, oldest first. */
@@ -41,7 +47,11 @@ export function displayByTokenHash(state: FamilyState, hash: string): DisplayRec
   return undefined;
 }
 
-export interface DisplayInput { name: string; calendars?: string[]; personIds?: string[] }
+export interface DisplayInput {
+  name: string;
+  calendars?: string[];
+  personIds?: string[];
+}
 
 /** A family keeps at most this many display links (a kitchen, a hallway, a grandparent's frame…). */
 export const DISPLAYS_MAX = 50;
@@ -49,25 +59,40 @@ export const DISPLAYS_MAX = 50;
 const unique = (xs: readonly string[] | undefined) => Array.from(new Set(xs ?? []));
 
 /** Creates a display for a token the caller made; `tokenHash` is its SHA-256 (hex). */
-export function decideCreateDisplay(state: FamilyState, input: DisplayInput, tokenHash: string, ctx: CommandContext): Decision<DisplayRecord> {
+export function decideCreateDisplay(
+  state: FamilyState,
+  input: DisplayInput,
+  tokenHash: string,
+  ctx: CommandContext,
+): Decision<DisplayRecord> {
   const issues: Issue[] = [];
   const name = input.name.trim();
   if (!name) issues.push({ path: ['name'], message: 'must not be blank' });
   const calendars = unique(input.calendars);
   const personIds = unique(input.personIds);
   calendars.forEach((k, i) => {
-    if (getCollection(state, k)?.category !== 'calendar') issues.push({ path: ['calendars', i], message: `is not a calendar of this family: ${k}` });
+    if (getCollection(state, k)?.category !== 'calendar')
+      issues.push({ path: ['calendars', i], message: `is not a calendar of this family: ${k}` });
   });
   personIds.forEach((id, i) => {
-    if (!activePerson(state, id)) issues.push({ path: ['personIds', i], message: `is not a person of this family: ${id}` });
+    if (!activePerson(state, id))
+      issues.push({ path: ['personIds', i], message: `is not a person of this family: ${id}` });
   });
   if (issues.length) throw new Invalid(`${issues[0].path.join('.')}: ${issues[0].message}`, issues);
   if (state.table(DISPLAYS).size >= DISPLAYS_MAX) {
-    throw Invalid.at(['name'], `this family already has ${DISPLAYS_MAX} display links; delete one first`);
+    throw Invalid.at(
+      ['name'],
+      `this family already has ${DISPLAYS_MAX} display links; delete one first`,
+    );
   }
   const display: DisplayRecord = {
-    id: ctx.newId('display'), name, calendars, personIds, tokenHash,
-    createdAt: ctx.now.toISOString(), createdByKeyId: ctx.caller.keyId,
+    id: ctx.newId('display'),
+    name,
+    calendars,
+    personIds,
+    tokenHash,
+    createdAt: ctx.now.toISOString(),
+    createdByKeyId: ctx.caller.keyId,
   };
   return {
     result: display,
@@ -77,7 +102,11 @@ export function decideCreateDisplay(state: FamilyState, input: DisplayInput, tok
   };
 }
 
-export function decideDeleteDisplay(state: FamilyState, id: string, _ctx: CommandContext): Decision<DisplayRecord> {
+export function decideDeleteDisplay(
+  state: FamilyState,
+  id: string,
+  _ctx: CommandContext,
+): Decision<DisplayRecord> {
   const display = state.get<DisplayRecord>(DISPLAYS, id);
   if (!display) throw new NotFound(`No display ${id} in this family`);
   return {

@@ -37,9 +37,19 @@ export interface DisplayEvent {
   calendar: string;
 }
 
-export interface DisplayDay { date: string; label: string; events: DisplayEvent[]; weather: DisplayWeatherDay | null }
+export interface DisplayDay {
+  date: string;
+  label: string;
+  events: DisplayEvent[];
+  weather: DisplayWeatherDay | null;
+}
 
-export interface DisplayChore { title: string; due: string | null; overdue: boolean; who: string[] }
+export interface DisplayChore {
+  title: string;
+  due: string | null;
+  overdue: boolean;
+  who: string[];
+}
 
 export interface DisplayContent {
   ok: true;
@@ -55,12 +65,28 @@ export interface DisplayContent {
 }
 
 /** The forecast the edge fetched for the family's location, by date. */
-export interface DisplayWeather { place: string; days: Map<string, DisplayWeatherDay> }
+export interface DisplayWeather {
+  place: string;
+  days: Map<string, DisplayWeatherDay>;
+}
 
 const MAX_EVENTS_PER_DAY = 30;
 const MAX_CHORES = 30;
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function dateLabel(date: string, today: string): string {
   const d = new Date(`${date}T12:00:00Z`);
@@ -75,7 +101,6 @@ function nameOf(state: FamilyState, id: string): string | null {
   return p ? (p.familiarName ?? p.name) : null;
 }
 
-
 /** Whether a display filtered by people shows this event (owner, responsible, or going/maybe). */
 function concerns(d: EventData, people: Set<string>): boolean {
   if (d.ownerPersonId && people.has(d.ownerPersonId)) return true;
@@ -86,54 +111,91 @@ function concerns(d: EventData, people: Set<string>): boolean {
 
 /** The display's content at `now`, for `days` days from today in the family's zone. */
 export function displayContent(
-  state: FamilyState, display: DisplayRecord, now: Date, days: number, weather: DisplayWeather | null,
+  state: FamilyState,
+  display: DisplayRecord,
+  now: Date,
+  days: number,
+  weather: DisplayWeather | null,
 ): DisplayContent {
   const tz = state.family.timezone;
   const today = todayIn(tz, now);
   const last = addDays(today, days - 1);
   const calendars = new Set(display.calendars);
   const people = new Set(display.personIds);
-  const events = listEvents(state, { from: today, to: last, limit: 50, status: 'active' }, now).events
-    .filter((e) => !calendars.size || calendars.has(e.calendarKey))
+  const events = listEvents(state, { from: today, to: last, limit: 50, status: 'active' }, now)
+    .events.filter((e) => !calendars.size || calendars.has(e.calendarKey))
     .filter((e) => !people.size || concerns(e.data as unknown as EventData, people));
   const out: DisplayDay[] = [];
   for (let i = 0; i < days; i++) {
     const date = addDays(today, i);
-    const todays = events.filter((e) => {
-      const d = e.data as unknown as EventData;
-      return d.date <= date && (d.endDate ?? d.date) >= date;
-    }).slice(0, MAX_EVENTS_PER_DAY).map((e): DisplayEvent => {
-      const d = e.data as unknown as EventData;
-      const allDay = d.allDay === true || !d.time;
-      const leave = leaveAt(d, tz);
-      return {
-        title: e.title,
-        time: allDay || d.date !== date ? null : d.time!,
-        endTime: allDay ? null : (d.endTime ?? null),
-        endDate: d.endDate && d.endDate !== d.date ? d.endDate : null,
-        where: typeof d.where === 'string' && d.where ? d.where : null,
-        going: [...goingIds(state, d)].map((id) => nameOf(state, id)).filter((n): n is string => n !== null),
-        leaveBy: leave && leave.slice(0, 10) === date ? leave.slice(11) : null,
-        calendar: getCollection(state, e.calendarKey)?.name ?? e.calendarKey,
-      };
+    const todays = events
+      .filter((e) => {
+        const d = e.data as unknown as EventData;
+        return d.date <= date && (d.endDate ?? d.date) >= date;
+      })
+      .slice(0, MAX_EVENTS_PER_DAY)
+      .map((e): DisplayEvent => {
+        const d = e.data as unknown as EventData;
+        const allDay = d.allDay === true || !d.time;
+        const leave = leaveAt(d, tz);
+        return {
+          title: e.title,
+          time: allDay || d.date !== date ? null : d.time!,
+          endTime: allDay ? null : (d.endTime ?? null),
+          endDate: d.endDate && d.endDate !== d.date ? d.endDate : null,
+          where: typeof d.where === 'string' && d.where ? d.where : null,
+          going: [...goingIds(state, d)]
+            .map((id) => nameOf(state, id))
+            .filter((n): n is string => n !== null),
+          leaveBy: leave && leave.slice(0, 10) === date ? leave.slice(11) : null,
+          calendar: getCollection(state, e.calendarKey)?.name ?? e.calendarKey,
+        };
+      });
+    out.push({
+      date,
+      label: dateLabel(date, today),
+      events: todays,
+      weather: weather?.days.get(date) ?? null,
     });
-    out.push({ date, label: dateLabel(date, today), events: todays, weather: weather?.days.get(date) ?? null });
   }
   const choreOf = (c: { title: string; data: Record<string, unknown> }): DisplayChore => {
     const due = typeof c.data.due === 'string' ? c.data.due : null;
     const assignee = typeof c.data.assignee === 'string' ? nameOf(state, c.data.assignee) : null;
-    return { title: c.title, due, overdue: due !== null && due < today, who: assignee ? [assignee] : [] };
+    return {
+      title: c.title,
+      due,
+      overdue: due !== null && due < today,
+      who: assignee ? [assignee] : [],
+    };
   };
-  const mine = (c: { data: Record<string, unknown> }) => !people.size || (typeof c.data.assignee === 'string' && people.has(c.data.assignee));
+  const mine = (c: { data: Record<string, unknown> }) =>
+    !people.size || (typeof c.data.assignee === 'string' && people.has(c.data.assignee));
   const chores = entriesOf(state, 'chores').filter(mine);
-  const byDue = (a: DisplayChore, b: DisplayChore) => ((a.due ?? '9') < (b.due ?? '9') ? -1 : (a.due ?? '9') > (b.due ?? '9') ? 1 : a.title.localeCompare(b.title));
-  const due = chores.filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due) <= last)
-    .map(choreOf).sort(byDue).slice(0, MAX_CHORES);
+  const byDue = (a: DisplayChore, b: DisplayChore) =>
+    (a.due ?? '9') < (b.due ?? '9')
+      ? -1
+      : (a.due ?? '9') > (b.due ?? '9')
+        ? 1
+        : a.title.localeCompare(b.title);
+  const due = chores
+    .filter((c) => c.status === 'active' && typeof c.data.due === 'string' && c.data.due <= last)
+    .map(choreOf)
+    .sort(byDue)
+    .slice(0, MAX_CHORES);
   // Done: the chores ticked off today (their last change was today, in the family's zone).
-  const done = chores.filter((c) => c.status === 'done' && instantToLocal(new Date(c.updatedAt), tz).date === today)
-    .map(choreOf).sort(byDue).slice(0, MAX_CHORES);
+  const done = chores
+    .filter((c) => c.status === 'done' && instantToLocal(new Date(c.updatedAt), tz).date === today)
+    .map(choreOf)
+    .sort(byDue)
+    .slice(0, MAX_CHORES);
   return {
-    ok: true, name: display.name, family: state.family.name, timezone: tz, today,
-    days: out, chores: { due, done }, weatherPlace: weather?.place ?? null,
+    ok: true,
+    name: display.name,
+    family: state.family.name,
+    timezone: tz,
+    today,
+    days: out,
+    chores: { due, done },
+    weatherPlace: weather?.place ?? null,
   };
 }

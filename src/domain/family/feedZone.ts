@@ -25,7 +25,12 @@ type Data = Record<string, unknown>;
  * occurrence's changes may leave the date out (it is the occurrence's own, `on`); the date is
  * then written only when the new zone puts the start on another day than `onAfter`.
  */
-function shiftData<T extends Data>(d: T, from: string, to: string, on?: { before: string; after: string }): T {
+function shiftData<T extends Data>(
+  d: T,
+  from: string,
+  to: string,
+  on?: { before: string; after: string },
+): T {
   const date = typeof d.date === 'string' ? d.date : on?.before;
   if (date === undefined || typeof d.time !== 'string') return d;
   const out: Data = { ...d };
@@ -33,7 +38,10 @@ function shiftData<T extends Data>(d: T, from: string, to: string, on?: { before
   if (typeof d.date === 'string' || start.date !== on?.after) out.date = start.date;
   out.time = start.time;
   if (typeof d.endTime === 'string') {
-    const end = instantToLocal(localToInstant(typeof d.endDate === 'string' ? d.endDate : date, d.endTime, from), to);
+    const end = instantToLocal(
+      localToInstant(typeof d.endDate === 'string' ? d.endDate : date, d.endTime, from),
+      to,
+    );
     out.endTime = end.time;
     if (end.date !== start.date) out.endDate = end.date;
     else delete out.endDate;
@@ -52,7 +60,11 @@ function shiftKey(ev: EventRecord, date: string, to: string): string {
 }
 
 /** One feed event in zone `to`, and how its occurrence dates map (old → new). */
-function shiftEvent(ev: EventRecord, from: string, to: string): { next: EventRecord; dates: Map<string, string> } {
+function shiftEvent(
+  ev: EventRecord,
+  from: string,
+  to: string,
+): { next: EventRecord; dates: Map<string, string> } {
   const dates = new Map<string, string>();
   const next: EventRecord = { ...ev, data: shiftData(ev.data, from, to) };
   if (ev.data.date !== next.data.date) dates.set(ev.data.date, next.data.date);
@@ -62,7 +74,9 @@ function shiftEvent(ev: EventRecord, from: string, to: string): { next: EventRec
     for (const [date, x] of Object.entries(ev.exceptions ?? {})) {
       const key = shiftKey(ev, date, to);
       if (key !== date) dates.set(date, key);
-      exceptions[key] = x.data ? { ...x, data: shiftData(x.data, from, to, { before: date, after: key }) } : x;
+      exceptions[key] = x.data
+        ? { ...x, data: shiftData(x.data, from, to, { before: date, after: key }) }
+        : x;
     }
     if (ev.exceptions) next.exceptions = exceptions;
   }
@@ -76,7 +90,12 @@ const MARK_RE = /^([a-z]+):([^:]+):(\d{4}-\d{2}-\d{2})((?::\d+)?)$/;
  * Every change a zone change from `from` to `to` makes to feed events (records and marks),
  * and a refresh due now for each feed.
  */
-export function shiftFeedEvents(state: FamilyState, from: string, to: string, now: Date): { changes: RecordChange[]; agenda: AgendaChange[] } {
+export function shiftFeedEvents(
+  state: FamilyState,
+  from: string,
+  to: string,
+  now: Date,
+): { changes: RecordChange[]; agenda: AgendaChange[] } {
   const changes: RecordChange[] = [];
   const agenda: AgendaChange[] = [];
   const feeds = state.table<CalendarFeed>(FEEDS);
@@ -88,13 +107,17 @@ export function shiftFeedEvents(state: FamilyState, from: string, to: string, no
     if (!ev) continue;
     const { next, dates } = shiftEvent(ev, from, to);
     moved.set(id, { ev: next, dates });
-    if (JSON.stringify(next) !== JSON.stringify(ev)) changes.push({ table: ENTRIES, id, value: next });
+    if (JSON.stringify(next) !== JSON.stringify(ev))
+      changes.push({ table: ENTRIES, id, value: next });
   }
   for (const [id, value] of state.table<unknown>(MARKS)) {
     const m = MARK_RE.exec(id);
     const date = m ? moved.get(m[2])?.dates.get(m[3]) : undefined;
     if (!m || !date) continue;
-    changes.push({ table: MARKS, id, value: null }, { table: MARKS, id: `${m[1]}:${m[2]}:${date}${m[4]}`, value });
+    changes.push(
+      { table: MARKS, id, value: null },
+      { table: MARKS, id: `${m[1]}:${m[2]}:${date}${m[4]}`, value },
+    );
   }
   for (const feed of feeds.values()) agenda.push(scheduleNow(feed.id, now));
   return { changes, agenda };

@@ -20,33 +20,57 @@ import { eventAgenda } from '../notifications/schedule.js';
 import { ROUTINES, type RoutineRecord } from '../notifications/types.js';
 import { Invalid } from '../shared/errors.js';
 import {
-  FamilyState, type AgendaChange, type CommandContext, type Decision, type FamilyInfo, type RecordChange,
+  FamilyState,
+  type AgendaChange,
+  type CommandContext,
+  type Decision,
+  type FamilyInfo,
+  type RecordChange,
 } from '../shared/state.js';
 import { charCount } from '../shared/text.js';
 import { instantToLocal, localToInstant, normalizeTimeZone } from '../shared/time.js';
 import { shiftFeedEvents } from './feedZone.js';
 
 /** What may change: undefined stays, a null location removes it. */
-export interface FamilyPatch { name?: string; timezone?: string; location?: string | null }
+export interface FamilyPatch {
+  name?: string;
+  timezone?: string;
+  location?: string | null;
+}
 
 export const FAMILY_NAME_MAX = 200;
 export const LOCATION_MAX = 200;
 
 /** The family as clients see it (`GET /families/{slug}`, `family.updated`). */
-export function familyView(family: FamilyInfo): { slug: string; name: string; timezone: string; location: string | null } {
+export function familyView(family: FamilyInfo): {
+  slug: string;
+  name: string;
+  timezone: string;
+  location: string | null;
+} {
   const location = family.location;
-  return { slug: family.slug, name: family.name, timezone: family.timezone, location: typeof location === 'string' ? location : null };
+  return {
+    slug: family.slug,
+    name: family.name,
+    timezone: family.timezone,
+    location: typeof location === 'string' ? location : null,
+  };
 }
 
 /**
  * Checks and normalizes a patch (the API's and the CLI's one rule): 400 naming the field.
  * An empty location is none; a zone is stored by its IANA name.
  */
-export function checkFamilyPatch(input: { name?: string | undefined; timezone?: string | undefined; location?: string | null | undefined }): FamilyPatch {
+export function checkFamilyPatch(input: {
+  name?: string | undefined;
+  timezone?: string | undefined;
+  location?: string | null | undefined;
+}): FamilyPatch {
   const patch: FamilyPatch = {};
   if (input.name !== undefined) {
     const name = input.name.trim();
-    if (!name || charCount(name) > FAMILY_NAME_MAX) throw Invalid.at(['name'], `must be 1 to ${FAMILY_NAME_MAX} characters long`);
+    if (!name || charCount(name) > FAMILY_NAME_MAX)
+      throw Invalid.at(['name'], `must be 1 to ${FAMILY_NAME_MAX} characters long`);
     patch.name = name;
   }
   if (input.timezone !== undefined) {
@@ -56,7 +80,8 @@ export function checkFamilyPatch(input: { name?: string | undefined; timezone?: 
   }
   if (input.location !== undefined) {
     const location = input.location === null ? '' : input.location.trim();
-    if (charCount(location) > LOCATION_MAX) throw Invalid.at(['location'], `must be at most ${LOCATION_MAX} characters long`);
+    if (charCount(location) > LOCATION_MAX)
+      throw Invalid.at(['location'], `must be at most ${LOCATION_MAX} characters long`);
     const latLon = /^(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)$/.exec(location);
     if (latLon && (Math.abs(Number(latLon[1])) > 90 || Math.abs(Number(latLon[2])) > 180)) {
       throw Invalid.at(['location'], 'lat,lon must be within -90..90 and -180..180');
@@ -80,7 +105,12 @@ export function patched(family: FamilyInfo, patch: FamilyPatch): FamilyInfo {
  * The settings change and everything it moves (see the top). `settles`: the id of the queued
  * CLI update this applies, removed in the same transaction.
  */
-export function decideUpdateFamily(state: FamilyState, input: FamilyPatch, ctx: CommandContext, settles?: string): Decision<FamilyInfo> {
+export function decideUpdateFamily(
+  state: FamilyState,
+  input: FamilyPatch,
+  ctx: CommandContext,
+  settles?: string,
+): Decision<FamilyInfo> {
   const patch = checkFamilyPatch(input);
   const before = state.family;
   const next = patched(before, patch);
@@ -104,11 +134,21 @@ export function decideUpdateFamily(state: FamilyState, input: FamilyPatch, ctx: 
     }
     for (const r of after.table<RoutineRecord>(ROUTINES).values()) {
       if (r.timezone !== null) continue;
-      agenda.push(...nextRoutineJob(after, r, routineResumesAfter(r, before.timezone, next.timezone, ctx.now)));
+      agenda.push(
+        ...nextRoutineJob(
+          after,
+          r,
+          routineResumesAfter(r, before.timezone, next.timezone, ctx.now),
+        ),
+      );
     }
   }
   return {
-    result: next, changes, agenda, family: next, ...settle,
+    result: next,
+    changes,
+    agenda,
+    family: next,
+    ...settle,
     events: [{ type: 'family.updated', object: familyView(next), previous: familyView(before) }],
   };
 }
@@ -130,10 +170,15 @@ function routineResumesAfter(r: RoutineRecord, from: string, to: string, now: Da
  * immutable values) with the new settings and the feed events moved. Its caches are its own,
  * so nothing derived in the old zone is read back.
  */
-function stateAfter(state: FamilyState, family: FamilyInfo, changes: readonly RecordChange[]): FamilyState {
+function stateAfter(
+  state: FamilyState,
+  family: FamilyInfo,
+  changes: readonly RecordChange[],
+): FamilyState {
   const copy = new FamilyState(family);
   const all: RecordChange[] = [];
-  for (const table of state.tableNames()) for (const [id, value] of state.table(table)) all.push({ table, id, value });
+  for (const table of state.tableNames())
+    for (const [id, value] of state.table(table)) all.push({ table, id, value });
   copy.apply(all);
   copy.apply(changes);
   return copy;

@@ -26,7 +26,15 @@ import { formatWall, msToLocal, msToWall, wallToMs } from './wall.js';
 
 const NO_TITLE = '(no title)';
 /** The event fields a feed owns that an occurrence of it may change. */
-const OCCURRENCE_KEYS = ['date', 'endDate', 'time', 'endTime', 'allDay', 'where', 'description'] as const;
+const OCCURRENCE_KEYS = [
+  'date',
+  'endDate',
+  'time',
+  'endTime',
+  'allDay',
+  'where',
+  'description',
+] as const;
 
 function digest(s: string): string {
   return createHash('sha256').update(s).digest('base64url').slice(0, 32);
@@ -73,7 +81,12 @@ function shapeOf(ev: ParsedEvent, zone: string): Shape {
     if (ev.end) days = toDayNumber(ev.end.date) - toDayNumber(s.date);
     else if (ev.durationSec !== null) days = Math.ceil(ev.durationSec / 86_400);
     days = Math.max(1, days);
-    const data: FeedData = { date: s.date, ...(days > 1 ? { endDate: addDays(s.date, days - 1) } : {}), allDay: true, ...place };
+    const data: FeedData = {
+      date: s.date,
+      ...(days > 1 ? { endDate: addDays(s.date, days - 1) } : {}),
+      allDay: true,
+      ...place,
+    };
     return { title, data, allDay: true, startWall: s.date, durationSec: 0, days };
   }
   const startMs = instantOf(s);
@@ -83,8 +96,22 @@ function shapeOf(ev: ParsedEvent, zone: string): Shape {
   if (endMs < startMs) endMs = startMs;
   const a = msToLocal(startMs, zone);
   const b = msToLocal(endMs, zone);
-  const data: FeedData = { date: a.date, ...(b.date > a.date ? { endDate: b.date } : {}), time: a.time, endTime: b.time, ...place };
-  return { title, data, allDay: false, startWall: formatWall(s.date, s.seconds), tz: s.tz, durationSec: Math.round((endMs - startMs) / 1000), days: 0 };
+  const data: FeedData = {
+    date: a.date,
+    ...(b.date > a.date ? { endDate: b.date } : {}),
+    time: a.time,
+    endTime: b.time,
+    ...place,
+  };
+  return {
+    title,
+    data,
+    allDay: false,
+    startWall: formatWall(s.date, s.seconds),
+    tz: s.tz,
+    durationSec: Math.round((endMs - startMs) / 1000),
+    days: 0,
+  };
 }
 
 /** The local date (family zone) of the occurrence a RECURRENCE-ID or EXDATE value names. */
@@ -102,14 +129,24 @@ function rdateWall(t: FeedTime, series: Shape): string {
     const w = msToWall(instantOf(t), series.tz!);
     return formatWall(w.date, w.seconds);
   }
-  return formatWall(t.date, Number(series.startWall.slice(11, 13)) * 3600 + Number(series.startWall.slice(14, 16)) * 60 + Number(series.startWall.slice(17, 19)));
+  return formatWall(
+    t.date,
+    Number(series.startWall.slice(11, 13)) * 3600 +
+      Number(series.startWall.slice(14, 16)) * 60 +
+      Number(series.startWall.slice(17, 19)),
+  );
 }
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function item(key: { uid: string; recurrenceId: string }, shape: Shape, recur?: FeedRecurrence, exceptions?: Record<string, FeedException>): FeedItem {
+function item(
+  key: { uid: string; recurrenceId: string },
+  shape: Shape,
+  recur?: FeedRecurrence,
+  exceptions?: Record<string, FeedException>,
+): FeedItem {
   const ex = exceptions && Object.keys(exceptions).length ? exceptions : undefined;
   return {
     key: `${key.uid}\n${key.recurrenceId}`,
@@ -135,13 +172,21 @@ function newest(list: ParsedEvent[], keyOf: (e: ParsedEvent) => string): ParsedE
 }
 
 /** What the feed says a series' occurrence on `date` looks like, against what the rule gives. */
-function overrideException(series: Shape, recur: FeedRecurrence, date: string, ov: ParsedEvent, zone: string): FeedException | null {
+function overrideException(
+  series: Shape,
+  recur: FeedRecurrence,
+  date: string,
+  ov: ParsedEvent,
+  zone: string,
+): FeedException | null {
   if (ov.cancelled) return { removed: true };
   const occ = feedOccurrenceOn(recur, date)!;
   const base: Record<string, unknown> = {
-    date: occ.date, ...(occ.endDate > occ.date ? { endDate: occ.endDate } : {}),
+    date: occ.date,
+    ...(occ.endDate > occ.date ? { endDate: occ.endDate } : {}),
     ...(occ.time !== undefined ? { time: occ.time, endTime: occ.endTime } : { allDay: true }),
-    where: series.data.where, description: series.data.description,
+    where: series.data.where,
+    description: series.data.description,
   };
   const own = shapeOf(ov, zone);
   const mine = own.data as unknown as Record<string, unknown>;
@@ -158,7 +203,14 @@ function overrideException(series: Shape, recur: FeedRecurrence, date: string, o
 /** Every event of a parsed feed as a feed item, in the family's zone `zone`. */
 export function feedItems(cal: ParsedCalendar, zone: string): FeedItem[] {
   // Name the nameless first, so that every later step can group by UID.
-  const events = cal.events.map((e) => (e.uid ? e : { ...e, uid: `nouid-${digest(`${normalizedRecurrenceId(e.start)}\n${e.title}`).slice(0, 16)}` }));
+  const events = cal.events.map((e) =>
+    e.uid
+      ? e
+      : {
+          ...e,
+          uid: `nouid-${digest(`${normalizedRecurrenceId(e.start)}\n${e.title}`).slice(0, 16)}`,
+        },
+  );
   const masters = new Map<string, ParsedEvent[]>();
   const overrides = new Map<string, ParsedEvent[]>();
   for (const e of events) {
@@ -172,7 +224,9 @@ export function feedItems(cal: ParsedCalendar, zone: string): FeedItem[] {
   const standalone: ParsedEvent[] = [];
   for (const [uid, list] of masters) {
     // The master with the highest SEQUENCE keeps the UID's plain identity.
-    const ranked = newest(list, (e) => normalizedRecurrenceId(e.start)).sort((a, b) => b.sequence - a.sequence);
+    const ranked = newest(list, (e) => normalizedRecurrenceId(e.start)).sort(
+      (a, b) => b.sequence - a.sequence,
+    );
     const ovs = newest(overrides.get(uid) ?? [], (e) => normalizedRecurrenceId(e.recurrenceId!));
     overrides.delete(uid);
     ranked.forEach((m, rank) => {
@@ -183,7 +237,9 @@ export function feedItems(cal: ParsedCalendar, zone: string): FeedItem[] {
       const mine = rank === 0 ? ovs : [];
       if (!repeats) {
         // An override of a one-off on its own date replaces it; others stand alone.
-        const own = mine.find((o) => occurrenceDateOf(o.recurrenceId!, shape, m, zone) === shape.data.date);
+        const own = mine.find(
+          (o) => occurrenceDateOf(o.recurrenceId!, shape, m, zone) === shape.data.date,
+        );
         for (const o of mine) if (o !== own) standalone.push(o);
         if (own?.cancelled) return;
         out.push(item(key, own ? shapeOf(own, zone) : shape));
@@ -197,7 +253,10 @@ export function feedItems(cal: ParsedCalendar, zone: string): FeedItem[] {
       const exceptions: Record<string, FeedException> = {};
       for (const o of mine) {
         const date = occurrenceDateOf(o.recurrenceId!, shape, m, zone);
-        if (!feedOccurrenceOn(recur, date)) { standalone.push(o); continue; }
+        if (!feedOccurrenceOn(recur, date)) {
+          standalone.push(o);
+          continue;
+        }
         const x = overrideException(shape, recur, date, o, zone);
         if (x) exceptions[date] = x;
       }
@@ -205,14 +264,19 @@ export function feedItems(cal: ParsedCalendar, zone: string): FeedItem[] {
         const date = occurrenceDateOf(t, shape, m, zone);
         if (feedOccurrenceOn(recur, date)) exceptions[date] = { removed: true };
       }
-      const sorted = Object.fromEntries(Object.entries(exceptions).sort(([a], [b]) => (a < b ? -1 : 1)));
+      const sorted = Object.fromEntries(
+        Object.entries(exceptions).sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
       out.push(item(key, shape, recur, sorted));
     });
   }
-  for (const list of overrides.values()) standalone.push(...newest(list, (e) => normalizedRecurrenceId(e.recurrenceId!)));
+  for (const list of overrides.values())
+    standalone.push(...newest(list, (e) => normalizedRecurrenceId(e.recurrenceId!)));
   for (const o of standalone) {
     if (o.cancelled) continue;
-    out.push(item({ uid: o.uid, recurrenceId: normalizedRecurrenceId(o.recurrenceId!) }, shapeOf(o, zone)));
+    out.push(
+      item({ uid: o.uid, recurrenceId: normalizedRecurrenceId(o.recurrenceId!) }, shapeOf(o, zone)),
+    );
   }
   // Identities are unique by construction; a map makes sure of it (the later item wins).
   return Array.from(new Map(out.map((i) => [i.key, i])).values());

@@ -59,9 +59,23 @@ let budget = Infinity;
  * use of ical.js in the process is unaffected.
  */
 const proto = (ICAL.RecurIterator as unknown as { prototype: Record<string, unknown> }).prototype;
-for (const name of ['next_second', 'next_minute', 'next_hour', 'next_day', 'next_week', 'next_month', 'next_year',
-  'increment_second', 'increment_minute', 'increment_hour', 'increment_monthday', 'increment_month', 'increment_year',
-  'next_weekday_by_week', 'expand_year_days']) {
+for (const name of [
+  'next_second',
+  'next_minute',
+  'next_hour',
+  'next_day',
+  'next_week',
+  'next_month',
+  'next_year',
+  'increment_second',
+  'increment_minute',
+  'increment_hour',
+  'increment_monthday',
+  'increment_month',
+  'increment_year',
+  'next_weekday_by_week',
+  'expand_year_days',
+]) {
   const fn = proto[name];
   if (typeof fn !== 'function') continue;
   proto[name] = function (this: unknown, ...args: unknown[]) {
@@ -73,7 +87,11 @@ for (const name of ['next_second', 'next_minute', 'next_hour', 'next_day', 'next
 function guarded<T>(fn: () => T): T {
   const saved = budget;
   budget = STEPS_PER_OCCURRENCE;
-  try { return fn(); } finally { budget = saved; }
+  try {
+    return fn();
+  } finally {
+    budget = saved;
+  }
 }
 
 // ---- the rule -------------------------------------------------------------------------------
@@ -84,7 +102,8 @@ interface Candidate {
   ms: number;
 }
 
-type Until = { kind: 'utc'; ms: number } | { kind: 'wall'; wall: string } | { kind: 'date'; date: string };
+type Until =
+  { kind: 'utc'; ms: number } | { kind: 'wall'; wall: string } | { kind: 'date'; date: string };
 
 const UNTIL_RE = /(?:^|;)UNTIL=(\d{8})(?:T(\d{6})(Z)?)?(?=;|$)/i;
 
@@ -112,8 +131,12 @@ function splitUntil(rrule: string): { rest: string; until: Until | null } {
  */
 function beyond(until: Until, c: Candidate, allDay: boolean): boolean {
   const date = c.wall.slice(0, 10);
-  const untilDate = until.kind === 'date' ? until.date
-    : until.kind === 'utc' ? new Date(until.ms).toISOString().slice(0, 10) : until.wall.slice(0, 10);
+  const untilDate =
+    until.kind === 'date'
+      ? until.date
+      : until.kind === 'utc'
+        ? new Date(until.ms).toISOString().slice(0, 10)
+        : until.wall.slice(0, 10);
   if (allDay || until.kind === 'date') return date > untilDate;
   if (until.kind === 'utc') return c.ms > until.ms;
   return c.wall > until.wall;
@@ -127,8 +150,13 @@ function timeOf(r: FeedRecurrence): ICAL.Time {
   const w = parseWall(r.start);
   const p = parseCalendarDate(w.date)!;
   return new ICAL.Time({
-    year: p.year, month: p.month, day: p.day,
-    hour: Math.floor(w.seconds / 3600), minute: Math.floor((w.seconds % 3600) / 60), second: w.seconds % 60, isDate: false,
+    year: p.year,
+    month: p.month,
+    day: p.day,
+    hour: Math.floor(w.seconds / 3600),
+    minute: Math.floor((w.seconds % 3600) / 60),
+    second: w.seconds % 60,
+    isDate: false,
   });
 }
 
@@ -166,7 +194,11 @@ function* ruleCandidates(r: FeedRecurrence): Generator<Candidate> {
   let lastDate = '';
   for (let n = 0; n < MAX_CANDIDATES; n++) {
     let t: ICAL.Time | null;
-    try { t = guarded(() => it.next()); } catch { return; }
+    try {
+      t = guarded(() => it.next());
+    } catch {
+      return;
+    }
     if (!t) return;
     const wall = wallOf(t, allDay);
     if (wall === null) return;
@@ -269,7 +301,8 @@ function lowerBound(list: readonly FeedOccurrence[], date: string): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (list[mid].date < date) lo = mid + 1; else hi = mid;
+    if (list[mid].date < date) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -278,7 +311,10 @@ function lowerBound(list: readonly FeedOccurrence[], date: string): number {
  * Occurrences whose span overlaps the inclusive window of local dates, in order, lazily.
  * Without `to` the walk goes on as long as the caller takes occurrences.
  */
-export function* feedOccurrences(r: FeedRecurrence, window: { from?: string; to?: string } = {}): Generator<FeedOccurrence> {
+export function* feedOccurrences(
+  r: FeedRecurrence,
+  window: { from?: string; to?: string } = {},
+): Generator<FeedOccurrence> {
   const x = expansion(r);
   let i = 0;
   if (window.from) {

@@ -12,7 +12,13 @@ import { collectionView, decideCreateCollection } from '../collections/collectio
 import { entriesOf } from '../collections/listing.js';
 import { COLLECTIONS, ENTRIES, type Collection, type Color } from '../collections/types.js';
 import { Conflict, Invalid } from '../shared/errors.js';
-import type { CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type {
+  CommandContext,
+  Decision,
+  FamilyState,
+  LogEvent,
+  RecordChange,
+} from '../shared/state.js';
 import { mergeFeedItems } from './merge.js';
 import { refreshJobId, scheduleNext, scheduleNow } from './schedule.js';
 import { FEEDS, FEED_NAME_MAX, HINT_MAX, type CalendarFeed, type FeedSnapshot } from './types.js';
@@ -23,7 +29,8 @@ import { noChange } from '../shared/decision.js';
 function cleanHint(hint: string | null | undefined): string | null {
   if (hint === undefined || hint === null) return null;
   const t = hint.trim();
-  if (Array.from(t).length > HINT_MAX) throw Invalid.at(['hint'], `must be at most ${HINT_MAX} characters`);
+  if (Array.from(t).length > HINT_MAX)
+    throw Invalid.at(['hint'], `must be at most ${HINT_MAX} characters`);
   return t || null;
 }
 
@@ -42,29 +49,54 @@ export interface LinkFeedInput {
   refreshMinutes: number;
 }
 
-export interface LinkedFeed { feed: CalendarFeed; view: FeedView }
+export interface LinkedFeed {
+  feed: CalendarFeed;
+  view: FeedView;
+}
 
 /**
  * Links a feed that was just fetched and parsed: its read-only calendar (`category: calendar`,
  * `sourceId`), its events, and its first scheduled refresh. The calendar's name is the feed's
  * name, so a name another collection already has answers 409, as creating a collection does.
  */
-export function decideLinkFeed(state: FamilyState, input: LinkFeedInput, ctx: CommandContext): Decision<LinkedFeed> {
+export function decideLinkFeed(
+  state: FamilyState,
+  input: LinkFeedInput,
+  ctx: CommandContext,
+): Decision<LinkedFeed> {
   const hint = cleanHint(input.hint);
   const name = input.name?.trim() ?? defaultName(input.snapshot, input.address);
   if (!name) throw Invalid.at(['name'], 'must not be blank');
   const id = ctx.newId('src');
-  const made = decideCreateCollection(state, { name, category: 'calendar', ...(input.color ? { color: input.color } : {}) }, ctx);
+  const made = decideCreateCollection(
+    state,
+    { name, category: 'calendar', ...(input.color ? { color: input.color } : {}) },
+    ctx,
+  );
   const calendar: Collection = { ...made.result, sourceId: id };
   const at = ctx.now.toISOString();
   const snap = input.snapshot;
   const merged = mergeFeedItems(state, { id, calendarKey: calendar.key }, snap.items, ctx);
   const feed: CalendarFeed = {
-    id, name: calendar.name, color: calendar.color, hint, url: input.address.url, credentials: input.address.credentials,
-    calendarKey: calendar.key, eventCount: merged.count, calendarName: snap.calendarName,
-    lastSyncedAt: at, lastError: null, lastErrorAt: null,
-    etag: snap.etag, lastModified: snap.lastModified, bodyHash: snap.bodyHash, ttlMinutes: snap.ttlMinutes,
-    zone: snap.zone, createdAt: at, updatedAt: at,
+    id,
+    name: calendar.name,
+    color: calendar.color,
+    hint,
+    url: input.address.url,
+    credentials: input.address.credentials,
+    calendarKey: calendar.key,
+    eventCount: merged.count,
+    calendarName: snap.calendarName,
+    lastSyncedAt: at,
+    lastError: null,
+    lastErrorAt: null,
+    etag: snap.etag,
+    lastModified: snap.lastModified,
+    bodyHash: snap.bodyHash,
+    ttlMinutes: snap.ttlMinutes,
+    zone: snap.zone,
+    createdAt: at,
+    updatedAt: at,
   };
   const next = scheduleNext(feed, ctx.now, input.refreshMinutes);
   const view = feedView(state, feed, 'put' in next ? next.put.dueAt : null);
@@ -84,7 +116,12 @@ export function decideLinkFeed(state: FamilyState, input: LinkFeedInput, ctx: Co
 }
 
 /** PATCH: only the hint may change (null or blank clears it). */
-export function decideUpdateFeedHint(state: FamilyState, id: string, hint: string | null, ctx: CommandContext): Decision<FeedView> {
+export function decideUpdateFeedHint(
+  state: FamilyState,
+  id: string,
+  hint: string | null,
+  ctx: CommandContext,
+): Decision<FeedView> {
   const before = requireFeed(state, id);
   const next: CalendarFeed = { ...before, hint: cleanHint(hint) };
   if (next.hint === before.hint) return noChange(feedView(state, before));
@@ -93,14 +130,23 @@ export function decideUpdateFeedHint(state: FamilyState, id: string, hint: strin
   return {
     result: view,
     changes: [{ table: FEEDS, id, value: next }],
-    events: [{ type: 'external_calendar.updated', object: view, previous: feedView(state, before) }],
+    events: [
+      { type: 'external_calendar.updated', object: view, previous: feedView(state, before) },
+    ],
   };
 }
 
-export interface RemovedFeed { view: FeedView; deletedEvents: number }
+export interface RemovedFeed {
+  view: FeedView;
+  deletedEvents: number;
+}
 
 /** Removes the feed, its calendar and its events; plans drop their links to them. */
-export function decideDeleteFeed(state: FamilyState, id: string, ctx: CommandContext): Decision<RemovedFeed> {
+export function decideDeleteFeed(
+  state: FamilyState,
+  id: string,
+  ctx: CommandContext,
+): Decision<RemovedFeed> {
   const feed = requireFeed(state, id);
   const calendar = state.get<Collection>(COLLECTIONS, feed.calendarKey);
   const ids = entriesOf(state, feed.calendarKey).map((e) => e.id);
@@ -108,12 +154,18 @@ export function decideDeleteFeed(state: FamilyState, id: string, ctx: CommandCon
   const events: LogEvent[] = [];
   if (calendar) {
     changes.push({ table: COLLECTIONS, id: calendar.key, value: null });
-    events.push({ type: 'collection.deleted', object: { ...collectionView(calendar), deletedEntries: ids.length } });
+    events.push({
+      type: 'collection.deleted',
+      object: { ...collectionView(calendar), deletedEntries: ids.length },
+    });
   }
   for (const e of ids) changes.push({ table: ENTRIES, id: e, value: null });
   const more = ctx.react.eventsRemoved(state, ids, ctx);
   const view = feedView(state, feed, null);
-  events.push({ type: 'external_calendar.deleted', object: { ...view, deletedEvents: ids.length } }, ...more.events);
+  events.push(
+    { type: 'external_calendar.deleted', object: { ...view, deletedEvents: ids.length } },
+    ...more.events,
+  );
   return {
     result: { view, deletedEvents: ids.length },
     changes: [...changes, ...more.changes],
@@ -123,11 +175,20 @@ export function decideDeleteFeed(state: FamilyState, id: string, ctx: CommandCon
 }
 
 /** Queues a refresh now; the scheduler runs it (the answer does not wait for it). */
-export function decideRequestRefresh(state: FamilyState, id: string, ctx: CommandContext): Decision<FeedView> {
+export function decideRequestRefresh(
+  state: FamilyState,
+  id: string,
+  ctx: CommandContext,
+): Decision<FeedView> {
   const feed = requireFeed(state, id);
   const now = scheduleNow(id, ctx.now);
   const view = feedView(state, feed, ctx.now.getTime());
-  return { result: view, changes: [], events: [{ type: 'external_calendar.refresh_requested', object: view }], agenda: [now] };
+  return {
+    result: view,
+    changes: [],
+    events: [{ type: 'external_calendar.refresh_requested', object: view }],
+    agenda: [now],
+  };
 }
 
 /**
@@ -136,7 +197,11 @@ export function decideRequestRefresh(state: FamilyState, id: string, ctx: Comman
 export function assertNameFree(state: FamilyState, name: string): void {
   const folded = name.trim().toLowerCase();
   for (const c of state.table<Collection>(COLLECTIONS).values()) {
-    if (c.name.toLowerCase() === folded) throw new Conflict(`A collection named ${JSON.stringify(c.name)} already exists (key ${c.key})`, [{ path: ['name'], message: 'is already taken' }]);
+    if (c.name.toLowerCase() === folded)
+      throw new Conflict(
+        `A collection named ${JSON.stringify(c.name)} already exists (key ${c.key})`,
+        [{ path: ['name'], message: 'is already taken' }],
+      );
   }
 }
 

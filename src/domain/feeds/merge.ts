@@ -11,7 +11,13 @@
 import { entriesOf } from '../collections/listing.js';
 import { ENTRIES } from '../collections/types.js';
 import { FEED_OWNED, type EventRecord, type OccurrenceException } from '../calendar/types.js';
-import type { CommandContext, FamilyState, LogEvent, RecordChange, AgendaChange } from '../shared/state.js';
+import type {
+  CommandContext,
+  FamilyState,
+  LogEvent,
+  RecordChange,
+  AgendaChange,
+} from '../shared/state.js';
 import { feedOccurrenceOn } from './expand.js';
 import { feedEventId } from './identity.js';
 import type { FeedItem } from './types.js';
@@ -52,9 +58,14 @@ function occursOn(item: FeedItem, date: string): boolean {
  * The feed's exceptions, with the family's own occurrence changes laid on top where they still
  * apply.
  */
-function exceptionsOf(item: FeedItem, before: EventRecord | undefined, at: string): Record<string, OccurrenceException> | undefined {
+function exceptionsOf(
+  item: FeedItem,
+  before: EventRecord | undefined,
+  at: string,
+): Record<string, OccurrenceException> | undefined {
   const out: Record<string, OccurrenceException> = {};
-  for (const [date, x] of Object.entries(item.exceptions ?? {})) out[date] = { ...x, updatedAt: at };
+  for (const [date, x] of Object.entries(item.exceptions ?? {}))
+    out[date] = { ...x, updatedAt: at };
   for (const [date, x] of Object.entries(before?.exceptions ?? {})) {
     const mine = overlay(x.data);
     const family: Partial<OccurrenceException> = {
@@ -64,26 +75,44 @@ function exceptionsOf(item: FeedItem, before: EventRecord | undefined, at: strin
     if (!Object.keys(family).length || !occursOn(item, date)) continue;
     const feed = out[date];
     out[date] = {
-      ...(feed ?? {}), ...family,
-      ...(feed?.data || family.data ? { data: { ...(feed?.data ?? {}), ...(family.data ?? {}) } } : {}),
+      ...(feed ?? {}),
+      ...family,
+      ...(feed?.data || family.data
+        ? { data: { ...(feed?.data ?? {}), ...(family.data ?? {}) } }
+        : {}),
       updatedAt: feed ? at : x.updatedAt,
     };
   }
-  return Object.keys(out).length ? Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1))) : undefined;
+  return Object.keys(out).length
+    ? Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)))
+    : undefined;
 }
 
-function record(item: FeedItem, id: string, sourceId: string, calendarKey: string, before: EventRecord | undefined, at: string): EventRecord {
+function record(
+  item: FeedItem,
+  id: string,
+  sourceId: string,
+  calendarKey: string,
+  before: EventRecord | undefined,
+  at: string,
+): EventRecord {
   const exceptions = exceptionsOf(item, before, at);
   return {
-    id, collectionKey: calendarKey, title: item.title, status: before?.status ?? 'active',
+    id,
+    collectionKey: calendarKey,
+    title: item.title,
+    status: before?.status ?? 'active',
     data: { ...item.data, ...overlay(before?.data) },
     ...(exceptions ? { exceptions } : {}),
     sourceId,
     feed: {
-      uid: item.uid, recurrenceId: item.recurrenceId, fingerprint: item.fingerprint,
+      uid: item.uid,
+      recurrenceId: item.recurrenceId,
+      fingerprint: item.fingerprint,
       ...(item.recur ? { recur: item.recur } : {}),
     },
-    createdAt: before?.createdAt ?? at, updatedAt: at,
+    createdAt: before?.createdAt ?? at,
+    updatedAt: at,
   };
 }
 
@@ -92,14 +121,26 @@ function record(item: FeedItem, id: string, sourceId: string, calendarKey: strin
  * a refresh found equal to what is stored).
  */
 export function mergeFeedItems(
-  state: FamilyState, feed: { id: string; calendarKey: string }, items: readonly FeedItem[], ctx: CommandContext,
+  state: FamilyState,
+  feed: { id: string; calendarKey: string },
+  items: readonly FeedItem[],
+  ctx: CommandContext,
   unchanged: readonly string[] = [],
 ): MergeOutcome {
   const at = ctx.now.toISOString();
   const stored = new Map<string, EventRecord>();
   for (const e of entriesOf(state, feed.calendarKey) as readonly EventRecord[]) stored.set(e.id, e);
   const seen = new Set<string>();
-  const out: MergeOutcome = { changes: [], events: [], agenda: [], added: [], changed: [], removed: [], count: 0, stale: false };
+  const out: MergeOutcome = {
+    changes: [],
+    events: [],
+    agenda: [],
+    added: [],
+    changed: [],
+    removed: [],
+    count: 0,
+    stale: false,
+  };
   for (const id of unchanged) {
     if (stored.get(id)?.feed) seen.add(id);
     else out.stale = true;

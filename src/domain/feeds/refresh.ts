@@ -28,17 +28,30 @@ export interface RefreshResult {
 const gone: Decision<RefreshResult> = noChange({ outcome: 'gone' });
 
 /** Records a fetched and parsed feed: its events merged, validators kept, next refresh put. */
-export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinutes: number): Command<RefreshResult> {
+export function applyRefresh(
+  sourceId: string,
+  snap: FeedSnapshot,
+  refreshMinutes: number,
+): Command<RefreshResult> {
   return (state, ctx) => {
     const before = getFeed(state, sourceId);
     if (!before) return gone;
     const m = mergeFeedItems(state, before, snap.items, ctx, snap.unchanged);
     const at = ctx.now.toISOString();
     const feed: CalendarFeed = {
-      ...before, eventCount: m.count, calendarName: snap.calendarName, lastSyncedAt: at, lastError: null, lastErrorAt: null,
-      ttlMinutes: snap.ttlMinutes, zone: snap.zone, updatedAt: at,
+      ...before,
+      eventCount: m.count,
+      calendarName: snap.calendarName,
+      lastSyncedAt: at,
+      lastError: null,
+      lastErrorAt: null,
+      ttlMinutes: snap.ttlMinutes,
+      zone: snap.zone,
+      updatedAt: at,
       // A snapshot that did not match the records it was compared with: read it all next time.
-      ...(m.stale ? { etag: null, lastModified: null, bodyHash: null } : { etag: snap.etag, lastModified: snap.lastModified, bodyHash: snap.bodyHash }),
+      ...(m.stale
+        ? { etag: null, lastModified: null, bodyHash: null }
+        : { etag: snap.etag, lastModified: snap.lastModified, bodyHash: snap.bodyHash }),
     };
     const next = scheduleNext(feed, ctx.now, refreshMinutes);
     const counts = { added: m.added.length, changed: m.changed.length, removed: m.removed.length };
@@ -47,11 +60,18 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
     const changes = [{ table: FEEDS, id: sourceId, value: feed }, ...m.changes];
     if (counts.added || counts.changed || counts.removed || before.lastError) {
       // Read again in a new family zone, every event's digest differs: only new ones are news.
-      const intake = intakeUpdate(feed, before.zone === snap.zone ? [...m.added, ...m.changed] : m.added);
+      const intake = intakeUpdate(
+        feed,
+        before.zone === snap.zone ? [...m.added, ...m.changed] : m.added,
+      );
       const view = feedView(state, feed, 'put' in next ? next.put.dueAt : null);
       events.push({
         type: 'external_calendar.updated',
-        object: { ...view, refresh: counts, ...(intake ? { intake: { titles: intake.titles, eventIds: intake.eventIds } } : {}) },
+        object: {
+          ...view,
+          refresh: counts,
+          ...(intake ? { intake: { titles: intake.titles, eventIds: intake.eventIds } } : {}),
+        },
         previous: feedView(state, before),
       });
       events.push(...m.events);
@@ -67,35 +87,71 @@ export function applyRefresh(sourceId: string, snap: FeedSnapshot, refreshMinute
 }
 
 /** The feed answered 304, or the same body as last time: nothing to merge. */
-export function applyUnchanged(sourceId: string, validators: { etag: string | null; lastModified: string | null }, refreshMinutes: number): Command<RefreshResult> {
+export function applyUnchanged(
+  sourceId: string,
+  validators: { etag: string | null; lastModified: string | null },
+  refreshMinutes: number,
+): Command<RefreshResult> {
   return (state, ctx) => {
     const before = getFeed(state, sourceId);
     if (!before) return gone;
     const at = ctx.now.toISOString();
     const feed: CalendarFeed = {
-      ...before, lastSyncedAt: at, lastError: null, lastErrorAt: null, updatedAt: at,
-      etag: validators.etag ?? before.etag, lastModified: validators.lastModified ?? before.lastModified,
+      ...before,
+      lastSyncedAt: at,
+      lastError: null,
+      lastErrorAt: null,
+      updatedAt: at,
+      etag: validators.etag ?? before.etag,
+      lastModified: validators.lastModified ?? before.lastModified,
     };
     const next = scheduleNext(feed, ctx.now, refreshMinutes);
     const events: LogEvent[] = before.lastError
-      ? [{ type: 'external_calendar.updated', object: feedView(state, feed, 'put' in next ? next.put.dueAt : null), previous: feedView(state, before) }]
+      ? [
+          {
+            type: 'external_calendar.updated',
+            object: feedView(state, feed, 'put' in next ? next.put.dueAt : null),
+            previous: feedView(state, before),
+          },
+        ]
       : [];
-    return { result: { outcome: 'unchanged' }, changes: [{ table: FEEDS, id: sourceId, value: feed }], events, agenda: [next] };
+    return {
+      result: { outcome: 'unchanged' },
+      changes: [{ table: FEEDS, id: sourceId, value: feed }],
+      events,
+      agenda: [next],
+    };
   };
 }
 
 /** The refresh failed: the events stay as they were; the reason is kept and shown. */
-export function applyFailure(sourceId: string, error: string, refreshMinutes: number): Command<RefreshResult> {
+export function applyFailure(
+  sourceId: string,
+  error: string,
+  refreshMinutes: number,
+): Command<RefreshResult> {
   return (state, ctx) => {
     const before = getFeed(state, sourceId);
     if (!before) return gone;
     const at = ctx.now.toISOString();
     const feed: CalendarFeed = { ...before, lastError: error, lastErrorAt: at, updatedAt: at };
     const next = scheduleNext(feed, ctx.now, refreshMinutes);
-    const events: LogEvent[] = before.lastError !== error
-      ? [{ type: 'external_calendar.updated', object: feedView(state, feed, 'put' in next ? next.put.dueAt : null), previous: feedView(state, before) }]
-      : [];
-    return { result: { outcome: 'failed' }, changes: [{ table: FEEDS, id: sourceId, value: feed }], events, agenda: [next] };
+    const events: LogEvent[] =
+      before.lastError !== error
+        ? [
+            {
+              type: 'external_calendar.updated',
+              object: feedView(state, feed, 'put' in next ? next.put.dueAt : null),
+              previous: feedView(state, before),
+            },
+          ]
+        : [];
+    return {
+      result: { outcome: 'failed' },
+      changes: [{ table: FEEDS, id: sourceId, value: feed }],
+      events,
+      agenda: [next],
+    };
   };
 }
 

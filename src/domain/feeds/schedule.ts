@@ -23,7 +23,10 @@ function spread(s: string): number {
 }
 
 /** Minutes between refreshes of this feed. */
-export function refreshInterval(feed: Pick<CalendarFeed, 'ttlMinutes'>, baseMinutes: number): number {
+export function refreshInterval(
+  feed: Pick<CalendarFeed, 'ttlMinutes'>,
+  baseMinutes: number,
+): number {
   return Math.max(baseMinutes, Math.min(feed.ttlMinutes ?? 0, MAX_FEED_TTL_MINUTES));
 }
 
@@ -32,7 +35,11 @@ function job(sourceId: string, dueAt: number): AgendaJob {
 }
 
 /** The next scheduled refresh after one at `now`. */
-export function scheduleNext(feed: Pick<CalendarFeed, 'id' | 'ttlMinutes'>, now: Date, baseMinutes: number): AgendaChange {
+export function scheduleNext(
+  feed: Pick<CalendarFeed, 'id' | 'ttlMinutes'>,
+  now: Date,
+  baseMinutes: number,
+): AgendaChange {
   const minutes = refreshInterval(feed, baseMinutes);
   const jitter = Math.floor(spread(`${feed.id}|${now.getTime()}`) * minutes * 6_000);
   return { put: job(feed.id, now.getTime() + minutes * 60_000 + jitter) };
@@ -48,5 +55,10 @@ export function scheduleNow(sourceId: string, now: Date): AgendaChange {
  * refreshes at start, but each one within the next five minutes.
  */
 export function scheduleSoon(sourceId: string, now: Date): AgendaChange {
-  return { put: job(sourceId, now.getTime() + Math.floor(spread(`${sourceId}|${now.getTime()}`) * 300_000)) };
+  return {
+    put: job(
+      sourceId,
+      now.getTime() + Math.floor(spread(`${sourceId}|${now.getTime()}`) * 300_000),
+    ),
+  };
 }

@@ -23,15 +23,23 @@ export function readFeedAddress(input: string): FeedAddress {
   if (Array.from(raw).length > FEED_URL_MAX) refuse(`must be at most ${FEED_URL_MAX} characters`);
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(raw)?.[1]?.toLowerCase();
   if (!scheme) refuse('must be an absolute http, https or webcal URL');
-  if (!['http', 'https', 'webcal', 'webcals'].includes(scheme)) refuse(`must use http, https or webcal, not ${scheme}`);
+  if (!['http', 'https', 'webcal', 'webcals'].includes(scheme))
+    refuse(`must use http, https or webcal, not ${scheme}`);
   const normalized = scheme.startsWith('webcal') ? `https:${raw.slice(scheme.length + 1)}` : raw;
   let url: URL;
-  try { url = new URL(normalized); } catch { refuse('is not a valid URL'); }
+  try {
+    url = new URL(normalized);
+  } catch {
+    refuse('is not a valid URL');
+  }
   if (!url.hostname) refuse('has no host');
   let credentials: FeedCredentials | null = null;
   if (url.username || url.password) {
     try {
-      credentials = { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+      credentials = {
+        username: decodeURIComponent(url.username),
+        password: decodeURIComponent(url.password),
+      };
     } catch {
       refuse('has credentials that are not valid percent-encoding');
     }
@@ -45,8 +53,11 @@ export function readFeedAddress(input: string): FeedAddress {
 /** `https://calendar.example.org/***?***`: scheme, host and port only. */
 export function maskedUrl(url: string): string {
   let u: URL;
-  try { u = new URL(url); } catch { return '***'; }
+  try {
+    u = new URL(url);
+  } catch {
+    return '***';
+  }
   const path = u.pathname && u.pathname !== '/' ? '/***' : '/';
   return `${u.protocol}//${u.host}${path}${u.search ? '?***' : ''}`;
 }
-

@@ -51,19 +51,33 @@ export function listFeeds(state: FamilyState): CalendarFeed[] {
  * (`dueAt`), since its own agenda change is not in the state yet.
  */
 export function feedView(state: FamilyState, f: CalendarFeed, dueAt?: number | null): FeedView {
-  const due = dueAt !== undefined ? dueAt : state.get<AgendaJob>(AGENDA_TABLE, refreshJobId(f.id))?.dueAt ?? null;
+  const due =
+    dueAt !== undefined
+      ? dueAt
+      : (state.get<AgendaJob>(AGENDA_TABLE, refreshJobId(f.id))?.dueAt ?? null);
   return {
-    sourceId: f.id, name: f.name, color: f.color, hint: f.hint, calendarKey: f.calendarKey, eventCount: f.eventCount,
-    lastSyncedAt: f.lastSyncedAt, lastError: f.lastError, lastErrorAt: f.lastErrorAt, url: maskedUrl(f.url),
-    calendarName: f.calendarName, ttlMinutes: f.ttlMinutes,
+    sourceId: f.id,
+    name: f.name,
+    color: f.color,
+    hint: f.hint,
+    calendarKey: f.calendarKey,
+    eventCount: f.eventCount,
+    lastSyncedAt: f.lastSyncedAt,
+    lastError: f.lastError,
+    lastErrorAt: f.lastErrorAt,
+    url: maskedUrl(f.url),
+    calendarName: f.calendarName,
+    ttlMinutes: f.ttlMinutes,
     nextRefreshAt: due === null ? null : new Date(due).toISOString(),
-    createdAt: f.createdAt, updatedAt: f.updatedAt,
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
   };
 }
 
 /** Fingerprints of the feed's stored events by id: a refresh's reader compares against them. */
 export function feedFingerprints(state: FamilyState, f: CalendarFeed): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const e of entriesOf(state, f.calendarKey) as readonly EventRecord[]) if (e.feed) out[e.id] = e.feed.fingerprint;
+  for (const e of entriesOf(state, f.calendarKey) as readonly EventRecord[])
+    if (e.feed) out[e.id] = e.feed.fingerprint;
   return out;
 }

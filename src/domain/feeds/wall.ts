@@ -8,7 +8,14 @@
  * looked up once per zone and year (the shared transition scan) and kept; every conversion after
  * that is arithmetic.
  */
-import { dayNumberOf, fromDayNumber, offsetSecondsAt, partsOfDayNumber, toDayNumber, zoneTransitions } from '../shared/time.js';
+import {
+  dayNumberOf,
+  fromDayNumber,
+  offsetSecondsAt,
+  partsOfDayNumber,
+  toDayNumber,
+  zoneTransitions,
+} from '../shared/time.js';
 
 const WALL_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
@@ -46,7 +53,10 @@ function zoneYear(tz: string, year: number): ZoneYear {
     const to = dayNumberOf(year + 1, 1, 1) * 86_400;
     y = {
       first: offsetSecondsAt(new Date(from * 1000), tz),
-      changes: zoneTransitions(tz, new Date(from * 1000), new Date(to * 1000)).map((t) => ({ sec: t.instant.getTime() / 1000, offset: t.offsetAfter })),
+      changes: zoneTransitions(tz, new Date(from * 1000), new Date(to * 1000)).map((t) => ({
+        sec: t.instant.getTime() / 1000,
+        offset: t.offsetAfter,
+      })),
     };
     if (zoneYears.size >= 20_000) zoneYears.clear(); // a bound, not a policy
     zoneYears.set(key, y);
@@ -92,5 +102,8 @@ export function msToWall(ms: number, tz: string): Wall {
 export function msToLocal(ms: number, zone: string): { date: string; time: string } {
   const w = msToWall(ms, zone);
   const minutes = Math.floor(w.seconds / 60);
-  return { date: w.date, time: `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}` };
+  return {
+    date: w.date,
+    time: `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`,
+  };
 }

@@ -12,11 +12,26 @@
  */
 import { listPeople, type Person } from '../people/people.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
-import type { AgendaChange, CommandContext, FamilyState, LogEvent, Reaction, RecordChange } from '../shared/state.js';
+import type {
+  AgendaChange,
+  CommandContext,
+  FamilyState,
+  LogEvent,
+  Reaction,
+  RecordChange,
+} from '../shared/state.js';
 import { preferencesOf } from './preferences.js';
 import {
-  JOB, jobId, KEEP_MS, NOTIFICATIONS, type Channel, type Delivery, type NotificationKind, type NotificationRecord,
-  type PreferenceKind, type Transports,
+  JOB,
+  jobId,
+  KEEP_MS,
+  NOTIFICATIONS,
+  type Channel,
+  type Delivery,
+  type NotificationKind,
+  type NotificationRecord,
+  type PreferenceKind,
+  type Transports,
 } from './types.js';
 
 export interface NotificationInput {
@@ -50,7 +65,11 @@ function unique(channels: readonly Channel[]): Channel[] {
   return [...new Set(channels)];
 }
 
-function deliveriesFor(state: FamilyState, input: NotificationInput, transports: Transports): Delivery[] {
+function deliveriesFor(
+  state: FamilyState,
+  input: NotificationInput,
+  transports: Transports,
+): Delivery[] {
   const out: Delivery[] = [];
   const prefs = input.preferenceKind ? preferencesOf(state) : null;
   const people = input.people ?? listPeople(state);
@@ -63,7 +82,11 @@ function deliveriesFor(state: FamilyState, input: NotificationInput, transports:
       out.push({ channel, status: 'delivered' });
       continue;
     }
-    if (prefs && (channel === 'email' || channel === 'push') && !prefs[channel][input.preferenceKind!]) {
+    if (
+      prefs &&
+      (channel === 'email' || channel === 'push') &&
+      !prefs[channel][input.preferenceKind!]
+    ) {
       out.push({ channel, status: 'suppressed', reason: PREFERENCE_OFF });
       continue;
     }
@@ -84,7 +107,11 @@ function deliveriesFor(state: FamilyState, input: NotificationInput, transports:
       out.push({ channel, recipient: address, personId: p.id, status: 'pending' });
     }
     if (seen.size === 0) {
-      out.push({ channel, status: 'suppressed', reason: channel === 'email' ? 'nobody with an email address' : 'nobody with a phone number' });
+      out.push({
+        channel,
+        status: 'suppressed',
+        reason: channel === 'email' ? 'nobody with an email address' : 'nobody with a phone number',
+      });
     }
   }
   return out;
@@ -101,7 +128,12 @@ function pruneJob(state: FamilyState, createdAtMs: number): AgendaChange[] {
  * nothing is left to send (otherwise it is logged when the sends are settled), a send job when
  * something is pending, and the pruning job.
  */
-export function composeNotification(state: FamilyState, ctx: CommandContext, transports: Transports, input: NotificationInput): Composed {
+export function composeNotification(
+  state: FamilyState,
+  ctx: CommandContext,
+  transports: Transports,
+  input: NotificationInput,
+): Composed {
   const createdAt = ctx.now.toISOString();
   const record: NotificationRecord = {
     id: ctx.newId('ntf'),
@@ -118,11 +150,22 @@ export function composeNotification(state: FamilyState, ctx: CommandContext, tra
   };
   const pending = record.deliveries.some((d) => d.status === 'pending');
   const agenda: AgendaChange[] = [...pruneJob(state, ctx.now.getTime())];
-  if (pending) agenda.push({ put: { id: jobId.send(record.id), kind: JOB.send, dueAt: ctx.now.getTime(), data: { notificationId: record.id } } });
+  if (pending)
+    agenda.push({
+      put: {
+        id: jobId.send(record.id),
+        kind: JOB.send,
+        dueAt: ctx.now.getTime(),
+        data: { notificationId: record.id },
+      },
+    });
   return {
     record,
     changes: [{ table: NOTIFICATIONS, id: record.id, value: record }],
-    events: pending || record.skipped ? [] : [{ type: 'notification.sent', object: notificationView(record) }],
+    events:
+      pending || record.skipped
+        ? []
+        : [{ type: 'notification.sent', object: notificationView(record) }],
     agenda,
   };
 }
@@ -133,11 +176,21 @@ export function composeNotification(state: FamilyState, ctx: CommandContext, tra
  * `notification.sent`, plus the pruning job. Nothing leaves the machine, so nothing is pending.
  */
 export function householdNotice(
-  state: FamilyState, ctx: CommandContext, notice: { kind?: NotificationKind; title: string; body: string },
+  state: FamilyState,
+  ctx: CommandContext,
+  notice: { kind?: NotificationKind; title: string; body: string },
 ): Required<Reaction> {
-  const c = composeNotification(state, ctx, { email: false, push: false, sms: false }, {
-    kind: notice.kind ?? 'notice', title: notice.title, body: notice.body, channels: ['in_app'],
-  });
+  const c = composeNotification(
+    state,
+    ctx,
+    { email: false, push: false, sms: false },
+    {
+      kind: notice.kind ?? 'notice',
+      title: notice.title,
+      body: notice.body,
+      channels: ['in_app'],
+    },
+  );
   return { changes: c.changes, events: c.events, agenda: c.agenda };
 }
 
@@ -157,13 +210,19 @@ export function countOf(record: NotificationRecord, status: Delivery['status']):
 
 export function notificationView(r: NotificationRecord): NotificationView {
   return {
-    id: r.id, kind: r.kind, title: r.title, body: r.body, channels: r.channels,
+    id: r.id,
+    kind: r.kind,
+    title: r.title,
+    body: r.body,
+    channels: r.channels,
     ...(r.triggerId !== undefined ? { triggerId: r.triggerId } : {}),
     ...(r.eventId !== undefined ? { eventId: r.eventId } : {}),
     ...(r.occurrenceDate !== undefined ? { occurrenceDate: r.occurrenceDate } : {}),
     createdAt: r.createdAt,
     deliveries: r.deliveries.map(({ attempted: _a, ...d }) => d),
-    delivered: countOf(r, 'delivered'), suppressed: countOf(r, 'suppressed'), pending: countOf(r, 'pending'),
+    delivered: countOf(r, 'delivered'),
+    suppressed: countOf(r, 'suppressed'),
+    pending: countOf(r, 'pending'),
     ...(r.skipped ? { skipped: true as const } : {}),
   };
 }

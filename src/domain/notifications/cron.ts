@@ -12,7 +12,10 @@ export function checkCron(pattern: string, path: (string | number)[] = ['cron'])
   try {
     new Cron(pattern, { paused: true });
   } catch (err) {
-    throw Invalid.at(path, `is not a valid cron pattern: ${(err as Error).message.replace(/^CronPattern: /, '')}`);
+    throw Invalid.at(
+      path,
+      `is not a valid cron pattern: ${(err as Error).message.replace(/^CronPattern: /, '')}`,
+    );
   }
 }
 

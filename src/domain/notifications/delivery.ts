@@ -15,7 +15,8 @@ import { notificationView } from './compose.js';
 import { jobId, NOTIFICATIONS, type Delivery, type NotificationRecord } from './types.js';
 import { noChange } from '../shared/decision.js';
 
-export const INTERRUPTED = 'interrupted: the daemon stopped while sending; it may or may not have arrived';
+export const INTERRUPTED =
+  'interrupted: the daemon stopped while sending; it may or may not have arrived';
 export const MISSED = 'missed: the daemon was down past scheduler.catchUpMinutes';
 
 export interface Claim {
@@ -43,7 +44,11 @@ function write(state: FamilyState, record: NotificationRecord): Decision<Notific
  * Step 1. `missed`: the send job was found later than catchUpMinutes, so what is pending is
  * suppressed instead of sent. A record that is gone (pruned) only loses its job.
  */
-export function decideClaim(state: FamilyState, notificationId: string, missed: boolean): Decision<Claim | null> {
+export function decideClaim(
+  state: FamilyState,
+  notificationId: string,
+  missed: boolean,
+): Decision<Claim | null> {
   const record = state.get<NotificationRecord>(NOTIFICATIONS, notificationId);
   if (!record) return noChange(null, removeSendJob(state, notificationId));
   const toSend: number[] = [];
@@ -61,10 +66,18 @@ export function decideClaim(state: FamilyState, notificationId: string, missed: 
   return { ...d, result: { record: d.result, toSend } };
 }
 
-export interface Outcome { index: number; ok: boolean; reason?: string }
+export interface Outcome {
+  index: number;
+  ok: boolean;
+  reason?: string;
+}
 
 /** Step 3: the transports' answers. */
-export function decideSettle(state: FamilyState, notificationId: string, outcomes: readonly Outcome[]): Decision<NotificationRecord | null> {
+export function decideSettle(
+  state: FamilyState,
+  notificationId: string,
+  outcomes: readonly Outcome[],
+): Decision<NotificationRecord | null> {
   const record = state.get<NotificationRecord>(NOTIFICATIONS, notificationId);
   if (!record) return noChange(null, removeSendJob(state, notificationId));
   const byIndex = new Map(outcomes.map((o) => [o.index, o]));
@@ -73,7 +86,11 @@ export function decideSettle(state: FamilyState, notificationId: string, outcome
     if (!o || d.status !== 'pending') return d;
     return o.ok
       ? { ...withoutAttempt(d), status: 'delivered' }
-      : { ...withoutAttempt(d), status: 'suppressed', reason: `failed: ${o.reason ?? 'unknown error'}` };
+      : {
+          ...withoutAttempt(d),
+          status: 'suppressed',
+          reason: `failed: ${o.reason ?? 'unknown error'}`,
+        };
   });
   return write(state, { ...record, deliveries });
 }

@@ -8,16 +8,39 @@
 import { getEvent } from '../calendar/events.js';
 import type { Audience, Channel, EventData, EventRecord } from '../calendar/types.js';
 import { listPeople, type Person } from '../people/people.js';
-import type { AgendaChange, CommandContext, Decision, FamilyState, LogEvent, RecordChange } from '../shared/state.js';
+import type {
+  AgendaChange,
+  CommandContext,
+  Decision,
+  FamilyState,
+  LogEvent,
+  RecordChange,
+} from '../shared/state.js';
 import { composeNotification, type NotificationInput } from './compose.js';
 import { MISSED } from './delivery.js';
 import { mark, markId } from './marks.js';
 import { occurrenceOn, type Occurrence } from './occurrences.js';
 import { nextRoutineJob } from './routines.js';
 import { eventAgenda, needsCoverage, nextCheckRun, type AgendaPart } from './schedule.js';
-import { checkText, coverageText, leaveByText, reminderText, routineText, type WeatherNote } from './texts.js';
 import {
-  CHECKS, KEEP_MS, MARKS, NOTIFICATIONS, ROUTINES, type CheckRecord, type JOB, type NotificationRecord, type RoutineRecord, type Transports,
+  checkText,
+  coverageText,
+  leaveByText,
+  reminderText,
+  routineText,
+  type WeatherNote,
+} from './texts.js';
+import {
+  CHECKS,
+  KEEP_MS,
+  MARKS,
+  NOTIFICATIONS,
+  ROUTINES,
+  type CheckRecord,
+  type JOB,
+  type NotificationRecord,
+  type RoutineRecord,
+  type Transports,
 } from './types.js';
 
 export interface FireOptions {
@@ -32,12 +55,21 @@ export type Fired = NotificationRecord | null;
 export const SERVICE_CHANNELS: Channel[] = ['in_app', 'email', 'push'];
 
 /** The people an audience names: household, responsible (and owner), going, or chosen people. */
-export function audiencePeople(state: FamilyState, d: EventData, audience: Audience, recipients: readonly string[] = []): Person[] {
+export function audiencePeople(
+  state: FamilyState,
+  d: EventData,
+  audience: Audience,
+  recipients: readonly string[] = [],
+): Person[] {
   const all = listPeople(state);
   switch (audience) {
-    case 'household': return all;
+    case 'household':
+      return all;
     case 'responsible': {
-      const ids = new Set([...(d.responsiblePersonIds ?? []), ...(d.ownerPersonId ? [d.ownerPersonId] : [])]);
+      const ids = new Set([
+        ...(d.responsiblePersonIds ?? []),
+        ...(d.ownerPersonId ? [d.ownerPersonId] : []),
+      ]);
       return all.filter((p) => ids.has(p.id));
     }
     case 'going':
@@ -56,14 +88,31 @@ export function audiencePeople(state: FamilyState, d: EventData, audience: Audie
   }
 }
 
-function result(notification: NotificationRecord | null, changes: RecordChange[], events: LogEvent[], agenda: AgendaChange[]): Decision<Fired> {
+function result(
+  notification: NotificationRecord | null,
+  changes: RecordChange[],
+  events: LogEvent[],
+  agenda: AgendaChange[],
+): Decision<Fired> {
   return { result: notification, changes, events, agenda };
 }
 
 /** Composes and adds the notification to the decision parts. */
-function notify(state: FamilyState, ctx: CommandContext, opts: FireOptions, input: NotificationInput,
-  changes: RecordChange[], events: LogEvent[], agenda: AgendaChange[]): NotificationRecord {
-  const c = composeNotification(state, ctx, opts.transports, opts.missed ? { ...input, skippedReason: MISSED } : input);
+function notify(
+  state: FamilyState,
+  ctx: CommandContext,
+  opts: FireOptions,
+  input: NotificationInput,
+  changes: RecordChange[],
+  events: LogEvent[],
+  agenda: AgendaChange[],
+): NotificationRecord {
+  const c = composeNotification(
+    state,
+    ctx,
+    opts.transports,
+    opts.missed ? { ...input, skippedReason: MISSED } : input,
+  );
   changes.push(...c.changes);
   events.push(...c.events);
   agenda.push(...c.agenda);
@@ -75,12 +124,16 @@ function withMarks(state: FamilyState, marks: RecordChange[]): FamilyState {
   if (!marks.length) return state;
   const view = Object.create(state) as FamilyState;
   const extra = new Map(marks.map((m) => [m.id, m.value]));
-  view.get = <T>(table: string, id: string): T | undefined => (table === MARKS && extra.has(id) ? extra.get(id) as T : state.get<T>(table, id));
+  view.get = <T>(table: string, id: string): T | undefined =>
+    table === MARKS && extra.has(id) ? (extra.get(id) as T) : state.get<T>(table, id);
   return view;
 }
 
 /** The event and the occurrence a job was scheduled for, if both still exist. */
-function target(state: FamilyState, data: { eventId: string; occurrenceDate: string }): { ev: EventRecord; o: Occurrence } | null {
+function target(
+  state: FamilyState,
+  data: { eventId: string; occurrenceDate: string },
+): { ev: EventRecord; o: Occurrence } | null {
   const ev = getEvent(state, data.eventId);
   if (!ev) return null;
   const o = occurrenceOn(ev, data.occurrenceDate, state.family.timezone);
@@ -88,8 +141,15 @@ function target(state: FamilyState, data: { eventId: string; occurrenceDate: str
 }
 
 /** After a firing: the event's jobs recomputed with the new mark (moves this job on). */
-function reschedule(state: FamilyState, eventId: string, marks: RecordChange[], now: Date, part: AgendaPart): AgendaChange[] {
-  return eventAgenda(withMarks(state, marks), eventId, getEvent(state, eventId) ?? null, now, part).agenda;
+function reschedule(
+  state: FamilyState,
+  eventId: string,
+  marks: RecordChange[],
+  now: Date,
+  part: AgendaPart,
+): AgendaChange[] {
+  return eventAgenda(withMarks(state, marks), eventId, getEvent(state, eventId) ?? null, now, part)
+    .agenda;
 }
 
 /**
@@ -98,9 +158,15 @@ function reschedule(state: FamilyState, eventId: string, marks: RecordChange[], 
  * event's jobs of that `part` are recomputed (which moves this job on).
  */
 function fireOccurrence(
-  state: FamilyState, ctx: CommandContext, data: { eventId: string; occurrenceDate: string },
-  opts: FireOptions, part: AgendaPart,
-  what: (t: { ev: EventRecord; o: Occurrence }) => { input: NotificationInput; markId: string } | null,
+  state: FamilyState,
+  ctx: CommandContext,
+  data: { eventId: string; occurrenceDate: string },
+  opts: FireOptions,
+  part: AgendaPart,
+  what: (t: {
+    ev: EventRecord;
+    o: Occurrence;
+  }) => { input: NotificationInput; markId: string } | null,
 ): Decision<Fired> {
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
@@ -112,47 +178,83 @@ function fireOccurrence(
     record = notify(state, ctx, opts, firing.input, changes, events, agenda);
     changes.push(mark(firing.markId, ctx.now));
   }
-  agenda.push(...reschedule(state, data.eventId, changes.filter((c) => c.table === MARKS), ctx.now, part));
+  agenda.push(
+    ...reschedule(
+      state,
+      data.eventId,
+      changes.filter((c) => c.table === MARKS),
+      ctx.now,
+      part,
+    ),
+  );
   return result(record, changes, events, agenda);
 }
 
-export function fireReminder(state: FamilyState, ctx: CommandContext, data: { eventId: string; index: number; occurrenceDate: string }, opts: FireOptions): Decision<Fired> {
+export function fireReminder(
+  state: FamilyState,
+  ctx: CommandContext,
+  data: { eventId: string; index: number; occurrenceDate: string },
+  opts: FireOptions,
+): Decision<Fired> {
   return fireOccurrence(state, ctx, data, opts, { reminder: data.index }, (t) => {
     const reminder = t.o.data.reminders?.[data.index];
     if (!reminder) return null;
     const text = reminderText(state, t.o, ctx.now, reminder.mode === 'contextual', opts.weather);
     return {
       input: {
-        kind: 'reminder', ...text, channels: reminder.channels, preferenceKind: 'reminder',
+        kind: 'reminder',
+        ...text,
+        channels: reminder.channels,
+        preferenceKind: 'reminder',
         people: audiencePeople(state, t.o.data, reminder.audience, reminder.recipientPersonIds),
-        eventId: t.ev.id, occurrenceDate: t.o.date,
+        eventId: t.ev.id,
+        occurrenceDate: t.o.date,
       },
       markId: markId.reminder(t.ev.id, t.o.date, data.index),
     };
   });
 }
 
-export function fireLeaveBy(state: FamilyState, ctx: CommandContext, data: { eventId: string; occurrenceDate: string }, opts: FireOptions): Decision<Fired> {
+export function fireLeaveBy(
+  state: FamilyState,
+  ctx: CommandContext,
+  data: { eventId: string; occurrenceDate: string },
+  opts: FireOptions,
+): Decision<Fired> {
   return fireOccurrence(state, ctx, data, opts, 'leaveBy', (t) => {
     if (!t.o.data.travelPlan) return null;
     const goingPeople = audiencePeople(state, t.o.data, 'going');
     return {
       input: {
-        kind: 'leave_by', ...leaveByText(state, t.o), channels: SERVICE_CHANNELS, preferenceKind: 'reminder',
-        people: goingPeople.length ? goingPeople : listPeople(state), eventId: t.ev.id, occurrenceDate: t.o.date,
+        kind: 'leave_by',
+        ...leaveByText(state, t.o),
+        channels: SERVICE_CHANNELS,
+        preferenceKind: 'reminder',
+        people: goingPeople.length ? goingPeople : listPeople(state),
+        eventId: t.ev.id,
+        occurrenceDate: t.o.date,
       },
       markId: markId.leaveBy(t.ev.id, t.o.date),
     };
   });
 }
 
-export function fireCoverage(state: FamilyState, ctx: CommandContext, data: { eventId: string; occurrenceDate: string }, opts: FireOptions): Decision<Fired> {
+export function fireCoverage(
+  state: FamilyState,
+  ctx: CommandContext,
+  data: { eventId: string; occurrenceDate: string },
+  opts: FireOptions,
+): Decision<Fired> {
   return fireOccurrence(state, ctx, data, opts, 'coverage', (t) => {
     if (!needsCoverage(t.o.data, !!t.ev.sourceId)) return null;
     return {
       input: {
-        kind: 'coverage_alert', ...coverageText(state, t.o, ctx.now), channels: SERVICE_CHANNELS, preferenceKind: 'coverage_alert',
-        eventId: t.ev.id, occurrenceDate: t.o.date,
+        kind: 'coverage_alert',
+        ...coverageText(state, t.o, ctx.now),
+        channels: SERVICE_CHANNELS,
+        preferenceKind: 'coverage_alert',
+        eventId: t.ev.id,
+        occurrenceDate: t.o.date,
       },
       markId: markId.coverage(t.ev.id, t.o.date),
     };
@@ -160,18 +262,38 @@ export function fireCoverage(state: FamilyState, ctx: CommandContext, data: { ev
 }
 
 /** A check fires once: its notification goes out and the check is done (removed). */
-export function fireCheck(state: FamilyState, ctx: CommandContext, data: { checkId: string }, opts: FireOptions): Decision<Fired> {
+export function fireCheck(
+  state: FamilyState,
+  ctx: CommandContext,
+  data: { checkId: string },
+  opts: FireOptions,
+): Decision<Fired> {
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
   const agenda: AgendaChange[] = [];
   const check = state.get<CheckRecord>(CHECKS, data.checkId);
   if (!check) return result(null, changes, events, agenda);
   const ev = getEvent(state, check.eventId);
-  const o = ev ? nextCheckRun(state, ev, 0, new Date(ctx.now.getTime() - 1))?.occurrence ?? null : null;
-  const record = notify(state, ctx, opts, {
-    kind: 'check', ...checkText(state, check.task, o, ev?.title ?? 'a deleted event', ctx.now), channels: check.channels,
-    preferenceKind: 'follow_up_nudge', triggerId: check.id, eventId: check.eventId, ...(o ? { occurrenceDate: o.date } : {}),
-  }, changes, events, agenda);
+  const o = ev
+    ? (nextCheckRun(state, ev, 0, new Date(ctx.now.getTime() - 1))?.occurrence ?? null)
+    : null;
+  const record = notify(
+    state,
+    ctx,
+    opts,
+    {
+      kind: 'check',
+      ...checkText(state, check.task, o, ev?.title ?? 'a deleted event', ctx.now),
+      channels: check.channels,
+      preferenceKind: 'follow_up_nudge',
+      triggerId: check.id,
+      eventId: check.eventId,
+      ...(o ? { occurrenceDate: o.date } : {}),
+    },
+    changes,
+    events,
+    agenda,
+  );
   changes.push({ table: CHECKS, id: check.id, value: null });
   return result(record, changes, events, agenda);
 }
@@ -179,16 +301,32 @@ export function fireCheck(state: FamilyState, ctx: CommandContext, data: { check
 /**
  * A routine's cron time: its notification, `lastRunAt`, and the job moved to the next cron time.
  */
-export function fireRoutine(state: FamilyState, ctx: CommandContext, data: { routineId: string; dueAt: number }, opts: FireOptions): Decision<Fired> {
+export function fireRoutine(
+  state: FamilyState,
+  ctx: CommandContext,
+  data: { routineId: string; dueAt: number },
+  opts: FireOptions,
+): Decision<Fired> {
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
   const agenda: AgendaChange[] = [];
   const r = state.get<RoutineRecord>(ROUTINES, data.routineId);
   if (!r || !r.isEnabled) return result(null, changes, events, agenda);
-  const record = notify(state, ctx, opts, {
-    kind: 'routine', ...routineText(state, r, ctx.now, opts.weather), channels: r.channels,
-    preferenceKind: r.intent === 'reminder' ? 'reminder' : 'digest', triggerId: r.id,
-  }, changes, events, agenda);
+  const record = notify(
+    state,
+    ctx,
+    opts,
+    {
+      kind: 'routine',
+      ...routineText(state, r, ctx.now, opts.weather),
+      channels: r.channels,
+      preferenceKind: r.intent === 'reminder' ? 'reminder' : 'digest',
+      triggerId: r.id,
+    },
+    changes,
+    events,
+    agenda,
+  );
   const next: RoutineRecord = { ...r, lastRunAt: ctx.now.toISOString() };
   changes.push({ table: ROUTINES, id: r.id, value: next });
   // The next cron time after this one (and after now: a late firing does not repeat the ones it
@@ -204,7 +342,12 @@ export const PRUNE_BATCH = 500;
  * Removes notifications and marks older than 30 days, at most PRUNE_BATCH per pass; the job
  * comes back at once while there is more, else when the oldest record left turns 30 days old.
  */
-export function prune(state: FamilyState, ctx: CommandContext, jobIdValue: string, kind: typeof JOB.prune): Decision<number> {
+export function prune(
+  state: FamilyState,
+  ctx: CommandContext,
+  jobIdValue: string,
+  kind: typeof JOB.prune,
+): Decision<number> {
   const cutoff = ctx.now.getTime() - KEEP_MS;
   const changes: RecordChange[] = [];
   let oldestLeft = Infinity;
@@ -212,12 +355,20 @@ export function prune(state: FamilyState, ctx: CommandContext, jobIdValue: strin
     for (const [id, r] of state.table<{ createdAt?: string; at?: string }>(table)) {
       const at = Date.parse(r.createdAt ?? r.at ?? '');
       if (at <= cutoff && changes.length < PRUNE_BATCH) changes.push({ table, id, value: null });
-      else if (at > cutoff) { oldestLeft = Math.min(oldestLeft, at); if (table === NOTIFICATIONS) break; }
-      else { oldestLeft = ctx.now.getTime(); break; }
+      else if (at > cutoff) {
+        oldestLeft = Math.min(oldestLeft, at);
+        if (table === NOTIFICATIONS) break;
+      } else {
+        oldestLeft = ctx.now.getTime();
+        break;
+      }
     }
   }
-  const agenda: AgendaChange[] = changes.length >= PRUNE_BATCH
-    ? [{ put: { id: jobIdValue, kind, dueAt: ctx.now.getTime() + 1_000 } }]
-    : Number.isFinite(oldestLeft) ? [{ put: { id: jobIdValue, kind, dueAt: oldestLeft + KEEP_MS } }] : [];
+  const agenda: AgendaChange[] =
+    changes.length >= PRUNE_BATCH
+      ? [{ put: { id: jobIdValue, kind, dueAt: ctx.now.getTime() + 1_000 } }]
+      : Number.isFinite(oldestLeft)
+        ? [{ put: { id: jobIdValue, kind, dueAt: oldestLeft + KEEP_MS } }]
+        : [];
   return { result: changes.length, changes, events: [], agenda };
 }

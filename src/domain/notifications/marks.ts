@@ -7,7 +7,8 @@ import type { FamilyState, RecordChange } from '../shared/state.js';
 import { MARKS } from './types.js';
 
 export const markId = {
-  reminder: (eventId: string, occurrenceDate: string, index: number) => `rem:${eventId}:${occurrenceDate}:${index}`,
+  reminder: (eventId: string, occurrenceDate: string, index: number) =>
+    `rem:${eventId}:${occurrenceDate}:${index}`,
   leaveBy: (eventId: string, occurrenceDate: string) => `leave:${eventId}:${occurrenceDate}`,
   coverage: (eventId: string, occurrenceDate: string) => `cov:${eventId}:${occurrenceDate}`,
 };

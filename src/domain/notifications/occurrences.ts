@@ -33,7 +33,13 @@ export function startOf(d: EventData, tz: string): number {
 function occurrence(ev: EventRecord, date: string, tz: string): Occurrence {
   const x = ev.exceptions?.[date];
   const data = isSeries(ev) ? occurrenceData(ev, date, x) : ev.data;
-  return { date, data, title: x?.title ?? ev.title, status: x?.status ?? ev.status, start: startOf(data, tz) };
+  return {
+    date,
+    data,
+    title: x?.title ?? ev.title,
+    status: x?.status ?? ev.status,
+    start: startOf(data, tz),
+  };
 }
 
 /** How far a search walks a series before giving up (every occurrence already done, say). */
@@ -46,7 +52,10 @@ const MAX_WALK = 2_000;
  * another date by an exception are looked at separately.
  */
 export function nextOccurrence(
-  ev: EventRecord, tz: string, now: Date, dueOf: (o: Occurrence) => number | null,
+  ev: EventRecord,
+  tz: string,
+  now: Date,
+  dueOf: (o: Occurrence) => number | null,
 ): { occurrence: Occurrence; dueAt: number } | null {
   const t = now.getTime();
   let best: { occurrence: Occurrence; dueAt: number } | null = null;

@@ -6,17 +6,31 @@
  * the refresh's own decision.
  */
 import type { EventRecord } from '../calendar/types.js';
-import type { AgendaChange, CommandContext, FamilyState, Reaction, RecordChange } from '../shared/state.js';
+import type {
+  AgendaChange,
+  CommandContext,
+  FamilyState,
+  Reaction,
+  RecordChange,
+} from '../shared/state.js';
 import { eventAgenda } from './schedule.js';
 import type { IntakeUpdate } from '../feeds/types.js';
 import { composeNotification } from './compose.js';
 
-export function rescheduleChangedEvent(state: FamilyState, event: { readonly id: string }, ctx: CommandContext): Reaction {
+export function rescheduleChangedEvent(
+  state: FamilyState,
+  event: { readonly id: string },
+  ctx: CommandContext,
+): Reaction {
   const { agenda, changes } = eventAgenda(state, event.id, event as EventRecord, ctx.now);
   return { changes, events: [], agenda };
 }
 
-export function unscheduleRemovedEvents(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): Reaction {
+export function unscheduleRemovedEvents(
+  state: FamilyState,
+  eventIds: readonly string[],
+  ctx: CommandContext,
+): Reaction {
   const out = { changes: [] as RecordChange[], events: [], agenda: [] as AgendaChange[] };
   for (const id of eventIds) {
     const r = eventAgenda(state, id, null, ctx.now);
@@ -27,13 +41,26 @@ export function unscheduleRemovedEvents(state: FamilyState, eventIds: readonly s
 }
 
 /** "New in <feed>: <titles>" to the household, on the channels its preferences allow. */
-export function notifyFeedIntake(state: FamilyState, intake: IntakeUpdate, ctx: CommandContext): Reaction {
-  const c = composeNotification(state, ctx, ctx.transports ?? { email: false, push: false, sms: false }, {
-    kind: 'intake_update', preferenceKind: 'intake_update', title: intake.title,
-    body: intake.titles.length === 1
-      ? `${intake.titles[0]} is on the ${intake.feedName} calendar.`
-      : `${intake.titles.length} events on the ${intake.feedName} calendar match what you asked to hear about.`,
-    channels: ['in_app', 'email', 'push'], triggerId: intake.sourceId,
-  });
+export function notifyFeedIntake(
+  state: FamilyState,
+  intake: IntakeUpdate,
+  ctx: CommandContext,
+): Reaction {
+  const c = composeNotification(
+    state,
+    ctx,
+    ctx.transports ?? { email: false, push: false, sms: false },
+    {
+      kind: 'intake_update',
+      preferenceKind: 'intake_update',
+      title: intake.title,
+      body:
+        intake.titles.length === 1
+          ? `${intake.titles[0]} is on the ${intake.feedName} calendar.`
+          : `${intake.titles.length} events on the ${intake.feedName} calendar match what you asked to hear about.`,
+      channels: ['in_app', 'email', 'push'],
+      triggerId: intake.sourceId,
+    },
+  );
   return { changes: c.changes, events: c.events, agenda: c.agenda };
 }

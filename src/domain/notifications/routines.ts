@@ -6,10 +6,24 @@
  */
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import { NotFound } from '../shared/errors.js';
-import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState } from '../shared/state.js';
+import type {
+  AgendaChange,
+  AgendaJob,
+  CommandContext,
+  Decision,
+  FamilyState,
+} from '../shared/state.js';
 import { checkCron, checkTimeZone, nextCronRun } from './cron.js';
 import { putOrRemove } from './schedule.js';
-import { JOB, jobId, ROUTINES, type Channel, type RoutineIntent, type RoutineMode, type RoutineRecord } from './types.js';
+import {
+  JOB,
+  jobId,
+  ROUTINES,
+  type Channel,
+  type RoutineIntent,
+  type RoutineMode,
+  type RoutineRecord,
+} from './types.js';
 import { noChange } from '../shared/decision.js';
 
 export interface RoutineInput {
@@ -24,7 +38,12 @@ export interface RoutineInput {
   message?: string | null;
 }
 
-export const ROUTINE_DEFAULTS = { cron: '0 7 * * *', intent: 'briefing', mode: 'plain', channels: ['in_app'] } as const;
+export const ROUTINE_DEFAULTS = {
+  cron: '0 7 * * *',
+  intent: 'briefing',
+  mode: 'plain',
+  channels: ['in_app'],
+} as const;
 
 export interface RoutineView extends Omit<RoutineRecord, 'timezone'> {
   /** The zone it runs in (the family's when it follows it). */
@@ -55,7 +74,11 @@ export function listRoutines(state: FamilyState): RoutineRecord[] {
 /** The routine's job at its next cron time after `after` (none when disabled or never again). */
 export function nextRoutineJob(state: FamilyState, r: RoutineRecord, after: Date): AgendaChange[] {
   const next = r.isEnabled ? nextCronRun(r.cron, routineZone(state, r), after) : null;
-  return putOrRemove(state, jobId.routine(r.id), next ? { kind: JOB.routine, dueAt: next.getTime(), data: { routineId: r.id } } : null);
+  return putOrRemove(
+    state,
+    jobId.routine(r.id),
+    next ? { kind: JOB.routine, dueAt: next.getTime(), data: { routineId: r.id } } : null,
+  );
 }
 
 function requireRoutine(state: FamilyState, id: string): RoutineRecord {
@@ -70,18 +93,29 @@ function cleanText(v: string | null | undefined): string | null | undefined {
   return t ? t : null;
 }
 
-export function decideCreateRoutine(state: FamilyState, input: RoutineInput, ctx: CommandContext): Decision<RoutineRecord> {
+export function decideCreateRoutine(
+  state: FamilyState,
+  input: RoutineInput,
+  ctx: CommandContext,
+): Decision<RoutineRecord> {
   const cron = input.cron ?? ROUTINE_DEFAULTS.cron;
   checkCron(cron);
   // Without a zone it follows the family's, also when that changes.
   const timezone = typeof input.timezone === 'string' ? checkTimeZone(input.timezone) : null;
   const at = ctx.now.toISOString();
   const r: RoutineRecord = {
-    id: ctx.newId('trg'), cron, timezone,
-    intent: input.intent ?? ROUTINE_DEFAULTS.intent, mode: input.mode ?? ROUTINE_DEFAULTS.mode,
-    channels: [...new Set(input.channels ?? ROUTINE_DEFAULTS.channels)], isEnabled: input.isEnabled ?? true,
-    title: cleanText(input.title) ?? null, message: cleanText(input.message) ?? null,
-    lastRunAt: null, createdAt: at, updatedAt: at,
+    id: ctx.newId('trg'),
+    cron,
+    timezone,
+    intent: input.intent ?? ROUTINE_DEFAULTS.intent,
+    mode: input.mode ?? ROUTINE_DEFAULTS.mode,
+    channels: [...new Set(input.channels ?? ROUTINE_DEFAULTS.channels)],
+    isEnabled: input.isEnabled ?? true,
+    title: cleanText(input.title) ?? null,
+    message: cleanText(input.message) ?? null,
+    lastRunAt: null,
+    createdAt: at,
+    updatedAt: at,
   };
   const agenda = nextRoutineJob(state, r, ctx.now);
   return {
@@ -95,16 +129,27 @@ export function decideCreateRoutine(state: FamilyState, input: RoutineInput, ctx
 /** The view with the agenda as this decision leaves it. */
 function viewAfter(state: FamilyState, r: RoutineRecord, agenda: AgendaChange[]): RoutineView {
   const put = agenda.find((a) => 'put' in a && a.put.id === jobId.routine(r.id));
-  if (put && 'put' in put) return { ...viewOf(state, r), nextRunAt: new Date(put.put.dueAt).toISOString() };
-  if (agenda.some((a) => 'remove' in a && a.remove === jobId.routine(r.id))) return { ...viewOf(state, r), nextRunAt: null };
+  if (put && 'put' in put)
+    return { ...viewOf(state, r), nextRunAt: new Date(put.put.dueAt).toISOString() };
+  if (agenda.some((a) => 'remove' in a && a.remove === jobId.routine(r.id)))
+    return { ...viewOf(state, r), nextRunAt: null };
   return routineView(state, r);
 }
 
-export function decideUpdateRoutine(state: FamilyState, id: string, input: RoutineInput, ctx: CommandContext): Decision<RoutineRecord> {
+export function decideUpdateRoutine(
+  state: FamilyState,
+  id: string,
+  input: RoutineInput,
+  ctx: CommandContext,
+): Decision<RoutineRecord> {
   const before = requireRoutine(state, id);
   const next: RoutineRecord = { ...before };
-  if (input.cron !== undefined) { checkCron(input.cron); next.cron = input.cron; }
-  if (input.timezone !== undefined) next.timezone = input.timezone === null ? null : checkTimeZone(input.timezone);
+  if (input.cron !== undefined) {
+    checkCron(input.cron);
+    next.cron = input.cron;
+  }
+  if (input.timezone !== undefined)
+    next.timezone = input.timezone === null ? null : checkTimeZone(input.timezone);
   if (input.intent !== undefined) next.intent = input.intent;
   if (input.mode !== undefined) next.mode = input.mode;
   if (input.channels !== undefined) next.channels = [...new Set(input.channels)];
@@ -113,17 +158,30 @@ export function decideUpdateRoutine(state: FamilyState, id: string, input: Routi
   if (input.message !== undefined) next.message = cleanText(input.message) ?? null;
   if (JSON.stringify(next) === JSON.stringify(before)) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
-  const timing = next.cron !== before.cron || next.timezone !== before.timezone || next.isEnabled !== before.isEnabled;
+  const timing =
+    next.cron !== before.cron ||
+    next.timezone !== before.timezone ||
+    next.isEnabled !== before.isEnabled;
   const agenda = timing ? nextRoutineJob(state, next, ctx.now) : [];
   return {
     result: next,
     changes: [{ table: ROUTINES, id, value: next }],
-    events: [{ type: 'notification_routine.updated', object: viewAfter(state, next, agenda), previous: routineView(state, before) }],
+    events: [
+      {
+        type: 'notification_routine.updated',
+        object: viewAfter(state, next, agenda),
+        previous: routineView(state, before),
+      },
+    ],
     agenda,
   };
 }
 
-export function decideDeleteRoutine(state: FamilyState, id: string, _ctx: CommandContext): Decision<RoutineRecord> {
+export function decideDeleteRoutine(
+  state: FamilyState,
+  id: string,
+  _ctx: CommandContext,
+): Decision<RoutineRecord> {
   const r = requireRoutine(state, id);
   return {
     result: r,

@@ -64,21 +64,34 @@ export function nextLeaveBy(state: FamilyState, ev: EventRecord, now: Date) {
 export function nextCoverage(state: FamilyState, ev: EventRecord, now: Date) {
   const tz = state.family.timezone;
   return nextOccurrence(ev, tz, now, (o) => {
-    if (!active(o) || !needsCoverage(o.data, !!ev.sourceId) || isMarked(state, markId.coverage(ev.id, o.date))) return null;
+    if (
+      !active(o) ||
+      !needsCoverage(o.data, !!ev.sourceId) ||
+      isMarked(state, markId.coverage(ev.id, o.date))
+    )
+      return null;
     return Math.max(now.getTime(), o.start - COVERAGE_WINDOW_MS);
   });
 }
 
 /** The run time of a check: the event's next start − leadHours, at once when that is past. */
 export function nextCheckRun(state: FamilyState, ev: EventRecord, leadHours: number, now: Date) {
-  return nextOccurrence(ev, state.family.timezone, now, (o) => (active(o) ? Math.max(now.getTime(), o.start - leadHours * 3_600_000) : null));
+  return nextOccurrence(ev, state.family.timezone, now, (o) =>
+    active(o) ? Math.max(now.getTime(), o.start - leadHours * 3_600_000) : null,
+  );
 }
 
 /** A put when the job differs from what is on the agenda, a remove when there is one to remove. */
 export function putOrRemove(state: FamilyState, id: string, job: JobSpec | null): AgendaChange[] {
   const live = state.get<AgendaJob>(AGENDA_TABLE, id);
   if (!job) return live ? [{ remove: id }] : [];
-  if (live && live.dueAt === job.dueAt && live.kind === job.kind && JSON.stringify(live.data) === JSON.stringify(job.data)) return [];
+  if (
+    live &&
+    live.dueAt === job.dueAt &&
+    live.kind === job.kind &&
+    JSON.stringify(live.data) === JSON.stringify(job.data)
+  )
+    return [];
   return [{ put: { id, ...job } }];
 }
 
@@ -107,33 +120,79 @@ function reminderCount(ev: EventRecord): number {
 /** Which of the event's jobs to recompute: all of them (an edit), or the one that just fired. */
 export type AgendaPart = { reminder: number } | 'leaveBy' | 'coverage';
 
-export function eventAgenda(state: FamilyState, eventId: string, ev: EventRecord | null, now: Date, only?: AgendaPart): { agenda: AgendaChange[]; changes: RecordChange[] } {
+export function eventAgenda(
+  state: FamilyState,
+  eventId: string,
+  ev: EventRecord | null,
+  now: Date,
+  only?: AgendaPart,
+): { agenda: AgendaChange[]; changes: RecordChange[] } {
   const agenda: AgendaChange[] = [];
   const changes: RecordChange[] = [];
   const live = ev && ev.status !== 'archived' ? ev : null;
   const count = live ? reminderCount(live) : 0;
-  const want = (part: 'reminder' | 'leaveBy' | 'coverage' | 'checks', index?: number) => only === undefined
-    || (typeof only === 'object' ? part === 'reminder' && index === only.reminder : part === only);
+  const want = (part: 'reminder' | 'leaveBy' | 'coverage' | 'checks', index?: number) =>
+    only === undefined ||
+    (typeof only === 'object' ? part === 'reminder' && index === only.reminder : part === only);
   for (let i = 0; i < REMINDERS_MAX; i++) {
     if (!want('reminder', i)) continue;
     const next = i < count ? nextReminder(state, live!, i, now) : null;
-    agenda.push(...putOrRemove(state, jobId.reminder(eventId, i), next
-      ? { kind: JOB.reminder, dueAt: next.dueAt, data: { eventId, index: i, occurrenceDate: next.occurrence.date } } : null));
+    agenda.push(
+      ...putOrRemove(
+        state,
+        jobId.reminder(eventId, i),
+        next
+          ? {
+              kind: JOB.reminder,
+              dueAt: next.dueAt,
+              data: { eventId, index: i, occurrenceDate: next.occurrence.date },
+            }
+          : null,
+      ),
+    );
   }
   if (want('leaveBy')) {
     const leave = live ? nextLeaveBy(state, live, now) : null;
-    agenda.push(...putOrRemove(state, jobId.leaveBy(eventId), leave
-      ? { kind: JOB.leaveBy, dueAt: leave.dueAt, data: { eventId, occurrenceDate: leave.occurrence.date } } : null));
+    agenda.push(
+      ...putOrRemove(
+        state,
+        jobId.leaveBy(eventId),
+        leave
+          ? {
+              kind: JOB.leaveBy,
+              dueAt: leave.dueAt,
+              data: { eventId, occurrenceDate: leave.occurrence.date },
+            }
+          : null,
+      ),
+    );
   }
   if (want('coverage')) {
     const cover = live ? nextCoverage(state, live, now) : null;
-    agenda.push(...putOrRemove(state, jobId.coverage(eventId), cover
-      ? { kind: JOB.coverage, dueAt: cover.dueAt, data: { eventId, occurrenceDate: cover.occurrence.date } } : null));
+    agenda.push(
+      ...putOrRemove(
+        state,
+        jobId.coverage(eventId),
+        cover
+          ? {
+              kind: JOB.coverage,
+              dueAt: cover.dueAt,
+              data: { eventId, occurrenceDate: cover.occurrence.date },
+            }
+          : null,
+      ),
+    );
   }
   for (const check of want('checks') ? checksOf(state, eventId) : []) {
     const run = ev ? nextCheckRun(state, ev, check.leadHours, now) : null;
     if (run) {
-      agenda.push(...putOrRemove(state, jobId.check(check.id), { kind: JOB.check, dueAt: run.dueAt, data: { checkId: check.id } }));
+      agenda.push(
+        ...putOrRemove(state, jobId.check(check.id), {
+          kind: JOB.check,
+          dueAt: run.dueAt,
+          data: { checkId: check.id },
+        }),
+      );
     } else {
       agenda.push(...putOrRemove(state, jobId.check(check.id), null));
       changes.push({ table: CHECKS, id: check.id, value: null });

@@ -37,7 +37,8 @@ export function dayLabel(date: string): string {
 /** "Today 15:30", "Tomorrow, all day", "Sat 28 Nov 15:30" — relative to `now` in `tz`. */
 export function startText(d: EventData, tz: string, now: Date): string {
   const today = todayIn(tz, now);
-  const day = d.date === today ? 'Today' : d.date === addDays(today, 1) ? 'Tomorrow' : dayLabel(d.date);
+  const day =
+    d.date === today ? 'Today' : d.date === addDays(today, 1) ? 'Tomorrow' : dayLabel(d.date);
   return isAllDay(d) ? `${day}, all day` : `${day} ${d.time}`;
 }
 
@@ -46,7 +47,10 @@ function hhmm(ms: number, tz: string): string {
 }
 
 function names(state: FamilyState, ids: readonly string[]): string[] {
-  return ids.map((id) => activePerson(state, id)).filter((p) => p !== undefined).map((p) => p.familiarName ?? p.name);
+  return ids
+    .map((id) => activePerson(state, id))
+    .filter((p) => p !== undefined)
+    .map((p) => p.familiarName ?? p.name);
 }
 
 function going(state: FamilyState, d: EventData): string[] {
@@ -57,13 +61,21 @@ function weatherLine(w: WeatherNote | null | undefined): string | null {
   if (!w) return null;
   if (w.error) return `Weather in ${w.place}: unavailable (${w.error})`;
   const parts = [w.summary ?? 'forecast'];
-  if (w.minC !== undefined && w.maxC !== undefined) parts.push(`${Math.round(w.minC)}–${Math.round(w.maxC)} °C`);
-  if (w.precipitationProbability !== undefined) parts.push(`${Math.round(w.precipitationProbability)} % chance of rain`);
+  if (w.minC !== undefined && w.maxC !== undefined)
+    parts.push(`${Math.round(w.minC)}–${Math.round(w.maxC)} °C`);
+  if (w.precipitationProbability !== undefined)
+    parts.push(`${Math.round(w.precipitationProbability)} % chance of rain`);
   return `Weather in ${w.place}: ${parts.join(', ')}`;
 }
 
 /** A reminder: title the event's, body its start, place and leave-by time. */
-export function reminderText(state: FamilyState, o: Occurrence, now: Date, contextual: boolean, weather?: WeatherNote | null): { title: string; body: string } {
+export function reminderText(
+  state: FamilyState,
+  o: Occurrence,
+  now: Date,
+  contextual: boolean,
+  weather?: WeatherNote | null,
+): { title: string; body: string } {
   const tz = state.family.timezone;
   const parts = [startText(o.data, tz, now)];
   if (o.data.where) parts.push(o.data.where);
@@ -88,20 +100,40 @@ export function leaveByText(state: FamilyState, o: Occurrence): { title: string;
   const tz = state.family.timezone;
   const plan = o.data.travelPlan!;
   const arrive = o.start - (plan.arriveEarlyMinutes ?? 0) * 60_000;
-  return { title: `Leave now for ${o.title}`, body: `From ${plan.origin} · arrive by ${hhmm(arrive, tz)}` };
+  return {
+    title: `Leave now for ${o.title}`,
+    body: `From ${plan.origin} · arrive by ${hhmm(arrive, tz)}`,
+  };
 }
 
-export function coverageText(state: FamilyState, o: Occurrence, now: Date): { title: string; body: string } {
+export function coverageText(
+  state: FamilyState,
+  o: Occurrence,
+  now: Date,
+): { title: string; body: string } {
   const parts = [startText(o.data, state.family.timezone, now)];
   if (o.data.where) parts.push(o.data.where);
   return { title: `Nobody is responsible for ${o.title}`, body: parts.join(' · ') };
 }
 
-export function checkText(state: FamilyState, task: string, o: Occurrence | null, eventTitle: string, now: Date): { title: string; body: string } {
-  return { title: task, body: o ? `${eventTitle} · ${startText(o.data, state.family.timezone, now)}` : eventTitle };
+export function checkText(
+  state: FamilyState,
+  task: string,
+  o: Occurrence | null,
+  eventTitle: string,
+  now: Date,
+): { title: string; body: string } {
+  return {
+    title: task,
+    body: o ? `${eventTitle} · ${startText(o.data, state.family.timezone, now)}` : eventTitle,
+  };
 }
 
-const ROUTINE_TITLES = { briefing: 'Morning briefing', digest: 'Digest', reminder: 'Reminder' } as const;
+const ROUTINE_TITLES = {
+  briefing: 'Morning briefing',
+  digest: 'Digest',
+  reminder: 'Reminder',
+} as const;
 
 function eventLine(state: FamilyState, e: EventView): string {
   const d = e.data as EventData & { travelPlan?: { leaveAt?: string } };
@@ -119,7 +151,12 @@ function eventLine(state: FamilyState, e: EventView): string {
  * A routine's text. Plain: its `title` (or the intent's) and `message`. Contextual: today's
  * and tomorrow's events (with attendance and leave-by), chores due by tomorrow, the weather.
  */
-export function routineText(state: FamilyState, r: RoutineRecord, now: Date, weather?: WeatherNote | null): { title: string; body: string } {
+export function routineText(
+  state: FamilyState,
+  r: RoutineRecord,
+  now: Date,
+  weather?: WeatherNote | null,
+): { title: string; body: string } {
   const title = r.title ?? ROUTINE_TITLES[r.intent];
   if (r.mode === 'plain') return { title, body: r.message ?? '' };
   const tz = state.family.timezone;
@@ -128,20 +165,33 @@ export function routineText(state: FamilyState, r: RoutineRecord, now: Date, wea
   const lines: string[] = [];
   if (r.message) lines.push(r.message);
   const events = listEvents(state, { from: today, to: tomorrow, limit: 50 }, now).events;
-  for (const [label, date] of [['Today', today], ['Tomorrow', tomorrow]] as const) {
+  for (const [label, date] of [
+    ['Today', today],
+    ['Tomorrow', tomorrow],
+  ] as const) {
     const day = events.filter((e) => (e.data as EventData).date === date);
     lines.push(`${label} (${dayLabel(date)}):`);
     if (!day.length) lines.push('- nothing planned');
     for (const e of day) lines.push(eventLine(state, e));
   }
   // Overdue first, then today's, then tomorrow's.
-  const chores = entriesOf(state, 'chores').filter((c) => c.status === 'active' && typeof c.data.due === 'string' && (c.data.due) <= tomorrow)
-    .sort((a, b) => ((a.data.due as string) < (b.data.due as string) ? -1 : (a.data.due as string) > (b.data.due as string) ? 1 : a.title.localeCompare(b.title)));
+  const chores = entriesOf(state, 'chores')
+    .filter(
+      (c) => c.status === 'active' && typeof c.data.due === 'string' && c.data.due <= tomorrow,
+    )
+    .sort((a, b) =>
+      (a.data.due as string) < (b.data.due as string)
+        ? -1
+        : (a.data.due as string) > (b.data.due as string)
+          ? 1
+          : a.title.localeCompare(b.title),
+    );
   if (chores.length) {
     const items = chores.slice(0, 20).map((c) => {
       const due = c.data.due as string;
       const whose = typeof c.data.assignee === 'string' ? names(state, [c.data.assignee]) : [];
-      const when = due < today ? `overdue since ${dayLabel(due)}` : due === today ? 'today' : 'tomorrow';
+      const when =
+        due < today ? `overdue since ${dayLabel(due)}` : due === today ? 'today' : 'tomorrow';
       return `${c.title} (${[...whose, when].join(', ')})`;
     });
     lines.push(`Chores due: ${items.join('; ')}`);

@@ -22,14 +22,29 @@ export const SINCE_MINUTES_MAX = 43_200;
 
 /** Channels the household can switch off per kind of service notification. */
 export const PREFERENCE_CHANNELS = ['email', 'push'] as const;
-export type PreferenceChannel = typeof PREFERENCE_CHANNELS[number];
-export const PREFERENCE_KINDS = ['reminder', 'coverage_alert', 'follow_up_nudge', 'digest', 'intake_update'] as const;
-export type PreferenceKind = typeof PREFERENCE_KINDS[number];
+export type PreferenceChannel = (typeof PREFERENCE_CHANNELS)[number];
+export const PREFERENCE_KINDS = [
+  'reminder',
+  'coverage_alert',
+  'follow_up_nudge',
+  'digest',
+  'intake_update',
+] as const;
+export type PreferenceKind = (typeof PREFERENCE_KINDS)[number];
 export type Preferences = Record<PreferenceChannel, Record<PreferenceKind, boolean>>;
 
 /** What made a notification: the API (`manual`) or one of the service's own reasons. */
-export const NOTIFICATION_KINDS = ['manual', 'reminder', 'leave_by', 'coverage_alert', 'check', 'routine', 'notice', 'intake_update'] as const;
-export type NotificationKind = typeof NOTIFICATION_KINDS[number];
+export const NOTIFICATION_KINDS = [
+  'manual',
+  'reminder',
+  'leave_by',
+  'coverage_alert',
+  'check',
+  'routine',
+  'notice',
+  'intake_update',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'suppressed';
 
@@ -63,7 +78,7 @@ export interface NotificationRecord {
 }
 
 export const ROUTINE_INTENTS = ['briefing', 'reminder', 'digest'] as const;
-export type RoutineIntent = typeof ROUTINE_INTENTS[number];
+export type RoutineIntent = (typeof ROUTINE_INTENTS)[number];
 /**
  * A routine's text, like a reminder's: the saved words, or written at firing time from live data.
  */
@@ -96,7 +111,11 @@ export interface CheckRecord {
 }
 
 /** Which transports the daemon has configured: a channel without one is suppressed. */
-export interface Transports { email: boolean; push: boolean; sms: boolean }
+export interface Transports {
+  email: boolean;
+  push: boolean;
+  sms: boolean;
+}
 
 /** Agenda job kinds of this area (the scheduler's handlers are in src/notifications/jobs.ts). */
 export const JOB = {

@@ -9,7 +9,7 @@ import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 
 /** The scopes an assistant asks for, and the API scope each one is. */
 export const OAUTH_SCOPES = ['household:read', 'household:write'] as const;
-export type OAuthScope = typeof OAUTH_SCOPES[number];
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
 /** The API key scopes (read, write, admin) a grant may amount to: never admin. */
 export type GrantApiScope = 'read' | 'write';
@@ -51,8 +51,15 @@ export interface OAuthGrantView {
 
 export function grantView(g: OAuthGrant): OAuthGrantView {
   return {
-    id: g.id, clientId: g.clientId, clientName: g.clientName, scopes: g.scopes, resource: g.resource,
-    approvedByKeyId: g.keyId, personId: g.personId, createdAt: g.createdAt, revokedAt: g.revokedAt,
+    id: g.id,
+    clientId: g.clientId,
+    clientName: g.clientName,
+    scopes: g.scopes,
+    resource: g.resource,
+    approvedByKeyId: g.keyId,
+    personId: g.personId,
+    createdAt: g.createdAt,
+    revokedAt: g.revokedAt,
   };
 }
 
@@ -66,7 +73,10 @@ export function apiScopes(scopes: readonly OAuthScope[]): GrantApiScope[] {
  * record is the household's account of who let which assistant in, and when it was let go.
  */
 export function decideGrantLogged(
-  _state: FamilyState, grant: OAuthGrant, what: 'created' | 'revoked', _ctx: CommandContext,
+  _state: FamilyState,
+  grant: OAuthGrant,
+  what: 'created' | 'revoked',
+  _ctx: CommandContext,
 ): Decision<OAuthGrantView> {
   const view = grantView(grant);
   return { result: view, changes: [], events: [{ type: `oauth_grant.${what}`, object: view }] };

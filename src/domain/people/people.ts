@@ -11,7 +11,7 @@ import { noChange } from '../shared/decision.js';
 export const PEOPLE = 'people';
 
 export const PERSON_KINDS = ['adult', 'child', 'helper', 'caregiver', 'other'] as const;
-export type PersonKind = typeof PERSON_KINDS[number];
+export type PersonKind = (typeof PERSON_KINDS)[number];
 
 export interface Person {
   id: string;
@@ -35,8 +35,16 @@ export type PersonView = Omit<Person, 'deletedAt'> & {
 
 export function personView(p: Person): PersonView {
   return {
-    id: p.id, name: p.name, kind: p.kind, familiarName: p.familiarName, email: p.email, phone: p.phone,
-    displayName: p.familiarName ?? p.name, role: p.kind, createdAt: p.createdAt, updatedAt: p.updatedAt,
+    id: p.id,
+    name: p.name,
+    kind: p.kind,
+    familiarName: p.familiarName,
+    email: p.email,
+    phone: p.phone,
+    displayName: p.familiarName ?? p.name,
+    role: p.kind,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
     ...(p.deletedAt ? { deletedAt: p.deletedAt } : {}),
   };
 }
@@ -77,21 +85,31 @@ function clean(input: PersonInput): PersonInput {
   }
   if (typeof out.familiarName === 'string') {
     out.familiarName = out.familiarName.trim();
-    if (!out.familiarName) issues.push({ path: ['familiarName'], message: 'must not be blank (send null to remove it)' });
+    if (!out.familiarName)
+      issues.push({
+        path: ['familiarName'],
+        message: 'must not be blank (send null to remove it)',
+      });
   }
   if (typeof out.email === 'string') {
     out.email = out.email.trim();
-    if (!EMAIL_RE.test(out.email)) issues.push({ path: ['email'], message: 'must be an email address such as ana@example.com' });
+    if (!EMAIL_RE.test(out.email))
+      issues.push({ path: ['email'], message: 'must be an email address such as ana@example.com' });
   }
   if (typeof out.phone === 'string') {
     out.phone = out.phone.trim();
-    if (!PHONE_RE.test(out.phone)) issues.push({ path: ['phone'], message: 'must be a phone number such as +44 20 7946 0958' });
+    if (!PHONE_RE.test(out.phone))
+      issues.push({ path: ['phone'], message: 'must be a phone number such as +44 20 7946 0958' });
   }
   failOnIssues(issues);
   return out;
 }
 
-export function decideCreatePerson(_state: FamilyState, input: PersonInput & { name: string }, ctx: CommandContext): Decision<Person> {
+export function decideCreatePerson(
+  _state: FamilyState,
+  input: PersonInput & { name: string },
+  ctx: CommandContext,
+): Decision<Person> {
   const c = clean(input);
   const at = ctx.now.toISOString();
   const person: Person = {
@@ -101,7 +119,9 @@ export function decideCreatePerson(_state: FamilyState, input: PersonInput & { n
     familiarName: c.familiarName ?? null,
     email: c.email ?? null,
     phone: c.phone ?? null,
-    createdAt: at, updatedAt: at, deletedAt: null,
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
   };
   return {
     result: person,
@@ -117,7 +137,12 @@ function requirePerson(state: FamilyState, id: string): Person {
 }
 
 /** Changes only the fields sent; a change to nothing writes nothing and logs nothing. */
-export function decideUpdatePerson(state: FamilyState, id: string, input: PersonInput, ctx: CommandContext): Decision<Person> {
+export function decideUpdatePerson(
+  state: FamilyState,
+  id: string,
+  input: PersonInput,
+  ctx: CommandContext,
+): Decision<Person> {
   const before = requirePerson(state, id);
   const c = clean(input);
   const next: Person = { ...before };
@@ -126,8 +151,12 @@ export function decideUpdatePerson(state: FamilyState, id: string, input: Person
   if (c.familiarName !== undefined) next.familiarName = c.familiarName;
   if (c.email !== undefined) next.email = c.email;
   if (c.phone !== undefined) next.phone = c.phone;
-  const same = next.name === before.name && next.kind === before.kind && next.familiarName === before.familiarName
-    && next.email === before.email && next.phone === before.phone;
+  const same =
+    next.name === before.name &&
+    next.kind === before.kind &&
+    next.familiarName === before.familiarName &&
+    next.email === before.email &&
+    next.phone === before.phone;
   if (same) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   return {
@@ -137,7 +166,11 @@ export function decideUpdatePerson(state: FamilyState, id: string, input: Person
   };
 }
 
-export function decideDeletePerson(state: FamilyState, id: string, ctx: CommandContext): Decision<Person> {
+export function decideDeletePerson(
+  state: FamilyState,
+  id: string,
+  ctx: CommandContext,
+): Decision<Person> {
   const before = requirePerson(state, id);
   const at = ctx.now.toISOString();
   const gone: Person = { ...before, deletedAt: at, updatedAt: at };

@@ -11,11 +11,33 @@ export type Clock = '12h' | '24h';
 
 /** The United States' IANA zones (tz database zone1970.tab) and their common aliases. */
 const US_ZONES = new Set([
-  'America/New_York', 'America/Detroit', 'America/Chicago', 'America/Menominee', 'America/Denver', 'America/Boise',
-  'America/Phoenix', 'America/Los_Angeles', 'America/Anchorage', 'America/Juneau', 'America/Sitka', 'America/Metlakatla',
-  'America/Yakutat', 'America/Nome', 'America/Adak', 'Pacific/Honolulu', 'America/Puerto_Rico', 'America/St_Thomas',
-  'Pacific/Guam', 'Pacific/Saipan', 'Pacific/Pago_Pago', 'America/Indianapolis', 'America/Fort_Wayne', 'America/Louisville',
-  'America/Knox_IN', 'America/Shiprock', 'Navajo',
+  'America/New_York',
+  'America/Detroit',
+  'America/Chicago',
+  'America/Menominee',
+  'America/Denver',
+  'America/Boise',
+  'America/Phoenix',
+  'America/Los_Angeles',
+  'America/Anchorage',
+  'America/Juneau',
+  'America/Sitka',
+  'America/Metlakatla',
+  'America/Yakutat',
+  'America/Nome',
+  'America/Adak',
+  'Pacific/Honolulu',
+  'America/Puerto_Rico',
+  'America/St_Thomas',
+  'Pacific/Guam',
+  'Pacific/Saipan',
+  'Pacific/Pago_Pago',
+  'America/Indianapolis',
+  'America/Fort_Wayne',
+  'America/Louisville',
+  'America/Knox_IN',
+  'America/Shiprock',
+  'Navajo',
 ]);
 const US_PREFIXES = ['US/', 'America/Indiana/', 'America/Kentucky/', 'America/North_Dakota/'];
 
@@ -31,10 +53,14 @@ export function formatTime(hhmm: string, clock: Clock): string {
  * A timed or all-day item as text, like itemWhenText but in the given clock:
  * "Sat, Jun 13, 2026, 12:30 – 15:00" or "Sat, Jun 13, 2026, 12:30 PM – 3:00 PM".
  */
-export function itemWhen(t: { date: string; endDate: string | null; time: string | null; endTime: string | null }, clock: Clock): string {
+export function itemWhen(
+  t: { date: string; endDate: string | null; time: string | null; endTime: string | null },
+  clock: Clock,
+): string {
   const end = t.endDate && t.endDate > t.date ? t.endDate : t.date;
   if (!t.time) return whenText({ start: t.date, end });
   const from = `${whenText({ start: t.date, end: t.date })}, ${formatTime(t.time, clock)}`;
-  if (end !== t.date) return `${from} – ${whenText({ start: end, end })}${t.endTime ? `, ${formatTime(t.endTime, clock)}` : ''}`;
+  if (end !== t.date)
+    return `${from} – ${whenText({ start: end, end })}${t.endTime ? `, ${formatTime(t.endTime, clock)}` : ''}`;
   return t.endTime ? `${from} – ${formatTime(t.endTime, clock)}` : from;
 }

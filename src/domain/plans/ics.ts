@@ -23,7 +23,14 @@ export function renderPlanIcs(state: FamilyState, plan: PlanRecord, now: Date): 
   for (const link of plan.events) {
     const ev = getEvent(state, link.eventId);
     if (!ev) continue;
-    const { rrule: _r, exdates: _x, overrides: _o, description: _d, location, ...single } = icsEventOf(ev, tz, state.family.id);
+    const {
+      rrule: _r,
+      exdates: _x,
+      overrides: _o,
+      description: _d,
+      location,
+      ...single
+    } = icsEventOf(ev, tz, state.family.id);
     events.push({
       ...single,
       uid: eventUid(state.family.id, `${plan.id}.${ev.id}`),
@@ -32,5 +39,11 @@ export function renderPlanIcs(state: FamilyState, plan: PlanRecord, now: Date): 
     });
   }
   events.sort((a, b) => (a.date + (a.time ?? '') < b.date + (b.time ?? '') ? -1 : 1));
-  return renderCalendar({ name: plan.title, timezone: tz, now, prodId: '-//Household Organizer//Shared plan//EN', events });
+  return renderCalendar({
+    name: plan.title,
+    timezone: tz,
+    now,
+    prodId: '-//Household Organizer//Shared plan//EN',
+    events,
+  });
 }

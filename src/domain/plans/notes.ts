@@ -14,28 +14,54 @@ import { noChange } from '../shared/decision.js';
 function cleanBody(body: string): string {
   const t = body.trim();
   if (!t) throw Invalid.at(['body'], 'must not be blank');
-  if (charCount(t) > NOTE_MAX) throw Invalid.at(['body'], `must be at most ${NOTE_MAX} characters long`);
+  if (charCount(t) > NOTE_MAX)
+    throw Invalid.at(['body'], `must be at most ${NOTE_MAX} characters long`);
   return t;
 }
 
-function noteEvent(type: 'plan.note.created' | 'plan.note.updated' | 'plan.note.deleted', state: FamilyState, planId: string, note: NoteRecord, before?: NoteRecord): LogEvent {
-  const view = (n: NoteRecord): NoteView & { planId: string } => ({ planId, ...noteView(state, n) });
+function noteEvent(
+  type: 'plan.note.created' | 'plan.note.updated' | 'plan.note.deleted',
+  state: FamilyState,
+  planId: string,
+  note: NoteRecord,
+  before?: NoteRecord,
+): LogEvent {
+  const view = (n: NoteRecord): NoteView & { planId: string } => ({
+    planId,
+    ...noteView(state, n),
+  });
   return { type, object: view(note), ...(before ? { previous: view(before) } : {}) };
 }
 
-export interface CreateNoteInput { body: string; showOnSharedPage?: boolean | undefined }
+export interface CreateNoteInput {
+  body: string;
+  showOnSharedPage?: boolean | undefined;
+}
 
-export function decideCreateNote(state: FamilyState, planId: string, input: CreateNoteInput, ctx: CommandContext): Decision<NoteRecord> {
+export function decideCreateNote(
+  state: FamilyState,
+  planId: string,
+  input: CreateNoteInput,
+  ctx: CommandContext,
+): Decision<NoteRecord> {
   const plan = requirePlan(state, planId);
   if (plan.notes.length >= NOTES_MAX) throw new Conflict(`A plan holds at most ${NOTES_MAX} notes`);
   const at = ctx.now.toISOString();
   const note: NoteRecord = {
-    id: ctx.newId('note'), body: cleanBody(input.body),
-    authorPersonId: ctx.caller.personId, authorKeyName: ctx.caller.keyName?.trim() || 'API key',
-    showOnSharedPage: input.showOnSharedPage ?? false, createdAt: at, updatedAt: at,
+    id: ctx.newId('note'),
+    body: cleanBody(input.body),
+    authorPersonId: ctx.caller.personId,
+    authorKeyName: ctx.caller.keyName?.trim() || 'API key',
+    showOnSharedPage: input.showOnSharedPage ?? false,
+    createdAt: at,
+    updatedAt: at,
   };
   const next: PlanRecord = { ...plan, notes: [...plan.notes, note], updatedAt: at };
-  return { result: note, changes: [putPlan(next)], events: [noteEvent('plan.note.created', state, plan.id, note)] };
+  return {
+    result: note,
+    changes: [putPlan(next)],
+    events: [noteEvent('plan.note.created', state, plan.id, note)],
+  };
 }
 
 function requireNote(plan: PlanRecord, noteId: string): NoteRecord {
@@ -44,29 +70,62 @@ function requireNote(plan: PlanRecord, noteId: string): NoteRecord {
   return n;
 }
 
-export interface UpdateNoteInput { body?: string | undefined; showOnSharedPage?: boolean | undefined }
+export interface UpdateNoteInput {
+  body?: string | undefined;
+  showOnSharedPage?: boolean | undefined;
+}
 
-export function decideUpdateNote(state: FamilyState, planId: string, noteId: string, input: UpdateNoteInput, ctx: CommandContext): Decision<NoteRecord> {
+export function decideUpdateNote(
+  state: FamilyState,
+  planId: string,
+  noteId: string,
+  input: UpdateNoteInput,
+  ctx: CommandContext,
+): Decision<NoteRecord> {
   const plan = requirePlan(state, planId);
   const before = requireNote(plan, noteId);
   if (input.body === undefined && input.showOnSharedPage === undefined) {
-    throw new Invalid('Send at least one of body, showOnSharedPage', [{ path: [], message: 'must change at least one of body, showOnSharedPage' }]);
+    throw new Invalid('Send at least one of body, showOnSharedPage', [
+      { path: [], message: 'must change at least one of body, showOnSharedPage' },
+    ]);
   }
   const note: NoteRecord = {
     ...before,
     body: input.body !== undefined ? cleanBody(input.body) : before.body,
     showOnSharedPage: input.showOnSharedPage ?? before.showOnSharedPage,
   };
-  if (note.body === before.body && note.showOnSharedPage === before.showOnSharedPage) return noChange(before);
+  if (note.body === before.body && note.showOnSharedPage === before.showOnSharedPage)
+    return noChange(before);
   const at = ctx.now.toISOString();
   note.updatedAt = at;
-  const next: PlanRecord = { ...plan, notes: plan.notes.map((n) => (n === before ? note : n)), updatedAt: at };
-  return { result: note, changes: [putPlan(next)], events: [noteEvent('plan.note.updated', state, plan.id, note, before)] };
+  const next: PlanRecord = {
+    ...plan,
+    notes: plan.notes.map((n) => (n === before ? note : n)),
+    updatedAt: at,
+  };
+  return {
+    result: note,
+    changes: [putPlan(next)],
+    events: [noteEvent('plan.note.updated', state, plan.id, note, before)],
+  };
 }
 
-export function decideDeleteNote(state: FamilyState, planId: string, noteId: string, ctx: CommandContext): Decision<NoteRecord> {
+export function decideDeleteNote(
+  state: FamilyState,
+  planId: string,
+  noteId: string,
+  ctx: CommandContext,
+): Decision<NoteRecord> {
   const plan = requirePlan(state, planId);
   const note = requireNote(plan, noteId);
-  const next: PlanRecord = { ...plan, notes: plan.notes.filter((n) => n !== note), updatedAt: ctx.now.toISOString() };
-  return { result: note, changes: [putPlan(next)], events: [noteEvent('plan.note.deleted', state, plan.id, note)] };
+  const next: PlanRecord = {
+    ...plan,
+    notes: plan.notes.filter((n) => n !== note),
+    updatedAt: ctx.now.toISOString(),
+  };
+  return {
+    result: note,
+    changes: [putPlan(next)],
+    events: [noteEvent('plan.note.deleted', state, plan.id, note)],
+  };
 }

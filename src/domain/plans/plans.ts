@@ -7,9 +7,30 @@
 import { getEvent } from '../calendar/events.js';
 import { Conflict, Invalid, NotFound } from '../shared/errors.js';
 import { charCount } from '../shared/text.js';
-import type { CommandContext, Decision, FamilyState, LogEvent, Reaction, RecordChange } from '../shared/state.js';
-import { EVENTS_MAX, PLANS, PROSE_MAX, TITLE_MAX, type EventLink, type PlanRecord } from './types.js';
-import { eventItemOf, getPlan, planDetail, shareUrlOf, type EventItemView, type Viewer } from './views.js';
+import type {
+  CommandContext,
+  Decision,
+  FamilyState,
+  LogEvent,
+  Reaction,
+  RecordChange,
+} from '../shared/state.js';
+import {
+  EVENTS_MAX,
+  PLANS,
+  PROSE_MAX,
+  TITLE_MAX,
+  type EventLink,
+  type PlanRecord,
+} from './types.js';
+import {
+  eventItemOf,
+  getPlan,
+  planDetail,
+  shareUrlOf,
+  type EventItemView,
+  type Viewer,
+} from './views.js';
 import { noChange } from '../shared/decision.js';
 
 export function requirePlan(state: FamilyState, id: string): PlanRecord {
@@ -28,15 +49,25 @@ export function putPlan(plan: PlanRecord): RecordChange {
 }
 
 /** `plan.updated` with the plan before and after. */
-export function planUpdated(state: FamilyState, before: PlanRecord, after: PlanRecord, ctx: CommandContext): LogEvent {
+export function planUpdated(
+  state: FamilyState,
+  before: PlanRecord,
+  after: PlanRecord,
+  ctx: CommandContext,
+): LogEvent {
   const v = viewerOfCommand(ctx);
-  return { type: 'plan.updated', object: planDetail(state, after, v), previous: planDetail(state, before, v) };
+  return {
+    type: 'plan.updated',
+    object: planDetail(state, after, v),
+    previous: planDetail(state, before, v),
+  };
 }
 
 function cleanTitle(title: string): string {
   const t = title.trim();
   if (!t) throw Invalid.at(['title'], 'must not be blank');
-  if (charCount(t) > TITLE_MAX) throw Invalid.at(['title'], `must be at most ${TITLE_MAX} characters long`);
+  if (charCount(t) > TITLE_MAX)
+    throw Invalid.at(['title'], `must be at most ${TITLE_MAX} characters long`);
   return t;
 }
 
@@ -44,17 +75,33 @@ function cleanTitle(title: string): string {
 function cleanProse(prose: string | null | undefined): string | null {
   if (prose === null || prose === undefined) return null;
   const t = prose.trim();
-  if (charCount(t) > PROSE_MAX) throw Invalid.at(['prose'], `must be at most ${PROSE_MAX} characters long`);
+  if (charCount(t) > PROSE_MAX)
+    throw Invalid.at(['prose'], `must be at most ${PROSE_MAX} characters long`);
   return t || null;
 }
 
-export interface CreatePlanInput { title: string; prose?: string | null | undefined }
+export interface CreatePlanInput {
+  title: string;
+  prose?: string | null | undefined;
+}
 
-export function decideCreatePlan(state: FamilyState, input: CreatePlanInput, ctx: CommandContext): Decision<PlanRecord> {
+export function decideCreatePlan(
+  state: FamilyState,
+  input: CreatePlanInput,
+  ctx: CommandContext,
+): Decision<PlanRecord> {
   const at = ctx.now.toISOString();
   const plan: PlanRecord = {
-    id: ctx.newId('plan'), title: cleanTitle(input.title), prose: cleanProse(input.prose), archived: false,
-    events: [], notes: [], polls: [], share: null, createdAt: at, updatedAt: at,
+    id: ctx.newId('plan'),
+    title: cleanTitle(input.title),
+    prose: cleanProse(input.prose),
+    archived: false,
+    events: [],
+    notes: [],
+    polls: [],
+    share: null,
+    createdAt: at,
+    updatedAt: at,
   };
   return {
     result: plan,
@@ -63,40 +110,77 @@ export function decideCreatePlan(state: FamilyState, input: CreatePlanInput, ctx
   };
 }
 
-export interface UpdatePlanInput { title?: string | undefined; prose?: string | null | undefined; archived?: boolean | undefined }
+export interface UpdatePlanInput {
+  title?: string | undefined;
+  prose?: string | null | undefined;
+  archived?: boolean | undefined;
+}
 
 /** Changes only the fields sent; a change to nothing writes and logs nothing. */
-export function decideUpdatePlan(state: FamilyState, id: string, input: UpdatePlanInput, ctx: CommandContext): Decision<PlanRecord> {
+export function decideUpdatePlan(
+  state: FamilyState,
+  id: string,
+  input: UpdatePlanInput,
+  ctx: CommandContext,
+): Decision<PlanRecord> {
   const before = requirePlan(state, id);
   if (input.title === undefined && input.prose === undefined && input.archived === undefined) {
-    throw new Invalid('Send at least one of title, prose, archived', [{ path: [], message: 'must change at least one of title, prose, archived' }]);
+    throw new Invalid('Send at least one of title, prose, archived', [
+      { path: [], message: 'must change at least one of title, prose, archived' },
+    ]);
   }
   const next: PlanRecord = { ...before };
   if (input.title !== undefined) next.title = cleanTitle(input.title);
   if (input.prose !== undefined) next.prose = cleanProse(input.prose);
   if (input.archived !== undefined) next.archived = input.archived;
-  if (next.title === before.title && next.prose === before.prose && next.archived === before.archived) {
+  if (
+    next.title === before.title &&
+    next.prose === before.prose &&
+    next.archived === before.archived
+  ) {
     return noChange(before);
   }
   next.updatedAt = ctx.now.toISOString();
-  return { result: next, changes: [putPlan(next)], events: [planUpdated(state, before, next, ctx)] };
+  return {
+    result: next,
+    changes: [putPlan(next)],
+    events: [planUpdated(state, before, next, ctx)],
+  };
 }
 
 /** Deletes the plan with its notes, polls and share link; linked events stay on the calendar. */
-export function decideDeletePlan(state: FamilyState, id: string, ctx: CommandContext): Decision<PlanRecord> {
+export function decideDeletePlan(
+  state: FamilyState,
+  id: string,
+  ctx: CommandContext,
+): Decision<PlanRecord> {
   const plan = requirePlan(state, id);
   return {
     result: plan,
     changes: [{ table: PLANS, id, value: null }],
     events: [{ type: 'plan.deleted', object: planDetail(state, plan, viewerOfCommand(ctx)) }],
-    ...(plan.share?.enabled ? { indexes: [{ index: 'share-token' as const, key: plan.share.tokenHash, familyId: null }] } : {}),
+    ...(plan.share?.enabled
+      ? { indexes: [{ index: 'share-token' as const, key: plan.share.tokenHash, familyId: null }] }
+      : {}),
   };
 }
 
-export interface LinkInput { eventId: string; showDetailsOnShare?: boolean | undefined; showLocationOnShare?: boolean | undefined }
-export interface LinkResult { created: boolean; item: EventItemView; plan: PlanRecord }
+export interface LinkInput {
+  eventId: string;
+  showDetailsOnShare?: boolean | undefined;
+  showLocationOnShare?: boolean | undefined;
+}
+export interface LinkResult {
+  created: boolean;
+  item: EventItemView;
+  plan: PlanRecord;
+}
 
-export function linkedItemEvent(type: 'plan.event.linked' | 'plan.event.unlinked', planId: string, item: EventItemView): LogEvent {
+export function linkedItemEvent(
+  type: 'plan.event.linked' | 'plan.event.unlinked',
+  planId: string,
+  item: EventItemView,
+): LogEvent {
   return { type, object: { planId, ...item } };
 }
 
@@ -105,7 +189,12 @@ export function linkedItemEvent(type: 'plan.event.linked' | 'plan.event.unlinked
  * answers the same body; flags sent with it replace the link's flags (there is no other way
  * to change them), logged as `plan.updated`.
  */
-export function decideLinkEvent(state: FamilyState, id: string, input: LinkInput, ctx: CommandContext): Decision<LinkResult> {
+export function decideLinkEvent(
+  state: FamilyState,
+  id: string,
+  input: LinkInput,
+  ctx: CommandContext,
+): Decision<LinkResult> {
   const plan = requirePlan(state, id);
   const ev = getEvent(state, input.eventId);
   if (!ev) throw new NotFound(`No calendar event ${input.eventId} in this family`);
@@ -118,34 +207,72 @@ export function decideLinkEvent(state: FamilyState, id: string, input: LinkInput
       showLocationOnShare: input.showLocationOnShare ?? existing.showLocationOnShare,
     };
     const result = { created: false, item: eventItemOf(ev, link), plan };
-    if (link.showDetailsOnShare === existing.showDetailsOnShare && link.showLocationOnShare === existing.showLocationOnShare) {
+    if (
+      link.showDetailsOnShare === existing.showDetailsOnShare &&
+      link.showLocationOnShare === existing.showLocationOnShare
+    ) {
       return noChange(result);
     }
-    const next: PlanRecord = { ...plan, events: plan.events.map((l) => (l === existing ? link : l)), updatedAt: at };
-    return { result: { ...result, plan: next }, changes: [putPlan(next)], events: [planUpdated(state, plan, next, ctx)] };
+    const next: PlanRecord = {
+      ...plan,
+      events: plan.events.map((l) => (l === existing ? link : l)),
+      updatedAt: at,
+    };
+    return {
+      result: { ...result, plan: next },
+      changes: [putPlan(next)],
+      events: [planUpdated(state, plan, next, ctx)],
+    };
   }
-  if (plan.events.length >= EVENTS_MAX) throw new Conflict(`A plan links at most ${EVENTS_MAX} events`);
+  if (plan.events.length >= EVENTS_MAX)
+    throw new Conflict(`A plan links at most ${EVENTS_MAX} events`);
   const link: EventLink = {
-    eventId: ev.id, showDetailsOnShare: input.showDetailsOnShare ?? true, showLocationOnShare: input.showLocationOnShare ?? false, linkedAt: at,
+    eventId: ev.id,
+    showDetailsOnShare: input.showDetailsOnShare ?? true,
+    showLocationOnShare: input.showLocationOnShare ?? false,
+    linkedAt: at,
   };
   const next: PlanRecord = { ...plan, events: [...plan.events, link], updatedAt: at };
   const item = eventItemOf(ev, link);
-  return { result: { created: true, item, plan: next }, changes: [putPlan(next)], events: [linkedItemEvent('plan.event.linked', plan.id, item)] };
+  return {
+    result: { created: true, item, plan: next },
+    changes: [putPlan(next)],
+    events: [linkedItemEvent('plan.event.linked', plan.id, item)],
+  };
 }
 
 /** Unlinks an event; the event stays on the calendar. Not linked → 404. */
-export function decideUnlinkEvent(state: FamilyState, id: string, eventId: string, ctx: CommandContext): Decision<PlanRecord> {
+export function decideUnlinkEvent(
+  state: FamilyState,
+  id: string,
+  eventId: string,
+  ctx: CommandContext,
+): Decision<PlanRecord> {
   const plan = requirePlan(state, id);
   const link = plan.events.find((l) => l.eventId === eventId);
   const ev = link && getEvent(state, eventId);
   if (!link || !ev) throw new NotFound(`Event ${eventId} is not linked to plan ${id}`);
-  const next: PlanRecord = { ...plan, events: plan.events.filter((l) => l !== link), updatedAt: ctx.now.toISOString() };
-  return { result: next, changes: [putPlan(next)], events: [linkedItemEvent('plan.event.unlinked', plan.id, eventItemOf(ev, link))] };
+  const next: PlanRecord = {
+    ...plan,
+    events: plan.events.filter((l) => l !== link),
+    updatedAt: ctx.now.toISOString(),
+  };
+  return {
+    result: next,
+    changes: [putPlan(next)],
+    events: [linkedItemEvent('plan.event.unlinked', plan.id, eventItemOf(ev, link))],
+  };
 }
 
 /** A new share token made at the edge (randomness is not the domain's): plaintext and SHA-256. */
-export interface FreshToken { token: string; tokenHash: string }
-export interface ShareResult { enabled: boolean; shareUrl: string | null }
+export interface FreshToken {
+  token: string;
+  tokenHash: string;
+}
+export interface ShareResult {
+  enabled: boolean;
+  shareUrl: string | null;
+}
 
 /**
  * Turns the public page on or off. The first enabling takes `fresh`; later ones bring back the
@@ -153,20 +280,37 @@ export interface ShareResult { enabled: boolean; shareUrl: string | null }
  * (hash → family) is written on enable and removed on disable, so a disabled link resolves to
  * nothing at once.
  */
-export function decideSharePlan(state: FamilyState, id: string, enabled: boolean, fresh: FreshToken, ctx: CommandContext): Decision<ShareResult> {
+export function decideSharePlan(
+  state: FamilyState,
+  id: string,
+  enabled: boolean,
+  fresh: FreshToken,
+  ctx: CommandContext,
+): Decision<ShareResult> {
   const plan = requirePlan(state, id);
   if ((plan.share?.enabled ?? false) === enabled) {
     return noChange({ enabled, shareUrl: shareUrlOf(plan, ctx.publicUrl) });
   }
   const at = ctx.now.toISOString();
   const base = plan.share ?? { token: fresh.token, tokenHash: fresh.tokenHash };
-  const next: PlanRecord = { ...plan, share: { token: base.token, tokenHash: base.tokenHash, enabled, changedAt: at }, updatedAt: at };
+  const next: PlanRecord = {
+    ...plan,
+    share: { token: base.token, tokenHash: base.tokenHash, enabled, changedAt: at },
+    updatedAt: at,
+  };
   const shareUrl = shareUrlOf(next, ctx.publicUrl);
   return {
     result: { enabled, shareUrl },
     changes: [putPlan(next)],
-    events: [{ type: enabled ? 'plan.share.enabled' : 'plan.share.disabled', object: { planId: plan.id, enabled, shareUrl } }],
-    indexes: [{ index: 'share-token', key: base.tokenHash, familyId: enabled ? ctx.family.id : null }],
+    events: [
+      {
+        type: enabled ? 'plan.share.enabled' : 'plan.share.disabled',
+        object: { planId: plan.id, enabled, shareUrl },
+      },
+    ],
+    indexes: [
+      { index: 'share-token', key: base.tokenHash, familyId: enabled ? ctx.family.id : null },
+    ],
   };
 }
 
@@ -175,7 +319,11 @@ export function decideSharePlan(state: FamilyState, id: string, enabled: boolean
  * removed): every link to them goes, each logged as `plan.event.unlinked`, and a settled poll
  * forgets the event it had created.
  */
-export function unlinkRemovedEvents(state: FamilyState, eventIds: readonly string[], ctx: CommandContext): Reaction {
+export function unlinkRemovedEvents(
+  state: FamilyState,
+  eventIds: readonly string[],
+  ctx: CommandContext,
+): Reaction {
   const gone = new Set(eventIds);
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
@@ -187,7 +335,11 @@ export function unlinkRemovedEvents(state: FamilyState, eventIds: readonly strin
     const next: PlanRecord = {
       ...plan,
       events: plan.events.filter((l) => !gone.has(l.eventId)),
-      polls: plan.polls.map((p) => (p.settledEventId !== null && gone.has(p.settledEventId) ? { ...p, settledEventId: null } : p)),
+      polls: plan.polls.map((p) =>
+        p.settledEventId !== null && gone.has(p.settledEventId)
+          ? { ...p, settledEventId: null }
+          : p,
+      ),
       updatedAt: at,
     };
     changes.push(putPlan(next));

@@ -16,9 +16,12 @@ import type { FamilyState } from '../shared/state.js';
 import type { PlanRecord } from './types.js';
 
 export const PHASES = ['unscheduled', 'upcoming', 'happening', 'past'] as const;
-export type Phase = typeof PHASES[number];
+export type Phase = (typeof PHASES)[number];
 
-export interface Span { start: string; end: string }
+export interface Span {
+  start: string;
+  end: string;
+}
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -36,7 +39,8 @@ export function planSpans(state: FamilyState, plan: PlanRecord): Span[] {
   for (const poll of plan.polls) {
     if (poll.status !== 'settled') continue;
     const o = poll.options.find((x) => x.id === poll.settledOptionId);
-    if (o?.date) spans.push({ start: o.date, end: o.endDate && o.endDate > o.date ? o.endDate : o.date });
+    if (o?.date)
+      spans.push({ start: o.date, end: o.endDate && o.endDate > o.date ? o.endDate : o.date });
   }
   return spans;
 }
@@ -64,22 +68,35 @@ export function whenText(span: Span | null): string {
   if (!span) return NOT_SCHEDULED;
   const a = parseCalendarDate(span.start)!;
   const b = parseCalendarDate(span.end)!;
-  if (span.start === span.end) return `${DAYS[weekday(span.start)]}, ${MONTHS[a.month - 1]} ${a.day}, ${a.year}`;
-  if (a.year !== b.year) return `${MONTHS[a.month - 1]} ${a.day}, ${a.year} – ${MONTHS[b.month - 1]} ${b.day}, ${b.year}`;
-  if (a.month !== b.month) return `${MONTHS[a.month - 1]} ${a.day} – ${MONTHS[b.month - 1]} ${b.day}, ${a.year}`;
+  if (span.start === span.end)
+    return `${DAYS[weekday(span.start)]}, ${MONTHS[a.month - 1]} ${a.day}, ${a.year}`;
+  if (a.year !== b.year)
+    return `${MONTHS[a.month - 1]} ${a.day}, ${a.year} – ${MONTHS[b.month - 1]} ${b.day}, ${b.year}`;
+  if (a.month !== b.month)
+    return `${MONTHS[a.month - 1]} ${a.day} – ${MONTHS[b.month - 1]} ${b.day}, ${a.year}`;
   return `${MONTHS[a.month - 1]} ${a.day} – ${b.day}, ${a.year}`;
 }
 
 /** A single timed or all-day item as text: "Sat, Jun 13, 2026, 3:30 PM – 5:00 PM". */
-export function itemWhenText(t: { date: string; endDate: string | null; time: string | null; endTime: string | null }): string {
+export function itemWhenText(t: {
+  date: string;
+  endDate: string | null;
+  time: string | null;
+  endTime: string | null;
+}): string {
   const end = t.endDate && t.endDate > t.date ? t.endDate : t.date;
   if (!t.time) return whenText({ start: t.date, end });
   const from = `${whenText({ start: t.date, end: t.date })}, ${formatTime12(t.time)}`;
-  if (end !== t.date) return `${from} – ${whenText({ start: end, end })}${t.endTime ? `, ${formatTime12(t.endTime)}` : ''}`;
+  if (end !== t.date)
+    return `${from} – ${whenText({ start: end, end })}${t.endTime ? `, ${formatTime12(t.endTime)}` : ''}`;
   return t.endTime ? `${from} – ${formatTime12(t.endTime)}` : from;
 }
 
-export interface PlanTiming { phase: Phase; when: string; span: Span | null }
+export interface PlanTiming {
+  phase: Phase;
+  when: string;
+  span: Span | null;
+}
 
 /** The plan's phase and `when` at `now` in the family's time zone. */
 export function planTiming(state: FamilyState, plan: PlanRecord, now: Date): PlanTiming {

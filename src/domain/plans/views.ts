@@ -8,7 +8,15 @@ import { PEOPLE, personView, type Person } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { formatTime12 } from '../shared/time.js';
 import { planTiming, type Phase } from './timing.js';
-import { PLANS, type EventLink, type NoteRecord, type OptionRecord, type PlanRecord, type PollRecord, type PollStatus } from './types.js';
+import {
+  PLANS,
+  type EventLink,
+  type NoteRecord,
+  type OptionRecord,
+  type PlanRecord,
+  type PollRecord,
+  type PollStatus,
+} from './types.js';
 
 export interface Viewer {
   now: Date;
@@ -23,7 +31,13 @@ export interface EventItemView {
   location: string | null;
   showDetailsOnShare: boolean;
   showLocationOnShare: boolean;
-  timing: { date: string; endDate: string; kind: 'all-day' | 'timed'; time: string | null; endTime: string | null };
+  timing: {
+    date: string;
+    endDate: string;
+    kind: 'all-day' | 'timed';
+    time: string | null;
+    endTime: string | null;
+  };
   status: string;
   calendarKey: string;
 }
@@ -110,8 +124,11 @@ export function eventItemOf(ev: EventRecord, link: EventLink): EventItemView {
     showDetailsOnShare: link.showDetailsOnShare,
     showLocationOnShare: link.showLocationOnShare,
     timing: {
-      date: t.date, endDate: t.endDate, kind: timed ? 'timed' : 'all-day',
-      time: timed ? t.time : null, endTime: timed ? t.endTime : null,
+      date: t.date,
+      endDate: t.endDate,
+      kind: timed ? 'timed' : 'all-day',
+      time: timed ? t.time : null,
+      endTime: timed ? t.endTime : null,
     },
     status: ev.status,
     calendarKey: ev.collectionKey,
@@ -128,8 +145,12 @@ export function noteAuthor(state: FamilyState, note: NoteRecord): string {
 
 export function noteView(state: FamilyState, note: NoteRecord): NoteView {
   return {
-    noteId: note.id, body: note.body, author: noteAuthor(state, note), onSharedPage: note.showOnSharedPage,
-    createdAt: note.createdAt, updatedAt: note.updatedAt,
+    noteId: note.id,
+    body: note.body,
+    author: noteAuthor(state, note),
+    onSharedPage: note.showOnSharedPage,
+    createdAt: note.createdAt,
+    updatedAt: note.updatedAt,
   };
 }
 
@@ -137,29 +158,44 @@ export function optionView(o: OptionRecord, poll: PollRecord): OptionView {
   let votes = 0;
   for (const v of Object.values(poll.votes)) if (v === o.id) votes++;
   return {
-    optionId: o.id, label: o.label, date: o.date, endDate: o.endDate,
-    time: o.time ? formatTime12(o.time) : null, endTime: o.endTime ? formatTime12(o.endTime) : null, votes,
+    optionId: o.id,
+    label: o.label,
+    date: o.date,
+    endDate: o.endDate,
+    time: o.time ? formatTime12(o.time) : null,
+    endTime: o.endTime ? formatTime12(o.endTime) : null,
+    votes,
   };
 }
 
 export function pollView(poll: PollRecord, personId: string | null): PollView {
   return {
-    pollId: poll.id, question: poll.question, status: poll.status,
-    settledOptionId: poll.settledOptionId, settledEventId: poll.settledEventId,
+    pollId: poll.id,
+    question: poll.question,
+    status: poll.status,
+    settledOptionId: poll.settledOptionId,
+    settledEventId: poll.settledEventId,
     options: poll.options.map((o) => optionView(o, poll)),
-    myVoteOptionId: personId ? poll.votes[personId] ?? null : null,
+    myVoteOptionId: personId ? (poll.votes[personId] ?? null) : null,
     voteCount: Object.keys(poll.votes).length,
-    createdAt: poll.createdAt, updatedAt: poll.updatedAt,
+    createdAt: poll.createdAt,
+    updatedAt: poll.updatedAt,
   };
 }
 
 export function planListItem(state: FamilyState, plan: PlanRecord, viewer: Viewer): PlanListItem {
   const { phase, when } = planTiming(state, plan, viewer.now);
   return {
-    planId: plan.id, title: plan.title, when, phase, archived: plan.archived,
+    planId: plan.id,
+    title: plan.title,
+    when,
+    phase,
+    archived: plan.archived,
     eventCount: plan.events.filter((l) => getEvent(state, l.eventId)).length,
-    shareEnabled: plan.share?.enabled === true, shareUrl: shareUrlOf(plan, viewer.publicUrl),
-    createdAt: plan.createdAt, updatedAt: plan.updatedAt,
+    shareEnabled: plan.share?.enabled === true,
+    shareUrl: shareUrlOf(plan, viewer.publicUrl),
+    createdAt: plan.createdAt,
+    updatedAt: plan.updatedAt,
   };
 }
 
@@ -167,7 +203,9 @@ export function planDetail(state: FamilyState, plan: PlanRecord, viewer: Viewer)
   return {
     ...planListItem(state, plan, viewer),
     prose: plan.prose,
-    events: plan.events.map((l) => eventItemView(state, l)).filter((e): e is EventItemView => e !== undefined),
+    events: plan.events
+      .map((l) => eventItemView(state, l))
+      .filter((e): e is EventItemView => e !== undefined),
     notes: plan.notes.map((n) => noteView(state, n)),
     polls: plan.polls.map((p) => pollView(p, viewer.personId)),
   };

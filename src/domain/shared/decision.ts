@@ -20,7 +20,8 @@ export function noChange<R>(result?: R, agenda?: AgendaChange[]): Decision<R | u
  * agenda part (the family's in-memory agenda table) to the state, as the actor does once the decision is taken.
  */
 export function applyDecision(
-  state: FamilyState, decision: Pick<Decision<unknown>, 'changes' | 'agenda' | 'family'>,
+  state: FamilyState,
+  decision: Pick<Decision<unknown>, 'changes' | 'agenda' | 'family'>,
 ): void {
   const { changes, agenda } = decision;
   if (decision.family) state.family = decision.family;
@@ -29,7 +30,9 @@ export function applyDecision(
 
 /** The agenda part of a decision as changes to the family's in-memory agenda table. */
 export function agendaRecords(agenda: readonly AgendaChange[]): RecordChange[] {
-  return agenda.map((a) => ('put' in a
-    ? { table: AGENDA_TABLE, id: a.put.id, value: a.put }
-    : { table: AGENDA_TABLE, id: a.remove, value: null }));
+  return agenda.map((a) =>
+    'put' in a
+      ? { table: AGENDA_TABLE, id: a.put.id, value: a.put }
+      : { table: AGENDA_TABLE, id: a.remove, value: null },
+  );
 }

@@ -7,7 +7,10 @@
  * errors is a bug: logged and answered as a generic 500.
  */
 export type Path = (string | number)[];
-export interface Issue { path: Path; message: string }
+export interface Issue {
+  path: Path;
+  message: string;
+}
 
 export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden';
 
@@ -21,7 +24,9 @@ export const MAX_ISSUES = 20;
 /** The first MAX_ISSUES issues, and how many there were when some were left off. */
 export function capIssues(issues: Issue[] | undefined): { issues?: Issue[]; issueCount?: number } {
   if (!issues) return {};
-  return issues.length > MAX_ISSUES ? { issues: issues.slice(0, MAX_ISSUES), issueCount: issues.length } : { issues };
+  return issues.length > MAX_ISSUES
+    ? { issues: issues.slice(0, MAX_ISSUES), issueCount: issues.length }
+    : { issues };
 }
 
 /** An error that carries the issues that say where (at most MAX_ISSUES of them). */
@@ -38,13 +43,19 @@ export class IssuesError extends Error {
 }
 
 export class DomainError extends IssuesError {
-  constructor(readonly kind: DomainErrorKind, message: string, issues?: Issue[]) {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    issues?: Issue[],
+  ) {
     super(message, issues);
   }
 }
 
 export class Invalid extends DomainError {
-  constructor(message: string, issues?: Issue[]) { super('invalid', message, issues); }
+  constructor(message: string, issues?: Issue[]) {
+    super('invalid', message, issues);
+  }
   /** One problem with one field: the common case. */
   static at(path: Path, message: string): Invalid {
     return new Invalid(`${path.join('.')}: ${message}`, [{ path, message }]);
@@ -57,30 +68,40 @@ export class Invalid extends DomainError {
  * `atLeast` says counting stopped before the end.
  */
 export function issuesMessage(
-  issues: readonly Issue[], found = issues.length, atLeast = false,
+  issues: readonly Issue[],
+  found = issues.length,
+  atLeast = false,
 ): string {
   const first = issues[0];
   const where = first.path.length ? first.path.join('.') : 'body';
   const others = found - 1;
-  const more = others > 0
-    ? ` (and ${atLeast ? 'at least ' : ''}${others} more problem${others > 1 ? 's' : ''})`
-    : '';
+  const more =
+    others > 0
+      ? ` (and ${atLeast ? 'at least ' : ''}${others} more problem${others > 1 ? 's' : ''})`
+      : '';
   return `${where} ${first.message}${more}`;
 }
 
 /** Refuses with every issue (the first one named in the message), when there are any. */
 export function failOnIssues(
-  issues: Issue[], Kind: typeof Invalid | typeof NotFound = Invalid,
+  issues: Issue[],
+  Kind: typeof Invalid | typeof NotFound = Invalid,
 ): void {
   if (issues.length) throw new Kind(issuesMessage(issues), issues);
 }
 
 export class Forbidden extends DomainError {
-  constructor(message: string) { super('forbidden', message); }
+  constructor(message: string) {
+    super('forbidden', message);
+  }
 }
 export class NotFound extends DomainError {
-  constructor(message: string, issues?: Issue[]) { super('not_found', message, issues); }
+  constructor(message: string, issues?: Issue[]) {
+    super('not_found', message, issues);
+  }
 }
 export class Conflict extends DomainError {
-  constructor(message: string, issues?: Issue[]) { super('conflict', message, issues); }
+  constructor(message: string, issues?: Issue[]) {
+    super('conflict', message, issues);
+  }
 }

@@ -4,9 +4,24 @@
  * millisecond so ids made by one generator sort in creation order (ULID-like; docs/api.md).
  */
 export const ID_PREFIXES = [
-  'ent', 'person', 'trg', 'whd', 'share', 'plan', 'note', 'poll', 'option', 'src', 'ntf', 'dlv', 'event', 'fam', 'grant', 'display',
+  'ent',
+  'person',
+  'trg',
+  'whd',
+  'share',
+  'plan',
+  'note',
+  'poll',
+  'option',
+  'src',
+  'ntf',
+  'dlv',
+  'event',
+  'fam',
+  'grant',
+  'display',
 ] as const;
-export type IdPrefix = typeof ID_PREFIXES[number];
+export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
@@ -29,7 +44,10 @@ const HALF = 33_554_432;
  * Makes an id generator. `now` and `random` are injected so tests and pure code can make
  * repeatable ids; production passes Date.now and crypto (through `pooledRandom`).
  */
-export function createIdGenerator(now: () => number, randomBytes: (n: number) => Uint8Array): IdGenerator {
+export function createIdGenerator(
+  now: () => number,
+  randomBytes: (n: number) => Uint8Array,
+): IdGenerator {
   let lastTime = -1;
   // The 50-bit random part as hi * 2^25 + lo.
   let hi = 0;
@@ -57,7 +75,10 @@ export function createIdGenerator(now: () => number, randomBytes: (n: number) =>
  * Random bytes handed out from a buffer refilled `size` bytes at a time: one call into the
  * system's generator per ~100 ids instead of one per id. `fill` is crypto's randomFillSync.
  */
-export function pooledRandom(fill: (buffer: Uint8Array) => void, size = 1024): (n: number) => Uint8Array {
+export function pooledRandom(
+  fill: (buffer: Uint8Array) => void,
+  size = 1024,
+): (n: number) => Uint8Array {
   const pool = new Uint8Array(size);
   let at = size;
   return (n) => {

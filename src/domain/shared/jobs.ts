@@ -31,8 +31,9 @@ export type JobKind = keyof JobData;
  * `id` is unique within the family, so putting a job with the same id moves it.
  */
 export type Job<K extends JobKind = JobKind> = {
-  [P in K]: { id: string; kind: P; dueAt: number }
-    & (JobData[P] extends undefined ? { data?: undefined } : { data: JobData[P] });
+  [P in K]: { id: string; kind: P; dueAt: number } & (JobData[P] extends undefined
+    ? { data?: undefined }
+    : { data: JobData[P] });
 }[K];
 
 /** A job without its id (the id says which thing it is for; the rest what and when). */

@@ -82,7 +82,11 @@ export interface Decision<R> {
 }
 
 /** What an area adds to a decision another area is making: records, log events, agenda jobs. */
-export interface Reaction { changes: RecordChange[]; events: LogEvent[]; agenda?: AgendaChange[] }
+export interface Reaction {
+  changes: RecordChange[];
+  events: LogEvent[];
+  agenda?: AgendaChange[];
+}
 
 /**
  * What every area does when another area changes something, inside the same decision (so it
@@ -100,7 +104,10 @@ export interface Reactions {
   eventChanged(state: FamilyState, event: { readonly id: string }, ctx: CommandContext): Reaction;
   /** A collection was deleted with these entries. */
   collectionDeleted(
-    state: FamilyState, collection: Collection, entryIds: ReadonlySet<string>, ctx: CommandContext,
+    state: FamilyState,
+    collection: Collection,
+    entryIds: ReadonlySet<string>,
+    ctx: CommandContext,
   ): Reaction;
   /** A feed refresh added or changed events matching the feed's hint words. */
   feedIntake(state: FamilyState, intake: IntakeUpdate, ctx: CommandContext): Reaction;
@@ -224,7 +231,11 @@ export class FamilyState {
    * over thousands of records) then costs its changes, not its size. Callers must not keep
    * such a value past the next write.
    */
-  followed<T>(key: string, build: () => T, follow: (value: T, changes: readonly RecordChange[]) => boolean): T {
+  followed<T>(
+    key: string,
+    build: () => T,
+    follow: (value: T, changes: readonly RecordChange[]) => boolean,
+  ): T {
     const hit = this.caches.get(key);
     if (hit) {
       if (hit.version === this.version) return hit.value as T;

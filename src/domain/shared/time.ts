@@ -74,7 +74,9 @@ export function partsOfDayNumber(n: number): CalendarDateParts {
   const z = n + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -201,7 +203,8 @@ function offsetAtSec(sec: number, tz: string): number {
   for (const part of formatterFor(tz).formatToParts(new Date(sec * 1000))) {
     if (part.type !== 'literal') p[part.type] = Number(part.value);
   }
-  const wall = (dayNumberOf(p.year, p.month, p.day) * 86_400) + p.hour * 3600 + p.minute * 60 + p.second;
+  const wall =
+    dayNumberOf(p.year, p.month, p.day) * 86_400 + p.hour * 3600 + p.minute * 60 + p.second;
   return wall - sec;
 }
 

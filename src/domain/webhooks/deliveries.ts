@@ -8,20 +8,46 @@
  */
 import { householdNotice } from '../notifications/compose.js';
 import type { EventType, LoggedEventType } from '../shared/events.js';
-import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState, RecordChange } from '../shared/state.js';
+import type {
+  AgendaChange,
+  AgendaJob,
+  CommandContext,
+  Decision,
+  FamilyState,
+  RecordChange,
+} from '../shared/state.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import { destinationView, dropJobs } from './destinations.js';
 import { recordUsage } from './usage.js';
 import {
-  ATTEMPTS, DELIVER_KIND, DESTINATIONS, FAILING_DISABLE_MS, HISTORY_SIZE, JITTER, MAX_RETRY_AFTER_MS, OUTBOX, OUTBOX_ID, STATS,
+  ATTEMPTS,
+  DELIVER_KIND,
+  DESTINATIONS,
+  FAILING_DISABLE_MS,
+  HISTORY_SIZE,
+  JITTER,
+  MAX_RETRY_AFTER_MS,
+  OUTBOX,
+  OUTBOX_ID,
+  STATS,
   jobIdOf,
-  type AttemptRecord, type AttemptStatus, type DeliveryJob, type DeliveryJobData, type DestinationRecord, type DestinationStats,
-  type DisabledReason, type OutboxCheckpoint,
+  type AttemptRecord,
+  type AttemptStatus,
+  type DeliveryJob,
+  type DeliveryJobData,
+  type DestinationRecord,
+  type DestinationStats,
+  type DisabledReason,
+  type OutboxCheckpoint,
 } from './types.js';
 import { noChange } from '../shared/decision.js';
 
 /** What the outbox needs of a change-log record. */
-export interface LogPointer { seq: number; id: string; type: LoggedEventType }
+export interface LogPointer {
+  seq: number;
+  id: string;
+  type: LoggedEventType;
+}
 
 export function outboxCheckpoint(state: FamilyState): number {
   return state.get<OutboxCheckpoint>(OUTBOX, OUTBOX_ID)?.seq ?? 0;
@@ -46,13 +72,19 @@ export function liveJob(state: FamilyState, jobId: string): DeliveryJob | undefi
  * The one rule of who gets a change-log record: an enabled destination subscribed to its type
  * that existed (or was last enabled) before it was logged.
  */
-export function wants<T extends { seq: number; type: string }>(d: DestinationRecord, record: T): record is T & { type: EventType } {
+export function wants<T extends { seq: number; type: string }>(
+  d: DestinationRecord,
+  record: T,
+): record is T & { type: EventType } {
   // Only the contract's types can be subscribed to (the daemon's own, EXTENSION_EVENT_TYPES, never).
   return d.enabled && record.seq > d.sinceSeq && d.eventTypes.includes(record.type as EventType);
 }
 
 /** The destination a delivery may be sent to, when it exists and still wants the record. */
-export function deliverable(state: FamilyState, data: { destinationId: string; seq: number; type: string }): DestinationRecord | undefined {
+export function deliverable(
+  state: FamilyState,
+  data: { destinationId: string; seq: number; type: string },
+): DestinationRecord | undefined {
   const d = state.get<DestinationRecord>(DESTINATIONS, data.destinationId);
   return d && wants(d, data) ? d : undefined;
 }
@@ -63,10 +95,17 @@ export function deliverable(state: FamilyState, data: { destinationId: string; s
  * destination no longer wants it.
  */
 export function decideLease(
-  state: FamilyState, job: DeliveryJob, lease: { boot: string; until: number }, alreadyHeld: boolean,
+  state: FamilyState,
+  job: DeliveryJob,
+  lease: { boot: string; until: number },
+  alreadyHeld: boolean,
 ): Decision<'leased' | 'extended' | 'dropped'> {
   if (!deliverable(state, job.data)) return noChange('dropped');
-  const put: DeliveryJob = { ...job, dueAt: lease.until, data: { ...job.data, lease: { boot: lease.boot } } };
+  const put: DeliveryJob = {
+    ...job,
+    dueAt: lease.until,
+    data: { ...job.data, lease: { boot: lease.boot } },
+  };
   return noChange(alreadyHeld ? 'extended' : 'leased', [{ put }]);
 }
 
@@ -74,7 +113,10 @@ export function decideLease(
  * Takes over the jobs leased by an earlier run of the daemon (it stopped or crashed while they
  * were owed): they are leased to `boot` and sent now instead of waiting for the lease to end.
  */
-export function decideReclaim(state: FamilyState, lease: { boot: string; until: number }): Decision<DeliveryJob[]> {
+export function decideReclaim(
+  state: FamilyState,
+  lease: { boot: string; until: number },
+): Decision<DeliveryJob[]> {
   const jobs: DeliveryJob[] = [];
   for (const job of state.table<AgendaJob>(AGENDA_TABLE).values()) {
     if (job.kind !== DELIVER_KIND) continue;
@@ -82,7 +124,10 @@ export function decideReclaim(state: FamilyState, lease: { boot: string; until: 
     if (!j.data.lease || j.data.lease.boot === lease.boot) continue;
     jobs.push({ ...j, dueAt: lease.until, data: { ...j.data, lease: { boot: lease.boot } } });
   }
-  return noChange(jobs, jobs.map((put) => ({ put })));
+  return noChange(
+    jobs,
+    jobs.map((put) => ({ put })),
+  );
 }
 
 /** What one attempt came to, as the sender saw it. */
@@ -114,7 +159,11 @@ export interface AttemptOutcome {
   logSeq?: number;
 }
 
-export interface OutcomeResult { status: AttemptStatus; nextAttemptAt: string | null; disabled: DisabledReason | null }
+export interface OutcomeResult {
+  status: AttemptStatus;
+  nextAttemptAt: string | null;
+  disabled: DisabledReason | null;
+}
 
 /**
  * Records an attempt: a history entry (the ring keeps the last 100), usage counters, the failure
@@ -127,11 +176,19 @@ export interface OutcomeResult { status: AttemptStatus; nextAttemptAt: string | 
  */
 /** The host of a destination URL, for texts (the full URL may hold a secret path). */
 function hostOf(url: string): string {
-  try { return new URL(url).host; } catch { return 'the receiver'; }
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the receiver';
+  }
 }
 
 export function decideOutcome(
-  state: FamilyState, o: AttemptOutcome, scheduleSeconds: readonly number[], jitter: number, ctx: CommandContext,
+  state: FamilyState,
+  o: AttemptOutcome,
+  scheduleSeconds: readonly number[],
+  jitter: number,
+  ctx: CommandContext,
 ): Decision<OutcomeResult> {
   const d = decideOutcomes(state, { outcomes: [{ ...o, jitter }] }, scheduleSeconds, ctx);
   return { ...d, result: d.result[0] };
@@ -157,29 +214,53 @@ export interface OutcomeBatch {
  * put as leased jobs, and the checkpoint moved — all in one transaction.
  */
 export function decideOutcomes(
-  state: FamilyState, batch: OutcomeBatch, scheduleSeconds: readonly number[], ctx: CommandContext,
+  state: FamilyState,
+  batch: OutcomeBatch,
+  scheduleSeconds: readonly number[],
+  ctx: CommandContext,
 ): Decision<OutcomeResult[]> {
   const nowMs = ctx.now.getTime();
   const dests = new Map<string, DestinationRecord>();
   const statsOf = new Map<string, DestinationStats>();
   /** Jobs as this decision leaves them (null: removed), over the family's agenda. */
   const jobs = new Map<string, DeliveryJob | null>();
-  const destination = (id: string) => dests.get(id) ?? state.get<DestinationRecord>(DESTINATIONS, id);
-  const jobOf = (id: string) => (jobs.has(id) ? jobs.get(id) ?? undefined : liveJob(state, id));
+  const destination = (id: string) =>
+    dests.get(id) ?? state.get<DestinationRecord>(DESTINATIONS, id);
+  const jobOf = (id: string) => (jobs.has(id) ? (jobs.get(id) ?? undefined) : liveJob(state, id));
   const changes: RecordChange[] = [];
   const agenda: AgendaChange[] = [];
   const events: Decision<unknown>['events'] = [];
   const results: OutcomeResult[] = [];
-  const put = (job: DeliveryJob) => { jobs.set(job.id, job); agenda.push({ put: job }); };
-  const remove = (id: string) => { if (jobOf(id)) { jobs.set(id, null); agenda.push({ remove: id }); } };
+  const put = (job: DeliveryJob) => {
+    jobs.set(job.id, job);
+    agenda.push({ put: job });
+  };
+  const remove = (id: string) => {
+    if (jobOf(id)) {
+      jobs.set(id, null);
+      agenda.push({ remove: id });
+    }
+  };
 
   for (const o of batch.outcomes) {
     const d = destination(o.destinationId);
-    if (!d) { results.push({ status: o.ok ? 'succeeded' : 'failed', nextAttemptAt: null, disabled: null }); continue; }
+    if (!d) {
+      results.push({ status: o.ok ? 'succeeded' : 'failed', nextAttemptAt: null, disabled: null });
+      continue;
+    }
     let stats = statsOf.get(d.id);
     if (!stats) {
       const old = state.get<DestinationStats>(STATS, d.id);
-      stats = old ? { ...old } : { destinationId: d.id, attempts: 0, failingSince: null, lastSuccessAt: null, hours: [], days: [] };
+      stats = old
+        ? { ...old }
+        : {
+            destinationId: d.id,
+            attempts: 0,
+            failingSince: null,
+            lastSuccessAt: null,
+            hours: [],
+            days: [],
+          };
       statsOf.set(d.id, stats);
     }
     let status: AttemptStatus;
@@ -208,7 +289,10 @@ export function decideOutcomes(
         status = 'failed';
       } else if (o.attempt <= scheduleSeconds.length && (holds || (fromLog && d.enabled))) {
         status = 'retrying';
-        const planned = scheduleSeconds[o.attempt - 1] * 1000 * (1 + JITTER * Math.min(Math.max(o.jitter, 0), 0.999));
+        const planned =
+          scheduleSeconds[o.attempt - 1] *
+          1000 *
+          (1 + JITTER * Math.min(Math.max(o.jitter, 0), 0.999));
         const delay = Math.max(planned, Math.min(o.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
         const dueAt = nowMs + Math.round(delay);
         nextAttemptAt = new Date(dueAt).toISOString();
@@ -216,8 +300,18 @@ export function decideOutcomes(
           put({ ...job, dueAt, data: { ...job.data, attempt: o.attempt, lease: null } });
         } else {
           put({
-            id: jobIdOf(d.id, o.eventId), kind: DELIVER_KIND, dueAt,
-            data: { destinationId: d.id, deliveryId: o.deliveryId, eventId: o.eventId, seq: o.logSeq!, type: o.type as DeliveryJobData['type'], attempt: o.attempt, lease: null },
+            id: jobIdOf(d.id, o.eventId),
+            kind: DELIVER_KIND,
+            dueAt,
+            data: {
+              destinationId: d.id,
+              deliveryId: o.deliveryId,
+              eventId: o.eventId,
+              seq: o.logSeq!,
+              type: o.type as DeliveryJobData['type'],
+              attempt: o.attempt,
+              lease: null,
+            },
           });
         }
       } else {
@@ -227,10 +321,20 @@ export function decideOutcomes(
     }
 
     if (disabled) {
-      const next: DestinationRecord = { ...d, enabled: false, disabledReason: disabled, disabledAt: ctx.now.toISOString(), updatedAt: ctx.now.toISOString() };
+      const next: DestinationRecord = {
+        ...d,
+        enabled: false,
+        disabledReason: disabled,
+        disabledAt: ctx.now.toISOString(),
+        updatedAt: ctx.now.toISOString(),
+      };
       dests.set(d.id, next);
       changes.push({ table: DESTINATIONS, id: d.id, value: next });
-      events.push({ type: 'webhook_destination.updated', object: destinationView(next), previous: destinationView(d) });
+      events.push({
+        type: 'webhook_destination.updated',
+        object: destinationView(next),
+        previous: destinationView(d),
+      });
       for (const a of dropJobs(state, d.id)) if ('remove' in a) remove(a.remove);
       for (const [id, j] of jobs) if (j && j.data.destinationId === d.id) remove(id);
       if (holds) remove(job.id);
@@ -238,9 +342,10 @@ export function decideOutcomes(
       // stopped.
       const notice = householdNotice(state, ctx, {
         title: `Webhook "${d.name}" was turned off`,
-        body: disabled === 'failing'
-          ? `Every delivery to ${hostOf(d.url)} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.`
-          : `${hostOf(d.url)} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.`,
+        body:
+          disabled === 'failing'
+            ? `Every delivery to ${hostOf(d.url)} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.`
+            : `${hostOf(d.url)} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.`,
       });
       changes.push(...notice.changes);
       events.push(...notice.events);
@@ -248,8 +353,18 @@ export function decideOutcomes(
     }
 
     const entry: AttemptRecord = {
-      destinationId: d.id, n: stats.attempts, deliveryId: o.deliveryId, eventId: o.eventId, type: o.type,
-      attempt: o.attempt, at: o.at, status, responseStatus: o.responseStatus, durationMs: o.durationMs, error: o.error, nextAttemptAt,
+      destinationId: d.id,
+      n: stats.attempts,
+      deliveryId: o.deliveryId,
+      eventId: o.eventId,
+      type: o.type,
+      attempt: o.attempt,
+      at: o.at,
+      status,
+      responseStatus: o.responseStatus,
+      durationMs: o.durationMs,
+      error: o.error,
+      nextAttemptAt,
     };
     changes.push({ table: ATTEMPTS, id: `${d.id}:${stats.attempts % HISTORY_SIZE}`, value: entry });
     stats.attempts += 1;
@@ -264,8 +379,16 @@ export function decideOutcomes(
     put(spill);
   }
 
-  if (batch.checkpoint !== undefined && batch.checkpoint > outboxCheckpoint(state) && state.table(DESTINATIONS).size > 0) {
-    changes.push({ table: OUTBOX, id: OUTBOX_ID, value: { seq: batch.checkpoint } satisfies OutboxCheckpoint });
+  if (
+    batch.checkpoint !== undefined &&
+    batch.checkpoint > outboxCheckpoint(state) &&
+    state.table(DESTINATIONS).size > 0
+  ) {
+    changes.push({
+      table: OUTBOX,
+      id: OUTBOX_ID,
+      value: { seq: batch.checkpoint } satisfies OutboxCheckpoint,
+    });
   }
   return { result: results, changes, events, agenda };
 }

@@ -5,19 +5,45 @@
  */
 import { Conflict, Invalid, NotFound } from '../shared/errors.js';
 import type { EventType } from '../shared/events.js';
-import type { AgendaChange, AgendaJob, CommandContext, Decision, FamilyState, RecordChange } from '../shared/state.js';
+import type {
+  AgendaChange,
+  AgendaJob,
+  CommandContext,
+  Decision,
+  FamilyState,
+  RecordChange,
+} from '../shared/state.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import {
-  ATTEMPTS, DELIVER_KIND, DESTINATIONS, HISTORY_SIZE, MAX_DESTINATIONS, OUTBOX, OUTBOX_ID, ROTATION_GRACE_MS, STATS,
-  type DeliveryJobData, type DestinationRecord, type DestinationStats, type DestinationView, type OutboxCheckpoint,
+  ATTEMPTS,
+  DELIVER_KIND,
+  DESTINATIONS,
+  HISTORY_SIZE,
+  MAX_DESTINATIONS,
+  OUTBOX,
+  OUTBOX_ID,
+  ROTATION_GRACE_MS,
+  STATS,
+  type DeliveryJobData,
+  type DestinationRecord,
+  type DestinationStats,
+  type DestinationView,
+  type OutboxCheckpoint,
 } from './types.js';
 import { noChange } from '../shared/decision.js';
 
 export function destinationView(d: DestinationRecord): DestinationView {
   return {
-    id: d.id, name: d.name, url: d.url, enabled: d.enabled, eventTypes: d.eventTypes,
-    disabledReason: d.disabledReason, disabledAt: d.disabledAt, secretRotatedAt: d.secretRotatedAt,
-    createdAt: d.createdAt, updatedAt: d.updatedAt,
+    id: d.id,
+    name: d.name,
+    url: d.url,
+    enabled: d.enabled,
+    eventTypes: d.eventTypes,
+    disabledReason: d.disabledReason,
+    disabledAt: d.disabledAt,
+    secretRotatedAt: d.secretRotatedAt,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
   };
 }
 
@@ -40,15 +66,25 @@ export function hasEnabledDestination(state: FamilyState): boolean {
 /** The secrets that sign now: the current one, and the previous one within 24 h of a rotation. */
 export function signingSecrets(d: DestinationRecord, now: Date): string[] {
   const out = [d.secret];
-  if (d.previousSecret && d.previousSecretExpiresAt && now.getTime() < Date.parse(d.previousSecretExpiresAt)) out.push(d.previousSecret);
+  if (
+    d.previousSecret &&
+    d.previousSecretExpiresAt &&
+    now.getTime() < Date.parse(d.previousSecretExpiresAt)
+  )
+    out.push(d.previousSecret);
   return out;
 }
 
 /** Checks what the schema cannot: a URL that parses, with http or https. */
 function checkUrl(url: string): string {
   let parsed: URL;
-  try { parsed = new URL(url); } catch { throw Invalid.at(['url'], 'must be an absolute http or https URL'); }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw Invalid.at(['url'], `must be an http or https URL, not ${parsed.protocol}`);
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw Invalid.at(['url'], 'must be an absolute http or https URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw Invalid.at(['url'], `must be an http or https URL, not ${parsed.protocol}`);
   if (!parsed.hostname) throw Invalid.at(['url'], 'must name a host');
   return url;
 }
@@ -72,13 +108,20 @@ const seqOfEvent = (ctx: CommandContext, i = 0) => (ctx.lastSeq ?? 0) + 1 + i;
  * checkpoint jumps to this decision's record so that it does not walk the history it skipped.
  */
 function checkpointJump(state: FamilyState, exceptId: string, seq: number): RecordChange[] {
-  for (const d of state.table<DestinationRecord>(DESTINATIONS).values()) if (d.id !== exceptId && d.enabled) return [];
+  for (const d of state.table<DestinationRecord>(DESTINATIONS).values())
+    if (d.id !== exceptId && d.enabled) return [];
   const at = state.get<OutboxCheckpoint>(OUTBOX, OUTBOX_ID)?.seq ?? 0;
-  return at >= seq ? [] : [{ table: OUTBOX, id: OUTBOX_ID, value: { seq } satisfies OutboxCheckpoint }];
+  return at >= seq
+    ? []
+    : [{ table: OUTBOX, id: OUTBOX_ID, value: { seq } satisfies OutboxCheckpoint }];
 }
 
 /** Removes the destination's pending deliveries (all, or those `keep` refuses). */
-export function dropJobs(state: FamilyState, destinationId: string, keep: (d: DeliveryJobData) => boolean = () => false): AgendaChange[] {
+export function dropJobs(
+  state: FamilyState,
+  destinationId: string,
+  keep: (d: DeliveryJobData) => boolean = () => false,
+): AgendaChange[] {
   const out: AgendaChange[] = [];
   for (const job of state.table<AgendaJob>(AGENDA_TABLE).values()) {
     if (job.kind !== DELIVER_KIND) continue;
@@ -96,23 +139,43 @@ export interface CreateDestinationInput {
 }
 
 /** Creates a destination for a secret the caller made (`whsec_…`). */
-export function decideCreateDestination(state: FamilyState, input: CreateDestinationInput, secret: string, ctx: CommandContext): Decision<DestinationRecord> {
+export function decideCreateDestination(
+  state: FamilyState,
+  input: CreateDestinationInput,
+  secret: string,
+  ctx: CommandContext,
+): Decision<DestinationRecord> {
   const name = checkName(input.name);
   const url = checkUrl(input.url);
   if (state.table(DESTINATIONS).size >= MAX_DESTINATIONS) {
-    throw new Conflict(`A family has at most ${MAX_DESTINATIONS} webhook destinations; delete one first`);
+    throw new Conflict(
+      `A family has at most ${MAX_DESTINATIONS} webhook destinations; delete one first`,
+    );
   }
   const at = ctx.now.toISOString();
   const enabled = input.enabled ?? true;
   const d: DestinationRecord = {
-    id: ctx.newId('whd'), name, url, eventTypes: uniqueTypes(input.eventTypes), enabled,
-    disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : at,
-    secret, previousSecret: null, previousSecretExpiresAt: null, secretRotatedAt: null,
-    sinceSeq: seqOfEvent(ctx), createdAt: at, updatedAt: at,
+    id: ctx.newId('whd'),
+    name,
+    url,
+    eventTypes: uniqueTypes(input.eventTypes),
+    enabled,
+    disabledReason: enabled ? null : 'manual',
+    disabledAt: enabled ? null : at,
+    secret,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    secretRotatedAt: null,
+    sinceSeq: seqOfEvent(ctx),
+    createdAt: at,
+    updatedAt: at,
   };
   return {
     result: d,
-    changes: [{ table: DESTINATIONS, id: d.id, value: d }, ...(enabled ? checkpointJump(state, d.id, d.sinceSeq) : [])],
+    changes: [
+      { table: DESTINATIONS, id: d.id, value: d },
+      ...(enabled ? checkpointJump(state, d.id, d.sinceSeq) : []),
+    ],
     events: [{ type: 'webhook_destination.created', object: destinationView(d) }],
   };
 }
@@ -125,7 +188,10 @@ export interface UpdateDestinationInput {
   rotateSecret?: boolean;
 }
 
-export interface UpdateResult { destination: DestinationRecord; rotated: boolean }
+export interface UpdateResult {
+  destination: DestinationRecord;
+  rotated: boolean;
+}
 
 /**
  * Changes a destination. Rotating keeps the old secret signing for 24 h (a second rotation
@@ -135,7 +201,11 @@ export interface UpdateResult { destination: DestinationRecord; rotated: boolean
  * writes and logs nothing.
  */
 export function decideUpdateDestination(
-  state: FamilyState, id: string, input: UpdateDestinationInput, newSecret: string | null, ctx: CommandContext,
+  state: FamilyState,
+  id: string,
+  input: UpdateDestinationInput,
+  newSecret: string | null,
+  ctx: CommandContext,
 ): Decision<UpdateResult> {
   const old = getDestination(state, id);
   const at = ctx.now.toISOString();
@@ -150,7 +220,10 @@ export function decideUpdateDestination(
     next.previousSecretExpiresAt = new Date(ctx.now.getTime() + ROTATION_GRACE_MS).toISOString();
     next.secret = newSecret;
     next.secretRotatedAt = at;
-  } else if (next.previousSecretExpiresAt && ctx.now.getTime() >= Date.parse(next.previousSecretExpiresAt)) {
+  } else if (
+    next.previousSecretExpiresAt &&
+    ctx.now.getTime() >= Date.parse(next.previousSecretExpiresAt)
+  ) {
     next.previousSecret = null;
     next.previousSecretExpiresAt = null;
   }
@@ -165,7 +238,8 @@ export function decideUpdateDestination(
       changes.push(...checkpointJump(state, id, next.sinceSeq));
       // A fresh start: days of failure before the pause do not count towards disabling it again.
       const stats = state.get<DestinationStats>(STATS, id);
-      if (stats?.failingSince) changes.push({ table: STATS, id, value: { ...stats, failingSince: null } });
+      if (stats?.failingSince)
+        changes.push({ table: STATS, id, value: { ...stats, failingSince: null } });
     } else {
       next.disabledReason = 'manual';
       next.disabledAt = at;
@@ -182,7 +256,11 @@ export function decideUpdateDestination(
   if (same) {
     // Only an expired old secret may have gone: keep that quiet tidy-up out of the log.
     if (next.previousSecret !== old.previousSecret) {
-      return { result: { destination: next, rotated }, changes: [{ table: DESTINATIONS, id, value: next }], events: [] };
+      return {
+        result: { destination: next, rotated },
+        changes: [{ table: DESTINATIONS, id, value: next }],
+        events: [],
+      };
     }
     return noChange({ destination: old, rotated });
   }
@@ -190,13 +268,19 @@ export function decideUpdateDestination(
   return {
     result: { destination: next, rotated },
     changes: [{ table: DESTINATIONS, id, value: next }, ...changes],
-    events: [{ type: 'webhook_destination.updated', object: destinationView(next), previous: viewOld }],
+    events: [
+      { type: 'webhook_destination.updated', object: destinationView(next), previous: viewOld },
+    ],
     agenda,
   };
 }
 
 /** Deletes a destination with its history, usage and pending deliveries. */
-export function decideDeleteDestination(state: FamilyState, id: string, _ctx: CommandContext): Decision<DestinationRecord> {
+export function decideDeleteDestination(
+  state: FamilyState,
+  id: string,
+  _ctx: CommandContext,
+): Decision<DestinationRecord> {
   const d = getDestination(state, id);
   const changes: RecordChange[] = [{ table: DESTINATIONS, id, value: null }];
   if (state.get(STATS, id)) changes.push({ table: STATS, id, value: null });
@@ -206,7 +290,8 @@ export function decideDeleteDestination(state: FamilyState, id: string, _ctx: Co
   }
   // The last destination gone: the outbox has nothing to follow (and the daemon nothing to
   // look at for this family when it starts).
-  if (state.table(DESTINATIONS).size === 1 && state.get(OUTBOX, OUTBOX_ID)) changes.push({ table: OUTBOX, id: OUTBOX_ID, value: null });
+  if (state.table(DESTINATIONS).size === 1 && state.get(OUTBOX, OUTBOX_ID))
+    changes.push({ table: OUTBOX, id: OUTBOX_ID, value: null });
   return {
     result: d,
     changes,

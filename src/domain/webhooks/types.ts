@@ -114,8 +114,15 @@ export interface AttemptRecord {
 
 export type AttemptView = Omit<AttemptRecord, 'destinationId' | 'n'>;
 
-export interface UsageCounts { attempted: number; succeeded: number; failed: number }
-export interface UsageView { last24h: UsageCounts; last30d: UsageCounts }
+export interface UsageCounts {
+  attempted: number;
+  succeeded: number;
+  failed: number;
+}
+export interface UsageView {
+  last24h: UsageCounts;
+  last30d: UsageCounts;
+}
 
 /** The data of a `webhook.deliver` agenda job: one change-log record for one destination. */
 export interface DeliveryJobData {
@@ -141,7 +148,9 @@ export interface DeliveryJob {
   data: DeliveryJobData;
 }
 
-export interface OutboxCheckpoint { seq: number }
+export interface OutboxCheckpoint {
+  seq: number;
+}
 
 export function jobIdOf(destinationId: string, eventId: string): string {
   return `whk:${destinationId}:${eventId}`;

@@ -8,8 +8,15 @@
  */
 import type { FamilyState } from '../shared/state.js';
 import {
-  ATTEMPTS, HISTORY_SIZE, STATS,
-  type AttemptRecord, type AttemptView, type DestinationStats, type UsageBucket, type UsageCounts, type UsageView,
+  ATTEMPTS,
+  HISTORY_SIZE,
+  STATS,
+  type AttemptRecord,
+  type AttemptView,
+  type DestinationStats,
+  type UsageBucket,
+  type UsageCounts,
+  type UsageView,
 } from './types.js';
 
 const HOUR = 3_600_000;
@@ -61,8 +68,16 @@ export function historyOf(state: FamilyState, destinationId: string): AttemptVie
     const r = state.get<AttemptRecord>(ATTEMPTS, `${destinationId}:${n % HISTORY_SIZE}`);
     if (!r || r.n !== n) continue;
     out.push({
-      deliveryId: r.deliveryId, eventId: r.eventId, type: r.type, attempt: r.attempt, at: r.at, status: r.status,
-      responseStatus: r.responseStatus, durationMs: r.durationMs, error: r.error, nextAttemptAt: r.nextAttemptAt,
+      deliveryId: r.deliveryId,
+      eventId: r.eventId,
+      type: r.type,
+      attempt: r.attempt,
+      at: r.at,
+      status: r.status,
+      responseStatus: r.responseStatus,
+      durationMs: r.durationMs,
+      error: r.error,
+      nextAttemptAt: r.nextAttemptAt,
     });
   }
   return out;

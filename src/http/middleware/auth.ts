@@ -14,7 +14,11 @@ import { FORWARD_PROOF_HEADER, type Services } from '../route.js';
 
 const TOUCH_EVERY_MS = 10 * 60_000;
 
-interface Verified { key: ApiKeyRecord; family: FamilyInfo | undefined; version: number }
+interface Verified {
+  key: ApiKeyRecord;
+  family: FamilyInfo | undefined;
+  version: number;
+}
 
 /**
  * Verified keys by their presented text, valid while the store's keys version is unchanged
@@ -23,7 +27,10 @@ interface Verified { key: ApiKeyRecord; family: FamilyInfo | undefined; version:
  */
 export class KeyCache {
   private readonly entries = new Map<string, Verified>();
-  constructor(private readonly store: Store, private readonly max = 10_000) {}
+  constructor(
+    private readonly store: Store,
+    private readonly max = 10_000,
+  ) {}
 
   verify(presented: string): Verified | null {
     const version = this.store.keysVersion();
@@ -52,19 +59,31 @@ function byTicket(services: Services, ticket: string): Omit<Verified, 'version'>
   return { key, family: services.store.getFamily(key.familyId) };
 }
 
-export function authenticate(services: Services, scope: Scope, cache: KeyCache, ticketed = false): Koa.Middleware {
+export function authenticate(
+  services: Services,
+  scope: Scope,
+  cache: KeyCache,
+  ticketed = false,
+): Koa.Middleware {
   return async (ctx, next) => {
     const presented = ctx.get('x-api-key');
     const ticket = ticketed && !presented ? ctx.query.ticket : undefined;
     if (typeof ticket === 'string') {
       ctx.state.ticketed = byTicket(services, ticket);
-      if (!ctx.state.ticketed) throw new Unauthorized('The stream ticket is not valid (unknown, used, expired, or its key was revoked)');
+      if (!ctx.state.ticketed)
+        throw new Unauthorized(
+          'The stream ticket is not valid (unknown, used, expired, or its key was revoked)',
+        );
     } else if (!presented) throw new Unauthorized('The x-api-key header is missing');
     const proof = ctx.get(FORWARD_PROOF_HEADER);
     // A tool call of /mcp made with an OAuth grant: the grant acts as a key of its family.
-    const forwarded = presented && proof && services.grants ? services.grants.verifyForwarded(presented, proof) : null;
+    const forwarded =
+      presented && proof && services.grants
+        ? services.grants.verifyForwarded(presented, proof)
+        : null;
     const verified = ctx.state.ticketed ?? forwarded ?? (proof ? null : cache.verify(presented));
-    if (!verified) throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
+    if (!verified)
+      throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
     const { key, family } = verified;
     if (forwarded) ctx.state.grantId = forwarded.grant.id;
     ctx.state.key = key;
@@ -74,7 +93,10 @@ export function authenticate(services: Services, scope: Scope, cache: KeyCache, 
     if (!hasScope(key, scope)) throw new Forbidden(`This API key lacks the "${scope}" scope`);
     ctx.state.family = family;
     const now = services.now();
-    if (!forwarded && (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS)) {
+    if (
+      !forwarded &&
+      (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS)
+    ) {
       key.lastUsedAt = now.toISOString();
       services.store.touchKey(key.id, key.lastUsedAt);
     }

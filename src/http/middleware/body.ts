@@ -17,7 +17,13 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
-import { Invalid, MAX_ISSUES, failOnIssues, type Issue, type Path } from '../../domain/shared/errors.js';
+import {
+  Invalid,
+  MAX_ISSUES,
+  failOnIssues,
+  type Issue,
+  type Path,
+} from '../../domain/shared/errors.js';
 import { HttpError } from '../errors.js';
 
 /**
@@ -34,7 +40,10 @@ export const BODY_CAPS = { depth: 32, keys: 1000, items: 1000 } as const;
  * an own `toString` that is not a function makes `${value}` throw, even inside superstruct's
  * error messages.
  */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  'prototype',
+  ...Object.getOwnPropertyNames(Object.prototype),
+]);
 
 /** With the u flag a surrogate class matches only unpaired surrogates. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -57,7 +66,11 @@ function unsupported(message: string): HttpError {
 }
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes`);
+  return new HttpError(
+    413,
+    'payload_too_large',
+    `The request body is larger than the limit of ${limit} bytes`,
+  );
 }
 
 export function jsonBody(limitBytes: number): Koa.Middleware {
@@ -71,7 +84,9 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     // 1. What it is.
     const type = ctx.request.type.toLowerCase();
     if (!JSON_TYPE.test(type)) {
-      throw unsupported('Request bodies must be JSON (content-type: application/json or application/*+json)');
+      throw unsupported(
+        'Request bodies must be JSON (content-type: application/json or application/*+json)',
+      );
     }
     const charset = ctx.request.charset.toLowerCase();
     if (charset && charset !== 'utf-8' && charset !== 'utf8') {
@@ -80,7 +95,9 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     // 2. How it is encoded.
     const encoding = (ctx.get('content-encoding') || 'identity').trim().toLowerCase();
     if (!(encoding in DECODERS)) {
-      throw unsupported(`The content encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported (use gzip, deflate, br or none)`);
+      throw unsupported(
+        `The content encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported (use gzip, deflate, br or none)`,
+      );
     }
     // 3. How big it is, declared and then counted.
     if ((ctx.request.length ?? 0) > limitBytes) throw tooLarge(limitBytes);
@@ -91,7 +108,9 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     try {
       text = UTF8.decode(bytes);
     } catch {
-      throw new Invalid('The request body is not valid UTF-8', [{ path: [], message: 'is not valid UTF-8' }]);
+      throw new Invalid('The request body is not valid UTF-8', [
+        { path: [], message: 'is not valid UTF-8' },
+      ]);
     }
     if (text.trim() === '') {
       setBody(ctx, undefined, text);
@@ -104,10 +123,14 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
       // V8's message quotes the body; only the position is passed on.
       const at = /position (\d+)/.exec(String((err as Error).message))?.[1];
       const where = at ? ` (at character ${at})` : '';
-      throw new Invalid(`The request body is not valid JSON${where}`, [{ path: [], message: `is not valid JSON${where}` }]);
+      throw new Invalid(`The request body is not valid JSON${where}`, [
+        { path: [], message: `is not valid JSON${where}` },
+      ]);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new Invalid('The request body must be a JSON object', [{ path: [], message: 'must be a JSON object' }]);
+      throw new Invalid('The request body must be a JSON object', [
+        { path: [], message: 'must be a JSON object' },
+      ]);
     }
     const issues = checkShape(value);
     failOnIssues(issues);
@@ -129,7 +152,12 @@ function setBody(ctx: Koa.Context, body: unknown, raw: string): void {
  * request stream is left unread after a failure, not destroyed, so the answer still reaches
  * the client (Node discards the rest).
  */
-function readAll(req: IncomingMessage, makeDecoder: (() => Transform) | null, encoding: string, limit: number): Promise<Buffer> {
+function readAll(
+  req: IncomingMessage,
+  makeDecoder: (() => Transform) | null,
+  encoding: string,
+  limit: number,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let wire = 0;
@@ -175,14 +203,32 @@ function readAll(req: IncomingMessage, makeDecoder: (() => Transform) | null, en
       if (decoder) decoder.end();
       else finish();
     };
-    const onAborted = () => fail(new Invalid('The request body ended before it was complete', [{ path: [], message: 'was cut off' }]));
-    const onClose = () => { if (!req.complete) onAborted(); };
+    const onAborted = () =>
+      fail(
+        new Invalid('The request body ended before it was complete', [
+          { path: [], message: 'was cut off' },
+        ]),
+      );
+    const onClose = () => {
+      if (!req.complete) onAborted();
+    };
 
     if (decoder) {
       decoder.on('data', onDecoded);
       decoder.on('end', finish);
-      decoder.on('error', () => fail(new Invalid(`The request body is not valid ${encoding} data (Content-Encoding: ${encoding})`,
-        [{ path: ['header', 'Content-Encoding'], message: `does not match the body: it is not ${encoding} data` }])));
+      decoder.on('error', () =>
+        fail(
+          new Invalid(
+            `The request body is not valid ${encoding} data (Content-Encoding: ${encoding})`,
+            [
+              {
+                path: ['header', 'Content-Encoding'],
+                message: `does not match the body: it is not ${encoding} data`,
+              },
+            ],
+          ),
+        ),
+      );
     }
     req.on('data', onWire);
     req.on('end', onWireEnd);
@@ -198,7 +244,12 @@ function readAll(req: IncomingMessage, makeDecoder: (() => Transform) | null, en
  * few issues; an oversized array is reported and not entered.
  */
 export function checkShape(root: object): Issue[] {
-  interface Frame { value: object; depth: number; key: string | number | null; parent: Frame | null }
+  interface Frame {
+    value: object;
+    depth: number;
+    key: string | number | null;
+    parent: Frame | null;
+  }
   const issues: Issue[] = [];
   const pathOf = (f: Frame, extra?: string | number): Path => {
     const path: Path = extra === undefined ? [] : [extra];
@@ -209,7 +260,11 @@ export function checkShape(root: object): Issue[] {
   // Strings are checked where they are met; only objects and arrays go on the stack.
   const visit = (parent: Frame, key: string | number, child: unknown) => {
     if (typeof child === 'string') {
-      if (LONE_SURROGATE.test(child)) issues.push({ path: pathOf(parent, key), message: 'is not well-formed Unicode (a lone surrogate)' });
+      if (LONE_SURROGATE.test(child))
+        issues.push({
+          path: pathOf(parent, key),
+          message: 'is not well-formed Unicode (a lone surrogate)',
+        });
     } else if (typeof child === 'object' && child !== null) {
       stack.push({ value: child, depth: parent.depth + 1, key, parent });
     }
@@ -236,8 +291,16 @@ export function checkShape(root: object): Issue[] {
     }
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i];
-      if (FORBIDDEN_KEYS.has(key)) issues.push({ path: pathOf(frame, key), message: 'is not allowed as a key (it names a built-in property of objects)' });
-      else if (LONE_SURROGATE.test(key)) issues.push({ path: pathOf(frame, key), message: 'is not well-formed Unicode (a lone surrogate)' });
+      if (FORBIDDEN_KEYS.has(key))
+        issues.push({
+          path: pathOf(frame, key),
+          message: 'is not allowed as a key (it names a built-in property of objects)',
+        });
+      else if (LONE_SURROGATE.test(key))
+        issues.push({
+          path: pathOf(frame, key),
+          message: 'is not well-formed Unicode (a lone surrogate)',
+        });
       else visit(frame, key, (value as Record<string, unknown>)[key]);
     }
   }

@@ -16,7 +16,8 @@ import type Koa from 'koa';
 const ALLOW_METHODS = 'GET, POST, PATCH, PUT, DELETE';
 const ALLOW_HEADERS = 'x-api-key, content-type, idempotency-key, x-request-id';
 /** Headers a page may read besides the CORS-safelisted ones. */
-const EXPOSE_HEADERS = 'x-request-id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed';
+const EXPOSE_HEADERS =
+  'x-request-id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed';
 /**
  * How long a browser may reuse a preflight's answer (seconds); short, so a config change soon
  * applies.
@@ -45,7 +46,10 @@ export function cors(origins: readonly string[]): Koa.Middleware {
       ctx.vary('Access-Control-Request-Headers');
       return;
     }
-    ctx.set({ 'Access-Control-Allow-Origin': allowOrigin, 'Access-Control-Expose-Headers': EXPOSE_HEADERS });
+    ctx.set({
+      'Access-Control-Allow-Origin': allowOrigin,
+      'Access-Control-Expose-Headers': EXPOSE_HEADERS,
+    });
     await next();
   };
 }

@@ -8,9 +8,16 @@ import type Koa from 'koa';
 import { answerOf, type ErrorAnswer, type ErrorCode } from '../errors.js';
 import { StoreWriteError } from '../../store/store.js';
 
-export function errorBody(message: string, code: ErrorCode, issues?: unknown[], issueCount?: number): Record<string, unknown> {
+export function errorBody(
+  message: string,
+  code: ErrorCode,
+  issues?: unknown[],
+  issueCount?: number,
+): Record<string, unknown> {
   return {
-    ok: false, error: message, code,
+    ok: false,
+    error: message,
+    code,
     ...(issues && issues.length ? { issues } : {}),
     ...(issueCount !== undefined ? { issueCount } : {}),
   };
@@ -22,8 +29,19 @@ export function errorBody(message: string, code: ErrorCode, issues?: unknown[], 
  */
 function fromStore(err: StoreWriteError): ErrorAnswer {
   return err.kind === 'full'
-    ? { status: 507, code: 'insufficient_storage', message: 'The change was not saved: the disk holding the household data is full. Reads still work; writes work again once there is room.', headers: { 'Retry-After': '60' } }
-    : { status: 503, code: 'unavailable', message: 'The change was not saved: the store could not write it. Try again shortly.', headers: { 'Retry-After': '5' } };
+    ? {
+        status: 507,
+        code: 'insufficient_storage',
+        message:
+          'The change was not saved: the disk holding the household data is full. Reads still work; writes work again once there is room.',
+        headers: { 'Retry-After': '60' },
+      }
+    : {
+        status: 503,
+        code: 'unavailable',
+        message: 'The change was not saved: the store could not write it. Try again shortly.',
+        headers: { 'Retry-After': '5' },
+      };
 }
 
 export function errorMiddleware(): Koa.Middleware {
@@ -40,7 +58,10 @@ export function errorMiddleware(): Koa.Middleware {
       }
       ctx.state.error = err;
       ctx.status = 500;
-      ctx.body = errorBody('Something went wrong on our side; the request id names it in the log', 'internal');
+      ctx.body = errorBody(
+        'Something went wrong on our side; the request id names it in the log',
+        'internal',
+      );
     }
   };
 }

@@ -22,7 +22,13 @@ import { HttpError } from '../errors.js';
 import type { Store } from '../../store/store.js';
 import type { IdempotencyRecord, IdempotencyWrite } from '../../store/types.js';
 import { apiKeySecret } from '../../family/keys.js';
-import { fingerprintOf, openAnswer, replayKeys, sealAnswer, type ReplayKeys } from './replaySeal.js';
+import {
+  fingerprintOf,
+  openAnswer,
+  replayKeys,
+  sealAnswer,
+  type ReplayKeys,
+} from './replaySeal.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** Larger answers (a batch of 50 long entries) are kept as status and size only. */
@@ -40,12 +46,16 @@ export interface IdempotencyIntent {
 
 /** The record that keeps an answer for a retry (written with the change, by the family actor). */
 export function keptAnswer(
-  intent: IdempotencyIntent, status: number, body: unknown,
+  intent: IdempotencyIntent,
+  status: number,
+  body: unknown,
 ): IdempotencyWrite {
   const json = JSON.stringify(body);
   const bytes = Buffer.byteLength(json ?? '');
   const base: IdempotencyRecord = {
-    fingerprint: intent.fingerprint, status, expiresAt: intent.expiresAt,
+    fingerprint: intent.fingerprint,
+    status,
+    expiresAt: intent.expiresAt,
   };
   let record = base;
   if (bytes > MAX_KEPT_BYTES) record = { ...base, truncatedBytes: bytes };
@@ -56,10 +66,19 @@ export function keptAnswer(
 /** What a replay answers for a kept record (null: the sealed answer did not open). */
 function replayBody(prior: IdempotencyRecord, keys: ReplayKeys): unknown {
   if (prior.truncatedBytes !== undefined) {
-    return { ok: true, idempotentReplay: true, message: `The change was made once; its answer (${prior.truncatedBytes} bytes) was too large to keep for a replay` };
+    return {
+      ok: true,
+      idempotentReplay: true,
+      message: `The change was made once; its answer (${prior.truncatedBytes} bytes) was too large to keep for a replay`,
+    };
   }
   if (prior.withheld) {
-    return { ok: true, idempotentReplay: true, message: 'The change was made once; its answer was kept by an earlier version and is not repeated' };
+    return {
+      ok: true,
+      idempotentReplay: true,
+      message:
+        'The change was made once; its answer was kept by an earlier version and is not repeated',
+    };
   }
   return prior.sealed === undefined ? undefined : openAnswer(keys, prior.status, prior.sealed);
 }
@@ -69,7 +88,8 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
   return async (ctx, next) => {
     const idemKey = ctx.get('idempotency-key');
     if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return next();
-    if (!KEY.test(idemKey)) throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
+    if (!KEY.test(idemKey))
+      throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
     const keyId: string = ctx.state.key.id;
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
     // Authentication ran first. An API key seals under its secret part; a credential of
@@ -77,12 +97,17 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
     // only as a hash too, so it seals under itself. Never under a public value: no seal then.
     const presented = ctx.get('x-api-key');
     const secret = apiKeySecret(presented) ?? presented;
-    if (!secret) throw new Error('an idempotent answer can only be sealed under the caller\'s secret');
+    if (!secret)
+      throw new Error("an idempotent answer can only be sealed under the caller's secret");
     const keys = replayKeys(secret, keyId, idemKey);
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
     const slot = `${keyId}\u0000${keys.slot}`;
     if (inFlight.has(slot)) {
-      throw new HttpError(409, 'conflict', 'A request with this Idempotency-Key is still being processed');
+      throw new HttpError(
+        409,
+        'conflict',
+        'A request with this Idempotency-Key is still being processed',
+      );
     }
     const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
     if (prior) {
@@ -91,7 +116,11 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
         ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
         : fingerprint;
       if (prior.fingerprint !== expected) {
-        throw new HttpError(422, 'idempotency_mismatch', 'This Idempotency-Key was used with a different request');
+        throw new HttpError(
+          422,
+          'idempotency_mismatch',
+          'This Idempotency-Key was used with a different request',
+        );
       }
       const body = replayBody(prior, keys);
       if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');

@@ -15,7 +15,12 @@ export function requestMetrics(metrics: Metrics): Koa.Middleware {
     } finally {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const route = (ctx as { _matchedRoute?: string })._matchedRoute;
-      metrics.observeRequest(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, seconds);
+      metrics.observeRequest(
+        ctx.method,
+        typeof route === 'string' ? route : 'unmatched',
+        ctx.status,
+        seconds,
+      );
     }
   };
 }

@@ -14,11 +14,18 @@ import { HttpError, Unauthorized } from '../errors.js';
 
 const WINDOW_MS = 60_000;
 
-export interface Taken { retryAfter: number | null; remaining: number; reset: number }
+export interface Taken {
+  retryAfter: number | null;
+  remaining: number;
+  reset: number;
+}
 
 export class RateLimiter {
   private windows = new Map<string, { start: number; count: number }>();
-  constructor(readonly perMinute: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Counts one request for `id`; `retryAfter` (seconds) is set when it is over the limit. */
   take(id: string): Taken {
@@ -54,7 +61,9 @@ export class RateLimiter {
 }
 
 function limited(message: string, retryAfter: number): HttpError {
-  return new HttpError(429, 'rate_limited', message, undefined, { 'Retry-After': String(retryAfter) });
+  return new HttpError(429, 'rate_limited', message, undefined, {
+    'Retry-After': String(retryAfter),
+  });
 }
 
 function setHeaders(ctx: Koa.Context, limiter: RateLimiter, r: Taken): void {
@@ -69,7 +78,11 @@ export function rateLimit(limiter: RateLimiter): Koa.Middleware {
     const keyId: string = ctx.state.key.id;
     const r = limiter.take(keyId);
     setHeaders(ctx, limiter, r);
-    if (r.retryAfter !== null) throw limited(`Too many requests for this API key; try again in ${r.retryAfter} s`, r.retryAfter);
+    if (r.retryAfter !== null)
+      throw limited(
+        `Too many requests for this API key; try again in ${r.retryAfter} s`,
+        r.retryAfter,
+      );
     await next();
   };
 }
@@ -89,8 +102,14 @@ export function addressBucket(ip: string): string {
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];
   // Only the first four groups are kept, so an embedded IPv4 tail (two groups written as one) does
   // not matter.
-  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** Every request of a public route, counted per client address. */
@@ -98,7 +117,11 @@ export function publicRateLimit(limiter: RateLimiter): Koa.Middleware {
   return async (ctx, next) => {
     const r = limiter.take(`public ${addressBucket(ctx.ip)}`);
     setHeaders(ctx, limiter, r);
-    if (r.retryAfter !== null) throw limited(`Too many requests from this address; try again in ${r.retryAfter} s`, r.retryAfter);
+    if (r.retryAfter !== null)
+      throw limited(
+        `Too many requests from this address; try again in ${r.retryAfter} s`,
+        r.retryAfter,
+      );
     await next();
   };
 }
@@ -107,14 +130,24 @@ export function publicRateLimit(limiter: RateLimiter): Koa.Middleware {
  * Wraps authentication: an address whose 401s have reached the limit gets 429 before its key is
  * checked (whether or not the key is good); each 401 the wrapped middleware answers is counted.
  */
-export function unauthorizedRateLimit(limiter: RateLimiter, authenticate: Koa.Middleware): Koa.Middleware {
+export function unauthorizedRateLimit(
+  limiter: RateLimiter,
+  authenticate: Koa.Middleware,
+): Koa.Middleware {
   return async (ctx, next) => {
     const bucket = `401 ${addressBucket(ctx.ip)}`;
     const wait = limiter.blocked(bucket);
-    if (wait !== null) throw limited(`Too many requests with a missing or invalid API key from this address; try again in ${wait} s`, wait);
+    if (wait !== null)
+      throw limited(
+        `Too many requests with a missing or invalid API key from this address; try again in ${wait} s`,
+        wait,
+      );
     let authenticated = false;
     try {
-      await authenticate(ctx, () => { authenticated = true; return next(); });
+      await authenticate(ctx, () => {
+        authenticated = true;
+        return next();
+      });
     } catch (err) {
       if (!authenticated && err instanceof Unauthorized) limiter.take(bucket);
       throw err;

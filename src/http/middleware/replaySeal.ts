@@ -15,7 +15,12 @@
  * caller presenting the same API key and the same Idempotency-Key can find, match and open it.
  */
 import {
-  createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes,
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
 } from 'node:crypto';
 
 const SALT = 'household-organizer idempotent answer v1';
@@ -41,7 +46,10 @@ export function replayKeys(apiSecret: string, keyId: string, idemKey: string): R
 
 /** The request's fingerprint under the caller's MAC key (hex). */
 export function fingerprintOf(
-  keys: ReplayKeys, method: string, path: string, rawBody: string,
+  keys: ReplayKeys,
+  method: string,
+  path: string,
+  rawBody: string,
 ): string {
   return createHmac('sha256', keys.mac).update(`${method} ${path}\n${rawBody}`).digest('hex');
 }

@@ -26,11 +26,15 @@ const SECRET_SEGMENT = /(?:hk|shr|pln)_[0-9A-Za-z]/i;
 export function loggablePath(path: string): string {
   const segments = path.split('/');
   let prefix = '';
-  const out = segments.map((segment, i) => {
-    const redact = (i > 0 && TOKEN_PAGES.includes(`${prefix}/`.toLowerCase()) && segment !== '') || SECRET_SEGMENT.test(segment);
-    prefix = i === 0 ? segment : `${prefix}/${segment}`;
-    return redact ? ':redacted' : segment;
-  }).join('/');
+  const out = segments
+    .map((segment, i) => {
+      const redact =
+        (i > 0 && TOKEN_PAGES.includes(`${prefix}/`.toLowerCase()) && segment !== '') ||
+        SECRET_SEGMENT.test(segment);
+      prefix = i === 0 ? segment : `${prefix}/${segment}`;
+      return redact ? ':redacted' : segment;
+    })
+    .join('/');
   return out.length > PATH_MAX ? `${out.slice(0, PATH_MAX)}…` : out;
 }
 

@@ -6,9 +6,26 @@ import { S, named, toJsonSchema, type Infer, type JsonSchema, type SomeStruct } 
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import {
-  ASSIGNEE_MAX, ATTENDANCE, AUDIENCES, CHANNELS, EVENT_FIELDS, NOTE_MAX, PEOPLE_MAX, REMINDER_MODES, REMINDERS_MAX,
-  REPEAT_FREQUENCIES, REPEAT_KEYS, SHOWN_ALWAYS, TITLE_MAX, WHERE_MAX, type EventFieldInput, type EventFieldName,
-  type EventFieldPatch, type EventInput, type EventPatch, type FieldsWhere,
+  ASSIGNEE_MAX,
+  ATTENDANCE,
+  AUDIENCES,
+  CHANNELS,
+  EVENT_FIELDS,
+  NOTE_MAX,
+  PEOPLE_MAX,
+  REMINDER_MODES,
+  REMINDERS_MAX,
+  REPEAT_FREQUENCIES,
+  REPEAT_KEYS,
+  SHOWN_ALWAYS,
+  TITLE_MAX,
+  WHERE_MAX,
+  type EventFieldInput,
+  type EventFieldName,
+  type EventFieldPatch,
+  type EventInput,
+  type EventPatch,
+  type FieldsWhere,
 } from '../../domain/calendar/types.js';
 import { withExamples } from './collections.schema.js';
 
@@ -18,19 +35,25 @@ const attendance = S.enums(ATTENDANCE);
 const status = S.enums(ENTRY_STATUSES);
 const editScope = S.enums(['occurrence', 'series'] as const);
 
-const Reminder = S.object({
-  offsetMinutes: S.integer(0, 20160),
-  audience: S.optional(S.enums(AUDIENCES)),
-  channels: S.optional(S.array(S.enums(CHANNELS), { min: 1, max: CHANNELS.length })),
-  mode: S.optional(S.enums(REMINDER_MODES)),
-  recipientPersonIds: S.optional(S.array(personId, { max: PEOPLE_MAX })),
-}, 'Minutes before the start; audience default household, channels default [in_app], mode default plain, recipientPersonIds (audience people) default []');
+const Reminder = S.object(
+  {
+    offsetMinutes: S.integer(0, 20160),
+    audience: S.optional(S.enums(AUDIENCES)),
+    channels: S.optional(S.array(S.enums(CHANNELS), { min: 1, max: CHANNELS.length })),
+    mode: S.optional(S.enums(REMINDER_MODES)),
+    recipientPersonIds: S.optional(S.array(personId, { max: PEOPLE_MAX })),
+  },
+  'Minutes before the start; audience default household, channels default [in_app], mode default plain, recipientPersonIds (audience people) default []',
+);
 
-const TravelPlan = S.object({
-  origin: S.string({ min: 1, max: 240 }),
-  baseTravelMinutes: S.integer(1, 1440),
-  arriveEarlyMinutes: S.optional(S.integer(0, 720)),
-}, 'Where the trip starts and how long it takes; leaveAt is derived');
+const TravelPlan = S.object(
+  {
+    origin: S.string({ min: 1, max: 240 }),
+    baseTravelMinutes: S.integer(1, 1440),
+    arriveEarlyMinutes: S.optional(S.integer(0, 720)),
+  },
+  'Where the trip starts and how long it takes; leaveAt is derived',
+);
 
 const nullableString = { type: ['string', 'null'] };
 
@@ -42,16 +65,29 @@ const nullableString = { type: ['string', 'null'] };
  * (a PATCH sends it too, nullable or not by the field's `patch` fact); a `merge` field names its
  * PATCH struct in `patch`; a field no request sends has none.
  */
-type HttpField<K extends EventFieldName> = { response: JsonSchema | null }
-  & (K extends FieldsWhere<'create', 'never'> ? { struct: null } : { struct: SomeStruct<EventFieldInput<K>> })
-  & (K extends FieldsWhere<'patch', 'merge'> ? { patch: SomeStruct<EventFieldPatch<K>> } : unknown);
+type HttpField<K extends EventFieldName> = { response: JsonSchema | null } & (K extends FieldsWhere<
+  'create',
+  'never'
+>
+  ? { struct: null }
+  : { struct: SomeStruct<EventFieldInput<K>> }) &
+  (K extends FieldsWhere<'patch', 'merge'> ? { patch: SomeStruct<EventFieldPatch<K>> } : unknown);
 
 const FIELDS = {
   date: { struct: S.date(), response: { type: 'string', format: 'date' } },
   time: { struct: S.time(), response: { ...nullableString, description: 'HH:mm local' } },
-  endDate: { struct: S.date(), response: { ...nullableString, description: 'Inclusive end date of a multi-day event' } },
+  endDate: {
+    struct: S.date(),
+    response: { ...nullableString, description: 'Inclusive end date of a multi-day event' },
+  },
   endTime: { struct: S.time(), response: nullableString },
-  allDay: { struct: S.boolean(), response: { type: 'boolean', description: 'True when declared all-day or without a start time' } },
+  allDay: {
+    struct: S.boolean(),
+    response: {
+      type: 'boolean',
+      description: 'True when declared all-day or without a start time',
+    },
+  },
   durationMinutes: { struct: S.integer(15, 1440), response: null },
   where: { struct: S.string({ max: WHERE_MAX }), response: null },
   note: { struct: S.string({ max: NOTE_MAX }), response: null },
@@ -59,13 +95,21 @@ const FIELDS = {
   ownerPersonId: { struct: personId, response: null },
   responsiblePersonIds: { struct: S.array(personId, { max: PEOPLE_MAX }), response: null },
   responsibilityRequired: { struct: S.boolean(), response: null },
-  attendance: { struct: S.record(attendance), patch: S.record(S.nullable(attendance)), response: null },
+  attendance: {
+    struct: S.record(attendance),
+    patch: S.record(S.nullable(attendance)),
+    response: null,
+  },
   everyoneAttendance: { struct: attendance, response: null },
   repeatFrequency: { struct: S.enums(REPEAT_FREQUENCIES), response: null },
   repeatInterval: { struct: S.integer(1, 52), response: null },
   repeatDays: { struct: S.array(S.integer(0, 6), { max: 7 }), response: null },
   repeatNthWeekday: {
-    struct: S.refine(S.integer(-1, 4), 'nth', (n) => n !== 0 || 'must be 1, 2, 3, 4 or -1 (the last)'),
+    struct: S.refine(
+      S.integer(-1, 4),
+      'nth',
+      (n) => n !== 0 || 'must be 1, 2, 3, 4 or -1 (the last)',
+    ),
     response: null,
   },
   repeatUntil: { struct: S.date(), response: null },
@@ -75,12 +119,23 @@ const FIELDS = {
     response: {
       type: 'object',
       properties: {
-        origin: { type: 'string' }, baseTravelMinutes: { type: 'integer' }, arriveEarlyMinutes: { type: 'integer' },
-        leaveAt: { type: 'string', description: 'Local YYYY-MM-DDTHH:mm to leave (with a start time)' },
+        origin: { type: 'string' },
+        baseTravelMinutes: { type: 'integer' },
+        arriveEarlyMinutes: { type: 'integer' },
+        leaveAt: {
+          type: 'string',
+          description: 'Local YYYY-MM-DDTHH:mm to leave (with a start time)',
+        },
       },
     },
   },
-  description: { struct: null, response: { type: 'string', description: 'Events of external feeds: the feed\'s DESCRIPTION (read-only)' } },
+  description: {
+    struct: null,
+    response: {
+      type: 'string',
+      description: "Events of external feeds: the feed's DESCRIPTION (read-only)",
+    },
+  },
 } satisfies { [K in EventFieldName]: HttpField<K> };
 
 type Shape = Record<string, SomeStruct>;
@@ -94,11 +149,16 @@ function fieldShape(body: 'create' | 'patch'): Shape {
     const http: { struct: SomeStruct | null; patch?: SomeStruct } = FIELDS[name];
     const rule = body === 'create' ? facts.create : facts.patch;
     if (rule === 'never') continue;
-    if (!http.struct) throw new Error(`event field ${name} is sent in a ${body} body but has no struct`);
-    out[name] = rule === 'required' ? http.struct
-      : rule === 'nullable' ? S.optional(S.nullable(http.struct))
-        : rule === 'merge' ? S.optional(http.patch!)
-          : S.optional(http.struct);
+    if (!http.struct)
+      throw new Error(`event field ${name} is sent in a ${body} body but has no struct`);
+    out[name] =
+      rule === 'required'
+        ? http.struct
+        : rule === 'nullable'
+          ? S.optional(S.nullable(http.struct))
+          : rule === 'merge'
+            ? S.optional(http.patch!)
+            : S.optional(http.struct);
   }
   return out;
 }
@@ -107,10 +167,15 @@ function fieldShape(body: 'create' | 'patch'): Shape {
  * A body: the envelope's `title` first, then the event fields with its `calendarKey` and `data`
  * before the repeat fields (where the published document has always listed them), `more` last.
  */
-function bodyShape(fields: Shape, envelope: { title: SomeStruct; calendarKey: SomeStruct; data: SomeStruct }, more: Shape = {}): Shape {
+function bodyShape(
+  fields: Shape,
+  envelope: { title: SomeStruct; calendarKey: SomeStruct; data: SomeStruct },
+  more: Shape = {},
+): Shape {
   const out: Shape = { title: envelope.title };
   for (const [k, struct] of Object.entries(fields)) {
-    if (k === REPEAT_KEYS[0]) Object.assign(out, { calendarKey: envelope.calendarKey, data: envelope.data });
+    if (k === REPEAT_KEYS[0])
+      Object.assign(out, { calendarKey: envelope.calendarKey, data: envelope.data });
     out[k] = struct;
   }
   return { ...out, ...more };
@@ -121,32 +186,66 @@ const data = S.optional(S.record(S.any()));
 
 // The shapes are built from the tables, so superstruct cannot infer their types: they are the
 // domain's, which the tables are checked against field by field.
-export const CreateEventBody = withExamples(S.object(bodyShape(fieldShape('create'), { title, calendarKey, data })), {
-  title: 'Swimming lessons', date: '2026-11-24', time: '16:30', durationMinutes: 45, where: 'City pool',
-  repeatFrequency: 'weekly', reminders: [{ offsetMinutes: 60 }],
-  travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10 },
-}) as unknown as SomeStruct<EventInput>;
+export const CreateEventBody = withExamples(
+  S.object(bodyShape(fieldShape('create'), { title, calendarKey, data })),
+  {
+    title: 'Swimming lessons',
+    date: '2026-11-24',
+    time: '16:30',
+    durationMinutes: 45,
+    where: 'City pool',
+    repeatFrequency: 'weekly',
+    reminders: [{ offsetMinutes: 60 }],
+    travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10 },
+  },
+) as unknown as SomeStruct<EventInput>;
 export type CreateEventBody = Infer<typeof CreateEventBody>;
 
-export const UpdateEventBody = withExamples(S.object(bodyShape(fieldShape('patch'), { title: S.optional(title), calendarKey, data }, {
-  clearAttendance: S.optional(S.boolean()),
-  clearTravelPlan: S.optional(S.boolean()),
-  editScope: S.optional(editScope),
-  occurrenceDate: S.optional(S.date()),
-  status: S.optional(status),
-}), 'Only the fields to change. null unsets an optional field (extension); attendance is merged per person (null drops one answer) after clearAttendance empties it; data is merged key by key.'),
-{ attendance: { person_01kaq5m2v8x3c4d5e6f7: 'going' } },
-{ editScope: 'occurrence', occurrenceDate: '2026-12-01', time: '17:00' }) as unknown as SomeStruct<EventPatch>;
+export const UpdateEventBody = withExamples(
+  S.object(
+    bodyShape(
+      fieldShape('patch'),
+      { title: S.optional(title), calendarKey, data },
+      {
+        clearAttendance: S.optional(S.boolean()),
+        clearTravelPlan: S.optional(S.boolean()),
+        editScope: S.optional(editScope),
+        occurrenceDate: S.optional(S.date()),
+        status: S.optional(status),
+      },
+    ),
+    'Only the fields to change. null unsets an optional field (extension); attendance is merged per person (null drops one answer) after clearAttendance empties it; data is merged key by key.',
+  ),
+  { attendance: { person_01kaq5m2v8x3c4d5e6f7: 'going' } },
+  { editScope: 'occurrence', occurrenceDate: '2026-12-01', time: '17:00' },
+) as unknown as SomeStruct<EventPatch>;
 export type UpdateEventBody = Infer<typeof UpdateEventBody>;
 
 export const ListEventsQuery = S.object({
   from: S.optional(S.date()),
   to: S.optional(S.date()),
-  query: S.optional(S.string({ max: 200, description: 'Matches titles and data values, ignoring case and accents; every word must match' })),
+  query: S.optional(
+    S.string({
+      max: 200,
+      description:
+        'Matches titles and data values, ignoring case and accents; every word must match',
+    }),
+  ),
   status: S.optional(status),
   excludeEnded: S.optional(S.boolean()),
-  limit: S.optional(S.integer(PAGE_LIMIT.min, PAGE_LIMIT.max, { default: PAGE_LIMIT.default, description: 'Items per page, counted after expansion' })),
-  cursor: S.optional(S.string({ min: 1, max: 1000, description: 'The nextCursor of the previous page (same other parameters)' })),
+  limit: S.optional(
+    S.integer(PAGE_LIMIT.min, PAGE_LIMIT.max, {
+      default: PAGE_LIMIT.default,
+      description: 'Items per page, counted after expansion',
+    }),
+  ),
+  cursor: S.optional(
+    S.string({
+      min: 1,
+      max: 1000,
+      description: 'The nextCursor of the previous page (same other parameters)',
+    }),
+  ),
 });
 export type ListEventsQuery = Infer<typeof ListEventsQuery>;
 
@@ -163,7 +262,8 @@ export type DeleteEventQuery = Infer<typeof DeleteEventQuery>;
 function responseSchema(k: EventFieldName): JsonSchema {
   const http: { struct: SomeStruct | null; response: JsonSchema | null } = FIELDS[k];
   if (http.response) return http.response;
-  if (!http.struct) throw new Error(`event field ${k} needs a response schema: no request sends it`);
+  if (!http.struct)
+    throw new Error(`event field ${k} needs a response schema: no request sends it`);
   const schema = toJsonSchema(http.struct);
   if (EVENT_FIELDS[k].view !== 'always') return schema;
   return { anyOf: [schema, { type: 'null' }] };
@@ -174,20 +274,31 @@ export const EVENT_SCHEMA: JsonSchema = {
   required: ['id', 'title', 'status', 'calendarKey', 'data', 'createdAt', 'updatedAt'],
   properties: {
     id: { type: 'string', description: 'The event (series) id; occurrences of a series share it' },
-    occurrenceDate: { type: 'string', format: 'date', description: 'Listings with from and to, and occurrence edits: the occurrence\'s original start date' },
+    occurrenceDate: {
+      type: 'string',
+      format: 'date',
+      description:
+        "Listings with from and to, and occurrence edits: the occurrence's original start date",
+    },
     title: { type: 'string' },
     status: { type: 'string', enum: [...ENTRY_STATUSES] },
     calendarKey: { type: 'string' },
     sourceId: { type: 'string', description: 'The external feed the event comes from' },
     feed: {
-      type: 'object', required: ['uid'],
-      description: 'Events of external feeds: the feed\'s UID (and RECURRENCE-ID of an override kept on its own) and, for a repeating event, the feed\'s own RRULE and the zone it repeats in',
+      type: 'object',
+      required: ['uid'],
+      description:
+        "Events of external feeds: the feed's UID (and RECURRENCE-ID of an override kept on its own) and, for a repeating event, the feed's own RRULE and the zone it repeats in",
       properties: {
-        uid: { type: 'string' }, recurrenceId: { type: 'string' }, rrule: { type: 'string' }, timezone: { type: 'string' },
+        uid: { type: 'string' },
+        recurrenceId: { type: 'string' },
+        rrule: { type: 'string' },
+        timezone: { type: 'string' },
       },
     },
     data: {
-      type: 'object', additionalProperties: true,
+      type: 'object',
+      additionalProperties: true,
       required: [...SHOWN_ALWAYS],
       properties: Object.fromEntries(NAMES.map((k) => [k, responseSchema(k)])),
       description: 'Every event field that is set, then custom data keys',
@@ -196,10 +307,14 @@ export const EVENT_SCHEMA: JsonSchema = {
       type: 'array',
       description: 'Changed or removed occurrences of a series',
       items: {
-        type: 'object', required: ['occurrenceDate'],
+        type: 'object',
+        required: ['occurrenceDate'],
         properties: {
-          occurrenceDate: { type: 'string', format: 'date' }, removed: { const: true }, title: { type: 'string' },
-          status: { type: 'string', enum: [...ENTRY_STATUSES] }, data: { type: 'object', additionalProperties: true },
+          occurrenceDate: { type: 'string', format: 'date' },
+          removed: { const: true },
+          title: { type: 'string' },
+          status: { type: 'string', enum: [...ENTRY_STATUSES] },
+          data: { type: 'object', additionalProperties: true },
         },
       },
     },
@@ -209,32 +324,61 @@ export const EVENT_SCHEMA: JsonSchema = {
 };
 
 const EXAMPLE_EVENT = {
-  id: 'ent_01kaq5m2v8x3c4d5e6f7', title: 'Swimming lessons', status: 'active', calendarKey: 'calendar',
+  id: 'ent_01kaq5m2v8x3c4d5e6f7',
+  title: 'Swimming lessons',
+  status: 'active',
+  calendarKey: 'calendar',
   data: {
-    date: '2026-11-24', time: '16:30', endDate: null, endTime: null, allDay: false, durationMinutes: 45, where: 'City pool',
-    repeatFrequency: 'weekly', travelPlan: { origin: 'Home', baseTravelMinutes: 20, arriveEarlyMinutes: 10, leaveAt: '2026-11-24T16:00' },
+    date: '2026-11-24',
+    time: '16:30',
+    endDate: null,
+    endTime: null,
+    allDay: false,
+    durationMinutes: 45,
+    where: 'City pool',
+    repeatFrequency: 'weekly',
+    travelPlan: {
+      origin: 'Home',
+      baseTravelMinutes: 20,
+      arriveEarlyMinutes: 10,
+      leaveAt: '2026-11-24T16:00',
+    },
   },
-  createdAt: '2026-11-22T08:30:00.000Z', updatedAt: '2026-11-22T08:30:00.000Z',
+  createdAt: '2026-11-22T08:30:00.000Z',
+  updatedAt: '2026-11-22T08:30:00.000Z',
 };
 
 export const EVENT_LIST_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok', 'events'],
+  type: 'object',
+  required: ['ok', 'events'],
   properties: {
     ok: { const: true },
     events: { type: 'array', items: EVENT_SCHEMA },
-    nextCursor: { type: 'string', description: 'Present when more events match: pass it as cursor' },
+    nextCursor: {
+      type: 'string',
+      description: 'Present when more events match: pass it as cursor',
+    },
   },
   examples: [{ ok: true, events: [{ ...EXAMPLE_EVENT, occurrenceDate: '2026-11-24' }] }],
 };
 
 export const EVENT_CREATED_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok', 'entryId', 'title'],
-  properties: { ok: { const: true }, entryId: { type: 'string' }, title: { type: 'string' }, event: EVENT_SCHEMA },
-  examples: [{ ok: true, entryId: EXAMPLE_EVENT.id, title: EXAMPLE_EVENT.title, event: EXAMPLE_EVENT }],
+  type: 'object',
+  required: ['ok', 'entryId', 'title'],
+  properties: {
+    ok: { const: true },
+    entryId: { type: 'string' },
+    title: { type: 'string' },
+    event: EVENT_SCHEMA,
+  },
+  examples: [
+    { ok: true, entryId: EXAMPLE_EVENT.id, title: EXAMPLE_EVENT.title, event: EXAMPLE_EVENT },
+  ],
 };
 
 export const EVENT_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok', 'event'],
+  type: 'object',
+  required: ['ok', 'event'],
   properties: { ok: { const: true }, event: EVENT_SCHEMA },
   examples: [{ ok: true, event: EXAMPLE_EVENT }],
 };

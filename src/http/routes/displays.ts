@@ -4,40 +4,67 @@
  */
 import { publicBase } from '../../config.js';
 import { defineRoutes } from '../route.js';
-import { decideCreateDisplay, decideDeleteDisplay, displayView, listDisplays } from '../../domain/displays/displays.js';
+import {
+  decideCreateDisplay,
+  decideDeleteDisplay,
+  displayView,
+  listDisplays,
+} from '../../domain/displays/displays.js';
 import { displayToken } from '../../family/shareTokens.js';
-import { CreateDisplayBody, DISPLAY_CREATED_RESPONSE, DISPLAY_DELETED_RESPONSE, DISPLAY_LIST_RESPONSE } from './displays.schema.js';
+import {
+  CreateDisplayBody,
+  DISPLAY_CREATED_RESPONSE,
+  DISPLAY_DELETED_RESPONSE,
+  DISPLAY_LIST_RESPONSE,
+} from './displays.schema.js';
 
 const tags = ['Family displays'];
 const base = '/displays';
 
 export default defineRoutes([
   {
-    method: 'get', path: base, tags, scope: 'admin',
+    method: 'get',
+    path: base,
+    tags,
+    scope: 'admin',
     summary: 'List family display links (without their tokens)',
     response: DISPLAY_LIST_RESPONSE,
-    handler: ({ family }) => family.read((state) => ({ ok: true, displays: listDisplays(state).map(displayView) })),
+    handler: ({ family }) =>
+      family.read((state) => ({ ok: true, displays: listDisplays(state).map(displayView) })),
   },
   {
-    method: 'post', path: base, tags, scope: 'admin', status: 201, body: CreateDisplayBody,
+    method: 'post',
+    path: base,
+    tags,
+    scope: 'admin',
+    status: 201,
+    body: CreateDisplayBody,
     summary: 'Create a family display link',
-    description: 'Answers the token (`dsp_` + 32 base62) and the page `url` once; only the token\'s SHA-256 is kept. Logs display.created.',
+    description:
+      "Answers the token (`dsp_` + 32 base62) and the page `url` once; only the token's SHA-256 is kept. Logs display.created.",
     response: DISPLAY_CREATED_RESPONSE,
     handler: ({ body, family, services }) => {
       const { token, tokenHash } = displayToken.make();
       const url = `${publicBase(services.config.server.publicUrl)}/display/${token}`;
       return family.execute(
         (state, ctx) => decideCreateDisplay(state, body, tokenHash, ctx),
-        (display) => ({ ok: true, display: displayView(display), token, url }));
+        (display) => ({ ok: true, display: displayView(display), token, url }),
+      );
     },
   },
   {
-    method: 'delete', path: `${base}/:displayId`, tags, scope: 'admin',
+    method: 'delete',
+    path: `${base}/:displayId`,
+    tags,
+    scope: 'admin',
     summary: 'Turn a family display link off',
-    description: 'The page answers 404 and its open streams get `event: gone` from this moment. Logs display.deleted.',
+    description:
+      'The page answers 404 and its open streams get `event: gone` from this moment. Logs display.deleted.',
     response: DISPLAY_DELETED_RESPONSE,
-    handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteDisplay(state, params.displayId, ctx),
-      (display) => ({ ok: true, display: displayView(display) })),
+    handler: ({ params, family }) =>
+      family.execute(
+        (state, ctx) => decideDeleteDisplay(state, params.displayId, ctx),
+        (display) => ({ ok: true, display: displayView(display) }),
+      ),
   },
 ]);

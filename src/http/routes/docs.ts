@@ -17,12 +17,21 @@ import { defineRoutes, withStatus } from '../route.js';
 import { S } from '../schema.js';
 
 const DIST = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const VERSION = (JSON.parse(readFileSync(join(DIST, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(join(DIST, 'package.json'), 'utf8')) as { version: string }
+).version;
 const BASE = '/api/docs';
 
 export const DOCS_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
-  "font-src 'self'", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /** Starts Swagger UI on the document, with this origin as the first server. */
@@ -62,11 +71,19 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-interface Asset { type: string; body: Buffer; gzipped?: Buffer }
+interface Asset {
+  type: string;
+  body: Buffer;
+  gzipped?: Buffer;
+}
 
 /** The files the page uses, read once on first use; nothing else under the folder is served. */
 const SOURCES: Record<string, { type: string; file?: string; text?: string; gzip: boolean }> = {
-  'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', file: 'swagger-ui-bundle.js', gzip: true },
+  'swagger-ui-bundle.js': {
+    type: 'text/javascript; charset=utf-8',
+    file: 'swagger-ui-bundle.js',
+    gzip: true,
+  },
   'swagger-ui.css': { type: 'text/css; charset=utf-8', file: 'swagger-ui.css', gzip: true },
   'favicon-32x32.png': { type: 'image/png', file: 'favicon-32x32.png', gzip: false },
   'favicon-16x16.png': { type: 'image/png', file: 'favicon-16x16.png', gzip: false },
@@ -79,43 +96,86 @@ function asset(name: string): Asset | undefined {
   let a = loaded.get(name);
   if (!a) {
     const src = SOURCES[name];
-    const body = src.text !== undefined ? Buffer.from(src.text) : readFileSync(join(DIST, src.file!));
+    const body =
+      src.text !== undefined ? Buffer.from(src.text) : readFileSync(join(DIST, src.file!));
     a = { type: src.type, body, ...(src.gzip ? { gzipped: gzipSync(body, { level: 9 }) } : {}) };
     loaded.set(name, a);
   }
   return a;
 }
 
-const COMMON = { 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+const COMMON = {
+  'content-security-policy': DOCS_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
 
 export default defineRoutes([
   {
-    method: 'get', path: BASE, family: false, scope: 'public', tags: ['System'],
+    method: 'get',
+    path: BASE,
+    family: false,
+    scope: 'public',
+    tags: ['System'],
     summary: 'This reference, in a browser',
-    description: 'Swagger UI on this document, served from the daemon itself: no request leaves the machine. "Try it out" needs an API key (Authorize).',
+    description:
+      'Swagger UI on this document, served from the daemon itself: no request leaves the machine. "Try it out" needs an API key (Authorize).',
     produces: 'text/html',
     response: { type: 'string', description: 'The page' },
-    handler: () => withStatus(200, PAGE, { ...COMMON, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }),
+    handler: () =>
+      withStatus(200, PAGE, {
+        ...COMMON,
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-cache',
+      }),
   },
   {
-    method: 'get', path: `${BASE}/assets/:asset`, family: false, scope: 'public', tags: ['System'],
+    method: 'get',
+    path: `${BASE}/assets/:asset`,
+    family: false,
+    scope: 'public',
+    tags: ['System'],
     summary: 'A file of the reference page',
-    description: 'The page\'s script, style sheet and icon, from the swagger-ui-dist package. Addresses carry the package version (`v`), so a file is cached for a year and an upgrade fetches the new one; gzip when the browser accepts it.',
-    query: S.object({ v: S.optional(S.string({ max: 40, description: 'The renderer\'s version: only makes the address change with it' })) }),
+    description:
+      "The page's script, style sheet and icon, from the swagger-ui-dist package. Addresses carry the package version (`v`), so a file is cached for a year and an upgrade fetches the new one; gzip when the browser accepts it.",
+    query: S.object({
+      v: S.optional(
+        S.string({
+          max: 40,
+          description: "The renderer's version: only makes the address change with it",
+        }),
+      ),
+    }),
     produces: 'text/javascript',
     response: { type: 'string' },
     alsoResponses: [
-      { status: 200, contentType: 'text/css', schema: { type: 'string' }, description: 'The style sheet' },
-      { status: 200, contentType: 'image/png', schema: { type: 'string', contentMediaType: 'image/png' }, description: 'The icon' },
+      {
+        status: 200,
+        contentType: 'text/css',
+        schema: { type: 'string' },
+        description: 'The style sheet',
+      },
+      {
+        status: 200,
+        contentType: 'image/png',
+        schema: { type: 'string', contentMediaType: 'image/png' },
+        description: 'The icon',
+      },
     ],
     handler: ({ koa, params }) => {
       const a = asset(params.asset ?? '');
       if (!a) throw new NotFound('No such file of the API reference');
       // No Accept-Encoding at all gets the plain bytes (curl, scripts), whatever RFC 9110 allows.
-      const gzip = a.gzipped !== undefined && koa.get('accept-encoding') !== '' && koa.acceptsEncodings('gzip', 'identity') === 'gzip';
+      const gzip =
+        a.gzipped !== undefined &&
+        koa.get('accept-encoding') !== '' &&
+        koa.acceptsEncodings('gzip', 'identity') === 'gzip';
       return withStatus(200, gzip ? a.gzipped : a.body, {
-        ...COMMON, 'content-type': a.type, 'cache-control': 'public, max-age=31536000, immutable',
-        ...(a.gzipped ? { vary: 'Accept-Encoding' } : {}), ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        ...COMMON,
+        'content-type': a.type,
+        'cache-control': 'public, max-age=31536000, immutable',
+        ...(a.gzipped ? { vary: 'Accept-Encoding' } : {}),
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
       });
     },
   },

@@ -7,45 +7,86 @@ import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import { BATCH_MAX } from '../../domain/collections/entries.js';
 import { withExamples } from './collections.schema.js';
 
-const title = S.string({ min: 1, max: 500, description: 'Display label, stored separately from data' });
+const title = S.string({
+  min: 1,
+  max: 500,
+  description: 'Display label, stored separately from data',
+});
 const data = S.record(S.any(), undefined);
 const status = S.enums(ENTRY_STATUSES);
 const entryId = S.string({ min: 1, max: 100 });
 
 export const ListEntriesQuery = S.object({
-  query: S.optional(S.string({ max: 200, description: 'Matches titles and data values, ignoring case and accents; every word must match' })),
+  query: S.optional(
+    S.string({
+      max: 200,
+      description:
+        'Matches titles and data values, ignoring case and accents; every word must match',
+    }),
+  ),
   status: S.optional(status),
-  limit: S.optional(S.integer(PAGE_LIMIT.min, PAGE_LIMIT.max, { default: PAGE_LIMIT.default, description: 'Entries per page' })),
-  cursor: S.optional(S.string({ min: 1, max: 300, description: 'The nextCursor of the previous page' })),
+  limit: S.optional(
+    S.integer(PAGE_LIMIT.min, PAGE_LIMIT.max, {
+      default: PAGE_LIMIT.default,
+      description: 'Entries per page',
+    }),
+  ),
+  cursor: S.optional(
+    S.string({ min: 1, max: 300, description: 'The nextCursor of the previous page' }),
+  ),
 });
 export type ListEntriesQuery = Infer<typeof ListEntriesQuery>;
 
-export const CreateEntryBody = withExamples(S.object({ title, data: S.optional(data) }),
-  { title: 'Empty the dishwasher', data: { due: '2026-11-23', repeats: 'daily' } });
+export const CreateEntryBody = withExamples(S.object({ title, data: S.optional(data) }), {
+  title: 'Empty the dishwasher',
+  data: { due: '2026-11-23', repeats: 'daily' },
+});
 export type CreateEntryBody = Infer<typeof CreateEntryBody>;
 
 const nonEmptyPatch = 'must change at least one of title, data, status';
 
-export const UpdateEntryBody = withExamples(S.refine(
-  S.object({ title: S.optional(title), data: S.optional(data), status: S.optional(status) }),
-  'nonEmpty', (v) => Object.keys(v).length > 0 || nonEmptyPatch,
-  'Only the fields to change; data is merged key by key and null removes a key'),
-{ status: 'done' }, { data: { notes: null, due: '2026-11-30' } });
+export const UpdateEntryBody = withExamples(
+  S.refine(
+    S.object({ title: S.optional(title), data: S.optional(data), status: S.optional(status) }),
+    'nonEmpty',
+    (v) => Object.keys(v).length > 0 || nonEmptyPatch,
+    'Only the fields to change; data is merged key by key and null removes a key',
+  ),
+  { status: 'done' },
+  { data: { notes: null, due: '2026-11-30' } },
+);
 export type UpdateEntryBody = Infer<typeof UpdateEntryBody>;
 
-export const BatchCreateBody = withExamples(S.object({
-  items: S.array(S.object({ title, data: S.optional(data) }), { min: 1, max: BATCH_MAX }),
-}), { items: [{ title: 'Milk', data: { aisle: 'dairy', quantity: '2 l' } }, { title: 'Apples' }] });
+export const BatchCreateBody = withExamples(
+  S.object({
+    items: S.array(S.object({ title, data: S.optional(data) }), { min: 1, max: BATCH_MAX }),
+  }),
+  { items: [{ title: 'Milk', data: { aisle: 'dairy', quantity: '2 l' } }, { title: 'Apples' }] },
+);
 export type BatchCreateBody = Infer<typeof BatchCreateBody>;
 
-export const BatchUpdateBody = withExamples(S.object({
-  items: S.array(S.object({ entryId, title: S.optional(title), data: S.optional(data), status: S.optional(status) }), { min: 1, max: BATCH_MAX }),
-}), { items: [{ entryId: 'ent_01kaq5m2v8x3c4d5e6f7', status: 'done' }] });
+export const BatchUpdateBody = withExamples(
+  S.object({
+    items: S.array(
+      S.object({
+        entryId,
+        title: S.optional(title),
+        data: S.optional(data),
+        status: S.optional(status),
+      }),
+      { min: 1, max: BATCH_MAX },
+    ),
+  }),
+  { items: [{ entryId: 'ent_01kaq5m2v8x3c4d5e6f7', status: 'done' }] },
+);
 export type BatchUpdateBody = Infer<typeof BatchUpdateBody>;
 
-export const BatchDeleteBody = withExamples(S.object({
-  entryIds: S.array(entryId, { min: 1, max: BATCH_MAX }),
-}), { entryIds: ['ent_01kaq5m2v8x3c4d5e6f7'] });
+export const BatchDeleteBody = withExamples(
+  S.object({
+    entryIds: S.array(entryId, { min: 1, max: BATCH_MAX }),
+  }),
+  { entryIds: ['ent_01kaq5m2v8x3c4d5e6f7'] },
+);
 export type BatchDeleteBody = Infer<typeof BatchDeleteBody>;
 
 export const ENTRY_SCHEMA: JsonSchema = {
@@ -56,35 +97,56 @@ export const ENTRY_SCHEMA: JsonSchema = {
     collectionKey: { type: 'string' },
     title: { type: 'string' },
     status: { type: 'string', enum: [...ENTRY_STATUSES] },
-    data: { type: 'object', additionalProperties: true, description: 'Values of the fields the collection defines' },
+    data: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Values of the fields the collection defines',
+    },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
   },
 };
 
 const EXAMPLE_ENTRY = {
-  id: 'ent_01kaq5m2v8x3c4d5e6f7', collectionKey: 'chores', title: 'Empty the dishwasher', status: 'active',
-  data: { due: '2026-11-23', repeats: 'daily' }, createdAt: '2026-11-22T08:30:00.000Z', updatedAt: '2026-11-22T08:30:00.000Z',
+  id: 'ent_01kaq5m2v8x3c4d5e6f7',
+  collectionKey: 'chores',
+  title: 'Empty the dishwasher',
+  status: 'active',
+  data: { due: '2026-11-23', repeats: 'daily' },
+  createdAt: '2026-11-22T08:30:00.000Z',
+  updatedAt: '2026-11-22T08:30:00.000Z',
 };
 
 export const ENTRY_LIST_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok', 'entries'],
+  type: 'object',
+  required: ['ok', 'entries'],
   properties: {
     ok: { const: true },
     entries: { type: 'array', items: ENTRY_SCHEMA },
-    nextCursor: { type: 'string', description: 'Present when more entries match: pass it as cursor' },
+    nextCursor: {
+      type: 'string',
+      description: 'Present when more entries match: pass it as cursor',
+    },
   },
-  examples: [{ ok: true, entries: [EXAMPLE_ENTRY], nextCursor: 'MjAyNi0xMS0yMlQwODozMDowMC4wMDBafGVudF8wMWthcTVtMnY4eDNjNGQ1ZTZmNw' }],
+  examples: [
+    {
+      ok: true,
+      entries: [EXAMPLE_ENTRY],
+      nextCursor: 'MjAyNi0xMS0yMlQwODozMDowMC4wMDBafGVudF8wMWthcTVtMnY4eDNjNGQ1ZTZmNw',
+    },
+  ],
 };
 
 export const ENTRY_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok', 'entry'],
+  type: 'object',
+  required: ['ok', 'entry'],
   properties: { ok: { const: true }, entry: ENTRY_SCHEMA },
   examples: [{ ok: true, entry: EXAMPLE_ENTRY }],
 };
 
 export const BATCH_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok', 'count', 'entries'],
+  type: 'object',
+  required: ['ok', 'count', 'entries'],
   properties: {
     ok: { const: true },
     count: { type: 'integer', minimum: 0 },

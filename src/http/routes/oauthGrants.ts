@@ -18,24 +18,37 @@ function grantsOf(services: Services) {
 
 export default defineRoutes([
   {
-    method: 'get', path: base, tags, scope: 'admin',
+    method: 'get',
+    path: base,
+    tags,
+    scope: 'admin',
     summary: 'List the OAuth grants of assistants (revoked ones too)',
-    description: 'Grants are made on the consent page of `/oauth/authorize` when an admin approves an assistant (MCP client) with an admin key. Oldest first; no tokens.',
+    description:
+      'Grants are made on the consent page of `/oauth/authorize` when an admin approves an assistant (MCP client) with an admin key. Oldest first; no tokens.',
     response: GRANT_LIST_RESPONSE,
-    handler: ({ services, family }) => ({ ok: true, grants: grantsOf(services).listGrants(family.info.id).map(grantView) }),
+    handler: ({ services, family }) => ({
+      ok: true,
+      grants: grantsOf(services).listGrants(family.info.id).map(grantView),
+    }),
   },
   {
-    method: 'delete', path: `${base}/:grantId`, tags, scope: 'admin',
+    method: 'delete',
+    path: `${base}/:grantId`,
+    tags,
+    scope: 'admin',
     summary: 'Revoke an OAuth grant',
-    description: 'Its access and refresh tokens stop working at once. Logs oauth_grant.revoked. A grant that is already revoked → 409.',
+    description:
+      'Its access and refresh tokens stop working at once. Logs oauth_grant.revoked. A grant that is already revoked → 409.',
     response: GRANT_REVOKED_RESPONSE,
     handler: async ({ services, family, params, caller }) => {
       const grants = grantsOf(services);
       const id = params.grantId;
-      if (!grants.listGrants(family.info.id).some((g) => g.id === id)) throw new NotFound(`No OAuth grant ${id} in this family`);
+      if (!grants.listGrants(family.info.id).some((g) => g.id === id))
+        throw new NotFound(`No OAuth grant ${id} in this family`);
       const outcome = await grants.revokeGrant(id, caller);
       if (!outcome) throw new NotFound(`No OAuth grant ${id} in this family`);
-      if (outcome.already) throw new Conflict(`OAuth grant ${id} was already revoked at ${outcome.grant.revokedAt}`);
+      if (outcome.already)
+        throw new Conflict(`OAuth grant ${id} was already revoked at ${outcome.grant.revokedAt}`);
       return { ok: true, grant: grantView(outcome.grant) };
     },
   },

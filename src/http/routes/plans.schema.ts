@@ -4,52 +4,91 @@
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { withExamples } from './collections.schema.js';
 import { PHASES } from '../../domain/plans/timing.js';
-import { LABEL_MAX, NOTE_MAX, OPTIONS_MAX, OPTIONS_MIN, PROSE_MAX, QUESTION_MAX, TITLE_MAX } from '../../domain/plans/types.js';
+import {
+  LABEL_MAX,
+  NOTE_MAX,
+  OPTIONS_MAX,
+  OPTIONS_MIN,
+  PROSE_MAX,
+  QUESTION_MAX,
+  TITLE_MAX,
+} from '../../domain/plans/types.js';
 
 // ---- requests ---------------------------------------------------------------------------------
 
-const title = S.string({ min: 1, max: TITLE_MAX, description: 'Name of the specific thing planned' });
-const prose = S.nullable(S.string({ max: PROSE_MAX, description: 'Description; null (or blank) clears it' }));
+const title = S.string({
+  min: 1,
+  max: TITLE_MAX,
+  description: 'Name of the specific thing planned',
+});
+const prose = S.nullable(
+  S.string({ max: PROSE_MAX, description: 'Description; null (or blank) clears it' }),
+);
 const flag = (): ReturnType<typeof S.boolean> => S.boolean();
 
-export const CreatePlanBody = withExamples(S.object({
-  title,
-  prose: S.optional(prose),
-}), { title: 'Lake weekend', prose: 'Two nights at the cabin with the cousins.' });
+export const CreatePlanBody = withExamples(
+  S.object({
+    title,
+    prose: S.optional(prose),
+  }),
+  { title: 'Lake weekend', prose: 'Two nights at the cabin with the cousins.' },
+);
 export type CreatePlanBody = Infer<typeof CreatePlanBody>;
 
-export const UpdatePlanBody = withExamples(S.refine(S.object({
-  title: S.optional(title),
-  prose: S.optional(prose),
-  archived: S.optional(flag()),
-}), 'nonEmpty', (v) => Object.keys(v).length > 0 || 'must change at least one of title, prose, archived',
-'At least one of title, prose, archived; prose null clears it, archived true archives (linked events stay)'),
-{ archived: true }, { prose: null });
+export const UpdatePlanBody = withExamples(
+  S.refine(
+    S.object({
+      title: S.optional(title),
+      prose: S.optional(prose),
+      archived: S.optional(flag()),
+    }),
+    'nonEmpty',
+    (v) => Object.keys(v).length > 0 || 'must change at least one of title, prose, archived',
+    'At least one of title, prose, archived; prose null clears it, archived true archives (linked events stay)',
+  ),
+  { archived: true },
+  { prose: null },
+);
 export type UpdatePlanBody = Infer<typeof UpdatePlanBody>;
 
 const id = (description: string) => S.string({ min: 1, max: 100, description });
 
-export const LinkEventBody = withExamples(S.object({
-  eventId: id('A calendar event of this family'),
-  showDetailsOnShare: S.optional(flag()),
-  showLocationOnShare: S.optional(flag()),
-}, 'showDetailsOnShare (default true) and showLocationOnShare (default false) are an extension; linking again with them changes them'),
-{ eventId: 'ent_01kaq5m2v8x3c4d5e6f7', showLocationOnShare: true });
+export const LinkEventBody = withExamples(
+  S.object(
+    {
+      eventId: id('A calendar event of this family'),
+      showDetailsOnShare: S.optional(flag()),
+      showLocationOnShare: S.optional(flag()),
+    },
+    'showDetailsOnShare (default true) and showLocationOnShare (default false) are an extension; linking again with them changes them',
+  ),
+  { eventId: 'ent_01kaq5m2v8x3c4d5e6f7', showLocationOnShare: true },
+);
 export type LinkEventBody = Infer<typeof LinkEventBody>;
 
 const noteBody = S.string({ min: 1, max: NOTE_MAX });
 
-export const CreateNoteBody = withExamples(S.object({
-  body: noteBody,
-  showOnSharedPage: S.optional(flag()),
-}), { body: 'Bring the big tent.', showOnSharedPage: true });
+export const CreateNoteBody = withExamples(
+  S.object({
+    body: noteBody,
+    showOnSharedPage: S.optional(flag()),
+  }),
+  { body: 'Bring the big tent.', showOnSharedPage: true },
+);
 export type CreateNoteBody = Infer<typeof CreateNoteBody>;
 
-export const UpdateNoteBody = withExamples(S.refine(S.object({
-  body: S.optional(noteBody),
-  showOnSharedPage: S.optional(flag()),
-}), 'nonEmpty', (v) => Object.keys(v).length > 0 || 'must change at least one of body, showOnSharedPage',
-'At least one of body, showOnSharedPage; author and place are kept'), { showOnSharedPage: false });
+export const UpdateNoteBody = withExamples(
+  S.refine(
+    S.object({
+      body: S.optional(noteBody),
+      showOnSharedPage: S.optional(flag()),
+    }),
+    'nonEmpty',
+    (v) => Object.keys(v).length > 0 || 'must change at least one of body, showOnSharedPage',
+    'At least one of body, showOnSharedPage; author and place are kept',
+  ),
+  { showOnSharedPage: false },
+);
 export type UpdateNoteBody = Infer<typeof UpdateNoteBody>;
 
 /** Option fields may be null (as responses show them) or left out: both mean unset. */
@@ -60,32 +99,53 @@ const optionFields = {
   time: S.optional(S.nullable(S.time())),
   endTime: S.optional(S.nullable(S.time())),
 };
-const OPTION_NOTE = 'A label or a date (or both); endDate, time and endTime only with a date. Times as HH:mm or 3:30 PM.';
+const OPTION_NOTE =
+  'A label or a date (or both); endDate, time and endTime only with a date. Times as HH:mm or 3:30 PM.';
 
-export const OptionBody = withExamples(S.object(optionFields, OPTION_NOTE),
-  { label: 'First weekend', date: '2026-06-13', endDate: '2026-06-15' }, { date: '2026-06-20', time: '3:30 PM', endTime: '6:00 PM' });
+export const OptionBody = withExamples(
+  S.object(optionFields, OPTION_NOTE),
+  { label: 'First weekend', date: '2026-06-13', endDate: '2026-06-15' },
+  { date: '2026-06-20', time: '3:30 PM', endTime: '6:00 PM' },
+);
 export type OptionBody = Infer<typeof OptionBody>;
 
-export const CreatePollBody = withExamples(S.object({
-  question: S.string({ min: 1, max: QUESTION_MAX }),
-  options: S.array(S.object(optionFields, OPTION_NOTE), { min: OPTIONS_MIN, max: OPTIONS_MAX }),
-}), {
-  question: 'Which weekend?',
-  options: [{ label: 'Early June', date: '2026-06-13', endDate: '2026-06-15' }, { label: 'Late June', date: '2026-06-27', endDate: '2026-06-29' }],
-});
+export const CreatePollBody = withExamples(
+  S.object({
+    question: S.string({ min: 1, max: QUESTION_MAX }),
+    options: S.array(S.object(optionFields, OPTION_NOTE), { min: OPTIONS_MIN, max: OPTIONS_MAX }),
+  }),
+  {
+    question: 'Which weekend?',
+    options: [
+      { label: 'Early June', date: '2026-06-13', endDate: '2026-06-15' },
+      { label: 'Late June', date: '2026-06-27', endDate: '2026-06-29' },
+    ],
+  },
+);
 export type CreatePollBody = Infer<typeof CreatePollBody>;
 
-export const UpdatePollBody = withExamples(S.object({ question: S.string({ min: 1, max: QUESTION_MAX }) }), { question: 'Which weekend works?' });
+export const UpdatePollBody = withExamples(
+  S.object({ question: S.string({ min: 1, max: QUESTION_MAX }) }),
+  { question: 'Which weekend works?' },
+);
 export type UpdatePollBody = Infer<typeof UpdatePollBody>;
 
-export const ChooseOptionBody = withExamples(S.object({ optionId: id('An option of this poll') }), { optionId: 'option_01kaq5m2v8x3c4d5e6f7' });
+export const ChooseOptionBody = withExamples(S.object({ optionId: id('An option of this poll') }), {
+  optionId: 'option_01kaq5m2v8x3c4d5e6f7',
+});
 export type ChooseOptionBody = Infer<typeof ChooseOptionBody>;
 
 export const ShareBody = withExamples(S.object({ enabled: flag() }), { enabled: true });
 export type ShareBody = Infer<typeof ShareBody>;
 
 /** Request option → domain input (null and absent both mean unset). */
-export function optionInput(o: OptionBody): { label?: string; date?: string; endDate?: string; time?: string; endTime?: string } {
+export function optionInput(o: OptionBody): {
+  label?: string;
+  date?: string;
+  endDate?: string;
+  time?: string;
+  endTime?: string;
+} {
   const out: Record<string, string> = {};
   for (const k of ['label', 'date', 'endDate', 'time', 'endTime'] as const) {
     const v = o[k];
@@ -103,7 +163,8 @@ const instant = { type: 'string', format: 'date-time' };
 const date = { type: 'string', format: 'date' };
 
 export const TIMING_SCHEMA: JsonSchema = {
-  type: 'object', required: ['date', 'endDate', 'kind', 'time', 'endTime'],
+  type: 'object',
+  required: ['date', 'endDate', 'kind', 'time', 'endTime'],
   properties: {
     date,
     endDate: { ...date, description: 'Inclusive last day (the same as date for a one-day event)' },
@@ -117,8 +178,13 @@ export const EVENT_ITEM_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['eventId', 'title', 'location', 'showDetailsOnShare', 'showLocationOnShare', 'timing'],
   properties: {
-    eventId: str, title: str, location: { ...strOrNull, description: 'The event\'s where' },
-    showDetailsOnShare: { type: 'boolean', description: 'The shared page shows the title (else only the time)' },
+    eventId: str,
+    title: str,
+    location: { ...strOrNull, description: "The event's where" },
+    showDetailsOnShare: {
+      type: 'boolean',
+      description: 'The shared page shows the title (else only the time)',
+    },
     showLocationOnShare: { type: 'boolean', description: 'The shared page shows the location' },
     timing: TIMING_SCHEMA,
     status: { type: 'string', enum: ['active', 'done', 'archived'] },
@@ -128,18 +194,29 @@ export const EVENT_ITEM_SCHEMA: JsonSchema = {
 };
 
 export const NOTE_SCHEMA: JsonSchema = {
-  type: 'object', required: ['noteId', 'body', 'author', 'onSharedPage'],
+  type: 'object',
+  required: ['noteId', 'body', 'author', 'onSharedPage'],
   properties: {
-    noteId: str, body: str,
-    author: { ...str, description: 'Display name of the writing key\'s person, else the key\'s name' },
-    onSharedPage: { type: 'boolean' }, createdAt: instant, updatedAt: instant,
+    noteId: str,
+    body: str,
+    author: {
+      ...str,
+      description: "Display name of the writing key's person, else the key's name",
+    },
+    onSharedPage: { type: 'boolean' },
+    createdAt: instant,
+    updatedAt: instant,
   },
 };
 
 export const OPTION_SCHEMA: JsonSchema = {
-  type: 'object', required: ['optionId', 'label', 'date', 'endDate', 'time', 'endTime', 'votes'],
+  type: 'object',
+  required: ['optionId', 'label', 'date', 'endDate', 'time', 'endTime', 'votes'],
   properties: {
-    optionId: str, label: strOrNull, date: { type: ['string', 'null'], format: 'date' }, endDate: { type: ['string', 'null'], format: 'date' },
+    optionId: str,
+    label: strOrNull,
+    date: { type: ['string', 'null'], format: 'date' },
+    endDate: { type: ['string', 'null'], format: 'date' },
     time: { ...strOrNull, description: 'Local time text such as 3:30 PM' },
     endTime: { ...strOrNull, description: 'Local time text such as 6:00 PM' },
     votes: { type: 'integer', minimum: 0 },
@@ -147,31 +224,62 @@ export const OPTION_SCHEMA: JsonSchema = {
 };
 
 export const POLL_SCHEMA: JsonSchema = {
-  type: 'object', required: ['pollId', 'question', 'status', 'settledOptionId', 'options', 'myVoteOptionId'],
+  type: 'object',
+  required: ['pollId', 'question', 'status', 'settledOptionId', 'options', 'myVoteOptionId'],
   properties: {
-    pollId: str, question: str, status: { type: 'string', enum: ['open', 'settled'] },
+    pollId: str,
+    question: str,
+    status: { type: 'string', enum: ['open', 'settled'] },
     settledOptionId: strOrNull,
-    settledEventId: { ...strOrNull, description: 'The calendar event settling created, while it exists' },
+    settledEventId: {
+      ...strOrNull,
+      description: 'The calendar event settling created, while it exists',
+    },
     options: { type: 'array', items: OPTION_SCHEMA },
-    myVoteOptionId: { ...strOrNull, description: 'The option the calling key\'s person voted for' },
+    myVoteOptionId: { ...strOrNull, description: "The option the calling key's person voted for" },
     voteCount: { type: 'integer', minimum: 0 },
-    createdAt: instant, updatedAt: instant,
+    createdAt: instant,
+    updatedAt: instant,
   },
 };
 
 const LIST_ITEM_PROPS = {
-  planId: str, title: str,
-  when: { ...str, description: 'The span in the family\'s time zone: "Sat, Jun 13, 2026", "Jun 13 – 15, 2026", or "Not scheduled"' },
-  phase: { type: 'string', enum: [...PHASES], description: 'unscheduled (nothing dated), upcoming, happening (today within the span), past' },
+  planId: str,
+  title: str,
+  when: {
+    ...str,
+    description:
+      'The span in the family\'s time zone: "Sat, Jun 13, 2026", "Jun 13 – 15, 2026", or "Not scheduled"',
+  },
+  phase: {
+    type: 'string',
+    enum: [...PHASES],
+    description: 'unscheduled (nothing dated), upcoming, happening (today within the span), past',
+  },
   archived: { type: 'boolean' },
   eventCount: { type: 'integer', minimum: 0 },
   shareEnabled: { type: 'boolean' },
-  shareUrl: { ...strOrNull, description: 'The public page; a capability URL (anyone holding it can read the plan). null when sharing is off' },
-  createdAt: instant, updatedAt: instant,
+  shareUrl: {
+    ...strOrNull,
+    description:
+      'The public page; a capability URL (anyone holding it can read the plan). null when sharing is off',
+  },
+  createdAt: instant,
+  updatedAt: instant,
 };
 
 export const PLAN_LIST_ITEM_SCHEMA: JsonSchema = {
-  type: 'object', required: ['planId', 'title', 'when', 'phase', 'archived', 'eventCount', 'shareEnabled', 'shareUrl'],
+  type: 'object',
+  required: [
+    'planId',
+    'title',
+    'when',
+    'phase',
+    'archived',
+    'eventCount',
+    'shareEnabled',
+    'shareUrl',
+  ],
   properties: LIST_ITEM_PROPS,
 };
 
@@ -182,83 +290,208 @@ const DETAIL_PROPS = {
   notes: { type: 'array', items: NOTE_SCHEMA, description: 'In the order they were written' },
   polls: { type: 'array', items: POLL_SCHEMA },
 };
-const DETAIL_REQUIRED = ['planId', 'title', 'prose', 'when', 'phase', 'archived', 'shareUrl', 'events', 'notes', 'polls'];
+const DETAIL_REQUIRED = [
+  'planId',
+  'title',
+  'prose',
+  'when',
+  'phase',
+  'archived',
+  'shareUrl',
+  'events',
+  'notes',
+  'polls',
+];
 
-export const PLAN_SCHEMA: JsonSchema = { type: 'object', required: DETAIL_REQUIRED, properties: DETAIL_PROPS };
-
-const EXAMPLE_PLAN_ITEM = {
-  planId: 'plan_01kaq5m2v8x3c4d5e6f7', title: 'Lake weekend', when: 'Jun 13 – 15, 2026', phase: 'upcoming', archived: false,
-  eventCount: 1, shareEnabled: false, shareUrl: null, createdAt: '2026-05-02T08:30:00.000Z', updatedAt: '2026-05-02T08:30:00.000Z',
+export const PLAN_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: DETAIL_REQUIRED,
+  properties: DETAIL_PROPS,
 };
 
-function body(required: string[], properties: Record<string, unknown>, example?: unknown): JsonSchema {
-  return { type: 'object', required: ['ok', ...required], properties: { ok, ...properties }, ...(example ? { examples: [example] } : {}) };
+const EXAMPLE_PLAN_ITEM = {
+  planId: 'plan_01kaq5m2v8x3c4d5e6f7',
+  title: 'Lake weekend',
+  when: 'Jun 13 – 15, 2026',
+  phase: 'upcoming',
+  archived: false,
+  eventCount: 1,
+  shareEnabled: false,
+  shareUrl: null,
+  createdAt: '2026-05-02T08:30:00.000Z',
+  updatedAt: '2026-05-02T08:30:00.000Z',
+};
+
+function body(
+  required: string[],
+  properties: Record<string, unknown>,
+  example?: unknown,
+): JsonSchema {
+  return {
+    type: 'object',
+    required: ['ok', ...required],
+    properties: { ok, ...properties },
+    ...(example ? { examples: [example] } : {}),
+  };
 }
 
-export const PLAN_LIST_RESPONSE = body(['plans'], { plans: { type: 'array', items: PLAN_LIST_ITEM_SCHEMA, description: 'Newest first, archived ones included' } },
-  { ok: true, plans: [EXAMPLE_PLAN_ITEM] });
-export const PLAN_CREATE_RESPONSE = body(['planId', 'title'], { planId: str, title: str, plan: PLAN_SCHEMA });
-export const PLAN_DETAIL_RESPONSE: JsonSchema = { type: 'object', required: ['ok', ...DETAIL_REQUIRED], properties: { ok, ...DETAIL_PROPS } };
-export const PLAN_UPDATE_RESPONSE = body(['planId', 'title', 'archived'], { planId: str, title: str, archived: { type: 'boolean' }, prose: strOrNull, plan: PLAN_SCHEMA });
+export const PLAN_LIST_RESPONSE = body(
+  ['plans'],
+  {
+    plans: {
+      type: 'array',
+      items: PLAN_LIST_ITEM_SCHEMA,
+      description: 'Newest first, archived ones included',
+    },
+  },
+  { ok: true, plans: [EXAMPLE_PLAN_ITEM] },
+);
+export const PLAN_CREATE_RESPONSE = body(['planId', 'title'], {
+  planId: str,
+  title: str,
+  plan: PLAN_SCHEMA,
+});
+export const PLAN_DETAIL_RESPONSE: JsonSchema = {
+  type: 'object',
+  required: ['ok', ...DETAIL_REQUIRED],
+  properties: { ok, ...DETAIL_PROPS },
+};
+export const PLAN_UPDATE_RESPONSE = body(['planId', 'title', 'archived'], {
+  planId: str,
+  title: str,
+  archived: { type: 'boolean' },
+  prose: strOrNull,
+  plan: PLAN_SCHEMA,
+});
 export const PLAN_DELETE_RESPONSE = body(['planId'], { planId: str });
-export const LINK_RESPONSE = body(['planId', 'eventId'], { planId: str, eventId: str, event: EVENT_ITEM_SCHEMA });
+export const LINK_RESPONSE = body(['planId', 'eventId'], {
+  planId: str,
+  eventId: str,
+  event: EVENT_ITEM_SCHEMA,
+});
 export const UNLINK_RESPONSE = body(['planId', 'eventId'], { planId: str, eventId: str });
-export const SHARE_RESPONSE = body(['enabled', 'shareUrl'], {
-  enabled: { type: 'boolean' },
-  shareUrl: { ...strOrNull, description: 'A capability URL: keep it private. The same address comes back when sharing is enabled again' },
-}, { ok: true, enabled: true, shareUrl: 'https://household.example/p/pln_7Hq2mXr9TbK4wZ1sV8cN3yD6fJ0gL5aP' });
+export const SHARE_RESPONSE = body(
+  ['enabled', 'shareUrl'],
+  {
+    enabled: { type: 'boolean' },
+    shareUrl: {
+      ...strOrNull,
+      description:
+        'A capability URL: keep it private. The same address comes back when sharing is enabled again',
+    },
+  },
+  {
+    ok: true,
+    enabled: true,
+    shareUrl: 'https://household.example/p/pln_7Hq2mXr9TbK4wZ1sV8cN3yD6fJ0gL5aP',
+  },
+);
 export const NOTE_CREATE_RESPONSE = body(['noteId'], { noteId: str, note: NOTE_SCHEMA });
-export const NOTE_UPDATE_RESPONSE = body(['noteId', 'onSharedPage'], { noteId: str, onSharedPage: { type: 'boolean' }, note: NOTE_SCHEMA });
+export const NOTE_UPDATE_RESPONSE = body(['noteId', 'onSharedPage'], {
+  noteId: str,
+  onSharedPage: { type: 'boolean' },
+  note: NOTE_SCHEMA,
+});
 export const NOTE_DELETE_RESPONSE = body(['noteId'], { noteId: str });
 export const POLL_RESPONSE = body(['pollId'], { pollId: str, poll: POLL_SCHEMA });
 export const POLL_DELETE_RESPONSE = body(['pollId'], { pollId: str });
 export const OPTION_RESPONSE = body(['optionId'], { optionId: str, poll: POLL_SCHEMA });
-export const VOTE_RESPONSE = body(['pollId', 'optionId'], { pollId: str, optionId: str, poll: POLL_SCHEMA });
+export const VOTE_RESPONSE = body(['pollId', 'optionId'], {
+  pollId: str,
+  optionId: str,
+  poll: POLL_SCHEMA,
+});
 export const CLEAR_VOTE_RESPONSE = body(['pollId'], { pollId: str, poll: POLL_SCHEMA });
-export const SETTLE_RESPONSE = body(['addedToCalendar', 'eventId'], {
-  addedToCalendar: { type: 'boolean', description: 'True when the option was dated and became a calendar event linked to the plan' },
-  eventId: { ...strOrNull, description: 'That event' },
-  pollId: str, settledOptionId: str, poll: POLL_SCHEMA,
-}, { ok: true, addedToCalendar: true, eventId: 'ent_01kaq5m2v8x3c4d5e6f7', pollId: 'poll_01kaq5m2v8x3c4d5e6f7', settledOptionId: 'option_01kaq5m2v8x3c4d5e6f7' });
+export const SETTLE_RESPONSE = body(
+  ['addedToCalendar', 'eventId'],
+  {
+    addedToCalendar: {
+      type: 'boolean',
+      description: 'True when the option was dated and became a calendar event linked to the plan',
+    },
+    eventId: { ...strOrNull, description: 'That event' },
+    pollId: str,
+    settledOptionId: str,
+    poll: POLL_SCHEMA,
+  },
+  {
+    ok: true,
+    addedToCalendar: true,
+    eventId: 'ent_01kaq5m2v8x3c4d5e6f7',
+    pollId: 'poll_01kaq5m2v8x3c4d5e6f7',
+    settledOptionId: 'option_01kaq5m2v8x3c4d5e6f7',
+  },
+);
 export const REOPEN_RESPONSE = body(['removedFromCalendar', 'removedEventId'], {
-  removedFromCalendar: { type: 'boolean', description: 'True when the event settling created still existed and was deleted' },
+  removedFromCalendar: {
+    type: 'boolean',
+    description: 'True when the event settling created still existed and was deleted',
+  },
   removedEventId: { ...strOrNull, description: 'That event; null when nothing was removed' },
-  pollId: str, poll: POLL_SCHEMA,
+  pollId: str,
+  poll: POLL_SCHEMA,
 });
 
 /** The public page's JSON (`Accept: application/json`): what the HTML shows, nothing more. */
-export const PUBLIC_PLAN_SCHEMA: JsonSchema = body(['title', 'prose', 'when', 'phase', 'timezone', 'events', 'notes', 'polls'], {
-  title: str, prose: strOrNull, when: str, phase: { type: 'string', enum: [...PHASES] },
-  timezone: { ...str, description: 'The family\'s IANA zone: the times are in it, 12-hour for zones of the United States, else 24-hour' },
-  events: {
-    type: 'array',
-    items: {
-      type: 'object', required: ['title', 'when', 'timing'],
-      properties: {
-        title: { ...strOrNull, description: 'null when the event\'s details are not shared' },
-        when: str, timing: TIMING_SCHEMA,
-        location: { ...str, description: 'Only when the location is shared' },
+export const PUBLIC_PLAN_SCHEMA: JsonSchema = body(
+  ['title', 'prose', 'when', 'phase', 'timezone', 'events', 'notes', 'polls'],
+  {
+    title: str,
+    prose: strOrNull,
+    when: str,
+    phase: { type: 'string', enum: [...PHASES] },
+    timezone: {
+      ...str,
+      description:
+        "The family's IANA zone: the times are in it, 12-hour for zones of the United States, else 24-hour",
+    },
+    events: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['title', 'when', 'timing'],
+        properties: {
+          title: { ...strOrNull, description: "null when the event's details are not shared" },
+          when: str,
+          timing: TIMING_SCHEMA,
+          location: { ...str, description: 'Only when the location is shared' },
+        },
       },
     },
-  },
-  notes: { type: 'array', items: { type: 'object', required: ['body', 'author'], properties: { body: str, author: str } } },
-  polls: {
-    type: 'array',
-    items: {
-      type: 'object', required: ['question', 'status', 'options'],
-      properties: {
-        question: str, status: { type: 'string', enum: ['open', 'settled'] },
-        options: {
-          type: 'array',
-          items: {
-            type: 'object', required: ['label', 'when', 'votes', 'chosen'],
-            properties: { label: strOrNull, when: strOrNull, votes: { type: 'integer' }, chosen: { type: 'boolean' } },
+    notes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['body', 'author'],
+        properties: { body: str, author: str },
+      },
+    },
+    polls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['question', 'status', 'options'],
+        properties: {
+          question: str,
+          status: { type: 'string', enum: ['open', 'settled'] },
+          options: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['label', 'when', 'votes', 'chosen'],
+              properties: {
+                label: strOrNull,
+                when: strOrNull,
+                votes: { type: 'integer' },
+                chosen: { type: 'boolean' },
+              },
+            },
           },
         },
       },
     },
   },
-});
+);
 
 // Published once in the OpenAPI document, as components/schemas/<name>.
 named('EventTiming', TIMING_SCHEMA);

@@ -7,18 +7,24 @@ import { calendarShareToken } from '../../family/shareTokens.js';
 
 const ids = S.array(S.string({ min: 1, max: 100 }), { max: 200 });
 
-export const CreateShareBody = withExamples(S.object({
-  name: S.string({ min: 1, max: 200 }),
-  categories: S.optional(ids),
-  eventIds: S.optional(ids),
-  personIds: S.optional(ids),
-  sourceIds: S.optional(ids),
-}, 'The union of calendars (categories = calendar collection keys), events, people (owner, responsible or attending) and external feeds; all empty shares every calendar'),
-{ name: 'Grandparents', categories: ['calendar'] });
+export const CreateShareBody = withExamples(
+  S.object(
+    {
+      name: S.string({ min: 1, max: 200 }),
+      categories: S.optional(ids),
+      eventIds: S.optional(ids),
+      personIds: S.optional(ids),
+      sourceIds: S.optional(ids),
+    },
+    'The union of calendars (categories = calendar collection keys), events, people (owner, responsible or attending) and external feeds; all empty shares every calendar',
+  ),
+  { name: 'Grandparents', categories: ['calendar'] },
+);
 export type CreateShareBody = Infer<typeof CreateShareBody>;
 
 export const SHARE_SCHEMA: JsonSchema = {
-  type: 'object', required: ['id', 'name', 'categories', 'eventIds', 'personIds', 'sourceIds', 'createdAt'],
+  type: 'object',
+  required: ['id', 'name', 'categories', 'eventIds', 'personIds', 'sourceIds', 'createdAt'],
   properties: {
     id: { type: 'string' },
     name: { type: 'string' },
@@ -31,29 +37,48 @@ export const SHARE_SCHEMA: JsonSchema = {
 };
 
 const EXAMPLE = {
-  id: 'share_01kaq5m2v8x3c4d5e6f7', name: 'Grandparents', categories: ['calendar'], eventIds: [], personIds: [], sourceIds: [],
+  id: 'share_01kaq5m2v8x3c4d5e6f7',
+  name: 'Grandparents',
+  categories: ['calendar'],
+  eventIds: [],
+  personIds: [],
+  sourceIds: [],
   createdAt: '2026-11-22T08:30:00.000Z',
 };
 
 export const SHARE_CREATED_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok', 'share', 'token', 'url'],
+  type: 'object',
+  required: ['ok', 'share', 'token', 'url'],
   properties: {
     ok: { const: true },
     share: SHARE_SCHEMA,
-    token: { type: 'string', pattern: calendarShareToken.pattern, description: 'Shown once; only its hash is kept' },
+    token: {
+      type: 'string',
+      pattern: calendarShareToken.pattern,
+      description: 'Shown once; only its hash is kept',
+    },
     url: { type: 'string', description: 'The public ICS feed of the share' },
   },
-  examples: [{ ok: true, share: EXAMPLE, token: 'shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH', url: 'https://home.example/share/calendar/shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH.ics' }],
+  examples: [
+    {
+      ok: true,
+      share: EXAMPLE,
+      token: 'shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH',
+      url: 'https://home.example/share/calendar/shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH.ics',
+    },
+  ],
 };
 
 export const SHARE_LIST_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok', 'shares'],
+  type: 'object',
+  required: ['ok', 'shares'],
   properties: { ok: { const: true }, shares: { type: 'array', items: SHARE_SCHEMA } },
   examples: [{ ok: true, shares: [EXAMPLE] }],
 };
 
 export const SHARE_DELETED_RESPONSE: JsonSchema = {
-  type: 'object', required: ['ok'],
+  type: 'object',
+  required: ['ok'],
   properties: { ok: { const: true }, share: SHARE_SCHEMA },
   examples: [{ ok: true, share: EXAMPLE }],
 };

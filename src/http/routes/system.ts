@@ -13,15 +13,30 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   type: 'object',
   required: ['id', 'seq', 'at', 'type', 'actor', 'object'],
   properties: {
-    id: { type: 'string', pattern: '^event_[0-9a-z]{20}$', description: 'The change\'s event id; the `webhook-id` of its deliveries' },
+    id: {
+      type: 'string',
+      pattern: '^event_[0-9a-z]{20}$',
+      description: "The change's event id; the `webhook-id` of its deliveries",
+    },
     seq: { type: 'integer', minimum: 1 },
     at: { type: 'string', format: 'date-time' },
-    type: { type: 'string', enum: [...LOGGED_EVENT_TYPES], description: 'The contract\'s event types and the daemon\'s own (`family.updated`, `oauth_grant.created`, `oauth_grant.revoked`, `display.created`, `display.deleted`), which webhooks do not carry' },
+    type: {
+      type: 'string',
+      enum: [...LOGGED_EVENT_TYPES],
+      description:
+        "The contract's event types and the daemon's own (`family.updated`, `oauth_grant.created`, `oauth_grant.revoked`, `display.created`, `display.deleted`), which webhooks do not carry",
+    },
     actor: {
-      type: 'object', required: ['keyId', 'personId'],
+      type: 'object',
+      required: ['keyId', 'personId'],
       properties: {
-        keyId: { type: ['string', 'null'] }, personId: { type: ['string', 'null'] },
-        grantId: { type: 'string', description: 'The OAuth grant an assistant acted through (its approving key is `keyId`); absent otherwise' },
+        keyId: { type: ['string', 'null'] },
+        personId: { type: ['string', 'null'] },
+        grantId: {
+          type: 'string',
+          description:
+            'The OAuth grant an assistant acted through (its approving key is `keyId`); absent otherwise',
+        },
       },
     },
     object: { description: 'The resource as the API shows it' },
@@ -48,73 +63,149 @@ function bearerMatches(header: string, token: string): boolean {
   return timingSafeEqual(digest(m[1]), digest(token));
 }
 
-export default function systemRoutes(getDocument: () => unknown, version: string, metrics: Metrics) {
+export default function systemRoutes(
+  getDocument: () => unknown,
+  version: string,
+  metrics: Metrics,
+) {
   const started = Date.now();
   return defineRoutes([
     {
-      method: 'get', path: '/healthz', family: false, scope: 'public', tags: ['System'],
+      method: 'get',
+      path: '/healthz',
+      family: false,
+      scope: 'public',
+      tags: ['System'],
       summary: 'Liveness: answers while the daemon serves',
-      description: '`writes` is `failing` while the store cannot write (a full disk: writes answer 507, reads go on).',
+      description:
+        '`writes` is `failing` while the store cannot write (a full disk: writes answer 507, reads go on).',
       response: {
-        type: 'object', required: ['ok', 'status', 'writes'],
+        type: 'object',
+        required: ['ok', 'status', 'writes'],
         properties: {
-          ok: { const: true }, status: { const: 'ok' }, version: { type: 'string' }, uptimeSeconds: { type: 'integer' },
+          ok: { const: true },
+          status: { const: 'ok' },
+          version: { type: 'string' },
+          uptimeSeconds: { type: 'integer' },
           writes: { enum: ['ok', 'failing'] },
         },
       },
       handler: ({ services }) => ({
-        ok: true, status: 'ok', version, uptimeSeconds: Math.floor((Date.now() - started) / 1000),
+        ok: true,
+        status: 'ok',
+        version,
+        uptimeSeconds: Math.floor((Date.now() - started) / 1000),
         writes: services.store.writeFailure ? 'failing' : 'ok',
       }),
     },
     {
-      method: 'get', path: '/metrics', family: false, scope: 'public', tags: ['System'],
+      method: 'get',
+      path: '/metrics',
+      family: false,
+      scope: 'public',
+      tags: ['System'],
       summary: 'Prometheus metrics',
-      description: 'The Prometheus text format: requests by route template and status, active families, store commits and flushes, '
-        + 'change-log lag per consumer, the agenda\'s depth and lateness, webhook outcomes, and the Node.js process. '
-        + 'Off unless `metrics.enabled` (then 404). With `metrics.token` set it needs `Authorization: Bearer <token>` (else 401); '
-        + 'the API key is not used here.',
+      description:
+        'The Prometheus text format: requests by route template and status, active families, store commits and flushes, ' +
+        "change-log lag per consumer, the agenda's depth and lateness, webhook outcomes, and the Node.js process. " +
+        'Off unless `metrics.enabled` (then 404). With `metrics.token` set it needs `Authorization: Bearer <token>` (else 401); ' +
+        'the API key is not used here.',
       produces: 'text/plain; version=0.0.4; charset=utf-8',
       response: { type: 'string', description: 'Prometheus text exposition format 0.0.4' },
       alsoResponses: [
-        { status: 401, description: '`metrics.token` is set and the request did not carry it as a bearer token', schema: ERROR_REF },
-        { status: 404, description: 'Metrics are off (`metrics.enabled` is false)', schema: ERROR_REF },
+        {
+          status: 401,
+          description: '`metrics.token` is set and the request did not carry it as a bearer token',
+          schema: ERROR_REF,
+        },
+        {
+          status: 404,
+          description: 'Metrics are off (`metrics.enabled` is false)',
+          schema: ERROR_REF,
+        },
       ],
       handler: async ({ koa, services }) => {
         const { enabled, token } = services.config.metrics;
-        if (!enabled || !metrics.enabled) throw new NotFound('Metrics are off; set metrics.enabled to true in the configuration to serve them');
+        if (!enabled || !metrics.enabled)
+          throw new NotFound(
+            'Metrics are off; set metrics.enabled to true in the configuration to serve them',
+          );
         if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
-          throw new HttpError(401, 'unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>', undefined,
-            { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+          throw new HttpError(
+            401,
+            'unauthorized',
+            'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>',
+            undefined,
+            { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+          );
         }
-        return withStatus(200, await metrics.render(), { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
+        return withStatus(200, await metrics.render(), {
+          'content-type': metrics.contentType,
+          'cache-control': 'no-store',
+        });
       },
     },
     {
-      method: 'get', path: '/api/v1/openapi.json', family: false, scope: 'public', tags: ['System'],
+      method: 'get',
+      path: '/api/v1/openapi.json',
+      family: false,
+      scope: 'public',
+      tags: ['System'],
       summary: 'This OpenAPI 3.1 document',
-      response: { type: 'object', required: ['openapi', 'paths'], properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } } },
+      response: {
+        type: 'object',
+        required: ['openapi', 'paths'],
+        properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
+      },
       handler: () => getDocument(),
     },
     {
-      method: 'get', path: '/changes', tags: ['Changes'], scope: 'read',
+      method: 'get',
+      path: '/changes',
+      tags: ['Changes'],
+      scope: 'read',
       summary: 'The family change log, in order',
-      description: 'Every change to the family as `{id, seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
+      description:
+        'Every change to the family as `{id, seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
       query: S.object({
-        after: S.optional(S.integer(0, undefined, { default: 0, description: 'Return records with seq greater than this' })),
-        limit: S.optional(S.integer(CHANGES_LIMIT.min, CHANGES_LIMIT.max, { default: CHANGES_LIMIT.default, description: 'Records per page' })),
+        after: S.optional(
+          S.integer(0, undefined, {
+            default: 0,
+            description: 'Return records with seq greater than this',
+          }),
+        ),
+        limit: S.optional(
+          S.integer(CHANGES_LIMIT.min, CHANGES_LIMIT.max, {
+            default: CHANGES_LIMIT.default,
+            description: 'Records per page',
+          }),
+        ),
       }),
       response: {
-        type: 'object', required: ['ok', 'changes', 'nextAfter'],
-        properties: { ok: { const: true }, changes: { type: 'array', items: CHANGE_RECORD_SCHEMA }, nextAfter: { type: 'integer' } },
+        type: 'object',
+        required: ['ok', 'changes', 'nextAfter'],
+        properties: {
+          ok: { const: true },
+          changes: { type: 'array', items: CHANGE_RECORD_SCHEMA },
+          nextAfter: { type: 'integer' },
+        },
       },
       // Read through the family, so a batch still being written (and not yet durable) is never
       // shown.
-      handler: ({ query, services, family }) => family.read(() => {
-        const after = query.after ?? 0;
-        const changes = services.store.readLog(family.info.id, after, query.limit ?? CHANGES_LIMIT.default);
-        return { ok: true, changes, nextAfter: changes.length ? changes[changes.length - 1].seq : after };
-      }),
+      handler: ({ query, services, family }) =>
+        family.read(() => {
+          const after = query.after ?? 0;
+          const changes = services.store.readLog(
+            family.info.id,
+            after,
+            query.limit ?? CHANGES_LIMIT.default,
+          );
+          return {
+            ok: true,
+            changes,
+            nextAfter: changes.length ? changes[changes.length - 1].seq : after,
+          };
+        }),
     },
   ]);
 }

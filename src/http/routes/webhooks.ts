@@ -6,14 +6,24 @@
 import { defineRoutes } from '../route.js';
 import { EVENT_TYPES } from '../../domain/shared/events.js';
 import {
-  decideCreateDestination, decideDeleteDestination, decideUpdateDestination, destinationView, getDestination, listDestinations,
+  decideCreateDestination,
+  decideDeleteDestination,
+  decideUpdateDestination,
+  destinationView,
+  getDestination,
+  listDestinations,
 } from '../../domain/webhooks/destinations.js';
 import { decideOutcome } from '../../domain/webhooks/deliveries.js';
 import { historyOf, usageOf } from '../../domain/webhooks/usage.js';
 import { newSigningSecret } from '../../webhooks/sign.js';
 import {
-  CreateDestinationBody, DESTINATION_CREATED_RESPONSE, DESTINATION_DELETED_RESPONSE, DESTINATION_LIST_RESPONSE,
-  DESTINATION_UPDATED_RESPONSE, TEST_RESPONSE, UpdateDestinationBody,
+  CreateDestinationBody,
+  DESTINATION_CREATED_RESPONSE,
+  DESTINATION_DELETED_RESPONSE,
+  DESTINATION_LIST_RESPONSE,
+  DESTINATION_UPDATED_RESPONSE,
+  TEST_RESPONSE,
+  UpdateDestinationBody,
 } from './webhooks.schema.js';
 
 const tags = ['Webhooks'];
@@ -21,56 +31,92 @@ const base = '/webhook-destinations';
 
 export default defineRoutes([
   {
-    method: 'get', path: base, tags, scope: 'admin',
+    method: 'get',
+    path: base,
+    tags,
+    scope: 'admin',
     summary: 'List webhook destinations with their last 100 attempts and usage',
-    description: 'Never shows signing secrets. `events` lists every event type a destination can subscribe to.',
+    description:
+      'Never shows signing secrets. `events` lists every event type a destination can subscribe to.',
     response: DESTINATION_LIST_RESPONSE,
-    handler: ({ family, services }) => family.read((state) => {
-      const now = services.now();
-      return {
-        ok: true,
-        destinations: listDestinations(state).map((d) => ({ ...destinationView(d), history: historyOf(state, d.id), usage: usageOf(state, d.id, now) })),
-        events: EVENT_TYPES,
-      };
-    }),
+    handler: ({ family, services }) =>
+      family.read((state) => {
+        const now = services.now();
+        return {
+          ok: true,
+          destinations: listDestinations(state).map((d) => ({
+            ...destinationView(d),
+            history: historyOf(state, d.id),
+            usage: usageOf(state, d.id, now),
+          })),
+          events: EVENT_TYPES,
+        };
+      }),
   },
   {
-    method: 'post', path: base, tags, scope: 'admin', status: 201, body: CreateDestinationBody,
+    method: 'post',
+    path: base,
+    tags,
+    scope: 'admin',
+    status: 201,
+    body: CreateDestinationBody,
     summary: 'Create a webhook destination',
-    description: 'Answers the signing secret once. The destination receives the subscribed events logged after it was created. At most 25 per family (409). Logs webhook_destination.created.',
+    description:
+      'Answers the signing secret once. The destination receives the subscribed events logged after it was created. At most 25 per family (409). Logs webhook_destination.created.',
     response: DESTINATION_CREATED_RESPONSE,
     handler: ({ body, family }) => {
       const secret = newSigningSecret();
       return family.execute(
         (state, ctx) => decideCreateDestination(state, body, secret, ctx),
-        (d) => ({ ok: true, destination: destinationView(d), signingSecret: secret }));
+        (d) => ({ ok: true, destination: destinationView(d), signingSecret: secret }),
+      );
     },
   },
   {
-    method: 'patch', path: `${base}/:destinationId`, tags, scope: 'admin', body: UpdateDestinationBody,
+    method: 'patch',
+    path: `${base}/:destinationId`,
+    tags,
+    scope: 'admin',
+    body: UpdateDestinationBody,
     summary: 'Change a webhook destination or rotate its secret',
-    description: 'rotateSecret: true answers the new secret once; the old one keeps signing beside it for 24 hours (two `v1,` signatures). Disabling drops its pending deliveries; re-enabling delivers what is logged from then on. Logs webhook_destination.updated when something changed.',
+    description:
+      'rotateSecret: true answers the new secret once; the old one keeps signing beside it for 24 hours (two `v1,` signatures). Disabling drops its pending deliveries; re-enabling delivers what is logged from then on. Logs webhook_destination.updated when something changed.',
     response: DESTINATION_UPDATED_RESPONSE,
     handler: ({ params, body, family }) => {
       const secret = body.rotateSecret ? newSigningSecret() : null;
       return family.execute(
         (state, ctx) => decideUpdateDestination(state, params.destinationId, body, secret, ctx),
-        (r) => ({ ok: true, destination: destinationView(r.destination), ...(r.rotated ? { signingSecret: secret } : {}) }));
+        (r) => ({
+          ok: true,
+          destination: destinationView(r.destination),
+          ...(r.rotated ? { signingSecret: secret } : {}),
+        }),
+      );
     },
   },
   {
-    method: 'delete', path: `${base}/:destinationId`, tags, scope: 'admin',
+    method: 'delete',
+    path: `${base}/:destinationId`,
+    tags,
+    scope: 'admin',
     summary: 'Delete a webhook destination',
-    description: 'Its pending deliveries, history and usage go with it. Logs webhook_destination.deleted.',
+    description:
+      'Its pending deliveries, history and usage go with it. Logs webhook_destination.deleted.',
     response: DESTINATION_DELETED_RESPONSE,
-    handler: ({ params, family }) => family.execute(
-      (state, ctx) => decideDeleteDestination(state, params.destinationId, ctx),
-      (d) => ({ ok: true, destination: destinationView(d) })),
+    handler: ({ params, family }) =>
+      family.execute(
+        (state, ctx) => decideDeleteDestination(state, params.destinationId, ctx),
+        (d) => ({ ok: true, destination: destinationView(d) }),
+      ),
   },
   {
-    method: 'post', path: `${base}/:destinationId/test`, tags, scope: 'admin',
+    method: 'post',
+    path: `${base}/:destinationId/test`,
+    tags,
+    scope: 'admin',
     summary: 'Send a webhook.test delivery now',
-    description: 'Signed like any delivery; sent now (also to a disabled destination), not retried. The answer says how it went; the attempt is recorded in the destination\'s history and usage but neither disables it nor counts towards the 5 days of failures.',
+    description:
+      "Signed like any delivery; sent now (also to a disabled destination), not retried. The answer says how it went; the attempt is recorded in the destination's history and usage but neither disables it nor counts towards the 5 days of failures.",
     response: TEST_RESPONSE,
     handler: async ({ params, family, services }) => {
       const d = await family.read((state) => getDestination(state, params.destinationId));
@@ -80,10 +126,15 @@ export default defineRoutes([
         (r) => ({
           ok: true,
           delivery: {
-            status: r.status, responseStatus: outcome.responseStatus, durationMs: outcome.durationMs,
-            deliveryId: outcome.deliveryId, eventId: outcome.eventId, error: outcome.error,
+            status: r.status,
+            responseStatus: outcome.responseStatus,
+            durationMs: outcome.durationMs,
+            deliveryId: outcome.deliveryId,
+            eventId: outcome.eventId,
+            error: outcome.error,
           },
-        }));
+        }),
+      );
     },
   },
 ]);

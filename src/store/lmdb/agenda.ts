@@ -25,7 +25,9 @@ export class LmdbAgenda implements AgendaReads {
   constructor(private readonly env: LmdbEnv) {}
 
   /** Read on every call: the environment is replaced when it is reopened (env.ts). */
-  private get db(): RootDatabase { return this.env.db; }
+  private get db(): RootDatabase {
+    return this.env.db;
+  }
 
   dueJobs(uptoMs: number, limit: number): StoredAgendaJob[] {
     const out: StoredAgendaJob[] = [];
@@ -35,14 +37,22 @@ export class LmdbAgenda implements AgendaReads {
   }
 
   earliestDue(): number | null {
-    const range = { start: keys.agendaRangeStart(), end: keys.agendaRangeEnd(Number.MAX_SAFE_INTEGER), limit: 1 };
+    const range = {
+      start: keys.agendaRangeStart(),
+      end: keys.agendaRangeEnd(Number.MAX_SAFE_INTEGER),
+      limit: 1,
+    };
     for (const { value } of this.db.getRange(range)) return (value as StoredAgendaJob).dueAt;
     return null;
   }
 
   /** Counts keys only, so a long agenda costs little to count. */
   agendaCount(uptoMs: number, limit: number): number {
-    return this.db.getKeysCount({ start: keys.agendaRangeStart(), end: keys.agendaRangeEnd(uptoMs), limit });
+    return this.db.getKeysCount({
+      start: keys.agendaRangeStart(),
+      end: keys.agendaRangeEnd(uptoMs),
+      limit,
+    });
   }
 
   getJob(familyId: string, jobId: string): StoredAgendaJob | undefined {
@@ -53,7 +63,10 @@ export class LmdbAgenda implements AgendaReads {
 
   familyJobs(familyId: string): StoredAgendaJob[] {
     const out: StoredAgendaJob[] = [];
-    const range = { start: keys.agendaJobRangeStart(familyId), end: keys.agendaJobRangeEnd(familyId) };
+    const range = {
+      start: keys.agendaJobRangeStart(familyId),
+      end: keys.agendaJobRangeEnd(familyId),
+    };
     for (const { key, value } of this.db.getRange(range)) {
       const where = keys.agenda(value as number, familyId, (key as string[])[2]);
       const job = this.db.get(where) as StoredAgendaJob | undefined;

@@ -29,7 +29,9 @@ export class LmdbCommits implements BatchCommits, LogReads {
 
   constructor(private readonly env: LmdbEnv) {}
 
-  private get db() { return this.env.db; }
+  private get db() {
+    return this.env.db;
+  }
 
   commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -51,27 +53,35 @@ export class LmdbCommits implements BatchCommits, LogReads {
     this.pending = [];
     const refused = new Map<PendingCommit, string>();
     const timing = { startedAt: performance.now(), flushAt: 0 };
-    this.env.write(() => {
-      for (const c of commits) {
-        const why = this.refusal(c);
-        if (why) refused.set(c, why);
-        else this.writeBatch(c.familyId, c.batch);
-      }
-    }, timing).then(
-      () => {
-        const end = performance.now();
+    this.env
+      .write(() => {
         for (const c of commits) {
-          const why = refused.get(c);
-          if (why) c.reject(new StoreWriteError('failed', why));
-          else c.resolve();
+          const why = this.refusal(c);
+          if (why) refused.set(c, why);
+          else this.writeBatch(c.familyId, c.batch);
         }
-        // An observer's failure must never touch the commits it observes.
-        for (const l of this.listeners) {
-          try { l(end - timing.startedAt, end - timing.flushAt, commits.length - refused.size); } catch { /* ignored */ }
-        }
-      },
-      (err: unknown) => { for (const c of commits) c.reject(err); },
-    );
+      }, timing)
+      .then(
+        () => {
+          const end = performance.now();
+          for (const c of commits) {
+            const why = refused.get(c);
+            if (why) c.reject(new StoreWriteError('failed', why));
+            else c.resolve();
+          }
+          // An observer's failure must never touch the commits it observes.
+          for (const l of this.listeners) {
+            try {
+              l(end - timing.startedAt, end - timing.flushAt, commits.length - refused.size);
+            } catch {
+              /* ignored */
+            }
+          }
+        },
+        (err: unknown) => {
+          for (const c of commits) c.reject(err);
+        },
+      );
   }
 
   /** Why a batch may not be written (inside the transaction), or null. */
@@ -80,7 +90,8 @@ export class LmdbCommits implements BatchCommits, LogReads {
     const expected = c.batch.expectedLastSeq;
     if (expected !== undefined) {
       const last = this.lastSeq(c.familyId);
-      if (last !== expected) return `the family's log ends at ${last}, not at ${expected} as the batch expected`;
+      if (last !== expected)
+        return `the family's log ends at ${last}, not at ${expected} as the batch expected`;
     }
     return null;
   }
@@ -102,7 +113,8 @@ export class LmdbCommits implements BatchCommits, LogReads {
     }
     for (const r of batch.log ?? []) db.putSync(keys.log(familyId, r.seq), r);
     for (const a of batch.agenda ?? []) writeAgendaChange(db, familyId, a);
-    for (const c of batch.checkpoints ?? []) db.putSync(keys.checkpoint(c.consumer, familyId), c.seq);
+    for (const c of batch.checkpoints ?? [])
+      db.putSync(keys.checkpoint(c.consumer, familyId), c.seq);
     for (const i of batch.idempotency ?? []) {
       db.putSync(keys.idempotency(i.keyId, i.idemKey), i.record);
       db.putSync(keys.idempotencyExpiry(i.record.expiresAt, i.keyId, i.idemKey), 1);
@@ -117,7 +129,10 @@ export class LmdbCommits implements BatchCommits, LogReads {
 
   lastSeq(familyId: string): number {
     const range = {
-      start: keys.logRangeEnd(familyId), end: keys.logRangeStart(familyId, -1), reverse: true, limit: 1,
+      start: keys.logRangeEnd(familyId),
+      end: keys.logRangeStart(familyId, -1),
+      reverse: true,
+      limit: 1,
     };
     for (const { key } of this.db.getRange(range)) return (key as [string, string, number])[2];
     return 0;
@@ -137,7 +152,11 @@ export class LmdbCommits implements BatchCommits, LogReads {
 
   readLog(familyId: string, after: number, limit: number): ChangeRecord[] {
     const out: ChangeRecord[] = [];
-    const range = { start: keys.logRangeStart(familyId, after), end: keys.logRangeEnd(familyId), limit };
+    const range = {
+      start: keys.logRangeStart(familyId, after),
+      end: keys.logRangeEnd(familyId),
+      limit,
+    };
     for (const { value } of this.db.getRange(range)) out.push(value as ChangeRecord);
     return out;
   }

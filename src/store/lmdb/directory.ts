@@ -14,7 +14,9 @@ export class LmdbDirectory implements Directory {
 
   constructor(private readonly env: LmdbEnv) {}
 
-  private get db() { return this.env.db; }
+  private get db() {
+    return this.env.db;
+  }
 
   getFamily(familyId: string): FamilyInfo | undefined {
     return this.db.get(keys.family(familyId)) as FamilyInfo | undefined;
@@ -37,7 +39,11 @@ export class LmdbDirectory implements Directory {
    * all in one transaction; a taken slug → Conflict (checked inside the write transaction, so
    * two processes cannot both take it).
    */
-  async createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
+  async createFamily(
+    family: FamilyInfo,
+    seed: RecordChange[],
+    firstKey?: ApiKeyRecord,
+  ): Promise<void> {
     const ok = await this.writeKeys(() => {
       if (this.db.get(keys.slug(family.slug)) !== undefined) return false;
       this.db.putSync(keys.slug(family.slug), family.id);
@@ -53,11 +59,21 @@ export class LmdbDirectory implements Directory {
   }
 
   /** See Directory.queueFamilyUpdate. */
-  async queueFamilyUpdate(familyId: string, patch: FamilyPatch, id: string, at: string): Promise<QueuedFamilyUpdate | undefined> {
+  async queueFamilyUpdate(
+    familyId: string,
+    patch: FamilyPatch,
+    id: string,
+    at: string,
+  ): Promise<QueuedFamilyUpdate | undefined> {
     return this.env.write(() => {
       if (this.db.get(keys.family(familyId)) === undefined) return undefined;
       const before = this.db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
-      const queued: QueuedFamilyUpdate = { id, familyId, patch: { ...before?.patch, ...patch }, queuedAt: at };
+      const queued: QueuedFamilyUpdate = {
+        id,
+        familyId,
+        patch: { ...before?.patch, ...patch },
+        queuedAt: at,
+      };
       this.db.putSync(keys.familyUpdate(familyId), queued);
       const version = (this.db.get(keys.familyUpdatesVersion()) as number | undefined) ?? 0;
       this.db.putSync(keys.familyUpdatesVersion(), version + 1);

@@ -16,7 +16,11 @@ import type { RootDatabase } from 'lmdb';
  * daemon answers 507 and keeps serving reads; `failed`: any other I/O failure — 503.
  */
 export class StoreWriteError extends Error {
-  constructor(readonly kind: 'full' | 'failed', message: string, override readonly cause?: unknown) {
+  constructor(
+    readonly kind: 'full' | 'failed',
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
   }
 }
@@ -45,15 +49,23 @@ export class LmdbEnv {
   private current: RootDatabase;
 
   /** `openEnv` opens the environment again, after a failed commit (see reopen). */
-  constructor(db: RootDatabase, readonly dataDir: string, private readonly openEnv: () => RootDatabase) {
+  constructor(
+    db: RootDatabase,
+    readonly dataDir: string,
+    private readonly openEnv: () => RootDatabase,
+  ) {
     this.current = db;
   }
 
   /** The environment now: parts read it on every call, as a reopen replaces it. */
-  get db(): RootDatabase { return this.current; }
+  get db(): RootDatabase {
+    return this.current;
+  }
 
   /** Whether writes are failing right now (a full disk), for /healthz and the log. */
-  get writeFailure(): StoreWriteError | null { return this.failing; }
+  get writeFailure(): StoreWriteError | null {
+    return this.failing;
+  }
 
   /**
    * Runs `fn` in a write transaction and resolves once it is durable. A commit the disk
@@ -104,10 +116,15 @@ export class LmdbEnv {
   background(fn: () => void): void {
     if (this.reopening || this.reopenWanted) return;
     this.inFlight++;
-    this.db.transaction(fn).catch((err: unknown) => { swallowCommitError(err); }).finally(() => {
-      this.inFlight--;
-      this.checkIdle();
-    });
+    this.db
+      .transaction(fn)
+      .catch((err: unknown) => {
+        swallowCommitError(err);
+      })
+      .finally(() => {
+        this.inFlight--;
+        this.checkIdle();
+      });
   }
 
   /** Waits until no transaction is in flight and no reopen is owed; for closing. */
@@ -117,7 +134,9 @@ export class LmdbEnv {
 
   /** Resolves once no transaction is in flight and no reopen is owed (reopening first if one is). */
   private whenIdle(): Promise<void> {
-    const idle = new Promise<void>((resolve) => { this.idleWaiters.push(resolve); });
+    const idle = new Promise<void>((resolve) => {
+      this.idleWaiters.push(resolve);
+    });
     this.checkIdle();
     return idle;
   }
@@ -151,7 +170,9 @@ export class LmdbEnv {
     const old = this.current;
     try {
       await Promise.race([old.close(), new Promise((r) => setTimeout(r, 2000).unref())]);
-    } catch { /* a failed environment may refuse to close cleanly: open anew regardless */ }
+    } catch {
+      /* a failed environment may refuse to close cleanly: open anew regardless */
+    }
     try {
       this.current = this.openEnv();
     } catch (err) {
@@ -172,14 +193,22 @@ export class LmdbEnv {
     const inner = (err as { commitError?: Promise<unknown> } | null)?.commitError;
     if (inner && typeof inner.then === 'function') {
       cause = await Promise.race([
-        inner.then(() => err, (e: unknown) => e),
+        inner.then(
+          () => err,
+          (e: unknown) => e,
+        ),
         new Promise((r) => setTimeout(() => r(err), 100).unref()),
       ]);
     }
     const text = String((cause as Error)?.message ?? cause);
     const code = (cause as { code?: unknown })?.code;
-    const noRoom = code === 28 || code === 'ENOSPC' || code === 'EDQUOT' || code === -30792
-      || /no space left|MDB_MAP_FULL|quota/i.test(text) || this.diskNearlyFull();
+    const noRoom =
+      code === 28 ||
+      code === 'ENOSPC' ||
+      code === 'EDQUOT' ||
+      code === -30792 ||
+      /no space left|MDB_MAP_FULL|quota/i.test(text) ||
+      this.diskNearlyFull();
     return noRoom
       ? new StoreWriteError('full', `the disk holding ${this.dataDir} is full: ${text}`, cause)
       : new StoreWriteError('failed', `the store could not write: ${text}`, cause);

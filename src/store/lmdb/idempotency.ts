@@ -22,7 +22,9 @@ export class LmdbIdempotency implements IdempotencyRecords {
   async sweepIdempotency(nowMs: number, batch = 500): Promise<number> {
     const expired: { exp: (string | number)[]; rec: string[]; expiresAt: number }[] = [];
     const range = {
-      start: keys.idempotencyExpiryRangeStart(), end: keys.idempotencyExpiryRangeEnd(nowMs), limit: batch,
+      start: keys.idempotencyExpiryRangeStart(),
+      end: keys.idempotencyExpiryRangeEnd(nowMs),
+      limit: batch,
     };
     for (const { key } of this.env.db.getRange(range)) {
       const k = key as [string, number, string, string];

@@ -17,14 +17,20 @@ export class LmdbOAuth implements OAuthCredentials {
 
   listOAuth<T>(kind: OAuthKind): T[] {
     const out: T[] = [];
-    for (const { value } of this.env.db.getRange({ start: keys.oauthRangeStart(kind), end: keys.oauthRangeEnd(kind) })) {
+    for (const { value } of this.env.db.getRange({
+      start: keys.oauthRangeStart(kind),
+      end: keys.oauthRangeEnd(kind),
+    })) {
       out.push(value as T);
     }
     return out;
   }
 
   transactOAuth<R>(
-    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => { writes: readonly OAuthWrite[]; result: R },
+    fn: (read: <T>(kind: OAuthKind, id: string) => T | undefined) => {
+      writes: readonly OAuthWrite[];
+      result: R;
+    },
   ): Promise<R> {
     const db = this.env.db;
     return this.env.write(() => {

@@ -26,7 +26,9 @@ export function sealOlderIdempotencyRecords(db: RootDatabase): void {
       void db.remove(keys.idempotency(keyId, idemKey));
       void db.remove(keys.idempotencyExpiry(record.expiresAt, keyId, idemKey));
       const kept: IdempotencyRecord = {
-        fingerprint: record.fingerprint, status: record.status, expiresAt: record.expiresAt,
+        fingerprint: record.fingerprint,
+        status: record.status,
+        expiresAt: record.expiresAt,
         withheld: true,
       };
       void db.put(keys.idempotency(keyId, slot), kept);

@@ -22,8 +22,12 @@ export class LmdbWholeFamilies implements WholeFamilies {
       const records = Array.from(log.familyRecords(family.id));
       const changes = log.readLog(family.id, 0, Number.MAX_SAFE_INTEGER);
       const indexes: { index: string; key: string }[] = [];
-      for (const { key, value } of db.getRange({ start: keys.indexRangeStart(), end: keys.indexRangeEnd() })) {
-        if (value === family.id) indexes.push({ index: (key as string[])[1], key: (key as string[])[2] });
+      for (const { key, value } of db.getRange({
+        start: keys.indexRangeStart(),
+        end: keys.indexRangeEnd(),
+      })) {
+        if (value === family.id)
+          indexes.push({ index: (key as string[])[1], key: (key as string[])[2] });
       }
       const agenda = jobs.familyJobs(family.id).map(({ familyId: _f, ...job }) => job);
       const checkpoints: { consumer: string; seq: number }[] = [];
@@ -49,7 +53,8 @@ export class LmdbWholeFamilies implements WholeFamilies {
       if (db.get(keys.slug(family.slug)) !== undefined) return 'slug';
       if (db.get(keys.family(family.id)) !== undefined) return 'id';
       for (const k of doc.keys) if (db.get(keys.apiKey(k.id)) !== undefined) return 'key';
-      for (const ix of doc.indexes ?? []) if (db.get(keys.index(ix.index, ix.key)) !== undefined) return 'key';
+      for (const ix of doc.indexes ?? [])
+        if (db.get(keys.index(ix.index, ix.key)) !== undefined) return 'key';
       db.putSync(keys.slug(family.slug), family.id);
       db.putSync(keys.family(family.id), family);
       for (const k of doc.keys) db.putSync(keys.apiKey(k.id), k);
@@ -58,7 +63,8 @@ export class LmdbWholeFamilies implements WholeFamilies {
       for (const r of doc.log) db.putSync(keys.log(family.id, r.seq), r);
       for (const ix of doc.indexes ?? []) db.putSync(keys.index(ix.index, ix.key), family.id);
       for (const job of doc.agenda ?? []) writeAgendaChange(db, family.id, { put: job });
-      for (const c of doc.checkpoints ?? []) db.putSync(keys.checkpoint(c.consumer, family.id), c.seq);
+      for (const c of doc.checkpoints ?? [])
+        db.putSync(keys.checkpoint(c.consumer, family.id), c.seq);
       return 'ok' as const;
     });
   }

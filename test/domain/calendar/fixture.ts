@@ -12,6 +12,10 @@ export function calendarFixture(opts: { now?: string; timezone?: string } = {}) 
 }
 
 export function thrown(fn: () => unknown): DomainError {
-  try { fn(); } catch (err) { return err as DomainError; }
+  try {
+    fn();
+  } catch (err) {
+    return err as DomainError;
+  }
   throw new Error('expected a throw');
 }

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import {
-  calendarCollections, decideCreateCollection, decideDeleteCollection, decideUpdateCollection, deriveKey,
-  getCollection, listCollections, normalizeFields,
+  calendarCollections,
+  decideCreateCollection,
+  decideDeleteCollection,
+  decideUpdateCollection,
+  deriveKey,
+  getCollection,
+  listCollections,
+  normalizeFields,
 } from '../../../src/domain/collections/collections.js';
 import { decideCreateEntries } from '../../../src/domain/collections/entries.js';
 import { Conflict, Invalid } from '../../../src/domain/shared/errors.js';
@@ -12,10 +18,26 @@ describe('collections (domain)', () => {
   describe('built-ins', () => {
     it('are seeded once with their fields, and a seed leaves an existing family alone', () => {
       const f = fixture();
-      expect(listCollections(f.state).map((c) => c.key)).to.deep.equal(['calendar', 'meals', 'chores', 'routines', 'groceries']);
-      expect(getCollection(f.state, 'calendar')).to.include({ name: 'Family calendar', category: 'calendar', color: 'sage', builtin: true });
-      expect(getCollection(f.state, 'meals')!.fields.map((x) => [x.key, x.type])).to.deep.equal(
-        [['date', 'date'], ['meal', 'select'], ['cook', 'person'], ['recipe', 'text'], ['notes', 'textarea']]);
+      expect(listCollections(f.state).map((c) => c.key)).to.deep.equal([
+        'calendar',
+        'meals',
+        'chores',
+        'routines',
+        'groceries',
+      ]);
+      expect(getCollection(f.state, 'calendar')).to.include({
+        name: 'Family calendar',
+        category: 'calendar',
+        color: 'sage',
+        builtin: true,
+      });
+      expect(getCollection(f.state, 'meals')!.fields.map((x) => [x.key, x.type])).to.deep.equal([
+        ['date', 'date'],
+        ['meal', 'select'],
+        ['cook', 'person'],
+        ['recipe', 'text'],
+        ['notes', 'textarea'],
+      ]);
       expect(getCollection(f.state, 'groceries')!.fields[1].options).to.include('household');
       expect(calendarCollections(f.state).map((c) => c.key)).to.deep.equal(['calendar']);
     });
@@ -26,7 +48,9 @@ describe('collections (domain)', () => {
       f.state.apply([{ table: 'collections', id: 'chores', value: null }]);
       const missing = seedRecords(f.state.family, '2027-01-01T00:00:00.000Z', f.state);
       expect(missing.map((m) => m.id)).to.deep.equal(['chores']);
-      expect(seedRecords(f.state.family, '2027-01-01T00:00:00.000Z').map((m) => m.id)).to.have.length(5);
+      expect(
+        seedRecords(f.state.family, '2027-01-01T00:00:00.000Z').map((m) => m.id),
+      ).to.have.length(5);
       expect(getCollection(f.state, 'meals')!.name).to.equal('Dinners');
     });
   });
@@ -52,19 +76,35 @@ describe('collections (domain)', () => {
 
   describe('normalizeFields', () => {
     it('defaults type to text and keeps options only on select fields', () => {
-      expect(normalizeFields([{ key: 'a', label: 'A' }, { key: 'b', label: 'B', type: 'select', options: ['x'] }]))
-        .to.deep.equal([{ key: 'a', label: 'A', type: 'text' }, { key: 'b', label: 'B', type: 'select', options: ['x'] }]);
+      expect(
+        normalizeFields([
+          { key: 'a', label: 'A' },
+          { key: 'b', label: 'B', type: 'select', options: ['x'] },
+        ]),
+      ).to.deep.equal([
+        { key: 'a', label: 'A', type: 'text' },
+        { key: 'b', label: 'B', type: 'select', options: ['x'] },
+      ]);
     });
 
     it('refuses duplicate keys, select without options and options on other types, naming each', () => {
       try {
-        normalizeFields([{ key: 'a', label: 'A' }, { key: 'a', label: 'A2' }, { key: 's', label: 'S', type: 'select' },
-          { key: 'n', label: 'N', type: 'number', options: ['1'] }, { key: '9x', label: 'bad' }]);
+        normalizeFields([
+          { key: 'a', label: 'A' },
+          { key: 'a', label: 'A2' },
+          { key: 's', label: 'S', type: 'select' },
+          { key: 'n', label: 'N', type: 'number', options: ['1'] },
+          { key: '9x', label: 'bad' },
+        ]);
         expect.fail('should throw');
       } catch (err) {
         expect(err).to.be.instanceOf(Invalid);
-        expect((err as Invalid).issues!.map((i) => i.path)).to.deep.equal(
-          [['fields', 1, 'key'], ['fields', 2, 'options'], ['fields', 3, 'options'], ['fields', 4, 'key']]);
+        expect((err as Invalid).issues!.map((i) => i.path)).to.deep.equal([
+          ['fields', 1, 'key'],
+          ['fields', 2, 'options'],
+          ['fields', 3, 'options'],
+          ['fields', 4, 'key'],
+        ]);
       }
     });
   });
@@ -72,11 +112,25 @@ describe('collections (domain)', () => {
   describe('decideCreateCollection', () => {
     it('creates a collection with a derived key and logs collection.created', () => {
       const f = fixture();
-      const d = f.run((s, c) => decideCreateCollection(s, { name: 'Packing list', fields: [{ key: 'who', label: 'Who', type: 'person' }] }, c));
-      expect(d.result).to.include({ key: 'packing-list', name: 'Packing list', builtin: false, description: null, category: null });
+      const d = f.run((s, c) =>
+        decideCreateCollection(
+          s,
+          { name: 'Packing list', fields: [{ key: 'who', label: 'Who', type: 'person' }] },
+          c,
+        ),
+      );
+      expect(d.result).to.include({
+        key: 'packing-list',
+        name: 'Packing list',
+        builtin: false,
+        description: null,
+        category: null,
+      });
       expect(d.events).to.have.length(1);
       expect(d.events[0].type).to.equal('collection.created');
-      expect(d.events[0].object).to.include({ key: 'packing-list' }).and.not.have.property('category');
+      expect(d.events[0].object)
+        .to.include({ key: 'packing-list' })
+        .and.not.have.property('category');
     });
 
     it('refuses a name already used, ignoring case, with a conflict', () => {
@@ -96,7 +150,9 @@ describe('collections (domain)', () => {
     it('changes only what is sent, keeps the key, and logs the previous version', () => {
       const f = fixture();
       f.tick();
-      const d = f.run((s, c) => decideUpdateCollection(s, 'meals', { name: 'Dinners', description: null }, c));
+      const d = f.run((s, c) =>
+        decideUpdateCollection(s, 'meals', { name: 'Dinners', description: null }, c),
+      );
       expect(d.result).to.include({ key: 'meals', name: 'Dinners', description: null });
       expect(d.result.fields).to.have.length(5);
       expect(d.events[0]).to.deep.include({ type: 'collection.updated' });
@@ -112,15 +168,22 @@ describe('collections (domain)', () => {
 
     it('allows a collection to change the case of its own name but not to take another name', () => {
       const f = fixture();
-      expect(f.run((s, c) => decideUpdateCollection(s, 'meals', { name: 'MEALS' }, c)).result.name).to.equal('MEALS');
-      expect(() => decideUpdateCollection(f.state, 'meals', { name: 'chores' }, f.ctx())).to.throw(Conflict);
+      expect(
+        f.run((s, c) => decideUpdateCollection(s, 'meals', { name: 'MEALS' }, c)).result.name,
+      ).to.equal('MEALS');
+      expect(() => decideUpdateCollection(f.state, 'meals', { name: 'chores' }, f.ctx())).to.throw(
+        Conflict,
+      );
     });
   });
 
   describe('decideDeleteCollection', () => {
     it('refuses a built-in collection', () => {
       const f = fixture();
-      expect(() => decideDeleteCollection(f.state, 'chores', f.ctx())).to.throw(Conflict, /built-in/);
+      expect(() => decideDeleteCollection(f.state, 'chores', f.ctx())).to.throw(
+        Conflict,
+        /built-in/,
+      );
     });
 
     it('deletes a custom collection with its entries and logs one collection.deleted', () => {
@@ -133,7 +196,9 @@ describe('collections (domain)', () => {
       expect(d.changes).to.have.length(3);
       expect(d.events.map((e) => e.type)).to.deep.equal(['collection.deleted']);
       expect(getCollection(f.state, 'trips')).to.equal(undefined);
-      expect(Array.from(f.state.table<any>('entries').values()).map((e) => e.title)).to.deep.equal(['stays']);
+      expect(Array.from(f.state.table<any>('entries').values()).map((e) => e.title)).to.deep.equal([
+        'stays',
+      ]);
     });
   });
 });

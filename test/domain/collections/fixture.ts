@@ -12,10 +12,24 @@ export function fixture(now = '2026-11-22T08:30:00.000Z', timezone = 'UTC') {
   let t = new Date(now).getTime();
   let n = 0;
   const ctx = (): CommandContext => ({
-    now: new Date(t), newId: createIdGenerator(() => t, () => new Uint8Array(7).fill(n++ % 256)),
-    caller: { keyId: 'key', personId: null }, family, publicUrl: 'http://share.test', react: REACT,
+    now: new Date(t),
+    newId: createIdGenerator(
+      () => t,
+      () => new Uint8Array(7).fill(n++ % 256),
+    ),
+    caller: { keyId: 'key', personId: null },
+    family,
+    publicUrl: 'http://share.test',
+    react: REACT,
   });
   /** Decides and applies, like the actor. */
   const run = runner(state, ctx);
-  return { state, ctx, run, tick(ms = 1000) { t += ms; } };
+  return {
+    state,
+    ctx,
+    run,
+    tick(ms = 1000) {
+      t += ms;
+    },
+  };
 }

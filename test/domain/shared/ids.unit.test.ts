@@ -4,9 +4,15 @@ import { createIdGenerator, hasPrefix } from '../../../src/domain/shared/ids.js'
 describe('ids', () => {
   it('are a prefix and 20 base32 characters, sortable by creation', () => {
     let t = 1_790_000_000_000;
-    const gen = createIdGenerator(() => t, (n) => new Uint8Array(n).fill(255));
+    const gen = createIdGenerator(
+      () => t,
+      (n) => new Uint8Array(n).fill(255),
+    );
     const ids: string[] = [];
-    for (let i = 0; i < 100; i++) { ids.push(gen('ent')); if (i % 10 === 0) t++; }
+    for (let i = 0; i < 100; i++) {
+      ids.push(gen('ent'));
+      if (i % 10 === 0) t++;
+    }
     for (const id of ids) expect(id).to.match(/^ent_[0-9a-hjkmnp-tv-z]{20}$/);
     expect([...ids].sort()).to.deep.equal(ids);
     expect(new Set(ids).size).to.equal(100);
@@ -16,7 +22,10 @@ describe('ids', () => {
 
   it('stay ordered when the clock steps back', () => {
     let t = 2_000_000;
-    const gen = createIdGenerator(() => t, (n) => new Uint8Array(n));
+    const gen = createIdGenerator(
+      () => t,
+      (n) => new Uint8Array(n),
+    );
     const a = gen('plan');
     t -= 1000;
     const b = gen('plan');
@@ -28,7 +37,10 @@ describe('ids (random part)', () => {
   it('carry the low 49 bits of the random bytes and count up within a millisecond, across the 25-bit halves', async () => {
     const { createIdGenerator } = await import('../../../src/domain/shared/ids.js');
     const t = 1_790_000_000_000;
-    const gen = createIdGenerator(() => t, () => Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe]));
+    const gen = createIdGenerator(
+      () => t,
+      () => Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe]),
+    );
     const first = gen('ent');
     // 2^49 - 2: the top bit of the 50 stays clear, so the first character is "f" (01111).
     expect(first.slice(-10)).to.equal('fzzzzzzzzy');
@@ -44,7 +56,10 @@ describe('ids (random part)', () => {
     const { pooledRandom } = await import('../../../src/domain/shared/ids.js');
     let fills = 0;
     let next = 0;
-    const take = pooledRandom((b) => { fills++; for (let i = 0; i < b.length; i++) b[i] = next++ % 256; }, 16);
+    const take = pooledRandom((b) => {
+      fills++;
+      for (let i = 0; i < b.length; i++) b[i] = next++ % 256;
+    }, 16);
     const a = take(7);
     const b = take(7);
     const c = take(7); // 21 > 16: a refill

@@ -18,7 +18,14 @@ import {
 
 describe('isCalendarDate', () => {
   it('accepts real dates and leap days of leap years', () => {
-    for (const d of ['2026-01-01', '2026-12-31', '2028-02-29', '2000-02-29', '0001-01-01', '9999-12-31']) {
+    for (const d of [
+      '2026-01-01',
+      '2026-12-31',
+      '2028-02-29',
+      '2000-02-29',
+      '0001-01-01',
+      '9999-12-31',
+    ]) {
       expect(isCalendarDate(d), d).to.equal(true);
     }
   });
@@ -27,7 +34,17 @@ describe('isCalendarDate', () => {
     expect(isCalendarDate('2100-02-29')).to.equal(false);
   });
   it('rejects impossible days and months and other shapes', () => {
-    for (const d of ['2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-1-01', '20260101', '2026-01-01T00:00', ' 2026-01-01', '']) {
+    for (const d of [
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '2026-1-01',
+      '20260101',
+      '2026-01-01T00:00',
+      ' 2026-01-01',
+      '',
+    ]) {
       expect(isCalendarDate(d), d).to.equal(false);
     }
   });
@@ -48,7 +65,8 @@ describe('day arithmetic', () => {
   it('numbers days from 1970-01-01 and back, also for years before 100', () => {
     expect(toDayNumber('1970-01-01')).to.equal(0);
     expect(toDayNumber('1969-12-31')).to.equal(-1);
-    for (const d of ['0050-03-01', '1600-02-29', '2026-11-22', '9999-12-31']) expect(fromDayNumber(toDayNumber(d))).to.equal(d);
+    for (const d of ['0050-03-01', '1600-02-29', '2026-11-22', '9999-12-31'])
+      expect(fromDayNumber(toDayNumber(d))).to.equal(d);
   });
   it('names the weekday with 0 for Sunday', () => {
     expect(weekday('2026-11-22')).to.equal(0);
@@ -77,7 +95,18 @@ describe('parseLocalTime', () => {
     expect(parseLocalTime(' 11:59 PM ')).to.equal('23:59');
   });
   it('answers null for anything else', () => {
-    for (const t of ['24:00', '12:60', '13:00 PM', '0:30 AM', '9', '9:5', '09:05:00', '3:30  PM', 'noon', '']) {
+    for (const t of [
+      '24:00',
+      '12:60',
+      '13:00 PM',
+      '0:30 AM',
+      '9',
+      '9:5',
+      '09:05:00',
+      '3:30  PM',
+      'noon',
+      '',
+    ]) {
       expect(parseLocalTime(t), t).to.equal(null);
     }
   });
@@ -103,28 +132,49 @@ describe('normalizeTimeZone', () => {
     expect(normalizeTimeZone('Asia/Kolkata')).to.equal('Asia/Kolkata');
   });
   it('refuses unknown names and bare offsets', () => {
-    for (const tz of ['Mars/Olympus', '', '+01:00', '-05:00', 'Europe/']) expect(normalizeTimeZone(tz) !== null, tz).to.equal(false);
+    for (const tz of ['Mars/Olympus', '', '+01:00', '-05:00', 'Europe/'])
+      expect(normalizeTimeZone(tz) !== null, tz).to.equal(false);
   });
 });
 
 describe('localToInstant', () => {
   it('converts wall-clock times in winter and summer', () => {
-    expect(localToInstant('2026-01-15', '09:00', 'Europe/Berlin').toISOString()).to.equal('2026-01-15T08:00:00.000Z');
-    expect(localToInstant('2026-07-15', '09:00', 'Europe/Berlin').toISOString()).to.equal('2026-07-15T07:00:00.000Z');
-    expect(localToInstant('2026-07-15', '9:00 AM', 'America/New_York').toISOString()).to.equal('2026-07-15T13:00:00.000Z');
-    expect(localToInstant('2026-07-15', '09:00', 'Asia/Kolkata').toISOString()).to.equal('2026-07-15T03:30:00.000Z');
+    expect(localToInstant('2026-01-15', '09:00', 'Europe/Berlin').toISOString()).to.equal(
+      '2026-01-15T08:00:00.000Z',
+    );
+    expect(localToInstant('2026-07-15', '09:00', 'Europe/Berlin').toISOString()).to.equal(
+      '2026-07-15T07:00:00.000Z',
+    );
+    expect(localToInstant('2026-07-15', '9:00 AM', 'America/New_York').toISOString()).to.equal(
+      '2026-07-15T13:00:00.000Z',
+    );
+    expect(localToInstant('2026-07-15', '09:00', 'Asia/Kolkata').toISOString()).to.equal(
+      '2026-07-15T03:30:00.000Z',
+    );
   });
   it('moves a time in the spring-forward gap forward by the gap', () => {
-    expect(localToInstant('2026-03-29', '02:30', 'Europe/Berlin').toISOString()).to.equal('2026-03-29T01:30:00.000Z');
-    expect(localToInstant('2026-03-08', '02:30', 'America/New_York').toISOString()).to.equal('2026-03-08T07:30:00.000Z');
+    expect(localToInstant('2026-03-29', '02:30', 'Europe/Berlin').toISOString()).to.equal(
+      '2026-03-29T01:30:00.000Z',
+    );
+    expect(localToInstant('2026-03-08', '02:30', 'America/New_York').toISOString()).to.equal(
+      '2026-03-08T07:30:00.000Z',
+    );
   });
   it('takes the earlier instant of a time repeated when clocks fall back', () => {
-    expect(localToInstant('2026-10-25', '02:30', 'Europe/Berlin').toISOString()).to.equal('2026-10-25T00:30:00.000Z');
-    expect(localToInstant('2026-11-01', '01:30', 'America/New_York').toISOString()).to.equal('2026-11-01T05:30:00.000Z');
+    expect(localToInstant('2026-10-25', '02:30', 'Europe/Berlin').toISOString()).to.equal(
+      '2026-10-25T00:30:00.000Z',
+    );
+    expect(localToInstant('2026-11-01', '01:30', 'America/New_York').toISOString()).to.equal(
+      '2026-11-01T05:30:00.000Z',
+    );
   });
   it('keeps DST right far in the future, where temporal-polyfill 0.3 stops knowing it', () => {
-    expect(localToInstant('2045-07-01', '12:00', 'Europe/Berlin').toISOString()).to.equal('2045-07-01T10:00:00.000Z');
-    expect(localToInstant('2060-01-01', '12:00', 'America/New_York').toISOString()).to.equal('2060-01-01T17:00:00.000Z');
+    expect(localToInstant('2045-07-01', '12:00', 'Europe/Berlin').toISOString()).to.equal(
+      '2045-07-01T10:00:00.000Z',
+    );
+    expect(localToInstant('2060-01-01', '12:00', 'America/New_York').toISOString()).to.equal(
+      '2060-01-01T17:00:00.000Z',
+    );
   });
   it('throws RangeError for an invalid date or time', () => {
     expect(() => localToInstant('2026-02-29', '09:00', 'UTC')).to.throw(RangeError);
@@ -134,8 +184,14 @@ describe('localToInstant', () => {
 
 describe('instantToLocal and todayIn', () => {
   it('shows an instant on the wall clock of the zone', () => {
-    expect(instantToLocal(new Date('2026-07-15T07:00:00Z'), 'Europe/Berlin')).to.deep.equal({ date: '2026-07-15', time: '09:00' });
-    expect(instantToLocal(new Date('2045-07-01T10:00:59Z'), 'Europe/Berlin')).to.deep.equal({ date: '2045-07-01', time: '12:00' });
+    expect(instantToLocal(new Date('2026-07-15T07:00:00Z'), 'Europe/Berlin')).to.deep.equal({
+      date: '2026-07-15',
+      time: '09:00',
+    });
+    expect(instantToLocal(new Date('2045-07-01T10:00:59Z'), 'Europe/Berlin')).to.deep.equal({
+      date: '2045-07-01',
+      time: '12:00',
+    });
   });
   it('round-trips every hour of a DST-change week except the skipped one', () => {
     for (let h = 0; h < 7 * 24; h++) {
@@ -160,13 +216,23 @@ describe('offsetSecondsAt and zoneTransitions', () => {
     expect(offsetSecondsAt(new Date('2026-01-01T00:00:00Z'), 'America/New_York')).to.equal(-18000);
   });
   it('finds the two DST changes of a year to the second', () => {
-    const ts = zoneTransitions('Europe/Berlin', new Date('2026-01-01T00:00:00Z'), new Date('2027-01-01T00:00:00Z'));
+    const ts = zoneTransitions(
+      'Europe/Berlin',
+      new Date('2026-01-01T00:00:00Z'),
+      new Date('2027-01-01T00:00:00Z'),
+    );
     expect(ts.map((t) => [t.instant.toISOString(), t.offsetBefore, t.offsetAfter])).to.deep.equal([
       ['2026-03-29T01:00:00.000Z', 3600, 7200],
       ['2026-10-25T01:00:00.000Z', 7200, 3600],
     ]);
   });
   it('finds none in a zone without DST', () => {
-    expect(zoneTransitions('Asia/Tokyo', new Date('2020-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'))).to.deep.equal([]);
+    expect(
+      zoneTransitions(
+        'Asia/Tokyo',
+        new Date('2020-01-01T00:00:00Z'),
+        new Date('2030-01-01T00:00:00Z'),
+      ),
+    ).to.deep.equal([]);
   });
 });

@@ -27,7 +27,10 @@ export interface FeedRoute {
   basic?: { username: string; password: string };
 }
 
-export interface SeenFeedRequest { path: string; headers: IncomingMessage['headers'] }
+export interface SeenFeedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+}
 
 export interface IcsServer {
   origin: string;
@@ -53,41 +56,70 @@ export async function startIcsServer(): Promise<IcsServer> {
     const path = (req.url ?? '/').split('?')[0];
     requests.push({ path: req.url ?? '/', headers: req.headers });
     const r = routes.get(path);
-    if (!r) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
+    if (!r) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
     if (r.hang) return;
-    if (r.location) { res.writeHead(r.status ?? 302, { location: r.location }).end(); return; }
+    if (r.location) {
+      res.writeHead(r.status ?? 302, { location: r.location }).end();
+      return;
+    }
     if (r.basic) {
       const want = `Basic ${Buffer.from(`${r.basic.username}:${r.basic.password}`).toString('base64')}`;
-      if (req.headers.authorization !== want) { res.writeHead(401, { 'www-authenticate': 'Basic realm="cal"' }).end(); return; }
+      if (req.headers.authorization !== want) {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="cal"' }).end();
+        return;
+      }
     }
-    const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : (r.body ?? Buffer.alloc(0));
-    const headers: Record<string, string> = { 'content-type': r.contentType ?? 'text/calendar; charset=utf-8' };
+    const body =
+      typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : (r.body ?? Buffer.alloc(0));
+    const headers: Record<string, string> = {
+      'content-type': r.contentType ?? 'text/calendar; charset=utf-8',
+    };
     if (r.etag !== false) {
       const tag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
       headers.etag = tag;
-      if (req.headers['if-none-match'] === tag) { res.writeHead(304, headers).end(); return; }
+      if (req.headers['if-none-match'] === tag) {
+        res.writeHead(304, headers).end();
+        return;
+      }
     }
     if (r.lastModified) {
       headers['last-modified'] = r.lastModified;
-      if (req.headers['if-modified-since'] === r.lastModified && !req.headers['if-none-match']) { res.writeHead(304, headers).end(); return; }
+      if (req.headers['if-modified-since'] === r.lastModified && !req.headers['if-none-match']) {
+        res.writeHead(304, headers).end();
+        return;
+      }
     }
     let out = body;
-    if (r.gzip) { out = gzipSync(body); headers['content-encoding'] = 'gzip'; }
+    if (r.gzip) {
+      out = gzipSync(body);
+      headers['content-encoding'] = 'gzip';
+    }
     headers['content-length'] = String(out.length);
     res.writeHead(r.status ?? 200, headers).end(out);
   });
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
   return {
-    origin, port, requests,
+    origin,
+    port,
+    requests,
     url: (path) => `${origin}${path}`,
-    set: (path, route) => { routes.set(path, route); },
+    set: (path, route) => {
+      routes.set(path, route);
+    },
     seen: (path) => requests.filter((q) => q.path.split('?')[0] === path),
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -6,7 +6,13 @@
 import { startLocalService, type LocalService } from '../../integrations/localService.js';
 import { decodeWords } from './rfc2047.js';
 
-export interface Publish { topic: string; title: string | undefined; rawTitle: string | undefined; message: string; at: number }
+export interface Publish {
+  topic: string;
+  title: string | undefined;
+  rawTitle: string | undefined;
+  message: string;
+  at: number;
+}
 
 export interface NtfyRecorder {
   url: string;
@@ -23,13 +29,24 @@ export async function startNtfy(topic = 'household'): Promise<NtfyRecorder> {
   const rec = { published: [] as Publish[], status: 200, delayMs: 0 };
   const service = await startLocalService((req, res, body) => {
     const raw = req.headers.title as string | undefined;
-    rec.published.push({ topic: (req.url ?? '').slice(1), title: raw === undefined ? undefined : decodeWords(raw), rawTitle: raw, message: body.toString('utf8'), at: Date.now() });
+    rec.published.push({
+      topic: (req.url ?? '').slice(1),
+      title: raw === undefined ? undefined : decodeWords(raw),
+      rawTitle: raw,
+      message: body.toString('utf8'),
+      at: Date.now(),
+    });
     const answer = () => {
       res.writeHead(rec.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: `m${rec.published.length}`, event: 'message', topic }));
     };
     if (rec.delayMs === Infinity) return;
-    if (rec.delayMs > 0) setTimeout(answer, rec.delayMs); else answer();
+    if (rec.delayMs > 0) setTimeout(answer, rec.delayMs);
+    else answer();
   });
-  return Object.assign(rec, { url: `${service.origin}/${topic}`, service, close: () => service.close() });
+  return Object.assign(rec, {
+    url: `${service.origin}/${topic}`,
+    service,
+    close: () => service.close(),
+  });
 }

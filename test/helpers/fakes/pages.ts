@@ -5,7 +5,12 @@
  */
 import { startLocalService, type LocalService } from '../../integrations/localService.js';
 
-export interface FakePage { status?: number; headers?: Record<string, string>; body: string | Buffer; /** Answer only after this long. */ delayMs?: number }
+export interface FakePage {
+  status?: number;
+  headers?: Record<string, string>;
+  body: string | Buffer;
+  /** Answer only after this long. */ delayMs?: number;
+}
 
 export interface FakePages {
   service: LocalService;
@@ -19,15 +24,27 @@ export async function startFakePages(): Promise<FakePages> {
   const routes = new Map<string, FakePage>();
   const service = await startLocalService((req, res) => {
     const p = routes.get(req.url ?? '/');
-    if (!p) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not found'); return; }
-    const answer = () => { res.writeHead(p.status ?? 200, p.headers ?? {}); res.end(p.body); };
-    if (p.delayMs) setTimeout(answer, p.delayMs); else answer();
+    if (!p) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    const answer = () => {
+      res.writeHead(p.status ?? 200, p.headers ?? {});
+      res.end(p.body);
+    };
+    if (p.delayMs) setTimeout(answer, p.delayMs);
+    else answer();
   });
   return {
     service,
     origin: service.origin,
-    page: (path, p) => { routes.set(path, p); },
-    redirect: (path, to, status = 302) => { routes.set(path, { status, headers: { location: to }, body: '' }); },
+    page: (path, p) => {
+      routes.set(path, p);
+    },
+    redirect: (path, to, status = 302) => {
+      routes.set(path, { status, headers: { location: to }, body: '' });
+    },
     close: () => service.close(),
   };
 }

@@ -19,7 +19,11 @@ export interface Delivery {
   answered: number;
 }
 
-export interface Answer { status: number; headers?: Record<string, string>; body?: string }
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
 
 export interface Receiver {
   url: string;
@@ -35,7 +39,10 @@ export interface Receiver {
 
 export async function startReceiver(path = '/hook'): Promise<Receiver> {
   const r: Receiver = {
-    url: '', port: 0, deliveries: [], connections: 0,
+    url: '',
+    port: 0,
+    deliveries: [],
+    connections: 0,
     answer: () => ({ status: 200 }),
     waitFor: () => Promise.resolve([]),
     close: () => Promise.resolve(),
@@ -44,11 +51,21 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
   const service: LocalService = await startLocalService((req, res, body) => {
     const raw = body.toString('utf8');
     let json: unknown = null;
-    try { json = JSON.parse(raw); } catch { /* keep null */ }
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      /* keep null */
+    }
     const h = req.headers;
     const d: Delivery = {
-      id: String(h['webhook-id'] ?? ''), timestamp: Number(h['webhook-timestamp']), signature: String(h['webhook-signature'] ?? ''),
-      raw, json, headers: h, receivedAt: Date.now(), answered: 0,
+      id: String(h['webhook-id'] ?? ''),
+      timestamp: Number(h['webhook-timestamp']),
+      signature: String(h['webhook-signature'] ?? ''),
+      raw,
+      json,
+      headers: h,
+      receivedAt: Date.now(),
+      answered: 0,
     };
     const a = r.answer(d, r.deliveries.length);
     d.answered = a.status;
@@ -63,11 +80,29 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
   r.port = service.port;
   r.url = `${service.origin}${path}`;
   Object.defineProperty(r, 'connections', { get: () => service.connections });
-  r.waitFor = (count, timeoutMs = 5_000) => new Promise((resolve, reject) => {
-    if (r.deliveries.length >= count) { resolve(r.deliveries); return; }
-    const timer = setTimeout(() => reject(new Error(`only ${r.deliveries.length} of ${count} deliveries arrived within ${timeoutMs} ms`)), timeoutMs);
-    waiters.push({ count, resolve: () => { clearTimeout(timer); resolve(r.deliveries); } });
-  });
+  r.waitFor = (count, timeoutMs = 5_000) =>
+    new Promise((resolve, reject) => {
+      if (r.deliveries.length >= count) {
+        resolve(r.deliveries);
+        return;
+      }
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `only ${r.deliveries.length} of ${count} deliveries arrived within ${timeoutMs} ms`,
+            ),
+          ),
+        timeoutMs,
+      );
+      waiters.push({
+        count,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(r.deliveries);
+        },
+      });
+    });
   r.close = () => service.close();
   return r;
 }
@@ -82,7 +117,9 @@ export function verifyDelivery(secret: string, d: Delivery, at: Date = new Date(
   Date.now = () => at.getTime();
   try {
     return new Webhook(secret).verify(d.raw, {
-      'webhook-id': d.id, 'webhook-timestamp': String(d.timestamp), 'webhook-signature': d.signature,
+      'webhook-id': d.id,
+      'webhook-timestamp': String(d.timestamp),
+      'webhook-signature': d.signature,
     });
   } finally {
     Date.now = realNow;

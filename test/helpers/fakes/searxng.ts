@@ -17,7 +17,13 @@ export interface FakeSearxng {
 }
 
 export function fakeResult(q: string, i: number) {
-  return { url: `https://example.org/${encodeURIComponent(q)}/${i}`, title: `${q} result ${i}`, content: `About ${q}, number ${i}.`, engine: 'fake', score: 1 / (i + 1) };
+  return {
+    url: `https://example.org/${encodeURIComponent(q)}/${i}`,
+    title: `${q} result ${i}`,
+    content: `About ${q}, number ${i}.`,
+    engine: 'fake',
+    score: 1 / (i + 1),
+  };
 }
 
 export async function startFakeSearxng(opts: { base?: string } = {}): Promise<FakeSearxng> {
@@ -26,16 +32,45 @@ export async function startFakeSearxng(opts: { base?: string } = {}): Promise<Fa
   const service = await startLocalService((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     if (fake.mode === 'hang') return;
-    if (url.pathname !== `${base}/search`) { res.writeHead(404); res.end('not found'); return; }
+    if (url.pathname !== `${base}/search`) {
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
     const format = url.searchParams.get('format');
-    if (format === 'json' && fake.mode === 'html-only') { res.writeHead(403, { 'content-type': 'text/html' }); res.end('<h1>403 Forbidden</h1>'); return; }
-    if (fake.mode === 'fail') { res.writeHead(500, { 'content-type': 'text/html' }); res.end('oops'); return; }
+    if (format === 'json' && fake.mode === 'html-only') {
+      res.writeHead(403, { 'content-type': 'text/html' });
+      res.end('<h1>403 Forbidden</h1>');
+      return;
+    }
+    if (fake.mode === 'fail') {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end('oops');
+      return;
+    }
     const q = url.searchParams.get('q') ?? '';
     const results = Array.from({ length: fake.available }, (_, i) => fakeResult(q, i));
     // SearXNG also returns entries without a web URL (e.g. from some engines); they are skipped.
-    results.splice(1, 0, { url: 'magnet:?xt=urn:btih:abc', title: 'a torrent', content: '', engine: 'fake', score: 0.9 });
+    results.splice(1, 0, {
+      url: 'magnet:?xt=urn:btih:abc',
+      title: 'a torrent',
+      content: '',
+      engine: 'fake',
+      score: 0.9,
+    });
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ query: q, number_of_results: 0, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }));
+    res.end(
+      JSON.stringify({
+        query: q,
+        number_of_results: 0,
+        results,
+        answers: [],
+        corrections: [],
+        infoboxes: [],
+        suggestions: [],
+        unresponsive_engines: [],
+      }),
+    );
   });
   return Object.assign(fake, {
     service,

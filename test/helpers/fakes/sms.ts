@@ -17,5 +17,9 @@ export async function startSmsGateway(): Promise<SmsGateway> {
     res.writeHead(rec.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ok: rec.status < 300 }));
   });
-  return Object.assign(rec, { url: `${service.origin}/sms`, service, close: () => service.close() });
+  return Object.assign(rec, {
+    url: `${service.origin}/sms`,
+    service,
+    close: () => service.close(),
+  });
 }

@@ -7,7 +7,13 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { decodeWords } from './rfc2047.js';
 
-export interface Mail { from: string; to: string[]; subject: string; text: string; raw: string }
+export interface Mail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  raw: string;
+}
 
 export interface SmtpFake {
   url: string;
@@ -21,7 +27,9 @@ function decodeBody(headers: string, body: string): string {
   const enc = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
   if (enc === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (enc === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
     return Buffer.from(bytes, 'latin1').toString('utf8');
   }
   return body;
@@ -31,10 +39,15 @@ export async function startSmtp(): Promise<SmtpFake> {
   const messages: Mail[] = [];
   const rejectRecipients = new Set<string>();
   const server = new SMTPServer({
-    secure: false, authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
     onRcptTo(address, _session, callback) {
       if (rejectRecipients.has(address.address)) {
-        const err = Object.assign(new Error(`550 No such mailbox: ${address.address}`), { responseCode: 550 });
+        const err = Object.assign(new Error(`550 No such mailbox: ${address.address}`), {
+          responseCode: 550,
+        });
         callback(err);
         return;
       }
@@ -51,7 +64,9 @@ export async function startSmtp(): Promise<SmtpFake> {
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
-          subject, text: decodeBody(headers, raw.slice(split + 4)).replace(/\r\n$/, ''), raw,
+          subject,
+          text: decodeBody(headers, raw.slice(split + 4)).replace(/\r\n$/, ''),
+          raw,
         });
         callback();
       });
@@ -60,7 +75,10 @@ export async function startSmtp(): Promise<SmtpFake> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
-    url: `smtp://127.0.0.1:${port}`, port, messages, rejectRecipients,
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    messages,
+    rejectRecipients,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
