@@ -167,10 +167,10 @@ export class FamilyActor {
     }
     return new Promise<R>((resolve, reject) => {
       this.waitingReads.push(() => {
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on what fn threw, as it is
         try {
           resolve(fn(this.state));
         } catch (err) {
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on what fn threw, as it is
           reject(err);
         }
       });

@@ -22,6 +22,7 @@ import { addDays, localToInstant, todayIn } from '../shared/time.js';
 import { eventView, isSeries, occurrenceData, occurrenceView, type EventView } from './events.js';
 import { seriesStarts } from './series.js';
 import type { EventData, EventRecord } from './types.js';
+import { collectText } from '../shared/text.js';
 
 export interface EventListQuery {
   from?: string;
@@ -184,13 +185,7 @@ function decodeCursor(s: string): Key {
 
 const texts = new WeakMap<object, string>();
 
-function collect(value: unknown, out: string[]): void {
-  if (typeof value === 'string') out.push(value);
-  else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
-  else if (Array.isArray(value)) for (const v of value) collect(v, out);
-  else if (value && typeof value === 'object')
-    for (const v of Object.values(value)) collect(v, out);
-}
+const collect = (value: unknown, out: string[]): void => collectText(value, out);
 
 /** Title and data values, folded (cached per stored record for unchanged occurrences). */
 function searchText(it: Item): string {

@@ -10,6 +10,7 @@ import type { EventRecord } from '../calendar/types.js';
 import { EVENT_KEYS } from '../calendar/types.js';
 import { PEOPLE, type Person } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
+import { collectText } from '../shared/text.js';
 
 export type ResultType = 'entry' | 'event' | 'person' | 'collection';
 
@@ -38,14 +39,7 @@ export function docId(table: string, id: string): string {
 /** Text fields of an event that are worth searching; timing, repeats and people ids are not. */
 const EVENT_TEXT = ['where', 'note', 'description', 'assignee'] as const; // `where` first: see snippetText
 
-function collect(value: unknown, out: string[]): void {
-  if (typeof value === 'string') {
-    if (value.trim()) out.push(value.trim());
-  } else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
-  else if (Array.isArray(value)) for (const v of value) collect(v, out);
-  else if (value && typeof value === 'object')
-    for (const v of Object.values(value)) collect(v, out);
-}
+const collect = (value: unknown, out: string[]): void => collectText(value, out, true);
 
 /**
  * An entry's or event's document, or null when it should not be found: archived, or in a

@@ -22,3 +22,17 @@ export function canonicalJson(v: unknown): string {
       : x,
   );
 }
+
+/**
+ * Every string, number and boolean inside a JSON value, in order, as text (for searching).
+ * With `trim`, strings are trimmed and blank ones left out.
+ */
+export function collectText(value: unknown, out: string[], trim = false): void {
+  if (typeof value === 'string') {
+    const v = trim ? value.trim() : value;
+    if (!trim || v) out.push(v);
+  } else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) collectText(v, out, trim);
+  else if (value && typeof value === 'object')
+    for (const v of Object.values(value)) collectText(v, out, trim);
+}
