@@ -10,8 +10,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 
 /** A wall-tablet dashboard: lists the family's people with the key and API given in its address. */
 const DASHBOARD = `<!doctype html>
@@ -60,19 +59,7 @@ describe('CORS in a browser: a dashboard page from another origin', () => {
       this.skip();
     }
     this.timeout(90_000);
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     const api = `${daemon.url}/api/v1/families/home`;
     const dashboard = (origin: string) =>
       `${origin}/dashboard?api=${encodeURIComponent(api)}&key=${encodeURIComponent(daemon.apiKey)}`;

@@ -6,33 +6,12 @@
  * visibly, without /usr/bin/chromium.
  */
 import { expect } from 'chai';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startWeather, type WeatherFake } from '../helpers/fakes/weather.js';
 import { addDays, todayIn } from '../../src/domain/shared/time.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  nodes: { target: string[]; failureSummary: string }[];
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<AxeViolation[]>(`(async () => {
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations;
-  })()`);
-  return violations.flatMap((v) =>
-    v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary}`),
-  );
-}
+import { CHROMIUM, axeViolations, launchChromium } from '../helpers/browser.js';
 
 describe('GET /display/:displayToken in a browser', () => {
   let server: TestServer;
@@ -110,19 +89,7 @@ describe('GET /display/:displayToken in a browser', () => {
     const made = (await api.post('/displays', { name: 'Kitchen' })).body;
     const url = `${server.url}/display/${made.token}`;
 
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({
         viewport: { width: 1280, height: 800 },

@@ -8,8 +8,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 
 describe('GET /api/docs in a browser', () => {
   let server: TestServer;
@@ -32,19 +31,7 @@ describe('GET /api/docs in a browser', () => {
       ...Object.values<any>(doc.paths),
       ...Object.values<any>(doc.webhooks ?? {}),
     ].reduce((n, item) => n + Object.keys(item).length, 0);
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const elsewhere: string[] = [];

@@ -4,39 +4,13 @@
  * without /usr/bin/chromium this test is skipped, and says so.
  */
 import { expect } from 'chai';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import IcalExpander from 'ical-expander';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FakeClock } from '../helpers/clock.js';
 import { makeEvent, makePlan, sharePath, voterKey } from '../helpers/plans.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[]; failureSummary: string }[];
-}
-
-/**
- * axe-core's violations on the page as loaded. Its source is evaluated through the DevTools
- * protocol, which the page's Content-Security-Policy (no scripts at all) does not govern.
- */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<AxeViolation[]>(`(async () => {
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return result.violations;
-  })()`);
-  return violations.flatMap((v) =>
-    v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary}`),
-  );
-}
+import { CHROMIUM, axeViolations, launchChromium } from '../helpers/browser.js';
 
 describe('GET /p/:token in a browser', () => {
   const clock = new FakeClock('2026-06-01T10:00:00.000Z');
@@ -107,19 +81,7 @@ describe('GET /p/:token in a browser', () => {
       server.url +
       sharePath((await api.post(`/plans/${plan}/share`, { enabled: true })).body.shareUrl);
 
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({
         viewport: { width: 390, height: 844 },

@@ -12,8 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { postForm, startProxy, type Proxy } from '../helpers/oauth.js';
+import { CHROMIUM, launchChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('GET /oauth/authorize in a browser', () => {
@@ -82,19 +82,7 @@ describe('GET /oauth/authorize in a browser', () => {
       resource: `${base}/mcp`,
     }).toString()}`;
 
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({
         viewport: { width: 390, height: 844 },
