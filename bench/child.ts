@@ -170,3 +170,17 @@ export function serveChild(handlers: {
   // The runner went away (crash, Ctrl-C): do not linger.
   process.on('disconnect', stop);
 }
+
+/**
+ * Extra Node flags for a case's daemon process, from `--daemon-node-flags=a,b` on the bench's
+ * command line (e.g. `--cpu-prof,--cpu-prof-dir=/tmp/x` to profile it).
+ */
+export function daemonNodeFlags(argv: readonly string[] = process.argv): string[] {
+  return (
+    argv
+      .find((a) => a.startsWith('--daemon-node-flags='))
+      ?.slice('--daemon-node-flags='.length)
+      .split(',')
+      .filter(Boolean) ?? []
+  );
+}

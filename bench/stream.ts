@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Child } from './child.js';
+import { Child, daemonNodeFlags } from './child.js';
 import { chore, createFamilies, type BenchFamily } from './seed.js';
 
 export const STREAM_MARKERS = [
@@ -217,12 +217,7 @@ export async function runStreamCase(opts: {
       `\n== stream: ${STREAMS} open streams on one family, writes at ${rate.toLocaleString('en-US')}/s`,
     );
     const [family] = await createFamilies(dataDir, ['stream']);
-    const flags =
-      process.argv
-        .find((a) => a.startsWith('--daemon-node-flags='))
-        ?.slice('--daemon-node-flags='.length)
-        .split(',')
-        .filter(Boolean) ?? [];
+    const flags = daemonNodeFlags();
     daemon = await Child.start(opts.daemonScript, {
       execArgv: flags,
       env: {

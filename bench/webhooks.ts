@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Child } from './child.js';
+import { Child, daemonNodeFlags } from './child.js';
 import { runRound, type Round } from './load.js';
 import { chore, createFamilies, type BenchFamily } from './seed.js';
 
@@ -217,12 +217,7 @@ export async function runWebhooksCase(opts: {
     );
     await receiver.start();
     // `--daemon-node-flags=--cpu-prof,--cpu-prof-dir=/tmp/x` profiles the daemon of this case too.
-    const flags =
-      process.argv
-        .find((a) => a.startsWith('--daemon-node-flags='))
-        ?.slice('--daemon-node-flags='.length)
-        .split(',')
-        .filter(Boolean) ?? [];
+    const flags = daemonNodeFlags();
     daemon = await Child.start(opts.daemonScript, {
       execArgv: flags,
       env: {
