@@ -24,7 +24,7 @@ import type {
   LogReads,
 } from '../store/ports.js';
 import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
-import { DomainError, Invalid } from '../domain/shared/errors.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { decideUpdateFamily } from '../domain/family/settings.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import {
@@ -41,6 +41,7 @@ import {
 import { seedRecords } from '../domain/areas.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 import { applyDecision } from '../domain/shared/decision.js';
+import { assertStorable } from './storable.js';
 
 export interface ActorDeps {
   /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
@@ -75,9 +76,6 @@ interface Queued {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
-
-/** How deep a stored value may nest; request bodies are capped lower, this is the last guard. */
-export const MAX_STORED_DEPTH = 64;
 
 export class FamilyActor {
   readonly state: FamilyState;
@@ -361,73 +359,4 @@ export class FamilyActor {
 function settle(a: { q: Queued; answer: unknown; failed?: unknown }): void {
   if (a.failed !== undefined) a.q.reject(a.failed);
   else a.q.resolve(a.answer);
-}
-
-/**
- * Refuses a decision whose records LMDB's encoder could not write (nesting past
- * MAX_STORED_DEPTH, values JSON cannot carry), before anything touches memory: such a record
- * would otherwise fail inside the commit and take the batch's other requests with it. The walk
- * is iterative, so it cannot overflow the stack however deep the value is.
- */
-export function assertStorable(decision: Decision<unknown>): void {
-  for (const c of decision.changes)
-    if (c.value !== null && c.value !== undefined) checkValue(c.value);
-  for (const e of decision.events) {
-    checkValue(e.object);
-    if (e.previous !== undefined) checkValue(e.previous);
-  }
-}
-
-interface PathNode {
-  key: string | number;
-  parent: PathNode | null;
-}
-
-function pathOf(node: PathNode | null): (string | number)[] {
-  const out: (string | number)[] = [];
-  for (let n = node; n; n = n.parent) out.unshift(n.key);
-  return out;
-}
-
-function checkValue(root: unknown): void {
-  // Parallel stacks of values, their depth and where they sit (built into a path only on failure).
-  const values: unknown[] = [root];
-  const depths: number[] = [0];
-  const places: (PathNode | null)[] = [null];
-  while (values.length) {
-    const value = values.pop();
-    const depth = depths.pop()!;
-    const place = places.pop()!;
-    if (value === null || value === undefined) continue;
-    switch (typeof value) {
-      case 'string':
-      case 'boolean':
-        continue;
-      case 'number':
-        if (!Number.isFinite(value)) throw Invalid.at(pathOf(place), 'must be a finite number');
-        continue;
-      case 'object':
-        break;
-      case 'bigint':
-      case 'function':
-      case 'symbol':
-      case 'undefined':
-        throw Invalid.at(pathOf(place), 'cannot be stored');
-    }
-    if (depth >= MAX_STORED_DEPTH)
-      throw Invalid.at(pathOf(place), `nests deeper than ${MAX_STORED_DEPTH} levels`);
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        values.push(value[i]);
-        depths.push(depth + 1);
-        places.push({ key: i, parent: place });
-      }
-    } else {
-      for (const k in value) {
-        values.push((value as Record<string, unknown>)[k]);
-        depths.push(depth + 1);
-        places.push({ key: k, parent: place });
-      }
-    }
-  }
 }

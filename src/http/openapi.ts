@@ -5,17 +5,16 @@
  * Shapes named with `named()` (schema.ts) are published once under `components/schemas` and
  * referred to with `$ref`; so are the error answers every endpoint shares (401, 413, 415, 422,
  * 429, …), the headers and the path parameters. What differs per endpoint stays inline: its
- * 400 example is what the daemon answers to a fixed wrong request to that endpoint, its 404
- * examples what it answers for each path parameter that names nothing (openapiAnswers.ts).
+ * 400 example is what the daemon answers to a fixed wrong request to that endpoint
+ * (openapiBadRequests.ts), its 404 examples what it answers for each path parameter that names
+ * nothing (openapiAnswers.ts). The named schemas are collected in openapiSchemas.ts, the tags
+ * listed in openapiTags.ts.
  */
 import { publicBase } from '../config.js';
 import { fullPath, requiredScope, type RouteDef } from './route.js';
-import { schemaName, toJsonSchema, type JsonSchema } from './schema.js';
+import { toJsonSchema, type JsonSchema } from './schema.js';
 import { BODY_CAPS } from './middleware/body.js';
 import {
-  BAD_REQUESTS,
-  badRequestExample,
-  ERROR_SCHEMA,
   headerRef,
   HEADER_COMPONENT,
   HEADERS,
@@ -24,6 +23,9 @@ import {
   PATH_PARAMS,
   SHARED_RESPONSES,
 } from './openapiAnswers.js';
+import { BAD_REQUESTS, badRequestExample } from './openapiBadRequests.js';
+import { SchemaComponents } from './openapiSchemas.js';
+import { TAGS } from './openapiTags.js';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
@@ -59,53 +61,6 @@ const OUTSIDE_ERRORS: Record<number, { description: string; example: unknown }> 
   },
 };
 
-/** Every tag an operation may carry, in the order the reference shows them. */
-const TAGS: [string, string][] = [
-  ['System', 'Health, this document and its reference page. No key needed.'],
-  ['Family', 'Which family and which API key a client is using: the first call to check a setup.'],
-  [
-    'Changes',
-    'The family change log: every change in order, for clients that follow it, also live as server-sent events.',
-  ],
-  [
-    'Collections',
-    'Trackers (collections of entries) with their typed fields; `calendar`, `meals` and `chores` are built in.',
-  ],
-  ['Entries', 'The entries of a collection: one at a time or in batches of up to 100.'],
-  ['People', "The household's members, referred to by events, entries and keys."],
-  [
-    'Calendar events',
-    "Events of the family's calendar collections, one-off or repeating, with occurrence edits.",
-  ],
-  [
-    'Calendar shares',
-    'Read-only ICS feeds of chosen calendars, events or people, for calendar apps (admin scope).',
-  ],
-  [
-    'Family displays',
-    'Links to a live page of the coming days, chores and weather for a wall tablet (admin scope to manage).',
-  ],
-  ['Plans', 'Plans that gather events, notes and polls, and their public share page.'],
-  [
-    'External calendars',
-    'ICS feeds synced into a read-only calendar, refreshed on a schedule; the family lays its own fields over their events (admin scope).',
-  ],
-  [
-    'Notifications',
-    'Notifications on four channels, preferences, scheduled routines and checks ahead of events.',
-  ],
-  ['Webhooks', 'Webhook destinations for home automation, and the signed deliveries they receive.'],
-  [
-    'Context',
-    'Context search over entries, events, people and collections, for assistants and dashboards.',
-  ],
-  ['Lookups', 'Weather, web search and the readable text of a public web page.'],
-  [
-    'OAuth grants',
-    'Assistants (MCP clients) an admin let in on the OAuth consent page: list and revoke them (admin scope).',
-  ],
-];
-
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -120,44 +75,6 @@ function operationId(def: RouteDef): string {
   return [def.method, ...words]
     .join('-')
     .replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
-}
-
-/** Collects named schemas while copying a schema tree, replacing each by a `$ref`. */
-class SchemaComponents {
-  readonly schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
-  private readonly owners = new Map<string, object>([['Error', ERROR_SCHEMA]]);
-
-  /** The schema to publish in place of `schema`: a `$ref` when it is named. */
-  use(schema: JsonSchema): JsonSchema {
-    return this.copy(schema) as JsonSchema;
-  }
-
-  private copy(node: unknown, root = false): unknown {
-    if (Array.isArray(node)) return node.map((n) => this.copy(n));
-    if (!node || typeof node !== 'object') return node;
-    const name = node === ERROR_SCHEMA ? 'Error' : schemaName(node);
-    if (name && !root) {
-      this.define(name, node as JsonSchema);
-      return { $ref: `#/components/schemas/${name}` };
-    }
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) {
-      // Values, not schemas: examples and constants are copied as they are.
-      out[k] =
-        k === 'examples' || k === 'example' || k === 'const' || k === 'enum' || k === 'default'
-          ? v
-          : this.copy(v);
-    }
-    return out;
-  }
-
-  private define(name: string, schema: JsonSchema): void {
-    const owner = this.owners.get(name);
-    if (owner === schema) return;
-    if (owner) throw new Error(`two different schemas are named ${name}`);
-    this.owners.set(name, schema);
-    this.schemas[name] = this.copy(schema, true) as JsonSchema;
-  }
 }
 
 export function buildOpenApi(

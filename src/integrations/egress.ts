@@ -5,62 +5,24 @@
  *
  * Under it are agents that check the address each socket connects to (`guard.ts`), so the
  * policy holds for host names, IP literals and every redirect hop alike. A call without
- * redirects to follow goes straight through node:http on them; one that may follow redirects
- * goes through got, which opens every hop through the same agents.
+ * redirects to follow goes straight through node:http on them (egressDirect.ts); one that may
+ * follow redirects goes through got, which opens every hop through the same agents. The shapes
+ * of a request and its answer are in egressTypes.ts, what both paths share in egressBody.ts.
  */
-import * as http from 'node:http';
-import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
-import * as zlib from 'node:zlib';
 import got, { type PlainResponse as GotResponse } from 'got';
 import { VERSION } from '../version.js';
 import type { EgressPolicy } from './addresses.js';
 import { EgressError } from './egressError.js';
 import { GuardedHttpAgent, GuardedHttpsAgent, type TrustedEndpoint } from './guard.js';
+import type { Egress, EgressRequest, EgressResponse } from './egressTypes.js';
+import { collectBody, translate } from './egressBody.js';
+import { direct } from './egressDirect.js';
 
 export { EgressError, type EgressErrorKind } from './egressError.js';
 export { allowed, classifyAddress, type AddressClass, type EgressPolicy } from './addresses.js';
 export type { TrustedEndpoint } from './guard.js';
-
-export interface EgressRequest {
-  url: string | URL;
-  method?: 'GET' | 'HEAD' | 'POST' | 'PUT';
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  /** Which addresses this call may reach: the purpose's key of `config.egress`. */
-  policy: EgressPolicy;
-  /** Bound on the whole call: lookup, connect, every hop, the answer and its body. */
-  timeoutMs: number;
-  /** Bound on the body after decompression; the call is aborted as soon as it is passed. */
-  maxBytes: number;
-  /** How many redirects to follow; 0 (the default) returns the 3xx answer as it is. */
-  followRedirects?: number;
-  /** Cancels the call (for example when the daemon shuts down). */
-  signal?: AbortSignal;
-}
-
-export interface EgressResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body, decompressed; at most `maxBytes` long. */
-  body: Buffer;
-  /** The URL of the answer: the request's, or the last redirect's. */
-  url: string;
-  /** The URLs redirected to, in order (empty when none was followed). */
-  redirects: string[];
-  /** The address the answer came from. */
-  address: string | undefined;
-  durationMs: number;
-}
-
-export interface Egress {
-  /**
-   * Sends one request. Any HTTP status is an answer (a 404 or a 302 resolves, callers decide);
-   * everything else rejects with an `EgressError` whose `kind` says what went wrong.
-   */
-  request(req: EgressRequest): Promise<EgressResponse>;
-}
+export type { Egress, EgressRequest, EgressResponse } from './egressTypes.js';
 
 export interface EgressOptions {
   /** The resolver sockets use; the system's unless a test injects one. */
@@ -106,29 +68,6 @@ function checkLimits(req: EgressRequest): void {
   const f = req.followRedirects ?? 0;
   if (!Number.isInteger(f) || f < 0)
     throw new TypeError('egress: followRedirects must be a whole number ≥ 0');
-}
-
-/** The EgressError inside whatever got wrapped around it, else a translation of got's error. */
-function translate(err: unknown, host: string, timeoutMs: number): EgressError {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e instanceof EgressError) return e;
-  }
-  const code = (err as { code?: string } | null)?.code;
-  const message = err instanceof Error ? err.message : String(err);
-  if (code === 'ETIMEDOUT')
-    return new EgressError('timeout', `egress: ${host} did not answer within ${timeoutMs} ms`, {
-      host,
-      cause: err,
-    });
-  if (code === 'ERR_ABORTED')
-    return new EgressError('aborted', `egress: the call to ${host} was cancelled`, {
-      host,
-      cause: err,
-    });
-  return new EgressError('network', `egress: the call to ${host} failed: ${message}`, {
-    host,
-    cause: err,
-  });
 }
 
 // The statuses got follows when they carry a Location.
@@ -279,193 +218,4 @@ export function createEgress(opts: EgressOptions = {}): Egress {
   }
 
   return { request };
-}
-
-/**
- * Keeps a body's chunks as they arrive, counting them: the chunk that takes it past `maxBytes`
- * is refused through `tooLarge`. `done` gets them at the end, unless the call has settled.
- */
-function collectBody(
-  stream: Readable,
-  maxBytes: number,
-  settled: () => boolean,
-  tooLarge: (what: string) => void,
-  done: (chunks: Buffer[], size: number) => void,
-): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  stream.on('data', (chunk: Buffer) => {
-    if (settled()) return;
-    size += chunk.length;
-    if (size > maxBytes) {
-      tooLarge('runs to');
-      return;
-    }
-    chunks.push(chunk);
-  });
-  stream.on('end', () => {
-    if (!settled()) done(chunks, size);
-  });
-}
-
-/** Encodings an answer may come in; the same list got asks for. */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-
-function decoder(
-  encoding: string | undefined,
-): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
-  switch (encoding?.trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    case 'deflate':
-      return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    case 'br':
-      return zlib.createBrotliDecompress();
-    case undefined:
-    default:
-      return null;
-  }
-}
-
-/**
- * One request, no redirects, on node:http with the guarded keep-alive agent. The same rules as
- * the got path: one timer over the whole call, the byte cap counted after decompression (a
- * declared length past it refused at the headers), a 3xx returned as it is, errors as
- * EgressError — without got's stream machinery, which costs several times the CPU of the
- * request itself on a small POST.
- */
-function direct(a: {
-  req: EgressRequest;
-  url: URL;
-  method: string;
-  body: string | Buffer | undefined;
-  agents: { http: http.Agent; https: https.Agent };
-  userAgent: string;
-  started: number;
-}): Promise<EgressResponse> {
-  const { req, url, method, body, started } = a;
-  const host = url.hostname;
-  return new Promise<EgressResponse>((resolve, reject) => {
-    let settled = false;
-    let client: http.ClientRequest | undefined;
-    let stream: Readable | undefined;
-    const cleanup = () => {
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onAbort);
-    };
-    const fail = (e: EgressError) => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      client?.destroy();
-      stream?.destroy();
-      reject(e);
-    };
-    const onAbort = () =>
-      fail(new EgressError('aborted', `egress: the call to ${host} was cancelled`, { host }));
-    const timer = setTimeout(
-      () =>
-        fail(
-          new EgressError('timeout', `egress: ${host} did not answer within ${req.timeoutMs} ms`, {
-            host,
-          }),
-        ),
-      req.timeoutMs,
-    );
-    if (req.signal?.aborted) {
-      onAbort();
-      return;
-    }
-    req.signal?.addEventListener('abort', onAbort, { once: true });
-    const tooLarge = (what: string) =>
-      fail(
-        new EgressError(
-          'too_large',
-          `egress: the answer from ${host} ${what} more than ${req.maxBytes} bytes`,
-          { host },
-        ),
-      );
-
-    const headers: Record<string, string> = {
-      'user-agent': a.userAgent,
-      'accept-encoding': ACCEPT_ENCODING,
-    };
-    for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
-    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const https_ = url.protocol === 'https:';
-    try {
-      client = (https_ ? https : http).request({
-        hostname: host.replace(/^\[(.*)\]$/, '$1'),
-        port: url.port || (https_ ? 443 : 80),
-        path: url.pathname + url.search,
-        method,
-        headers,
-        agent: https_ ? a.agents.https : a.agents.http,
-      });
-    } catch (err) {
-      fail(translate(err, host, req.timeoutMs));
-      return;
-    }
-    client.on('error', (err) => fail(translate(err, host, req.timeoutMs)));
-    client.on('response', (res) => {
-      if (settled) {
-        res.resume();
-        return;
-      }
-      const hasBody = method !== 'HEAD' && res.statusCode !== 204 && res.statusCode !== 304;
-      const decode = hasBody ? decoder(res.headers['content-encoding']) : null;
-      const resHeaders: Record<string, string | string[] | undefined> = { ...res.headers };
-      if (decode) {
-        // The headers describe the body as returned: decompressed, of the length counted below.
-        delete resHeaders['content-encoding'];
-        delete resHeaders['content-length'];
-      } else if (hasBody) {
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > req.maxBytes) {
-          tooLarge('declares');
-          return;
-        }
-      }
-      const address = res.socket?.remoteAddress;
-      stream = decode ? res.pipe(decode) : res;
-      if (decode) {
-        decode.on('error', (err) =>
-          fail(
-            new EgressError(
-              'network',
-              `egress: the answer from ${host} could not be decoded: ${err.message}`,
-              { host, cause: err },
-            ),
-          ),
-        );
-        res.on('error', (err) => fail(translate(err, host, req.timeoutMs)));
-      }
-      stream.on('error', (err) => fail(translate(err, host, req.timeoutMs)));
-      collectBody(
-        stream,
-        req.maxBytes,
-        () => settled,
-        tooLarge,
-        (chunks, size) => {
-          settled = true;
-          cleanup();
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: resHeaders,
-            body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
-            url: url.toString(),
-            redirects: [],
-            address,
-            durationMs: Math.round(performance.now() - started),
-          });
-        },
-      );
-      // A body the server cuts off mid-way ends the response with 'aborted' (then 'close').
-      res.on('aborted', () =>
-        fail(new EgressError('network', `egress: the answer from ${host} was cut off`, { host })),
-      );
-    });
-    client.end(body);
-  });
 }
