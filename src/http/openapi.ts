@@ -92,13 +92,13 @@ export function buildOpenApi(
     const scope = requiredScope(def);
     for (const tag of def.tags)
       if (!knownTags.has(tag))
-        throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapi.ts TAGS`);
+        throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapiTags.ts TAGS`);
 
     // Parameters: path (shared components), query (from the struct), headers.
     const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
     const parameters: unknown[] = pathParams.map((name) => {
       if (!PATH_PARAMS[name])
-        throw new Error(`path parameter ${name} of ${path} is not in openapi.ts PATH_PARAMS`);
+        throw new Error(`path parameter ${name} of ${path} is not in openapiAnswers.ts PATH_PARAMS`);
       usedParams.add(name);
       return { $ref: `#/components/parameters/${name}` };
     });
