@@ -1,54 +1,27 @@
 /**
- * The methods of the CalDAV door: PROPFIND, PROPPATCH, GET/HEAD, PUT, DELETE, MKCALENDAR
- * here, REPORT in reports.ts. Reads run on the family's durable state (one actor read per
- * request, so a multistatus is one consistent picture); writes are commands through the
- * actor, the same deciders REST uses, so the change log, webhooks and reminders follow.
+ * The methods of the CalDAV door: PROPFIND, GET/HEAD, PUT and DELETE here, PROPPATCH and
+ * MKCALENDAR in collectionMethods.ts, REPORT in reports.ts. Reads run on the family's durable
+ * state (one actor read per request, so a multistatus is one consistent picture); writes are
+ * commands through the actor, the same deciders REST uses, so the change log, webhooks and
+ * reminders follow.
  */
-import {
-  decideCreateCollection,
-  decideDeleteCollection,
-  decideUpdateCollection,
-} from '../domain/collections/collections.js';
+import { decideDeleteCollection } from '../domain/collections/collections.js';
 import { decideDeleteEvent } from '../domain/calendar/events.js';
 import { decideDeleteEntries } from '../domain/collections/entries.js';
 import { decidePutEvent, decidePutTodo } from '../domain/caldav/objects.js';
 import type { EventRecord } from '../domain/calendar/types.js';
-import type { Color } from '../domain/collections/types.js';
-import type { FamilyState } from '../domain/shared/state.js';
 import { ALLOW, type DavRequest } from './request.js';
+import { mkcalendar, proppatch } from './collectionMethods.js';
 import { callerOf, multistatus, syncToken, xmlBody } from './common.js';
 import { CalDavError, readOnly, unsupportedObject } from './errors.js';
 import { eventPut } from './eventIn.js';
 import { readObject } from './icalRead.js';
-import { davCollections, findCollection, objectsOf, type DavCollection } from './objects.js';
-import {
-  ALLPROP,
-  nearestColor,
-  propResponse,
-  respond,
-  type PropContext,
-  type Resource,
-} from './props.js';
+import { davCollections, objectsOf } from './objects.js';
+import { collectionAt, objectName } from './paths.js';
+import { ALLPROP, propResponse, respond, type PropContext, type Resource } from './props.js';
 import { handleReport } from './reports.js';
 import { todoPut } from './todo.js';
-import { APPLE, CALDAV, DAV, child, d, el, type QName, type XmlElement } from './xml.js';
-
-/** The collection the path names, or 404. */
-function collectionAt(state: FamilyState, key: string): DavCollection {
-  const col = findCollection(state, key);
-  if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
-  return col;
-}
-
-function objectName(segment: string): string {
-  if (!segment.endsWith('.ics') || segment.length <= 4)
-    throw new CalDavError(404, `Objects are named <name>.ics, not ${segment.slice(0, 80)}`);
-  const name = segment.slice(0, -4);
-  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
-  if (name.length > 200 || /[\u0000-\u001f/]/.test(name))
-    throw new CalDavError(400, 'The object name is too long or holds control characters');
-  return name;
-}
+import { CALDAV, DAV, child, el, type QName, type XmlElement } from './xml.js';
 
 export async function handleMethod(req: DavRequest, root: boolean): Promise<void> {
   switch (req.koa.method) {
@@ -276,135 +249,5 @@ async function remove(req: DavRequest): Promise<void> {
       callerOf(req),
     );
   req.koa.status = 204;
-  req.koa.body = '';
-}
-
-/** displayname and calendar-color of a set/remove, as UpdateCollectionInput. */
-function collectionProps(el: XmlElement | undefined): {
-  name?: string;
-  color?: Color;
-  other: QName[];
-} {
-  const out: { name?: string; color?: Color; other: QName[] } = { other: [] };
-  for (const p of el?.children ?? []) {
-    if (p.ns === DAV && p.local === 'displayname') out.name = p.text.trim();
-    else if (p.ns === APPLE && p.local === 'calendar-color') {
-      const color = nearestColor(p.text);
-      if (!color)
-        throw new CalDavError(
-          400,
-          `calendar-color must be #RRGGBB or #RRGGBBAA, not ${p.text.slice(0, 20)}`,
-        );
-      out.color = color;
-    } else out.other.push({ ns: p.ns, local: p.local });
-  }
-  return out;
-}
-
-async function proppatch(req: DavRequest): Promise<void> {
-  const [key, segment] = req.segments;
-  if (key === undefined || segment !== undefined)
-    throw new CalDavError(
-      403,
-      "Only a collection's displayname and calendar-color can be changed",
-      { ns: DAV, local: 'cannot-modify-protected-property' },
-    );
-  const body = xmlBody(req);
-  if (!body || body.ns !== DAV || body.local !== 'propertyupdate')
-    throw new CalDavError(400, 'A PROPPATCH body must be a DAV:propertyupdate element');
-  const sets = body.children
-    .filter((c) => c.ns === DAV && c.local === 'set')
-    .map((s) => collectionProps(child(s, DAV, 'prop')));
-  const removes = body.children
-    .filter((c) => c.ns === DAV && c.local === 'remove')
-    .flatMap((r) => child(r, DAV, 'prop')?.children ?? []);
-  const input: { name?: string; color?: Color } = {};
-  const other: QName[] = [];
-  for (const s of sets) {
-    if (s.name !== undefined) input.name = s.name;
-    if (s.color !== undefined) input.color = s.color;
-    other.push(...s.other);
-  }
-  other.push(...removes.map((r) => ({ ns: r.ns, local: r.local })));
-  const href = await req.actor.read((state) => {
-    const col = collectionAt(state, key);
-    return `/dav/${encodeURIComponent(state.family.slug)}/${encodeURIComponent(col.collection.key)}/`;
-  });
-  const done = [
-    ...(input.name !== undefined ? [{ ns: DAV, local: 'displayname' }] : []),
-    ...(input.color ? [{ ns: APPLE, local: 'calendar-color' }] : []),
-  ];
-  if (other.length) {
-    // RFC 4918: all or nothing; the properties we cannot store fail the whole request.
-    const failed = d(
-      'propstat',
-      d('prop', other.map((o) => el(o)).join('')) + d('status', 'HTTP/1.1 403 Forbidden'),
-    );
-    const dependent = done.length
-      ? d(
-          'propstat',
-          d('prop', done.map((o) => el(o)).join('')) +
-            d('status', 'HTTP/1.1 424 Failed Dependency'),
-        )
-      : '';
-    multistatus(req, d('response', d('href', href) + failed + dependent));
-    return;
-  }
-  if (done.length)
-    await req.actor.execute((s, ctx) => decideUpdateCollection(s, key, input, ctx), callerOf(req));
-  multistatus(
-    req,
-    propResponse(
-      href,
-      done.map((o) => el(o)),
-      [],
-    ),
-  );
-}
-
-async function mkcalendar(req: DavRequest): Promise<void> {
-  const [key, segment] = req.segments;
-  if (key === undefined || segment !== undefined)
-    throw new CalDavError(403, 'Calendars are made at /dav/<family>/<new-name>/', {
-      ns: DAV,
-      local: 'resource-must-be-null',
-    });
-  const body = xmlBody(req);
-  const set = body ? child(child(body, DAV, 'set'), DAV, 'prop') : undefined;
-  const props = collectionProps(set);
-  const comps = set ? child(set, CALDAV, 'supported-calendar-component-set') : undefined;
-  if (comps && comps.children.some((c) => c.attrs.name?.toUpperCase() !== 'VEVENT')) {
-    throw new CalDavError(
-      403,
-      'New collections made through CalDAV are event calendars (VEVENT); make to-do lists through the API',
-      { ns: CALDAV, local: 'supported-calendar-component' },
-    );
-  }
-  await req.actor.read((state) => {
-    if (findCollection(state, key))
-      throw new CalDavError(405, `${key} already exists`, {
-        ns: DAV,
-        local: 'resource-must-be-null',
-      });
-  });
-  const made = await req.actor.execute(
-    (s, ctx) =>
-      decideCreateCollection(
-        s,
-        {
-          name: props.name || key,
-          key,
-          category: 'calendar',
-          ...(props.color ? { color: props.color } : {}),
-        },
-        ctx,
-      ),
-    callerOf(req),
-  );
-  req.koa.status = 201;
-  req.koa.set(
-    'Location',
-    `/dav/${encodeURIComponent(req.actor.family.slug)}/${encodeURIComponent(made.key)}/`,
-  );
   req.koa.body = '';
 }

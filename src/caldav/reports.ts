@@ -3,22 +3,20 @@
  * with text-match and is-not-defined, time-range, expand, limit-recurrence-set) and
  * sync-collection (RFC 6578). Time ranges are matched on the occurrences the calendar's own
  * expansion produces (the same code the REST listing and the ICS feed use), so a series with
- * removed and moved occurrences matches exactly where it happens.
+ * removed and moved occurrences matches exactly where it happens (occurrences.ts); expanded
+ * answers are written by expand.ts.
  */
-import { escapeText, foldLine } from '../domain/calendar/ics.js';
-import { isSeries, occurrenceData } from '../domain/calendar/events.js';
-import { seriesStarts } from '../domain/calendar/series.js';
-import type { EventData, EventRecord } from '../domain/calendar/types.js';
+import type { EventRecord } from '../domain/calendar/types.js';
 import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombstones.js';
 import type { FamilyState } from '../domain/shared/state.js';
-import { addDays, instantToLocal, localToInstant } from '../domain/shared/time.js';
 import type { DavRequest } from './request.js';
 import { createHash } from 'node:crypto';
 import { hasScope } from '../family/scopes.js';
 import { CalDavError } from './errors.js';
-import { PRODID, objectUid } from './eventOut.js';
+import { expandedIcs } from './expand.js';
 import { multistatus, parseToken, syncToken, xmlBody } from './common.js';
 import { findCollection, objectsOf, type DavCollection, type DavObject } from './objects.js';
+import { overlaps, range, type Range } from './occurrences.js';
 import { objectHref, respond, statusResponse, type PropContext } from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
 
@@ -43,12 +41,6 @@ function remembered(state: FamilyState, question: string, answer: () => string):
     kept.byQuestion.delete(kept.byQuestion.keys().next().value!);
   kept.byQuestion.set(question, fresh);
   return fresh;
-}
-
-interface Range {
-  start: number;
-  end: number;
-  local?: { tz: string; from: string; to: string };
 }
 
 export async function handleReport(req: DavRequest): Promise<void> {
@@ -99,47 +91,6 @@ function requested(body: XmlElement): { props: QName[]; expand?: Range } {
   const data = child(prop, CALDAV, 'calendar-data');
   const expand = child(data, CALDAV, 'expand');
   return { props, ...(expand ? { expand: range(expand) } : {}) };
-}
-
-/** Parsed ranges by element, so a filter is read once per request, not once per object. */
-const parsedRanges = new WeakMap<XmlElement, Range>();
-
-/** A time-range or expand element's start/end (UTC, `YYYYMMDDTHHMMSSZ`); open ends allowed. */
-function range(e: XmlElement): Range {
-  let r = parsedRanges.get(e);
-  if (!r) {
-    r = readRange(e);
-    parsedRanges.set(e, r);
-  }
-  return r;
-}
-
-function readRange(e: XmlElement): Range {
-  const parse = (v: string | undefined, fallback: number) => {
-    if (v === undefined) return fallback;
-    const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(v.trim());
-    if (!m)
-      throw new CalDavError(
-        400,
-        `${e.local} needs UTC times like 20260101T000000Z, not ${v.slice(0, 30)}`,
-        { ns: CALDAV, local: 'valid-filter' },
-      );
-    return Date.UTC(
-      Number(m[1]),
-      Number(m[2]) - 1,
-      Number(m[3]),
-      Number(m[4]),
-      Number(m[5]),
-      Number(m[6]),
-    );
-  };
-  const r = { start: parse(e.attrs.start, -8.64e15), end: parse(e.attrs.end, 8.64e15) };
-  if (r.end <= r.start)
-    throw new CalDavError(400, `${e.local} must end after it starts`, {
-      ns: CALDAV,
-      local: 'valid-filter',
-    });
-  return r;
 }
 
 function objectResponse(
@@ -267,152 +218,6 @@ function matchesProp(pf: XmlElement, obj: DavObject, component: string): boolean
     fold(v.replace(/\\([\\;,])/g, '$1').replace(/\\n/gi, '\n')).includes(needle),
   );
   return tm.attrs['negate-condition'] === 'yes' ? !hit : hit;
-}
-
-interface Occurrence {
-  date: string;
-  data: EventData;
-  title: string;
-  status: string;
-  start: number;
-  end: number;
-}
-
-/**
- * Local wall time → instant, remembered: the same occurrence dates come back in every REPORT,
- * and each fresh conversion asks Intl for two or three zone offsets.
- */
-const instants = new Map<string, number>();
-function instant(date: string, time: string, tz: string): number {
-  const key = `${tz}|${date}|${time}`;
-  let ms = instants.get(key);
-  if (ms === undefined) {
-    if (instants.size >= 200_000) instants.clear();
-    ms = localToInstant(date, time, tz).getTime();
-    instants.set(key, ms);
-  }
-  return ms;
-}
-
-/** An occurrence's end instant (listing.ts's eventEnd, through the remembered conversion). */
-function endOf(d: EventData, tz: string): number {
-  const allDay = d.allDay === true || d.time === undefined;
-  if (allDay) return instant(addDays(d.endDate ?? d.date, 1), '00:00', tz);
-  if (d.endTime !== undefined) return instant(d.endDate ?? d.date, d.endTime, tz);
-  if (d.endDate !== undefined && d.endDate > d.date)
-    return instant(addDays(d.endDate, 1), '00:00', tz);
-  return instant(d.date, d.time!, tz) + (d.durationMinutes ?? 60) * 60_000;
-}
-
-/** The local dates a UTC range touches, clamped to the years objects may have (remembered per range). */
-function localDates(r: Range, tz: string): { from: string; to: string } {
-  if (r.local?.tz === tz) return r.local;
-  const clamp = (ms: number) => Math.min(Math.max(ms, Date.UTC(1899, 0, 1)), Date.UTC(2201, 0, 1));
-  r.local = {
-    tz,
-    from: instantToLocal(new Date(clamp(r.start)), tz).date,
-    to: instantToLocal(new Date(clamp(r.end)), tz).date,
-  };
-  return r.local;
-}
-
-/**
- * The event's occurrences that overlap `r` (removed ones left out, moved ones where they are),
- * at most `max`. Candidates come from the series' own expansion over the local dates the range
- * touches (a day earlier, for events that run past midnight); only they are converted to
- * instants.
- */
-function occurrencesIn(ev: EventRecord, r: Range, tz: string, max = Infinity): Occurrence[] {
-  const { from, to } = localDates(r, tz);
-  const candidates = new Set<string>();
-  for (const date of seriesStarts(ev, { from: addDays(from, -1), to })) {
-    candidates.add(date);
-    if (candidates.size > 5000) break;
-  }
-  // Moved occurrences may now fall inside the range from anywhere.
-  for (const [date, x] of Object.entries(ev.exceptions ?? {}))
-    if (!x.removed && x.data?.date !== undefined) candidates.add(date);
-  const out: Occurrence[] = [];
-  for (const date of candidates) {
-    const x = ev.exceptions?.[date];
-    if (x?.removed) continue;
-    const data = occurrenceData(ev, date, x);
-    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) continue;
-    const allDay = data.allDay === true || data.time === undefined;
-    const start = instant(data.date, allDay ? '00:00' : data.time!, tz);
-    const end = endOf(data, tz);
-    // RFC 4791 §9.9: a zero-length event overlaps when it starts inside the range.
-    if (start < r.end && (end > r.start || (end === start && start >= r.start))) {
-      out.push({
-        date,
-        data,
-        title: x?.title ?? ev.title,
-        status: x?.status ?? ev.status,
-        start,
-        end,
-      });
-      if (out.length >= max) break;
-    }
-  }
-  return out.sort((a, b) => a.start - b.start);
-}
-
-function overlaps(obj: DavObject, col: DavCollection, r: Range, state: FamilyState): boolean {
-  const tz = state.family.timezone;
-  if (col.component === 'VEVENT')
-    return occurrencesIn(obj.entry as EventRecord, r, tz, 1).length > 0;
-  // A to-do with a DUE date occupies that day; one without matches every range (RFC 4791 §9.9).
-  const due = /\r\nDUE;VALUE=DATE:(\d{4})(\d{2})(\d{2})/.exec(obj.ics);
-  if (!due) return true;
-  const day = `${due[1]}-${due[2]}-${due[3]}`;
-  const start = localToInstant(day, '00:00', tz).getTime();
-  return start < r.end && localToInstant(addDays(day, 1), '00:00', tz).getTime() > r.start;
-}
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-
-/** `YYYYMMDDTHHMMSSZ`, by hand: this runs for every occurrence of an expanded answer. */
-function stamp(ms: number): string {
-  const d = new Date(ms);
-  return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}Z`;
-}
-
-/** Folds only what needs it (most lines are short). */
-function fold(line: string): string {
-  return line.length > 18 && Buffer.byteLength(line) > 75 ? foldLine(line) : line;
-}
-
-/** The event as separate occurrences in UTC (calendar-data `expand`), no RRULE or EXDATE. */
-export function expandedIcs(state: FamilyState, ev: EventRecord, r: Range): string {
-  const tz = state.family.timezone;
-  const uid = escapeText(objectUid(state, ev));
-  const repeating = isSeries(ev);
-  const out = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN'];
-  const updated = stamp(Date.parse(ev.updatedAt));
-  for (const o of occurrencesIn(ev, r, tz)) {
-    const allDay = o.data.allDay === true || o.data.time === undefined;
-    out.push('BEGIN:VEVENT', `UID:${uid}`, `DTSTAMP:${updated}`);
-    if (repeating) {
-      out.push(
-        allDay || !ev.data.time
-          ? `RECURRENCE-ID;VALUE=DATE:${o.date.replaceAll('-', '')}`
-          : `RECURRENCE-ID:${stamp(instant(o.date, ev.data.time, tz))}`,
-      );
-    }
-    if (allDay) {
-      out.push(
-        `DTSTART;VALUE=DATE:${o.data.date.replaceAll('-', '')}`,
-        `DTEND;VALUE=DATE:${addDays(o.data.endDate ?? o.data.date, 1).replaceAll('-', '')}`,
-      );
-    } else out.push(`DTSTART:${stamp(o.start)}`, `DTEND:${stamp(o.end)}`);
-    out.push(`SUMMARY:${escapeText(o.title)}`);
-    const note = o.data.note ?? o.data.description;
-    if (typeof note === 'string' && note) out.push(`DESCRIPTION:${escapeText(note)}`);
-    if (o.data.where) out.push(`LOCATION:${escapeText(o.data.where)}`);
-    out.push(`STATUS:${o.status === 'archived' ? 'CANCELLED' : 'CONFIRMED'}`, 'END:VEVENT');
-  }
-  out.push('END:VCALENDAR');
-  return out.map(fold).join('\r\n') + '\r\n';
 }
 
 // ---- sync-collection -----------------------------------------------------------------------

@@ -1,0 +1,146 @@
+/**
+ * The collection methods of the CalDAV door: PROPPATCH (a collection's displayname and
+ * calendar-color, all or nothing) and MKCALENDAR/MKCOL (a new event calendar).
+ */
+import {
+  decideCreateCollection,
+  decideUpdateCollection,
+} from '../domain/collections/collections.js';
+import type { Color } from '../domain/collections/types.js';
+import type { DavRequest } from './request.js';
+import { callerOf, multistatus, xmlBody } from './common.js';
+import { CalDavError } from './errors.js';
+import { findCollection } from './objects.js';
+import { collectionAt } from './paths.js';
+import { nearestColor, propResponse } from './props.js';
+import { APPLE, CALDAV, DAV, child, d, el, type QName, type XmlElement } from './xml.js';
+
+/** displayname and calendar-color of a set/remove, as UpdateCollectionInput. */
+function collectionProps(el: XmlElement | undefined): {
+  name?: string;
+  color?: Color;
+  other: QName[];
+} {
+  const out: { name?: string; color?: Color; other: QName[] } = { other: [] };
+  for (const p of el?.children ?? []) {
+    if (p.ns === DAV && p.local === 'displayname') out.name = p.text.trim();
+    else if (p.ns === APPLE && p.local === 'calendar-color') {
+      const color = nearestColor(p.text);
+      if (!color)
+        throw new CalDavError(
+          400,
+          `calendar-color must be #RRGGBB or #RRGGBBAA, not ${p.text.slice(0, 20)}`,
+        );
+      out.color = color;
+    } else out.other.push({ ns: p.ns, local: p.local });
+  }
+  return out;
+}
+
+export async function proppatch(req: DavRequest): Promise<void> {
+  const [key, segment] = req.segments;
+  if (key === undefined || segment !== undefined)
+    throw new CalDavError(
+      403,
+      "Only a collection's displayname and calendar-color can be changed",
+      { ns: DAV, local: 'cannot-modify-protected-property' },
+    );
+  const body = xmlBody(req);
+  if (!body || body.ns !== DAV || body.local !== 'propertyupdate')
+    throw new CalDavError(400, 'A PROPPATCH body must be a DAV:propertyupdate element');
+  const sets = body.children
+    .filter((c) => c.ns === DAV && c.local === 'set')
+    .map((s) => collectionProps(child(s, DAV, 'prop')));
+  const removes = body.children
+    .filter((c) => c.ns === DAV && c.local === 'remove')
+    .flatMap((r) => child(r, DAV, 'prop')?.children ?? []);
+  const input: { name?: string; color?: Color } = {};
+  const other: QName[] = [];
+  for (const s of sets) {
+    if (s.name !== undefined) input.name = s.name;
+    if (s.color !== undefined) input.color = s.color;
+    other.push(...s.other);
+  }
+  other.push(...removes.map((r) => ({ ns: r.ns, local: r.local })));
+  const href = await req.actor.read((state) => {
+    const col = collectionAt(state, key);
+    return `/dav/${encodeURIComponent(state.family.slug)}/${encodeURIComponent(col.collection.key)}/`;
+  });
+  const done = [
+    ...(input.name !== undefined ? [{ ns: DAV, local: 'displayname' }] : []),
+    ...(input.color ? [{ ns: APPLE, local: 'calendar-color' }] : []),
+  ];
+  if (other.length) {
+    // RFC 4918: all or nothing; the properties we cannot store fail the whole request.
+    const failed = d(
+      'propstat',
+      d('prop', other.map((o) => el(o)).join('')) + d('status', 'HTTP/1.1 403 Forbidden'),
+    );
+    const dependent = done.length
+      ? d(
+          'propstat',
+          d('prop', done.map((o) => el(o)).join('')) +
+            d('status', 'HTTP/1.1 424 Failed Dependency'),
+        )
+      : '';
+    multistatus(req, d('response', d('href', href) + failed + dependent));
+    return;
+  }
+  if (done.length)
+    await req.actor.execute((s, ctx) => decideUpdateCollection(s, key, input, ctx), callerOf(req));
+  multistatus(
+    req,
+    propResponse(
+      href,
+      done.map((o) => el(o)),
+      [],
+    ),
+  );
+}
+
+export async function mkcalendar(req: DavRequest): Promise<void> {
+  const [key, segment] = req.segments;
+  if (key === undefined || segment !== undefined)
+    throw new CalDavError(403, 'Calendars are made at /dav/<family>/<new-name>/', {
+      ns: DAV,
+      local: 'resource-must-be-null',
+    });
+  const body = xmlBody(req);
+  const set = body ? child(child(body, DAV, 'set'), DAV, 'prop') : undefined;
+  const props = collectionProps(set);
+  const comps = set ? child(set, CALDAV, 'supported-calendar-component-set') : undefined;
+  if (comps && comps.children.some((c) => c.attrs.name?.toUpperCase() !== 'VEVENT')) {
+    throw new CalDavError(
+      403,
+      'New collections made through CalDAV are event calendars (VEVENT); make to-do lists through the API',
+      { ns: CALDAV, local: 'supported-calendar-component' },
+    );
+  }
+  await req.actor.read((state) => {
+    if (findCollection(state, key))
+      throw new CalDavError(405, `${key} already exists`, {
+        ns: DAV,
+        local: 'resource-must-be-null',
+      });
+  });
+  const made = await req.actor.execute(
+    (s, ctx) =>
+      decideCreateCollection(
+        s,
+        {
+          name: props.name || key,
+          key,
+          category: 'calendar',
+          ...(props.color ? { color: props.color } : {}),
+        },
+        ctx,
+      ),
+    callerOf(req),
+  );
+  req.koa.status = 201;
+  req.koa.set(
+    'Location',
+    `/dav/${encodeURIComponent(req.actor.family.slug)}/${encodeURIComponent(made.key)}/`,
+  );
+  req.koa.body = '';
+}
