@@ -3,26 +3,23 @@
  * then creates the first family on an empty store (so a start that cannot listen leaves no
  * family whose key nobody saw); stops in order (stop accepting, finish in-flight requests,
  * commit, close LMDB).
+ * The first start is in bootstrap.ts, the background sweeps in housekeeping.ts.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve as resolvePath } from 'node:path';
 import { randomFillSync } from 'node:crypto';
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
-import { defaultFamilyZone, publicBase, type Config } from './config.js';
+import { publicBase, type Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
 import { areaReactions } from './domain/areas.js';
-import { createFamily } from './family/admin.js';
 import { followQueuedFamilyUpdates } from './family/queuedUpdates.js';
-import { Conflict, Invalid } from './domain/shared/errors.js';
-import { StartupError } from './startup.js';
 import { listen } from './listen.js';
 import { createIdGenerator, pooledRandom, type IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
 import { createApp } from './http/app.js';
-import { buildOpenApi } from './http/openapi.js';
+import { daemonOpenApi } from './http/apiDocument.js';
 import systemRoutes from './http/routes/system.js';
 import { areaRoutes } from './http/routes/index.js';
 import type { Door, RouteDef, Services } from './http/route.js';
@@ -35,11 +32,10 @@ import { Notifier } from './notifications/sender.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 import { InFlightGauge } from './webhooks/budget.js';
 import { webhookCheckpoint } from './domain/webhooks/destinations.js';
-import { webhooksOpenApi } from './http/routes/webhooks.schema.js';
 import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
-import { bannerUrl, publicUrlWarning } from './banner.js';
+import { publicUrlWarning } from './banner.js';
 import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
 import { OAuthAuthority } from './oauth/authority.js';
 import { oauthDoor, oauthUrls } from './oauth/endpoints.js';
@@ -51,17 +47,14 @@ import { StreamTickets } from './stream/tickets.js';
 import { DisplayWeatherCache } from './public/displayWeather.js';
 import { DisplayStreams } from './public/displayStream.js';
 import { caldavDoor } from './caldav/door.js';
+import { bootstrap, type BootstrapHooks } from './bootstrap.js';
+import { startHousekeeping } from './housekeeping.js';
+import { logStoreHealth } from './storeHealth.js';
 
-export interface DaemonOptions {
+/** Options of the daemon; the first start's hooks (onBootstrap, onNoKey) are in bootstrap.ts. */
+export interface DaemonOptions extends BootstrapHooks {
   logger?: Logger;
   now?: () => Date;
-  /**
-   * Called with the first family's key when the store was empty (default: print it on stderr);
-   * `url` is the address a person can use (see bannerUrl), `localUrl` the one this machine reaches.
-   */
-  onBootstrap?: (family: FamilyInfo, apiKey: string, url: string, localUrl: string) => void;
-  /** Called when the first family exists but has no usable key (default: print how to make one). */
-  onNoKey?: (family: FamilyInfo, dataDir: string) => void;
   /** The outbound client (default: a guard over the system resolver); tests pass their own. */
   egress?: Egress;
 }
@@ -108,22 +101,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const store = Store.open(config.storage.dataDir, {
     mapSizeBytes: config.storage.mapSizeMiB * 1024 * 1024,
   });
-  // A full disk is logged once when writes start failing and once when they work again.
-  store.onWriteHealth((state, error) => {
-    if (state === 'failing')
-      logger.error(
-        { kind: error?.kind, reason: error?.message },
-        'writes are failing; reads go on',
-      );
-    else logger.info('writes work again');
-  });
-  // Each failed commit is followed by a fresh LMDB environment (store.ts: reopen); lmdb-js
-  // prints each failure on stderr too, so this adds one line per failure at most.
-  store.onReopen((failed) => {
-    if (failed)
-      logger.error({ err: failed }, 'could not reopen the store; trying again in a second');
-    else logger.info('reopened the store after a failed commit');
-  });
+  logStoreHealth(store, logger);
 
   // 1. Actors, routes, app.
   const onCommitted = new Set<(family: FamilyInfo, lastSeq: number) => void>();
@@ -256,20 +234,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     { name: 'caldav', mount: ({ services: s }) => caldavDoor(s) },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
-  // The `webhooks` section describes the deliveries the daemon sends, beside the paths it serves.
-  const base = buildOpenApi(routes, { version: VERSION, serverUrl: config.server.publicUrl }) as {
-    components: Record<string, Record<string, unknown>>;
-  };
-  const hooks = webhooksOpenApi();
-  document = {
-    ...base,
-    webhooks: hooks.webhooks,
-    components: {
-      ...base.components,
-      schemas: { ...base.components.schemas, ...hooks.schemas },
-      parameters: { ...base.components.parameters, ...hooks.parameters },
-    },
-  };
+  document = daemonOpenApi(routes, config.server.publicUrl);
   const { app, router } = createApp(services, routes, metrics);
   for (const door of doors) {
     if (door.mount) app.use(door.mount({ services, routes, baseUrl: () => url, version: VERSION }));
@@ -347,35 +312,13 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   // `family update` from the command line, applied on the family's actor within POLL_MS.
   const queuedUpdates = followQueuedFamilyUpdates(store, registry, logger);
 
-  // 5. Housekeeping: expired idempotency records, in bounded passes that follow each other
-  //    while there is more to remove, then once a minute.
-  let sweep: NodeJS.Timeout;
-  const sweepPass = (): void => {
-    store.sweepIdempotency(now().getTime(), 500).then(
-      (removed) => {
-        sweep = setTimeout(sweepPass, removed === 500 ? 50 : 60_000);
-        sweep.unref();
-      },
-      (err) => {
-        logger.warn({ err }, 'idempotency sweep failed');
-        sweep = setTimeout(sweepPass, 60_000);
-        sweep.unref();
-      },
-    );
-  };
-  sweep = setTimeout(sweepPass, 1_000);
-  sweep.unref();
-  // Expired OAuth codes and tokens, and registrations never used, every ten minutes.
-  const oauthSweep = setInterval(() => {
-    authority.sweep().catch((err: unknown) => logger.warn({ err }, 'OAuth sweep failed'));
-  }, 600_000);
-  oauthSweep.unref();
+  // 5. Housekeeping: expired idempotency records, OAuth codes, tokens and unused registrations.
+  const housekeeping = startHousekeeping(store, authority, now, logger);
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      clearTimeout(sweep);
-      clearInterval(oauthSweep);
+      housekeeping.stop();
       queuedUpdates.stop();
       closeSharedFeedReader(egress); // a slow feed must not hold the stop up
       hub.close(); // open streams end now, or the server would wait for them
@@ -418,87 +361,4 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     close,
     streams: hub,
   };
-}
-
-interface BootstrapDeps {
-  config: Config;
-  now: () => Date;
-  newId: IdGenerator;
-  logger: Logger;
-  url: string;
-  opts: DaemonOptions;
-  /** publicUrl names this machine's localhost although other devices are meant to connect. */
-  publicUrlUnusable: boolean;
-}
-
-async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<void> {
-  if (store.listFamilies().length === 0) {
-    try {
-      const made = await createFamily(
-        store,
-        { slug, name: 'Home' },
-        {
-          now: d.now(),
-          newId: d.newId,
-          defaultTimezone: defaultFamilyZone(d.config),
-          withKey: 'admin (first start)',
-        },
-      );
-      const url = bannerUrl(d.config.server.publicUrl, d.url);
-      if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, d.url);
-      else printBootstrap(made.family, made.apiKey!, url, d.url, d.publicUrlUnusable);
-      // The key itself only on stderr (printBootstrap): log pipelines keep stdout's JSON.
-      d.logger.info(
-        { family: made.family.slug, keyId: made.key?.id ?? null },
-        'created the first family and its admin key (printed on stderr)',
-      );
-      return;
-    } catch (err) {
-      if (err instanceof Invalid) {
-        throw new StartupError(
-          `cannot create the first family from families.bootstrapSlug "${slug}" and families.defaultTimezone: ${err.message}`,
-        );
-      }
-      // Conflict: `family create <slug>` from the command line got there first; that family stands.
-      if (!(err instanceof Conflict)) throw err;
-    }
-  }
-  const family = store.getFamilyBySlug(slug);
-  if (family && !store.listKeys(family.id).some((k) => !k.revokedAt)) {
-    (d.opts.onNoKey ?? printNoKey)(family, d.config.storage.dataDir);
-    d.logger.warn({ family: family.slug }, 'the first family has no active API key');
-  }
-}
-
-/**
- * The first-start banner, for the person at the terminal or reading `docker logs`. It goes to
- * stderr so that stdout stays one JSON log object per line (docs/decisions.md, Operations).
- */
-function printBootstrap(
-  family: FamilyInfo,
-  apiKey: string,
-  url: string,
-  localUrl: string,
-  publicUrlUnusable: boolean,
-): void {
-  const port = new URL(localUrl).port;
-  process.stderr.write(
-    `\nCreated the first family "${family.slug}" in time zone ${family.timezone}. If the household lives in another zone:\n` +
-      `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
-      `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
-      `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
-      `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
-      (url === localUrl ? '' : `On this machine: ${localUrl}\n`) +
-      (publicUrlUnusable
-        ? `From other devices use this machine's network address (port ${port}, or the one Docker publishes) and set HOUSEHOLD_PUBLIC_URL to it, so share links work.\n`
-        : '') +
-      '\n',
-  );
-}
-
-function printNoKey(family: FamilyInfo, dataDir: string): void {
-  process.stderr.write(
-    `Family "${family.slug}" has no active API key. Make one with: ` +
-      `household-organizer key create ${family.slug} --data-dir ${resolvePath(dataDir)}\n`,
-  );
 }

@@ -6,12 +6,13 @@
  * folder without one (a mistyped `--data-dir`), refuse instead of reading an empty store.
  * Usage, options and examples of each command are in help.ts, which `--help` prints and which
  * says which options a command takes (any other is a usage error, so a typo cannot pass).
+ * Reading the arguments is in args.ts; `serve` in serve.ts.
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { defaultFamilyZone, loadConfig, type Config } from '../config.js';
+import { defaultFamilyZone, loadConfig } from '../config.js';
 import { Store, STORE_FILE } from '../store/store.js';
 import {
   createFamily,
@@ -21,86 +22,20 @@ import {
   waitForQueuedUpdate,
 } from '../family/admin.js';
 import { keyWithoutHash } from '../family/keys.js';
-import { listGrants, revokeGrantInStore } from '../oauth/authority.js';
+import { listGrants, revokeGrantInStore } from '../oauth/grantStore.js';
 import { grantView } from '../domain/oauth/grants.js';
 import { SCOPES } from '../family/scopes.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
 import { Conflict, DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
 import type { Scope } from '../store/types.js';
-import { StartupError, explainFsError } from '../startup.js';
+import { explainFsError } from '../startup.js';
 import { CliFailure, EXIT, UsageError, reportFailure } from './exit.js';
 import { makePrivateFolder, writePrivateFile } from './output.js';
-import {
-  COMMANDS,
-  GLOBAL_OPTIONS,
-  commandHelp,
-  findCommand,
-  groupCommands,
-  groupHelp,
-  overview,
-  usageLine,
-  type CommandSpec,
-} from './help.js';
+import { commandHelp, findCommand, groupCommands, groupHelp, overview } from './help.js';
+import { PARSE_OPTIONS, checkArguments, usageFor, type Values } from './args.js';
+import { serve } from './serve.js';
 import { VERSION } from '../version.js';
-
-/**
- * What parseArgs accepts: every option of the table in help.ts (a command's own are checked after).
- */
-const PARSE_OPTIONS = Object.fromEntries(
-  [...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)].map((o) => [
-    o.name,
-    {
-      type: o.value ? ('string' as const) : ('boolean' as const),
-      ...(o.name === 'help' ? { short: 'h' } : {}),
-    },
-  ]),
-);
-
-/** The options as main reads them (parseArgs types a derived option table loosely). */
-type Values = { [name: string]: string | boolean | undefined } & Partial<
-  Record<
-    | 'data-dir'
-    | 'config'
-    | 'port'
-    | 'host'
-    | 'name'
-    | 'timezone'
-    | 'scopes'
-    | 'person'
-    | 'out'
-    | 'location',
-    string
-  >
-> & { json?: boolean; help?: boolean; version?: boolean };
-
-/**
- * The short usage a usage error ends with: the command's own line, its group's commands, or the
- * overview.
- */
-function usageFor(command: CommandSpec | undefined, firstWord?: string): string {
-  if (command)
-    return `Usage: ${usageLine(command)}\nRun 'household-organizer ${command.name} --help' for its options and examples.`;
-  if (firstWord && groupCommands(firstWord).length) return groupHelp(firstWord);
-  return overview(VERSION);
-}
-
-/**
- * Options given that `command` does not take, and positionals beyond its arguments: usage errors.
- */
-function checkArguments(
-  command: CommandSpec,
-  values: Record<string, unknown>,
-  positionals: string[],
-): void {
-  const takes = new Set([...GLOBAL_OPTIONS, ...command.options].map((o) => o.name));
-  for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && !takes.has(name))
-      throw new UsageError(`${command.name} does not take --${name}`);
-  }
-  const extra = positionals.slice(command.name.split(' ').length + command.args.length);
-  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" for ${command.name}`);
-}
 
 /** How long `family update` waits for a running daemon to apply it (it polls every 100 ms). */
 const QUEUED_UPDATE_WAIT_MS = 1_500;
@@ -379,38 +314,4 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     return reportFailure(e, { json, usage: usageFor(spec, pos[0]) });
   }
-}
-
-async function serve(config: Config): Promise<number> {
-  // The cluster's parts (src/cluster/) are not yet behind the HTTP daemon: starting a lone
-  // embedded node while the operator asked for a cluster would look like one and lose its writes.
-  if (config.cluster) {
-    throw new StartupError(
-      'cluster mode is configured but `serve` does not run it yet ' +
-        '(docs/scaling.md, "State"); remove the `cluster` section to run one embedded node',
-    );
-  }
-  const { startDaemon } = await import('../server.js');
-  const daemon = await startDaemon(config);
-  await new Promise<void>((stopped) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      daemon.logger.info({ signal }, `received ${signal}, stopping`);
-      // Orderly shutdown must finish within 10 s. These last words go to stderr: the process
-      // exits at once, before the asynchronous JSON log could write them.
-      setTimeout(() => {
-        process.stderr.write('shutdown took too long; exiting\n');
-        process.exit(1);
-      }, 10_000).unref();
-      daemon.close().then(stopped, (err) => {
-        process.stderr.write(`shutdown failed: ${String(err)}\n`);
-        process.exit(1);
-      });
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
-  return EXIT.ok;
 }

@@ -10,11 +10,13 @@
  * - A grant works while it is not revoked, its approving admin key is not revoked and its
  *   family exists; it is checked on every use, so a revocation takes effect at once.
  * - Creation and revocation of a grant are logged in the family's change log through its actor.
+ *
+ * The records' shapes are in records.ts; listing and revoking grants in the store, in grantStore.ts.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
-import type { ApiKeyRecord, FamilyInfo, OAuthWrite } from '../store/types.js';
+import type { ApiKeyRecord, OAuthWrite } from '../store/types.js';
 import type { Caller } from '../domain/shared/state.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import {
@@ -24,78 +26,18 @@ import {
   type OAuthScope,
 } from '../domain/oauth/grants.js';
 import { makeCredential, parseCredential, sameHash, verifierMatches } from './credentials.js';
-
-export const CODE_SECONDS = 60;
-export const ACCESS_SECONDS = 3600;
-export const REFRESH_DAYS = 30;
-
-export interface OAuthClient {
-  id: string;
-  name: string;
-  redirectUris: string[];
-  authMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
-  secretHash: string | null;
-  createdAt: string;
-  /** Hash of the registering address's rate-limit bucket: counts its unused registrations. */
-  addressHash: string;
-  /** When a code was first issued to it; unused registrations expire (docs/oauth.md). */
-  usedAt: string | null;
-}
-
-export interface CodeRecord {
-  id: string;
-  secretHash: string;
-  clientId: string;
-  redirectUri: string;
-  codeChallenge: string;
-  scopes: OAuthScope[];
-  resource: string;
-  familyId: string;
-  keyId: string;
-  personId: string | null;
-  expiresAt: number;
-  /** Set when spent; the grant it made, so a replay can revoke it. */
-  spentAt?: number;
-  grantId?: string;
-}
-
-export interface TokenRecord {
-  id: string;
-  kind: 'access' | 'refresh';
-  secretHash: string;
-  grantId: string;
-  familyId: string;
-  clientId: string;
-  scopes: OAuthScope[];
-  expiresAt: number;
-  spentAt?: number;
-}
-
-export interface TokenAnswer {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-  scope: string;
-}
-
-/** An OAuth failure as RFC 6749 §5.2 names it; the endpoint turns it into a 400 or 401. */
-export class OAuthFailure extends Error {
-  constructor(
-    readonly error: string,
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
-
-/** What a verified access token lets its bearer be: the grant as a key of its family. */
-export interface VerifiedGrant {
-  grant: OAuthGrant;
-  family: FamilyInfo;
-  key: ApiKeyRecord;
-}
+import {
+  ACCESS_SECONDS,
+  CODE_SECONDS,
+  OAuthFailure,
+  REFRESH_DAYS,
+  type CodeRecord,
+  type OAuthClient,
+  type TokenAnswer,
+  type TokenRecord,
+  type VerifiedGrant,
+} from './records.js';
+import { listGrants, revokeGrantInStore } from './grantStore.js';
 
 export interface AuthorityDeps {
   store: Store;
@@ -429,31 +371,3 @@ type RefreshOutcome =
   | { grant: OAuthGrant; scopes: OAuthScope[] };
 
 const UNUSED_CLIENT_MS = 24 * 3_600_000;
-
-/** A family's grants, oldest first (also for the CLI, which has no daemon). */
-export function listGrants(store: Store, familyId: string): OAuthGrant[] {
-  return store
-    .listOAuth<OAuthGrant>('grant')
-    .filter((g) => g.familyId === familyId)
-    .sort((a, b) => (a.id < b.id ? -1 : 1));
-}
-
-/** Marks a grant revoked and drops its tokens in one transaction (the CLI's path too). */
-export async function revokeGrantInStore(
-  store: Store,
-  grantId: string,
-  now: Date,
-): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {
-  const tokens = store.listOAuth<TokenRecord>('token').filter((t) => t.grantId === grantId);
-  return store.transactOAuth<{ grant: OAuthGrant; already: boolean } | undefined>((read) => {
-    const grant = read<OAuthGrant>('grant', grantId);
-    if (!grant) return { writes: [], result: undefined };
-    const drop: OAuthWrite[] = tokens.map((t) => ({ kind: 'token', id: t.id, value: null }));
-    if (grant.revokedAt) return { writes: drop, result: { grant, already: true } };
-    const revoked = { ...grant, revokedAt: now.toISOString() };
-    return {
-      writes: [...drop, { kind: 'grant', id: grant.id, value: revoked }],
-      result: { grant: revoked, already: false },
-    };
-  });
-}

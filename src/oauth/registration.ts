@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { randomBase62 } from '../family/secrets.js';
 import type { Store } from '../store/store.js';
 import { makeClientSecret, parseScopes, redirectUriProblem } from './credentials.js';
-import type { OAuthAuthority, OAuthClient } from './authority.js';
+import type { OAuthAuthority } from './authority.js';
+import type { OAuthClient } from './records.js';
 
 export const PER_HOUR = 20;
 export const UNUSED_PER_ADDRESS = 50;

@@ -1,0 +1,108 @@
+/**
+ * The first start (server.ts, step 3): on an empty store, the first family and its admin key,
+ * printed once on stderr; a store whose first family has no usable key says how to make one.
+ */
+import { resolve as resolvePath } from 'node:path';
+import type { Logger } from 'pino';
+import { defaultFamilyZone, type Config } from './config.js';
+import type { Store } from './store/store.js';
+import { createFamily } from './family/admin.js';
+import { Conflict, Invalid } from './domain/shared/errors.js';
+import { StartupError } from './startup.js';
+import type { IdGenerator } from './domain/shared/ids.js';
+import type { FamilyInfo } from './domain/shared/state.js';
+import { bannerUrl } from './banner.js';
+
+/** What a caller of the daemon may do instead of printing (tests, mostly). */
+export interface BootstrapHooks {
+  /**
+   * Called with the first family's key when the store was empty (default: print it on stderr);
+   * `url` is the address a person can use (see bannerUrl), `localUrl` the one this machine reaches.
+   */
+  onBootstrap?: (family: FamilyInfo, apiKey: string, url: string, localUrl: string) => void;
+  /** Called when the first family exists but has no usable key (default: print how to make one). */
+  onNoKey?: (family: FamilyInfo, dataDir: string) => void;
+}
+
+interface BootstrapDeps {
+  config: Config;
+  now: () => Date;
+  newId: IdGenerator;
+  logger: Logger;
+  url: string;
+  opts: BootstrapHooks;
+  /** publicUrl names this machine's localhost although other devices are meant to connect. */
+  publicUrlUnusable: boolean;
+}
+
+export async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<void> {
+  if (store.listFamilies().length === 0) {
+    try {
+      const made = await createFamily(
+        store,
+        { slug, name: 'Home' },
+        {
+          now: d.now(),
+          newId: d.newId,
+          defaultTimezone: defaultFamilyZone(d.config),
+          withKey: 'admin (first start)',
+        },
+      );
+      const url = bannerUrl(d.config.server.publicUrl, d.url);
+      if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, d.url);
+      else printBootstrap(made.family, made.apiKey!, url, d.url, d.publicUrlUnusable);
+      // The key itself only on stderr (printBootstrap): log pipelines keep stdout's JSON.
+      d.logger.info(
+        { family: made.family.slug, keyId: made.key?.id ?? null },
+        'created the first family and its admin key (printed on stderr)',
+      );
+      return;
+    } catch (err) {
+      if (err instanceof Invalid) {
+        throw new StartupError(
+          `cannot create the first family from families.bootstrapSlug "${slug}" and families.defaultTimezone: ${err.message}`,
+        );
+      }
+      // Conflict: `family create <slug>` from the command line got there first; that family stands.
+      if (!(err instanceof Conflict)) throw err;
+    }
+  }
+  const family = store.getFamilyBySlug(slug);
+  if (family && !store.listKeys(family.id).some((k) => !k.revokedAt)) {
+    (d.opts.onNoKey ?? printNoKey)(family, d.config.storage.dataDir);
+    d.logger.warn({ family: family.slug }, 'the first family has no active API key');
+  }
+}
+
+/**
+ * The first-start banner, for the person at the terminal or reading `docker logs`. It goes to
+ * stderr so that stdout stays one JSON log object per line (docs/decisions.md, Operations).
+ */
+function printBootstrap(
+  family: FamilyInfo,
+  apiKey: string,
+  url: string,
+  localUrl: string,
+  publicUrlUnusable: boolean,
+): void {
+  const port = new URL(localUrl).port;
+  process.stderr.write(
+    `\nCreated the first family "${family.slug}" in time zone ${family.timezone}. If the household lives in another zone:\n` +
+      `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
+      `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
+      `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
+      `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
+      (url === localUrl ? '' : `On this machine: ${localUrl}\n`) +
+      (publicUrlUnusable
+        ? `From other devices use this machine's network address (port ${port}, or the one Docker publishes) and set HOUSEHOLD_PUBLIC_URL to it, so share links work.\n`
+        : '') +
+      '\n',
+  );
+}
+
+function printNoKey(family: FamilyInfo, dataDir: string): void {
+  process.stderr.write(
+    `Family "${family.slug}" has no active API key. Make one with: ` +
+      `household-organizer key create ${family.slug} --data-dir ${resolvePath(dataDir)}\n`,
+  );
+}

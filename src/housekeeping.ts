@@ -1,0 +1,44 @@
+/**
+ * The daemon's housekeeping (server.ts, step 5): expired idempotency records and expired OAuth
+ * codes, tokens and unused registrations, removed in the background until `stop`.
+ */
+import type { Logger } from 'pino';
+import type { Store } from './store/store.js';
+import type { OAuthAuthority } from './oauth/authority.js';
+
+export function startHousekeeping(
+  store: Store,
+  authority: OAuthAuthority,
+  now: () => Date,
+  logger: Logger,
+): { stop(): void } {
+  // Expired idempotency records, in bounded passes that follow each other while there is more
+  // to remove, then once a minute.
+  let sweep: NodeJS.Timeout;
+  const sweepPass = (): void => {
+    store.sweepIdempotency(now().getTime(), 500).then(
+      (removed) => {
+        sweep = setTimeout(sweepPass, removed === 500 ? 50 : 60_000);
+        sweep.unref();
+      },
+      (err) => {
+        logger.warn({ err }, 'idempotency sweep failed');
+        sweep = setTimeout(sweepPass, 60_000);
+        sweep.unref();
+      },
+    );
+  };
+  sweep = setTimeout(sweepPass, 1_000);
+  sweep.unref();
+  // Expired OAuth codes and tokens, and registrations never used, every ten minutes.
+  const oauthSweep = setInterval(() => {
+    authority.sweep().catch((err: unknown) => logger.warn({ err }, 'OAuth sweep failed'));
+  }, 600_000);
+  oauthSweep.unref();
+  return {
+    stop() {
+      clearTimeout(sweep);
+      clearInterval(oauthSweep);
+    },
+  };
+}
