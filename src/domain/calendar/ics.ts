@@ -7,8 +7,9 @@
  * - Timed events are written in the family's zone (`DTSTART;TZID=Europe/Berlin:20260329T093000`)
  *   with a generated VTIMEZONE, so a weekly 09:00 stays at 09:00 across DST in every client.
  *   A zone that is UTC in all but name gets `…Z` times and no VTIMEZONE.
- * - The VTIMEZONE comes from icsTimezone.ts, for the years in use (from the year before the first
- *   date in use to the last one or the current year).
+ * - The VTIMEZONE comes from icsTimezone.ts, for the years in use (icsYears.ts: from the year
+ *   before the first date in use to the last one or the current year).
+ * - The input types (IcsEvent, IcsCalendar, …) are in icsTypes.ts.
  * - DTSTAMP is the event's updatedAt: RFC 5545 §3.8.7.2 asks for the last revision when the
  *   object has no METHOD, and it keeps the body byte-identical while nothing changes (ETags).
  *   `now` only widens the VTIMEZONE's range to the current year.
@@ -39,75 +40,17 @@ import {
 } from '../shared/time.js';
 import { vtimezone } from './icsTimezone.js';
 import { BYDAY } from './recurrence.js';
-import type { EventFields } from './types.js';
-
-export type IcsStatus = 'active' | 'done' | 'archived';
-
-/** When an event happens, in the stored event's own fields. */
-export type IcsTiming = Pick<
-  EventFields,
-  'date' | 'endDate' | 'time' | 'endTime' | 'allDay' | 'durationMinutes'
->;
-
-export interface IcsFields {
-  summary?: string;
-  description?: string;
-  location?: string;
-  status?: IcsStatus;
-}
-
-/** One changed occurrence: fields given replace the series' (its timing shifted to the date). */
-export interface IcsOverride extends Partial<IcsTiming>, IcsFields {
-  /** The occurrence's original start date. */
-  recurrenceDate: string;
-  updatedAt?: Date;
-  /** Content lines written as they are, last in the component (CalDAV objects). */
-  extra?: string[];
-}
-
-export interface IcsEvent extends IcsTiming, IcsFields {
-  /** See eventUid(): never derived from anything an admin may change. */
-  uid: string;
-  summary: string;
-  /** An RRULE value as rruleFor() writes it. */
-  rrule?: string;
-  /** Start dates of removed occurrences. */
-  exdates?: string[];
-  overrides?: IcsOverride[];
-  /** A series written with its own zone and rule (events of external feeds). */
-  own?: IcsOwnSeries;
-  createdAt?: Date;
-  updatedAt: Date;
-  /** Content lines written as they are, last in the component (CalDAV objects). */
-  extra?: string[];
-}
-
-/** A repeating event as its feed wrote it: wall-clock values in `tz`, or dates (all-day). */
-export interface IcsOwnSeries {
-  /** IANA zone of the values; null for an all-day series. */
-  tz: string | null;
-  /** DTSTART: `YYYY-MM-DDTHH:mm:ss` or `YYYY-MM-DD`. */
-  start: string;
-  /** DTEND: the same form (for all-day the exclusive end date). */
-  end: string;
-  rrule?: string;
-  rdates: string[];
-  /** Original starts of removed occurrences. */
-  exdates: string[];
-  /** RECURRENCE-ID of each override, by the override's `recurrenceDate`. */
-  recurrenceIds: Record<string, string>;
-}
-
-export interface IcsCalendar {
-  name: string;
-  /** IANA zone of the family. */
-  timezone: string;
-  prodId?: string;
-  now: Date;
-  events: IcsEvent[];
-  /** One CalDAV object: no calendar name or refresh hints, which belong to a feed. */
-  object?: boolean;
-}
+import {
+  isAllDay,
+  type IcsCalendar,
+  type IcsEvent,
+  type IcsFields,
+  type IcsOverride,
+  type IcsOwnSeries,
+  type IcsStatus,
+  type IcsTiming,
+} from './icsTypes.js';
+import { ownZones, yearsInUse } from './icsYears.js';
 
 /**
  * The UID of a stored event: its own id at its family's id. Calendar clients key subscribed
@@ -196,10 +139,6 @@ export function foldLine(line: string): string {
 interface Zone {
   tz: string;
   utc: boolean;
-}
-
-function isAllDay(t: IcsTiming): boolean {
-  return t.allDay === true || !t.time;
 }
 
 function vevents(ev: IcsEvent, zone: Zone): string[] {
@@ -376,73 +315,4 @@ function utcStamp(d: Date): string {
 /** Parameter values with `:`, `;` or `,` must be quoted (RFC 5545 §3.2); IANA names have none. */
 function paramValue(v: string): string {
   return /[:;,]/.test(v) ? `"${v.replace(/"/g, '')}"` : v;
-}
-
-function yearsInUse(events: IcsEvent[], familyTz: string): { first: number; last: number } | null {
-  let first = Infinity;
-  let last = -Infinity;
-  const see = (d: string | undefined) => {
-    if (!d) return;
-    const y = Number(d.slice(0, 4));
-    first = Math.min(first, y);
-    last = Math.max(last, y);
-  };
-  for (const ev of events) {
-    if (ev.own) {
-      // Its changed occurrences are written in the family's zone; the rest too when that is its
-      // zone.
-      for (const o of ev.overrides ?? [])
-        if (!isAllDay({ ...ev, ...o })) {
-          see(o.date);
-          see(o.endDate);
-        }
-      if (ev.own.tz === familyTz) for (const y of ownYears(ev.own)) see(`${y}-01-01`);
-      continue;
-    }
-    const timed = !isAllDay(ev) || (ev.overrides ?? []).some((o) => !isAllDay({ ...ev, ...o }));
-    if (!timed) continue;
-    see(ev.date);
-    see(ev.endDate);
-    const until = /UNTIL=(\d{4})/.exec(ev.rrule ?? '');
-    if (until) see(`${until[1]}-01-01`);
-    for (const o of ev.overrides ?? []) {
-      see(o.recurrenceDate);
-      see(o.date);
-      see(o.endDate);
-    }
-  }
-  return first === Infinity ? null : { first, last };
-}
-
-/** First and last year an own-zone series writes values in. */
-function ownYears(own: IcsOwnSeries): [number, number] {
-  const first = Number(own.start.slice(0, 4));
-  const until = /UNTIL=(\d{4})/.exec(own.rrule ?? '');
-  return [
-    first,
-    Math.max(
-      first,
-      until ? Number(until[1]) : first,
-      ...own.rdates.map((d) => Number(d.slice(0, 4))),
-    ),
-  ];
-}
-
-/** Zones of own-zone series other than the family's (written with it), with the years they use. */
-function ownZones(
-  events: IcsEvent[],
-  familyTz: string,
-): Map<string, { first: number; last: number }> {
-  const out = new Map<string, { first: number; last: number }>();
-  for (const ev of events) {
-    const tz = ev.own?.tz;
-    if (!tz || tz === familyTz || isUtcZone(tz)) continue;
-    const [first, last] = ownYears(ev.own!);
-    const had = out.get(tz);
-    out.set(
-      tz,
-      had ? { first: Math.min(had.first, first), last: Math.max(had.last, last) } : { first, last },
-    );
-  }
-  return out;
 }

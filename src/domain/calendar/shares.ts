@@ -9,18 +9,14 @@ import { calendarCollections, getCollection } from '../collections/collections.j
 import { activePerson } from '../people/people.js';
 import { NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
-import {
-  eventUid,
-  renderCalendar,
-  type IcsEvent,
-  type IcsOverride,
-  type IcsOwnSeries,
-} from './ics.js';
+import { eventUid, renderCalendar } from './ics.js';
+import type { IcsEvent, IcsOverride, IcsOwnSeries } from './icsTypes.js';
 import { feedOccurrenceOn } from '../feeds/expand.js';
 import { formatWall, msToWall, parseWall, wallToMs } from '../feeds/wall.js';
 import type { FeedRecurrence } from '../feeds/types.js';
 import { getEvent, isSeries, occurrenceData } from './events.js';
-import { eventEnd, prepared } from './listing.js';
+import { eventEnd } from './listing.js';
+import { prepared } from './listingItems.js';
 import { addDays, instantToLocal } from '../shared/time.js';
 import { rruleFor } from './recurrence.js';
 import type { EventRecord } from './types.js';

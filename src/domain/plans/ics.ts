@@ -14,7 +14,8 @@ import type { FamilyState } from '../shared/state.js';
 import type { PlanRecord } from './types.js';
 import { getEvent } from '../calendar/events.js';
 import { icsEventOf } from '../calendar/shares.js';
-import { eventUid, renderCalendar, type IcsEvent } from '../calendar/ics.js';
+import { eventUid, renderCalendar } from '../calendar/ics.js';
+import type { IcsEvent } from '../calendar/icsTypes.js';
 
 /** The plan's schedule as RFC 5545 text. */
 export function renderPlanIcs(state: FamilyState, plan: PlanRecord, now: Date): string {

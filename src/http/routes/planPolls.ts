@@ -13,12 +13,11 @@ import {
   decideCreatePoll,
   decideDeleteOption,
   decideDeletePoll,
-  decideReopenPoll,
   decideReplaceOption,
-  decideSettlePoll,
   decideUpdatePoll,
   decideVote,
 } from '../../domain/plans/polls.js';
+import { decideReopenPoll, decideSettlePoll } from '../../domain/plans/pollSettle.js';
 import { requirePlan } from '../../domain/plans/plans.js';
 import { pollView, type PollView } from '../../domain/plans/views.js';
 import {

@@ -1,9 +1,24 @@
 /**
- * Request structs and response schemas of the plans endpoints.
+ * Request structs and response schemas of the plans endpoints, and the OpenAPI names of all of
+ * them (the element schemas are in planObjects.schema.ts, the public page's in
+ * planPublic.schema.ts).
  */
 import { S, named, type Infer, type JsonSchema } from '../schema.js';
 import { withExamples } from './collections.schema.js';
 import { PHASES } from '../../domain/plans/timing.js';
+import {
+  EVENT_ITEM_SCHEMA,
+  NOTE_SCHEMA,
+  OPTION_SCHEMA,
+  POLL_SCHEMA,
+  TIMING_SCHEMA,
+  body,
+  instant,
+  ok,
+  str,
+  strOrNull,
+} from './planObjects.schema.js';
+import { PUBLIC_PLAN_SCHEMA } from './planPublic.schema.js';
 import {
   LABEL_MAX,
   NOTE_MAX,
@@ -156,93 +171,6 @@ export function optionInput(o: OptionBody): {
 
 // ---- responses ------------------------------------------------------------------------------
 
-const str = { type: 'string' };
-const strOrNull = { type: ['string', 'null'] };
-const ok = { const: true };
-const instant = { type: 'string', format: 'date-time' };
-const date = { type: 'string', format: 'date' };
-
-export const TIMING_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['date', 'endDate', 'kind', 'time', 'endTime'],
-  properties: {
-    date,
-    endDate: { ...date, description: 'Inclusive last day (the same as date for a one-day event)' },
-    kind: { type: 'string', enum: ['all-day', 'timed'] },
-    time: { ...strOrNull, description: 'Local start time HH:mm; null when all-day' },
-    endTime: { ...strOrNull, description: 'Local end time HH:mm' },
-  },
-};
-
-export const EVENT_ITEM_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['eventId', 'title', 'location', 'showDetailsOnShare', 'showLocationOnShare', 'timing'],
-  properties: {
-    eventId: str,
-    title: str,
-    location: { ...strOrNull, description: "The event's where" },
-    showDetailsOnShare: {
-      type: 'boolean',
-      description: 'The shared page shows the title (else only the time)',
-    },
-    showLocationOnShare: { type: 'boolean', description: 'The shared page shows the location' },
-    timing: TIMING_SCHEMA,
-    status: { type: 'string', enum: ['active', 'done', 'archived'] },
-    calendarKey: str,
-    planId: { ...str, description: 'Only in change-log records' },
-  },
-};
-
-export const NOTE_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['noteId', 'body', 'author', 'onSharedPage'],
-  properties: {
-    noteId: str,
-    body: str,
-    author: {
-      ...str,
-      description: "Display name of the writing key's person, else the key's name",
-    },
-    onSharedPage: { type: 'boolean' },
-    createdAt: instant,
-    updatedAt: instant,
-  },
-};
-
-export const OPTION_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['optionId', 'label', 'date', 'endDate', 'time', 'endTime', 'votes'],
-  properties: {
-    optionId: str,
-    label: strOrNull,
-    date: { type: ['string', 'null'], format: 'date' },
-    endDate: { type: ['string', 'null'], format: 'date' },
-    time: { ...strOrNull, description: 'Local time text such as 3:30 PM' },
-    endTime: { ...strOrNull, description: 'Local time text such as 6:00 PM' },
-    votes: { type: 'integer', minimum: 0 },
-  },
-};
-
-export const POLL_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['pollId', 'question', 'status', 'settledOptionId', 'options', 'myVoteOptionId'],
-  properties: {
-    pollId: str,
-    question: str,
-    status: { type: 'string', enum: ['open', 'settled'] },
-    settledOptionId: strOrNull,
-    settledEventId: {
-      ...strOrNull,
-      description: 'The calendar event settling created, while it exists',
-    },
-    options: { type: 'array', items: OPTION_SCHEMA },
-    myVoteOptionId: { ...strOrNull, description: "The option the calling key's person voted for" },
-    voteCount: { type: 'integer', minimum: 0 },
-    createdAt: instant,
-    updatedAt: instant,
-  },
-};
-
 const LIST_ITEM_PROPS = {
   planId: str,
   title: str,
@@ -321,19 +249,6 @@ const EXAMPLE_PLAN_ITEM = {
   createdAt: '2026-05-02T08:30:00.000Z',
   updatedAt: '2026-05-02T08:30:00.000Z',
 };
-
-function body(
-  required: string[],
-  properties: Record<string, unknown>,
-  example?: unknown,
-): JsonSchema {
-  return {
-    type: 'object',
-    required: ['ok', ...required],
-    properties: { ok, ...properties },
-    ...(example ? { examples: [example] } : {}),
-  };
-}
 
 export const PLAN_LIST_RESPONSE = body(
   ['plans'],
@@ -432,66 +347,7 @@ export const REOPEN_RESPONSE = body(['removedFromCalendar', 'removedEventId'], {
   poll: POLL_SCHEMA,
 });
 
-/** The public page's JSON (`Accept: application/json`): what the HTML shows, nothing more. */
-export const PUBLIC_PLAN_SCHEMA: JsonSchema = body(
-  ['title', 'prose', 'when', 'phase', 'timezone', 'events', 'notes', 'polls'],
-  {
-    title: str,
-    prose: strOrNull,
-    when: str,
-    phase: { type: 'string', enum: [...PHASES] },
-    timezone: {
-      ...str,
-      description:
-        "The family's IANA zone: the times are in it, 12-hour for zones of the United States, else 24-hour",
-    },
-    events: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['title', 'when', 'timing'],
-        properties: {
-          title: { ...strOrNull, description: "null when the event's details are not shared" },
-          when: str,
-          timing: TIMING_SCHEMA,
-          location: { ...str, description: 'Only when the location is shared' },
-        },
-      },
-    },
-    notes: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['body', 'author'],
-        properties: { body: str, author: str },
-      },
-    },
-    polls: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['question', 'status', 'options'],
-        properties: {
-          question: str,
-          status: { type: 'string', enum: ['open', 'settled'] },
-          options: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['label', 'when', 'votes', 'chosen'],
-              properties: {
-                label: strOrNull,
-                when: strOrNull,
-                votes: { type: 'integer' },
-                chosen: { type: 'boolean' },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-);
+export { PUBLIC_PLAN_SCHEMA };
 
 // Published once in the OpenAPI document, as components/schemas/<name>.
 named('EventTiming', TIMING_SCHEMA);

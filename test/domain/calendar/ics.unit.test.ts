@@ -1,13 +1,8 @@
 import { expect } from 'chai';
 import IcalExpander from 'ical-expander';
 import { createRequire } from 'node:module';
-import {
-  escapeText,
-  foldLine,
-  renderCalendar,
-  type IcsCalendar,
-  type IcsEvent,
-} from '../../../src/domain/calendar/ics.js';
+import { escapeText, foldLine, renderCalendar } from '../../../src/domain/calendar/ics.js';
+import type { IcsCalendar, IcsEvent } from '../../../src/domain/calendar/icsTypes.js';
 import {
   occurrenceStarts,
   rruleFor,

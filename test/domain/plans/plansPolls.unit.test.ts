@@ -6,12 +6,11 @@ import {
   decideCreatePoll,
   decideDeleteOption,
   decideDeletePoll,
-  decideReopenPoll,
   decideReplaceOption,
-  decideSettlePoll,
   decideUpdatePoll,
   decideVote,
 } from '../../../src/domain/plans/polls.js';
+import { decideReopenPoll, decideSettlePoll } from '../../../src/domain/plans/pollSettle.js';
 import { getPlan, pollView } from '../../../src/domain/plans/views.js';
 import { decideDeleteEvent, getEvent } from '../../../src/domain/calendar/events.js';
 import { decideCreatePerson, decideDeletePerson } from '../../../src/domain/people/people.js';

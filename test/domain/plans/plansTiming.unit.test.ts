@@ -7,7 +7,8 @@ import {
   whenText,
 } from '../../../src/domain/plans/timing.js';
 import { decideCreatePlan, decideLinkEvent } from '../../../src/domain/plans/plans.js';
-import { decideCreatePoll, decideSettlePoll } from '../../../src/domain/plans/polls.js';
+import { decideCreatePoll } from '../../../src/domain/plans/polls.js';
+import { decideSettlePoll } from '../../../src/domain/plans/pollSettle.js';
 import { decideCreateEvent } from '../../../src/domain/calendar/events.js';
 import { getPlan } from '../../../src/domain/plans/views.js';
 import { plansFixture } from './fixture.js';
