@@ -98,7 +98,9 @@ export function buildOpenApi(
     const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
     const parameters: unknown[] = pathParams.map((name) => {
       if (!PATH_PARAMS[name])
-        throw new Error(`path parameter ${name} of ${path} is not in openapiAnswers.ts PATH_PARAMS`);
+        throw new Error(
+          `path parameter ${name} of ${path} is not in openapiAnswers.ts PATH_PARAMS`,
+        );
       usedParams.add(name);
       return { $ref: `#/components/parameters/${name}` };
     });
