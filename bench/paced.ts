@@ -12,6 +12,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { machineBusySeconds, type Round } from './load.js';
 
 export interface PacedSpec {
@@ -154,4 +155,31 @@ export async function runPaced(
     machineCpu,
     ...(serverCpu !== undefined ? { serverCpu } : {}),
   };
+}
+
+/**
+ * The open-loop schedule the paced cases share: calls `send(i, dueAt)` for i = 0 … rate·seconds−1
+ * as each falls due (checked every millisecond), never waiting for earlier sends, then waits for
+ * all of them. `dueAt` is when request i was due, on `performance.now()`'s clock.
+ */
+export async function openLoop(
+  rate: number,
+  seconds: number,
+  send: (i: number, dueAt: number) => Promise<void>,
+): Promise<number> {
+  const inFlight = new Set<Promise<void>>();
+  const t0 = performance.now();
+  const total = rate * seconds;
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000));
+    while (sent < due) {
+      const p = send(sent, t0 + (sent * 1000) / rate).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      sent++;
+    }
+    await sleep(1);
+  }
+  await Promise.all(inFlight);
+  return sent;
 }

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Child, daemonNodeFlags } from './child.js';
+import { openLoop } from './paced.js';
 import { chore, createFamilies, type BenchFamily } from './seed.js';
 
 export const STREAM_MARKERS = [
@@ -156,48 +157,35 @@ async function pacedWrites(
   const body = JSON.stringify(chore(1));
   let ok = 0;
   let non2xx = 0;
-  let sent = 0;
-  const inFlight = new Set<Promise<void>>();
-  const t0 = performance.now();
-  const total = rate * seconds;
-  while (sent < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000));
-    while (sent < due) {
-      sent++;
-      const started = performance.now();
-      const p = fetch(base + entriesPath(f.slug), {
-        method: 'POST',
-        headers: { 'x-api-key': f.apiKey, 'content-type': 'application/json' },
-        body,
-      })
-        .then(
-          async (res) => {
-            const answer = await res.text();
-            if (res.status === 201 && timing?.on) {
-              const id = (JSON.parse(answer) as { entry: { id: string } }).entry.id;
-              const at = Date.now();
-              timing.acked.set(id, at);
-              for (const seen of timing.early.get(id) ?? []) timing.afterAck.push(seen - at);
-              timing.early.delete(id);
-              timing.write.push(performance.now() - started);
-            }
-            if (res.status === 201) ok++;
-            else {
-              non2xx++;
-              statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-            }
-          },
-          (err: Error) => {
-            non2xx++;
-            statuses[err.message] = (statuses[err.message] ?? 0) + 1;
-          },
-        )
-        .finally(() => inFlight.delete(p));
-      inFlight.add(p);
-    }
-    await sleep(1);
-  }
-  await Promise.all(inFlight);
+  await openLoop(rate, seconds, (_i, _dueAt) => {
+    const started = performance.now();
+    return fetch(base + entriesPath(f.slug), {
+      method: 'POST',
+      headers: { 'x-api-key': f.apiKey, 'content-type': 'application/json' },
+      body,
+    }).then(
+      async (res) => {
+        const answer = await res.text();
+        if (res.status === 201 && timing?.on) {
+          const id = (JSON.parse(answer) as { entry: { id: string } }).entry.id;
+          const at = Date.now();
+          timing.acked.set(id, at);
+          for (const seen of timing.early.get(id) ?? []) timing.afterAck.push(seen - at);
+          timing.early.delete(id);
+          timing.write.push(performance.now() - started);
+        }
+        if (res.status === 201) ok++;
+        else {
+          non2xx++;
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        }
+      },
+      (err: Error) => {
+        non2xx++;
+        statuses[err.message] = (statuses[err.message] ?? 0) + 1;
+      },
+    );
+  });
   return { ok, non2xx, statuses };
 }
 

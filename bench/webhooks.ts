@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Child, daemonNodeFlags } from './child.js';
+import { openLoop } from './paced.js';
 import { runRound, type Round } from './load.js';
 import { chore, createFamilies, type BenchFamily } from './seed.js';
 
@@ -162,37 +163,23 @@ async function paced(
   const body = JSON.stringify(chore(1));
   const latencies: number[] = [];
   let non2xx = 0;
-  let sent = 0;
-  const inFlight = new Set<Promise<void>>();
-  const t0 = performance.now();
-  const total = rate * seconds;
-  while (sent < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - t0) * rate) / 1000));
-    while (sent < due) {
-      const f = families[sent % families.length];
-      const dueAt = t0 + (sent * 1000) / rate;
-      sent++;
-      const p = fetch(base + entriesPath(f.slug), {
-        method: 'POST',
-        headers: { 'x-api-key': f.apiKey, 'content-type': 'application/json' },
-        body,
-      })
-        .then(
-          async (res) => {
-            await res.arrayBuffer();
-            if (res.status === 201) latencies.push(performance.now() - dueAt);
-            else non2xx++;
-          },
-          () => {
-            non2xx++;
-          },
-        )
-        .finally(() => inFlight.delete(p));
-      inFlight.add(p);
-    }
-    await sleep(1);
-  }
-  await Promise.all(inFlight);
+  const sent = await openLoop(rate, seconds, (i, dueAt) => {
+    const f = families[i % families.length];
+    return fetch(base + entriesPath(f.slug), {
+      method: 'POST',
+      headers: { 'x-api-key': f.apiKey, 'content-type': 'application/json' },
+      body,
+    }).then(
+      async (res) => {
+        await res.arrayBuffer();
+        if (res.status === 201) latencies.push(performance.now() - dueAt);
+        else non2xx++;
+      },
+      () => {
+        non2xx++;
+      },
+    );
+  });
   return { latencies, non2xx, sent };
 }
 
