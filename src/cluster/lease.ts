@@ -28,7 +28,8 @@ export class Leases {
   private constructor(
     private readonly kv: KV,
     readonly node: string,
-    private readonly url: string,
+    /** Where this node answers; set again once the server listens (runtime.ts `listening`). */
+    public url: string,
     private readonly leaseMs: number,
     private readonly now: Clock,
   ) {}

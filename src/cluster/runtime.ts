@@ -96,6 +96,22 @@ export class ClusterRuntime implements Ownership {
     return this.config.nodeName;
   }
 
+  /**
+   * The server listens on `port`: an `advertiseUrl` whose port is 0 (the server's port is
+   * chosen at listen, as in the tests) takes that port.
+   */
+  listening(port: number): void {
+    const advertised = new URL(this.config.advertiseUrl);
+    if (advertised.port !== '0') return;
+    advertised.port = String(port);
+    this.node.leases.url = advertised.toString().replace(/\/$/, '');
+  }
+
+  /** Where this node answers HTTP, as other nodes reach it. */
+  get url(): string {
+    return this.node.leases.url;
+  }
+
   /** Whether the NATS connection is up (for /healthz). */
   get connected(): boolean {
     return this.node.connected;
