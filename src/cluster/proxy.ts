@@ -4,7 +4,7 @@
  *
  * - `bufferBody` reads the body as sent (still encoded), so it can be signed and sent on;
  * - `replayBody` lets the readers after it (JSON bodies, CalDAV, MCP, OAuth forms) read those
- *   same bytes again, as if from the socket;
+ *   same bytes again, as if from the socket (both in ./replay.ts, exported from here too);
  * - `forwardTo` sends the request to the owner and pipes the answer back as it comes (a live
  *   change stream flows record by record);
  * - `acceptForwarded` is the owner's side: it checks the signature before anything is served.
@@ -13,14 +13,14 @@ import { randomUUID } from 'node:crypto';
 import {
   request as httpRequest,
   type IncomingHttpHeaders,
-  type IncomingMessage,
   type OutgoingHttpHeaders,
 } from 'node:http';
-import { Readable } from 'node:stream';
 import type Koa from 'koa';
-import { Invalid } from '../domain/shared/errors.js';
 import { HttpError } from '../http/errors.js';
 import { FORWARD_HEADERS, signForward, verifyForward, type ForwardedRequest } from './forward.js';
+import { bufferBody, replayBody } from './replay.js';
+
+export { bufferBody, replayBody };
 
 /** How long the owner may take to answer with its headers before the caller gets a 503. */
 export const FORWARD_TIMEOUT_MS = 10_000;
@@ -44,13 +44,8 @@ const HOP_BY_HOP = new Set([
   'proxy-connection',
 ]);
 
-function tooLarge(limit: number): HttpError {
-  return new HttpError(
-    413,
-    'payload_too_large',
-    `The request body is larger than the limit of ${limit} bytes`,
-  );
-}
+/** Headers this node writes itself for the owner. */
+const SET_HERE = new Set(['host', 'content-length', 'expect']);
 
 /** Header names a Connection header lists are hop-by-hop too. */
 function connectionListed(headers: IncomingHttpHeaders): Set<string> {
@@ -65,88 +60,6 @@ function connectionListed(headers: IncomingHttpHeaders): Set<string> {
 function endToEnd(name: string, listed: Set<string>): boolean {
   const lower = name.toLowerCase();
   return !HOP_BY_HOP.has(lower) && !listed.has(lower) && !lower.startsWith('proxy-');
-}
-
-/**
- * The request body exactly as sent (any content type, still compressed when Content-Encoding
- * says so), at most `limitBytes`; more → 413 before anything is forwarded. Like the JSON body
- * reader, a refused stream is left unread, not destroyed, so the answer reaches the client.
- */
-export function bufferBody(ctx: Koa.Context, limitBytes: number): Promise<Buffer> {
-  const req = ctx.req;
-  if ((ctx.request.length ?? 0) > limitBytes) return Promise.reject(tooLarge(limitBytes));
-  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (err: Error | null) => {
-      if (settled) return;
-      settled = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onCut);
-      req.off('close', onClose);
-      if (err) reject(err);
-      else resolve(Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limitBytes) return settle(tooLarge(limitBytes));
-      chunks.push(chunk);
-    };
-    const onEnd = () => settle(null);
-    const onCut = () =>
-      settle(
-        new Invalid('The request body ended before it was complete', [
-          { path: [], message: 'was cut off' },
-        ]),
-      );
-    const onClose = () => {
-      if (!req.complete) onCut();
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onCut);
-    req.on('close', onClose);
-  });
-}
-
-/** What a reader of a request may touch besides its stream: Koa, our readers, the MCP SDK. */
-const REQUEST_FIELDS = [
-  'headers',
-  'rawHeaders',
-  'trailers',
-  'rawTrailers',
-  'method',
-  'url',
-  'httpVersion',
-  'httpVersionMajor',
-  'httpVersionMinor',
-  'socket',
-] as const;
-
-/**
- * Makes the body read by `bufferBody` readable once more. The request's stream is spent, so
- * Koa's request gets a stand-in: a Readable holding the same bytes, with the request's
- * headers, method, URL, HTTP version and socket, marked complete (readers treat a close before
- * completion as a cut-off body). Every reader after this one reads `ctx.req` (Koa's
- * `ctx.request.req` is the same object), and none of them checks the class. The response,
- * and with it the connection, stays the real one.
- */
-export function replayBody(ctx: Koa.Context, body: Buffer): void {
-  const original = ctx.req as unknown as Record<string, unknown>;
-  const replay = new Readable({ read() {} }) as Readable & Record<string, unknown>;
-  for (const name of REQUEST_FIELDS) replay[name] = original[name];
-  replay.connection = original.socket;
-  replay.complete = true;
-  replay.aborted = false;
-  if (body.length) replay.push(body);
-  replay.push(null);
-  const req = replay as unknown as IncomingMessage;
-  ctx.req = req;
-  ctx.request.req = req;
-  ctx.response.req = req;
 }
 
 /** The fields of a request the signature covers (src/cluster/forward.ts). */
@@ -218,8 +131,8 @@ export function forwardTo(
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(incoming)) {
     if (value === undefined || !endToEnd(name, listed)) continue;
-    if (name === 'host' || name === 'content-length' || name.startsWith('x-household-forward'))
-      continue;
+    // Expect: 100-continue was answered here already; the body is sent whole.
+    if (SET_HERE.has(name) || name.startsWith('x-household-forward')) continue;
     headers[name] = value;
   }
   headers['x-request-id'] = requestId;
@@ -269,6 +182,7 @@ export function forwardTo(
       else res.destroy();
     });
     upstream.on('response', (answer) => {
+      if (done) return void answer.destroy();
       answered = true;
       clearTimeout(timer);
       ctx.respond = false;
@@ -314,7 +228,10 @@ export function acceptForwarded(
 ): Koa.Middleware {
   const names = Object.values(FORWARD_HEADERS);
   return async (ctx, next) => {
-    if (!names.some((n) => ctx.req.headers[n] !== undefined)) return next();
+    if (!names.some((n) => ctx.req.headers[n] !== undefined)) {
+      await next();
+      return;
+    }
     const body = await bufferBody(ctx, limitBytes);
     const requestId = ctx.get('x-request-id');
     const check = verifyForward(secret, signed(ctx, requestId, body), ctx.req.headers, now());

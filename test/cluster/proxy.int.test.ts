@@ -25,6 +25,14 @@ const SECRET = 's'.repeat(40);
 const LIMIT = 64 * 1024;
 const ENTRIES = '/trackers/chores/entries';
 
+/** A node:http server for a Koa app (Koa answers every request itself, errors included). */
+function serve(app: Koa): Server {
+  const handle = app.callback();
+  return createServer((req, res) => {
+    void handle(req, res);
+  });
+}
+
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -55,7 +63,7 @@ function forwarder(target: () => string, opts: { limit?: number; timeoutMs?: num
       },
     );
   });
-  return createServer(app.callback());
+  return serve(app);
 }
 
 describe('cluster: forwarding a request to the owner', function () {
@@ -88,7 +96,10 @@ describe('cluster: forwarding a request to the owner', function () {
       ctx.respond = false;
       daemonHandler(ctx.req, ctx.res);
     });
-    server.prependListener('request', gate.callback());
+    const gateHandler = gate.callback();
+    server.prependListener('request', (req, res) => {
+      void gateHandler(req, res);
+    });
     front = forwarder(() => owner.url);
     frontUrl = await listen(front);
     via = new Client(`${frontUrl}/api/v1/families/home`, owner.apiKey);
@@ -132,7 +143,7 @@ describe('cluster: forwarding a request to the owner', function () {
     expect(seen[2].requestId).to.equal(id);
   });
 
-  it('answers JSON, gzip JSON and CalDAV bodies exactly as the owner does directly', async () => {
+  it('answers JSON, gzip JSON, MCP, OAuth form and CalDAV bodies exactly as the owner does directly', async () => {
     const gz = gzipSync(JSON.stringify({ title: 'Gzipped' }));
     const badGz = Buffer.concat([gz.subarray(0, 10), Buffer.from('not gzip')]);
     const cases: { raw: Buffer | string; contentType: string; headers?: Record<string, string> }[] =
@@ -152,6 +163,38 @@ describe('cluster: forwarding a request to the owner', function () {
         expect(forwarded.body.entry.id).to.not.equal(direct.body.entry.id);
       } else expect(forwarded.body).to.deep.equal(direct.body);
     }
+    // MCP: a Bearer key and a JSON-RPC body, read by the MCP SDK's transport.
+    const mcp = async (base: string) => {
+      const r = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${owner.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: '{"jsonrpc":"2.0","id":7,"method":"tools/list"}',
+      });
+      return { status: r.status, body: (await r.json()) as { result?: { tools: unknown[] } } };
+    };
+    const mcpDirect = await mcp(owner.url);
+    const mcpForwarded = await mcp(frontUrl);
+    expect(mcpDirect.status).to.equal(200);
+    expect(mcpDirect.body.result?.tools.length).to.be.above(5);
+    expect(mcpForwarded).to.deep.equal(mcpDirect);
+    // OAuth: a form post, read by the token endpoint's own loop over the request.
+    const token = async (base: string, body = 'grant_type=password&client_id=cl_unknown') => {
+      const r = await fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    };
+    const tokenDirect = await token(owner.url);
+    expect(tokenDirect.status).to.equal(401);
+    // The answer depends on the form: an empty one is refused otherwise.
+    expect(await token(owner.url, '')).to.not.deep.equal(tokenDirect);
+    expect(await token(frontUrl)).to.deep.equal(tokenDirect);
     // CalDAV: Basic credentials, text/calendar, If-None-Match.
     const event = (uid: string) =>
       ics(
@@ -186,6 +229,8 @@ describe('cluster: forwarding a request to the owner', function () {
     expect(again.status).to.equal(412);
     expect(again.text).to.equal(againDirect.text);
     expect(seen.filter((s) => s.url.startsWith('/dav/'))).to.have.length(2);
+    expect(seen.filter((s) => s.url === '/mcp')).to.have.length(1);
+    expect(seen.filter((s) => s.url === '/oauth/token')).to.have.length(1);
     expect(seen.filter((s) => s.url === `/api/v1/families/home${ENTRIES}`)).to.have.length(5);
   });
 
@@ -313,7 +358,7 @@ describe('cluster: forwarding a request to the owner', function () {
 });
 
 describe('cluster: replaying a buffered body inside one Koa app', () => {
-  it("lets the JSON body reader after it read the same bytes (gzip, chunked)", async () => {
+  it('lets the JSON body reader after it read the same bytes (gzip, chunked)', async () => {
     const app = new Koa();
     app.silent = true;
     app.use(errorMiddleware());
@@ -325,7 +370,7 @@ describe('cluster: replaying a buffered body inside one Koa app', () => {
     app.use((ctx) => {
       ctx.body = { parsed: (ctx.request as Koa.Request & { body?: unknown }).body };
     });
-    const server = createServer(app.callback());
+    const server = serve(app);
     const url = await listen(server);
     try {
       const json = await new Client(url, null).request('POST', '/', {
