@@ -28,10 +28,7 @@ export const FORWARD_TIMEOUT_MS = 10_000;
 /** Seconds a caller is asked to wait before trying again when the owner cannot be reached. */
 const RETRY_AFTER_SECONDS = '2';
 
-/**
- * Headers that belong to one connection, never passed on (RFC 9110 §7.6.1), plus Host (the
- * owner's URL names its own) and Content-Length (recomputed from the buffered body).
- */
+/** Headers that belong to one connection, never passed on in either direction (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
@@ -44,7 +41,11 @@ const HOP_BY_HOP = new Set([
   'proxy-connection',
 ]);
 
-/** Headers this node writes itself for the owner. */
+/**
+ * Request headers this node writes itself: Host (the owner's URL names its own),
+ * Content-Length (of the buffered body), and Expect (a 100-continue was answered here already;
+ * the body goes to the owner whole).
+ */
 const SET_HERE = new Set(['host', 'content-length', 'expect']);
 
 /** Header names a Connection header lists are hop-by-hop too. */
@@ -131,7 +132,6 @@ export function forwardTo(
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(incoming)) {
     if (value === undefined || !endToEnd(name, listed)) continue;
-    // Expect: 100-continue was answered here already; the body is sent whole.
     if (SET_HERE.has(name) || name.startsWith('x-household-forward')) continue;
     headers[name] = value;
   }
