@@ -99,14 +99,23 @@ export interface ForwardOptions {
   timeoutMs?: number;
 }
 
-function unreachable(target: ForwardTarget, why: string): HttpError {
-  return new HttpError(
-    503,
-    'unavailable',
-    `The node that holds this family (${target.node}) cannot be reached (${why}); try again shortly`,
-    undefined,
-    { 'Retry-After': RETRY_AFTER_SECONDS },
-  );
+/**
+ * The owner could not be reached: nothing was served, the caller may try again. Its own class,
+ * so whoever forwards can tell it from other refusals (and, say, look at ownership again).
+ */
+export class OwnerUnreachable extends HttpError {
+  constructor(
+    readonly target: ForwardTarget,
+    why: string,
+  ) {
+    super(
+      503,
+      'unavailable',
+      `The node that holds this family (${target.node}) cannot be reached (${why}); try again shortly`,
+      undefined,
+      { 'Retry-After': RETRY_AFTER_SECONDS },
+    );
+  }
 }
 
 /**
@@ -169,7 +178,7 @@ export function forwardTo(
     const upstream = httpRequest(url, { method: ctx.method, headers });
     const timer = setTimeout(() => {
       upstream.destroy();
-      finish(unreachable(target, `no answer within ${timeoutMs} ms`));
+      finish(new OwnerUnreachable(target, `no answer within ${timeoutMs} ms`));
     }, timeoutMs);
     // A client that leaves ends the owner's work too (a closed live stream frees its slot).
     // The response closes after a complete answer as well: then there is nothing to end.
@@ -178,7 +187,7 @@ export function forwardTo(
       finish();
     });
     upstream.on('error', (err: NodeJS.ErrnoException) => {
-      if (!answered) finish(unreachable(target, err.code ?? err.message));
+      if (!answered) finish(new OwnerUnreachable(target, err.code ?? err.message));
       else res.destroy();
     });
     upstream.on('response', (answer) => {

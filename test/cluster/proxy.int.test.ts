@@ -242,12 +242,31 @@ describe('cluster: forwarding a request to the owner', function () {
       expect(reader.status).to.equal(200);
       expect(reader.res.headers['content-type']).to.match(/^text\/event-stream/);
       expect(owner.daemon.streams.openCount).to.equal(1);
-      const made = await owner.api.post(ENTRIES, { title: 'Live' });
-      const t0 = Date.now();
-      await reader.count(1, 1000);
-      expect(Date.now() - t0).to.be.below(1000);
-      expect(reader.events[0].event).to.equal('tracker.entry.created');
-      expect(JSON.parse(reader.events[0].data).object.id).to.equal(made.body.entry.id);
+      // Each record arrives while the stream stays open, before the next write is made.
+      const made: string[] = [];
+      for (const title of ['Live 1', 'Live 2']) {
+        made.push((await owner.api.post(ENTRIES, { title })).body.entry.id as string);
+        const t0 = Date.now();
+        await reader.count(made.length, 1000);
+        expect(Date.now() - t0).to.be.below(1000);
+      }
+      expect(reader.events.map((e) => e.event)).to.deep.equal([
+        'tracker.entry.created',
+        'tracker.entry.created',
+      ]);
+      expect(reader.events.map((e) => JSON.parse(e.data).object.id)).to.deep.equal(made);
+      // Last-Event-ID travels too: a second reader resumes after the first record.
+      const resumed = await openSse(`${frontUrl}/api/v1/families/home/changes/stream`, {
+        'x-api-key': owner.apiKey,
+        'last-event-id': reader.events[0].id!,
+      });
+      try {
+        await resumed.count(1, 1000);
+        expect(resumed.events[0].id).to.equal(reader.events[1].id);
+        expect(owner.daemon.streams.openCount).to.equal(2);
+      } finally {
+        resumed.close();
+      }
     } finally {
       reader.close();
     }
@@ -292,11 +311,15 @@ describe('cluster: forwarding a request to the owner', function () {
     }
   });
 
-  it('answers 503 with Retry-After in the error shape when the owner is down or silent', async () => {
+  it('answers 503 with Retry-After in the error shape when the owner is down or silent; a client that gives up ends the upstream request', async () => {
     const gone = createServer();
     const goneUrl = await listen(gone);
     await close(gone);
-    const silent = createServer(() => {}); // takes the request, never answers
+    const givenUp = new Set<string>();
+    // Takes the request, never answers; notes the request ids of those given up.
+    const silent = createServer((req) =>
+      req.socket.once('close', () => givenUp.add(String(req.headers['x-request-id']))),
+    );
     const silentUrl = await listen(silent);
     for (const target of [goneUrl, silentUrl]) {
       const f = forwarder(() => target, { timeoutMs: 300 });
@@ -313,7 +336,27 @@ describe('cluster: forwarding a request to the owner', function () {
         await close(f);
       }
     }
-    await close(silent);
+    // A client that gives up first ends the request to the owner as well.
+    const f = forwarder(() => silentUrl);
+    const url = await listen(f);
+    try {
+      const gaveUp = fetch(`${url}/api/v1/families/home${ENTRIES}`, {
+        headers: { 'x-request-id': 'gave-up-1' },
+        signal: AbortSignal.timeout(200),
+      });
+      await gaveUp.then(
+        () => expect.fail('the request should have been given up'),
+        () => undefined,
+      );
+      expect(givenUp.has('gave-up-1')).to.equal(false);
+      const deadline = Date.now() + 1000;
+      while (!givenUp.has('gave-up-1') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(givenUp.has('gave-up-1')).to.equal(true);
+    } finally {
+      await close(f);
+      await close(silent);
+    }
   });
 
   it('refuses a forged, edited, stale or incomplete signature with 401 and writes nothing', async () => {
