@@ -109,6 +109,7 @@ async function main(): Promise<void> {
             advertiseUrl: 'http://127.0.0.1:1',
             secret: 'b'.repeat(32),
             leaseSeconds: 10,
+            replicas: 3,
             credsFile: null,
             tls: null,
           },

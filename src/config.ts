@@ -93,6 +93,11 @@ const ClusterStruct = object({
       'must be 32 to 1024 characters (every node signs forwarded requests with it)',
   ),
   leaseSeconds: size(integer(), 1, 300),
+  /**
+   * Copies JetStream keeps of the log and the leases (1, 3 or 5; never more than the servers):
+   * 3 on the usual three servers, so one may be lost without losing a write.
+   */
+  replicas: refine(integer(), 'Replicas', (n) => [1, 3, 5].includes(n) || 'must be 1, 3 or 5'),
   /** A NATS `.creds` file (JWT + nkey), or null. */
   credsFile: nullable(size(string(), 1, 4096)),
   /** TLS to NATS: files in PEM; null for a plain connection. */
@@ -105,7 +110,12 @@ const ClusterStruct = object({
   ),
 });
 
-export const CLUSTER_DEFAULTS = { leaseSeconds: 10, credsFile: null, tls: null } as const;
+export const CLUSTER_DEFAULTS = {
+  leaseSeconds: 10,
+  replicas: 3,
+  credsFile: null,
+  tls: null,
+} as const;
 
 export const ConfigStruct = object({
   server: object({
@@ -286,6 +296,8 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.HOUSEHOLD_ADVERTISE_URL !== undefined) cluster.advertiseUrl = env.HOUSEHOLD_ADVERTISE_URL;
   // The secret may come from the environment so that it stays out of a checked-in file.
   if (env.HOUSEHOLD_CLUSTER_SECRET !== undefined) cluster.secret = env.HOUSEHOLD_CLUSTER_SECRET;
+  if (env.HOUSEHOLD_LEASE_SECONDS !== undefined)
+    cluster.leaseSeconds = Number(env.HOUSEHOLD_LEASE_SECONDS);
   if (Object.keys(cluster).length) out.cluster = cluster;
   return out;
 }

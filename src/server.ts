@@ -49,6 +49,8 @@ import { DisplayStreams } from './public/displayStream.js';
 import { caldavDoor } from './caldav/door.js';
 import { bootstrap, type BootstrapHooks } from './bootstrap.js';
 import { startHousekeeping } from './housekeeping.js';
+import { ClusterRuntime } from './cluster/runtime.js';
+import { followOwnership, ownedAgenda } from './cluster/daemon.js';
 import { logStoreHealth } from './storeHealth.js';
 
 /** Options of the daemon; the first start's hooks (onBootstrap, onNoKey) are in bootstrap.ts. */
@@ -88,6 +90,8 @@ export interface Daemon {
    */
   metrics: Metrics;
   logger: Logger;
+  /** This node's cluster membership, when the configuration has a `cluster` section. */
+  cluster?: ClusterRuntime;
   close(): Promise<void>;
 }
 
@@ -102,6 +106,14 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     mapSizeBytes: config.storage.mapSizeMiB * 1024 * 1024,
   });
   logStoreHealth(store, logger);
+  // A cluster node (docs/scaling.md): writes go through the replicated log, families run on
+  // the node that holds their lease.
+  const cluster = config.cluster
+    ? await ClusterRuntime.start(config.cluster, store, logger).catch(async (err: unknown) => {
+        await store.close();
+        throw err;
+      })
+    : undefined;
 
   // 1. Actors, routes, app.
   const onCommitted = new Set<(family: FamilyInfo, lastSeq: number) => void>();
@@ -132,6 +144,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     {
       idleMs: config.families.actorIdleMinutes * 60_000,
       maxActive: config.families.maxActiveActors,
+      ...(cluster ? { ownership: cluster } : {}),
     },
   );
   const egress = opts.egress ?? createEgress();
@@ -198,6 +211,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     grants: authority,
     stream,
     display,
+    ...(cluster ? { cluster } : {}),
   };
   scheduler = new Scheduler({
     store,
@@ -206,7 +220,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger,
     catchUpMinutes: config.scheduler.catchUpMinutes,
     handlers: jobHandlers({ store, registry, config, now, logger, egress, notifier, webhooks }),
+    ...(cluster ? { agenda: ownedAgenda(store, cluster) } : {}),
   });
+  if (cluster)
+    followOwnership(cluster, { store, registry, scheduler: () => scheduler, webhooks, logger });
   let document: unknown;
   // The front doors, side by side; a new door is one more line here.
   const doors: Door[] = [
@@ -259,6 +276,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     await listen(server, config.server.host, config.server.port);
   } catch (err) {
     await registry.shutdown();
+    await cluster?.close();
     await store.close();
     throw err;
   }
@@ -292,6 +310,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await registry.shutdown();
+      await cluster?.close();
       await store.close();
       throw err;
     }
@@ -308,7 +327,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
-  await webhooks.start();
+  // A cluster node owns no family yet: each family's outbox resumes when the node takes it.
+  if (!cluster) await webhooks.start();
   // `family update` from the command line, applied on the family's actor within POLL_MS.
   const queuedUpdates = followQueuedFamilyUpdates(store, registry, logger);
 
@@ -338,6 +358,9 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       await notifier.close();
       await webhooks.stop();
       await registry.shutdown();
+      // The next node takes this one's families at once rather than after their leases expire.
+      await cluster?.releaseAll();
+      await cluster?.close();
       await store.close();
       logger.info('stopped');
       logger.flush?.();
@@ -360,5 +383,6 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger,
     close,
     streams: hub,
+    ...(cluster ? { cluster } : {}),
   };
 }

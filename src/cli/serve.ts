@@ -2,18 +2,9 @@
  * `serve`: the daemon in the foreground, stopped in order on SIGTERM or SIGINT (within 10 s).
  */
 import type { Config } from '../config.js';
-import { StartupError } from '../startup.js';
 import { EXIT } from './exit.js';
 
 export async function serve(config: Config): Promise<number> {
-  // The cluster's parts (src/cluster/) are not yet behind the HTTP daemon: starting a lone
-  // embedded node while the operator asked for a cluster would look like one and lose its writes.
-  if (config.cluster) {
-    throw new StartupError(
-      'cluster mode is configured but `serve` does not run it yet ' +
-        '(docs/scaling.md, "State"); remove the `cluster` section to run one embedded node',
-    );
-  }
   const { startDaemon } = await import('../server.js');
   const daemon = await startDaemon(config);
   await new Promise<void>((stopped) => {

@@ -12,6 +12,16 @@ export const LOG_STREAM = 'HOUSEHOLD_LOG';
 export function familySubject(familyId: string): string {
   return `household.log.${familyId}`;
 }
+const FAMILY_PREFIX = 'household.log.';
+/** The family a subject of LOG_STREAM belongs to, or null for the directory's subject. */
+export function familyOfSubject(subject: string): string | null {
+  return subject.startsWith(FAMILY_PREFIX) ? subject.slice(FAMILY_PREFIX.length) : null;
+}
+/**
+ * The directory's subject in LOG_STREAM: families, API keys, queued family updates, OAuth
+ * records — what every node must know, whichever families it owns (src/cluster/directory.ts).
+ */
+export const DIRECTORY_SUBJECT = 'household.directory';
 /** The KV bucket of ownership leases, one key per family. */
 export const LEASE_BUCKET = 'household-leases';
 

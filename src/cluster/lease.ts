@@ -9,6 +9,8 @@ import { LEASE_BUCKET } from './connection.js';
 
 export interface LeaseValue {
   node: string;
+  /** Where the holder answers HTTP (`cluster.advertiseUrl`): other nodes forward there. */
+  url: string;
   expiresAt: number;
 }
 
@@ -26,6 +28,7 @@ export class Leases {
   private constructor(
     private readonly kv: KV,
     readonly node: string,
+    private readonly url: string,
     private readonly leaseMs: number,
     private readonly now: Clock,
   ) {}
@@ -33,12 +36,17 @@ export class Leases {
   static async open(
     nc: NatsConnection,
     node: string,
+    url: string,
     leaseSeconds: number,
     replicas: number,
     now: Clock = Date.now,
   ): Promise<Leases> {
     const kv = await new Kvm(nc).create(LEASE_BUCKET, { history: 1, replicas });
-    return new Leases(kv, node, leaseSeconds * 1000, now);
+    return new Leases(kv, node, url, leaseSeconds * 1000, now);
+  }
+
+  private value(expiresAt: number): string {
+    return JSON.stringify({ node: this.node, url: this.url, expiresAt } satisfies LeaseValue);
   }
 
   /** Who holds the family's lease now (null: nobody, or it expired). */
@@ -56,7 +64,7 @@ export class Leases {
   async acquire(familyId: string): Promise<HeldLease | null> {
     const e = await this.kv.get(familyId);
     const expiresAt = this.now() + this.leaseMs;
-    const value = JSON.stringify({ node: this.node, expiresAt } satisfies LeaseValue);
+    const value = this.value(expiresAt);
     let revision: number;
     try {
       if (!e || e.operation !== 'PUT') {
@@ -82,7 +90,7 @@ export class Leases {
     if (!lease) return false;
     const expiresAt = this.now() + this.leaseMs;
     try {
-      const value = JSON.stringify({ node: this.node, expiresAt } satisfies LeaseValue);
+      const value = this.value(expiresAt);
       lease.revision = await this.kv.update(familyId, value, lease.revision);
       lease.expiresAt = expiresAt;
       return true;
@@ -100,6 +108,17 @@ export class Leases {
       return undefined;
     }
     return lease;
+  }
+
+  /**
+   * Gives a held lease up at once (a node stopping in order, the CLI after an import), so the
+   * next node need not wait for it to expire. A lease another node took meanwhile is left alone.
+   */
+  async release(familyId: string): Promise<void> {
+    const lease = this.held.get(familyId);
+    if (!lease) return;
+    this.held.delete(familyId);
+    await this.kv.update(familyId, this.value(0), lease.revision).catch(() => undefined);
   }
 
   /** Forgets a lease (after being fenced): the next write must take it again. */

@@ -15,7 +15,7 @@ import {
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import type { CommitBatch } from '../store/ports.js';
-import { LOG_STREAM, familySubject } from './connection.js';
+import { DIRECTORY_SUBJECT, LOG_STREAM, familySubject } from './connection.js';
 
 /** One message of a family's subject. */
 export type LogEntry =
@@ -41,6 +41,8 @@ export class FencedError extends Error {}
 export class EntryTooLargeError extends Error {}
 
 const WRONG_LAST_SEQUENCE = 10071;
+const STREAM_NOT_FOUND = 10059;
+const NO_MESSAGE = 10037;
 /**
  * How long an append is retried while the stream has no leader (a server died and the others
  * have not yet noticed and elected one), and how long one attempt waits for its answer.
@@ -68,12 +70,17 @@ export class JetStreamLog {
    */
   static async open(nc: NatsConnection, replicas: number): Promise<JetStreamLog> {
     const jsm = await jetstreamManager(nc);
+    const subjects = [familySubject('*'), DIRECTORY_SUBJECT];
     try {
-      await jsm.streams.info(LOG_STREAM);
-    } catch {
+      const info = await jsm.streams.info(LOG_STREAM);
+      if (!subjects.every((s) => info.config.subjects?.includes(s))) {
+        await jsm.streams.update(LOG_STREAM, { ...info.config, subjects });
+      }
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && err.code === STREAM_NOT_FOUND)) throw err;
       await jsm.streams.add({
         name: LOG_STREAM,
-        subjects: [familySubject('*')],
+        subjects,
         num_replicas: replicas,
         // Nothing is ever dropped: the log is the only durable copy of a family.
         max_msgs_per_subject: -1,
@@ -93,7 +100,21 @@ export class JetStreamLog {
    * Appends one entry if the family's subject still ends at `expectedStreamSeq` (0: empty) and
    * resolves with the entry's stream sequence once JetStream acknowledged it.
    */
-  async append(familyId: string, entry: LogEntry, expectedStreamSeq: number): Promise<number> {
+  append(familyId: string, entry: LogEntry, expectedStreamSeq: number): Promise<number> {
+    return this.appendTo(familySubject(familyId), entry, expectedStreamSeq, `family ${familyId}`);
+  }
+
+  /** Appends a directory entry if the directory's subject still ends at `expectedStreamSeq`. */
+  appendDirectory(entry: unknown, expectedStreamSeq: number): Promise<number> {
+    return this.appendTo(DIRECTORY_SUBJECT, entry, expectedStreamSeq, 'the directory');
+  }
+
+  private async appendTo(
+    subject: string,
+    entry: unknown,
+    expectedStreamSeq: number,
+    what: string,
+  ): Promise<number> {
     const data = new TextEncoder().encode(JSON.stringify(entry));
     if (data.length > this.maxPayload) {
       throw new EntryTooLargeError(
@@ -104,7 +125,7 @@ export class JetStreamLog {
     const deadline = Date.now() + RETRY_FOR_MS;
     for (let attempt = 0; ; attempt++) {
       try {
-        const ack = await this.js.publish(familySubject(familyId), data, {
+        const ack = await this.js.publish(subject, data, {
           expect: { lastSubjectSequence: expectedStreamSeq, streamName: LOG_STREAM },
           timeout: ATTEMPT_TIMEOUT_MS,
         });
@@ -113,13 +134,11 @@ export class JetStreamLog {
         if (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE) {
           // A retry after a lost acknowledgement finds its own first attempt stored: success.
           if (attempt > 0) {
-            const last = await this.lastEntry(familyId);
+            const last = await this.lastEntry(subject);
             const ours = last && last.streamSeq > expectedStreamSeq && sameBytes(last.data, data);
             if (ours) return last.streamSeq;
           }
-          throw new FencedError(
-            `family ${familyId}: another node appended to its log (${err.message})`,
-          );
+          throw new FencedError(`${what}: another node appended to its log (${err.message})`);
         }
         // No stream leader for a moment (a server died, an election runs) or no answer: try
         // again — the expected sequence makes a repeated append safe.
@@ -130,10 +149,14 @@ export class JetStreamLog {
   }
 
   private async lastEntry(
-    familyId: string,
+    subject: string,
   ): Promise<{ streamSeq: number; data: Uint8Array } | null> {
-    const query = { last_by_subj: familySubject(familyId) };
-    const m = await this.jsm.streams.getMessage(LOG_STREAM, query);
+    const m = await this.jsm.streams
+      .getMessage(LOG_STREAM, { last_by_subj: subject })
+      .catch((err: unknown) => {
+        if (err instanceof JetStreamApiError && err.code === NO_MESSAGE) return null;
+        throw err;
+      });
     return m ? { streamSeq: m.seq, data: m.data } : null;
   }
 
@@ -144,7 +167,7 @@ export class JetStreamLog {
       // `next_by_subj` (2.9+): the first message of the subject at or after `seq`.
       const query = { seq, next_by_subj: familySubject(familyId) } as unknown as { seq: number };
       const m = await this.jsm.streams.getMessage(LOG_STREAM, query).catch((err: unknown) => {
-        if (err instanceof JetStreamApiError && err.code === 10037) return null; // no message
+        if (err instanceof JetStreamApiError && err.code === NO_MESSAGE) return null;
         throw err;
       });
       if (!m) return;
@@ -155,11 +178,21 @@ export class JetStreamLog {
 
   /** The stream sequence of the family's last entry (0 for none). */
   async lastStreamSeq(familyId: string): Promise<number> {
-    const query = { last_by_subj: familySubject(familyId) };
-    const m = await this.jsm.streams.getMessage(LOG_STREAM, query).catch((err: unknown) => {
-      if (err instanceof JetStreamApiError && err.code === 10037) return null;
-      throw err;
-    });
-    return m ? m.seq : 0;
+    return (await this.lastEntry(familySubject(familyId)))?.streamSeq ?? 0;
+  }
+
+  /** The stream sequence of the directory's last entry (0 for none). */
+  async lastDirectorySeq(): Promise<number> {
+    return (await this.lastEntry(DIRECTORY_SUBJECT))?.streamSeq ?? 0;
+  }
+
+  /** The stream's last sequence, every subject counted (what a follower must reach). */
+  async head(): Promise<number> {
+    return (await this.jsm.streams.info(LOG_STREAM)).state.last_seq;
+  }
+
+  /** The JetStream client, for the node's follower (an ordered consumer of the whole stream). */
+  get client(): JetStreamClient {
+    return this.js;
   }
 }

@@ -53,7 +53,7 @@ export class ClusterNode {
     try {
       const log = await retrying(() => JetStreamLog.open(nc, opts.replicas));
       const leases = await retrying(() =>
-        Leases.open(nc, cfg.nodeName, cfg.leaseSeconds, opts.replicas, opts.now),
+        Leases.open(nc, cfg.nodeName, cfg.advertiseUrl, cfg.leaseSeconds, opts.replicas, opts.now),
       );
       const node = new ClusterNode(
         nc,
@@ -83,7 +83,9 @@ export class ClusterNode {
         for (const familyId of this.leases.heldFamilies()) {
           void this.leases.renew(familyId).then(
             (ok) => {
-              if (!ok) this.lostLeases += 1;
+              if (ok) return;
+              this.lostLeases += 1;
+              this.commits.events.lost(familyId);
             },
             () => undefined,
           );

@@ -37,9 +37,18 @@ export interface ReplicationStats {
   takeovers: number;
 }
 
+/** What the node is told when it takes a family or loses it (the daemon drops its actor). */
+export interface OwnershipEvents {
+  taken(familyId: string): void;
+  lost(familyId: string): void;
+}
+
 export class ReplicatedCommits implements BatchCommits {
   /** Per family: the tail of its queued commits, so appends leave in order, one at a time. */
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Takeovers under way, so that concurrent first requests of a family share one. */
+  private readonly taking = new Map<string, Promise<HeldLease | null>>();
+  events: OwnershipEvents = { taken: () => undefined, lost: () => undefined };
   readonly stats: ReplicationStats = { appends: 0, fenced: 0, replayed: 0, takeovers: 0 };
 
   constructor(
@@ -61,9 +70,18 @@ export class ReplicatedCommits implements BatchCommits {
    * copy up from the log and fences earlier writers. Resolves with the lease, or null when
    * another node owns the family.
    */
-  async own(familyId: string): Promise<HeldLease | null> {
+  own(familyId: string): Promise<HeldLease | null> {
     const held = this.leases.holding(familyId);
-    if (held) return held;
+    if (held) return Promise.resolve(held);
+    let taking = this.taking.get(familyId);
+    if (!taking) {
+      taking = this.take(familyId).finally(() => this.taking.delete(familyId));
+      this.taking.set(familyId, taking);
+    }
+    return taking;
+  }
+
+  private async take(familyId: string): Promise<HeldLease | null> {
     const lease = await this.leases.acquire(familyId);
     if (!lease) return null;
     await this.enqueue(familyId, async () => {
@@ -73,6 +91,7 @@ export class ReplicatedCommits implements BatchCommits {
       const seq = await this.log.append(familyId, entry, head);
       await this.local.commit(familyId, { checkpoints: [{ consumer: CHECKPOINT, seq }] });
       this.stats.takeovers += 1;
+      this.events.taken(familyId);
     }).catch((err: unknown) => {
       // Someone appended between the catch-up and the fence: try again on the next call.
       this.leases.drop(familyId);
@@ -131,6 +150,7 @@ export class ReplicatedCommits implements BatchCommits {
         if (err instanceof FencedError) {
           this.stats.fenced += 1;
           this.leases.drop(familyId);
+          this.events.lost(familyId);
           throw new StoreWriteError('failed', err.message, err);
         }
         const why = `the cluster log refused the batch: ${(err as Error).message}`;

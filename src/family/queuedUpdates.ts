@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { FamilyRegistry } from './registry.js';
+import { OwnedElsewhere } from './ownership.js';
 
 /** How often the daemon looks for queued updates: the CLI sees its change applied within this. */
 export const POLL_MS = 100;
@@ -38,6 +39,8 @@ export function followQueuedFamilyUpdates(
               'applied a family update from the command line',
             );
         } catch (err) {
+          // Another cluster node runs the family: it applies the update there.
+          if (err instanceof OwnedElsewhere) continue;
           failed = true; // a full disk, a stop: it stays queued and the next tick tries again
           logger.warn(
             { err, familyId: queued.familyId },

@@ -6,10 +6,13 @@
  */
 import type { FamilyInfo } from '../domain/shared/state.js';
 import { FamilyActor, type ActorDeps } from './actor.js';
+import type { Ownership } from './ownership.js';
 
 export interface RegistryOptions {
   idleMs: number;
   maxActive: number;
+  /** A cluster node's leases (src/cluster/): absent, this process runs every family. */
+  ownership?: Ownership;
 }
 
 interface Slot {
@@ -39,6 +42,10 @@ export class FamilyRegistry {
   /** The family's actor, activating it on first use. */
   async get(family: FamilyInfo): Promise<FamilyActor> {
     if (this.closed) throw new Error('the service is shutting down');
+    const ownership = this.opts.ownership;
+    // Taking the family catches its state up from the cluster's log and drops an actor still
+    // in memory from an earlier time this node held it (stale now): see `drop`.
+    if (ownership && !ownership.owns(family.id)) await ownership.take(family.id);
     const slot = this.slots.get(family.id);
     if (slot) {
       // Move to the most recently used end.
@@ -68,6 +75,14 @@ export class FamilyRegistry {
     const familyId = this.deps.store.lookupIndex('share-token', hash);
     const info = familyId ? this.deps.store.getFamily(familyId) : undefined;
     return info ? this.get(info) : undefined;
+  }
+
+  /**
+   * Forgets a family's actor (a cluster node that lost or retook the family): the next use
+   * activates it again from the store. Commits it has in flight finish or fail on their own.
+   */
+  drop(familyId: string): void {
+    this.slots.delete(familyId);
   }
 
   /** The actor if it is in memory, without activating it. */

@@ -11,6 +11,7 @@ import {
   type Issue,
 } from '../domain/shared/errors.js';
 import { UpstreamError, type UpstreamErrorKind } from '../integrations/upstream.js';
+import { OwnedElsewhere } from '../family/ownership.js';
 
 export type ErrorCode =
   | 'invalid_request'
@@ -90,6 +91,14 @@ export function answerOf(err: unknown): ErrorAnswer | null {
     return withDetails(DOMAIN[err.kind].status, DOMAIN[err.kind].code, err);
   if (err instanceof UpstreamError)
     return withDetails(UPSTREAM[err.kind].status, UPSTREAM[err.kind].code, err);
+  // A cluster node that could not pass the request on to the family's owner (docs/scaling.md).
+  if (err instanceof OwnedElsewhere)
+    return {
+      status: 503,
+      code: 'unavailable',
+      message: `${err.message}; try again shortly`,
+      headers: { 'Retry-After': '1' },
+    };
   return null;
 }
 

@@ -19,6 +19,7 @@ import type { JsonSchema, SomeStruct } from './schema.js';
 import type { Logger } from 'pino';
 import type { Notifier } from '../notifications/sender.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
+import type { ClusterRuntime } from '../cluster/runtime.js';
 import type { Egress } from '../integrations/egress.js';
 import type { OAuthGrant } from '../domain/oauth/grants.js';
 import type { StreamHub } from '../stream/hub.js';
@@ -49,6 +50,8 @@ export interface Services {
   stream: { hub: StreamHub; tickets: StreamTickets; log: FollowedLog };
   /** The family displays: the weather they show and their open streams. */
   display: { weather: DisplayWeatherCache; streams: DisplayStreams };
+  /** A cluster node's membership (docs/scaling.md); absent on the embedded daemon. */
+  cluster?: ClusterRuntime;
 }
 
 /** What REST needs of the OAuth door; its authority (src/oauth/authority.ts) is one. */

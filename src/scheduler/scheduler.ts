@@ -13,6 +13,7 @@
  */
 import type { Logger } from 'pino';
 import type { FamilyRegistry } from '../family/registry.js';
+import { OwnedElsewhere } from '../family/ownership.js';
 import type { FamilyActor } from '../family/actor.js';
 import type { AgendaReads, BatchCommits, Directory } from '../store/ports.js';
 import type { StoredAgendaJob } from '../store/types.js';
@@ -48,6 +49,11 @@ export interface SchedulerDeps {
   logger: Logger;
   catchUpMinutes: number;
   handlers: JobHandlers;
+  /**
+   * Where due jobs are found (default: the store's whole agenda). A cluster node passes only
+   * the jobs of the families it owns (src/cluster/daemon.ts): the others run on their owners.
+   */
+  agenda?: Pick<AgendaReads, 'dueJobs' | 'earliestDue'>;
 }
 
 /** At most this many jobs run at once; the rest wait for the next pass. */
@@ -110,7 +116,7 @@ export class Scheduler {
     do {
       this.again = false;
       const now = this.deps.now();
-      const due = this.deps.store
+      const due = (this.deps.agenda ?? this.deps.store)
         .dueJobs(now.getTime(), BATCH)
         .filter((j) => !this.inFlight.has(slot(j)));
       total += due.length;
@@ -152,6 +158,8 @@ export class Scheduler {
       }
       await handler(job, { actor, now, missed });
     } catch (err) {
+      // The family moved to another cluster node meanwhile: the job is that node's now.
+      if (err instanceof OwnedElsewhere) return;
       this.deps.logger.error(
         { err, job: job.id, kind: job.kind },
         'a scheduled job failed; it will be tried again',
@@ -180,7 +188,7 @@ export class Scheduler {
   }
 
   private nextDelay(): number {
-    const earliest = this.deps.store.earliestDue();
+    const earliest = (this.deps.agenda ?? this.deps.store).earliestDue();
     return earliest === null ? MAX_SLEEP_MS : earliest - this.deps.now().getTime();
   }
 

@@ -159,3 +159,12 @@ export interface WholeFamilies {
   /** Writes a whole family unless its slug, id, keys or index entries exist (then names which). */
   putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'>;
 }
+
+/**
+ * Every write the store takes, in one place: what a cluster node routes through its replicated
+ * log (src/cluster/) while the embedded store writes them to LMDB directly.
+ */
+export type StoreWrites = Pick<BatchCommits, 'commit'> &
+  Pick<Directory, 'createFamily' | 'queueFamilyUpdate' | 'putKey'> &
+  Pick<WholeFamilies, 'putWholeFamily'> &
+  Pick<OAuthCredentials, 'transactOAuth'>;

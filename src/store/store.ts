@@ -23,6 +23,7 @@ import type {
   IdempotencyRecords,
   LogReads,
   OAuthCredentials,
+  StoreWrites,
   WholeFamilies,
   WholeFamily,
 } from './ports.js';
@@ -45,7 +46,7 @@ import { LmdbWholeFamilies } from './lmdb/whole.js';
 import { LmdbOAuth } from './lmdb/oauth.js';
 
 export { StoreWriteError };
-export type { CommitBatch, CommitListener, WholeFamily, WriteHealthListener };
+export type { CommitBatch, CommitListener, StoreWrites, WholeFamily, WriteHealthListener };
 
 export class StoreVersionError extends Error {}
 
@@ -72,6 +73,13 @@ export class Store
   private readonly idempotency: LmdbIdempotency;
   private readonly whole: LmdbWholeFamilies;
   private readonly oauth: LmdbOAuth;
+  /**
+   * The writes as this file's LMDB makes them. A cluster node (src/cluster/) applies what the
+   * replicated log says through these, and routes the daemon's own writes to the log instead
+   * (`replicateWith`).
+   */
+  readonly local: StoreWrites;
+  private writes: StoreWrites;
 
   private constructor(
     private readonly env: LmdbEnv,
@@ -88,6 +96,23 @@ export class Store
       log: this.log,
       agenda: this.agenda,
     });
+    this.local = {
+      commit: (familyId, batch, guard) => this.log.commit(familyId, batch, guard),
+      createFamily: (family, seed, firstKey) => this.directory.createFamily(family, seed, firstKey),
+      queueFamilyUpdate: (...args) => this.directory.queueFamilyUpdate(...args),
+      putKey: (key) => this.directory.putKey(key),
+      putWholeFamily: (doc) => this.whole.putWholeFamily(doc),
+      transactOAuth: (fn) => this.oauth.transactOAuth(fn),
+    };
+    this.writes = this.local;
+  }
+
+  /**
+   * Sends every write of this store through `writes` from now on (a cluster node: the replicated
+   * log first, this LMDB once the log acknowledged). Reads stay on this LMDB.
+   */
+  replicateWith(writes: StoreWrites): void {
+    this.writes = writes;
   }
 
   /**
@@ -174,12 +199,12 @@ export class Store
     return this.directory.listFamilies();
   }
   createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
-    return this.directory.createFamily(family, seed, firstKey);
+    return this.writes.createFamily(family, seed, firstKey);
   }
   queueFamilyUpdate(
     ...args: Parameters<Directory['queueFamilyUpdate']>
   ): Promise<QueuedFamilyUpdate | undefined> {
-    return this.directory.queueFamilyUpdate(...args);
+    return this.writes.queueFamilyUpdate(...args);
   }
   queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined {
     return this.directory.queuedFamilyUpdate(familyId);
@@ -197,7 +222,7 @@ export class Store
     return this.directory.listKeys(familyId);
   }
   putKey(key: ApiKeyRecord): Promise<void> {
-    return this.directory.putKey(key);
+    return this.writes.putKey(key);
   }
   keysVersion(): number {
     return this.directory.keysVersion();
@@ -211,7 +236,7 @@ export class Store
 
   // ---- BatchCommits and LogReads --------------------------------------------------------
   commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
-    return this.log.commit(familyId, batch, guard);
+    return this.writes.commit(familyId, batch, guard);
   }
   lastSeq(familyId: string): number {
     return this.log.lastSeq(familyId);
@@ -259,7 +284,7 @@ export class Store
     return this.whole.snapshotFamily(slug);
   }
   putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> {
-    return this.whole.putWholeFamily(doc);
+    return this.writes.putWholeFamily(doc);
   }
 
   // ---- OAuthCredentials -----------------------------------------------------------------
@@ -275,7 +300,7 @@ export class Store
       result: R;
     },
   ): Promise<R> {
-    return this.oauth.transactOAuth(fn);
+    return this.writes.transactOAuth(fn);
   }
 
   // ---- whole-store operations ------------------------------------------------------------

@@ -124,24 +124,34 @@ export class Outbox {
    * deliveries an earlier run had leased (it stopped or crashed while they waited to be sent).
    */
   async start(): Promise<void> {
-    const { store, registry, sink, now, boot, leaseMs } = this.deps;
-    for (const family of store.listFamilies()) {
+    for (const family of this.deps.store.listFamilies()) {
       if (this.stopped) return;
-      if (store.getRecord(family.id, OUTBOX, OUTBOX_ID) === undefined) continue;
-      try {
-        const actor = await registry.get(family);
-        const jobs = await actor.execute(
-          (s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }),
-          WEBHOOKS_CALLER,
-        );
-        sink.submit(jobs.map((j) => fromJob(family, j)));
-        this.nudge(family);
-      } catch (err) {
-        this.deps.logger.error(
-          { err, family: family.slug },
-          'could not resume the webhook outbox of a family',
-        );
-      }
+      await this.resume(family);
+    }
+  }
+
+  /**
+   * One family's part of `start`: also what a cluster node does when it takes a family over
+   * (src/cluster/daemon.ts), so deliveries resume from the replicated checkpoint with the same
+   * webhook-ids.
+   */
+  async resume(family: FamilyInfo): Promise<void> {
+    const { store, registry, sink, now, boot, leaseMs } = this.deps;
+    if (this.stopped) return;
+    if (store.getRecord(family.id, OUTBOX, OUTBOX_ID) === undefined) return;
+    try {
+      const actor = await registry.get(family);
+      const jobs = await actor.execute(
+        (s) => decideReclaim(s, { boot, until: now().getTime() + leaseMs }),
+        WEBHOOKS_CALLER,
+      );
+      sink.submit(jobs.map((j) => fromJob(family, j)));
+      this.nudge(family);
+    } catch (err) {
+      this.deps.logger.error(
+        { err, family: family.slug },
+        'could not resume the webhook outbox of a family',
+      );
     }
   }
 

@@ -48,6 +48,8 @@ export interface Webhooks {
   handleJob: JobHandler<typeof DELIVER_KIND>;
   /** Catches up every family's outbox and takes over deliveries an earlier run left leased. */
   start(): Promise<void>;
+  /** One family's part of `start` (a cluster node that took the family over). */
+  resume(family: FamilyInfo): Promise<void>;
   stop(): Promise<void>;
   /** Sends one `webhook.test` message to a destination now; the caller records the outcome. */
   sendTest(family: FamilyInfo, destination: DestinationRecord): Promise<AttemptOutcome>;
@@ -105,6 +107,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     nudge: (family) => outbox.nudge(family),
     handleJob,
     start: () => outbox.start(),
+    resume: (family) => outbox.resume(family),
     async stop() {
       await outbox.stop();
       await sender.stop();

@@ -70,6 +70,7 @@ describe('cluster: the replicated log over three JetStream servers', function ()
       advertiseUrl: 'http://127.0.0.1:1',
       secret: 'x'.repeat(32),
       leaseSeconds: LEASE_S,
+      replicas: 3,
       credsFile: null,
       tls: null,
     };

@@ -1,16 +1,15 @@
 /**
- * `serve` with a cluster configuration: the HTTP daemon does not run on the cluster yet, so it
- * refuses to start (exit 78, saying why) instead of running a lone embedded node that would
- * look like a cluster member; it creates no store. Without a cluster section nothing changes.
+ * `serve` with a cluster configuration whose NATS servers cannot be reached: it does not start a
+ * lone embedded node that would look like a cluster member; it says which servers it could not
+ * reach (exit 78) and makes no family.
  */
 import { expect } from 'chai';
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { runCli } from '../helpers/child.js';
 import { tempDataDir } from '../helpers/server.js';
 
 describe('cluster: serve with a cluster configuration', () => {
-  it('refuses to start as a lone node, naming the cluster section, and writes nothing', async () => {
+  it('refuses to start without its NATS servers, naming them, and makes no family', async () => {
     const dir = tempDataDir();
     try {
       const r = await runCli(['serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], {
@@ -20,8 +19,8 @@ describe('cluster: serve with a cluster configuration', () => {
         HOUSEHOLD_CLUSTER_SECRET: 'c'.repeat(32),
       });
       expect(r.code).to.equal(78);
-      expect(r.stderr).to.match(/cluster mode is configured but `serve` does not run it yet/);
-      expect(existsSync(join(dir, 'household.mdb'))).to.equal(false);
+      expect(r.stderr).to.match(/could not join the cluster through nats:\/\/127\.0\.0\.1:1/);
+      expect(r.stderr).not.to.match(/hk_/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

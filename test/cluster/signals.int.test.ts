@@ -102,6 +102,7 @@ describe('cluster: owners stopped by real signals', function () {
         advertiseUrl: 'http://127.0.0.1:1',
         secret: 's'.repeat(32),
         leaseSeconds: LEASE_S,
+        replicas: 3,
         credsFile: null,
         tls: null,
       },

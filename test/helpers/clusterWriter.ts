@@ -23,6 +23,7 @@ const node = await ClusterNode.start(
     advertiseUrl: 'http://127.0.0.1:1',
     secret: 'w'.repeat(32),
     leaseSeconds: Number(leaseSeconds),
+    replicas: 3,
     credsFile: null,
     tls: null,
   },

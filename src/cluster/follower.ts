@@ -1,0 +1,155 @@
+/**
+ * Every node follows the whole log stream in order (one ordered JetStream consumer) and applies
+ * to its LMDB what every node must know:
+ *
+ * - the directory's entries (directory.ts): families, keys, queued updates, OAuth records;
+ * - from each family's batches, the parts that are looked up across families — share-token
+ *   index entries, the family's settings, the settling of a queued update — so that any node can
+ *   find a share link's family or a family by its slug and pass the request to its owner.
+ *
+ * A family's records, log and agenda are not applied here: only its owner holds them, caught up
+ * when it takes the family (replicated.ts). A family batch's parts are applied only past the
+ * point the node's own catch-up reached (its `cluster.stream` checkpoint), inside the same
+ * transaction as that check, so the two paths never write an older state over a newer one.
+ *
+ * How far the follower got is a checkpoint of its own, written after directory entries and at
+ * most every second otherwise; a restart re-applies from there (every entry applies twice
+ * safely).
+ */
+import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.js';
+import { StoreWriteError } from '../store/store.js';
+import { familyOfSubject } from './connection.js';
+import { applyDirectoryEntry, type AppliedUpTo, type DirectoryEntry } from './directory.js';
+import type { JetStreamLog, LogEntry } from './log.js';
+import { CHECKPOINT } from './replicated.js';
+import { LOG_STREAM } from './connection.js';
+
+/** Where the follower's checkpoints live: a pseudo-family no real id can equal. */
+const NODE = '_node';
+const FOLLOWED = 'cluster.followed';
+const DIRECTORY_HEAD = 'cluster.directory';
+const SAVE_EVERY_MS = 1_000;
+
+export class Follower implements AppliedUpTo {
+  private processed: number;
+  private head: number;
+  private waiters: { seq: number; resolve: () => void }[] = [];
+  private messages: ConsumerMessages | null = null;
+  private running: Promise<void> | null = null;
+  private lastSaved = 0;
+  private saveTimer: NodeJS.Timeout | null = null;
+  /** Entries applied since start (a figure for /metrics). */
+  applied = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: JetStreamLog,
+    private readonly logger: Pick<Logger, 'error' | 'warn'>,
+  ) {
+    this.processed = store.getCheckpoint(FOLLOWED, NODE);
+    this.head = store.getCheckpoint(DIRECTORY_HEAD, NODE);
+  }
+
+  get directoryHead(): number {
+    return this.head;
+  }
+
+  /** The last stream sequence applied here. */
+  get position(): number {
+    return this.processed;
+  }
+
+  reached(streamSeq: number): Promise<void> {
+    if (this.processed >= streamSeq) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ seq: streamSeq, resolve }));
+  }
+
+  /** Starts following from the checkpoint; resolves once the consumer is set up. */
+  async start(): Promise<void> {
+    const c = await this.log.client.consumers.get(
+      LOG_STREAM,
+      this.processed > 0
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.processed + 1 }
+        : { deliver_policy: DeliverPolicy.All },
+    );
+    this.messages = await c.consume();
+    const messages = this.messages;
+    this.running = (async () => {
+      for await (const m of messages) {
+        try {
+          await this.apply(m.subject, m.seq, m.data);
+        } catch (err) {
+          // A message this node cannot apply must not stop the directory for good: say so loudly.
+          this.logger.error({ err, streamSeq: m.seq }, 'could not apply a replicated entry');
+        }
+        this.processed = m.seq;
+        this.settle();
+      }
+    })();
+    this.saveTimer = setInterval(() => void this.save(), SAVE_EVERY_MS);
+    this.saveTimer.unref();
+  }
+
+  private async apply(subject: string, seq: number, data: Uint8Array): Promise<void> {
+    const familyId = familyOfSubject(subject);
+    const text = new TextDecoder().decode(data);
+    if (familyId === null) {
+      await applyDirectoryEntry(this.store, JSON.parse(text) as DirectoryEntry);
+      this.head = seq;
+      this.applied += 1;
+      await this.save(seq);
+      return;
+    }
+    const entry = JSON.parse(text) as LogEntry;
+    if (entry.kind !== 'batch') return;
+    const { indexes, family, settlesQueuedUpdate } = entry.batch;
+    if (!indexes?.length && !family && settlesQueuedUpdate === undefined) return;
+    const store = this.store;
+    const guard = () => store.getCheckpoint(CHECKPOINT, familyId) < seq;
+    try {
+      await store.local.commit(
+        familyId,
+        {
+          ...(indexes ? { indexes } : {}),
+          ...(family ? { family } : {}),
+          ...(settlesQueuedUpdate !== undefined ? { settlesQueuedUpdate } : {}),
+        },
+        guard,
+      );
+      this.applied += 1;
+    } catch (err) {
+      // Refused by the guard: the node's own catch-up applied this batch already.
+      if (!(err instanceof StoreWriteError) || guard()) throw err;
+    }
+  }
+
+  private settle(): void {
+    if (!this.waiters.length) return;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) (w.seq <= this.processed ? w.resolve : () => still.push(w))();
+    this.waiters = still;
+  }
+
+  /** Records how far the follower got (after a directory entry: that entry's sequence). */
+  private async save(seq = this.processed): Promise<void> {
+    if (seq <= this.lastSaved) return;
+    this.lastSaved = seq;
+    await this.store.local
+      .commit(NODE, {
+        checkpoints: [
+          { consumer: FOLLOWED, seq },
+          { consumer: DIRECTORY_HEAD, seq: this.head },
+        ],
+      })
+      .catch((err: unknown) => this.logger.warn({ err }, 'could not save the follower position'));
+  }
+
+  async stop(): Promise<void> {
+    if (this.saveTimer) clearInterval(this.saveTimer);
+    await this.messages?.close();
+    await this.running?.catch(() => undefined);
+    await this.save();
+  }
+}
