@@ -337,6 +337,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
+  cluster?.startSweeping((err) => logger.warn({ err }, 'the sweep for unowned families failed'));
   // A cluster node owns no family yet: each family's outbox resumes when the node takes it.
   if (!cluster) await webhooks.start();
   // `family update` from the command line, applied on the family's actor within POLL_MS.

@@ -91,7 +91,7 @@ export function clusterDoor(
       }
     }
     // Served here; keep the body in case the family turns out to live elsewhere.
-    let body = Buffer.alloc(0);
+    let body: Buffer = Buffer.alloc(0);
     if (!familyId && hasBody(ctx)) {
       body = await bufferBody(ctx, limit);
       replayBody(ctx, body);

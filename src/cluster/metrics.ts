@@ -23,8 +23,10 @@ export function registerClusterMetrics(registry: Registry, cluster: ClusterRunti
   gauge('household_cluster_connected', '1 while the node is connected to NATS, else 0', () =>
     cluster.connected ? 1 : 0,
   );
-  gauge('household_cluster_owned_families', 'Families whose lease this node holds', () =>
-    cluster.heldFamilies().length,
+  gauge(
+    'household_cluster_owned_families',
+    'Families whose lease this node holds',
+    () => cluster.heldFamilies().length,
   );
   gauge(
     'household_cluster_forwarded_requests_total',

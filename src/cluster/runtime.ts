@@ -34,6 +34,7 @@ export class ClusterRuntime implements Ownership {
   private readonly owners = new Map<string, LeaseValue>();
   private readonly takenListeners: ((familyId: string) => void)[] = [];
   private readonly lostListeners: ((familyId: string) => void)[] = [];
+  private sweeper: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly config: ClusterConfig,
@@ -168,13 +169,45 @@ export class ClusterRuntime implements Ownership {
     });
   }
 
+  /**
+   * Every lease period (plus a random share of one, so nodes do not all race at once), takes
+   * the families nobody holds: a dead node's families move within about two lease times even
+   * when no request arrives for them, and their agenda runs on the new owner.
+   */
+  startSweeping(onError: (err: unknown) => void): void {
+    const leaseMs = this.config.leaseSeconds * 1000;
+    const sweep = async () => {
+      for (const familyId of await this.node.leases.orphans()) {
+        await this.take(familyId).catch(() => undefined); // another node was quicker
+      }
+    };
+    const next = () => {
+      this.sweeper = setTimeout(
+        () => {
+          sweep()
+            .catch(onError)
+            .finally(() => {
+              if (this.sweeper) next();
+            });
+        },
+        leaseMs * (0.5 + Math.random() * 0.5),
+      );
+      this.sweeper.unref();
+    };
+    next();
+  }
+
   /** Gives up every held lease (an orderly stop: the others need not wait for them to expire). */
   async releaseAll(): Promise<void> {
+    if (this.sweeper) clearTimeout(this.sweeper);
+    this.sweeper = undefined;
     this.node.stopRenewing();
     await Promise.all(this.node.leases.heldFamilies().map((id) => this.node.leases.release(id)));
   }
 
   async close(): Promise<void> {
+    if (this.sweeper) clearTimeout(this.sweeper);
+    this.sweeper = undefined;
     await this.follower.stop();
     await this.node.close();
   }
