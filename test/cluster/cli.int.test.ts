@@ -203,6 +203,25 @@ describe('cluster: the command line acts on the cluster', function () {
     expect(clash.stderr).to.match(/"smiths"/);
   });
 
+  it("export, key create --person and grant list read the family's records on the cluster", async () => {
+    const api = new Client(`${server!.url}/api/v1/families/smiths`, smithsKey);
+    const person = (await api.post('/people', { name: 'Ana' })).body.person;
+    const changes = (await api.get('/changes?after=0&limit=500')).body.changes as { seq: number }[];
+    const [exported, keyed, grants] = await Promise.all([
+      runCli(['export', 'smiths'], env),
+      runCli(['key', 'create', 'smiths', '--person', person.id, '--json'], env),
+      runCli(['grant', 'list', 'smiths', '--json'], env),
+    ]);
+    const doc = json(exported);
+    expect(doc.log.map((c: { seq: number }) => c.seq)).to.deep.equal(changes.map((c) => c.seq));
+    expect(doc.checkpoints ?? []).to.deep.equal([]);
+    const key = json(keyed);
+    expect(key.key.personId).to.equal(person.id);
+    const asAna = new Client(`${server!.url}/api/v1/families/smiths`, key.apiKey);
+    expect((await asAna.get('')).body.key.personId).to.equal(person.id);
+    expect(json(grants).grants).to.deep.equal([]);
+  });
+
   it('cluster import: an embedded store moves in with its entries and old key; clash refused', async () => {
     const source = dir();
     const made = JSON.parse(
