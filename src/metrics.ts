@@ -77,6 +77,11 @@ export class Metrics {
     }
   }
 
+  /** Registers more metrics on the same registry (a cluster node's: src/cluster/metrics.ts). */
+  extend(register: (registry: Registry) => void): void {
+    if (this.m) register(this.m.registry);
+  }
+
   /** The Content-Type of `render()`'s text. */
   get contentType(): string {
     return this.m?.registry.contentType ?? 'text/plain';

@@ -51,6 +51,8 @@ import { bootstrap, type BootstrapHooks } from './bootstrap.js';
 import { startHousekeeping } from './housekeeping.js';
 import { ClusterRuntime } from './cluster/runtime.js';
 import { followOwnership, ownedAgenda } from './cluster/daemon.js';
+import { clusterDoor } from './cluster/door.js';
+import { registerClusterMetrics } from './cluster/metrics.js';
 import { logStoreHealth } from './storeHealth.js';
 
 /** Options of the daemon; the first start's hooks (onBootstrap, onNoKey) are in bootstrap.ts. */
@@ -252,7 +254,14 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   document = daemonOpenApi(routes, config.server.publicUrl);
-  const { app, router } = createApp(services, routes, metrics);
+  // A cluster node passes requests for families another node owns to that node first.
+  const front = cluster
+    ? clusterDoor(services, cluster, {
+        bearerFamily: (token) => authority.verifyAccess(token)?.family.id,
+      })
+    : undefined;
+  if (cluster) metrics.extend((registry) => registerClusterMetrics(registry, cluster));
+  const { app, router } = createApp(services, routes, metrics, front);
   for (const door of doors) {
     if (door.mount) app.use(door.mount({ services, routes, baseUrl: () => url, version: VERSION }));
   }
@@ -281,6 +290,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
+  cluster?.listening(port);
   const host =
     config.server.host === '0.0.0.0' || config.server.host === '::'
       ? '127.0.0.1'
@@ -327,6 +337,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
 
   // 4. The agenda: what came due while the daemon was down runs now (or is recorded as missed).
   scheduler.start();
+  cluster?.startSweeping((err) => logger.warn({ err }, 'the sweep for unowned families failed'));
   // A cluster node owns no family yet: each family's outbox resumes when the node takes it.
   if (!cluster) await webhooks.start();
   // `family update` from the command line, applied on the family's actor within POLL_MS.

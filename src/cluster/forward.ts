@@ -1,10 +1,11 @@
 /**
  * Authentication of requests one node forwards to a family's owner: an HMAC-SHA256 with
  * `cluster.secret` over everything the owner acts on — method, path with query, the request
- * id, the idempotency key, the caller's credentials as sent, a hash of the body, the sending
- * node and the time. The owner recomputes it and compares in constant time, and refuses a
+ * id, the idempotency key, the caller's credentials as sent (`x-api-key` for the API,
+ * `Authorization` for CalDAV's Basic and MCP's Bearer), a hash of the body, the sending node
+ * and the time. The owner recomputes it and compares in constant time, and refuses a
  * signature older (or newer) than `FORWARD_WINDOW_MS`, so a captured forward cannot be
- * replayed later or edited. Not yet used by `serve` (docs/scaling.md, "State").
+ * replayed later or edited. The forwarding itself is src/cluster/proxy.ts.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -23,7 +24,9 @@ export interface ForwardedRequest {
   url: string;
   requestId: string;
   idempotencyKey: string | null;
-  /** The `Authorization` header as the client sent it (the owner checks the key itself). */
+  /** The `x-api-key` header as the client sent it (the owner checks the key itself). */
+  apiKey: string | null;
+  /** The `Authorization` header as the client sent it (Basic for CalDAV, Bearer for MCP). */
   authorization: string | null;
   body: Uint8Array;
 }
@@ -36,6 +39,7 @@ function canonical(req: ForwardedRequest, node: string, at: number): string {
     req.url,
     req.requestId,
     req.idempotencyKey ?? '',
+    req.apiKey ?? '',
     req.authorization ?? '',
     bodyHash,
     node,

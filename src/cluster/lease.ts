@@ -28,7 +28,8 @@ export class Leases {
   private constructor(
     private readonly kv: KV,
     readonly node: string,
-    private readonly url: string,
+    /** Where this node answers; set again once the server listens (runtime.ts `listening`). */
+    public url: string,
     private readonly leaseMs: number,
     private readonly now: Clock,
   ) {}
@@ -98,6 +99,22 @@ export class Leases {
       this.held.delete(familyId);
       return false;
     }
+  }
+
+  /**
+   * Families whose lease nobody holds now (expired, or given up by a node that stopped in
+   * order): what a node sweeping for orphans takes, so that a dead owner's reminders and
+   * webhooks resume without waiting for a request.
+   */
+  async orphans(): Promise<string[]> {
+    const out: string[] = [];
+    for await (const familyId of await this.kv.keys()) {
+      if (this.held.has(familyId)) continue;
+      const e = await this.kv.get(familyId);
+      if (!e || e.operation !== 'PUT') continue;
+      if (e.json<LeaseValue>().expiresAt <= this.now()) out.push(familyId);
+    }
+    return out;
   }
 
   /** The lease this node holds on the family and believes valid now, if any. */

@@ -34,6 +34,7 @@ export class ClusterRuntime implements Ownership {
   private readonly owners = new Map<string, LeaseValue>();
   private readonly takenListeners: ((familyId: string) => void)[] = [];
   private readonly lostListeners: ((familyId: string) => void)[] = [];
+  private sweeper: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly config: ClusterConfig,
@@ -96,6 +97,22 @@ export class ClusterRuntime implements Ownership {
     return this.config.nodeName;
   }
 
+  /**
+   * The server listens on `port`: an `advertiseUrl` whose port is 0 (the server's port is
+   * chosen at listen, as in the tests) takes that port.
+   */
+  listening(port: number): void {
+    const advertised = new URL(this.config.advertiseUrl);
+    if (advertised.port !== '0') return;
+    advertised.port = String(port);
+    this.node.leases.url = advertised.toString().replace(/\/$/, '');
+  }
+
+  /** Where this node answers HTTP, as other nodes reach it. */
+  get url(): string {
+    return this.node.leases.url;
+  }
+
   /** Whether the NATS connection is up (for /healthz). */
   get connected(): boolean {
     return this.node.connected;
@@ -152,13 +169,45 @@ export class ClusterRuntime implements Ownership {
     });
   }
 
+  /**
+   * Every lease period (plus a random share of one, so nodes do not all race at once), takes
+   * the families nobody holds: a dead node's families move within about two lease times even
+   * when no request arrives for them, and their agenda runs on the new owner.
+   */
+  startSweeping(onError: (err: unknown) => void): void {
+    const leaseMs = this.config.leaseSeconds * 1000;
+    const sweep = async () => {
+      for (const familyId of await this.node.leases.orphans()) {
+        await this.take(familyId).catch(() => undefined); // another node was quicker
+      }
+    };
+    const next = () => {
+      this.sweeper = setTimeout(
+        () => {
+          sweep()
+            .catch(onError)
+            .finally(() => {
+              if (this.sweeper) next();
+            });
+        },
+        leaseMs * (0.5 + Math.random() * 0.5),
+      );
+      this.sweeper.unref();
+    };
+    next();
+  }
+
   /** Gives up every held lease (an orderly stop: the others need not wait for them to expire). */
   async releaseAll(): Promise<void> {
+    if (this.sweeper) clearTimeout(this.sweeper);
+    this.sweeper = undefined;
     this.node.stopRenewing();
     await Promise.all(this.node.leases.heldFamilies().map((id) => this.node.leases.release(id)));
   }
 
   async close(): Promise<void> {
+    if (this.sweeper) clearTimeout(this.sweeper);
+    this.sweeper = undefined;
     await this.follower.stop();
     await this.node.close();
   }

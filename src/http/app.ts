@@ -43,6 +43,8 @@ export function createApp(
   services: Services,
   routes: RouteDef[],
   metrics?: Metrics,
+  /** Runs first inside the error mapping, before any route or door (a cluster node's). */
+  front?: Koa.Middleware,
 ): { app: Koa; router: Router } {
   // With a proxy trusted, the client is the address that proxy saw: the last X-Forwarded-For
   // entry. Earlier entries are whatever the client wrote, so they cannot name a rate-limit bucket.
@@ -78,6 +80,7 @@ export function createApp(
   if (metrics?.enabled) app.use(requestMetrics(metrics));
   if (services.config.server.corsOrigins.length) app.use(cors(services.config.server.corsOrigins));
   app.use(errorMiddleware());
+  if (front) app.use(front);
   app.use(async (ctx, next) => {
     await next();
     // The router answers 405 (with Allow) and 501 in plain text; every answer is JSON here.

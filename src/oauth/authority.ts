@@ -97,6 +97,7 @@ export class OAuthAuthority {
   ): Promise<TokenAnswer> {
     const parsed = parseCredential('code', p.code);
     if (!parsed) throw new OAuthFailure('invalid_grant', 'The code is malformed');
+    await this.familyHere(this.d.store.getOAuth<CodeRecord>('code', parsed.id)?.familyId);
     const now = this.nowMs();
     const grantId = this.d.newId('grant');
     const tokens = [makeCredential('access'), makeCredential('refresh')] as const;
@@ -287,6 +288,7 @@ export class OAuthAuthority {
     grantId: string,
     by: Caller | null,
   ): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {
+    await this.familyHere(this.d.store.getOAuth<OAuthGrant>('grant', grantId)?.familyId);
     const outcome = await revokeGrantInStore(this.d.store, grantId, this.d.now());
     if (outcome && !outcome.already)
       await this.log(outcome.grant, 'revoked', by ?? { keyId: null, personId: null, grantId });
@@ -350,6 +352,16 @@ export class OAuthAuthority {
       refresh_token: refresh.text,
       scope: scopes.join(' '),
     };
+  }
+
+  /**
+   * Activates the family's actor before anything is written: on a cluster node whose family
+   * another node owns, this throws (OwnedElsewhere) while nothing is spent yet, and the request
+   * moves to the owner whole (src/cluster/door.ts) — where the grant's log entry is written.
+   */
+  private async familyHere(familyId: string | undefined): Promise<void> {
+    const family = familyId ? this.d.store.getFamily(familyId) : undefined;
+    if (family) await this.d.registry.get(family);
   }
 
   private async log(grant: OAuthGrant, what: 'created' | 'revoked', by: Caller): Promise<void> {

@@ -20,6 +20,7 @@ function request(over: Partial<ForwardedRequest> = {}): ForwardedRequest {
     url: '/api/v1/families/home/collections/chores/entries?x=1',
     requestId: 'req_1',
     idempotencyKey: 'idem-1',
+    apiKey: 'hk_key',
     authorization: 'Bearer hk_abc',
     body: new TextEncoder().encode('{"text":"bins"}'),
     ...over,
@@ -45,6 +46,9 @@ describe('cluster: forwarded request signatures', () => {
       { idempotencyKey: null },
       { idempotencyKey: 'idem-2' },
       { authorization: 'Bearer hk_other' },
+      { authorization: null },
+      { apiKey: 'hk_other' },
+      { apiKey: null },
       { body: new TextEncoder().encode('{"text":"bins!"}') },
     ];
     for (const edit of edits) {

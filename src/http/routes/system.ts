@@ -88,6 +88,17 @@ export default function systemRoutes(
           version: { type: 'string' },
           uptimeSeconds: { type: 'integer' },
           writes: { enum: ['ok', 'failing'] },
+          cluster: {
+            type: 'object',
+            description:
+              'Only on a cluster node (docs/scaling.md): its name, whether it is connected to NATS (writes need it), and how many families it owns.',
+            required: ['node', 'connected', 'ownedFamilies'],
+            properties: {
+              node: { type: 'string' },
+              connected: { type: 'boolean' },
+              ownedFamilies: { type: 'integer' },
+            },
+          },
         },
       },
       handler: ({ services }) => ({
@@ -96,6 +107,15 @@ export default function systemRoutes(
         version,
         uptimeSeconds: Math.floor((Date.now() - started) / 1000),
         writes: services.store.writeFailure ? 'failing' : 'ok',
+        ...(services.cluster
+          ? {
+              cluster: {
+                node: services.cluster.nodeName,
+                connected: services.cluster.connected,
+                ownedFamilies: services.cluster.heldFamilies().length,
+              },
+            }
+          : {}),
       }),
     },
     {

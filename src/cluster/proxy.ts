@@ -1,0 +1,265 @@
+/**
+ * Passing a request on to the node that owns its family, and accepting such a request there
+ * (docs/scaling.md, "Forwarded requests"). The pieces, with no knowledge of who owns what:
+ *
+ * - `bufferBody` reads the body as sent (still encoded), so it can be signed and sent on;
+ * - `replayBody` lets the readers after it (JSON bodies, CalDAV, MCP, OAuth forms) read those
+ *   same bytes again, as if from the socket (both in ./replay.ts, exported from here too);
+ * - `forwardTo` sends the request to the owner and pipes the answer back as it comes (a live
+ *   change stream flows record by record);
+ * - `acceptForwarded` is the owner's side: it checks the signature before anything is served.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from 'node:http';
+import type Koa from 'koa';
+import { HttpError } from '../http/errors.js';
+import { FORWARD_HEADERS, signForward, verifyForward, type ForwardedRequest } from './forward.js';
+import { bufferBody, replayBody } from './replay.js';
+
+export { bufferBody, replayBody };
+
+/** How long the owner may take to answer with its headers before the caller gets a 503. */
+export const FORWARD_TIMEOUT_MS = 10_000;
+
+/** Seconds a caller is asked to wait before trying again when the owner cannot be reached. */
+const RETRY_AFTER_SECONDS = '2';
+
+/** Headers that belong to one connection, never passed on in either direction (RFC 9110 §7.6.1). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+
+/**
+ * Request headers this node writes itself: Host (the owner's URL names its own),
+ * Content-Length (of the buffered body), and Expect (a 100-continue was answered here already;
+ * the body goes to the owner whole).
+ */
+const SET_HERE = new Set(['host', 'content-length', 'expect']);
+
+/** Header names a Connection header lists are hop-by-hop too. */
+function connectionListed(headers: IncomingHttpHeaders): Set<string> {
+  const listed = new Set<string>();
+  const value = headers.connection;
+  if (typeof value === 'string') {
+    for (const name of value.split(',')) listed.add(name.trim().toLowerCase());
+  }
+  return listed;
+}
+
+function endToEnd(name: string, listed: Set<string>): boolean {
+  const lower = name.toLowerCase();
+  return !HOP_BY_HOP.has(lower) && !listed.has(lower) && !lower.startsWith('proxy-');
+}
+
+/** The fields of a request the signature covers (src/cluster/forward.ts). */
+function signed(ctx: Koa.Context, requestId: string, body: Buffer): ForwardedRequest {
+  const one = (name: string) => {
+    const v = ctx.req.headers[name];
+    return typeof v === 'string' ? v : null;
+  };
+  return {
+    method: ctx.method,
+    url: ctx.originalUrl,
+    requestId,
+    idempotencyKey: one('idempotency-key'),
+    apiKey: one('x-api-key'),
+    authorization: one('authorization'),
+    body,
+  };
+}
+
+export interface ForwardTarget {
+  /** The owner's node name. */
+  node: string;
+  /** The owner's advertised URL (`cluster.advertiseUrl`), without a trailing path. */
+  url: string;
+}
+
+export interface ForwardOptions {
+  /** `cluster.secret`. */
+  secret: string;
+  /** This node's name, sent as X-Household-Forwarded-By. */
+  node: string;
+  /** The body as read by `bufferBody`. */
+  body: Buffer;
+  now: () => number;
+  /** How long to wait for the owner's status and headers (default FORWARD_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/**
+ * The owner could not be reached: nothing was served, the caller may try again. Its own class,
+ * so whoever forwards can tell it from other refusals (and, say, look at ownership again).
+ */
+export class OwnerUnreachable extends HttpError {
+  constructor(
+    readonly target: ForwardTarget,
+    why: string,
+  ) {
+    super(
+      503,
+      'unavailable',
+      `The node that holds this family (${target.node}) cannot be reached (${why}); try again shortly`,
+      undefined,
+      { 'Retry-After': RETRY_AFTER_SECONDS },
+    );
+  }
+}
+
+/**
+ * Sends the request to the owner and pipes its answer back. Node-to-node traffic on the
+ * operator's own network, to an address from the cluster's configuration, not to anything a
+ * user named: it is sent with node:http directly, not through the egress guard (which exists
+ * to keep user-given URLs off private addresses, and the owner is on one).
+ *
+ * Resolves when the answer is complete or the client went away; rejects with a 503 (with
+ * Retry-After) only while nothing was answered yet — the owner refused the connection, or
+ * sent no headers within the timeout. Once the owner's headers are on their way, a failure
+ * can only cut the answer short.
+ */
+export function forwardTo(
+  ctx: Koa.Context,
+  target: ForwardTarget,
+  opts: ForwardOptions,
+): Promise<void> {
+  const requestId =
+    (ctx.state.requestId as string | undefined) || ctx.get('x-request-id') || randomUUID();
+  const incoming = ctx.req.headers;
+  const listed = connectionListed(incoming);
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined || !endToEnd(name, listed)) continue;
+    if (SET_HERE.has(name) || name.startsWith('x-household-forward')) continue;
+    headers[name] = value;
+  }
+  headers['x-request-id'] = requestId;
+  // The owner sees the client's address as the last entry (trusted as its proxy's view).
+  const peer = ctx.req.socket.remoteAddress ?? '';
+  const before = incoming['x-forwarded-for'];
+  headers['x-forwarded-for'] = before ? `${String(before)}, ${peer}` : peer;
+  headers['x-forwarded-proto'] = ctx.protocol;
+  headers['x-forwarded-host'] = ctx.host;
+  const hasBody =
+    opts.body.length > 0 ||
+    incoming['content-length'] !== undefined ||
+    incoming['transfer-encoding'] !== undefined;
+  if (hasBody) headers['content-length'] = String(opts.body.length);
+  Object.assign(
+    headers,
+    signForward(opts.secret, signed(ctx, requestId, opts.body), opts.node, opts.now()),
+  );
+
+  const url = target.url.replace(/\/+$/, '') + ctx.originalUrl;
+  const timeoutMs = opts.timeoutMs ?? FORWARD_TIMEOUT_MS;
+  const res = ctx.res;
+
+  return new Promise<void>((resolve, reject) => {
+    let answered = false;
+    let done = false;
+    const finish = (err?: HttpError) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve();
+    };
+    const upstream = httpRequest(url, { method: ctx.method, headers });
+    const timer = setTimeout(() => {
+      upstream.destroy();
+      finish(new OwnerUnreachable(target, `no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    // A client that leaves ends the owner's work too (a closed live stream frees its slot).
+    // The response closes after a complete answer as well: then there is nothing to end.
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+      finish();
+    });
+    upstream.on('error', (err: NodeJS.ErrnoException) => {
+      if (!answered) finish(new OwnerUnreachable(target, err.code ?? err.message));
+      else res.destroy();
+    });
+    upstream.on('response', (answer) => {
+      if (done) return void answer.destroy();
+      answered = true;
+      clearTimeout(timer);
+      ctx.respond = false;
+      ctx.status = answer.statusCode ?? 502; // for the request log and metrics
+      const back = connectionListed(answer.headers);
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && endToEnd(name, back)) res.setHeader(name, value);
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage);
+      // Headers go out now: a stream's first record may be minutes away.
+      res.flushHeaders();
+      answer.on('error', () => res.destroy());
+      answer.on('aborted', () => res.destroy());
+      answer.pipe(res);
+    });
+    upstream.end(hasBody ? opts.body : undefined);
+  });
+}
+
+const SPELLED: Record<string, string> = {
+  [FORWARD_HEADERS.node]: 'X-Household-Forwarded-By',
+  [FORWARD_HEADERS.at]: 'X-Household-Forwarded-At',
+  [FORWARD_HEADERS.signature]: 'X-Household-Forward-Signature',
+};
+
+/** Why a forward header is refused. */
+const REFUSALS = {
+  missing: 'is missing (X-Household-Forwarded-By, -At and -Signature come together)',
+  stale: 'is more than 30 seconds away from this node’s clock',
+  signature: 'does not match the request (another secret, or the request was edited)',
+} as const;
+
+/**
+ * The owner's side: a request without the forward headers passes untouched; one with any of
+ * them is served only when its signature holds, and then carries `ctx.state.forwardedBy`
+ * (the sending node), so it is never forwarded again. Its body is read (at most
+ * `limitBytes`), checked against the signature, and replayed for the readers after this.
+ */
+export function acceptForwarded(
+  secret: string,
+  now: () => number,
+  limitBytes: number,
+): Koa.Middleware {
+  const names = Object.values(FORWARD_HEADERS);
+  return async (ctx, next) => {
+    if (!names.some((n) => ctx.req.headers[n] !== undefined)) {
+      await next();
+      return;
+    }
+    const body = await bufferBody(ctx, limitBytes);
+    const requestId = ctx.get('x-request-id');
+    const check = verifyForward(secret, signed(ctx, requestId, body), ctx.req.headers, now());
+    if (!check.ok) {
+      const header =
+        check.why === 'stale'
+          ? SPELLED[FORWARD_HEADERS.at]
+          : check.why === 'missing'
+            ? SPELLED[names.find((n) => typeof ctx.req.headers[n] !== 'string') ?? names[2]]
+            : SPELLED[FORWARD_HEADERS.signature];
+      throw new HttpError(
+        401,
+        'unauthorized',
+        `This forwarded request is refused: ${header} ${REFUSALS[check.why]}`,
+        [{ path: ['header', header], message: REFUSALS[check.why] }],
+      );
+    }
+    replayBody(ctx, body);
+    ctx.state.forwardedBy = check.node;
+    await next();
+  };
+}
