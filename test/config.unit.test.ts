@@ -112,6 +112,7 @@ describe('configuration', () => {
       advertiseUrl: 'http://10.0.0.1:8080',
       secret: 's'.repeat(32),
       leaseSeconds: 10,
+      replicas: 3,
       credsFile: null,
       tls: null,
     });

@@ -12,13 +12,7 @@ import type Koa from 'koa';
 import type { Services } from '../http/route.js';
 import { OwnedElsewhere } from '../family/ownership.js';
 import { FORWARD_HEADERS } from './forward.js';
-import {
-  acceptForwarded,
-  bufferBody,
-  forwardTo,
-  FORWARD_TIMEOUT_MS,
-  replayBody,
-} from './proxy.js';
+import { acceptForwarded, bufferBody, forwardTo, FORWARD_TIMEOUT_MS, replayBody } from './proxy.js';
 import type { ClusterRuntime } from './runtime.js';
 
 const REST_FAMILY = /^\/api\/v1\/families\/([^/]+)(?:\/|$)/;
@@ -89,7 +83,8 @@ export function clusterDoor(
   return async (ctx, next) => {
     if (ctx.get(FORWARD_HEADERS.node)) {
       cluster.forwards.received += 1;
-      return accept(ctx, next);
+      await accept(ctx, next);
+      return;
     }
     const familyId = familyOf(ctx, services, opts);
     if (familyId && !cluster.owns(familyId)) {
@@ -109,9 +104,9 @@ export function clusterDoor(
     try {
       await next();
     } catch (err) {
-      const movable = err instanceof OwnedElsewhere && err.owner && !ctx.res.headersSent;
-      if (!movable || err.owner!.node === cluster.nodeName) throw err;
-      return pass(ctx, err.familyId, err.owner!, body);
+      const owner = err instanceof OwnedElsewhere && !ctx.res.headersSent ? err.owner : null;
+      if (!owner || owner.node === cluster.nodeName) throw err;
+      return pass(ctx, (err as OwnedElsewhere).familyId, owner, body);
     }
   };
 }

@@ -71,9 +71,10 @@ export class ReplicatedCommits implements BatchCommits {
    * another node owns the family.
    */
   own(familyId: string): Promise<HeldLease | null> {
+    let taking = this.taking.get(familyId);
+    if (taking) return taking;
     const held = this.leases.holding(familyId);
     if (held) return Promise.resolve(held);
-    let taking = this.taking.get(familyId);
     if (!taking) {
       taking = this.take(familyId).finally(() => this.taking.delete(familyId));
       this.taking.set(familyId, taking);
@@ -98,6 +99,14 @@ export class ReplicatedCommits implements BatchCommits {
       throw err;
     });
     return lease;
+  }
+
+  /**
+   * Whether this node holds the family and its local copy is caught up: false while a takeover
+   * is still replaying (the lease is won, the state not yet complete).
+   */
+  ready(familyId: string): boolean {
+    return !this.taking.has(familyId) && this.leases.holding(familyId) !== undefined;
   }
 
   /** Applies every entry of the family's log this node's LMDB lacks; the subject's head. */

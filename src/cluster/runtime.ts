@@ -119,7 +119,7 @@ export class ClusterRuntime implements Ownership {
   }
 
   owns(familyId: string): boolean {
-    return this.node.leases.holding(familyId) !== undefined;
+    return this.node.commits.ready(familyId);
   }
 
   async take(familyId: string): Promise<void> {

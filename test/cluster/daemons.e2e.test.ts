@@ -33,7 +33,10 @@ describe('cluster: three daemons over three JetStream servers', function () {
   let written = 0;
 
   before(async function () {
-    if (!hasNatsServer()) this.skip();
+    if (!hasNatsServer()) {
+      console.log(`      skipped: ${NO_NATS}`);
+      this.skip();
+    }
     nats = await startNatsCluster(240);
     for (const name of ['a', 'b', 'c']) {
       const dir = mkdtempSync(join(tmpdir(), `household-cluster-${name}-`));
@@ -70,7 +73,7 @@ describe('cluster: three daemons over three JetStream servers', function () {
   /** One logical write, retried (same Idempotency-Key) through `via` until acknowledged. */
   async function write(via: Node, title: string, forMs = 30_000): Promise<string> {
     const until = Date.now() + forMs;
-    const idem = `w-${title.replace(/ /g, "-")}`;
+    const idem = `w-${title.replace(/ /g, '-')}`;
     for (;;) {
       try {
         const r = await fetch(`${via.daemon.url}/api/v1/families/home/trackers/chores/entries`, {
@@ -81,7 +84,8 @@ describe('cluster: three daemons over three JetStream servers', function () {
         });
         const body = (await r.json()) as { entry?: { id: string }; code?: string };
         if (r.status === 201) return body.entry!.id;
-        if (r.status !== 503) throw new Error(`${title} via ${via.name}: ${r.status} ${JSON.stringify(body)}`);
+        if (r.status !== 503)
+          throw new Error(`${title} via ${via.name}: ${r.status} ${JSON.stringify(body)}`);
       } catch (err) {
         if (err instanceof Error && /via/.test(err.message)) throw err;
         // A node that was just killed or is paused: try again.
@@ -108,7 +112,9 @@ describe('cluster: three daemons over three JetStream servers', function () {
     }
   }
 
-  async function health(n: Node): Promise<{ node: string; connected: boolean; ownedFamilies: number }> {
+  async function health(
+    n: Node,
+  ): Promise<{ node: string; connected: boolean; ownedFamilies: number }> {
     const r = await fetch(`${n.daemon.url}/healthz`, { signal: AbortSignal.timeout(3_000) });
     return ((await r.json()) as { cluster: any }).cluster;
   }
@@ -125,9 +131,10 @@ describe('cluster: three daemons over three JetStream servers', function () {
   async function checkLog(acked: Map<string, string>): Promise<void> {
     for (const n of live()) {
       const log = await changes(n);
-      expect(log.map((c) => c.seq), `seqs via ${n.name}`).to.deep.equal(
-        log.map((_, i) => i + 1),
-      );
+      expect(
+        log.map((c) => c.seq),
+        `seqs via ${n.name}`,
+      ).to.deep.equal(log.map((_, i) => i + 1));
       const created = log.filter((c) => c.type === 'tracker.entry.created').map((c) => c.object.id);
       expect(new Set(created).size, `no entry twice via ${n.name}`).to.equal(created.length);
       for (const [title, id] of acked) expect(created, `${title} via ${n.name}`).to.include(id);
@@ -152,10 +159,12 @@ describe('cluster: three daemons over three JetStream servers', function () {
     const lists = await Promise.all(
       nodes.map(async (n) => {
         const r = await fetch(
-          `${n.daemon.url}/api/v1/families/home/trackers/chores/entries?limit=100`,
+          `${n.daemon.url}/api/v1/families/home/trackers/chores/entries?limit=50`,
           { headers: headers() },
         );
-        return ((await r.json()) as { entries: { id: string }[] }).entries.map((e) => e.id).sort();
+        const body = (await r.json()) as { entries: { id: string }[] };
+        expect(r.status, `entries via ${n.name}: ${JSON.stringify(body)}`).to.equal(200);
+        return body.entries.map((e) => e.id).sort();
       }),
     );
     expect(lists[1]).to.deep.equal(lists[0]);
