@@ -22,7 +22,7 @@ import type { Store } from '../store/store.js';
 import { StoreWriteError } from '../store/store.js';
 import { familyOfSubject } from './connection.js';
 import { applyDirectoryEntry, type AppliedUpTo, type DirectoryEntry } from './directory.js';
-import type { JetStreamLog, LogEntry } from './log.js';
+import { SHARED_HEADER, type JetStreamLog, type LogEntry } from './log.js';
 import { CHECKPOINT } from './replicated.js';
 import { LOG_STREAM } from './connection.js';
 
@@ -79,7 +79,7 @@ export class Follower implements AppliedUpTo {
     this.running = (async () => {
       for await (const m of messages) {
         try {
-          await this.apply(m.subject, m.seq, m.data);
+          if (m.headers?.has(SHARED_HEADER)) await this.apply(m.subject, m.seq, m.data);
         } catch (err) {
           // A message this node cannot apply must not stop the directory for good: say so loudly.
           this.logger.error({ err, streamSeq: m.seq }, 'could not apply a replicated entry');

@@ -5,6 +5,10 @@
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
+import { JetStreamApiError } from '@nats-io/jetstream';
+
+/** JetStream's answer to a compare-and-set on a revision that is no longer the last. */
+const WRONG_LAST_SEQUENCE = 10071;
 import { LEASE_BUCKET } from './connection.js';
 
 export interface LeaseValue {
@@ -85,17 +89,22 @@ export class Leases {
     return lease;
   }
 
-  /** Extends a lease this node holds; false (and the lease is dropped) when it was taken. */
+  /**
+   * Extends a lease this node holds; false (and the lease is dropped) when another node took
+   * it. A renewal NATS could not answer (a server died, JetStream is electing a leader) keeps
+   * the lease until its own expiry, and the next renewal tries again: a lease is lost by the
+   * compare-and-set failing, not by a slow moment.
+   */
   async renew(familyId: string): Promise<boolean> {
     const lease = this.held.get(familyId);
     if (!lease) return false;
     const expiresAt = this.now() + this.leaseMs;
     try {
-      const value = this.value(expiresAt);
-      lease.revision = await this.kv.update(familyId, value, lease.revision);
+      lease.revision = await this.kv.update(familyId, this.value(expiresAt), lease.revision);
       lease.expiresAt = expiresAt;
       return true;
-    } catch {
+    } catch (err) {
+      if (!(err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE)) throw err;
       this.held.delete(familyId);
       return false;
     }

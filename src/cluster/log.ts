@@ -6,7 +6,7 @@
  * saw (`Nats-Expected-Last-Subject-Sequence`): a writer that is behind — a node that lost its
  * lease while another appended — is refused, never appends beside the new owner.
  */
-import type { NatsConnection } from '@nats-io/transport-node';
+import { headers, type NatsConnection } from '@nats-io/transport-node';
 import {
   jetstream,
   jetstreamManager,
@@ -40,6 +40,8 @@ export class FencedError extends Error {}
 /** The batch is larger than the servers accept in one message (`max_payload`). */
 export class EntryTooLargeError extends Error {}
 
+/** Set on messages every node's follower must apply (follower.ts); absent, it skips them. */
+export const SHARED_HEADER = 'Household-Shared';
 const WRONG_LAST_SEQUENCE = 10071;
 const STREAM_NOT_FOUND = 10059;
 const NO_MESSAGE = 10037;
@@ -101,7 +103,20 @@ export class JetStreamLog {
    * resolves with the entry's stream sequence once JetStream acknowledged it.
    */
   append(familyId: string, entry: LogEntry, expectedStreamSeq: number): Promise<number> {
-    return this.appendTo(familySubject(familyId), entry, expectedStreamSeq, `family ${familyId}`);
+    // Every node's follower reads every message; this header tells it whether the batch holds
+    // anything for it (follower.ts), so it decodes only those.
+    const shared =
+      entry.kind === 'batch' &&
+      (!!entry.batch.indexes?.length ||
+        !!entry.batch.family ||
+        entry.batch.settlesQueuedUpdate !== undefined);
+    return this.appendTo(
+      familySubject(familyId),
+      entry,
+      expectedStreamSeq,
+      `family ${familyId}`,
+      shared,
+    );
   }
 
   /** Appends a directory entry if the directory's subject still ends at `expectedStreamSeq`. */
@@ -114,8 +129,11 @@ export class JetStreamLog {
     entry: unknown,
     expectedStreamSeq: number,
     what: string,
+    shared = true,
   ): Promise<number> {
     const data = new TextEncoder().encode(JSON.stringify(entry));
+    const hdrs = headers();
+    if (shared) hdrs.set(SHARED_HEADER, '1');
     if (data.length > this.maxPayload) {
       throw new EntryTooLargeError(
         `the batch is ${data.length} bytes, more than the servers' ` +
@@ -128,6 +146,7 @@ export class JetStreamLog {
         const ack = await this.js.publish(subject, data, {
           expect: { lastSubjectSequence: expectedStreamSeq, streamName: LOG_STREAM },
           timeout: ATTEMPT_TIMEOUT_MS,
+          headers: hdrs,
         });
         return ack.seq;
       } catch (err) {
