@@ -8,6 +8,7 @@
  */
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import {
+  DeliverPolicy,
   jetstream,
   jetstreamManager,
   JetStreamApiError,
@@ -45,6 +46,8 @@ export const SHARED_HEADER = 'Household-Shared';
 const WRONG_LAST_SEQUENCE = 10071;
 const STREAM_NOT_FOUND = 10059;
 const NO_MESSAGE = 10037;
+/** Stream sequences (every family's messages count) past which a catch-up uses a consumer. */
+const LONG_TAIL = 512;
 /**
  * How long an append is retried while the stream has no leader (a server died and the others
  * have not yet noticed and elected one), and how long one attempt waits for its answer.
@@ -179,8 +182,38 @@ export class JetStreamLog {
     return m ? { streamSeq: m.seq, data: m.data } : null;
   }
 
-  /** The family's entries after stream sequence `after`, in order. */
+  /**
+   * The family's entries after stream sequence `after`, in order, up to the subject's last entry
+   * as it is when the read starts. A short tail is read message by message (a direct read from
+   * the stream's leader); a long one through one ordered consumer filtered to the family's
+   * subject, which streams it in batches (a takeover of a family with years of history). The
+   * consumer needs JetStream's metadata leader, which is briefly absent after a server died:
+   * the usual catch-up after a failover is short, and stays on the direct path.
+   */
   async *read(familyId: string, after: number): AsyncGenerator<StoredEntry> {
+    const last = await this.lastStreamSeq(familyId);
+    if (last <= after) return;
+    if (last - after <= LONG_TAIL) {
+      yield* this.readDirect(familyId, after);
+      return;
+    }
+    const consumer = await this.js.consumers.get(LOG_STREAM, {
+      filter_subjects: familySubject(familyId),
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: after + 1,
+    });
+    const messages = await consumer.consume();
+    try {
+      for await (const m of messages) {
+        yield { streamSeq: m.seq, entry: m.json<LogEntry>() };
+        if (m.seq >= last) return;
+      }
+    } finally {
+      await messages.close();
+    }
+  }
+
+  private async *readDirect(familyId: string, after: number): AsyncGenerator<StoredEntry> {
     let seq = after + 1;
     for (;;) {
       // `next_by_subj` (2.9+): the first message of the subject at or after `seq`.

@@ -118,6 +118,27 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     );
   });
 
+  it('replays a long history through a consumer: a new node takes a family of 700 batches whole', async () => {
+    const a = nodes[0];
+    expect(await a.commits.own('fam_long')).to.not.equal(null);
+    for (let s = 1; s <= 700; s++) await a.commits.commit('fam_long', change(s));
+    const fresh = await node('fresh', 2);
+    const replayed = [];
+    for await (const e of fresh.node.log.read('fam_long', 0)) replayed.push(e);
+    // The owner entry, then every batch in order, ending at the subject's last message.
+    expect(replayed).to.have.length(701);
+    expect(replayed.slice(1).map((e) => e.entry.lastSeq)).to.deep.equal(
+      Array.from({ length: 700 }, (_, i) => i + 1),
+    );
+    expect(replayed[700].streamSeq).to.equal(await a.log.lastStreamSeq('fam_long'));
+    await fresh.node.commits.catchUp('fam_long');
+    expect(seqs(fresh.store, 'fam_long')).to.have.length(700);
+    expect(fresh.store.getRecord('fam_long', 'people', 'p700')).to.deep.equal({
+      id: 'p700',
+      seq: 700,
+    });
+  });
+
   it('refuses a write from a node without the lease, and hands the family over when it expires', async () => {
     const a = nodes[0];
     const b = await node('b', 1);
