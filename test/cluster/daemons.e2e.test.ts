@@ -8,7 +8,7 @@
  * household's app does.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnDaemon, type ChildDaemon } from '../helpers/child.js';
@@ -40,7 +40,10 @@ describe('cluster: three daemons over three JetStream servers', function () {
     nats = await startNatsCluster(240);
     for (const name of ['a', 'b', 'c']) {
       const dir = mkdtempSync(join(tmpdir(), `household-cluster-${name}-`));
+      const config = join(dir, 'config.json');
+      writeFileSync(config, JSON.stringify({ metrics: { enabled: true } }));
       const daemon = await spawnDaemon(dir, {
+        HOUSEHOLD_CONFIG: config,
         HOUSEHOLD_NATS_SERVERS: nats.urls.join(','),
         HOUSEHOLD_NODE_NAME: name,
         HOUSEHOLD_ADVERTISE_URL: 'http://127.0.0.1:0',
@@ -150,7 +153,7 @@ describe('cluster: three daemons over three JetStream servers', function () {
       acked.set(title, await write(via, title, 10_000));
     }
     written = acked.size;
-    const owners = [];
+    const owners: string[] = [];
     for (const n of nodes) if ((await health(n)).ownedFamilies === 1) owners.push(n.name);
     expect(owners).to.have.length(1);
     for (const n of nodes) expect((await health(n)).connected).to.equal(true);
@@ -167,6 +170,24 @@ describe('cluster: three daemons over three JetStream servers', function () {
         return body.entries.map((e) => e.id).sort();
       }),
     );
+    // The forwarding shows on /metrics: what the others passed on, the owner received.
+    const figure = async (n: Node, name: string) => {
+      const text = await (await fetch(`${n.daemon.url}/metrics`)).text();
+      const m = new RegExp(`^${name}\\{node="${n.name}"\\} (\\d+)$`, 'm').exec(text);
+      expect(m, `${name} on ${n.name}`).to.not.equal(null);
+      return Number(m![1]);
+    };
+    const ownerNode = nodes.find((n) => n.name === owners[0])!;
+    let forwarded = 0;
+    for (const n of nodes) {
+      if (n === ownerNode) continue;
+      forwarded += await figure(n, 'household_cluster_forwarded_requests_total');
+      expect(await figure(n, 'household_cluster_owned_families')).to.equal(0);
+    }
+    expect(forwarded).to.be.at.least(8); // 8 of the 12 writes went to a non-owner
+    expect(await figure(ownerNode, 'household_cluster_received_forwards_total')).to.equal(forwarded);
+    expect(await figure(ownerNode, 'household_cluster_owned_families')).to.equal(1);
+    expect(await figure(ownerNode, 'household_cluster_connected')).to.equal(1);
     expect(lists[1]).to.deep.equal(lists[0]);
     expect(lists[2]).to.deep.equal(lists[0]);
     expect(lists[0]).to.include.members([...acked.values()]);
@@ -212,7 +233,7 @@ describe('cluster: three daemons over three JetStream servers', function () {
     acked.set('after waking', await write(paused, 'after waking'));
     acked.set('after waking 2', await write(other, 'after waking 2'));
     await checkLog(acked);
-    const owners = [];
+    const owners: string[] = [];
     for (const n of live()) if ((await health(n)).ownedFamilies === 1) owners.push(n.name);
     expect(owners).to.have.length(1);
   });
