@@ -71,14 +71,20 @@ export class ReplicatedCommits implements BatchCommits {
    * another node owns the family.
    */
   own(familyId: string): Promise<HeldLease | null> {
+    // The lease is held from its acquisition on, but the family is this node's only once the
+    // catch-up and the fence are done: until then, whoever asks waits for them.
+    const taking = this.taking.get(familyId);
+    if (taking) return taking;
     const held = this.leases.holding(familyId);
     if (held) return Promise.resolve(held);
-    let taking = this.taking.get(familyId);
-    if (!taking) {
-      taking = this.take(familyId).finally(() => this.taking.delete(familyId));
-      this.taking.set(familyId, taking);
-    }
-    return taking;
+    const took = this.take(familyId).finally(() => this.taking.delete(familyId));
+    this.taking.set(familyId, took);
+    return took;
+  }
+
+  /** Whether a takeover of the family is under way (lease acquired, LMDB not caught up yet). */
+  isTaking(familyId: string): boolean {
+    return this.taking.has(familyId);
   }
 
   private async take(familyId: string): Promise<HeldLease | null> {

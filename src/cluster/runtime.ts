@@ -118,8 +118,15 @@ export class ClusterRuntime implements Ownership {
     return this.node.connected;
   }
 
+  /**
+   * Whether the family runs here: its lease is held and the takeover is complete. While the
+   * catch-up runs, this node's copy of the family (records, agenda) is behind the log: its
+   * scheduler must not see that agenda nor an actor be built from it.
+   */
   owns(familyId: string): boolean {
-    return this.node.leases.holding(familyId) !== undefined;
+    return (
+      this.node.leases.holding(familyId) !== undefined && !this.node.commits.isTaking(familyId)
+    );
   }
 
   async take(familyId: string): Promise<void> {
