@@ -4,8 +4,10 @@
  * on real time). Node A owns the family; it "crashes" the way the others see a crash — it
  * stops renewing its lease, its NATS connection drops, its scheduler and HTTP server stop, and
  * no lease is released — and node B takes the family by its sweep. A reminder A fired does not
- * fire again on B; one due after the failover fires exactly once, on B; a webhook delivery A
- * could not complete reaches the receiver from B with the same `webhook-id`, and nothing twice.
+ * fire again on B; one due after the failover fires exactly once, on B. Of the webhooks, the
+ * retry of a delivery A saw fail and the first delivery of a change A wrote but never read
+ * (B's outbox resumes from the replicated checkpoint) reach the receiver from B, each with the
+ * `webhook-id` A used or would have used, and nothing arrives twice.
  *
  * The tests run in order on one failover: each builds on what the one before left.
  */
@@ -20,6 +22,7 @@ import { createLogger } from '../../src/logger.js';
 import { DELIVER_KIND } from '../../src/domain/webhooks/types.js';
 import { Client, tempDataDir } from '../helpers/server.js';
 import { FakeClock } from '../helpers/clock.js';
+import { changesAfter } from '../helpers/changes.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/fakes/receiver.js';
 import { hasNatsServer, NO_NATS, startNatsCluster, type NatsCluster } from '../helpers/nats.js';
 
@@ -48,6 +51,8 @@ describe('cluster: the agenda across a failover', function () {
   let early = '';
   let late = '';
   let hook = { id: '', secret: '' };
+  /** The change A wrote last, whose delivery A never started. */
+  let unsent = '';
 
   async function startNode(name: string): Promise<Node> {
     const dataDir = tempDataDir();
@@ -176,6 +181,13 @@ describe('cluster: the agenda across a failover', function () {
     await receiver!.waitFor(1);
     await a!.daemon.webhooks.idle();
     expect(jobs(a!).filter((j) => j.kind === DELIVER_KIND)).to.have.length(1);
+    // A dies right after its last write, before its outbox read it (the outbox stops first, so
+    // that nothing of that write goes out from A).
+    await a!.daemon.webhooks.stop();
+    expect(await api.post('/people', { name: 'Bea' })).to.have.property('status', 201);
+    unsent = (await changesAfter(api, 0)).at(-1).id;
+    await sleep(100);
+    expect(receiver!.deliveries).to.have.length(1);
     // B forwards the family's requests to A while A owns it.
     expect(await reminders(b!.api, early)).to.have.length(1);
     expect(await owned(b!)).to.equal(0);
@@ -196,35 +208,48 @@ describe('cluster: the agenda across a failover', function () {
     expect(jobs(b!).find((j) => j.id === `rem:${early}:0`)).to.equal(undefined);
   });
 
-  it('delivers on B the webhook A could not, with the same webhook-id and nothing twice', async function () {
+  it('delivers from B what A could not, with the same webhook-ids and nothing twice', async function () {
+    // B's outbox resumes from the replicated checkpoint: the change A never sent goes out now,
+    // under the webhook-id A would have used (the change's id).
+    await receiver!.waitFor(2);
+    await b!.daemon.webhooks.idle();
+    expect(receiver!.deliveries.map((d) => [d.id, d.answered])).to.deep.equal([
+      [receiver!.deliveries[0].id, 500],
+      [unsent, 200],
+    ]);
     // A recorded its failed first attempt and put the retry, leased to nobody, before dying.
     const retry = jobs(b!).find((j) => j.kind === DELIVER_KIND);
     expect(retry?.data).to.include({ attempt: 1, lease: null });
-    expect(receiver!.deliveries).to.have.length(1);
     clock.set(new Date(retry!.dueAt));
     await b!.daemon.scheduler.runDue();
     await b!.daemon.webhooks.idle();
-    await receiver!.waitFor(2);
+    await receiver!.waitFor(3);
     // Past the lease B took on the retry: a delivery whose answer is recorded is not sent again.
     clock.advance(5 * 60_000);
     await b!.daemon.scheduler.runDue();
     await b!.daemon.webhooks.idle();
     await sleep(300); // anything sent twice would have arrived by now
     const got = receiver!.deliveries;
-    expect(got.map((d) => d.answered)).to.deep.equal([500, 200]);
-    expect(new Set(got.map((d) => d.id)).size).to.equal(1);
+    const first = got[0].id;
+    expect(got.map((d) => [d.id, d.answered])).to.deep.equal([
+      [first, 500],
+      [unsent, 200],
+      [first, 200],
+    ]);
     const payloads = got.map((d) => verifyDelivery(hook.secret, d, new Date(d.timestamp * 1000)));
-    expect(payloads.map((p) => [p.id, p.type])).to.deep.equal([
-      [got[0].id, 'person.created'],
-      [got[0].id, 'person.created'],
+    expect(payloads.map((p) => [p.id, p.type, p.data.object.name])).to.deep.equal([
+      [first, 'person.created', 'Ana'],
+      [unsent, 'person.created', 'Bea'],
+      [first, 'person.created', 'Ana'],
     ]);
     expect(jobs(b!).filter((j) => j.kind === DELIVER_KIND)).to.deep.equal([]);
     const history = (await b!.api.get('/webhook-destinations')).body.destinations.find(
       (d: any) => d.id === hook.id,
     ).history;
-    expect(history.map((h: any) => [h.attempt, h.status, h.deliveryId])).to.deep.equal([
-      [2, 'succeeded', history[1].deliveryId],
-      [1, 'retrying', history[1].deliveryId],
+    expect(history.map((h: any) => [h.eventId, h.attempt, h.status])).to.have.deep.members([
+      [first, 2, 'succeeded'],
+      [unsent, 1, 'succeeded'],
+      [first, 1, 'retrying'],
     ]);
   });
 
@@ -243,6 +268,6 @@ describe('cluster: the agenda across a failover', function () {
     );
     expect(all.map((n: any) => n.eventId).sort()).to.deep.equal([early, late].sort());
     await b!.daemon.webhooks.idle();
-    expect(receiver!.deliveries).to.have.length(2);
+    expect(receiver!.deliveries).to.have.length(3);
   });
 });
