@@ -185,6 +185,7 @@ export const COMMANDS: CommandSpec[] = [
     details: [
       'Writes <dir>/household.mdb (folder 0700, file 0600); refuses if that file exists.',
       'Restore: stop the daemon, copy the file back as <data-dir>/household.mdb, start it (README, "Backup and restore").',
+      'On a cluster: one export per family (<slug>.json) and manifest.json; `cluster restore` reads it.',
     ],
     options: [],
     examples: [
@@ -214,6 +215,34 @@ export const COMMANDS: CommandSpec[] = [
     options: [],
     examples: [`${BIN} import smiths.json --data-dir /var/lib/household`],
   },
+  {
+    name: 'cluster restore',
+    args: ['<dir>'],
+    summary: 'put a cluster backup into a cluster',
+    details: [
+      'Reads a folder written by `backup` on a cluster and puts every family into the cluster of the',
+      'configuration (its cluster section or HOUSEHOLD_NATS_SERVERS …). Refuses, writing nothing and',
+      'naming it, when a family, key or share link of the backup is in the cluster already.',
+    ],
+    options: [],
+    examples: [
+      `HOUSEHOLD_CONFIG=/etc/household/cluster.json ${BIN} cluster restore /backups/2026-11-27`,
+    ],
+  },
+  {
+    name: 'cluster import',
+    args: ['<data-dir>'],
+    summary: 'move the families of an embedded store into a cluster',
+    details: [
+      'Reads every family of the store in <data-dir> (stop its daemon first; the store is not changed)',
+      'and puts it into the cluster of the configuration, keys and change log included. Refuses,',
+      'writing nothing and naming it, when one of its families is in the cluster already.',
+    ],
+    options: [],
+    examples: [
+      `HOUSEHOLD_CONFIG=/etc/household/cluster.json ${BIN} cluster import /var/lib/household`,
+    ],
+  },
 ];
 
 export const ENVIRONMENT: [string, string][] = [
@@ -226,6 +255,14 @@ export const ENVIRONMENT: [string, string][] = [
     'server.publicUrl: the address people and devices use; base of share links',
   ],
   ['HOUSEHOLD_LOG_LEVEL', 'log.level: fatal, error, warn, info, debug, trace or silent'],
+  [
+    'HOUSEHOLD_NATS_SERVERS',
+    'cluster.natsServers, comma-separated: with it, every command acts on the cluster',
+  ],
+  ['HOUSEHOLD_NODE_NAME', 'cluster.nodeName (the command line adds -cli-<random>)'],
+  ['HOUSEHOLD_ADVERTISE_URL', 'cluster.advertiseUrl: how other nodes reach this one'],
+  ['HOUSEHOLD_CLUSTER_SECRET', 'cluster.secret, shared by every node'],
+  ['HOUSEHOLD_LEASE_SECONDS', 'cluster.leaseSeconds'],
 ];
 
 export const EXIT_CODES: [number, string][] = [

@@ -7,6 +7,9 @@
  * Usage, options and examples of each command are in help.ts, which `--help` prints and which
  * says which options a command takes (any other is a usage error, so a typo cannot pass).
  * Reading the arguments is in args.ts; `serve` in serve.ts.
+ * With a cluster section in the configuration every command acts on the cluster through a
+ * temporary store that follows it (cluster/cliStore.ts); `backup` then writes one export per
+ * family, and `cluster restore|import` (cli/cluster.ts) put whole families into a cluster.
  */
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -28,17 +31,28 @@ import { SCOPES } from '../family/scopes.js';
 import { createIdGenerator } from '../domain/shared/ids.js';
 import { Conflict, DomainError, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
+import { openClusterStore, portableWhole, type ClusterStore } from '../cluster/cliStore.js';
 import type { Scope } from '../store/types.js';
 import { explainFsError } from '../startup.js';
 import { CliFailure, EXIT, UsageError, reportFailure } from './exit.js';
 import { makePrivateFolder, writePrivateFile } from './output.js';
-import { commandHelp, findCommand, groupCommands, groupHelp, overview } from './help.js';
+import {
+  commandHelp,
+  findCommand,
+  groupCommands,
+  groupHelp,
+  overview,
+  type CommandSpec,
+} from './help.js';
 import { PARSE_OPTIONS, checkArguments, usageFor, type Values } from './args.js';
 import { serve } from './serve.js';
+import { clusterBackup, putFamilies, readBackup, readEmbeddedStore } from './cluster.js';
 import { VERSION } from '../version.js';
 
 /** How long `family update` waits for a running daemon to apply it (it polls every 100 ms). */
 const QUEUED_UPDATE_WAIT_MS = 1_500;
+/** On a cluster the owner may first have to take the family (catch its log up): longer. */
+const QUEUED_UPDATE_WAIT_CLUSTER_MS = 5_000;
 /**
  * Commands besides `serve` that may create a store where there is none: a new family, a restore.
  */
@@ -57,6 +71,15 @@ function openStoreFor(command: string, dataDir: string): Store {
     );
   }
   return Store.open(dataDir);
+}
+
+/** Words that start a group of commands (`family create`). */
+const GROUPS = new Set(['family', 'key', 'grant', 'cluster']);
+
+/** Whether every required argument of `spec` is there (else its case says which is missing). */
+function argumentsGiven(spec: CommandSpec, pos: string[]): boolean {
+  const required = spec.args.filter((a) => a.startsWith('<')).length;
+  return pos.length - spec.name.split(' ').length >= required;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -130,10 +153,23 @@ export async function main(argv: string[]): Promise<number> {
     });
     const [cmd, sub, arg] = pos;
     if (cmd === 'serve') return await serve(config);
-    const command =
-      `${cmd} ${cmd === 'family' || cmd === 'key' || cmd === 'grant' ? (sub ?? '') : ''}`.trim();
+    const command = `${cmd} ${GROUPS.has(cmd) ? (sub ?? '') : ''}`.trim();
     // Opened on first use, after the command's own arguments are checked.
     let opened: Store | undefined;
+    // With a cluster section, every command acts on the cluster through a temporary store
+    // (cluster/cliStore.ts); it joins first unless an argument is missing (a usage error next).
+    let cs: ClusterStore | undefined;
+    if (config.cluster && spec && argumentsGiven(spec, pos)) {
+      cs = await openClusterStore(config.cluster);
+      opened = cs.store;
+    } else if (cmd === 'cluster' && spec && !config.cluster) {
+      throw new CliFailure(
+        EXIT.usage,
+        `${command} acts on a cluster: give a configuration with a cluster section ` +
+          '(or HOUSEHOLD_NATS_SERVERS, HOUSEHOLD_NODE_NAME, HOUSEHOLD_ADVERTISE_URL, ' +
+          'HOUSEHOLD_CLUSTER_SECRET)',
+      );
+    }
     const store = () => (opened ??= openStoreFor(command, config.storage.dataDir));
     const now = new Date();
     const newId = createIdGenerator(
@@ -170,7 +206,8 @@ export async function main(argv: string[]): Promise<number> {
             { now, id: randomBytes(10).toString('hex') },
           );
           // A running daemon applies it on the family's actor within a fraction of a second.
-          const applied = await waitForQueuedUpdate(store(), queued, QUEUED_UPDATE_WAIT_MS);
+          const waitMs = cs ? QUEUED_UPDATE_WAIT_CLUSTER_MS : QUEUED_UPDATE_WAIT_MS;
+          const applied = await waitForQueuedUpdate(store(), queued, waitMs);
           const { id, slug, name, timezone, location } = applied
             ? (store().getFamily(family.id) ?? family)
             : family;
@@ -178,7 +215,7 @@ export async function main(argv: string[]): Promise<number> {
           out(
             applied
               ? `Updated family ${what}; the running daemon re-planned its reminders and routines.`
-              : `Queued the update of family ${what}: no running daemon took it within ${QUEUED_UPDATE_WAIT_MS / 1000} s, so it is applied (with its re-planning) when the daemon next loads the family.`,
+              : `Queued the update of family ${what}: no running daemon took it within ${waitMs / 1000} s, so it is applied (with its re-planning) when the daemon next loads the family.`,
             { family: { id, slug, name, timezone, location: location ?? null }, applied },
           );
           return EXIT.ok;
@@ -200,6 +237,8 @@ export async function main(argv: string[]): Promise<number> {
                 .map((s) => s.trim())
                 .filter(Boolean) as Scope[])
             : [...SCOPES];
+          // The person is one of the family's records: on a cluster, read its log first.
+          if (cs && v.person) await cs.catchUp(arg);
           const made = await createKey(
             store(),
             arg,
@@ -266,6 +305,14 @@ export async function main(argv: string[]): Promise<number> {
         }
         case 'backup': {
           if (!sub) throw new UsageError('backup needs a target directory');
+          if (cs) {
+            const made = await clusterBackup(cs, sub, now);
+            out(
+              `Backup of ${made.families.length} families written to ${resolve(sub)} (manifest ${made.manifest})`,
+              { backup: resolve(sub), manifest: made.manifest, families: made.families },
+            );
+            return EXIT.ok;
+          }
           const source = store();
           makePrivateFolder(sub, 'backup folder');
           let file: string;
@@ -283,7 +330,9 @@ export async function main(argv: string[]): Promise<number> {
         }
         case 'export': {
           if (!sub) throw new UsageError('export needs a family slug');
-          const doc = JSON.stringify(exportFamily(store(), sub, now), null, 1);
+          if (cs) await cs.catchUp(sub);
+          const exported = exportFamily(store(), sub, now);
+          const doc = JSON.stringify(cs ? portableWhole(exported) : exported, null, 1);
           if (v.out) {
             writePrivateFile(v.out, doc);
             if (!json) process.stderr.write(`Exported "${sub}" to ${v.out}\n`);
@@ -305,11 +354,25 @@ export async function main(argv: string[]): Promise<number> {
           out(`Imported family "${family.slug}".`, { family });
           return EXIT.ok;
         }
+        case 'cluster restore':
+        case 'cluster import': {
+          if (!arg) throw new UsageError(`${command} needs a folder`);
+          const docs = sub === 'restore' ? readBackup(arg) : await readEmbeddedStore(arg);
+          const put = await putFamilies(cs!, docs);
+          const c = put.counts;
+          out(
+            `${sub === 'restore' ? 'Restored' : 'Imported'} ${c.families} families ` +
+              `(${c.keys} keys, ${c.records} records, ${c.changes} changes) into the cluster` +
+              (put.families.length ? `: ${put.families.map((f) => f.slug).join(', ')}` : ''),
+            { families: put.families, counts: c },
+          );
+          return EXIT.ok;
+        }
         default:
           throw new UsageError(`unknown command "${pos.join(' ')}"`);
       }
     } finally {
-      await opened?.close();
+      await (cs ? cs.close() : opened?.close());
     }
   } catch (e) {
     return reportFailure(e, { json, usage: usageFor(spec, pos[0]) });

@@ -12,7 +12,13 @@ import type Koa from 'koa';
 import type { Services } from '../http/route.js';
 import { OwnedElsewhere } from '../family/ownership.js';
 import { FORWARD_HEADERS } from './forward.js';
-import { acceptForwarded, bufferBody, forwardTo, replayBody } from './proxy.js';
+import {
+  acceptForwarded,
+  bufferBody,
+  forwardTo,
+  FORWARD_TIMEOUT_MS,
+  replayBody,
+} from './proxy.js';
 import type { ClusterRuntime } from './runtime.js';
 
 const REST_FAMILY = /^\/api\/v1\/families\/([^/]+)(?:\/|$)/;
@@ -62,6 +68,9 @@ export function clusterDoor(
   const limit = services.config.server.bodyLimitBytes;
   const clock = () => Date.now();
   const accept = acceptForwarded(secret, clock, limit);
+  // An owner that has not begun to answer within two lease times is likely paused or gone: by
+  // then its lease has lapsed and the caller's retry finds the family's next owner.
+  const timeoutMs = Math.min(FORWARD_TIMEOUT_MS, 2 * cluster.config.leaseSeconds * 1000);
   const pass = async (
     ctx: Koa.Context,
     familyId: string,
@@ -69,7 +78,7 @@ export function clusterDoor(
     body: Buffer,
   ) => {
     try {
-      await forwardTo(ctx, owner, { secret, node: cluster.nodeName, body, now: clock });
+      await forwardTo(ctx, owner, { secret, node: cluster.nodeName, body, now: clock, timeoutMs });
       cluster.forwards.forwarded += 1;
     } catch (err) {
       cluster.forwards.forwardFailures += 1;
@@ -90,9 +99,10 @@ export function clusterDoor(
         return pass(ctx, familyId, owner, body);
       }
     }
-    // Served here; keep the body in case the family turns out to live elsewhere.
+    // Served here; keep the body in case the family turns out to live elsewhere after all (a
+    // share link's family, or one another node took a moment ago).
     let body: Buffer = Buffer.alloc(0);
-    if (!familyId && hasBody(ctx)) {
+    if (hasBody(ctx)) {
       body = await bufferBody(ctx, limit);
       replayBody(ctx, body);
     }

@@ -32,7 +32,8 @@ export function exportFamily(store: Store, slug: string, now: Date): FamilyExpor
   };
 }
 
-export async function importFamily(store: Store, data: unknown): Promise<FamilyInfo> {
+/** Checks that `data` is a family export this program understands; the family in it. */
+export function readExport(data: unknown): WholeFamily {
   const doc = data as Partial<FamilyExport>;
   if (!doc || doc.format !== EXPORT_FORMAT)
     throw new Invalid(`not a family export (format must be "${EXPORT_FORMAT}")`);
@@ -49,19 +50,30 @@ export async function importFamily(store: Store, data: unknown): Promise<FamilyI
   ) {
     throw new Invalid('the export is incomplete: family, keys, records and log are required');
   }
-  const family = doc.family;
-  const outcome = await store.putWholeFamily({
-    family,
+  return {
+    family: doc.family,
     keys: doc.keys,
     records: doc.records,
     log: doc.log,
     ...(doc.indexes ? { indexes: doc.indexes } : {}),
     ...(doc.agenda ? { agenda: doc.agenda } : {}),
     ...(doc.checkpoints ? { checkpoints: doc.checkpoints } : {}),
-  });
+  };
+}
+
+/** Puts a whole family into the store; Conflict naming what clashes. */
+export async function putWhole(store: Store, doc: WholeFamily): Promise<FamilyInfo> {
+  const family = doc.family;
+  const outcome = await store.putWholeFamily(doc);
   if (outcome === 'slug') throw new Conflict(`a family with slug "${family.slug}" already exists`);
   if (outcome === 'id') throw new Conflict(`a family with id "${family.id}" already exists`);
   if (outcome === 'key')
-    throw new Conflict('one of the exported API keys already exists in this store');
+    throw new Conflict(
+      `one of the API keys or share links of "${family.slug}" already exists in this store`,
+    );
   return family;
+}
+
+export async function importFamily(store: Store, data: unknown): Promise<FamilyInfo> {
+  return putWhole(store, readExport(data));
 }

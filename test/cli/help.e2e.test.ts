@@ -42,10 +42,12 @@ describe('household-organizer --help and <command> --help', function () {
       'HOUSEHOLD_PORT',
       'HOUSEHOLD_PUBLIC_URL',
       'HOUSEHOLD_LOG_LEVEL',
+      'HOUSEHOLD_NATS_SERVERS',
+      'HOUSEHOLD_CLUSTER_SECRET',
     ]) {
       expect(r.stdout).to.include(`  ${name} `);
     }
-    expect(ENVIRONMENT).to.have.length(6);
+    expect(ENVIRONMENT).to.have.length(11);
     for (const code of [0, 1, 2, 70, 78])
       expect(r.stdout).to.match(new RegExp(`\\n  ${code} +\\S`));
     expect(EXIT_CODES.map(([c]) => c)).to.deep.equal([0, 1, 2, 70, 78]);

@@ -1,0 +1,220 @@
+/**
+ * Three `serve` processes in cluster mode over three clustered JetStream servers, all on
+ * loopback with no fixed port (nodes advertise `http://127.0.0.1:0`: the port they listen on).
+ * Writes go through every node (the non-owners forward to the owner); the owner is SIGKILLed
+ * mid-burst (every acknowledged write is present afterwards, none twice, the log gapless);
+ * the owner is SIGSTOPped past its lease and woken (no write beside the new owner); a NATS
+ * server is killed (writes go on). Clients retry 503s with the same Idempotency-Key, as a
+ * household's app does.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnDaemon, type ChildDaemon } from '../helpers/child.js';
+import { hasNatsServer, NO_NATS, startNatsCluster, type NatsCluster } from '../helpers/nats.js';
+
+const LEASE_S = 2;
+const SECRET = 'cluster-test-secret-'.repeat(3);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Node {
+  name: string;
+  dir: string;
+  daemon: ChildDaemon;
+  stopped?: boolean;
+}
+
+describe('cluster: three daemons over three JetStream servers', function () {
+  this.timeout(90_000);
+  let nats: NatsCluster;
+  const nodes: Node[] = [];
+  let key = '';
+  let written = 0;
+
+  before(async function () {
+    if (!hasNatsServer()) this.skip();
+    nats = await startNatsCluster(240);
+    for (const name of ['a', 'b', 'c']) {
+      const dir = mkdtempSync(join(tmpdir(), `household-cluster-${name}-`));
+      const daemon = await spawnDaemon(dir, {
+        HOUSEHOLD_NATS_SERVERS: nats.urls.join(','),
+        HOUSEHOLD_NODE_NAME: name,
+        HOUSEHOLD_ADVERTISE_URL: 'http://127.0.0.1:0',
+        HOUSEHOLD_CLUSTER_SECRET: SECRET,
+        HOUSEHOLD_LEASE_SECONDS: String(LEASE_S),
+      });
+      nodes.push({ name, dir, daemon });
+    }
+    // The first node made the first family; the others found it in the replicated directory.
+    key = nodes[0].daemon.bootstrapKey!;
+    expect(key).to.match(/^hk_/);
+    expect(nodes[1].daemon.bootstrapKey).to.equal(null);
+  });
+
+  after(async () => {
+    for (const n of nodes) {
+      if (n.stopped) continue;
+      n.daemon.proc.kill('SIGCONT');
+      n.daemon.proc.kill('SIGTERM');
+      await Promise.race([n.daemon.exited, sleep(5_000)]);
+      n.daemon.proc.kill('SIGKILL');
+    }
+    for (const n of nodes) rmSync(n.dir, { recursive: true, force: true });
+    await nats?.stop();
+  });
+
+  const live = () => nodes.filter((n) => !n.stopped);
+  const headers = () => ({ 'x-api-key': key, 'content-type': 'application/json' });
+
+  /** One logical write, retried (same Idempotency-Key) through `via` until acknowledged. */
+  async function write(via: Node, title: string, forMs = 30_000): Promise<string> {
+    const until = Date.now() + forMs;
+    const idem = `w-${title.replace(/ /g, "-")}`;
+    for (;;) {
+      try {
+        const r = await fetch(`${via.daemon.url}/api/v1/families/home/trackers/chores/entries`, {
+          method: 'POST',
+          headers: { ...headers(), 'idempotency-key': idem },
+          body: JSON.stringify({ title }),
+          signal: AbortSignal.timeout(12_000),
+        });
+        const body = (await r.json()) as { entry?: { id: string }; code?: string };
+        if (r.status === 201) return body.entry!.id;
+        if (r.status !== 503) throw new Error(`${title} via ${via.name}: ${r.status} ${JSON.stringify(body)}`);
+      } catch (err) {
+        if (err instanceof Error && /via/.test(err.message)) throw err;
+        // A node that was just killed or is paused: try again.
+      }
+      if (Date.now() > until) throw new Error(`${title} via ${via.name}: not acknowledged in time`);
+      await sleep(200);
+    }
+  }
+
+  /** The whole change log as one node serves it. */
+  async function changes(via: Node): Promise<{ seq: number; type: string; object: any }[]> {
+    const out: { seq: number; type: string; object: any }[] = [];
+    let after = 0;
+    for (;;) {
+      const r = await fetch(
+        `${via.daemon.url}/api/v1/families/home/changes?after=${after}&limit=500`,
+        { headers: headers() },
+      );
+      expect(r.status, `changes via ${via.name}`).to.equal(200);
+      const page = (await r.json()) as { changes: any[]; nextAfter: number };
+      out.push(...page.changes);
+      if (!page.changes.length) return out;
+      after = page.nextAfter;
+    }
+  }
+
+  async function health(n: Node): Promise<{ node: string; connected: boolean; ownedFamilies: number }> {
+    const r = await fetch(`${n.daemon.url}/healthz`, { signal: AbortSignal.timeout(3_000) });
+    return ((await r.json()) as { cluster: any }).cluster;
+  }
+
+  async function owner(): Promise<Node> {
+    for (let i = 0; i < 50; i++) {
+      for (const n of live()) if ((await health(n)).ownedFamilies === 1) return n;
+      await sleep(200);
+    }
+    throw new Error('no node owns the family');
+  }
+
+  /** The log is 1..N with no gap, and every acknowledged entry was created exactly once. */
+  async function checkLog(acked: Map<string, string>): Promise<void> {
+    for (const n of live()) {
+      const log = await changes(n);
+      expect(log.map((c) => c.seq), `seqs via ${n.name}`).to.deep.equal(
+        log.map((_, i) => i + 1),
+      );
+      const created = log.filter((c) => c.type === 'tracker.entry.created').map((c) => c.object.id);
+      expect(new Set(created).size, `no entry twice via ${n.name}`).to.equal(created.length);
+      for (const [title, id] of acked) expect(created, `${title} via ${n.name}`).to.include(id);
+    }
+  }
+
+  const acked = new Map<string, string>();
+
+  it('takes writes through every node into one gapless log, forwarding to the one owner', async () => {
+    for (let i = 0; i < 12; i++) {
+      const via = nodes[i % 3];
+      const title = `round ${i} via ${via.name}`;
+      acked.set(title, await write(via, title, 10_000));
+    }
+    written = acked.size;
+    const owners = [];
+    for (const n of nodes) if ((await health(n)).ownedFamilies === 1) owners.push(n.name);
+    expect(owners).to.have.length(1);
+    for (const n of nodes) expect((await health(n)).connected).to.equal(true);
+    await checkLog(acked);
+    // Every node answers reads the same way, whichever owns the family.
+    const lists = await Promise.all(
+      nodes.map(async (n) => {
+        const r = await fetch(
+          `${n.daemon.url}/api/v1/families/home/trackers/chores/entries?limit=100`,
+          { headers: headers() },
+        );
+        return ((await r.json()) as { entries: { id: string }[] }).entries.map((e) => e.id).sort();
+      }),
+    );
+    expect(lists[1]).to.deep.equal(lists[0]);
+    expect(lists[2]).to.deep.equal(lists[0]);
+    expect(lists[0]).to.include.members([...acked.values()]);
+  });
+
+  it('loses no acknowledged write when the owner is SIGKILLed mid-burst', async () => {
+    const victim = await owner();
+    const others = live().filter((n) => n !== victim);
+    const burst = Array.from({ length: 16 }, (_, i) => `burst ${i}`);
+    let killed = false;
+    // Two clients writing at once through the two other nodes; the owner dies after the 4th ack.
+    await Promise.all(
+      [0, 1].map(async (lane) => {
+        for (let i = lane; i < burst.length; i += 2) {
+          acked.set(burst[i], await write(others[lane], burst[i]));
+          if (acked.size >= written + 4 && !killed) {
+            killed = true;
+            victim.daemon.proc.kill('SIGKILL');
+            victim.stopped = true;
+          }
+        }
+      }),
+    );
+    expect(killed).to.equal(true);
+    const next = await owner();
+    expect(next).not.to.equal(victim);
+    await checkLog(acked);
+    written = acked.size;
+  });
+
+  it('writes nothing beside the new owner when the owner is paused past its lease and woken', async () => {
+    const paused = await owner();
+    const other = live().find((n) => n !== paused)!;
+    paused.daemon.proc.kill('SIGSTOP');
+    try {
+      // The other node's forward times out, the lease lapses, the other node takes the family.
+      acked.set('while paused', await write(other, 'while paused'));
+      acked.set('while paused 2', await write(other, 'while paused 2'));
+    } finally {
+      paused.daemon.proc.kill('SIGCONT');
+    }
+    // The woken node lost the family: a write through it lands with the new owner, in order.
+    acked.set('after waking', await write(paused, 'after waking'));
+    acked.set('after waking 2', await write(other, 'after waking 2'));
+    await checkLog(acked);
+    const owners = [];
+    for (const n of live()) if ((await health(n)).ownedFamilies === 1) owners.push(n.name);
+    expect(owners).to.have.length(1);
+  });
+
+  it('goes on taking writes when one NATS server of three is killed', async () => {
+    nats.servers[0].proc.kill('SIGKILL');
+    await nats.servers[0].exited;
+    for (let i = 0; i < 6; i++) {
+      const via = live()[i % live().length];
+      acked.set(`one server down ${i}`, await write(via, `one server down ${i}`));
+    }
+    await checkLog(acked);
+  });
+});
