@@ -71,15 +71,15 @@ export class ReplicatedCommits implements BatchCommits {
    * another node owns the family.
    */
   own(familyId: string): Promise<HeldLease | null> {
-    let taking = this.taking.get(familyId);
+    // The lease is held from its acquisition on, but the family is this node's only once the
+    // catch-up and the fence are done: until then, whoever asks waits for them.
+    const taking = this.taking.get(familyId);
     if (taking) return taking;
     const held = this.leases.holding(familyId);
     if (held) return Promise.resolve(held);
-    if (!taking) {
-      taking = this.take(familyId).finally(() => this.taking.delete(familyId));
-      this.taking.set(familyId, taking);
-    }
-    return taking;
+    const took = this.take(familyId).finally(() => this.taking.delete(familyId));
+    this.taking.set(familyId, took);
+    return took;
   }
 
   private async take(familyId: string): Promise<HeldLease | null> {

@@ -118,6 +118,11 @@ export class ClusterRuntime implements Ownership {
     return this.node.connected;
   }
 
+  /**
+   * Whether the family runs here: its lease is held and the takeover is complete. While the
+   * catch-up runs, this node's copy of the family (records, agenda) is behind the log: its
+   * scheduler must not see that agenda nor an actor be built from it.
+   */
   owns(familyId: string): boolean {
     return this.node.commits.ready(familyId);
   }
