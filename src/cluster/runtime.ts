@@ -8,13 +8,23 @@ import type { Logger } from 'pino';
 import type { ClusterConfig } from '../config.js';
 import { StartupError } from '../startup.js';
 import { OwnedElsewhere, type Ownership } from '../family/ownership.js';
-import type { Store } from '../store/store.js';
+import { StoreWriteError, type Store } from '../store/store.js';
 import type { WholeFamily } from '../store/ports.js';
 import { ClusterNode } from './node.js';
 import { Follower } from './follower.js';
 import { ReplicatedDirectory } from './directory.js';
 import type { LeaseValue } from './lease.js';
 import { importWholeFamily } from './whole.js';
+
+/**
+ * NATS did not answer (a server died, JetStream is electing a leader): the request fails as a
+ * write the store could not make — 503 with Retry-After — and a retry finds the cluster settled.
+ */
+function unavailable(what: string, err: unknown): StoreWriteError {
+  if (err instanceof StoreWriteError) return err;
+  const why = err instanceof Error ? err.message : String(err);
+  return new StoreWriteError('failed', `${what}: ${why}`, err);
+}
 
 export interface ClusterRuntimeOptions {
   /** Copies of the log and the leases: at most the number of NATS servers (default 3). */
@@ -128,7 +138,9 @@ export class ClusterRuntime implements Ownership {
   }
 
   async take(familyId: string): Promise<void> {
-    const lease = await this.node.commits.own(familyId);
+    const lease = await this.node.commits.own(familyId).catch((err: unknown) => {
+      throw unavailable(`could not take family ${familyId}`, err);
+    });
     if (!lease) throw new OwnedElsewhere(familyId, await this.ownerOf(familyId, true));
   }
 
@@ -149,7 +161,9 @@ export class ClusterRuntime implements Ownership {
   async ownerOf(familyId: string, fresh = false): Promise<LeaseValue | null> {
     const known = this.owners.get(familyId);
     if (!fresh && known && known.expiresAt > this.now()) return known;
-    const owner = await this.node.leases.owner(familyId);
+    const owner = await this.node.leases.owner(familyId).catch((err: unknown) => {
+      throw unavailable(`could not learn who holds family ${familyId}`, err);
+    });
     if (owner) this.owners.set(familyId, owner);
     else this.owners.delete(familyId);
     return owner;

@@ -185,7 +185,9 @@ describe('cluster: three daemons over three JetStream servers', function () {
       expect(await figure(n, 'household_cluster_owned_families')).to.equal(0);
     }
     expect(forwarded).to.be.at.least(8); // 8 of the 12 writes went to a non-owner
-    expect(await figure(ownerNode, 'household_cluster_received_forwards_total')).to.equal(forwarded);
+    expect(await figure(ownerNode, 'household_cluster_received_forwards_total')).to.equal(
+      forwarded,
+    );
     expect(await figure(ownerNode, 'household_cluster_owned_families')).to.equal(1);
     expect(await figure(ownerNode, 'household_cluster_connected')).to.equal(1);
     expect(lists[1]).to.deep.equal(lists[0]);
