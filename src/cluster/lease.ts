@@ -5,10 +5,16 @@
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
-import { JetStreamApiError } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError } from '@nats-io/jetstream';
 
 /** JetStream's answer to a compare-and-set on a revision that is no longer the last. */
-const WRONG_LAST_SEQUENCE = 10071;
+function lostRace(err: unknown): boolean {
+  return (
+    err instanceof JetStreamApiError &&
+    (err.code === JetStreamApiCodes.StreamWrongLastSequence ||
+      err.code === JetStreamApiCodes.StreamWrongLastSequenceUnknown)
+  );
+}
 import { LEASE_BUCKET } from './connection.js';
 
 export interface LeaseValue {
@@ -81,8 +87,11 @@ export class Leases {
         if (v.node !== this.node && v.expiresAt > this.now()) return null;
         revision = await this.kv.update(familyId, value, e.revision);
       }
-    } catch {
-      return null; // another node's compare-and-set came first
+    } catch (err) {
+      // Another node's compare-and-set came first; anything else (no answer during an election)
+      // is the caller's to retry.
+      if (lostRace(err)) return null;
+      throw err;
     }
     const lease = { familyId, revision, expiresAt };
     this.held.set(familyId, lease);
@@ -104,7 +113,7 @@ export class Leases {
       lease.expiresAt = expiresAt;
       return true;
     } catch (err) {
-      if (!(err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE)) throw err;
+      if (!lostRace(err)) throw err;
       this.held.delete(familyId);
       return false;
     }
