@@ -14,6 +14,7 @@
  * XML or iCalendar, UTF-8, at most 1 MiB. Every refusal is a `DAV:error` body; anything
  * unexpected is logged and answered 500 without details.
  */
+import { basicCredentials } from '../family/keys.js';
 import type Koa from 'koa';
 import { hasScope } from '../family/scopes.js';
 import { KeyCache } from '../http/middleware/auth.js';
@@ -62,11 +63,9 @@ export function caldavDoor(services: Services): Koa.Middleware {
           undefined,
           { 'Retry-After': String(wait) },
         );
-      const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('authorization'));
-      const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
-      const colon = decoded.indexOf(':');
-      const user = colon > 0 ? decoded.slice(0, colon) : '';
-      const verified = colon > 0 ? keys.verify(decoded.slice(colon + 1)) : null;
+      const m = basicCredentials(ctx.get('authorization'));
+      const user = m?.user ?? '';
+      const verified = user ? keys.verify(m!.password) : null;
       if (!verified || !verified.family || verified.family.slug !== user) {
         if (m) guesses.take(bucket);
         throw new CalDavError(

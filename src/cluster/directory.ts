@@ -19,6 +19,7 @@ import type {
   QueuedFamilyUpdate,
 } from '../store/types.js';
 import type { Store } from '../store/store.js';
+import { mergeQueuedUpdate } from '../store/types.js';
 import { FencedError, type JetStreamLog } from './log.js';
 
 /** One directory entry. */
@@ -138,14 +139,14 @@ export class ReplicatedDirectory implements Pick<
   ): Promise<QueuedFamilyUpdate | undefined> {
     return this.write(() => {
       if (!this.store.getFamily(familyId)) return { entry: null, result: undefined };
-      const before = this.store.queuedFamilyUpdate(familyId);
-      // What the LMDB directory makes of the entry when it applies it (lmdb/directory.ts).
-      const queued: QueuedFamilyUpdate = {
-        id,
+      // What the LMDB directory makes of the entry when it applies it.
+      const queued = mergeQueuedUpdate(
+        this.store.queuedFamilyUpdate(familyId),
         familyId,
-        patch: { ...before?.patch, ...patch },
-        queuedAt: at,
-      };
+        patch,
+        id,
+        at,
+      );
       return { entry: { v: 1, op: 'queue', familyId, patch, id, at }, result: queued };
     });
   }

@@ -11,6 +11,7 @@
 import type Koa from 'koa';
 import type { Services } from '../http/route.js';
 import { OwnedElsewhere } from '../family/ownership.js';
+import { basicCredentials } from '../family/keys.js';
 import { FORWARD_HEADERS } from './forward.js';
 import { acceptForwarded, bufferBody, forwardTo, FORWARD_TIMEOUT_MS, replayBody } from './proxy.js';
 import type { ClusterRuntime } from './runtime.js';
@@ -39,11 +40,8 @@ function familyOf(ctx: Koa.Context, services: Services, opts: ClusterDoorOptions
   const key = API_KEY.exec(ctx.get('x-api-key'));
   if (key) return store.getKey(key[1])?.familyId ?? null;
   const auth = ctx.get('authorization');
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(auth);
-  if (basic) {
-    const user = Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0];
-    return user ? bySlug(user) : null;
-  }
+  const basic = basicCredentials(auth);
+  if (basic) return basic.user ? bySlug(basic.user) : null;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth);
   if (bearer) return opts.bearerFamily(bearer[1]) ?? null;
   return null;

@@ -127,9 +127,9 @@ export class Follower implements AppliedUpTo {
 
   private settle(): void {
     if (!this.waiters.length) return;
-    const still: typeof this.waiters = [];
-    for (const w of this.waiters) (w.seq <= this.processed ? w.resolve : () => still.push(w))();
-    this.waiters = still;
+    const due = this.waiters.filter((w) => w.seq <= this.processed);
+    this.waiters = this.waiters.filter((w) => w.seq > this.processed);
+    for (const w of due) w.resolve();
   }
 
   /** Records how far the follower got (after a directory entry: that entry's sequence). */

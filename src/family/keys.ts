@@ -65,3 +65,17 @@ export function keyWithoutHash(
   const { secretHash: _hash, ...rest } = k;
   return rest;
 }
+
+/**
+ * HTTP Basic credentials (`Authorization: Basic …`): null when the header is not Basic; user and
+ * password empty when the decoded text has no user before a colon.
+ */
+export function basicCredentials(authorization: string): { user: string; password: string } | null {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+  if (!m) return null;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0
+    ? { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) }
+    : { user: '', password: '' };
+}

@@ -89,3 +89,17 @@ export interface QueuedFamilyUpdate {
 export type StoredAgendaJob<J = AgendaJob> = J & { familyId: string };
 
 export type { FamilyInfo };
+
+/**
+ * A `family update` queued over one still queued: the newer patch wins field by field. The LMDB
+ * directory writes it; a cluster node computes the same answer before its entry is applied.
+ */
+export function mergeQueuedUpdate(
+  before: QueuedFamilyUpdate | undefined,
+  familyId: string,
+  patch: FamilyPatch,
+  id: string,
+  at: string,
+): QueuedFamilyUpdate {
+  return { id, familyId, patch: { ...before?.patch, ...patch }, queuedAt: at };
+}

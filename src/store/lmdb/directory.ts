@@ -3,6 +3,7 @@ import { Conflict } from '../../domain/shared/errors.js';
 import type { IndexChange, RecordChange } from '../../domain/shared/state.js';
 import { keys } from '../layout.js';
 import type { Directory } from '../ports.js';
+import { mergeQueuedUpdate } from '../types.js';
 import type { ApiKeyRecord, FamilyInfo, FamilyPatch, QueuedFamilyUpdate } from '../types.js';
 import type { LmdbEnv } from './env.js';
 
@@ -68,12 +69,7 @@ export class LmdbDirectory implements Directory {
     return this.env.write(() => {
       if (this.db.get(keys.family(familyId)) === undefined) return undefined;
       const before = this.db.get(keys.familyUpdate(familyId)) as QueuedFamilyUpdate | undefined;
-      const queued: QueuedFamilyUpdate = {
-        id,
-        familyId,
-        patch: { ...before?.patch, ...patch },
-        queuedAt: at,
-      };
+      const queued = mergeQueuedUpdate(before, familyId, patch, id, at);
       this.db.putSync(keys.familyUpdate(familyId), queued);
       const version = (this.db.get(keys.familyUpdatesVersion()) as number | undefined) ?? 0;
       this.db.putSync(keys.familyUpdatesVersion(), version + 1);
