@@ -86,6 +86,7 @@ export function buildOpenApi(
   const usedParams = new Set<string>();
   const knownTags = new Set(TAGS.map(([name]) => name));
   const paths: Record<string, Record<string, unknown>> = {};
+  let usedRequiredKey = false;
 
   for (const def of routes) {
     const path = openApiPath(fullPath(def));
@@ -121,8 +122,13 @@ export function buildOpenApi(
       }
     }
     parameters.push({ $ref: '#/components/parameters/RequestId' });
-    const idempotent = scope !== 'public' && def.method !== 'get';
-    if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    const keyRequired = def.idempotencyKey === 'required';
+    const idempotent = (scope !== 'public' && def.method !== 'get') || keyRequired;
+    if (keyRequired) usedRequiredKey = true;
+    if (idempotent)
+      parameters.push({
+        $ref: `#/components/parameters/IdempotencyKey${keyRequired ? 'Required' : ''}`,
+      });
 
     // The success answer (with its other media types or statuses).
     const status = def.status ?? 200;
@@ -242,6 +248,18 @@ export function buildOpenApi(
         'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     },
+    ...(usedRequiredKey
+      ? {
+          IdempotencyKeyRequired: {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: true,
+            description:
+              'Made once per action (at the tap) and sent with every retry of it: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true), so the action is applied once',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        }
+      : {}),
   };
   for (const name of [...usedParams].sort()) {
     const p = PATH_PARAMS[name];
