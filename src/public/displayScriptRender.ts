@@ -185,6 +185,7 @@ export const RENDER_JS = String.raw`
     var voting = v.interactive && v.people.length && p.pollId;
     var voter = voting ? ui.voter[p.pollId] || null : null;
     if (voting) {
+      box.appendChild(el('span', 'meta', 'Who is voting?'));
       var g = el('div', 'who');
       g.setAttribute('role', 'group');
       g.setAttribute('aria-label', 'Who is voting on ' + p.question);

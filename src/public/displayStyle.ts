@@ -47,6 +47,7 @@ li{padding:.35rem 0;border-top:1px solid var(--line)}
 li:first-child{border-top:0}
 .t{display:inline-block;margin-right:.45em;font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap}
 .title{font-weight:600}
+.event .title{display:inline-block}
 .meta{display:block;font-size:.85rem;color:var(--muted)}
 .leave{font-size:.85rem;font-weight:700;color:var(--accent)}
 .overdue{color:var(--warn);font-weight:700}
@@ -61,7 +62,7 @@ button:focus{outline:3px solid var(--accent);outline-offset:2px}
 .tick[aria-pressed=true] .box{background:var(--press)}
 .pending{font-size:.8rem;color:var(--muted);font-style:italic}
 .who{display:flex;flex-wrap:wrap;margin:.3rem 0 0}
-.chip{border-color:var(--line);background:var(--bg);padding:.2rem .7rem;margin:0 .5rem .5rem 0;font-weight:600}
+.chip{border-color:var(--line);background:var(--bg);padding:.1rem .5rem;margin:0 .4rem .4rem 0;font-size:.85rem;font-weight:600}
 .chip[aria-pressed=true]{border-color:var(--accent);background:var(--press)}
 .chip.out{text-decoration:line-through}
 .option{display:block;width:100%;text-align:left;border-color:var(--line);background:var(--bg);padding:.3rem .6rem;margin:0 0 .5rem}

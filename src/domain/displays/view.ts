@@ -41,7 +41,7 @@ export interface DisplayWeatherDay {
 export interface DisplayEvent {
   /** Interactive displays only: the event (the series for an occurrence) its actions name. */
   id?: string;
-  /** Interactive displays only: the occurrence's original date for a series, else null. */
+  /** Interactive displays only: the occurrence's original date (a one-off event's own date). */
   occurrence?: string | null;
   title: string;
   /** `HH:mm` local, null all day. */

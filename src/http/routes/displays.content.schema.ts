@@ -44,7 +44,7 @@ const EVENT = {
     id: onlyInteractive(str, 'The event (of a series: the series)'),
     occurrence: onlyInteractive(
       { type: ['string', 'null'], format: 'date' },
-      "A series occurrence's original date",
+      "The occurrence's original date (a one-off event's own date)",
     ),
     title: str,
     time: nullable('string'),
