@@ -207,11 +207,11 @@ describe('GET /display/:displayToken on every wall', () => {
         // Open an event so its people's buttons are measured too.
         await page.locator('button.open').nth(1).tap();
         await page.waitForSelector('.who');
-        const found = (await page.evaluate(INSPECT)) as {
+        const found = await page.evaluate<{
           overflowing: string[];
           broken: string[];
           small: string[];
-        };
+        }>(INSPECT);
         expect(found.overflowing, 'overflowing').to.deep.equal([]);
         expect(found.broken, 'broken words').to.deep.equal([]);
         expect(found.small, 'targets under 48 px').to.deep.equal([]);

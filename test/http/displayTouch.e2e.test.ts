@@ -267,9 +267,9 @@ describe('the interactive family display by touch', function () {
         await page.getByRole('button', { name: /Water the plants/ }).getAttribute('aria-pressed'),
       ).to.equal('true');
       await page.locator('section[data-list=groceries]').getByText('Eggs').waitFor();
-      const kept = (await page.evaluate(
+      const kept = await page.evaluate<{ key: string; body: { action: string } }[]>(
         `JSON.parse(localStorage.getItem('household-display-queue:' + location.pathname))`,
-      )) as { key: string; body: { action: string } }[];
+      );
       expect(kept.map((q) => q.body.action)).to.deep.equal(['done', 'add', 'done', 'done']);
       expect(await lastSeq(server.api)).to.equal(seq);
       // Meanwhile the dust chore is deleted elsewhere.
@@ -281,9 +281,9 @@ describe('the interactive family display by touch', function () {
       await context.setOffline(false);
       await eventually(
         async () =>
-          (await page.evaluate(
+          page.evaluate<boolean>(
             `JSON.parse(localStorage.getItem('household-display-queue:' + location.pathname)).length === 0`,
-          )) as boolean,
+          ),
         'the queue sent',
       );
       const arrived = (await changesAfter(server.api, afterDelete)) as Change[];
