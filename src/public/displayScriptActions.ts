@@ -49,7 +49,7 @@ export const ACTIONS_JS = String.raw`
     var item = { key: newKey(), body: body, label: label };
     queue.push(item);
     saveQueue();
-    render();
+    render(true);
     showStatus();
     flush();
     return item;

@@ -153,6 +153,8 @@ export const RENDER_JS = String.raw`
     input.maxLength = 200;
     input.value = ui.drafts[l.key] || '';
     input.addEventListener('input', function () { ui.drafts[l.key] = input.value; });
+    // Content that came while someone was typing is drawn when they leave the field.
+    input.addEventListener('blur', function () { if (stale) setTimeout(function () { render(); }, 0); });
     var go = el('button', 'act', 'Add');
     go.type = 'submit';
     f.appendChild(label);
@@ -225,7 +227,16 @@ export const RENDER_JS = String.raw`
     return s;
   }
 
-  function render() {
+  /** Whether someone is typing into a list's field: redrawing would take the field away. */
+  function typing() {
+    var a = document.activeElement;
+    return !!a && a.tagName === 'INPUT' && a.value !== '' && $('board').contains(a);
+  }
+  var stale = false;
+  /** Draws the view; while someone types, only when forced (their own tap). */
+  function render(force) {
+    if (!force && typing()) { stale = true; return; }
+    stale = false;
     var v = view();
     if (!v) return;
     var focused = document.activeElement && document.activeElement.getAttribute
@@ -243,7 +254,10 @@ export const RENDER_JS = String.raw`
     main.appendChild(side);
     if (focused) {
       var again = main.querySelector('[data-k="' + focused.replace(/"/g, '') + '"]');
-      if (again) again.focus();
+      if (again) {
+        again.focus();
+        if (again.tagName === 'INPUT') again.setSelectionRange(again.value.length, again.value.length);
+      }
     }
     tick();
   }

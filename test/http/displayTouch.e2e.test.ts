@@ -312,6 +312,39 @@ describe('the interactive family display by touch', function () {
     }
   });
 
+  it('keeps what someone is typing when new content arrives, and shows that content when they leave the field', async () => {
+    const page = await open();
+    try {
+      const field = page.locator('#add-groceries');
+      await field.fill('Ja');
+      await server.api.post('/trackers/groceries/entries', { title: 'Honey' });
+      // The stream brings the new item (the page keeps it) while the field keeps its text and
+      // focus: the list is drawn again only when they leave the field.
+      await eventually(
+        () =>
+          page.evaluate<boolean>(
+            `localStorage.getItem('household-display:' + location.pathname).includes('Honey')`,
+          ),
+        'the new content',
+      );
+      expect(
+        await page.locator('section[data-list=groceries]').getByText('Honey').count(),
+      ).to.equal(0);
+      expect(await field.inputValue()).to.equal('Ja');
+      expect(await page.evaluate('document.activeElement.id')).to.equal('add-groceries');
+      await field.pressSequentially('m');
+      expect(await field.inputValue()).to.equal('Jam');
+      await field.blur();
+      await page
+        .locator('section[data-list=groceries]')
+        .getByText('Honey')
+        .waitFor({ timeout: 3_000 });
+      expect(await field.inputValue()).to.equal('Jam');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('shows a read-only display without any control, and refuses its actions (403)', async () => {
     const page = await open(readOnlyUrl);
     try {
