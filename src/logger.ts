@@ -20,6 +20,7 @@ const CREDENTIAL =
  * shared plans, calendar share feeds, family displays and device pairing links (a segment
  * starting with `:` is a route template's parameter, as the request log names matched routes).
  */
+const TOKEN_PAGE_PREFIXES = ['/p/', '/share/calendar/', '/display/', '/pair/'];
 const TOKEN_PAGE = /(?<![\w.~%/-])\/(p|share\/calendar|display|pair)\/[^/?#"\s\\:][^/?#"\s\\]*/g;
 
 /**
@@ -27,6 +28,9 @@ const TOKEN_PAGE = /(?<![\w.~%/-])\/(p|share\/calendar|display|pair)\/[^/?#"\s\\
  * token `:redacted`. Ids (`ent_…`, `plan_…`), slugs and words are left as they are.
  */
 export function redactCredentials(text: string): string {
+  // Most lines hold neither (a credential has a `_`, a token page its prefix): plain substring
+  // scans decide, and the two patterns run only then.
+  if (!text.includes('_') && !TOKEN_PAGE_PREFIXES.some((p) => text.includes(p))) return text;
   return text
     .replace(TOKEN_PAGE, (_m, page: string) => `/${page}/:redacted`)
     .replace(CREDENTIAL, (_m, prefix: string) => `${prefix}_[redacted]`);
