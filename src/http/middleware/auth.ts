@@ -1,7 +1,9 @@
 /**
  * API key authentication (docs/api.md): `x-api-key: hk_<keyId>_<secret>`; the secret's SHA-256 is
  * compared in constant time. No, malformed, unknown or revoked key → 401. A path family that is
- * not the key's family → 403, whether or not it exists. A missing scope → 403.
+ * not the key's family → 403, whether or not it exists. A missing scope → 403. An MCP tool
+ * call's request carries the inner-call proof (rateLimit.ts): then it is not counted again,
+ * and its credential may be an OAuth access token (good for /mcp only, so never without it).
  */
 import type Koa from 'koa';
 import { Forbidden } from '../../domain/shared/errors.js';
@@ -72,11 +74,14 @@ function verifyPresented(
 ): (Omit<Verified, 'version'> & { grantId?: string }) | null {
   if (ctx.state.ticketed) return ctx.state.ticketed as Omit<Verified, 'version'>;
   const proof = ctx.get(INNER_CALL_HEADER);
-  if (!proof) return cache.verify(presented);
-  if (!services.limits.inner.verify(presented, proof)) return null;
-  ctx.state.innerCall = true;
-  const grant = services.grants?.verifyAccess(presented);
-  if (grant) return { key: grant.key, family: grant.family, grantId: grant.grant.id };
+  if (proof && services.limits.inner.verify(presented, proof)) {
+    ctx.state.innerCall = true;
+    const grant = services.grants?.verifyAccess(presented);
+    if (grant) return { key: grant.key, family: grant.family, grantId: grant.grant.id };
+  }
+  // An API key is good on REST with or without a proof (one made by another process — a tool
+  // call that reached another cluster node — only means it is counted here as well); a token
+  // is not a key, so without a valid proof it is refused here.
   return cache.verify(presented);
 }
 
