@@ -9,8 +9,10 @@
  *   1. the token names a display (404 for an unknown, malformed or deleted one);
  *   2. the request carries an Idempotency-Key (400 without): the page makes one per tap and
  *      sends it with every retry;
- *   3. the display has actions left this minute (`display.actionsPerMinute`, bucket
- *      `display:<id>`; 429 with Retry-After past it);
+ *   3. the link has requests left this minute (its budget of every door, `rateLimit.perMinute`,
+ *      which its page and stream spend too) and the display has actions left
+ *      (`display.actionsPerMinute`, bucket `display:<id>` of its own limiter); 429 with
+ *      Retry-After past either;
  *   4. a key seen before replays its kept answer (the REST rules: 422 for another request, 409
  *      while the first runs), scoped to the display and sealed under its token;
  *   5. the action is decided on the family's actor by the REST commands
@@ -23,6 +25,7 @@ import { decideDisplayAction, type DisplayAction } from '../domain/displays/acti
 import { displayToken } from '../family/shareTokens.js';
 import { HttpError } from '../http/errors.js';
 import { keptAnswer } from '../http/middleware/idempotency.js';
+import { countToken } from '../http/middleware/rateLimit.js';
 import { defineRoutes, withStatus } from '../http/route.js';
 import {
   DISPLAY_ACTION_RESPONSE,
@@ -61,7 +64,8 @@ export default defineRoutes([
           ['header', 'Idempotency-Key'],
           'is required: make one for each tap and send it again with every retry of it',
         );
-      // 3. Its rate.
+      // 3. Its rate: the link's budget, then its actions'.
+      countToken(koa, services.limits, { kind: 'display', displayId: display.id });
       const bucket = `display:${display.id}`;
       const taken = services.display.limiter.take(bucket);
       if (taken.retryAfter !== null)
