@@ -10,6 +10,7 @@ import { activePerson } from '../people/people.js';
 import type { Issue, Path } from '../shared/errors.js';
 import type { FamilyState } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
+import { resolveTimeZone } from '../shared/zones.js';
 import { weekdayOrdinal } from './recurrence.js';
 import {
   EVENT_FIELDS,
@@ -29,6 +30,7 @@ type Data = Record<string, unknown>;
 /** The fields applyFields takes with code of its own below. */
 const OWN_CODE = [
   'allDay',
+  'timeZone',
   'responsiblePersonIds',
   'attendance',
   'repeatFrequency',
@@ -86,6 +88,19 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
       issues.push({ path: ['time'], message: 'is required when allDay is false' });
   } else if (typeof p.time === 'string') {
     delete d.allDay;
+  }
+
+  if (p.timeZone === null) delete d.timeZone;
+  else if (p.timeZone !== undefined) {
+    // Kept as the client named it once resolved (Windows names and other casings → IANA), even
+    // when it is the family's zone: an event given a zone keeps it when the family moves.
+    const zone = resolveTimeZone(p.timeZone);
+    if (zone) d.timeZone = zone;
+    else
+      issues.push({
+        path: ['timeZone'],
+        message: `is not a time zone: ${JSON.stringify(p.timeZone.slice(0, 80))} (send an IANA name such as Europe/Berlin)`,
+      });
   }
 
   if (p.repeatFrequency !== undefined) {

@@ -1,6 +1,7 @@
 /**
  * What a family display shows (docs/display.md), computed from the family's state for a moment:
- * today and the next days (events with their times, who is going and when to leave), the chores
+ * today and the next days (events with their times on the family's clock — a 09:00 New York
+ * event shows 15:00 on a Berlin family's display —, who is going and when to leave), the chores
  * due (overdue ones too) and those done, and the weather the edge fetched. It names people by
  * their familiar name only and carries no ids, emails or phones: the page and its stream are
  * open to whoever holds the link.
@@ -9,6 +10,7 @@ import { entriesOf } from '../collections/listing.js';
 import { getCollection } from '../collections/collections.js';
 import { listEvents } from '../calendar/listing.js';
 import { leaveAt } from '../calendar/events.js';
+import { onFamilyClock } from '../calendar/series.js';
 import type { EventData } from '../calendar/types.js';
 import { activePerson, goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
@@ -129,20 +131,17 @@ export function displayContent(
   for (let i = 0; i < days; i++) {
     const date = addDays(today, i);
     const todays = events
-      .filter((e) => {
-        const d = e.data as unknown as EventData;
-        return d.date <= date && (d.endDate ?? d.date) >= date;
-      })
+      .map((e) => ({ e, d: e.data as unknown as EventData }))
+      .map((x) => ({ ...x, at: onFamilyClock(x.d, tz) }))
+      .filter(({ at }) => at.date <= date && at.endDate >= date)
       .slice(0, MAX_EVENTS_PER_DAY)
-      .map((e): DisplayEvent => {
-        const d = e.data as unknown as EventData;
-        const allDay = d.allDay === true || !d.time;
-        const leave = leaveAt(d, tz);
+      .map(({ e, d, at }): DisplayEvent => {
+        const leave = leaveAt(d, tz, tz);
         return {
           title: e.title,
-          time: allDay || d.date !== date ? null : d.time!,
-          endTime: allDay ? null : (d.endTime ?? null),
-          endDate: d.endDate && d.endDate !== d.date ? d.endDate : null,
+          time: at.allDay || at.date !== date ? null : at.time,
+          endTime: at.allDay ? null : at.endTime,
+          endDate: at.endDate !== at.date ? at.endDate : null,
           where: typeof d.where === 'string' && d.where ? d.where : null,
           going: [...goingIds(state, d)]
             .map((id) => nameOf(state, id))
