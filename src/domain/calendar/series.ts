@@ -196,7 +196,7 @@ const rangeDates = new WeakMap<InstantRange, Map<string, { from: string; to: str
 
 function localDatesOf(r: InstantRange, tz: string): { from: string; to: string } {
   let byZone = rangeDates.get(r);
-  if (!byZone) rangeDates.set(r, (byZone = new Map()));
+  if (!byZone) rangeDates.set(r, (byZone = new Map<string, { from: string; to: string }>()));
   let dates = byZone.get(tz);
   if (!dates) {
     // Clamped to the years events may have, so an open end stays a date.

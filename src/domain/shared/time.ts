@@ -250,7 +250,7 @@ function readDay(day: number, tz: string): DayOffsets {
 /** UTC offset of `tz` at epoch second `sec`, in seconds. */
 function offsetAtSec(sec: number, tz: string): number {
   let days = dayOffsets.get(tz);
-  if (!days) dayOffsets.set(tz, (days = new Map()));
+  if (!days) dayOffsets.set(tz, (days = new Map<number, DayOffsets>()));
   const day = Math.floor(sec / 86_400);
   let d = days.get(day);
   if (!d) {
