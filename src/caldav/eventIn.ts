@@ -21,6 +21,7 @@ import type {
   Attendance,
 } from '../domain/calendar/types.js';
 import { AUDIENCES, CHANNELS, REMINDER_MODES } from '../domain/calendar/types.js';
+import { zoneOf } from '../domain/calendar/series.js';
 import type { EventPut, OccurrencePut } from '../domain/caldav/objects.js';
 import type { EntryStatus } from '../domain/collections/types.js';
 import { listPeople } from '../domain/people/people.js';
@@ -159,7 +160,7 @@ function zoneFor(
   familyTz: string,
   before: EventRecord | undefined,
 ): { tz: string; timeZone?: string | null } {
-  const had = before?.data.timeZone;
+  const had = before?.data.timeZone ? zoneOf(before.data, familyTz) : undefined;
   if (start.time === undefined) return { tz: had ?? familyTz };
   if (start.floating) return { tz: familyTz, timeZone: null };
   if (start.utc) {

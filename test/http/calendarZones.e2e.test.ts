@@ -212,6 +212,27 @@ describe('calendar events with their own timeZone', function () {
       ]);
     });
 
+    it("plans the coverage alert 48 hours before the true start, and says the family's time", async () => {
+      clock.set('2026-03-01T12:00:00.000Z');
+      const { api, jobs } = await family();
+      const r = await api.post('/calendar/events', {
+        title: 'NY pickup',
+        date: '2026-03-10',
+        time: '09:00',
+        timeZone: NY,
+      });
+      expect(r.status, r.text).to.equal(201);
+      const coverage = jobs().find((j) => j.kind === 'notify.coverage')!;
+      expect(new Date(coverage.dueAt).toISOString()).to.equal('2026-03-08T13:00:00.000Z');
+      await runAt('2026-03-08T13:00:00.000Z');
+      const [alert] = (await api.get('/notifications?limit=5')).body.notifications;
+      expect(alert).to.include({
+        kind: 'coverage_alert',
+        title: 'Nobody is responsible for NY pickup',
+        body: 'Tue 10 Mar 14:00',
+      });
+    });
+
     it('changes one occurrence (editScope=occurrence) in the series zone: listed, timed and reminded at its own instant', async () => {
       clock.set('2026-03-01T12:00:00.000Z');
       const { api, jobs } = await family();
@@ -460,6 +481,37 @@ describe('calendar events with their own timeZone', function () {
       });
     } finally {
       await mcp.close();
+    }
+  });
+
+  it('reads an imported event whose timeZone names no zone in the family zone instead of failing', async () => {
+    const { api, slug } = await family();
+    await create(api, { title: 'Odd', date: '2026-03-10', time: '09:00', timeZone: NY });
+    const exported = JSON.parse(
+      JSON.stringify(exportFamily(server.daemon.store, slug, clock.now())),
+    ) as ReturnType<typeof exportFamily>;
+    for (const r of exported.records as { value: any }[])
+      if (r.value?.title === 'Odd' && r.value?.data) r.value.data.timeZone = 'Not/A_Zone';
+    const other = await startTestServer({ now: clock.now, timezone: 'UTC' });
+    try {
+      await importFamily(other.daemon.store, exported);
+      const key = await other.key({ slug, scopes: ['read'] });
+      const r = await other.http.get(
+        `/api/v1/families/${slug}/calendar/events?from=2026-03-10&to=2026-03-10`,
+        { key },
+      );
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body.events[0].startsAt).to.equal('2026-03-10T08:00:00.000Z'); // Berlin's 09:00
+      const feed = await other.http.post(
+        `/api/v1/families/${slug}/calendar/shares`,
+        { name: 'x' },
+        { key: await other.key({ slug, scopes: ['admin'] }) },
+      );
+      expect(feed.status, feed.text).to.equal(201);
+      const text = (await other.http.get(new URL(feed.body.url).pathname)).text;
+      expect(text).to.include('DTSTART;TZID=Europe/Berlin:20260310T090000');
+    } finally {
+      await other.close();
     }
   });
 

@@ -6,6 +6,7 @@
 import { feedOccurrenceOn, feedOccurrences } from '../feeds/expand.js';
 import type { EntryStatus } from '../collections/types.js';
 import { addDays, instantToLocal, localInstantMs } from '../shared/time.js';
+import { resolveTimeZone } from '../shared/zones.js';
 import {
   isOccurrenceStart,
   occurrenceStarts,
@@ -92,9 +93,24 @@ export interface Timing {
   timeZone?: string | null;
 }
 
-/** The zone an event's (or occurrence's) dates and times are written in. */
+/** Stored zone names → the zone they name (null: none), remembered; there are few of them. */
+const knownZones = new Map<string, string | null>();
+
+/**
+ * The zone an event's (or occurrence's) dates and times are written in: its `timeZone`, else
+ * the family's. A stored name that names no zone (a custom data key of that name from before the
+ * field existed, a hand-edited import) reads as the family's rather than failing every read.
+ */
 export function zoneOf(d: { timeZone?: string | null }, familyTz: string): string {
-  return d.timeZone ?? familyTz;
+  const name = d.timeZone;
+  if (!name) return familyTz;
+  let zone = knownZones.get(name);
+  if (zone === undefined) {
+    if (knownZones.size >= 1000) knownZones.clear();
+    zone = resolveTimeZone(name);
+    knownZones.set(name, zone);
+  }
+  return zone ?? familyTz;
 }
 
 function allDayOf(d: Timing): boolean {

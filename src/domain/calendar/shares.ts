@@ -190,7 +190,7 @@ export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEv
     ...(d.time ? { time: d.time } : {}),
     ...(d.endTime ? { endTime: d.endTime } : {}),
     ...(d.allDay ? { allDay: true } : {}),
-    ...(d.timeZone ? { timeZone: d.timeZone } : {}),
+    ...(d.timeZone ? { timeZone: zoneOf(d, tz) } : {}),
     ...(d.durationMinutes ? { durationMinutes: d.durationMinutes } : {}),
     ...(d.where ? { location: d.where } : {}),
     ...((d.note ?? d.description) ? { description: d.note ?? d.description } : {}),
