@@ -5,10 +5,9 @@
 import { escapeText, foldLine } from '../domain/calendar/ics.js';
 import { isSeries } from '../domain/calendar/events.js';
 import type { EventRecord } from '../domain/calendar/types.js';
-import type { FamilyState } from '../domain/shared/state.js';
 import { addDays } from '../domain/shared/time.js';
-import { PRODID, objectUid } from './eventOut.js';
-import { instant, occurrencesIn, type Range } from './occurrences.js';
+import { PRODID } from './eventOut.js';
+import { instant, type Occurrence } from './occurrences.js';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -18,21 +17,37 @@ function stamp(ms: number): string {
   return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}Z`;
 }
 
-/** Folds only what needs it (most lines are short). */
-function fold(line: string): string {
-  return line.length > 18 && Buffer.byteLength(line) > 75 ? foldLine(line) : line;
-}
-
-/** The event as separate occurrences in UTC (calendar-data `expand`), no RRULE or EXDATE. */
-export function expandedIcs(state: FamilyState, ev: EventRecord, r: Range): string {
-  const tz = state.family.timezone;
-  const uid = escapeText(objectUid(state, ev));
+/**
+ * An event as separate occurrences in UTC (calendar-data `expand`), no RRULE or EXDATE, in
+ * parts: the calendar's head, one VEVENT per occurrence, its tail. Parts rather than one text,
+ * so the answer can count them against its limits and give the event loop back between them
+ * (answer.ts). The occurrences are taken by the caller (occurrencesIn, within its budget).
+ */
+export function* expandedParts(
+  tz: string,
+  uid: string,
+  ev: EventRecord,
+  occurrences: Occurrence[],
+): Generator<string> {
   const repeating = isSeries(ev);
-  const out = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN'];
+  yield ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', ''].join(
+    '\r\n',
+  );
   const updated = stamp(Date.parse(ev.updatedAt));
-  for (const o of occurrencesIn(ev, r, tz)) {
+  const uidLine = `UID:${escapeText(uid)}`;
+  // Every occurrence repeats the series' long lines (a note of 20,000 characters): escaped and
+  // folded once each.
+  const lines = new Map<string, string>();
+  const line = (name: string, value: string) => {
+    const raw = `${name}:${value}`;
+    if (raw.length < 200) return fold(`${name}:${escapeText(value)}`);
+    let done = lines.get(raw);
+    if (done === undefined) lines.set(raw, (done = fold(`${name}:${escapeText(value)}`)));
+    return done;
+  };
+  for (const o of occurrences) {
     const allDay = o.data.allDay === true || o.data.time === undefined;
-    out.push('BEGIN:VEVENT', `UID:${uid}`, `DTSTAMP:${updated}`);
+    const out = ['BEGIN:VEVENT', uidLine, `DTSTAMP:${updated}`];
     if (repeating) {
       out.push(
         allDay || !ev.data.time
@@ -46,12 +61,17 @@ export function expandedIcs(state: FamilyState, ev: EventRecord, r: Range): stri
         `DTEND;VALUE=DATE:${addDays(o.data.endDate ?? o.data.date, 1).replaceAll('-', '')}`,
       );
     } else out.push(`DTSTART:${stamp(o.start)}`, `DTEND:${stamp(o.end)}`);
-    out.push(`SUMMARY:${escapeText(o.title)}`);
+    out.push(line('SUMMARY', o.title));
     const note = o.data.note ?? o.data.description;
-    if (typeof note === 'string' && note) out.push(`DESCRIPTION:${escapeText(note)}`);
-    if (o.data.where) out.push(`LOCATION:${escapeText(o.data.where)}`);
-    out.push(`STATUS:${o.status === 'archived' ? 'CANCELLED' : 'CONFIRMED'}`, 'END:VEVENT');
+    if (typeof note === 'string' && note) out.push(line('DESCRIPTION', note));
+    if (o.data.where) out.push(line('LOCATION', o.data.where));
+    out.push(`STATUS:${o.status === 'archived' ? 'CANCELLED' : 'CONFIRMED'}`, 'END:VEVENT', '');
+    yield out.join('\r\n');
   }
-  out.push('END:VCALENDAR');
-  return out.map(fold).join('\r\n') + '\r\n';
+  yield 'END:VCALENDAR\r\n';
+}
+
+/** Folds only what needs it (most lines are short). */
+function fold(line: string): string {
+  return line.length > 18 && Buffer.byteLength(line) > 75 ? foldLine(line) : line;
 }

@@ -5,8 +5,7 @@
  */
 import { occurrenceData } from '../domain/calendar/events.js';
 import { seriesStarts } from '../domain/calendar/series.js';
-import type { EventData, EventRecord } from '../domain/calendar/types.js';
-import type { FamilyState } from '../domain/shared/state.js';
+import type { EventData, OccurrenceException, EventRecord } from '../domain/calendar/types.js';
 import { addDays, instantToLocal, localToInstant } from '../domain/shared/time.js';
 import { CalDavError } from './errors.js';
 import type { DavCollection, DavObject } from './objects.js';
@@ -108,31 +107,24 @@ function localDates(r: Range, tz: string): { from: string; to: string } {
 
 /**
  * The event's occurrences that overlap `r` (removed ones left out, moved ones where they are),
- * at most `max`. Candidates come from the series' own expansion over the local dates the range
- * touches (a day earlier, for events that run past midnight); only they are converted to
- * instants.
+ * sorted by start, at most `max` of them — or `max + 1` when there are more, so a caller with
+ * a budget can tell. The series' own dates are walked lazily from the range's start (a day
+ * earlier, for events that run past midnight) and the walk stops as soon as `max` is passed:
+ * a daily series over a century costs what the caller may take, not 36,500 occurrences. Moved
+ * occurrences may land anywhere and are looked at one by one (there are as many as the record
+ * holds).
  */
 export function occurrencesIn(ev: EventRecord, r: Range, tz: string, max = Infinity): Occurrence[] {
   const { from, to } = localDates(r, tz);
-  const candidates = new Set<string>();
-  for (const date of seriesStarts(ev, { from: addDays(from, -1), to })) {
-    candidates.add(date);
-    if (candidates.size > 5000) break;
-  }
-  // Moved occurrences may now fall inside the range from anywhere.
-  for (const [date, x] of Object.entries(ev.exceptions ?? {}))
-    if (!x.removed && x.data?.date !== undefined) candidates.add(date);
   const out: Occurrence[] = [];
-  for (const date of candidates) {
-    const x = ev.exceptions?.[date];
-    if (x?.removed) continue;
+  const consider = (date: string, x: OccurrenceException | undefined): void => {
     const data = occurrenceData(ev, date, x);
-    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) continue;
+    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) return;
     const allDay = data.allDay === true || data.time === undefined;
     const start = instant(data.date, allDay ? '00:00' : data.time!, tz);
     const end = endOf(data, tz);
     // RFC 4791 §9.9: a zero-length event overlaps when it starts inside the range.
-    if (start < r.end && (end > r.start || (end === start && start >= r.start))) {
+    if (start < r.end && (end > r.start || (end === start && start >= r.start)))
       out.push({
         date,
         data,
@@ -141,21 +133,25 @@ export function occurrencesIn(ev: EventRecord, r: Range, tz: string, max = Infin
         start,
         end,
       });
-      if (out.length >= max) break;
-    }
+  };
+  const moved = (x: OccurrenceException | undefined) =>
+    !!x && !x.removed && x.data?.date !== undefined;
+  for (const date of seriesStarts(ev, { from: addDays(from, -1), to })) {
+    const x = ev.exceptions?.[date];
+    if (x?.removed || moved(x)) continue;
+    consider(date, x);
+    if (out.length > max) break;
   }
-  return out.sort((a, b) => a.start - b.start);
+  for (const [date, x] of Object.entries(ev.exceptions ?? {})) {
+    if (out.length > max) break;
+    if (moved(x)) consider(date, x);
+  }
+  return out.sort((a, b) => a.start - b.start).slice(0, max + 1);
 }
 
-export function overlaps(
-  obj: DavObject,
-  col: DavCollection,
-  r: Range,
-  state: FamilyState,
-): boolean {
-  const tz = state.family.timezone;
+export function overlaps(obj: DavObject, col: DavCollection, r: Range, tz: string): boolean {
   if (col.component === 'VEVENT')
-    return occurrencesIn(obj.entry as EventRecord, r, tz, 1).length > 0;
+    return occurrencesIn(obj.entry as EventRecord, r, tz, 0).length > 0;
   // A to-do with a DUE date occupies that day; one without matches every range (RFC 4791 §9.9).
   const due = /\r\nDUE;VALUE=DATE:(\d{4})(\d{2})(\d{2})/.exec(obj.ics);
   if (!due) return true;

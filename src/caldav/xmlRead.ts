@@ -38,7 +38,7 @@ export class XmlError extends Error {
  */
 export const XML_LIMITS = {
   depth: 64,
-  elements: 10_000,
+  elements: 5_000,
   attributesPerElement: 32,
   namespaceDeclarations: 256,
   nameLength: 256,
@@ -94,7 +94,10 @@ function fail(why: string, message = `The XML body is not valid: ${why}`): never
 class Reader {
   root: XmlElement | null = null;
   private pos = 0;
-  private readonly open: { el: XmlElement; name: string; declared: string[] | null }[] = [];
+  /** The open elements, their names as written, and the prefixes each declared (parallel). */
+  private readonly open: XmlElement[] = [];
+  private readonly openNames: string[] = [];
+  private readonly openDeclared: (string[] | null)[] = [];
   /** Per prefix ('' = the default namespace), its bindings, innermost last. */
   private readonly bindings = new Map<string, string[]>();
   private elements = 0;
@@ -120,7 +123,7 @@ class Reader {
       this.pos = lt;
       this.markupAt(lt);
     }
-    if (this.open.length) fail(`unclosed tag: ${this.open[this.open.length - 1].name}`);
+    if (this.open.length) fail(`unclosed tag: ${this.openNames[this.openNames.length - 1]}`);
   }
 
   private markupAt(at: number): void {
@@ -151,7 +154,7 @@ class Reader {
       return;
     }
     if (raw.includes(']]>')) fail('the sequence ]]> is not allowed in text');
-    top.el.text += this.decode(raw);
+    top.text += this.decode(raw);
   }
 
   /** Character and predefined entity references replaced; anything else refused. */
@@ -197,7 +200,7 @@ class Reader {
     if (close === -1) fail('an unclosed CDATA section');
     const top = this.open[this.open.length - 1];
     if (!top) fail('a CDATA section outside the root element');
-    top.el.text += this.s.slice(start, close);
+    top.text += this.s.slice(start, close);
     this.pos = close + 3;
   }
 
@@ -223,7 +226,7 @@ class Reader {
     if (nameEnd === -1) fail('a < that does not start a tag');
     const name = checkName(s.slice(this.pos + 1, nameEnd), 'an element');
     let at = nameEnd;
-    const attributes: [string, string][] = [];
+    let attributes: [string, string][] | null = null;
     for (;;) {
       const before = at;
       let c = s.charCodeAt(at);
@@ -234,6 +237,7 @@ class Reader {
       ATTRIBUTE.lastIndex = at;
       const a = ATTRIBUTE.exec(s);
       if (!a) fail(`a malformed attribute in the start tag ${name.slice(0, 40)}`);
+      attributes ??= [];
       if (attributes.length >= XML_LIMITS.attributesPerElement)
         fail(`an element has more than ${XML_LIMITS.attributesPerElement} attributes`);
       const attrName = checkName(a[1], 'an attribute');
@@ -253,11 +257,11 @@ class Reader {
 
   private endTag(): void {
     const s = this.s;
-    const top = this.open[this.open.length - 1];
     const nameEnd = nameAt(s, this.pos + 2);
     if (nameEnd === -1) fail('a malformed end tag');
     const name = s.slice(this.pos + 2, nameEnd);
-    if (!top || top.name !== name) fail(`unexpected close tag: ${name.slice(0, 40)}`);
+    if (this.openNames[this.openNames.length - 1] !== name)
+      fail(`unexpected close tag: ${name.slice(0, 40)}`);
     let at = nameEnd;
     let c = s.charCodeAt(at);
     while (c === 0x20 || c === 0x09 || c === 0x0a) c = s.charCodeAt(++at);
@@ -266,10 +270,10 @@ class Reader {
     this.closeElement();
   }
 
-  private openElement(name: string, attributes: [string, string][]): void {
+  private openElement(name: string, attributes: [string, string][] | null): void {
     // 1. The element's own declarations first: they apply to its name and its attributes.
     let declared: string[] | null = null;
-    for (const [attrName, value] of attributes) {
+    for (const [attrName, value] of attributes ?? []) {
       const q = qname(attrName);
       const prefix = attrName === 'xmlns' ? '' : q.prefix === 'xmlns' ? q.local : null;
       if (prefix === null) continue;
@@ -287,7 +291,7 @@ class Reader {
     // may name the same attribute.
     const attrs: Record<string, string> = {};
     let expanded: Set<string> | null = null;
-    for (const [attrName, value] of attributes) {
+    for (const [attrName, value] of attributes ?? []) {
       if (attrName === 'xmlns' || attrName.startsWith('xmlns:')) continue;
       const q = qname(attrName);
       if (q.prefix === '') {
@@ -307,14 +311,18 @@ class Reader {
     if (ns === undefined) fail(`unbound namespace prefix: ${prefix.slice(0, 40)}`);
     const el: XmlElement = { ns, local, attrs, children: [], text: '' };
     const parent = this.open[this.open.length - 1];
-    if (parent) parent.el.children.push(el);
+    if (parent) parent.children.push(el);
     else this.root = el;
-    this.open.push({ el, name, declared });
+    this.open.push(el);
+    this.openNames.push(name);
+    this.openDeclared.push(declared);
   }
 
   private closeElement(): void {
-    const closed = this.open.pop()!;
-    for (const prefix of closed.declared ?? []) this.bindings.get(prefix)!.pop();
+    this.open.pop();
+    this.openNames.pop();
+    const declared = this.openDeclared.pop();
+    if (declared) for (const prefix of declared) this.bindings.get(prefix)!.pop();
     if (!this.open.length) this.closedRoot = true;
   }
 

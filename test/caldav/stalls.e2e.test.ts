@@ -1,0 +1,182 @@
+/**
+ * No CalDAV request holds the daemon's event loop: the worst request body of each kind the
+ * 1 MiB limit lets in, sent with a family's read (XML) or write (iCalendar) key, is refused with
+ * a DAV:error while `/healthz`, asked again and again on another connection, keeps answering in
+ * under 100 ms (test/helpers/stall.ts: the request and the health checks run in a worker
+ * thread, the least stall of up to three attempts counts).
+ */
+import { expect } from 'chai';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { leastStall, type Stall } from '../helpers/stall.js';
+
+const HEALTH_MS = 100;
+
+describe('CalDAV bodies that could hold the event loop', () => {
+  let server: TestServer;
+  let readAuth: string;
+  let writeAuth: string;
+  before(async () => {
+    server = await startTestServer({ timezone: 'Europe/Berlin' });
+    const basic = (key: string) => 'Basic ' + Buffer.from(`home:${key}`).toString('base64');
+    readAuth = basic(await server.key({ scopes: ['read'] }));
+    writeAuth = basic(server.apiKey);
+  });
+  after(() => server.close());
+
+  function refusedQuickly(s: Stall, status: number, words: string): void {
+    expect(s.latencies.length, 'health checks while it was in flight').to.be.above(0);
+    expect(
+      s.worst,
+      `slowest /healthz of ${s.latencies.map((l) => l.toFixed(0)).join(', ')} ms while the request took ${s.elapsed.toFixed(0)} ms`,
+    ).to.be.below(HEALTH_MS);
+    expect(s.answer.status, s.answer.head).to.equal(status);
+    expect(s.answer.head).to.match(/^<\?xml[^>]*>\n<d:error /);
+    expect(s.answer.head).to.contain(words);
+  }
+
+  // Bodies are made when their test runs, so the daemon's heap does not carry them all.
+  const xml: [string, () => string, string][] = [
+    [
+      'the 120 KB PROPFIND of 40,000 nested elements from the review',
+      () => '<d:propfind xmlns:d="DAV:">' + '<d:a>'.repeat(40_000) + '</d:a>'.repeat(40_000),
+      'deeper than 64',
+    ],
+    [
+      '1 MiB of nested elements',
+      () => '<d:propfind xmlns:d="DAV:">' + '<d:a>'.repeat(200_000),
+      'deeper than 64',
+    ],
+    [
+      '1 MiB of sibling elements',
+      () =>
+        '<d:propfind xmlns:d="DAV:"><d:prop>' + '<d:a/>'.repeat(170_000) + '</d:prop></d:propfind>',
+      'more than 5000 elements',
+    ],
+    [
+      'one element with 90,000 attributes',
+      () =>
+        `<d:propfind xmlns:d="DAV:"><d:prop ${Array.from({ length: 90_000 }, (_, i) => `a${i}="x"`).join(' ')}/></d:propfind>`,
+      'more than 32 attributes',
+    ],
+    [
+      '30,000 namespace declarations',
+      () =>
+        '<d:propfind xmlns:d="DAV:"><d:prop>' +
+        Array.from({ length: 30_000 }, (_, i) => `<p${i}:a xmlns:p${i}="urn:${i}"/>`).join('') +
+        '</d:prop></d:propfind>',
+      'more than 256 namespaces',
+    ],
+    [
+      '170,000 character references',
+      () =>
+        '<d:propfind xmlns:d="DAV:"><d:prop><d:displayname>' +
+        '&#x41;'.repeat(170_000) +
+        '</d:displayname></d:prop></d:propfind>',
+      'more than 10000 entity or character references',
+    ],
+  ];
+  for (const [what, body, words] of xml) {
+    it(`refuses ${what} with 400 and keeps /healthz under ${HEALTH_MS} ms`, async () => {
+      const text = body();
+      expect(Buffer.byteLength(text)).to.be.at.most(1024 * 1024);
+      const s = await leastStall(server.url, {
+        method: 'PROPFIND',
+        path: '/dav/home/calendar/',
+        headers: { authorization: readAuth, depth: '1', 'content-type': 'application/xml' },
+        body: text,
+      });
+      refusedQuickly(s, 400, words);
+    });
+  }
+
+  // Arrays, not argument lists: a hundred thousand arguments overflow the stack.
+  const calendar = (lines: string[]) =>
+    ['BEGIN:VCALENDAR', 'VERSION:2.0', ...lines, 'END:VCALENDAR', ''].join('\r\n');
+  const event = (lines: string[]) =>
+    calendar(['BEGIN:VEVENT', 'UID:hostile', 'DTSTART:20261201T100000Z', ...lines, 'END:VEVENT']);
+  const calendars: [string, () => string, number, string][] = [
+    [
+      '100,000 properties',
+      () => event(Array.from({ length: 100_000 }, () => 'X-A:b')),
+      413,
+      'more than 20,000 lines',
+    ],
+    [
+      '60,000 parameters on one property',
+      () => event([`X-A;${Array.from({ length: 60_000 }, (_, i) => `P${i}=v`).join(';')}:x`]),
+      413,
+      'more than 40,000 commas, semicolons',
+    ],
+    [
+      '40,000 nested components',
+      () =>
+        event([
+          ...Array<string>(40_000).fill('BEGIN:VALARM'),
+          ...Array<string>(40_000).fill('END:VALARM'),
+        ]),
+      413,
+      'more than 20,000 lines',
+    ],
+    [
+      '5 levels of components within the line limits',
+      () =>
+        event([
+          'BEGIN:VALARM',
+          'BEGIN:VALARM',
+          'BEGIN:VALARM',
+          'END:VALARM',
+          'END:VALARM',
+          'END:VALARM',
+        ]),
+      400,
+      'deeper than 4 levels',
+    ],
+    [
+      '60,000 EXDATE values',
+      () =>
+        event([
+          'RRULE:FREQ=DAILY',
+          `EXDATE:${Array<string>(60_000).fill('20261202T100000Z').join(',')}`,
+        ]),
+      413,
+      'more than 40,000 commas',
+    ],
+    [
+      '450,000 escapes in one DESCRIPTION',
+      () => event([`DESCRIPTION:${'\\n'.repeat(450_000)}`]),
+      413,
+      'backslashes',
+    ],
+    [
+      '1,200 changed occurrences',
+      () =>
+        calendar([
+          'BEGIN:VEVENT',
+          'UID:hostile',
+          'DTSTART:20261201T100000Z',
+          'RRULE:FREQ=DAILY',
+          'END:VEVENT',
+          ...Array.from({ length: 1_200 }, (_, i) => [
+            'BEGIN:VEVENT',
+            `RECURRENCE-ID:${new Date(Date.UTC(2026, 11, 2 + i, 10)).toISOString().replace(/[-:]|\.000/g, '')}`,
+            'END:VEVENT',
+          ]).flat(),
+        ]),
+      413,
+      'more than 1,000 components',
+    ],
+  ];
+  for (const [what, body, status, words] of calendars) {
+    it(`refuses a PUT of ${what} with ${status} and keeps /healthz under ${HEALTH_MS} ms`, async () => {
+      const text = body();
+      expect(Buffer.byteLength(text)).to.be.at.most(1024 * 1024);
+      const s = await leastStall(server.url, {
+        method: 'PUT',
+        path: '/dav/home/calendar/hostile.ics',
+        headers: { authorization: writeAuth, 'content-type': 'text/calendar; charset=utf-8' },
+        body: text,
+      });
+      refusedQuickly(s, status, words);
+    });
+  }
+});
