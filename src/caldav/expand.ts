@@ -19,54 +19,58 @@ function stamp(ms: number): string {
 
 /**
  * An event as separate occurrences in UTC (calendar-data `expand`), no RRULE or EXDATE, in
- * parts: the calendar's head, one VEVENT per occurrence, its tail. Parts rather than one text,
- * so the answer can count them against its limits and give the event loop back between them
- * (answer.ts). The occurrences are taken by the caller (occurrencesIn, within its budget).
+ * parts: the calendar's head, then per occurrence its own lines and the series' long lines (a
+ * note of 20,000 characters is escaped and folded once and the same string given again for
+ * every occurrence), then the tail. Parts rather than one text, so the answer can count them
+ * against its limits and give the event loop back between them (answer.ts); `onOccurrence` is
+ * told of each occurrence before its parts, to count it.
  */
 export function* expandedParts(
   tz: string,
   uid: string,
   ev: EventRecord,
-  occurrences: Occurrence[],
+  occurrences: Iterable<Occurrence>,
+  onOccurrence: () => void,
 ): Generator<string> {
   const repeating = isSeries(ev);
   yield ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', ''].join(
     '\r\n',
   );
-  const updated = stamp(Date.parse(ev.updatedAt));
-  const uidLine = `UID:${escapeText(uid)}`;
-  // Every occurrence repeats the series' long lines (a note of 20,000 characters): escaped and
-  // folded once each.
-  const lines = new Map<string, string>();
+  const head = `BEGIN:VEVENT\r\n${fold(`UID:${escapeText(uid)}`)}\r\nDTSTAMP:${stamp(Date.parse(ev.updatedAt))}\r\n`;
+  // Keyed by the value itself (the record's own string, whose hash V8 keeps), per property.
+  const written = new Map<string, Map<string, string>>();
   const line = (name: string, value: string) => {
-    const raw = `${name}:${value}`;
-    if (raw.length < 200) return fold(`${name}:${escapeText(value)}`);
-    let done = lines.get(raw);
-    if (done === undefined) lines.set(raw, (done = fold(`${name}:${escapeText(value)}`)));
+    let byValue = written.get(name);
+    if (!byValue) written.set(name, (byValue = new Map()));
+    let done = byValue.get(value);
+    if (done === undefined) {
+      done = `${fold(`${name}:${escapeText(value)}`)}\r\n`;
+      if (byValue.size < 1000) byValue.set(value, done);
+    }
     return done;
   };
   for (const o of occurrences) {
+    onOccurrence();
     const allDay = o.data.allDay === true || o.data.time === undefined;
-    const out = ['BEGIN:VEVENT', uidLine, `DTSTAMP:${updated}`];
+    const own = [];
     if (repeating) {
-      out.push(
+      own.push(
         allDay || !ev.data.time
           ? `RECURRENCE-ID;VALUE=DATE:${o.date.replaceAll('-', '')}`
           : `RECURRENCE-ID:${stamp(instant(o.date, ev.data.time, tz))}`,
       );
     }
     if (allDay) {
-      out.push(
+      own.push(
         `DTSTART;VALUE=DATE:${o.data.date.replaceAll('-', '')}`,
         `DTEND;VALUE=DATE:${addDays(o.data.endDate ?? o.data.date, 1).replaceAll('-', '')}`,
       );
-    } else out.push(`DTSTART:${stamp(o.start)}`, `DTEND:${stamp(o.end)}`);
-    out.push(line('SUMMARY', o.title));
+    } else own.push(`DTSTART:${stamp(o.start)}`, `DTEND:${stamp(o.end)}`);
+    yield head + own.join('\r\n') + '\r\n' + line('SUMMARY', o.title);
     const note = o.data.note ?? o.data.description;
-    if (typeof note === 'string' && note) out.push(line('DESCRIPTION', note));
-    if (o.data.where) out.push(line('LOCATION', o.data.where));
-    out.push(`STATUS:${o.status === 'archived' ? 'CANCELLED' : 'CONFIRMED'}`, 'END:VEVENT', '');
-    yield out.join('\r\n');
+    if (typeof note === 'string' && note) yield line('DESCRIPTION', note);
+    if (o.data.where) yield line('LOCATION', o.data.where);
+    yield `STATUS:${o.status === 'archived' ? 'CANCELLED' : 'CONFIRMED'}\r\nEND:VEVENT\r\n`;
   }
   yield 'END:VCALENDAR\r\n';
 }

@@ -107,51 +107,48 @@ function localDates(r: Range, tz: string): { from: string; to: string } {
 
 /**
  * The event's occurrences that overlap `r` (removed ones left out, moved ones where they are),
- * sorted by start, at most `max` of them — or `max + 1` when there are more, so a caller with
- * a budget can tell. The series' own dates are walked lazily from the range's start (a day
- * earlier, for events that run past midnight) and the walk stops as soon as `max` is passed:
- * a daily series over a century costs what the caller may take, not 36,500 occurrences. Moved
- * occurrences may land anywhere and are looked at one by one (there are as many as the record
- * holds).
+ * in start order, lazily: a caller with a budget stops when it is spent, so a daily series over
+ * a century costs what the caller may take, not 36,500 occurrences. The series' own dates are
+ * walked from the range's start (a day earlier, for events that run past midnight); each date
+ * has one occurrence at its own time, so they come in start order. Moved occurrences may land
+ * anywhere: they are looked at first (there are as many as the record holds), sorted, and
+ * merged in.
  */
-export function occurrencesIn(ev: EventRecord, r: Range, tz: string, max = Infinity): Occurrence[] {
+export function* occurrencesOf(ev: EventRecord, r: Range, tz: string): Generator<Occurrence> {
   const { from, to } = localDates(r, tz);
-  const out: Occurrence[] = [];
-  const consider = (date: string, x: OccurrenceException | undefined): void => {
+  const at = (date: string, x: OccurrenceException | undefined): Occurrence | null => {
     const data = occurrenceData(ev, date, x);
-    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) return;
+    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) return null;
     const allDay = data.allDay === true || data.time === undefined;
     const start = instant(data.date, allDay ? '00:00' : data.time!, tz);
     const end = endOf(data, tz);
     // RFC 4791 §9.9: a zero-length event overlaps when it starts inside the range.
-    if (start < r.end && (end > r.start || (end === start && start >= r.start)))
-      out.push({
-        date,
-        data,
-        title: x?.title ?? ev.title,
-        status: x?.status ?? ev.status,
-        start,
-        end,
-      });
+    if (!(start < r.end && (end > r.start || (end === start && start >= r.start)))) return null;
+    return { date, data, title: x?.title ?? ev.title, status: x?.status ?? ev.status, start, end };
   };
-  const moved = (x: OccurrenceException | undefined) =>
+  const isMoved = (x: OccurrenceException | undefined) =>
     !!x && !x.removed && x.data?.date !== undefined;
+  const moved: Occurrence[] = [];
+  for (const [date, x] of Object.entries(ev.exceptions ?? {})) {
+    const o = isMoved(x) ? at(date, x) : null;
+    if (o) moved.push(o);
+  }
+  moved.sort((a, b) => a.start - b.start);
+  let m = 0;
   for (const date of seriesStarts(ev, { from: addDays(from, -1), to })) {
     const x = ev.exceptions?.[date];
-    if (x?.removed || moved(x)) continue;
-    consider(date, x);
-    if (out.length > max) break;
+    if (x?.removed || isMoved(x)) continue;
+    const o = at(date, x);
+    if (!o) continue;
+    while (m < moved.length && moved[m].start <= o.start) yield moved[m++];
+    yield o;
   }
-  for (const [date, x] of Object.entries(ev.exceptions ?? {})) {
-    if (out.length > max) break;
-    if (moved(x)) consider(date, x);
-  }
-  return out.sort((a, b) => a.start - b.start).slice(0, max + 1);
+  while (m < moved.length) yield moved[m++];
 }
 
 export function overlaps(obj: DavObject, col: DavCollection, r: Range, tz: string): boolean {
   if (col.component === 'VEVENT')
-    return occurrencesIn(obj.entry as EventRecord, r, tz, 0).length > 0;
+    return !occurrencesOf(obj.entry as EventRecord, r, tz).next().done;
   // A to-do with a DUE date occupies that day; one without matches every range (RFC 4791 §9.9).
   const due = /\r\nDUE;VALUE=DATE:(\d{4})(\d{2})(\d{2})/.exec(obj.ics);
   if (!due) return true;

@@ -244,17 +244,16 @@ export function respond(r: Resource, wanted: QName[], x: PropContext): string {
 }
 
 /**
- * The response of an object whose calendar-data is given as parts already escaped (an expanded
- * event, answer.ts), itself as parts: the head with the other properties found, the data, the
- * tail. `length` is the data's size before escaping (getcontentlength).
+ * The response of an object whose calendar-data is written as parts already escaped (an
+ * expanded event, answer.ts): what comes before the data, with the other properties found, and
+ * what comes after. `length` is the data's size before escaping (getcontentlength).
  */
-export function respondWithData(
+export function responseAroundData(
   r: Resource,
   wanted: QName[],
   x: PropContext,
-  data: string[],
   length: number,
-): string[] {
+): { head: string; tail: string } {
   const found: string[] = [];
   const missing: QName[] = [];
   for (const p of wanted) {
@@ -263,9 +262,10 @@ export function respondWithData(
     if (v === undefined) missing.push(p);
     else found.push(el(p, v));
   }
-  const head = `<d:response>${href(hrefOf(x.state, r))}<d:propstat><d:prop>${found.join('')}<c:calendar-data>`;
-  const tail = `</c:calendar-data></d:prop>${d('status', 'HTTP/1.1 200 OK')}</d:propstat>${missingPropstat(missing)}</d:response>`;
-  return [head, ...data, tail];
+  return {
+    head: `<d:response>${href(hrefOf(x.state, r))}<d:propstat><d:prop>${found.join('')}<c:calendar-data>`,
+    tail: `</c:calendar-data></d:prop>${d('status', 'HTTP/1.1 200 OK')}</d:propstat>${missingPropstat(missing)}</d:response>`,
+  };
 }
 
 export function statusResponse(hrefText: string, status: string): string {

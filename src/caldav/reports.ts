@@ -23,8 +23,14 @@ import {
   type DavObject,
   type ObjectIndex,
 } from './objects.js';
-import { occurrencesIn, overlaps, range, type Range } from './occurrences.js';
-import { objectHref, respond, respondWithData, statusResponse, type PropContext } from './props.js';
+import { occurrencesOf, overlaps, range, type Range } from './occurrences.js';
+import {
+  objectHref,
+  respond,
+  responseAroundData,
+  statusResponse,
+  type PropContext,
+} from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
 
 /**
@@ -140,8 +146,9 @@ function requested(body: XmlElement): { props: QName[]; expand?: Range } {
 }
 
 /**
- * One object's response, added to the answer. Expanded, its occurrences are counted against the
- * answer's budget before any is written, and written one VEVENT at a time.
+ * One object's response, added to the answer. Expanded, each occurrence is counted against the
+ * answer's budget as it is produced, and written in parts (escaped once per distinct part: the
+ * same long note comes back for every occurrence).
  */
 async function addObject(
   obj: DavObject,
@@ -156,21 +163,36 @@ async function addObject(
     return;
   }
   const ev = obj.entry as EventRecord;
-  const occurrences = occurrencesIn(ev, expand, s.tz, answer.occurrencesLeft);
-  answer.countOccurrences(occurrences.length);
+  const escaped = new Map<string, [string, number, number]>();
   const data: string[] = [];
   let length = 0;
-  let bytes = answer.bytes;
-  for (const part of expandedParts(s.tz, obj.uid, ev, occurrences)) {
-    const escaped = escapeXml(part);
-    length += Buffer.byteLength(part);
-    bytes += Buffer.byteLength(escaped);
-    if (bytes > ANSWER_LIMITS.bytes) throw tooMuch(`${ANSWER_LIMITS.bytes / 1024 / 1024} MiB`);
-    data.push(escaped);
+  let bytes = 0;
+  const parts = expandedParts(s.tz, obj.uid, ev, occurrencesOf(ev, expand, s.tz), () =>
+    answer.countOccurrences(1),
+  );
+  for (const part of parts) {
+    let e = escaped.get(part);
+    if (!e) {
+      const x = escapeXml(part);
+      e = [x, Buffer.byteLength(part), Buffer.byteLength(x)];
+      if (part.length > 200 && escaped.size < 1000) escaped.set(part, e);
+    }
+    length += e[1];
+    bytes += e[2];
+    if (answer.bytes + bytes > ANSWER_LIMITS.bytes)
+      throw tooMuch(`${ANSWER_LIMITS.bytes / 1024 / 1024} MiB`);
+    data.push(e[0]);
     await answer.pause();
   }
-  for (const part of respondWithData({ type: 'object', col: s.col, obj }, props, s.x, data, length))
-    answer.add(part);
+  const { head, tail } = responseAroundData(
+    { type: 'object', col: s.col, obj },
+    props,
+    s.x,
+    length,
+  );
+  answer.add(head);
+  answer.addWritten(data, bytes);
+  answer.add(tail);
 }
 
 async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {

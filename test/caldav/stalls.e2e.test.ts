@@ -180,3 +180,76 @@ describe('CalDAV bodies that could hold the event loop', () => {
     });
   }
 });
+
+describe('CalDAV REPORT answers that could hold the event loop', () => {
+  let server: TestServer;
+  let readAuth: string;
+  const note = 'A long note. '.repeat(1_540).slice(0, 20_000);
+  before(async () => {
+    server = await startTestServer({ timezone: 'Europe/Berlin' });
+    readAuth =
+      'Basic ' + Buffer.from(`home:${await server.key({ scopes: ['read'] })}`).toString('base64');
+    // The review's event: daily since 1900, with a note of 20,000 characters.
+    const r = await server.api.post('/calendar/events', {
+      title: 'Feed the cat',
+      date: '1900-01-01',
+      time: '08:00',
+      repeatFrequency: 'daily',
+      note,
+    });
+    expect(r.status, r.text).to.equal(201);
+  });
+  after(() => server.close());
+
+  const expandQuery = (start: string, end: string) =>
+    `<?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data><c:expand start="${start}" end="${end}"/></c:calendar-data></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="${start}" end="${end}"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`;
+  const report = (body: string) =>
+    leastStall(server.url, {
+      method: 'REPORT',
+      path: '/dav/home/calendar/',
+      headers: { authorization: readAuth, depth: '1', 'content-type': 'application/xml' },
+      body,
+    });
+
+  it('refuses the review’s 1900–2000 expand with 507 number-of-matches-within-limits and keeps /healthz under 100 ms', async () => {
+    const s = await report(expandQuery('19000101T000000Z', '20000101T000000Z'));
+    expect(
+      s.worst,
+      `slowest /healthz of ${s.latencies.map((l) => l.toFixed(0)).join(', ')} ms`,
+    ).to.be.below(HEALTH_MS);
+    expect(s.answer.status, s.answer.head).to.equal(507);
+    expect(s.answer.head).to.match(/<d:error [^>]*><d:number-of-matches-within-limits\/>/);
+    // Its notes pass 32 MiB after about 1,600 occurrences, before the count does.
+    expect(s.answer.head).to.contain('more than 32 MiB');
+    expect(s.answer.bytes).to.be.below(2_000);
+  });
+
+  it('refuses an expand whose answer would pass 32 MiB with 507 before writing it', async () => {
+    // 3,653 occurrences (within the count) of a 20,000-character note: 73 MB.
+    const s = await report(expandQuery('19900101T000000Z', '20000101T000000Z'));
+    expect(s.worst).to.be.below(HEALTH_MS);
+    expect(s.answer.status, s.answer.head).to.equal(507);
+    expect(s.answer.head).to.contain('more than 32 MiB');
+  });
+
+  it('answers a year of it (365 occurrences, 7 MB) in slices while /healthz stays under 100 ms', async () => {
+    const s = await report(expandQuery('19990101T000000Z', '20000101T000000Z'));
+    expect(
+      s.worst,
+      `slowest /healthz of ${s.latencies.map((l) => l.toFixed(0)).join(', ')} ms`,
+    ).to.be.below(HEALTH_MS);
+    expect(s.answer.status).to.equal(207);
+    expect(s.answer.bytes).to.be.within(7_000_000, 9_000_000);
+    expect(Number(s.answer.headers['content-length'])).to.equal(s.answer.bytes);
+    expect(s.answer.head).to.contain('RECURRENCE-ID:19990101T070000Z');
+  });
+
+  it('answers the same year again identically (a large answer is written again, not kept)', async () => {
+    const body = expandQuery('19990601T000000Z', '19990701T000000Z');
+    const first = await report(body);
+    const again = await report(body);
+    expect(first.answer.status).to.equal(207);
+    expect(again.answer.bytes).to.equal(first.answer.bytes);
+    expect(again.answer.head).to.equal(first.answer.head);
+  });
+});
