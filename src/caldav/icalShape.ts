@@ -2,9 +2,10 @@
  * The shape of an iCalendar body, checked in one linear pass before ical.js reads it. ical.js
  * costs far more per line, component, parameter and list value than per byte: within the 1 MiB
  * body limit, 100,000 one-word properties took 0.2 s, 60,000 parameters on one line 2–3 s,
- * 60,000 EXDATE values 0.4 s and 40,000 nested components 0.5 s of the event loop (measured on
- * a shared two-core machine, docs/performance.md). Every count is bounded here, far above what
- * a calendar client writes, so no PUT can cost more than a few milliseconds to read.
+ * 60,000 EXDATE values 0.4 s, 450,000 escapes 0.2 s and 40,000 nested components 0.5 s of the
+ * event loop (measured on a shared two-core machine, docs/performance.md). Mapping an object
+ * and writing it back costs most per changed occurrence. Every count is bounded here, above
+ * what a calendar client writes for a household, so no PUT holds the loop for long.
  */
 import { CalDavError, badCalendarData } from './errors.js';
 import { CALDAV } from './xml.js';
@@ -15,7 +16,13 @@ export const ICS_LIMITS = {
   /** Properties and BEGIN/END lines after unfolding. */
   contentLines: 5_000,
   /** BEGIN lines: the series, its changed occurrences, alarms, time zones and their rules. */
-  components: 1_000,
+  components: 300,
+  /**
+   * VEVENTs and VTODOs: the series and its changed occurrences. Each is mapped, checked against
+   * the series and written back (with its times in the family's zone) on every change: about a
+   * millisecond apiece on a busy two-core machine.
+   */
+  occurrences: 100,
   /** VCALENDAR › VEVENT › VALARM is three; nothing in iCalendar nests deeper than four. */
   depth: 4,
   /** Parameters on one property (an ATTENDEE line has about eight). */
@@ -54,10 +61,14 @@ export function checkIcsShape(body: string): void {
   if (lines.length > ICS_LIMITS.contentLines) throw tooBig(ICS_LIMITS.contentLines, 'properties');
   let depth = 0;
   let components = 0;
+  let occurrences = 0;
   for (const line of lines) {
     const head = line.slice(0, 6).toUpperCase();
     if (head === 'BEGIN:') {
       if (++components > ICS_LIMITS.components) throw tooBig(ICS_LIMITS.components, 'components');
+      const kind = line.slice(6).trim().toUpperCase();
+      if ((kind === 'VEVENT' || kind === 'VTODO') && ++occurrences > ICS_LIMITS.occurrences)
+        throw tooBig(ICS_LIMITS.occurrences, 'events or to-dos (a series and its changes)');
       if (++depth > ICS_LIMITS.depth)
         throw badCalendarData(
           `Components nest deeper than ${ICS_LIMITS.depth} levels, which iCalendar never does`,

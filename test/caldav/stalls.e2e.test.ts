@@ -163,7 +163,7 @@ describe('CalDAV bodies that could hold the event loop', () => {
           ]).flat(),
         ]),
       413,
-      'more than 1,000 components',
+      'more than 100 events or to-dos',
     ],
   ];
   for (const [what, body, status, words] of calendars) {
@@ -179,6 +179,73 @@ describe('CalDAV bodies that could hold the event loop', () => {
       refusedQuickly(s, status, words);
     });
   }
+});
+
+describe('CalDAV objects at every limit', () => {
+  let server: TestServer;
+  let auth: string;
+  before(async () => {
+    server = await startTestServer({ timezone: 'Europe/Berlin' });
+    auth = 'Basic ' + Buffer.from(`home:${server.apiKey}`).toString('base64');
+  });
+  after(() => server.close());
+
+  const local = (day: number, hour: string) =>
+    new Date(Date.UTC(2026, 11, 2 + day)).toISOString().slice(0, 10).replace(/-/g, '') +
+    `T${hour}0000`;
+
+  it('stores and serves a series with 99 changed occurrences, 1,000 removed dates and 150 alarms while /healthz stays under 100 ms', async () => {
+    const lines = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'BEGIN:VEVENT',
+      'UID:largest',
+      'DTSTART;TZID=Europe/Berlin:20261201T100000',
+      'RRULE:FREQ=DAILY',
+      'SUMMARY:Largest',
+      `EXDATE;TZID=Europe/Berlin:${Array.from({ length: 1_000 }, (_, i) => local(200 + i, '10')).join(',')}`,
+      ...Array.from({ length: 50 }, (_, i) => [
+        'BEGIN:VALARM',
+        'ACTION:DISPLAY',
+        `TRIGGER:-PT${i + 1}M`,
+        'END:VALARM',
+      ]).flat(),
+      'END:VEVENT',
+      ...Array.from({ length: 99 }, (_, i) => [
+        'BEGIN:VEVENT',
+        'UID:largest',
+        `RECURRENCE-ID;TZID=Europe/Berlin:${local(i, '10')}`,
+        `DTSTART;TZID=Europe/Berlin:${local(i, '11')}`,
+        'SUMMARY:Moved',
+        'BEGIN:VALARM',
+        'ACTION:DISPLAY',
+        'TRIGGER:-PT5M',
+        'END:VALARM',
+        'END:VEVENT',
+      ]).flat(),
+      'END:VCALENDAR',
+      '',
+    ];
+    const put = await leastStall(server.url, {
+      method: 'PUT',
+      path: '/dav/home/calendar/largest.ics',
+      headers: { authorization: auth, 'content-type': 'text/calendar; charset=utf-8' },
+      body: lines.join('\r\n'),
+    });
+    expect(
+      put.worst,
+      `slowest /healthz of ${put.latencies.map((l) => l.toFixed(0)).join(', ')} ms`,
+    ).to.be.below(HEALTH_MS);
+    expect(put.answer.status, put.answer.head).to.be.oneOf([201, 204]);
+    const get = await leastStall(server.url, {
+      method: 'GET',
+      path: '/dav/home/calendar/largest.ics',
+      headers: { authorization: auth },
+    });
+    expect(get.worst).to.be.below(HEALTH_MS);
+    expect(get.answer.status).to.equal(200);
+    expect(get.answer.bytes).to.be.above(20_000);
+  });
 });
 
 describe('CalDAV REPORT answers that could hold the event loop', () => {
