@@ -15,6 +15,7 @@ import { hasScope } from '../family/scopes.js';
 import { CalDavError } from './errors.js';
 import { expandedParts } from './expand.js';
 import { ANSWER_LIMITS, Answer, sendMultistatus, tooMuch } from './answer.js';
+import { recall, remember } from './answerCache.js';
 import { multistatus, parseToken, syncToken, xmlBody } from './common.js';
 import {
   findCollection,
@@ -32,44 +33,6 @@ import {
   type PropContext,
 } from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
-
-/**
- * Answers kept per family until its next write: clients ask the same question again and again
- * (Home Assistant polls one window, phones the same ranges). A map of its own, so clients asking
- * many different questions (ever-new sync tokens) do not push the family's other derived values
- * (listings, the search index) out of the state's shared cache; bounded by count and size, and
- * only small answers are kept (a large one is cheaper to write again than to hold).
- */
-const REMEMBERED = { answers: 32, answerBytes: 256 * 1024, totalBytes: 2 * 1024 * 1024 } as const;
-interface Kept {
-  version: number;
-  byQuestion: Map<string, string>;
-  bytes: number;
-}
-const answers = new WeakMap<FamilyState, Kept>();
-
-function keptFor(state: FamilyState): Kept {
-  let kept = answers.get(state);
-  if (!kept || kept.version !== state.version) {
-    kept = { version: state.version, byQuestion: new Map(), bytes: 0 };
-    answers.set(state, kept);
-  }
-  return kept;
-}
-
-/** Keeps an answer computed on `version`, unless the family has written since or it is large. */
-function remember(state: FamilyState, version: number, question: string, answer: Answer): void {
-  if (state.version !== version || answer.bytes > REMEMBERED.answerBytes) return;
-  const kept = keptFor(state);
-  const text = answer.text();
-  kept.byQuestion.set(question, text);
-  kept.bytes += answer.bytes;
-  for (const [q, old] of kept.byQuestion) {
-    if (kept.byQuestion.size <= REMEMBERED.answers && kept.bytes <= REMEMBERED.totalBytes) break;
-    kept.byQuestion.delete(q);
-    kept.bytes -= Buffer.byteLength(old);
-  }
-}
 
 /** What a report reads, taken in one actor read: later parts of a long answer see the same. */
 interface Snapshot {
@@ -98,7 +61,7 @@ export async function handleReport(req: DavRequest): Promise<void> {
   const asked = createHash('sha256').update(req.body).digest('base64url');
   const question = `${key}:${asked}:${hasScope(req.key, 'write')}:${now.getUTCFullYear()}`;
   const start = await req.actor.read((state): Snapshot | string => {
-    const hit = keptFor(state).byQuestion.get(question);
+    const hit = recall(state, question);
     if (hit !== undefined) return hit;
     const col = findCollection(state, key);
     if (!col) throw new CalDavError(404, `No collection ${key} in this family`);

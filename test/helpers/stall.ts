@@ -20,7 +20,7 @@ export interface StallRequest {
 }
 
 export interface Stall {
-  /** The request's answer: status, headers, size and its first 4 KiB as text. */
+  /** The request's answer: status, headers, size and its first 64 KiB as text. */
   answer: { status: number; headers: Record<string, string>; bytes: number; head: string };
   /** Wall time of the request, ms. */
   elapsed: number;

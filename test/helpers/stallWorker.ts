@@ -31,7 +31,7 @@ function send(
       let kept = 0;
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        if (kept < 4096) {
+        if (kept < 65_536) {
           head.push(chunk);
           kept += chunk.length;
         }
@@ -41,7 +41,7 @@ function send(
           status: res.statusCode ?? 0,
           headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)])),
           bytes,
-          head: Buffer.concat(head).toString('utf8').slice(0, 4096),
+          head: Buffer.concat(head).toString('utf8').slice(0, 65_536),
         }),
       );
       res.on('error', reject);
