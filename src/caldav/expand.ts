@@ -41,7 +41,7 @@ export function* expandedParts(
   const written = new Map<string, Map<string, string>>();
   const line = (name: string, value: string) => {
     let byValue = written.get(name);
-    if (!byValue) written.set(name, (byValue = new Map()));
+    if (!byValue) written.set(name, (byValue = new Map<string, string>()));
     let done = byValue.get(value);
     if (done === undefined) {
       done = `${fold(`${name}:${escapeText(value)}`)}\r\n`;

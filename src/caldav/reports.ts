@@ -8,7 +8,6 @@
  */
 import type { EventRecord } from '../domain/calendar/types.js';
 import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombstones.js';
-import type { FamilyState } from '../domain/shared/state.js';
 import type { DavRequest } from './request.js';
 import { createHash } from 'node:crypto';
 import { hasScope } from '../family/scopes.js';

@@ -60,6 +60,7 @@ const NAME_CHAR = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
 const NAME = `[${NAME_START}][${NAME_CHAR}]*`;
 const S = '[ \\t\\n]';
 /** With the u flag a surrogate class matches only unpaired surrogates. */
+// eslint-disable-next-line no-control-regex -- these control characters are what XML forbids
 const NOT_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u;
 
 const XML_DECL = new RegExp(
@@ -68,9 +69,12 @@ const XML_DECL = new RegExp(
     `(?:${S}+standalone${S}*=${S}*(?:"(?:yes|no)"|'(?:yes|no)'))?${S}*\\?>`,
   'uy',
 );
+// The Name production counts combining marks (U+0300–U+036F) as name characters, on purpose.
+/* eslint-disable no-misleading-character-class */
 const NAME_AT = new RegExp(NAME, 'uy');
 const ATTRIBUTE = new RegExp(`(${NAME})${S}*=${S}*(?:"([^<"]*)"|'([^<']*)')`, 'uy');
 const PI = new RegExp(`<\\?(${NAME})(?:${S}[^]*?)?\\?>`, 'uy');
+/* eslint-enable no-misleading-character-class */
 const REFERENCE = /&(?:#x([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(lt|gt|amp|apos|quot));/y;
 const WHITESPACE = /^[ \t\n]*$/;
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };

@@ -104,7 +104,6 @@ export function decidePutEvent(
     );
     const diff: Record<string, unknown> = {};
     for (const k of new Set([...Object.keys(series), ...Object.keys(nd)])) {
-      // The same value (most fields are carried over as they are) needs no canonical text.
       if (series[k] !== nd[k] && canon(series[k]) !== canon(nd[k])) diff[k] = nd[k] ?? null;
     }
     const x: OccurrenceException = { updatedAt: at };

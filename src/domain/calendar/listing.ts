@@ -129,6 +129,49 @@ function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
  */
 export const SCAN_BUDGET = 10_000;
 
+/**
+ * A page being filled: candidates in key order are offered one by one; those that pass are
+ * kept up to `limit`, and no more than SCAN_BUDGET are looked at. The next page starts after the
+ * last one listed, or, when the budget ran out first, after the last one looked at.
+ */
+class PageFill<T> {
+  private readonly out: { item: T; key: Key }[] = [];
+  private validUntil = Infinity;
+  private resume: Key | undefined;
+  private looked: Key | undefined;
+  private examined = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Looks at one candidate; false when the page is done (full, or out of budget). */
+  offer(item: T, key: Key, check: () => { ok: boolean; end?: number }): boolean {
+    if (++this.examined > SCAN_BUDGET) {
+      this.resume = this.looked;
+      return false;
+    }
+    const r = check();
+    if (r.ok && this.out.length === this.limit) {
+      this.resume = this.out[this.out.length - 1].key;
+      return false;
+    }
+    this.looked = key;
+    if (!r.ok) return true;
+    if (r.end !== undefined) this.validUntil = Math.min(this.validUntil, r.end);
+    this.out.push({ item, key });
+    return true;
+  }
+
+  page(view: (item: T) => EventView): Computed {
+    return {
+      page: {
+        events: this.out.map((o) => view(o.item)),
+        ...(this.resume ? { nextCursor: encodeCursor(this.resume) } : {}),
+      },
+      validUntil: this.validUntil,
+    };
+  }
+}
+
 // ---- the merge ------------------------------------------------------------------------------
 
 class Heap {
@@ -207,37 +250,13 @@ function expanded(
     (it) => it.data.date <= to && (it.data.endDate ?? it.data.date) >= from,
   );
   heap.push(arrayFrom(moved, 0));
-  const out: Item[] = [];
-  let validUntil = Infinity;
-  // Where the next page starts: after the last item listed, or, when the scan budget runs out
-  // first, after the last one looked at.
-  let resume: Key | undefined;
-  let looked: Key | undefined;
-  let examined = 0;
+  const fill = new PageFill<Item>(limit);
   while (heap.size) {
     const it = heap.pop();
     if (after && compare(it.key, after) <= 0) continue;
-    if (++examined > SCAN_BUDGET) {
-      resume = looked;
-      break;
-    }
-    const r = passes(it, f);
-    if (r.ok && out.length === limit) {
-      resume = out[out.length - 1].key;
-      break;
-    }
-    looked = it.key;
-    if (!r.ok) continue;
-    if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
-    out.push(it);
+    if (!fill.offer(it, it.key, () => passes(it, f))) break;
   }
-  return {
-    page: {
-      events: out.map((it) => occurrenceView(state, it.ev, it.occurrenceDate)),
-      ...(resume ? { nextCursor: encodeCursor(resume) } : {}),
-    },
-    validUntil,
-  };
+  return fill.page((it) => occurrenceView(state, it.ev, it.occurrenceDate));
 }
 
 /**
@@ -291,11 +310,6 @@ function unexpanded(
   f: Filter,
 ): Computed {
   const p = prepared(state);
-  const out: { ev: EventRecord; key: Key }[] = [];
-  let validUntil = Infinity;
-  let resume: Key | undefined;
-  let looked: Key | undefined;
-  let examined = 0;
   // With excludeEnded, whatever lies only before yesterday (local) has ended: start there.
   let from = q.from;
   if (f.after !== undefined) {
@@ -311,30 +325,13 @@ function unexpanded(
     if (compare(item(ev, '', ev.data, ev.title, ev.status).key, after) <= 0) lo = mid + 1;
     else hi = mid;
   }
+  const fill = new PageFill<Item>(limit);
   for (let i = lo; i < p.events.length; i++) {
     const ev = p.events[i];
     const it = item(ev, '', ev.data, ev.title, ev.status);
-    if (++examined > SCAN_BUDGET) {
-      resume = looked;
-      break;
-    }
-    const r = passesUnexpanded(it, from, q.to, f);
-    if (r.ok && out.length === limit) {
-      resume = out[out.length - 1].key;
-      break;
-    }
-    looked = it.key;
-    if (!r.ok) continue;
-    if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
-    out.push({ ev, key: it.key });
+    if (!fill.offer(it, it.key, () => passesUnexpanded(it, from, q.to, f))) break;
   }
-  return {
-    page: {
-      events: out.map((o) => eventView(state, o.ev)),
-      ...(resume ? { nextCursor: encodeCursor(resume) } : {}),
-    },
-    validUntil,
-  };
+  return fill.page((it) => eventView(state, it.ev));
 }
 
 /** One page of the family's calendar events; `now` matters only for excludeEnded. */
