@@ -27,8 +27,11 @@ export const ICS_LIMITS = {
   depth: 4,
   /** Parameters on one property (an ATTENDEE line has about eight). */
   parameters: 64,
-  /** Values of one EXDATE or RDATE. */
-  listValues: 1_000,
+  /**
+   * EXDATE and RDATE values over the whole object: each removed date is checked against the
+   * series, stored and written back on every change.
+   */
+  dates: 500,
   /**
    * Commas, semicolons, backslashes and carets: ical.js splits lists and structured values and
    * undoes escapes one of these at a time, at about half a microsecond each.
@@ -62,6 +65,7 @@ export function checkIcsShape(body: string): void {
   let depth = 0;
   let components = 0;
   let occurrences = 0;
+  let dates = 0;
   for (const line of lines) {
     const head = line.slice(0, 6).toUpperCase();
     if (head === 'BEGIN:') {
@@ -79,12 +83,13 @@ export function checkIcsShape(body: string): void {
       depth--;
       continue;
     }
-    checkProperty(line);
+    dates += checkProperty(line);
+    if (dates > ICS_LIMITS.dates) throw tooBig(ICS_LIMITS.dates, 'EXDATE and RDATE values');
   }
 }
 
-/** Parameters (outside quoted values) and, for EXDATE and RDATE, the values of one property. */
-function checkProperty(line: string): void {
+/** Checks a property's parameters (outside quoted values); answers its EXDATE or RDATE values. */
+function checkProperty(line: string): number {
   let params = 0;
   let quoted = false;
   let i = 0;
@@ -100,15 +105,13 @@ function checkProperty(line: string): void {
   if (name.startsWith('RRULE') || name.startsWith('EXRULE')) {
     if (line.length - i > ICS_LIMITS.ruleLength)
       throw tooBig(ICS_LIMITS.ruleLength, 'characters in one repeat rule');
-    return;
+    return 0;
   }
-  if (!name.startsWith('EXDATE') && !name.startsWith('RDATE')) return;
+  if (!name.startsWith('EXDATE') && !name.startsWith('RDATE')) return 0;
   let values = 1;
   for (let at = line.indexOf(',', i); at !== -1; at = line.indexOf(',', at + 1)) {
-    if (++values > ICS_LIMITS.listValues)
-      throw tooBig(
-        ICS_LIMITS.listValues,
-        `values in one ${name.startsWith('EX') ? 'EXDATE' : 'RDATE'}`,
-      );
+    // Counted as they are found: one line may hold far more than the limit.
+    if (++values > ICS_LIMITS.dates) return values;
   }
+  return values;
 }
