@@ -125,7 +125,7 @@ function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
  * status) over a long window of many daily series would otherwise walk every occurrence of the
  * window (a century of a hundred daily series is 3.6 million) before answering; past this the
  * page ends early, perhaps short or empty, with a `nextCursor` after the last one looked at.
- * About 10 ms of work on a laptop core.
+ * About 10–20 ms of work on a busy two-core machine (docs/performance.md).
  */
 export const SCAN_BUDGET = 10_000;
 
