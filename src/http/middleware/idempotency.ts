@@ -4,7 +4,8 @@
  * itself — so a crash can never leave a change without its answer, and a retry after a crash
  * is answered, not applied twice. A repeat with the same method, path and body gets the kept
  * answer with `Idempotent-Replayed: true`; the same key with a different request → 422; a
- * repeat while the first is still running → 409.
+ * repeat while the first is still running → 409. Whether a request is a repeat is settled by
+ * the family actor where the write is decided; the look here is the fast path (see below).
  *
  * Only answers of requests that changed something are kept (Stripe's rule): a request refused
  * by validation or by the family's rules changed nothing, so a retry is simply decided again,
@@ -20,8 +21,9 @@ import type Koa from 'koa';
 import { Invalid } from '../../domain/shared/errors.js';
 import { HttpError } from '../errors.js';
 import type { Store } from '../../store/store.js';
-import type { IdempotencyRecord, IdempotencyWrite } from '../../store/types.js';
+import type { FamilyInfo, IdempotencyRecord, IdempotencyWrite } from '../../store/types.js';
 import { apiKeySecret } from '../../family/keys.js';
+import { AnsweredBefore, AnswerInFlight } from '../../family/repeats.js';
 import {
   fingerprintOf,
   openAnswer,
@@ -83,7 +85,51 @@ function replayBody(prior: IdempotencyRecord, keys: ReplayKeys): unknown {
   return prior.sealed === undefined ? undefined : openAnswer(keys, prior.status, prior.sealed);
 }
 
-export function idempotency(store: Store, now: () => Date): Koa.Middleware {
+const STILL_RUNNING = 'A request with this Idempotency-Key is still being processed';
+
+/**
+ * Answers a repeat from the record kept for the first request: the same status and body with
+ * `Idempotent-Replayed: true`, or 422 when the key was used for another request.
+ */
+function answerRepeat(
+  ctx: Koa.Context,
+  prior: IdempotencyRecord,
+  keys: ReplayKeys,
+  fingerprint: string,
+  raw: string,
+): void {
+  // Records from before sealing kept the request's plain SHA-256 (see IdempotencyRecord).
+  const expected = prior.withheld
+    ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
+    : fingerprint;
+  if (prior.fingerprint !== expected) {
+    throw new HttpError(
+      422,
+      'idempotency_mismatch',
+      'This Idempotency-Key was used with a different request',
+    );
+  }
+  const body = replayBody(prior, keys);
+  if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');
+  ctx.status = prior.status;
+  ctx.body = body;
+  ctx.set('Idempotent-Replayed', 'true');
+}
+
+/**
+ * The middleware. `ready` waits until this process may run the family (on a cluster node: the
+ * takeover caught its copy up with the family's log), so that the store it then looks at holds
+ * every answer the log holds — a repeat is answered before its handler reads anything (a
+ * handler that refuses a taken name first would otherwise answer a retry 409). The
+ * authority is the family actor, which checks again where the write is decided, against the
+ * batch in flight too (src/family/repeats.ts); its verdict — AnsweredBefore, AnswerInFlight —
+ * is answered here the same way.
+ */
+export function idempotency(
+  store: Store,
+  now: () => Date,
+  ready: (family: FamilyInfo) => Promise<unknown> = () => Promise.resolve(),
+): Koa.Middleware {
   const inFlight = new Set<string>();
   return async (ctx, next) => {
     const idemKey = ctx.get('idempotency-key');
@@ -102,39 +148,21 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
     const keys = replayKeys(secret, keyId, idemKey);
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
     const slot = `${keyId}\u0000${keys.slot}`;
-    if (inFlight.has(slot)) {
-      throw new HttpError(
-        409,
-        'conflict',
-        'A request with this Idempotency-Key is still being processed',
-      );
-    }
-    const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
-    if (prior) {
-      // Records from before sealing kept the request's plain SHA-256 (see IdempotencyRecord).
-      const expected = prior.withheld
-        ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
-        : fingerprint;
-      if (prior.fingerprint !== expected) {
-        throw new HttpError(
-          422,
-          'idempotency_mismatch',
-          'This Idempotency-Key was used with a different request',
-        );
-      }
-      const body = replayBody(prior, keys);
-      if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');
-      ctx.status = prior.status;
-      ctx.body = body;
-      ctx.set('Idempotent-Replayed', 'true');
-      return;
-    }
+    if (inFlight.has(slot)) throw new HttpError(409, 'conflict', STILL_RUNNING);
     inFlight.add(slot);
-    const expiresAt = now().getTime() + IDEMPOTENCY_TTL_MS;
-    const intent: IdempotencyIntent = { keyId, fingerprint, expiresAt, keys };
-    ctx.state.idempotency = intent;
     try {
+      await ready(ctx.state.family as FamilyInfo);
+      const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
+      if (prior) return answerRepeat(ctx, prior, keys, fingerprint, raw);
+      const expiresAt = now().getTime() + IDEMPOTENCY_TTL_MS;
+      const intent: IdempotencyIntent = { keyId, fingerprint, expiresAt, keys };
+      ctx.state.idempotency = intent;
       await next();
+    } catch (err) {
+      if (err instanceof AnsweredBefore)
+        return answerRepeat(ctx, err.record, keys, fingerprint, raw);
+      if (err instanceof AnswerInFlight) throw new HttpError(409, 'conflict', STILL_RUNNING);
+      throw err;
     } finally {
       inFlight.delete(slot);
     }
