@@ -9,12 +9,17 @@
  * That check is not enough on its own. nats-server 2.9 makes it against the messages it has
  * stored, not those it is still replicating: two appends naming the same last sequence that
  * arrive close together (a retry after a timed-out acknowledgement while the first attempt was
- * still in flight; an old owner's batch and a new owner's takeover) can both be stored. So the
- * expectation travels in the entry too (`prev`), and the log means, by construction, only the
- * chain: an entry counts (`valid`) when its `prev` is the stream sequence of the subject's
- * message right before it; one that does not is ignored by every reader (replicated.ts,
- * follower.ts), and its writer, which checks after the acknowledgement, is told it lost
- * (`confirm`). docs/scaling.md, "Exactly once".
+ * still in flight; an old owner's batch and a new owner's takeover) can both be stored — three
+ * sent at once on one connection were, every time. Two things close that:
+ *
+ * - each append's message id is its subject and expectation, and JetStream's deduplication,
+ *   which does count messages in flight, answers a second one as a duplicate;
+ * - since deduplication state need not survive a change of stream leader, the expectation also
+ *   travels in the entry (`prev`), and the log means, by construction, only the chain: an
+ *   entry counts (`valid`) when its `prev` is the stream sequence of the subject's message
+ *   right before it. One that does not is passed over by every reader (replicated.ts,
+ *   follower.ts), and its writer, which checks after the acknowledgement (`confirm`), is told
+ *   it lost. docs/scaling.md, "Exactly once".
  */
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import {
@@ -187,16 +192,20 @@ export class JetStreamLog {
       try {
         const ack = await this.js.publish(subject, data, {
           expect: { lastSubjectSequence: expectedStreamSeq, streamName: LOG_STREAM },
+          // One message per expectation: JetStream's deduplication (unlike its sequence check)
+          // counts messages still being replicated, so a second append naming the same last
+          // sequence within its window is answered as a duplicate instead of being stored.
+          msgID: `${subject}:${expectedStreamSeq}`,
           timeout: ATTEMPT_TIMEOUT_MS,
           headers: hdrs,
         });
+        if (ack.duplicate) return await this.ownEarlier(subject, expectedStreamSeq, data, what);
         return await this.confirm(subject, expectedStreamSeq, ack.seq, data, what);
       } catch (err) {
         if (err instanceof FencedError) throw err;
         if (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE) {
-          // A retry after a lost acknowledgement finds its own first attempt: success.
-          const first = attempt > 0 ? await this.firstAfter(subject, expectedStreamSeq) : null;
-          if (first && sameBytes(first.data, data)) return { seq: first.seq, more: true };
+          // A retry after a lost acknowledgement may find its own first attempt: success.
+          if (attempt > 0) return await this.ownEarlier(subject, expectedStreamSeq, data, what);
           throw new FencedError(`${what}: another node appended to its log (${err.message})`);
         }
         // No stream leader for a moment (a server died, an election runs) or no answer: try
@@ -230,6 +239,24 @@ export class JetStreamLog {
       `${what}: another entry was stored after ${expected} first (at ${first.seq}); ` +
         `this one (at ${ackSeq}) does not count`,
     );
+  }
+
+  /**
+   * The append was answered as a duplicate, or refused after an earlier attempt: the entry
+   * that counts after `expected` is either this one's earlier attempt (success: entries may
+   * follow it) or another writer's (this one lost).
+   */
+  private async ownEarlier(
+    subject: string,
+    expected: number,
+    data: Uint8Array,
+    what: string,
+  ): Promise<Appended> {
+    const first = await this.firstAfter(subject, expected);
+    if (first && sameBytes(first.data, data)) return { seq: first.seq, more: true };
+    if (!first)
+      throw new Error(`${what}: an append after ${expected} was answered but cannot be read`);
+    throw new FencedError(`${what}: another entry was appended after ${expected} first`);
   }
 
   /** The subject's first message after stream sequence `after`, if any. */

@@ -3,7 +3,9 @@
  * all on loopback with no fixed port. Clients write to two families through random nodes, each
  * write carrying an Idempotency-Key and a title no other write has; a write whose outcome is
  * unknown (no answer, a timeout, 503, 409 while in flight, 5xx) is retried with the same key
- * through a random node until it is acknowledged. Meanwhile two fault lanes, following the
+ * through a random node until it is acknowledged; and one attempt in ten the client stops
+ * waiting after a moment, as if the answer were lost, while the request goes on. Meanwhile
+ * two fault lanes, following the
  * seed, SIGKILL and restart or SIGSTOP and SIGCONT one daemon at a time and one NATS server at
  * a time (so a majority of each stays).
  *
@@ -37,7 +39,9 @@ import type { ChangeRecord } from '../../src/store/types.js';
 
 const SECONDS = Number(process.env.FAULT_SECONDS ?? 60);
 const SEED = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const CLIENTS = 4;
+const CLIENTS = 6;
+/** Attempts whose answer the client drops on purpose (it stops waiting after a moment). */
+const DROPPED = 0.1;
 const LEASE_S = 2;
 const SECRET = 'fault-run-secret-'.repeat(3);
 /** How long a client waits for one answer before it counts the outcome as unknown. */
@@ -149,8 +153,12 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
 
   // --- the clients --------------------------------------------------------------------------
 
-  /** One attempt of a write through `node`. */
-  async function attempt(node: Node, w: Write): Promise<'acked' | 'unknown' | 'refused'> {
+  /** One attempt of a write through `node`, waiting `waitMs` for its answer. */
+  async function attempt(
+    node: Node,
+    w: Write,
+    waitMs: number,
+  ): Promise<'acked' | 'unknown' | 'refused'> {
     try {
       const r = await fetch(
         `${node.daemon.url}/api/v1/families/${w.family.slug}/trackers/chores/entries`,
@@ -163,7 +171,7 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
             'x-request-id': `${w.title}-${w.attempts}`,
           },
           body: JSON.stringify({ title: w.title }),
-          signal: AbortSignal.timeout(ANSWER_MS),
+          signal: AbortSignal.timeout(waitMs),
         },
       );
       const body = (await r.json().catch(() => null)) as {
@@ -182,7 +190,9 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
       w.refused = `${r.status} ${JSON.stringify(body)} via ${node.name}`;
       return 'refused';
     } catch (err) {
-      statuses.add((err as Error).name === 'TimeoutError' ? 'no answer in time' : 'no connection');
+      const timedOut = (err as Error).name === 'TimeoutError';
+      const dropped = waitMs < ANSWER_MS ? 'answer dropped by the client' : 'no answer in time';
+      statuses.add(timedOut ? dropped : 'no connection');
       return 'unknown';
     }
   }
@@ -194,7 +204,9 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
       writes.push(w);
       for (;;) {
         w.attempts += 1;
-        const outcome = await attempt(rng.pick(nodes), w);
+        // Now and then the answer is lost on its way: the request goes on without its client.
+        const waitMs = rng.next() < DROPPED ? rng.int(1, 60) : ANSWER_MS;
+        const outcome = await attempt(rng.pick(nodes), w, waitMs);
         if (outcome !== 'unknown' || Date.now() > settleBy) break;
         await sleep(rng.between(100, 400));
       }
@@ -218,7 +230,7 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
   /** One daemon at a time: SIGKILL and a restart on the same folder, or SIGSTOP then SIGCONT. */
   async function daemonLane(rng: Random, stopAt: number): Promise<void> {
     for (;;) {
-      await sleep(rng.between(1_500, 4_000));
+      await sleep(rng.between(1_000, 3_000));
       if (Date.now() >= stopAt) return;
       const n = rng.pick(nodes);
       if (rng.next() < 0.5) {
@@ -243,7 +255,7 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
   /** One NATS server at a time: SIGKILL and a restart on its store, or SIGSTOP then SIGCONT. */
   async function natsLane(rng: Random, stopAt: number): Promise<void> {
     for (;;) {
-      await sleep(rng.between(2_000, 6_000));
+      await sleep(rng.between(2_000, 5_000));
       if (Date.now() >= stopAt) return;
       const i = rng.int(0, 2);
       const kill = rng.next() < 0.5;
