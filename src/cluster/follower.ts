@@ -49,8 +49,12 @@ export class Follower implements AppliedUpTo {
   applied = 0;
   /** Entries passed over since start: they do not count (see above). */
   ignored = 0;
-  /** Per family: the stream sequence of its last message seen since start. */
+  /** Per subject: the stream sequence of its last message seen since start. */
   private readonly lastOf = new Map<string, number>();
+  /** Recent messages' predecessors on their subject (for `before`), oldest first. */
+  private readonly recent = new Map<number, number>();
+  /** Writers waiting for the follower to reach their message. */
+  private pending: { seq: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly store: Store,
@@ -89,8 +93,9 @@ export class Follower implements AppliedUpTo {
       for await (const m of messages) {
         const familyId = familyOfSubject(m.subject);
         // The subject's message before this one, where the follower saw it.
-        const before = familyId === null ? this.head : this.lastOf.get(familyId);
-        if (familyId !== null) this.lastOf.set(familyId, m.seq);
+        const before = familyId === null ? this.head : this.lastOf.get(m.subject);
+        if (familyId !== null) this.lastOf.set(m.subject, m.seq);
+        this.remember(m.seq, before);
         try {
           if (familyId === null) await this.applyDirectory(m.seq, m.data, before!);
           else if (m.headers?.has(SHARED_HEADER))
@@ -154,6 +159,41 @@ export class Follower implements AppliedUpTo {
       // Refused by the guard: the node's own catch-up applied this batch already.
       if (!(err instanceof StoreWriteError) || guard()) throw err;
     }
+  }
+
+  /** How many recent messages' predecessors are kept: writers ask about their own, at once. */
+  private static readonly RECENT = 4096;
+
+  private remember(seq: number, before: number | undefined): void {
+    if (before !== undefined) this.recent.set(seq, before);
+    if (this.recent.size > Follower.RECENT) {
+      const oldest = this.recent.keys().next().value;
+      if (oldest !== undefined) this.recent.delete(oldest);
+    }
+    if (!this.pending.length) return;
+    const due = this.pending.filter((p) => p.seq <= seq);
+    this.pending = this.pending.filter((p) => p.seq > seq);
+    for (const p of due) p.resolve();
+  }
+
+  /**
+   * The stream sequence of the message before `streamSeq` on its subject (log.ts,
+   * `Predecessors`), waiting up to `waitMs` for the follower to read that far.
+   */
+  async before(_subject: string, streamSeq: number, waitMs: number): Promise<number | null> {
+    if (this.processed < streamSeq && !this.recent.has(streamSeq)) {
+      let timer: NodeJS.Timeout | undefined;
+      let waiting: { seq: number; resolve: () => void } | undefined;
+      await new Promise<void>((resolve) => {
+        waiting = { seq: streamSeq, resolve };
+        this.pending.push(waiting);
+        timer = setTimeout(resolve, waitMs);
+        timer.unref();
+      });
+      clearTimeout(timer);
+      this.pending = this.pending.filter((p) => p !== waiting);
+    }
+    return this.recent.get(streamSeq) ?? null;
   }
 
   private settle(): void {

@@ -100,8 +100,26 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/**
+ * Who can tell which message of a subject came right before a given one without asking
+ * JetStream: the node's follower, which reads every message of the stream in order anyway.
+ */
+export interface Predecessors {
+  /**
+   * The stream sequence of the subject's message before the one at `streamSeq` (0: none), once
+   * the reader got that far; null when it cannot tell (it did not see the subject's earlier
+   * messages, or it did not get there within `waitMs`).
+   */
+  before(subject: string, streamSeq: number, waitMs: number): Promise<number | null>;
+}
+
+/** How long a writer waits for its follower before it asks JetStream itself. */
+const PREDECESSOR_WAIT_MS = 1_000;
+
 export class JetStreamLog {
   private readonly js: JetStreamClient;
+  /** Set once the node's follower runs (runtime.ts); without it, `confirm` reads. */
+  predecessors: Predecessors | null = null;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -231,6 +249,10 @@ export class JetStreamLog {
   ): Promise<Appended> {
     // Nothing at all was stored between: the common case costs no read.
     if (ackSeq === expected + 1) return { seq: ackSeq, more: false };
+    // Other subjects' messages were: the follower, which reads them all, says what came
+    // before this one; only when it cannot tell, or this one does not follow, is JetStream read.
+    const before = await this.predecessors?.before(subject, ackSeq, PREDECESSOR_WAIT_MS);
+    if (before === expected) return { seq: ackSeq, more: false };
     const first = await this.firstAfter(subject, expected);
     if (first?.seq === ackSeq) return { seq: ackSeq, more: false };
     if (first && sameBytes(first.data, data)) return { seq: first.seq, more: true };
