@@ -21,6 +21,7 @@
  *   follower.ts), and its writer, which checks after the acknowledgement (`confirm`), is told
  *   it lost. docs/scaling.md, "Exactly once".
  */
+import { randomUUID } from 'node:crypto';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import {
   DeliverPolicy,
@@ -213,7 +214,7 @@ export class JetStreamLog {
           // One message per expectation: JetStream's deduplication (unlike its sequence check)
           // counts messages still being replicated, so a second append naming the same last
           // sequence within its window is answered as a duplicate instead of being stored.
-          msgID: `${subject}:${expectedStreamSeq}`,
+          msgID: this.messageId(subject, expectedStreamSeq),
           timeout: ATTEMPT_TIMEOUT_MS,
           headers: hdrs,
         });
@@ -266,7 +267,8 @@ export class JetStreamLog {
   /**
    * The append was answered as a duplicate, or refused after an earlier attempt: the entry
    * that counts after `expected` is either this one's earlier attempt (success: entries may
-   * follow it) or another writer's (this one lost).
+   * follow it) or another writer's (this one lost). The first one may still be on its way to
+   * the stream's leader's store: it is looked for a little while.
    */
   private async ownEarlier(
     subject: string,
@@ -274,11 +276,27 @@ export class JetStreamLog {
     data: Uint8Array,
     what: string,
   ): Promise<Appended> {
-    const first = await this.firstAfter(subject, expected);
+    let first = await this.firstAfter(subject, expected);
+    for (let i = 0; !first && i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      first = await this.firstAfter(subject, expected);
+    }
     if (first && sameBytes(first.data, data)) return { seq: first.seq, more: true };
-    if (!first)
-      throw new Error(`${what}: an append after ${expected} was answered but cannot be read`);
-    throw new FencedError(`${what}: another entry was appended after ${expected} first`);
+    if (first) throw new FencedError(`${what}: another entry was appended after ${expected} first`);
+    // Answered as a duplicate of a message that never got stored (its replication failed):
+    // the next append with this expectation must not be answered the same way for the whole
+    // deduplication window. The chain still decides which one counts.
+    this.unusable.add(`${subject}:${expected}`);
+    throw new Error(`${what}: an append after ${expected} was answered but is not in the stream`);
+  }
+
+  /** Message ids answered for a message that was never stored (see `ownEarlier`). */
+  private readonly unusable = new Set<string>();
+
+  /** The message id of an append: its subject and expectation (see the top of this file). */
+  private messageId(subject: string, expected: number): string {
+    const id = `${subject}:${expected}`;
+    return this.unusable.has(id) ? `${id}:${randomUUID()}` : id;
   }
 
   /** The subject's first message after stream sequence `after`, if any. */

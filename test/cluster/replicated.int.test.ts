@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { Store } from '../../src/store/store.js';
+import { Store, StoreWriteError } from '../../src/store/store.js';
 import type { ChangeRecord } from '../../src/store/types.js';
 import type { ClusterConfig } from '../../src/config.js';
 import { ClusterNode } from '../../src/cluster/node.js';
@@ -235,6 +235,36 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     expect(c.store.getCheckpoint(CHECKPOINT, 'fam_race')).to.equal(
       await c.node.log.lastStreamSeq('fam_race'),
     );
+  });
+
+  it('never writes over its own batch that landed unacknowledged: the retry decided without it is refused, and taking the family again applies it', async () => {
+    const a = nodes[0];
+    const store = stores[0];
+    expect(await a.commits.own('fam_unacked')).to.not.equal(null);
+    await a.commits.commit('fam_unacked', change(1));
+    // The append of seq 2 reached the stream, but its acknowledgement never came back: this
+    // node's copy does not have it.
+    const { expectedLastSeq: _decidedOn, ...landed } = change(2);
+    const head = await a.log.lastStreamSeq('fam_unacked');
+    await a.log.append(
+      'fam_unacked',
+      { v: 1, kind: 'batch', node: a.commits.node, lastSeq: 2, batch: landed },
+      head,
+    );
+    expect(seqs(store, 'fam_unacked')).to.deep.equal([1]);
+    // A retry decided on that copy (seq 2 again) is refused; nothing of it is written.
+    const retry = {
+      ...change(2),
+      records: [{ table: 'people', id: 'p2-again', value: { id: 'p2-again' } }],
+    };
+    const refused = await a.commits.commit('fam_unacked', retry).catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(StoreWriteError);
+    expect(store.getRecord('fam_unacked', 'people', 'p2-again')).to.equal(undefined);
+    // Taking the family again catches the copy up: the batch that landed, once.
+    expect(await a.commits.own('fam_unacked')).to.not.equal(null);
+    expect(seqs(store, 'fam_unacked')).to.deep.equal([1, 2]);
+    expect(store.getRecord('fam_unacked', 'people', 'p2')).to.not.equal(undefined);
+    expect(store.getRecord('fam_unacked', 'people', 'p2-again')).to.equal(undefined);
   });
 
   it('loses no acknowledged write when the owner dies mid-burst: no duplicate, no gap', async () => {
