@@ -66,8 +66,11 @@ export interface ActorDeps {
 }
 
 export interface ExecuteOptions<R, A> {
-  /** The answer, rendered from the state right after this command (before any later one). */
-  answer?: (result: R, state: FamilyState) => A;
+  /**
+   * The answer, rendered from the state right after this command (before any later one); it
+   * may show the change-log records the command made (a display's action answers its change).
+   */
+  answer?: (result: R, state: FamilyState, log: readonly ChangeRecord[]) => A;
   /**
    * The request's Idempotency-Key: a command whose answer is already kept is not decided
    * again (it rejects with AnsweredBefore, or AnswerInFlight within one batch); otherwise its
@@ -318,6 +321,7 @@ export class FamilyActor {
         keyId: q.ref.keyId,
         personId: q.ref.personId,
         ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}),
+        ...(q.ref.displayId ? { displayId: q.ref.displayId } : {}),
       },
       object: e.object,
       ...(e.previous !== undefined ? { previous: e.previous } : {}),
@@ -330,7 +334,7 @@ export class FamilyActor {
     let answer: unknown = decision.result;
     let failed: unknown;
     try {
-      if (q.opts.answer) answer = q.opts.answer(decision.result, this.state);
+      if (q.opts.answer) answer = q.opts.answer(decision.result, this.state, log);
     } catch (err) {
       failed = err;
     }

@@ -22,7 +22,12 @@ import type { Metrics } from '../metrics.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
 import { failedCredentials, publicRateLimit, rateLimit } from './middleware/rateLimit.js';
 import { jsonBody } from './middleware/body.js';
-import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
+import {
+  idempotency,
+  keptAnswer,
+  keptUnder,
+  type IdempotencyIntent,
+} from './middleware/idempotency.js';
 import type { FamilyActor } from '../family/actor.js';
 import type { Caller } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
@@ -192,17 +197,18 @@ function familyHandle(
     read: (fn) => actor.read(fn),
     execute: async (command, answer) => {
       let keeping = false;
-      const idempotency = intent && {
-        keyId: intent.keyId,
-        slot: intent.keys.slot,
-        repeatCheck: !keptOwn,
-        keep: (a: unknown) => {
-          keeping = true;
-          return isWithStatus(a)
-            ? keptAnswer(intent, a.status, a.body)
-            : keptAnswer(intent, okStatus, a);
-        },
-      };
+      const idempotency =
+        intent &&
+        keptUnder(
+          intent,
+          (a: unknown) => {
+            keeping = true;
+            return isWithStatus(a)
+              ? keptAnswer(intent, a.status, a.body)
+              : keptAnswer(intent, okStatus, a);
+          },
+          !keptOwn,
+        );
       const result = await actor.execute(command, caller, {
         ...(answer ? { answer } : {}),
         ...(idempotency ? { idempotency } : {}),

@@ -23,7 +23,7 @@ import { HttpError } from '../errors.js';
 import type { Store } from '../../store/store.js';
 import type { FamilyInfo, IdempotencyRecord, IdempotencyWrite } from '../../store/types.js';
 import { apiKeySecret } from '../../family/keys.js';
-import { AnsweredBefore, AnswerInFlight } from '../../family/repeats.js';
+import { AnsweredBefore, AnswerInFlight, type KeptAnswer } from '../../family/repeats.js';
 import {
   fingerprintOf,
   openAnswer,
@@ -87,57 +87,128 @@ function replayBody(prior: IdempotencyRecord, keys: ReplayKeys): unknown {
 
 const STILL_RUNNING = 'A request with this Idempotency-Key is still being processed';
 
+/** Whose answers a request's Idempotency-Key is scoped to, and the secret they seal under. */
+export interface IdempotencyScope {
+  /** An API key's id, or another caller's own namespace (`display:<id>`). */
+  keyId: string;
+  /** The caller's secret: never a public value (docs in replaySeal.ts). */
+  secret: string;
+}
+
+/** A kept answer, to be sent again with `Idempotent-Replayed: true`. */
+export interface Replay {
+  status: number;
+  body: unknown;
+}
+
+/** What a request with an Idempotency-Key finds: its kept answer, or the way to keep one. */
+export type IdempotencyOpening =
+  | { replay: Replay }
+  | {
+      intent: IdempotencyIntent;
+      /** Must be called when the request ends. */
+      close: () => void;
+      /** The replay of a record the family actor found after all (`repeatOf`); 422 may throw. */
+      repeat: (prior: IdempotencyRecord) => Replay;
+    };
+
 /**
- * Answers a repeat from the record kept for the first request: the same status and body with
- * `Idempotent-Replayed: true`, or 422 when the key was used for another request.
+ * The Idempotency-Key rules for any caller: a kept answer is replayed (422 when the key came
+ * with another request), a request still running under the same key is refused (409), else
+ * the request goes on with an intent to keep its answer; `close` must be called when it ends.
+ * The REST middleware below scopes keys to the API key; a display's actions to the display.
+ * The look at the store here is a fast path: the family actor decides for certain (`repeatOf`).
  */
-function answerRepeat(
+export type IdempotencyGate = (
   ctx: Koa.Context,
-  prior: IdempotencyRecord,
-  keys: ReplayKeys,
-  fingerprint: string,
-  raw: string,
-): void {
-  // Records from before sealing kept the request's plain SHA-256 (see IdempotencyRecord).
-  const expected = prior.withheld
-    ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
-    : fingerprint;
-  if (prior.fingerprint !== expected) {
-    throw new HttpError(
-      422,
-      'idempotency_mismatch',
-      'This Idempotency-Key was used with a different request',
-    );
-  }
-  const body = replayBody(prior, keys);
-  if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');
-  ctx.status = prior.status;
-  ctx.body = body;
+  scope: IdempotencyScope,
+  idemKey: string,
+) => IdempotencyOpening;
+
+export function idempotencyGate(store: Store, now: () => Date): IdempotencyGate {
+  const inFlight = new Set<string>();
+  return (ctx: Koa.Context, scope: IdempotencyScope, idemKey: string): IdempotencyOpening => {
+    if (!KEY.test(idemKey))
+      throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
+    const { keyId, secret } = scope;
+    const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
+    const keys = replayKeys(secret, keyId, idemKey);
+    const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
+    const slot = `${keyId}\u0000${keys.slot}`;
+    if (inFlight.has(slot)) throw new HttpError(409, 'conflict', STILL_RUNNING);
+    const repeat = (prior: IdempotencyRecord): Replay => {
+      // Records from before sealing kept the request's plain SHA-256 (see IdempotencyRecord).
+      const expected = prior.withheld
+        ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
+        : fingerprint;
+      if (prior.fingerprint !== expected) {
+        throw new HttpError(
+          422,
+          'idempotency_mismatch',
+          'This Idempotency-Key was used with a different request',
+        );
+      }
+      const body = replayBody(prior, keys);
+      if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');
+      return { status: prior.status, body };
+    };
+    const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
+    if (prior) return { replay: repeat(prior) };
+    inFlight.add(slot);
+    const expiresAt = now().getTime() + IDEMPOTENCY_TTL_MS;
+    return {
+      intent: { keyId, fingerprint, expiresAt, keys },
+      close: () => inFlight.delete(slot),
+      repeat,
+    };
+  };
+}
+
+/** How the family actor keeps an answer under the intent's key (src/family/repeats.ts). */
+export function keptUnder<A>(
+  intent: IdempotencyIntent,
+  keep: (answer: A) => IdempotencyWrite | null,
+  repeatCheck = true,
+): KeptAnswer<A> {
+  return { keyId: intent.keyId, slot: intent.keys.slot, repeatCheck, keep };
+}
+
+/**
+ * What the family actor's verdict on a repeat answers (src/family/repeats.ts): the kept answer
+ * of AnsweredBefore (or 422), 409 for AnswerInFlight; null for any other error.
+ */
+export function repeatOf(
+  err: unknown,
+  opened: Extract<IdempotencyOpening, { intent: IdempotencyIntent }>,
+): Replay | null {
+  if (err instanceof AnsweredBefore) return opened.repeat(err.record);
+  if (err instanceof AnswerInFlight) throw new HttpError(409, 'conflict', STILL_RUNNING);
+  return null;
+}
+
+function sendReplay(ctx: Koa.Context, replay: Replay): void {
+  ctx.status = replay.status;
+  ctx.body = replay.body;
   ctx.set('Idempotent-Replayed', 'true');
 }
 
 /**
- * The middleware. `ready` waits until this process may run the family (on a cluster node: the
- * takeover caught its copy up with the family's log), so that the store it then looks at holds
- * every answer the log holds — a repeat is answered before its handler reads anything (a
- * handler that refuses a taken name first would otherwise answer a retry 409). The
- * authority is the family actor, which checks again where the write is decided, against the
- * batch in flight too (src/family/repeats.ts); its verdict — AnsweredBefore, AnswerInFlight —
- * is answered here the same way.
+ * The REST middleware. `ready` waits until this process may run the family (on a cluster node:
+ * the takeover caught its copy up with the family's log), so that the store the gate then
+ * looks at holds every answer the log holds — a repeat is answered before its handler reads
+ * anything (a handler that refuses a taken name first would otherwise answer a retry 409).
+ * The authority is the family actor, which checks again where the write is decided, against
+ * the batch in flight too; its verdict is answered here the same way.
  */
 export function idempotency(
   store: Store,
   now: () => Date,
   ready: (family: FamilyInfo) => Promise<unknown> = () => Promise.resolve(),
 ): Koa.Middleware {
-  const inFlight = new Set<string>();
+  const gate = idempotencyGate(store, now);
   return async (ctx, next) => {
     const idemKey = ctx.get('idempotency-key');
     if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return next();
-    if (!KEY.test(idemKey))
-      throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
-    const keyId: string = ctx.state.key.id;
-    const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
     // Authentication ran first. An API key seals under its secret part; a credential of
     // another kind (an OAuth access token forwarded by /mcp) is a secret as a whole, stored
     // only as a hash too, so it seals under itself. Never under a public value: no seal then.
@@ -145,26 +216,18 @@ export function idempotency(
     const secret = apiKeySecret(presented) ?? presented;
     if (!secret)
       throw new Error("an idempotent answer can only be sealed under the caller's secret");
-    const keys = replayKeys(secret, keyId, idemKey);
-    const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
-    const slot = `${keyId}\u0000${keys.slot}`;
-    if (inFlight.has(slot)) throw new HttpError(409, 'conflict', STILL_RUNNING);
-    inFlight.add(slot);
+    await ready(ctx.state.family as FamilyInfo);
+    const opened = gate(ctx, { keyId: ctx.state.key.id as string, secret }, idemKey);
+    if ('replay' in opened) return sendReplay(ctx, opened.replay);
+    ctx.state.idempotency = opened.intent;
     try {
-      await ready(ctx.state.family as FamilyInfo);
-      const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
-      if (prior) return answerRepeat(ctx, prior, keys, fingerprint, raw);
-      const expiresAt = now().getTime() + IDEMPOTENCY_TTL_MS;
-      const intent: IdempotencyIntent = { keyId, fingerprint, expiresAt, keys };
-      ctx.state.idempotency = intent;
       await next();
     } catch (err) {
-      if (err instanceof AnsweredBefore)
-        return answerRepeat(ctx, err.record, keys, fingerprint, raw);
-      if (err instanceof AnswerInFlight) throw new HttpError(409, 'conflict', STILL_RUNNING);
-      throw err;
+      const replay = repeatOf(err, opened);
+      if (!replay) throw err;
+      sendReplay(ctx, replay);
     } finally {
-      inFlight.delete(slot);
+      opened.close();
     }
   };
 }
