@@ -124,7 +124,7 @@ function newEventIcs(n: number): string {
   ].join('\r\n');
 }
 
-const WINDOWS = [
+export const WINDOWS = [
   {
     key: 'day',
     label: 'one day (10 March 2026)',
@@ -143,7 +143,7 @@ const WINDOWS = [
   },
 ] as const;
 
-function queryBody(w: (typeof WINDOWS)[number], expand: boolean): string {
+export function queryBody(w: (typeof WINDOWS)[number], expand: boolean): string {
   return (
     '<?xml version="1.0" encoding="utf-8"?>\n' +
     '<C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">' +
@@ -151,6 +151,21 @@ function queryBody(w: (typeof WINDOWS)[number], expand: boolean): string {
     `<C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"><C:time-range start="${w.start}" end="${w.end}"/>` +
     '</C:comp-filter></C:comp-filter></C:filter></C:calendar-query>'
   );
+}
+
+/**
+ * The body of the n-th new question: every time-range and expand moved `n % 96` quarter hours
+ * later (up to a day), and a comment naming the request, so no body comes twice and the window
+ * itself is new (a kept answer, or one kept per window, cannot serve it).
+ */
+export function shiftedBody(body: string, n: number): string {
+  const shift = (n % 96) * 15 * 60_000;
+  return body
+    .replace(/"(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z"/g, (_m, y, mo, d, h, mi, se) => {
+      const t = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +se) + shift).toISOString();
+      return `"${t.slice(0, 19).replace(/[-:]/g, '')}Z"`;
+    })
+    .replace('</C:calendar-query>', `<!-- request ${n} --></C:calendar-query>`);
 }
 
 /** The responses of a multistatus: the object's name and its VEVENTs (SUMMARY, RRULE?, RECURRENCE-ID?). */

@@ -10,7 +10,7 @@ import { activePerson } from '../domain/people/people.js';
 import type { FamilyState } from '../domain/shared/state.js';
 import { hasScope } from '../family/scopes.js';
 import { MAX_BODY, type DavRequest } from './request.js';
-import type { DavCollection, DavObject } from './objects.js';
+import { calendarDataXml, type DavCollection, type DavObject } from './objects.js';
 import { APPLE, CALDAV, CS, DAV, HOUSEHOLD, c, d, el, escapeXml, type QName } from './xml.js';
 import { PRODID } from './eventOut.js';
 
@@ -170,7 +170,7 @@ export function propValue(p: QName, r: Resource, x: PropContext): string | undef
         ? escapeXml(timezoneObject(x.state, x.req.services.now()))
         : undefined;
     case `${CALDAV}|calendar-data`:
-      return r.type === 'object' ? escapeXml(r.obj.ics) : undefined;
+      return r.type === 'object' ? calendarDataXml(r.obj) : undefined;
     case `${APPLE}|calendar-color`: {
       if (r.type !== 'collection') return undefined;
       return PALETTE[r.col.collection.color ?? (r.col.component === 'VEVENT' ? 'sage' : 'blue')];

@@ -12,7 +12,7 @@ import type { DavRequest } from './request.js';
 import { createHash } from 'node:crypto';
 import { hasScope } from '../family/scopes.js';
 import { CalDavError } from './errors.js';
-import { expandedParts } from './expand.js';
+import { EXPANDED_HEAD, EXPANDED_TAIL, expandedOccurrence } from './expand.js';
 import { ANSWER_LIMITS, Answer, sendMultistatus, tooMuch } from './answer.js';
 import { recall, remember } from './answerCache.js';
 import { multistatus, parseToken, syncToken, xmlBody } from './common.js';
@@ -23,7 +23,7 @@ import {
   type DavObject,
   type ObjectIndex,
 } from './objects.js';
-import { occurrencesOf, overlaps, range, type Range } from './occurrences.js';
+import { occurrencesOf, overlaps, range, takeWindows, type Range } from './occurrences.js';
 import {
   objectHref,
   respond,
@@ -64,6 +64,8 @@ export async function handleReport(req: DavRequest): Promise<void> {
     if (hit !== undefined) return hit;
     const col = findCollection(state, key);
     if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
+    // The occurrence index's windows for the body's time ranges, as this read sees the family.
+    takeWindows(state, col, body);
     return {
       x: { req, state, token: syncToken(req, state) },
       col,
@@ -109,8 +111,7 @@ function requested(body: XmlElement): { props: QName[]; expand?: Range } {
 
 /**
  * One object's response, added to the answer. Expanded, each occurrence is counted against the
- * answer's budget as it is produced, and written in parts (escaped once per distinct part: the
- * same long note comes back for every occurrence).
+ * answer's budget as it is added, from its VEVENT written and escaped once (expand.ts).
  */
 async function addObject(
   obj: DavObject,
@@ -125,27 +126,20 @@ async function addObject(
     return;
   }
   const ev = obj.entry as EventRecord;
-  const escaped = new Map<string, [string, number, number]>();
-  const data: string[] = [];
-  let length = 0;
-  let bytes = 0;
-  const parts = expandedParts(s.tz, obj.uid, ev, occurrencesOf(ev, expand, s.tz), () =>
-    answer.countOccurrences(1),
-  );
-  for (const part of parts) {
-    let e = escaped.get(part);
-    if (!e) {
-      const x = escapeXml(part);
-      e = [x, Buffer.byteLength(part), Buffer.byteLength(x)];
-      if (part.length > 200 && escaped.size < 1000) escaped.set(part, e);
-    }
-    length += e[1];
-    bytes += e[2];
+  const data: string[] = [...EXPANDED_HEAD.parts];
+  let length = EXPANDED_HEAD.length + EXPANDED_TAIL.length;
+  let bytes = EXPANDED_HEAD.bytes + EXPANDED_TAIL.bytes;
+  for (const o of occurrencesOf(ev, expand, s.tz)) {
+    answer.countOccurrences(1);
+    const w = expandedOccurrence(s.tz, obj.uid, ev, o);
+    length += w.length;
+    bytes += w.bytes;
     if (answer.bytes + bytes > ANSWER_LIMITS.bytes)
       throw tooMuch(`${ANSWER_LIMITS.bytes / 1024 / 1024} MiB`);
-    data.push(e[0]);
-    await answer.pause();
+    for (const p of w.parts) data.push(p);
+    if (answer.due()) await answer.pause();
   }
+  data.push(...EXPANDED_TAIL.parts);
   const { head, tail } = responseAroundData(
     { type: 'object', col: s.col, obj },
     props,
