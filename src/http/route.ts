@@ -27,12 +27,18 @@ import type { StreamTickets } from '../stream/tickets.js';
 import type { FollowedLog } from '../stream/log.js';
 import type { DisplayWeatherCache } from '../public/displayWeather.js';
 import type { DisplayStreams } from '../public/displayStream.js';
+import type { Addresses } from '../addresses.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /** Everything a handler may use; routes never touch the store directly. */
 export interface Services {
   config: Config;
+  /**
+   * The daemon's own addresses: the base of links in an answer (`forRequest`), of stored
+   * links (`stored`), and the client of a request (src/addresses.ts).
+   */
+  addresses: Addresses;
   registry: FamilyRegistry;
   /** Only for the auth middleware and the system routes (changes feed). */
   store: Store;

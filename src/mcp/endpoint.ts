@@ -1,8 +1,9 @@
 /**
  * `POST /mcp`: the Model Context Protocol over stateless Streamable HTTP, beside the REST API.
  *
- * Order: the Host (and Origin, when sent) must name this daemon — its publicUrl or a loopback
- * name — so a web page on a rebound DNS name cannot drive it (403); only POST is served (405);
+ * Order: the Host (and Origin, when sent) must name this daemon — its publicUrl, a loopback
+ * name, this machine's name or one of its addresses (src/addresses.ts) — so a web page on a
+ * rebound DNS name cannot drive it (403); only POST is served (405);
  * then the credentials: an OAuth access token (Authorization: Bearer hoa_…, src/oauth) or the
  * family key (x-api-key or Authorization: Bearer) as REST checks it — none or a bad one is a
  * 401 before any MCP message is read, naming the protected resource metadata in
@@ -20,6 +21,7 @@ import { FORWARD_PROOF_HEADER, type RouteDef, type Services } from '../http/rout
 import type { ApiKeyRecord, FamilyInfo } from '../store/types.js';
 import { buildCatalog } from './catalog.js';
 import { buildMcpServer } from './server.js';
+import type { Addresses } from '../addresses.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -35,33 +37,40 @@ export interface McpEndpointOptions {
 
 /** What /mcp needs of the OAuth door. */
 export interface McpGrants {
+  /** The grant of a token, when it was made for `resource` (this request's `/mcp` address). */
   verifyAccess(
     token: string,
+    resource: string,
   ): { key: ApiKeyRecord; family: FamilyInfo; grant: { id: string } } | null;
   forwardProof(token: string): string;
-  /** The RFC 9728 document's address, named on every 401. */
-  resourceMetadata: string;
+  /** The resource (`${origin}/mcp`) and the RFC 9728 document's address as `ctx` sees them. */
+  urlsFor(ctx: Koa.Context): { resource: string; resourceMetadata: string };
   isAccessToken(token: string): boolean;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** Host header (host[:port]) allowed: publicUrl's host exactly, or a loopback name on any port. */
-export function hostAllowed(host: string, publicHost: string): boolean {
-  const h = host.trim().toLowerCase();
-  if (!h) return false;
-  if (h === publicHost) return true;
-  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
-  return LOOPBACK.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name);
-}
-
-export function originAllowed(origin: string, publicHost: string): boolean {
+/**
+ * The DNS-rebinding guard: the Host and the Origin, when sent, must name this daemon. A host
+ * a trusted proxy (or a cluster node) passed on counts as this daemon's: the proxy routed that
+ * name here. Answers which of the two does not name it, or null.
+ */
+export function foreignHeader(ctx: Koa.Context, addresses: Addresses): 'Host' | 'Origin' | null {
+  const local = ctx.req.socket.localAddress;
+  const origin = addresses.origin(ctx);
+  const routed = addresses.trustsPeer(ctx) || typeof ctx.state.forwardedBy === 'string';
+  if (!origin || !(routed || addresses.ownHost(origin.host, local))) return 'Host';
+  const sent = ctx.get('origin');
+  if (!sent) return null;
   try {
-    const u = new URL(origin);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && hostAllowed(u.host, publicHost);
+    const u = new URL(sent);
+    if (
+      (u.protocol === 'http:' || u.protocol === 'https:') &&
+      (u.host === origin.host || addresses.ownHost(u.host, local))
+    )
+      return null;
   } catch {
-    return false;
+    /* not a URL: refused below */
   }
+  return 'Origin';
 }
 
 export function presentedKey(ctx: Koa.Context): string {
@@ -75,7 +84,7 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
   const catalog = buildCatalog(o.routes);
   const keys = new KeyCache(o.services.store);
   const body = jsonBody(o.services.config.server.bodyLimitBytes);
-  const publicHost = new URL(o.services.config.server.publicUrl).host.toLowerCase();
+  const addresses = o.services.addresses;
   const guesses = new RateLimiter(o.services.config.rateLimit.publicPerMinute, () =>
     o.services.now().getTime(),
   );
@@ -85,12 +94,12 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
       await next();
       return;
     }
-    const origin = ctx.get('origin');
-    if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
+    const foreign = foreignHeader(ctx, addresses);
+    if (foreign) {
       throw new HttpError(
         403,
         'forbidden',
-        `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`,
+        `The ${foreign} of this request does not name this server (its publicUrl, a loopback address, this machine's name or one of its addresses)`,
       );
     }
     if (ctx.method !== 'POST') {
@@ -106,10 +115,11 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
     // guessed at line rate through this door either.
     const presented = presentedKey(ctx);
     const grants = o.grants;
+    const urls = grants?.urlsFor(ctx);
     const challenge = (error?: string) =>
-      grants
+      urls
         ? {
-            'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"`,
+            'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${urls.resourceMetadata}"`,
           }
         : undefined;
     let checked: { key: ApiKeyRecord; family: FamilyInfo; grantId?: string } | null = null;
@@ -119,8 +129,8 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
           'Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>',
           challenge(),
         );
-      if (grants?.isAccessToken(presented)) {
-        const g = grants.verifyAccess(presented);
+      if (grants && urls && grants.isAccessToken(presented)) {
+        const g = grants.verifyAccess(presented, urls.resource);
         if (!g)
           throw new Unauthorized(
             'The access token is not valid (unknown, expired or revoked)',
@@ -154,9 +164,13 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
           familySlug: family.slug,
           apiKey: presented,
           requestId: ctx.response.get('x-request-id') || undefined,
-          ...(grantId && grants
-            ? { headers: { [FORWARD_PROOF_HEADER]: grants.forwardProof(presented) } }
-            : {}),
+          // The tool's REST answer builds its links (a plan's shareUrl) on this request's origin.
+          headers: {
+            ...addresses.vouch(addresses.forRequest(ctx)),
+            ...(grantId && grants
+              ? { [FORWARD_PROOF_HEADER]: grants.forwardProof(presented) }
+              : {}),
+          },
         },
       });
       const transport = new StreamableHTTPServerTransport({

@@ -33,26 +33,36 @@ import { authenticateClient, oauthError, problem, readBody } from './requests.js
 
 export interface OAuthDoor {
   middleware: Koa.Middleware;
-  urls: OAuthUrls;
+  /** The issuer, resource and documents' addresses as a request to `ctx` sees them. */
+  urlsFor(ctx: Koa.Context): OAuthUrls;
 }
 
 /**
  * `store` is the OAuth door's own (clients, and the admin key check of the consent page): the
  * door holds credentials, as the key check does, and is handed the store for them alone.
+ *
+ * The issuer and the resource are those of the origin a request came to (publicUrl when set):
+ * RFC 8414 §3.3 wants the issuer identical to the address its metadata was fetched from, so a
+ * daemon reached as http://192.168.1.20:8080 and as http://household.lan:8080 is an issuer at
+ * each. A code, and the grant made from it, is bound to the resource of the origin it was
+ * approved at (RFC 8707), and its tokens are accepted by /mcp at that origin alone.
  */
 export function oauthDoor(
   services: Services,
   store: Store,
   authority: OAuthAuthority,
-  urls: OAuthUrls,
+  mcpPath: string,
 ): OAuthDoor {
   const keys = new KeyCache(store);
   const clock = () => services.now().getTime();
   const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, clock);
   const registrations = new RegistrationLimiter(clock);
-  const documents = new Map<string, () => Record<string, unknown>>();
-  for (const p of urls.resourceMetadataPaths) documents.set(p, () => resourceMetadata(urls));
-  for (const p of urls.serverMetadataPaths) documents.set(p, () => serverMetadata(urls));
+  const urlsFor = (ctx: Koa.Context) => oauthUrls(services.addresses.forRequest(ctx), mcpPath);
+  // Where the documents are answered depends only on publicUrl's path prefix, if any.
+  const paths = oauthUrls(services.addresses.publicBase ?? 'http://localhost', mcpPath);
+  const documents = new Map<string, (u: OAuthUrls) => Record<string, unknown>>();
+  for (const p of paths.resourceMetadataPaths) documents.set(p, resourceMetadata);
+  for (const p of paths.serverMetadataPaths) documents.set(p, serverMetadata);
   const endpoints = new Set<string>(Object.values(OAUTH_PATHS));
 
   const middleware: Koa.Middleware = async (ctx, next) => {
@@ -86,8 +96,10 @@ export function oauthDoor(
       );
     }
     if (doc) {
+      // The answer depends on the address it was asked at (Host, or a trusted proxy's).
       ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.body = doc();
+      ctx.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+      ctx.body = doc(urlsFor(ctx));
       return;
     }
     ctx.set('Cache-Control', 'no-store');
@@ -183,6 +195,7 @@ export function oauthDoor(
       if (form === null) return;
       params = form;
     }
+    const urls = urlsFor(ctx);
     const client = params.client_id ? authority.getClient(params.client_id) : undefined;
     if (!client)
       return problem(
@@ -283,7 +296,5 @@ export function oauthDoor(
     back({ code });
   }
 
-  return { middleware, urls };
+  return { middleware, urlsFor };
 }
-
-export { oauthUrls };

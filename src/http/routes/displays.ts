@@ -2,7 +2,6 @@
  * Family display links (admin scope): create (the token is shown once), list (no tokens),
  * delete (the page and its stream stop at once). See docs/display.md.
  */
-import { publicBase } from '../../config.js';
 import { defineRoutes } from '../route.js';
 import {
   decideCreateDisplay,
@@ -43,9 +42,9 @@ export default defineRoutes([
     description:
       "Answers the token (`dsp_` + 32 base62) and the page `url` once; only the token's SHA-256 is kept. Logs display.created.",
     response: DISPLAY_CREATED_RESPONSE,
-    handler: ({ body, family, services }) => {
+    handler: ({ body, family, services, koa }) => {
       const { token, tokenHash } = displayToken.make();
-      const url = `${publicBase(services.config.server.publicUrl)}/display/${token}`;
+      const url = `${services.addresses.forRequest(koa)}/display/${token}`;
       return family.execute(
         (state, ctx) => decideCreateDisplay(state, body, tokenHash, ctx),
         (display) => ({ ok: true, display: displayView(display), token, url }),

@@ -177,7 +177,19 @@ export default function systemRoutes(
         required: ['openapi', 'paths'],
         properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
       },
-      handler: () => getDocument(),
+      // `servers` names the address the document was fetched at (publicUrl when set), so a
+      // client generated from it calls the daemon the way its author reached it.
+      handler: ({ koa, services }) => ({
+        ...(getDocument() as Record<string, unknown>),
+        servers: [
+          {
+            url: services.addresses.forRequest(koa),
+            description: services.addresses.publicBase
+              ? 'server.publicUrl of this daemon'
+              : 'This daemon, at the address this document was fetched from',
+          },
+        ],
+      }),
     },
     {
       method: 'get',
