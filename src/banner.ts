@@ -3,7 +3,15 @@
  * banner, src/bootstrap.ts), and the warning when a configured `publicUrl` names this
  * machine's localhost although other devices are meant to connect.
  */
+import { existsSync } from 'node:fs';
 import { isLoopbackHost, listensEverywhere, type Addresses } from './addresses.js';
+
+/** Docker writes /.dockerenv, Podman /run/.containerenv and sets `container`. */
+export function runningInContainer(): boolean {
+  return (
+    existsSync('/.dockerenv') || existsSync('/run/.containerenv') || Boolean(process.env.container)
+  );
+}
 
 /**
  * The one warn line for a `publicUrl` other devices cannot use while the daemon listens on all
@@ -26,16 +34,23 @@ export function publicUrlWarning(
 
 /**
  * The lines naming where the daemon can be reached: the addresses for other devices (publicUrl
- * when set, else each network interface with the port), then this machine's own.
+ * when set, else each network interface with the port), then this machine's own. In a
+ * container the interfaces are the container's: other devices use the host's address.
  */
 export function addressLines(
   addresses: Pick<Addresses, 'shareable' | 'local' | 'publicBase'>,
+  inContainer = false,
 ): string {
   const shareable = addresses.shareable;
-  const others = addresses.publicBase
-    ? `From other devices: ${shareable[0]}\n`
-    : shareable.length
-      ? `From other devices on the network:\n${shareable.map((u) => `    ${u}\n`).join('')}`
-      : 'Other devices cannot reach it: it listens on this machine only (server.host).\n';
+  if (addresses.publicBase)
+    return `From other devices: ${shareable[0]}\nOn this machine: ${addresses.local}\n`;
+  if (inContainer)
+    return (
+      `From other devices: this host's address with the port the container publishes (e.g. docker run -p 8080:8080)\n` +
+      `In the container: ${[...shareable, addresses.local].join(', ')}\n`
+    );
+  const others = shareable.length
+    ? `From other devices on the network:\n${shareable.map((u) => `    ${u}\n`).join('')}`
+    : 'Other devices cannot reach it: it listens on this machine only (server.host).\n';
   return `${others}On this machine: ${addresses.local}\n`;
 }

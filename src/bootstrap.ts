@@ -11,7 +11,7 @@ import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import type { IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
-import { addressLines } from './banner.js';
+import { addressLines, runningInContainer } from './banner.js';
 import type { Addresses } from './addresses.js';
 
 /** What a caller of the daemon may do instead of printing (tests, mostly). */
@@ -92,7 +92,7 @@ function printBootstrap(
     `\nCreated the first family "${family.slug}" in time zone ${family.timezone}. If the household lives in another zone:\n` +
       `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
       `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
-      addressLines(addresses) +
+      addressLines(addresses, runningInContainer()) +
       `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
       `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
       (publicUrlUnusable

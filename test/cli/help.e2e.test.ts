@@ -196,9 +196,10 @@ describe('serve: what a first start prints', function () {
           '    household-organizer family update home --timezone <Area/City>\n' +
           'Its admin API key is shown only this once; keep it somewhere safe:\n\n' +
           `    ${key}\n\n` +
+          'From other devices: http://household.test\n' +
+          `On this machine: ${d.url}\n` +
           `Try: curl -H 'x-api-key: ${key}' http://household.test/api/v1/families/home/changes\n` +
-          'API reference in a browser (no key needed to read it): http://household.test/api/docs\n' +
-          `On this machine: ${d.url}\n\n`,
+          'API reference in a browser (no key needed to read it): http://household.test/api/docs\n\n',
       );
       const res = await fetch(`${d.url}/api/v1/families/home`, { headers: { 'x-api-key': key } });
       expect(res.status).to.equal(200);

@@ -86,6 +86,11 @@ describe('first-start addresses', () => {
         'On this machine: http://127.0.0.1:18080\n',
     );
     expect(everywhere.stored).to.equal('http://192.168.1.20:18080');
+    // In a container those are the container's own addresses: other devices use the host's.
+    expect(addressLines(everywhere, true)).to.equal(
+      "From other devices: this host's address with the port the container publishes (e.g. docker run -p 8080:8080)\n" +
+        'In the container: http://192.168.1.20:18080, http://10.0.0.7:18080, http://[fd00::20]:18080, http://127.0.0.1:18080\n',
+    );
 
     const fixed = new Addresses(
       { host: '0.0.0.0', publicUrl: 'https://household.example.org/home/', trustedProxies: [] },
