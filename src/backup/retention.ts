@@ -35,14 +35,16 @@ function complete(dir: string, name: string): boolean {
   }
 }
 
-/** The complete backups in `dir`, oldest first (none when the folder does not exist yet). */
+/**
+ * The complete backups in `dir`, oldest first. None when the folder cannot be read (not made
+ * yet, or not a folder): the next backup is then due, and writing it reports the real cause.
+ */
 export function listBackups(dir: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
+  } catch {
+    return [];
   }
   return names.filter((n) => backupTime(n) !== null && complete(dir, n)).sort();
 }

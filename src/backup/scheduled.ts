@@ -99,7 +99,11 @@ export class ScheduledBackups {
       this.d.logger.info({ backup: final, removed }, 'scheduled backup written');
       return final;
     } catch (err) {
-      rmSync(partial, { recursive: true, force: true });
+      try {
+        rmSync(partial, { recursive: true, force: true });
+      } catch {
+        /* nothing was made where nothing can be made (the folder is not one) */
+      }
       this.retryAt = at.getTime() + RETRY_AFTER_MS;
       this.d.logger.error(
         { err, dir: this.d.dir },
