@@ -148,7 +148,7 @@ export default function systemRoutes(
         const { enabled, token } = services.config.metrics;
         if (!enabled || !metrics.enabled)
           throw new NotFound(
-            'Metrics are off; set metrics.enabled to true in the configuration to serve them',
+            'Metrics are off; set metrics.enabled to true in the configuration (or HOUSEHOLD_METRICS=1) to serve them',
           );
         if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
           throw new HttpError(
