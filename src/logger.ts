@@ -91,6 +91,11 @@ export function prettyDestination(
   return { write: (line: string) => void out.write(prettyLine(line, color)) };
 }
 
+/** Whether lines are written for a person: `pretty`, or `auto` while stdout is a terminal. */
+export function prettyWanted(format: LogFormat, stdoutIsTerminal: boolean): boolean {
+  return format === 'pretty' || (format === 'auto' && stdoutIsTerminal);
+}
+
 /**
  * `format`: `json` always JSON, `pretty` always readable, `auto` readable only when stdout is
  * a terminal (a person watching), JSON when it is piped or collected.
@@ -100,7 +105,7 @@ export function createLogger(
   destination?: DestinationStream,
   format: LogFormat = 'json',
 ): Logger {
-  const pretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  const pretty = prettyWanted(format, process.stdout.isTTY === true);
   return pino(
     {
       level,
