@@ -1,14 +1,6 @@
 /**
- * The daemon's log (pino). JSON lines, one object per line, for log collectors and
- * `docker logs` piped elsewhere; on a terminal (`log.format: auto`, the default) readable
- * lines instead:
- *
- *   16:34:38.120 INFO  GET /api/v1/families/:familySlug/people 200 3.1ms  family=home ip=127.0.0.1
- *
- * The readable form is a small formatter of our own over pino's JSON line, not pino-pretty:
- * it needs no worker thread and no further dependencies (pino-pretty brings a dozen), and the
- * daemon's lines have one shape worth special-casing (requests). Keys and tokens are never
- * logged in either form (see requestLog).
+ * The daemon's log (pino): JSON lines, or readable ones for a person at a terminal
+ * (logFormat.ts), every line scrubbed of credentials as it is written.
  */
 import {
   pino,
@@ -17,88 +9,47 @@ import {
   type Logger,
   type DestinationStream,
 } from 'pino';
+import { prettyDestination, prettyWanted, type LogFormat } from './logFormat.js';
 
-export type LogFormat = 'auto' | 'json' | 'pretty';
-
-const LEVELS: Record<number, [name: string, color: string]> = {
-  10: ['TRACE', '90'],
-  20: ['DEBUG', '36'],
-  30: ['INFO ', '32'],
-  40: ['WARN ', '33'],
-  50: ['ERROR', '31'],
-  60: ['FATAL', '35'],
-};
-/** Fields every line has, or that the readable form shows in its own place. */
-const SHOWN = new Set(['level', 'time', 'msg', 'service', 'pid', 'hostname']);
-const REQUEST_FIELDS = ['method', 'route', 'path', 'status', 'durationMs'];
-
-/** `HH:MM:SS.mmm` in the machine's zone: a person at the terminal reads local time. */
-function localTime(d: Date): string {
-  if (Number.isNaN(d.getTime())) return '';
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
-}
-
-function value(v: unknown): string {
-  if (typeof v === 'string') return /^[^\s"=]+$/.test(v) ? v : JSON.stringify(v);
-  return JSON.stringify(v);
-}
+export type { LogFormat };
 
 /**
- * One JSON log line as a person reads it: time, level, message (a request as method, route,
- * status and duration), then the other fields as key=value, and an error's stack below.
+ * Every credential shape the daemon hands out, as it could appear in any text: API keys
+ * (`hk_<id>_<secret>`), OAuth codes, access and refresh tokens (`hoc_`, `hoa_`, `hor_`) and
+ * client secrets (`hcs_`), calendar share, plan share and display tokens (`shr_`, `pln_`,
+ * `dsp_`), stream tickets (`stk_`) and webhook signing secrets (`whsec_`). Matched from eight
+ * characters on, so a truncated or mistyped credential — still mostly its secret — goes too.
  */
-export function prettyLine(json: string, color: boolean): string {
-  let o: Record<string, unknown>;
-  try {
-    o = JSON.parse(json) as Record<string, unknown>;
-  } catch {
-    return json.endsWith('\n') ? json : `${json}\n`;
-  }
-  const paint = (code: string, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const time = typeof o.time === 'string' ? localTime(new Date(o.time)) : '';
-  const [name, code] = LEVELS[o.level as number] ?? ['?    ', '0'];
-  let head = typeof o.msg === 'string' ? o.msg : '';
-  const skip = new Set(SHOWN);
-  if ((o.msg === 'request' || o.msg === 'request failed') && typeof o.method === 'string') {
-    const route = typeof o.route === 'string' ? o.route : typeof o.path === 'string' ? o.path : '';
-    head = `${o.method} ${route} ${String(o.status)} ${String(o.durationMs)}ms`;
-    if (o.msg === 'request failed') head += ' (failed)';
-    for (const f of REQUEST_FIELDS) skip.add(f);
-  }
-  const stack =
-    (o.error as { stack?: unknown } | undefined)?.stack ??
-    (o.err as { stack?: unknown } | undefined)?.stack;
-  const rest = Object.entries(o)
-    .filter(([k, v]) => !skip.has(k) && v !== null && v !== undefined)
-    .map(([k, v]) => {
-      if ((k === 'error' || k === 'err') && typeof v === 'object') {
-        const { stack: _s, ...e } = v as Record<string, unknown>;
-        return `${k}=${value(e)}`;
-      }
-      return `${k}=${value(v)}`;
-    })
-    .join(' ');
-  const tail = typeof stack === 'string' ? `\n${paint('90', stack.replace(/^/gm, '    '))}` : '';
-  return `${paint('90', time)} ${paint(code, name)} ${head}${rest ? `  ${paint('90', rest)}` : ''}${tail}\n`;
-}
+const CREDENTIAL =
+  /(?<![0-9A-Za-z])(hk|hoc|hoa|hor|hcs|shr|pln|dsp|stk|whsec)_[0-9A-Za-z_+/=]{8,}/g;
+/**
+ * Pages whose path segment after the prefix is their credential, whatever it looks like:
+ * shared plans, calendar share feeds, family displays and device pairing links (a segment
+ * starting with `:` is a route template's parameter, as the request log names matched routes).
+ */
+const TOKEN_PAGE_PREFIXES = ['/p/', '/share/calendar/', '/display/', '/pair/'];
+const TOKEN_PAGE = /(?<![\w.~%/-])\/(p|share\/calendar|display|pair)\/[^/?#"\s\\:][^/?#"\s\\]*/g;
 
-/** A destination that writes each of pino's JSON lines to `out` as a readable line. */
-export function prettyDestination(
-  out: { write(text: string): unknown; isTTY?: boolean } = process.stdout,
-): DestinationStream {
-  const color = out.isTTY === true && !process.env.NO_COLOR;
-  return { write: (line: string) => void out.write(prettyLine(line, color)) };
-}
-
-/** Whether lines are written for a person: `pretty`, or `auto` while stdout is a terminal. */
-export function prettyWanted(format: LogFormat, stdoutIsTerminal: boolean): boolean {
-  return format === 'pretty' || (format === 'auto' && stdoutIsTerminal);
+/**
+ * Cuts every credential out of a text: shapes become `<prefix>_[redacted]`, a token page's
+ * token `:redacted`. Ids (`ent_…`, `plan_…`), slugs and words are left as they are.
+ */
+export function redactCredentials(text: string): string {
+  // Most lines hold neither (a credential has a `_`, a token page its prefix): plain substring
+  // scans decide, and the two patterns run only then.
+  if (!text.includes('_') && !TOKEN_PAGE_PREFIXES.some((p) => text.includes(p))) return text;
+  return text
+    .replace(TOKEN_PAGE, (_m, page: string) => `/${page}/:redacted`)
+    .replace(CREDENTIAL, (_m, prefix: string) => `${prefix}_[redacted]`);
 }
 
 /**
- * `format`: `json` always JSON, `pretty` always readable, `auto` readable only when stdout is
- * a terminal (a person watching), JSON when it is piped or collected.
+ * JSON logs, one object per line — or, for a person at a terminal, readable lines (`format`:
+ * `json` always JSON, `pretty` always readable, `auto` readable only while stdout is a
+ * terminal). Keys and tokens are never logged: the request log writes route templates and cut
+ * paths (requestLog.ts), and — the last line of defence, whatever a log call is given (an
+ * error message quoting a URL, a client's request id or user agent, a stack) — every line is
+ * scrubbed of credential shapes as it is written, before it is made readable.
  */
 export function createLogger(
   level: string,
@@ -106,6 +57,10 @@ export function createLogger(
   format: LogFormat = 'json',
 ): Logger {
   const pretty = prettyWanted(format, process.stdout.isTTY === true);
+  const out =
+    destination ?? (pretty ? prettyDestination() : pinoDestination({ fd: 1, sync: false }));
+  const write = out.write.bind(out);
+  out.write = (line: string) => write(redactCredentials(line));
   return pino(
     {
       level,
@@ -113,6 +68,6 @@ export function createLogger(
       timestamp: stdTimeFunctions.isoTime,
       redact: { paths: ['req.headers["x-api-key"]', 'apiKey', 'token', 'secret'], remove: true },
     },
-    destination ?? (pretty ? prettyDestination() : pinoDestination({ fd: 1, sync: false })),
+    out,
   );
 }

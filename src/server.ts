@@ -19,6 +19,7 @@ import { listen } from './listen.js';
 import { createIdGenerator, pooledRandom, type IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
 import { createApp } from './http/app.js';
+import { DoorLimits } from './http/middleware/rateLimit.js';
 import { daemonOpenApi } from './http/apiDocument.js';
 import systemRoutes from './http/routes/system.js';
 import { areaRoutes } from './http/routes/index.js';
@@ -224,6 +225,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     egress,
     grants: authority,
     stream,
+    limits: new DoorLimits(config.rateLimit, () => now().getTime()),
     display,
     ...(cluster ? { cluster } : {}),
   };
@@ -256,7 +258,6 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
           ...c,
           grants: {
             verifyAccess: (token, resource) => authority.verifyAccess(token, resource),
-            forwardProof: (token) => authority.forwardProof(token),
             urlsFor: (ctx) => oauth.urlsFor(ctx),
             isAccessToken: looksLikeAccessToken,
           },

@@ -6,7 +6,8 @@
  */
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
-import { createLogger, prettyDestination, prettyLine, prettyWanted } from '../src/logger.js';
+import { createLogger } from '../src/logger.js';
+import { prettyDestination, prettyLine, prettyWanted } from '../src/logFormat.js';
 
 /** Local HH:MM:SS.mmm of an ISO time, as the readable line writes it. */
 const local = (iso: string) => {
@@ -97,7 +98,7 @@ describe('log lines', () => {
       logger.info({ family: 'home', apiKey: 'hk_secret', token: 'shr_secret' }, 'made a key');
       logger.flush?.();
       if (format === 'pretty')
-        expect(out).to.match(/^\d\d:\d\d:\d\d\.\d{3} INFO  made a key {2}family=home\n$/);
+        expect(out).to.match(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}made a key {2}family=home\n$/);
       else expect(JSON.parse(out)).to.include({ msg: 'made a key', family: 'home' });
       expect(out).to.not.include('secret');
     }

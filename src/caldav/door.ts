@@ -9,7 +9,8 @@
  *
  * Order per request: OPTIONS is answered without credentials (clients probe before they
  * log in); then HTTP Basic with user = family slug and password = an API key of that family,
- * checked as REST checks `x-api-key` (hash, constant time, per-address limit on failures);
+ * checked as REST checks `x-api-key` (hash, constant time, per-address limit on failures),
+ * and counted in that key's budget of the daemon's one limiter (429 past it, docs/caldav.md);
  * then the method's own handler. Bodies are read here, not by the JSON body middleware:
  * XML or iCalendar, UTF-8, at most 1 MiB. Every refusal is a `DAV:error` body; anything
  * unexpected is logged and answered 500 without details.
@@ -18,8 +19,9 @@ import { basicCredentials } from '../family/keys.js';
 import type Koa from 'koa';
 import { hasScope } from '../family/scopes.js';
 import { KeyCache } from '../http/middleware/auth.js';
-import { RateLimiter, addressBucket } from '../http/middleware/rateLimit.js';
+import { limitHeaders, type Limited } from '../http/middleware/rateLimit.js';
 import type { Services } from '../http/route.js';
+import type { ApiKeyRecord, FamilyInfo } from '../store/types.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { CalDavError, errorXml, fromDomain } from './errors.js';
 import { handleMethod } from './methods.js';
@@ -27,10 +29,6 @@ import { ALLOW, DAV_ROOT, MAX_BODY } from './request.js';
 
 export function caldavDoor(services: Services): Koa.Middleware {
   const keys = new KeyCache(services.store);
-  const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, () =>
-    services.now().getTime(),
-  );
-  const realm = 'Basic realm="Household Organizer CalDAV", charset="UTF-8"';
 
   return async (ctx, next) => {
     if (ctx.path === '/.well-known/caldav' || ctx.path === '/.well-known/caldav/') {
@@ -54,31 +52,7 @@ export function caldavDoor(services: Services): Koa.Middleware {
         return;
       }
       // 1. Who is asking.
-      const bucket = `401 ${addressBucket(ctx.ip)}`;
-      const wait = guesses.blocked(bucket);
-      if (wait !== null)
-        throw new CalDavError(
-          429,
-          `Too many failed logins from this address; try again in ${wait} s`,
-          undefined,
-          { 'Retry-After': String(wait) },
-        );
-      const m = basicCredentials(ctx.get('authorization'));
-      const user = m?.user ?? '';
-      const verified = user ? keys.verify(m!.password) : null;
-      if (!verified || !verified.family || verified.family.slug !== user) {
-        if (m) guesses.take(bucket);
-        throw new CalDavError(
-          401,
-          m
-            ? 'The user must be a family slug and the password an API key of that family'
-            : 'Log in with the family slug as user and an API key as password',
-          undefined,
-          { 'WWW-Authenticate': realm },
-        );
-      }
-      const family = verified.family;
-      const key = verified.key;
+      const { family, key } = login(ctx, services, keys);
       // 2. Where.
       const raw =
         ctx.path === '/dav' || atRoot
@@ -109,17 +83,7 @@ export function caldavDoor(services: Services): Koa.Middleware {
           local: 'need-privileges',
         });
       }
-      const depthHeader = (ctx.get('depth') || '').trim().toLowerCase();
-      const depth =
-        depthHeader === '0'
-          ? '0'
-          : depthHeader === '1'
-            ? '1'
-            : depthHeader === ''
-              ? ctx.method === 'PROPFIND'
-                ? 'infinity'
-                : '0'
-              : 'infinity';
+      const depth = depthOf(ctx);
       const body = await readBody(ctx);
       const actor = await services.registry.get(family);
       await handleMethod(
@@ -144,6 +108,55 @@ export function caldavDoor(services: Services): Koa.Middleware {
       ctx.body = errorXml(e);
     }
   };
+}
+
+/** The Depth header as RFC 4918 reads it: PROPFIND defaults to infinity, other methods to 0. */
+function depthOf(ctx: Koa.Context): '0' | '1' | 'infinity' {
+  const header = (ctx.get('depth') || '').trim().toLowerCase();
+  if (header === '0' || header === '1') return header;
+  if (header === '') return ctx.method === 'PROPFIND' ? 'infinity' : '0';
+  return 'infinity';
+}
+
+const REALM = 'Basic realm="Household Organizer CalDAV", charset="UTF-8"';
+
+/**
+ * The family and key of a request's HTTP Basic login, counted in the key's budget (the one REST
+ * and MCP spend too; 429 past it). A valid login is served whatever others sent from its
+ * address; a failed one spends the address's budget of failures, past which it is answered 429
+ * — but a request without credentials (clients probe so before they log in) is only challenged.
+ */
+function login(
+  ctx: Koa.Context,
+  services: Services,
+  keys: KeyCache,
+): { family: FamilyInfo; key: ApiKeyRecord } {
+  const m = basicCredentials(ctx.get('authorization'));
+  const user = m?.user ?? '';
+  const verified = user ? keys.verify(m!.password) : null;
+  if (!verified || !verified.family || verified.family.slug !== user) {
+    const l = m
+      ? services.limits.failure(ctx.ip, 'Too many failed logins from this address')
+      : null;
+    if (l) throw davLimited(l);
+    throw new CalDavError(
+      401,
+      m
+        ? 'The user must be a family slug and the password an API key of that family'
+        : 'Log in with the family slug as user and an API key as password',
+      undefined,
+      { 'WWW-Authenticate': REALM },
+    );
+  }
+  const t = services.limits.credential({ kind: 'key', keyId: verified.key.id });
+  ctx.set(limitHeaders(t));
+  if (t.limited) throw davLimited(t.limited);
+  return { family: verified.family, key: verified.key };
+}
+
+/** Over a budget, as CalDAV answers: 429 with Retry-After and a DAV:error body saying why. */
+function davLimited(l: Limited): CalDavError {
+  return new CalDavError(429, l.message, undefined, { 'Retry-After': String(l.retryAfter) });
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -3,10 +3,12 @@
  * here, before any key is asked for), error mapping, then the router built from the route
  * declarations, then 405/501 and a JSON 404 for everything else.
  *
- * Per family route the chain is: authenticate (key, family, scope; an address with too many
- * 401s is refused first) → rate limit per key → body (middleware/body.ts: JSON or 415, 413
+ * Per family route the chain is: authenticate (key, family, scope; a failed key spends its
+ * address's budget of failures, past which it is answered 429) → rate limit per key or grant
+ * (the daemon's one limiter, shared with every door) → body (middleware/body.ts: JSON or 415, 413
  * over the limit, 400 for malformed or hostile JSON) → idempotency → validate query and body
- * → handler on the family's actor. Public routes are rate limited per client address.
+ * → handler on the family's actor. Public routes are rate limited per client address (and per
+ * link, once the route has found what its token opens).
  */
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -18,12 +20,7 @@ import { requestMetrics } from './middleware/metrics.js';
 import { cors } from './middleware/cors.js';
 import type { Metrics } from '../metrics.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
-import {
-  RateLimiter,
-  rateLimit,
-  publicRateLimit,
-  unauthorizedRateLimit,
-} from './middleware/rateLimit.js';
+import { failedCredentials, publicRateLimit, rateLimit } from './middleware/rateLimit.js';
 import { jsonBody } from './middleware/body.js';
 import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
 import type { FamilyActor } from '../family/actor.js';
@@ -51,10 +48,8 @@ export function createApp(
   const app = new Koa({ proxy: false });
   app.silent = true;
   const router = new Router();
-  const clock = () => services.now().getTime();
-  const limit = rateLimit(new RateLimiter(services.config.rateLimit.perMinute, clock));
-  const perAddress = new RateLimiter(services.config.rateLimit.publicPerMinute, clock);
-  const publicLimit = publicRateLimit(perAddress);
+  const limit = rateLimit(services.limits);
+  const publicLimit = publicRateLimit(services.limits);
   const idem = idempotency(services.store, services.now);
   const keyCache = new KeyCache(services.store);
   const body = jsonBody(services.config.server.bodyLimitBytes);
@@ -65,7 +60,7 @@ export function createApp(
     if (scope === 'public') chain.push(publicLimit);
     else
       chain.push(
-        unauthorizedRateLimit(perAddress, authenticate(services, scope, keyCache, def.ticketed)),
+        failedCredentials(services.limits, authenticate(services, scope, keyCache, def.ticketed)),
         limit,
       );
     if (def.method !== 'get') chain.push(body);

@@ -28,6 +28,7 @@ import type { FollowedLog } from '../stream/log.js';
 import type { DisplayWeatherCache } from '../public/displayWeather.js';
 import type { DisplayStreams } from '../public/displayStream.js';
 import type { Addresses } from '../addresses.js';
+import type { DoorLimits } from './middleware/rateLimit.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -54,6 +55,8 @@ export interface Services {
   grants?: GrantAccess;
   /** The live change stream: its fan-out, its browser tickets and the log it follows. */
   stream: { hub: StreamHub; tickets: StreamTickets; log: FollowedLog };
+  /** The one limiter of every door: budgets per key, grant, link and client address. */
+  limits: DoorLimits;
   /** The family displays: the weather they show and their open streams. */
   display: { weather: DisplayWeatherCache; streams: DisplayStreams };
   /** A cluster node's membership (docs/scaling.md); absent on the embedded daemon. */
@@ -63,12 +66,13 @@ export interface Services {
 /** What REST needs of the OAuth door; its authority (src/oauth/authority.ts) is one. */
 export interface GrantAccess {
   /**
-   * A tool call of /mcp made with an access token, as dispatch forwards it: the token plus a
-   * proof only this process can make, so the token is still good for /mcp alone.
+   * An access token as a tool call of /mcp sends it to REST (with the inner-call proof the
+   * auth middleware checks first: the token itself is good for /mcp alone). `resource` null:
+   * /mcp checked the token's audience before it made the call.
    */
-  verifyForwarded(
+  verifyAccess(
     token: string,
-    proof: string,
+    resource: string | null,
   ): { key: ApiKeyRecord; family: FamilyInfo; grant: OAuthGrant } | null;
   listGrants(familyId: string): OAuthGrant[];
   revokeGrant(
@@ -76,9 +80,6 @@ export interface GrantAccess {
     by: Caller,
   ): Promise<{ grant: OAuthGrant; already: boolean } | undefined>;
 }
-
-/** The header a forwarded tool call carries its proof in. */
-export const FORWARD_PROOF_HEADER = 'x-household-forwarded';
 
 /**
  * A front door of the daemon (the REST API, the public pages, MCP, and the ones to come), as

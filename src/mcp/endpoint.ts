@@ -7,17 +7,20 @@
  * then the credentials: an OAuth access token (Authorization: Bearer hoa_…, src/oauth) or the
  * family key (x-api-key or Authorization: Bearer) as REST checks it — none or a bad one is a
  * 401 before any MCP message is read, naming the protected resource metadata in
- * `WWW-Authenticate` (RFC 9728 §5.1) so an OAuth client can find the authorization server;
+ * `WWW-Authenticate` (RFC 9728 §5.1) so an OAuth client can find the authorization server,
+ * and spends the client address's budget of failures; then the message counts in the key's
+ * budget, or the grant's own (`rateLimit.perMinute`, the daemon's one limiter: 429 past it);
  * then the body is read with the REST body's caps, and a fresh server and transport answer it
- * in JSON. A grant's tool calls are forwarded with its token and a proof (dispatch.ts).
+ * in JSON. Tool calls are sent to REST with the inner-call proof (dispatch.ts), so REST takes
+ * a grant's token and does not count the call again.
  */
-import { RateLimiter, unauthorizedRateLimit } from '../http/middleware/rateLimit.js';
+import { INNER_CALL_HEADER, limitHeaders, type Limited } from '../http/middleware/rateLimit.js';
 import { HttpError, Unauthorized } from '../http/errors.js';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { KeyCache } from '../http/middleware/auth.js';
 import { jsonBody } from '../http/middleware/body.js';
-import { FORWARD_PROOF_HEADER, type RouteDef, type Services } from '../http/route.js';
+import type { RouteDef, Services } from '../http/route.js';
 import type { ApiKeyRecord, FamilyInfo } from '../store/types.js';
 import { buildCatalog } from './catalog.js';
 import { buildMcpServer } from './server.js';
@@ -42,7 +45,6 @@ export interface McpGrants {
     token: string,
     resource: string,
   ): { key: ApiKeyRecord; family: FamilyInfo; grant: { id: string } } | null;
-  forwardProof(token: string): string;
   /** The resource (`${origin}/mcp`) and the RFC 9728 document's address as `ctx` sees them. */
   urlsFor(ctx: Koa.Context): { resource: string; resourceMetadata: string };
   isAccessToken(token: string): boolean;
@@ -85,9 +87,6 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
   const keys = new KeyCache(o.services.store);
   const body = jsonBody(o.services.config.server.bodyLimitBytes);
   const addresses = o.services.addresses;
-  const guesses = new RateLimiter(o.services.config.rateLimit.publicPerMinute, () =>
-    o.services.now().getTime(),
-  );
 
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) {
@@ -111,45 +110,22 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
         `${ctx.method} is not allowed on ${MCP_PATH}; it takes POST (stateless Streamable HTTP)`,
       );
     }
-    // Missing and wrong keys count per client address, as on the REST routes, so a key cannot be
-    // guessed at line rate through this door either.
+    // 1. Who: a valid credential is served whatever others sent from this address; a failed one
+    //    spends the address's budget of failures (the daemon's one limiter, as on REST).
     const presented = presentedKey(ctx);
-    const grants = o.grants;
-    const urls = grants?.urlsFor(ctx);
-    const challenge = (error?: string) =>
-      urls
-        ? {
-            'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${urls.resourceMetadata}"`,
-          }
-        : undefined;
-    let checked: { key: ApiKeyRecord; family: FamilyInfo; grantId?: string } | null = null;
-    const checkKey: Koa.Middleware = async (_ctx, n) => {
-      if (!presented)
-        throw new Unauthorized(
-          'Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>',
-          challenge(),
-        );
-      if (grants && urls && grants.isAccessToken(presented)) {
-        const g = grants.verifyAccess(presented, urls.resource);
-        if (!g)
-          throw new Unauthorized(
-            'The access token is not valid (unknown, expired or revoked)',
-            challenge('invalid_token'),
-          );
-        checked = { key: g.key, family: g.family, grantId: g.grant.id };
-      } else {
-        const k = keys.verify(presented);
-        if (!k || !k.family)
-          throw new Unauthorized(
-            'The API key is not valid (unknown, malformed or revoked)',
-            challenge('invalid_token'),
-          );
-        checked = { key: k.key, family: k.family };
-      }
-      await n();
-    };
-    await unauthorizedRateLimit(guesses, checkKey)(ctx, () => Promise.resolve());
-    const { key, family, grantId } = checked!;
+    const urls = o.grants?.urlsFor(ctx);
+    const checked = verifyCredential(presented, o.grants, keys, urls?.resource);
+    if ('refused' in checked) {
+      const l = o.services.limits.failure(ctx.ip);
+      if (l) return rpcLimited(ctx, l);
+      throw new Unauthorized(checked.refused, challenge(urls, checked.error));
+    }
+    const { key, family, grantId } = checked;
+    // 2. Every MCP message counts in the key's (or the grant's own) budget; its tool call's REST
+    //    request carries the inner-call proof and is not counted again.
+    const t = o.services.limits.credential({ kind: 'key', keyId: key.id, grantId });
+    ctx.set(limitHeaders(t));
+    if (t.limited) return rpcLimited(ctx, t.limited);
 
     await body(ctx, async () => {
       const message = (ctx.request as Koa.Request & { body?: unknown }).body;
@@ -167,9 +143,7 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
           // The tool's REST answer builds its links (a plan's shareUrl) on this request's origin.
           headers: {
             ...addresses.vouch(addresses.forRequest(ctx)),
-            ...(grantId && grants
-              ? { [FORWARD_PROOF_HEADER]: grants.forwardProof(presented) }
-              : {}),
+            [INNER_CALL_HEADER]: o.services.limits.inner.proof(presented),
           },
         },
       });
@@ -186,5 +160,73 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
       // No body at all is passed as null: the transport answers it with a JSON-RPC parse error.
       await transport.handleRequest(ctx.req, ctx.res, message ?? null);
     });
+  };
+}
+
+type Checked =
+  { key: ApiKeyRecord; family: FamilyInfo; grantId?: string } | { refused: string; error?: string };
+
+/** The presented credential: an OAuth access token or an API key of a family. */
+function verifyCredential(
+  presented: string,
+  grants: McpGrants | undefined,
+  keys: KeyCache,
+  resource: string | undefined,
+): Checked {
+  if (!presented)
+    return {
+      refused:
+        'Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>',
+    };
+  if (grants && resource !== undefined && grants.isAccessToken(presented)) {
+    const g = grants.verifyAccess(presented, resource);
+    return g
+      ? { key: g.key, family: g.family, grantId: g.grant.id }
+      : {
+          refused: 'The access token is not valid (unknown, expired or revoked)',
+          error: 'invalid_token',
+        };
+  }
+  const k = keys.verify(presented);
+  return k?.family
+    ? { key: k.key, family: k.family }
+    : {
+        refused: 'The API key is not valid (unknown, malformed or revoked)',
+        error: 'invalid_token',
+      };
+}
+
+/**
+ * RFC 9728 §5.1: a 401 names the protected resource metadata — at the address this request
+ * came to — so a client finds the server.
+ */
+function challenge(
+  urls: { resourceMetadata: string } | undefined,
+  error?: string,
+): Record<string, string> | undefined {
+  return urls
+    ? {
+        'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${urls.resourceMetadata}"`,
+      }
+    : undefined;
+}
+
+/**
+ * Over a budget, in the MCP transport's own form: HTTP 429 with Retry-After (what MCP clients
+ * act on: the SDK's transport surfaces the status, proxies and retry layers read the header),
+ * and a JSON-RPC error as the body, as the SDK's transport itself answers requests it refuses
+ * before reading them (no id: the message is not read).
+ */
+function rpcLimited(ctx: Koa.Context, l: Limited): void {
+  ctx.status = 429;
+  ctx.set('Retry-After', String(l.retryAfter));
+  ctx.body = {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: -32000,
+      message: l.message,
+      data: { code: 'rate_limited', retryAfter: l.retryAfter },
+    },
   };
 }

@@ -14,7 +14,6 @@
  *
  * The records' shapes are in records.ts; listing and revoking grants in the store, in grantStore.ts.
  */
-import { createHmac, randomBytes } from 'node:crypto';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeyRecord, OAuthWrite } from '../store/types.js';
@@ -48,8 +47,6 @@ export interface AuthorityDeps {
 }
 
 export class OAuthAuthority {
-  /** Known only to this process: proves that a REST request is a tool call of /mcp (see forwardProof). */
-  private readonly forwardKey = randomBytes(32);
   constructor(readonly d: AuthorityDeps) {}
 
   private nowMs(): number {
@@ -232,10 +229,12 @@ export class OAuthAuthority {
   }
 
   /**
-   * An access token presented to /mcp at `resource` (the request's `${origin}/mcp`): the grant
-   * it acts as, or null — also when the grant was made for another resource (RFC 8707: a token
-   * minted for http://a:1/mcp is no good at http://b:2/mcp). `null` skips that check, for
-   * callers that only route (the cluster door) or whose token /mcp checked already (forwarded).
+   * An access token presented to /mcp at `resource` (the request's `${origin}/mcp`), or by
+   * /mcp's tool call to REST with the inner-call proof REST checks: the grant it acts as, or
+   * null — also when the grant was made for another resource (RFC 8707: a token minted for
+   * http://a:1/mcp is no good at http://b:2/mcp). `null` skips that check, for callers that
+   * only route (the cluster door) or whose token /mcp checked already (the tool call's REST
+   * request, which /mcp made after checking it).
    */
   verifyAccess(token: string, resource: string | null): VerifiedGrant | null {
     const parsed = parseCredential('access', token);
@@ -272,16 +271,14 @@ export class OAuthAuthority {
     return { grant, family, key };
   }
 
-  /** The proof a tool call's REST request carries with the access token (HMAC under a process secret). */
-  forwardProof(token: string): string {
-    return createHmac('sha256', this.forwardKey).update(token).digest('hex');
-  }
-
-  verifyForwarded(token: string, proof: string): VerifiedGrant | null {
-    if (!sameHash(this.forwardProof(token), /^[0-9a-f]{64}$/.test(proof) ? proof : '00'.repeat(32)))
-      return null;
-    // The proof is made only after /mcp accepted the token for its resource.
-    return this.verifyAccess(token, null);
+  /**
+   * Whether an admin has granted this client and the grant still works: only then is its
+   * registered redirect trusted with an error before anyone consented (RFC 9700 §4.11.2).
+   */
+  hasWorkingGrant(clientId: string): boolean {
+    return this.d.store
+      .listOAuth<OAuthGrant>('grant')
+      .some((g) => g.clientId === clientId && !g.revokedAt && this.grantUsable(g));
   }
 
   listGrants(familyId: string): OAuthGrant[] {

@@ -13,7 +13,7 @@
  */
 import type Koa from 'koa';
 import { KeyCache } from '../http/middleware/auth.js';
-import { RateLimiter, addressBucket } from '../http/middleware/rateLimit.js';
+import { addressBucket, limitHeaders } from '../http/middleware/rateLimit.js';
 import { hasScope } from '../family/scopes.js';
 import type { Services } from '../http/route.js';
 import type { Store } from '../store/store.js';
@@ -28,8 +28,15 @@ import {
 } from './metadata.js';
 import { RegistrationLimiter, registerClient } from './registration.js';
 import { consentHeaders, renderConsent, type AuthorizeRequest } from './consent.js';
-import { parseScopes, validChallenge, withImplied } from './credentials.js';
-import { authenticateClient, oauthError, problem, readBody } from './requests.js';
+import { parseScopes, withImplied } from './credentials.js';
+import {
+  authenticateClient,
+  checkAuthorizeRequest,
+  oauthError,
+  problem,
+  queryParams,
+  readBody,
+} from './requests.js';
 
 export interface OAuthDoor {
   middleware: Koa.Middleware;
@@ -55,7 +62,6 @@ export function oauthDoor(
 ): OAuthDoor {
   const keys = new KeyCache(store);
   const clock = () => services.now().getTime();
-  const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, clock);
   const registrations = new RegistrationLimiter(clock);
   const urlsFor = (ctx: Koa.Context) => oauthUrls(services.addresses.forRequest(ctx), mcpPath);
   // Where the documents are answered depends only on publicUrl's path prefix, if any.
@@ -72,6 +78,7 @@ export function oauthDoor(
       return;
     }
     const browserFacing = ctx.path === OAUTH_PATHS.authorize;
+    if (overAddressLimit(ctx, browserFacing)) return;
     if (!browserFacing) {
       // Browser-based MCP clients fetch these cross-origin; nothing here rides on cookies.
       ctx.set('Access-Control-Allow-Origin', '*');
@@ -147,6 +154,20 @@ export function oauthDoor(
     }
   };
 
+  /**
+   * Nothing here carries a credential of the daemon's own: every request counts per client
+   * address, as the public pages do; past the limit, 429 on the page or in OAuth's JSON.
+   */
+  function overAddressLimit(ctx: Koa.Context, browserFacing: boolean): boolean {
+    const t = services.limits.address(ctx.ip);
+    ctx.set(limitHeaders(t));
+    if (!t.limited) return false;
+    ctx.set('Retry-After', String(t.limited.retryAfter));
+    if (browserFacing) problem(ctx, t.limited.message, 429);
+    else oauthError(ctx, 429, 'rate_limited', t.limited.message);
+    return true;
+  }
+
   async function token(client: OAuthClient, form: Record<string, string>) {
     const resource = form.resource;
     switch (form.grant_type) {
@@ -181,15 +202,19 @@ export function oauthDoor(
     }
   }
 
-  /** Step 3: the page, or the admin's answer. Errors the client cannot be trusted with stay on the page. */
+  /**
+   * Step 3: the page, or the admin's answer. Errors the client cannot be trusted with stay on
+   * the page: an unknown client or redirect, and — RFC 9700 §4.11.2 — any error in the request
+   * of a client no admin has granted yet (anyone can register an https redirect, and sending
+   * errors there unasked would make this page an open redirector). A client that holds a
+   * working grant gets RFC 6749 §4.1.2.1's error redirect.
+   */
   async function authorize(ctx: Koa.Context): Promise<void> {
     let params: Record<string, string>;
     if (ctx.method === 'GET') {
-      params = {};
-      for (const [k, v] of new URLSearchParams(ctx.querystring)) {
-        if (k in params) return problem(ctx, `The parameter ${k} is given twice`);
-        params[k] = v;
-      }
+      const read = queryParams(ctx.querystring);
+      if ('twice' in read) return problem(ctx, `The parameter ${read.twice} is given twice`);
+      params = read.params;
     } else {
       const form = await readBody(ctx, 'form');
       if (form === null) return;
@@ -219,24 +244,11 @@ export function oauthDoor(
       ctx.status = 303;
     };
     const refuse = (error: string, description: string) =>
-      back({ error, error_description: description });
-    if (params.response_type !== 'code')
-      return refuse('unsupported_response_type', 'response_type must be code');
-    if (!params.code_challenge || !validChallenge(params.code_challenge))
-      return refuse(
-        'invalid_request',
-        'code_challenge is required (PKCE, 43 base64url characters)',
-      );
-    if (params.code_challenge_method !== 'S256')
-      return refuse('invalid_request', 'code_challenge_method must be S256');
-    const scopes = parseScopes(params.scope);
-    if ('unknown' in scopes)
-      return refuse(
-        'invalid_scope',
-        `unknown scope ${scopes.unknown}; this server offers household:read and household:write`,
-      );
-    if (params.resource !== undefined && params.resource !== urls.resource)
-      return refuse('invalid_target', `resource must be ${urls.resource}`);
+      authority.hasWorkingGrant(client.id)
+        ? back({ error, error_description: description })
+        : problem(ctx, `The assistant's request cannot be used (${error}): ${description}`);
+    const checked = checkAuthorizeRequest(params, urls.resource);
+    if ('error' in checked) return refuse(checked.error, checked.description);
     const request: AuthorizeRequest = {
       response_type: 'code',
       client_id: client.id,
@@ -247,7 +259,7 @@ export function oauthDoor(
       scope: params.scope,
       resource: params.resource,
     };
-    const offered = withImplied(scopes.scopes);
+    const offered = withImplied(checked.scopes);
     const page = (status: number, error?: string, chosen?: 'read' | 'write') => {
       ctx.status = status;
       ctx.set(consentHeaders(redirect));
@@ -262,19 +274,23 @@ export function oauthDoor(
     };
     if (ctx.method === 'GET') return page(200);
 
+    // The admin chose, on this page that names where the answer goes: it is sent back.
     if (params.decision === 'deny')
-      return refuse('access_denied', 'The household admin denied the request');
+      return back({
+        error: 'access_denied',
+        error_description: 'The household admin denied the request',
+      });
     const chosen =
       params.grant_scope === 'write' && offered.includes('household:write') ? 'write' : 'read';
-    const bucket = `401 ${addressBucket(ctx.ip)}`;
-    const wait = guesses.blocked(bucket);
-    if (wait !== null) {
-      ctx.set('Retry-After', String(wait));
-      return page(429, `Too many wrong keys from this address; try again in ${wait} s`, chosen);
-    }
+    // A valid key is served whatever others sent from this address; a wrong one spends the
+    // address's budget of failures (shared with every door), past which the page says to wait.
     const verified = params.api_key ? keys.verify(params.api_key.trim()) : null;
     if (!verified?.family) {
-      guesses.take(bucket);
+      const l = services.limits.failure(ctx.ip, 'Too many wrong keys from this address');
+      if (l) {
+        ctx.set('Retry-After', String(l.retryAfter));
+        return page(429, l.message, chosen);
+      }
       return page(401, 'That API key is not valid (unknown, mistyped or revoked).', chosen);
     }
     if (!hasScope(verified.key, 'admin'))

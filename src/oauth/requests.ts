@@ -7,7 +7,8 @@ import type Koa from 'koa';
 import type { OAuthAuthority } from './authority.js';
 import { OAuthFailure, type OAuthClient } from './records.js';
 import { consentHeaders, renderProblem } from './consent.js';
-import { clientSecretHash, sameHash } from './credentials.js';
+import { clientSecretHash, parseScopes, sameHash, validChallenge } from './credentials.js';
+import type { OAuthScope } from '../domain/oauth/grants.js';
 
 const BODY_LIMIT = 16 * 1024;
 
@@ -22,8 +23,8 @@ export function oauthError(
   ctx.body = { error, error_description: description };
 }
 
-export function problem(ctx: Koa.Context, message: string): void {
-  ctx.status = 400;
+export function problem(ctx: Koa.Context, message: string, status = 400): void {
+  ctx.status = status;
   ctx.set(consentHeaders(null));
   ctx.type = 'text/html';
   ctx.body = renderProblem(message);
@@ -122,13 +123,50 @@ export async function readBody(
       return null;
     }
   }
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [k, v] of new URLSearchParams(text)) {
-    if (k in out) {
-      oauthError(ctx, 400, 'invalid_request', `The parameter ${k} is given twice`);
-      return null;
-    }
-    out[k] = v;
+  const read = queryParams(text);
+  if ('twice' in read) {
+    oauthError(ctx, 400, 'invalid_request', `The parameter ${read.twice} is given twice`);
+    return null;
   }
-  return out;
+  return read.params;
+}
+
+/**
+ * Form or query parameters, each at most once (RFC 6749 §3.1), into an object without a
+ * prototype: a parameter named `__proto__` or `constructor` is a parameter like any other —
+ * neither taken for one already given nor able to reach Object.prototype.
+ */
+export function queryParams(text: string): { params: Record<string, string> } | { twice: string } {
+  const params = Object.create(null) as Record<string, string>;
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (Object.hasOwn(params, k)) return { twice: k };
+    params[k] = v;
+  }
+  return { params };
+}
+
+/**
+ * The authorization request's own checks (after its client and redirect are known): the OAuth
+ * error to answer, or the scopes it asks for.
+ */
+export function checkAuthorizeRequest(
+  params: Record<string, string>,
+  resource: string,
+): { error: string; description: string } | { scopes: OAuthScope[] } {
+  const fail = (error: string, description: string) => ({ error, description });
+  if (params.response_type !== 'code')
+    return fail('unsupported_response_type', 'response_type must be code');
+  if (!params.code_challenge || !validChallenge(params.code_challenge))
+    return fail('invalid_request', 'code_challenge is required (PKCE, 43 base64url characters)');
+  if (params.code_challenge_method !== 'S256')
+    return fail('invalid_request', 'code_challenge_method must be S256');
+  const scopes = parseScopes(params.scope);
+  if ('unknown' in scopes)
+    return fail(
+      'invalid_scope',
+      `unknown scope ${scopes.unknown}; this server offers household:read and household:write`,
+    );
+  if (params.resource !== undefined && params.resource !== resource)
+    return fail('invalid_target', `resource must be ${resource}`);
+  return { scopes: scopes.scopes };
 }

@@ -134,10 +134,10 @@ describe('OAuth and /mcp at each of the daemon’s addresses (no publicUrl)', fu
       resource: `http://${A}/mcp`,
     });
     const r = await at(B, `/oauth/authorize?${q.toString()}`);
-    expect(r.status).to.equal(303);
-    const back = new URL(String(r.headers.location));
-    expect(back.searchParams.get('error')).to.equal('invalid_target');
-    expect(back.searchParams.get('error_description')).to.equal(`resource must be http://${B}/mcp`);
+    // A client nobody granted yet is told on the daemon's own page, not at its redirect.
+    expect(r.status).to.equal(400);
+    expect(r.headers.location).to.equal(undefined);
+    expect(r.text).to.include(`(invalid_target): resource must be http://${B}/mcp`);
   });
 
   it("lets /mcp answer at this machine's interface addresses and refuses a foreign name", async () => {

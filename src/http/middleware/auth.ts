@@ -1,7 +1,9 @@
 /**
  * API key authentication (docs/api.md): `x-api-key: hk_<keyId>_<secret>`; the secret's SHA-256 is
  * compared in constant time. No, malformed, unknown or revoked key → 401. A path family that is
- * not the key's family → 403, whether or not it exists. A missing scope → 403.
+ * not the key's family → 403, whether or not it exists. A missing scope → 403. An MCP tool
+ * call's request carries the inner-call proof (rateLimit.ts): then it is not counted again,
+ * and its credential may be an OAuth access token (good for /mcp only, so never without it).
  */
 import type Koa from 'koa';
 import { Forbidden } from '../../domain/shared/errors.js';
@@ -10,7 +12,8 @@ import { verifyApiKey } from '../../family/keys.js';
 import { hasScope } from '../../family/scopes.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../../store/types.js';
 import type { Store } from '../../store/store.js';
-import { FORWARD_PROOF_HEADER, type Services } from '../route.js';
+import type { Services } from '../route.js';
+import { INNER_CALL_HEADER } from './rateLimit.js';
 
 const TOUCH_EVERY_MS = 10 * 60_000;
 
@@ -59,6 +62,30 @@ function byTicket(services: Services, ticket: string): Omit<Verified, 'version'>
   return { key, family: services.store.getFamily(key.familyId) };
 }
 
+/**
+ * Who a presented credential is: a ticket, an inner call of this process (an MCP tool call:
+ * an API key, or an OAuth access token, which REST takes only so), or an API key.
+ */
+function verifyPresented(
+  ctx: Koa.Context,
+  services: Services,
+  cache: KeyCache,
+  presented: string,
+): (Omit<Verified, 'version'> & { grantId?: string }) | null {
+  if (ctx.state.ticketed) return ctx.state.ticketed as Omit<Verified, 'version'>;
+  const proof = ctx.get(INNER_CALL_HEADER);
+  if (proof && services.limits.inner.verify(presented, proof)) {
+    ctx.state.innerCall = true;
+    // /mcp made this call after checking the token for its own address (RFC 8707 audience).
+    const grant = services.grants?.verifyAccess(presented, null);
+    if (grant) return { key: grant.key, family: grant.family, grantId: grant.grant.id };
+  }
+  // An API key is good on REST with or without a proof (one made by another process — a tool
+  // call that reached another cluster node — only means it is counted here as well); a token
+  // is not a key, so without a valid proof it is refused here.
+  return cache.verify(presented);
+}
+
 export function authenticate(
   services: Services,
   scope: Scope,
@@ -75,17 +102,11 @@ export function authenticate(
           'The stream ticket is not valid (unknown, used, expired, or its key was revoked)',
         );
     } else if (!presented) throw new Unauthorized('The x-api-key header is missing');
-    const proof = ctx.get(FORWARD_PROOF_HEADER);
-    // A tool call of /mcp made with an OAuth grant: the grant acts as a key of its family.
-    const forwarded =
-      presented && proof && services.grants
-        ? services.grants.verifyForwarded(presented, proof)
-        : null;
-    const verified = ctx.state.ticketed ?? forwarded ?? (proof ? null : cache.verify(presented));
+    const verified = verifyPresented(ctx, services, cache, presented);
     if (!verified)
       throw new Unauthorized('The API key is not valid (unknown, malformed or revoked)');
-    const { key, family } = verified;
-    if (forwarded) ctx.state.grantId = forwarded.grant.id;
+    const { key, family, grantId } = verified;
+    if (grantId) ctx.state.grantId = grantId;
     ctx.state.key = key;
     if (!family || family.slug !== ctx.params.familySlug) {
       throw new Forbidden('This API key does not belong to that family');
@@ -94,7 +115,7 @@ export function authenticate(
     ctx.state.family = family;
     const now = services.now();
     if (
-      !forwarded &&
+      !grantId &&
       (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS)
     ) {
       key.lastUsedAt = now.toISOString();

@@ -1,13 +1,25 @@
 /**
- * Rate limits (docs/api.md), fixed one-minute windows kept in memory:
- * - per API key (`rateLimit.perMinute`) on every family route, with RateLimit-* headers;
- * - per client address (`rateLimit.publicPerMinute`) for traffic without a valid key: every
- *   request to a public route (share feeds, plan pages), and every answer 401 — an address that
- *   has spent its 401s is refused before its key is even looked at, so keys cannot be guessed
- *   at line rate.
- * Past a limit → 429 with Retry-After (seconds until the window resets), in the error shape.
- * The clock is injected so tests move time instead of waiting.
+ * The daemon's one limiter (docs/api.md, "Limits on every door"): fixed one-minute windows kept
+ * in memory, one instance per daemon (`Services.limits`) shared by every door — REST, the live
+ * stream, the public pages and the family display, CalDAV, MCP and the OAuth consent page — so
+ * a budget is the same whichever door a request comes through:
+ *
+ * - per credential (`rateLimit.perMinute`): an API key (`key:<keyId>`), an assistant's OAuth
+ *   grant (`grant:<grantId>`, never its approving key's budget), a public link's token
+ *   (`display:<id>`, `share:<hash>`);
+ * - per client address (`rateLimit.publicPerMinute`): every request without a credential (the
+ *   public pages, the OAuth endpoints), and every request whose credential failed. A request
+ *   whose credential is valid is never refused for what others sent from its address: the
+ *   credential is checked first (a hash and a constant-time compare), and only failures spend
+ *   and meet the address's budget — so bad keys are still cut off at line rate.
+ *
+ * Each door answers "over the limit" in its own form (REST's error JSON, CalDAV's DAV:error,
+ * MCP's JSON-RPC error), always with status 429, `Retry-After` and the RateLimit-* headers.
+ * A request one door sends to another inside this process (an MCP tool call answered by REST)
+ * carries an `InnerCalls` proof and is not counted twice. The clock is injected so tests move
+ * time instead of waiting.
  */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type Koa from 'koa';
 import { HttpError, Unauthorized } from '../errors.js';
@@ -15,7 +27,9 @@ import { HttpError, Unauthorized } from '../errors.js';
 const WINDOW_MS = 60_000;
 
 export interface Taken {
+  /** Seconds until the window resets when this request is over the limit, else null. */
   retryAfter: number | null;
+  limit: number;
   remaining: number;
   reset: number;
 }
@@ -33,8 +47,9 @@ export class RateLimiter {
     const w = this.window(id, now);
     w.count++;
     const reset = Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000));
-    if (w.count > this.perMinute) return { retryAfter: reset, remaining: 0, reset };
-    return { retryAfter: null, remaining: this.perMinute - w.count, reset };
+    const limit = this.perMinute;
+    if (w.count > limit) return { retryAfter: reset, limit, remaining: 0, reset };
+    return { retryAfter: null, limit, remaining: limit - w.count, reset };
   }
 
   /** Seconds until `id` may be counted again when its window is full, else null; counts nothing. */
@@ -60,30 +75,191 @@ export class RateLimiter {
   }
 }
 
-function limited(message: string, retryAfter: number): HttpError {
-  return new HttpError(429, 'rate_limited', message, undefined, {
-    'Retry-After': String(retryAfter),
+/** What a budget is named after: a key, a grant (its own bucket), a public link's token. */
+export type Credential =
+  | { kind: 'key'; keyId: string; grantId?: string | undefined }
+  | { kind: 'display'; displayId: string }
+  | { kind: 'share'; tokenHash: string };
+
+/** The bucket a credential's requests count in, and how its 429 names it. */
+export function bucketOf(c: Credential): { bucket: string; what: string } {
+  switch (c.kind) {
+    case 'key':
+      return c.grantId
+        ? { bucket: `grant:${c.grantId}`, what: 'this OAuth grant' }
+        : { bucket: `key:${c.keyId}`, what: 'this API key' };
+    case 'display':
+      return { bucket: `display:${c.displayId}`, what: 'this display link' };
+    case 'share':
+      // A prefix of the token's SHA-256 is enough to tell links apart, and names no secret.
+      return { bucket: `share:${c.tokenHash.slice(0, 24)}`, what: 'this share link' };
+    default: {
+      const never: never = c;
+      return never;
+    }
+  }
+}
+
+/** A request over its budget: the seconds to wait and the sentence a door shows. */
+export interface Limited {
+  retryAfter: number;
+  message: string;
+}
+
+/**
+ * The limits every door applies (see the file's comment). One instance per daemon; doors take
+ * it from `Services.limits`.
+ */
+export class DoorLimits {
+  private readonly perCredential: RateLimiter;
+  private readonly perAddress: RateLimiter;
+  readonly inner = new InnerCalls();
+
+  constructor(config: { perMinute: number; publicPerMinute: number }, now: () => number) {
+    this.perCredential = new RateLimiter(config.perMinute, now);
+    this.perAddress = new RateLimiter(config.publicPerMinute, now);
+  }
+
+  /** Counts one request of a credential. */
+  credential(c: Credential): Taken & { limited: Limited | null } {
+    const { bucket, what } = bucketOf(c);
+    const t = this.perCredential.take(bucket);
+    return { ...t, limited: over(t, `Too many requests for ${what}`) };
+  }
+
+  /** Counts one request without a credential from this client address (public pages, OAuth). */
+  address(ip: string): Taken & { limited: Limited | null } {
+    const t = this.perAddress.take(`public ${addressBucket(ip)}`);
+    return { ...t, limited: over(t, 'Too many requests from this address') };
+  }
+
+  /**
+   * A request whose credential failed, from this address: null when it is to be answered 401
+   * (and it is counted), else the wait — the address has had `publicPerMinute` failures this
+   * minute, so this one is answered 429 without being counted again.
+   */
+  failure(
+    ip: string,
+    sentence = 'Too many requests with a missing or invalid API key from this address',
+  ): Limited | null {
+    const bucket = `401 ${addressBucket(ip)}`;
+    const wait = this.perAddress.blocked(bucket);
+    if (wait !== null) return { retryAfter: wait, message: `${sentence}; try again in ${wait} s` };
+    this.perAddress.take(bucket);
+    return null;
+  }
+}
+
+function over(t: Taken, sentence: string): Limited | null {
+  return t.retryAfter === null
+    ? null
+    : { retryAfter: t.retryAfter, message: `${sentence}; try again in ${t.retryAfter} s` };
+}
+
+/** The RateLimit-* headers of an answer counted in a budget. */
+export function limitHeaders(t: Taken): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(t.limit),
+    'RateLimit-Remaining': String(t.remaining),
+    'RateLimit-Reset': String(t.reset),
+  };
+}
+
+/** The header an inner call (an MCP tool call sent to REST by this process) carries its proof in. */
+export const INNER_CALL_HEADER = 'x-household-forwarded';
+
+/**
+ * Proofs that a request was sent by a door of this very process for a client that door has
+ * already authenticated and counted: an HMAC of the presented credential under a key only this
+ * process knows. REST serves such a request without counting it again, and only with such a
+ * proof takes an OAuth access token (tokens are for /mcp alone).
+ */
+export class InnerCalls {
+  private readonly key = randomBytes(32);
+
+  proof(credential: string): string {
+    return createHmac('sha256', this.key).update(credential).digest('hex');
+  }
+
+  verify(credential: string, proof: string): boolean {
+    if (!/^[0-9a-f]{64}$/.test(proof)) return false;
+    return timingSafeEqual(Buffer.from(this.proof(credential), 'hex'), Buffer.from(proof, 'hex'));
+  }
+}
+
+function limitedError(l: Limited): HttpError {
+  return new HttpError(429, 'rate_limited', l.message, undefined, {
+    'Retry-After': String(l.retryAfter),
   });
 }
 
-function setHeaders(ctx: Koa.Context, limiter: RateLimiter, r: Taken): void {
-  ctx.set('RateLimit-Limit', String(limiter.perMinute));
-  ctx.set('RateLimit-Remaining', String(r.remaining));
-  ctx.set('RateLimit-Reset', String(r.reset));
+/**
+ * REST, per credential; runs after authentication has put the key (and the grant) on
+ * `ctx.state`. An inner call was counted by the door the client spoke to.
+ */
+export function rateLimit(limits: DoorLimits): Koa.Middleware {
+  return async (ctx, next) => {
+    if (!ctx.state.innerCall) {
+      const t = limits.credential({
+        kind: 'key',
+        keyId: ctx.state.key.id as string,
+        grantId: ctx.state.grantId as string | undefined,
+      });
+      ctx.set(limitHeaders(t));
+      if (t.limited) throw limitedError(t.limited);
+    }
+    await next();
+  };
 }
 
-/** Per API key; runs after authentication has put the key on `ctx.state`. */
-export function rateLimit(limiter: RateLimiter): Koa.Middleware {
+/**
+ * A public route: per client address first, then — once the route has found what its token
+ * opens — per token (`countToken`, called by the route), so a leaked link is limited like a key
+ * whatever the addresses it is used from.
+ */
+export function publicRateLimit(limits: DoorLimits): Koa.Middleware {
   return async (ctx, next) => {
-    const keyId: string = ctx.state.key.id;
-    const r = limiter.take(keyId);
-    setHeaders(ctx, limiter, r);
-    if (r.retryAfter !== null)
-      throw limited(
-        `Too many requests for this API key; try again in ${r.retryAfter} s`,
-        r.retryAfter,
-      );
+    const t = limits.address(ctx.ip);
+    ctx.set(limitHeaders(t));
+    if (t.limited) throw limitedError(t.limited);
     await next();
+  };
+}
+
+/**
+ * Counts a public link's request in its own budget (after `publicRateLimit` counted the
+ * address); the headers show whichever budget has less left. Throws the 429.
+ */
+export function countToken(ctx: Koa.Context, limits: DoorLimits, c: Credential): void {
+  const t = limits.credential(c);
+  if (t.remaining < Number(ctx.response.get('RateLimit-Remaining') || Infinity))
+    ctx.set(limitHeaders(t));
+  if (t.limited) throw limitedError(t.limited);
+}
+
+/**
+ * Wraps authentication: the credential is checked first; a 401 of the wrapped middleware
+ * spends the address's budget of failures, and past it the answer is 429 instead. A valid
+ * credential is served whatever else came from the address.
+ */
+export function failedCredentials(
+  limits: DoorLimits,
+  authenticate: Koa.Middleware,
+): Koa.Middleware {
+  return async (ctx, next) => {
+    let authenticated = false;
+    try {
+      await authenticate(ctx, () => {
+        authenticated = true;
+        return next();
+      });
+    } catch (err) {
+      if (!authenticated && err instanceof Unauthorized) {
+        const l = limits.failure(ctx.ip);
+        if (l) throw limitedError(l);
+      }
+      throw err;
+    }
   };
 }
 
@@ -110,47 +286,4 @@ export function addressBucket(ip: string): string {
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
-}
-
-/** Every request of a public route, counted per client address. */
-export function publicRateLimit(limiter: RateLimiter): Koa.Middleware {
-  return async (ctx, next) => {
-    const r = limiter.take(`public ${addressBucket(ctx.ip)}`);
-    setHeaders(ctx, limiter, r);
-    if (r.retryAfter !== null)
-      throw limited(
-        `Too many requests from this address; try again in ${r.retryAfter} s`,
-        r.retryAfter,
-      );
-    await next();
-  };
-}
-
-/**
- * Wraps authentication: an address whose 401s have reached the limit gets 429 before its key is
- * checked (whether or not the key is good); each 401 the wrapped middleware answers is counted.
- */
-export function unauthorizedRateLimit(
-  limiter: RateLimiter,
-  authenticate: Koa.Middleware,
-): Koa.Middleware {
-  return async (ctx, next) => {
-    const bucket = `401 ${addressBucket(ctx.ip)}`;
-    const wait = limiter.blocked(bucket);
-    if (wait !== null)
-      throw limited(
-        `Too many requests with a missing or invalid API key from this address; try again in ${wait} s`,
-        wait,
-      );
-    let authenticated = false;
-    try {
-      await authenticate(ctx, () => {
-        authenticated = true;
-        return next();
-      });
-    } catch (err) {
-      if (!authenticated && err instanceof Unauthorized) limiter.take(bucket);
-      throw err;
-    }
-  };
 }
