@@ -47,6 +47,8 @@ import streamRoutes from './stream/routes.js';
 import { StreamTickets } from './stream/tickets.js';
 import { DisplayWeatherCache } from './public/displayWeather.js';
 import { DisplayStreams } from './public/displayStream.js';
+import { RateLimiter } from './http/middleware/rateLimit.js';
+import { idempotencyGate } from './http/middleware/idempotency.js';
 import { caldavDoor } from './caldav/door.js';
 import { bootstrap, type BootstrapHooks } from './bootstrap.js';
 import { startHousekeeping } from './housekeeping.js';
@@ -210,6 +212,9 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       onOpen: () => requests.add(-1),
       onClose: () => requests.add(1),
     }),
+    // An interactive display's actions: counted per display, idempotent per display.
+    limiter: new RateLimiter(config.display.actionsPerMinute, () => now().getTime()),
+    replays: idempotencyGate(store, now),
   };
   // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
   const authority = new OAuthAuthority({ store, registry, now, newId });

@@ -28,7 +28,8 @@ import type { FollowedLog } from '../stream/log.js';
 import type { DisplayWeatherCache } from '../public/displayWeather.js';
 import type { DisplayStreams } from '../public/displayStream.js';
 import type { Addresses } from '../addresses.js';
-import type { DoorLimits } from './middleware/rateLimit.js';
+import type { DoorLimits, RateLimiter } from './middleware/rateLimit.js';
+import type { IdempotencyGate } from './middleware/idempotency.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -57,8 +58,17 @@ export interface Services {
   stream: { hub: StreamHub; tickets: StreamTickets; log: FollowedLog };
   /** The one limiter of every door: budgets per key, grant, link and client address. */
   limits: DoorLimits;
-  /** The family displays: the weather they show and their open streams. */
-  display: { weather: DisplayWeatherCache; streams: DisplayStreams };
+  /**
+   * The family displays: the weather they show, their open streams, and for their actions a
+   * limiter of their own (`display.actionsPerMinute`, bucket `display:<id>`) and the
+   * Idempotency-Key rules scoped to the display.
+   */
+  display: {
+    weather: DisplayWeatherCache;
+    streams: DisplayStreams;
+    limiter: RateLimiter;
+    replays: IdempotencyGate;
+  };
   /** A cluster node's membership (docs/scaling.md); absent on the embedded daemon. */
   cluster?: ClusterRuntime;
 }
@@ -170,6 +180,11 @@ export interface RouteDef<Q = any, B = any> {
   }[];
   /** Also authenticated by a one-connection `?ticket=` (the live stream; see src/stream/tickets.ts). */
   ticketed?: boolean;
+  /**
+   * A public route that requires `Idempotency-Key` and keeps its answers (a display's actions,
+   * scoped to the display): the document lists the header as required, and the replay answers.
+   */
+  idempotencyKey?: 'required';
   /** Extra error statuses this route answers (besides 400/401/403/404 and 409 on writes). */
   errors?: number[];
   handler: (ctx: HandlerContext<Q, B>) => HandlerResult;

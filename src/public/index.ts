@@ -7,8 +7,9 @@ import calendarFeed from './calendarFeed.js';
 import planIcs from './planIcs.js';
 import planPage from './planPage.js';
 import displayPage from './displayPage.js';
+import displayActions from './displayActions.js';
 
 export function publicRoutes(): RouteDef[] {
   // The .ics route first: /p/:token would otherwise take "<token>.ics" as its token.
-  return [...calendarFeed, ...planIcs, ...planPage, ...displayPage];
+  return [...calendarFeed, ...planIcs, ...planPage, ...displayPage, ...displayActions];
 }
