@@ -54,3 +54,21 @@ export function addressLines(
     : 'Other devices cannot reach it: it listens on this machine only (server.host).\n';
   return `${others}On this machine: ${addresses.local}\n`;
 }
+
+/**
+ * What the start warns about in the configuration of addresses: a set publicUrl naming
+ * localhost while every interface listens, and the deprecated `server.trustProxy`.
+ */
+export function addressWarnings(
+  server: { host: string; publicUrl: string | null; trustProxy?: boolean | undefined },
+  port: number,
+): string[] {
+  const warnings: string[] = [];
+  const local = publicUrlWarning(server.host, server.publicUrl, port);
+  if (local) warnings.push(local);
+  if (server.trustProxy === true)
+    warnings.push(
+      'server.trustProxy is deprecated: it trusts every peer; list your reverse proxy in server.trustedProxies instead (docs/upgrading.md)',
+    );
+  return warnings;
+}

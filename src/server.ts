@@ -36,7 +36,7 @@ import { webhookCheckpoint } from './domain/webhooks/destinations.js';
 import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
-import { publicUrlWarning } from './banner.js';
+import { addressWarnings, publicUrlWarning } from './banner.js';
 import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
 import { OAuthAuthority } from './oauth/authority.js';
 import { oauthDoor } from './oauth/endpoints.js';
@@ -312,14 +312,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   cluster?.listening(port);
   addresses.listening(port);
   const url = addresses.local;
-  // A publicUrl naming localhost on all interfaces points every link at the reader's machine.
-  const warning = publicUrlWarning(config.server.host, config.server.publicUrl, port);
-  if (warning)
-    logger.warn({ publicUrl: config.server.publicUrl, host: config.server.host }, warning);
-  if (config.server.trustProxy === true)
-    logger.warn(
-      'server.trustProxy is deprecated: it trusts every peer; list your reverse proxy in server.trustedProxies instead (docs/upgrading.md)',
-    );
+  const warnings = addressWarnings(config.server, port);
+  for (const w of warnings) logger.warn({ publicUrl: config.server.publicUrl }, w);
 
   // 3. First start on an empty store: a family and its admin key, printed once — only now that
   //    the server listens, so the key is never printed by a start that then fails. A store whose
@@ -334,7 +328,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
         logger,
         addresses,
         opts,
-        publicUrlUnusable: warning !== null,
+        publicUrlUnusable:
+          publicUrlWarning(config.server.host, config.server.publicUrl, port) !== null,
       });
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));

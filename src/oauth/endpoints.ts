@@ -54,6 +54,13 @@ export interface OAuthDoor {
  * each. A code, and the grant made from it, is bound to the resource of the origin it was
  * approved at (RFC 8707), and its tokens are accepted by /mcp at that origin alone.
  */
+/** A metadata document: cacheable, and different per address it is asked at (Host, or a trusted proxy's). */
+function answerDocument(ctx: Koa.Context, body: Record<string, unknown>): void {
+  ctx.set('Cache-Control', 'public, max-age=300');
+  ctx.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+  ctx.body = body;
+}
+
 export function oauthDoor(
   services: Services,
   store: Store,
@@ -102,13 +109,7 @@ export function oauthDoor(
         `${ctx.method} is not allowed here; it takes ${allowed.join(', ')}`,
       );
     }
-    if (doc) {
-      // The answer depends on the address it was asked at (Host, or a trusted proxy's).
-      ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
-      ctx.body = doc(urlsFor(ctx));
-      return;
-    }
+    if (doc) return answerDocument(ctx, doc(urlsFor(ctx)));
     ctx.set('Cache-Control', 'no-store');
     switch (ctx.path) {
       case OAUTH_PATHS.register: {
