@@ -9,6 +9,7 @@
  *   npm run build && node dist/bench/backup.js      # --families=200 --entries=500
  */
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,6 +24,7 @@ const FAMILIES = arg('families', 200);
 const ENTRIES = arg('entries', 500);
 const BIN = resolve(fileURLToPath(import.meta.url), '../../../bin/household-organizer');
 
+const run = promisify(execFile);
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -89,13 +91,7 @@ async function main(): Promise<void> {
       await reads(url, f.apiKey, new Promise(() => undefined), 1_000); // warm
       const idle = await reads(url, f.apiKey, new Promise(() => undefined), 3_000);
       const started = Date.now();
-      const cli = new Promise<void>((ok, fail) =>
-        execFile(
-          process.execPath,
-          [BIN, 'backup', join(dir, 'cli'), '--data-dir', dataDir],
-          (err) => (err ? fail(err) : ok()),
-        ),
-      );
+      const cli = run(process.execPath, [BIN, 'backup', join(dir, 'cli'), '--data-dir', dataDir]);
       const during = await reads(url, f.apiKey, cli, 60_000);
       await cli;
       const cliMs = Date.now() - started;

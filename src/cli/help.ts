@@ -51,8 +51,9 @@ export const COMMANDS: CommandSpec[] = [
     args: [],
     summary: 'run the daemon',
     details: [
-      'Serves the API, the share pages and feeds, and runs scheduled jobs. Logs are JSON lines on stdout;',
-      'the first start on an empty store creates family "home" and prints its admin key once, on stderr.',
+      'Serves the API, the share pages and feeds, and runs scheduled jobs (and backups with backup.every).',
+      'Logs go to stdout: readable on a terminal, JSON lines otherwise (log.format). The first start on an',
+      'empty store creates family "home" and prints its admin key and the addresses to use once, on stderr.',
       'SIGTERM or SIGINT stop it cleanly within 10 s (in-flight requests finish, writes are committed).',
     ],
     options: [
