@@ -41,13 +41,33 @@ describe('household-organizer --help and <command> --help', function () {
       'HOUSEHOLD_HOST',
       'HOUSEHOLD_PORT',
       'HOUSEHOLD_PUBLIC_URL',
+      'HOUSEHOLD_TRUSTED_PROXIES',
       'HOUSEHOLD_LOG_LEVEL',
+      'HOUSEHOLD_LOG_FORMAT',
+      'HOUSEHOLD_METRICS',
+      'HOUSEHOLD_METRICS_TOKEN',
+      'HOUSEHOLD_BACKUP_EVERY',
+      'HOUSEHOLD_BACKUP_KEEP',
+      'HOUSEHOLD_BACKUP_DIR',
       'HOUSEHOLD_NATS_SERVERS',
       'HOUSEHOLD_CLUSTER_SECRET',
     ]) {
       expect(r.stdout).to.include(`  ${name} `);
     }
-    expect(ENVIRONMENT).to.have.length(11);
+    // Every variable src/config.ts reads is listed.
+    const read = new Set(
+      [
+        ...readFileSync(new URL('../../../src/config.ts', import.meta.url), 'utf8').matchAll(
+          /env\.(HOUSEHOLD_[A-Z_]+)/g,
+        ),
+      ].map((m) => m[1]),
+    );
+    for (const name of read)
+      expect(
+        ENVIRONMENT.map(([n]) => n),
+        name,
+      ).to.include(name);
+    expect(ENVIRONMENT).to.have.length(18);
     for (const code of [0, 1, 2, 70, 78])
       expect(r.stdout).to.match(new RegExp(`\\n  ${code} +\\S`));
     expect(EXIT_CODES.map(([c]) => c)).to.deep.equal([0, 1, 2, 70, 78]);
