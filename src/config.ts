@@ -168,8 +168,8 @@ export const ConfigStruct = object({
     publicUrl: nullable(PublicUrl),
     bodyLimitBytes: min(integer(), 1),
     /**
-     * Peers whose `X-Forwarded-For`, `-Host` and `-Proto` count (a reverse proxy, the other
-     * nodes of a cluster): IPs and CIDR ranges. Anyone else's are ignored.
+     * Peers whose `X-Forwarded-For`, `-Host` and `-Proto` count (reverse proxies): IPs and
+     * CIDR ranges. Anyone else's are ignored.
      */
     trustedProxies: array(ProxyAddress),
     /**

@@ -81,6 +81,8 @@ export class ClusterRuntime implements Ownership {
     try {
       const follower = new Follower(store, node.log, logger);
       await follower.start();
+      // Appends learn from the follower which message came before theirs (log.ts, `confirm`).
+      node.log.predecessors = follower;
       await follower.reached(await node.log.head());
       const directory = new ReplicatedDirectory(store, node.log, follower);
       const runtime = new ClusterRuntime(config, node, follower, directory, now);

@@ -22,7 +22,12 @@ import type { Metrics } from '../metrics.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
 import { failedCredentials, publicRateLimit, rateLimit } from './middleware/rateLimit.js';
 import { jsonBody } from './middleware/body.js';
-import { idempotency, keptAnswer, type IdempotencyIntent } from './middleware/idempotency.js';
+import {
+  idempotency,
+  keptAnswer,
+  keptUnder,
+  type IdempotencyIntent,
+} from './middleware/idempotency.js';
 import type { FamilyActor } from '../family/actor.js';
 import type { Caller } from '../domain/shared/state.js';
 import { validateInput } from './validate.js';
@@ -50,7 +55,8 @@ export function createApp(
   const router = new Router();
   const limit = rateLimit(services.limits);
   const publicLimit = publicRateLimit(services.limits);
-  const idem = idempotency(services.store, services.now);
+  // A repeat is looked for once the family runs here (a cluster takeover caught it up).
+  const idem = idempotency(services.store, services.now, (family) => services.registry.get(family));
   const keyCache = new KeyCache(services.store);
   const body = jsonBody(services.config.server.bodyLimitBytes);
 
@@ -179,7 +185,9 @@ function handle(def: RouteDef, services: Services, familyRoute: boolean): Koa.Mi
 
 /**
  * The family as a handler sees it: the actor bound to the calling key and the request's
- * Idempotency-Key.
+ * Idempotency-Key. The actor decides whether a command repeats an answered request; once one
+ * command of this request kept its answer, the request's later commands replace that answer
+ * instead of being taken for repeats of it.
  */
 function familyHandle(
   actor: FamilyActor,
@@ -187,21 +195,31 @@ function familyHandle(
   intent: IdempotencyIntent | undefined,
   okStatus: number,
 ): FamilyHandle {
+  let keptOwn = false;
   return {
     info: actor.family,
     read: (fn) => actor.read(fn),
-    execute: (command, answer) =>
-      actor.execute(command, caller, {
+    execute: async (command, answer) => {
+      let keeping = false;
+      const idempotency =
+        intent &&
+        keptUnder(
+          intent,
+          (a: unknown) => {
+            keeping = true;
+            return isWithStatus(a)
+              ? keptAnswer(intent, a.status, a.body)
+              : keptAnswer(intent, okStatus, a);
+          },
+          !keptOwn,
+        );
+      const result = await actor.execute(command, caller, {
         ...(answer ? { answer } : {}),
-        ...(intent
-          ? {
-              idempotency: (a: unknown) =>
-                isWithStatus(a)
-                  ? keptAnswer(intent, a.status, a.body)
-                  : keptAnswer(intent, okStatus, a),
-            }
-          : {}),
-      }),
+        ...(idempotency ? { idempotency } : {}),
+      });
+      if (keeping) keptOwn = true;
+      return result;
+    },
   };
 }
 

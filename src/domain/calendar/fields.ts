@@ -10,6 +10,7 @@ import { activePerson } from '../people/people.js';
 import type { Issue, Path } from '../shared/errors.js';
 import type { FamilyState } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
+import { resolveTimeZone } from '../shared/zones.js';
 import { weekdayOrdinal } from './recurrence.js';
 import {
   EVENT_FIELDS,
@@ -29,6 +30,7 @@ type Data = Record<string, unknown>;
 /** The fields applyFields takes with code of its own below. */
 const OWN_CODE = [
   'allDay',
+  'timeZone',
   'responsiblePersonIds',
   'attendance',
   'repeatFrequency',
@@ -71,7 +73,29 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     }
     d[k] = v;
   }
+  applyTiming(d, p, issues);
+  applyRepeat(d, p, issues);
+  applyPeople(d, p);
+  if (p.reminders !== undefined) {
+    const reminders = p.reminders.map((r, i) => reminder(r, ['reminders', i], issues));
+    if (reminders.length) d.reminders = reminders;
+    else delete d.reminders;
+  }
+  applyTravelPlan(d, p, issues);
+  for (const [k, v] of Object.entries(p.data ?? {})) {
+    if (EVENT_KEYS.has(k)) {
+      issues.push({ path: ['data', k], message: `is an event field: send ${k} at the top level` });
+      continue;
+    }
+    if (v === null) delete d[k];
+    else d[k] = v;
+  }
+  checkPeople(state, base, d, issues);
+  return d;
+}
 
+/** All-day, times and the zone they are in. */
+function applyTiming(d: Data, p: EventPatch, issues: Issue[]): void {
   // All-day and times: switching one way clears the other, sending both is a contradiction.
   if (p.allDay === true) {
     for (const k of ['time', 'endTime', 'durationMinutes'] as const) {
@@ -88,6 +112,21 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     delete d.allDay;
   }
 
+  if (p.timeZone === null) delete d.timeZone;
+  else if (p.timeZone !== undefined) {
+    // Kept as the client named it once resolved (Windows names and other casings → IANA), even
+    // when it is the family's zone: an event given a zone keeps it when the family moves.
+    const zone = resolveTimeZone(p.timeZone);
+    if (zone) d.timeZone = zone;
+    else
+      issues.push({
+        path: ['timeZone'],
+        message: `is not a time zone: ${JSON.stringify(p.timeZone.slice(0, 80))} (send an IANA name such as Europe/Berlin)`,
+      });
+  }
+}
+
+function applyRepeat(d: Data, p: EventPatch, issues: Issue[]): void {
   if (p.repeatFrequency !== undefined) {
     if (p.repeatFrequency === 'none') {
       for (const k of REPEAT_KEYS) {
@@ -107,7 +146,10 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     if (p.repeatDays === null || p.repeatDays.length === 0) delete d.repeatDays;
     else d.repeatDays = Array.from(new Set(p.repeatDays)).sort((a, b) => a - b);
   }
+}
 
+/** Responsible people (deduplicated) and attendance (merged per person). */
+function applyPeople(d: Data, p: EventPatch): void {
   if (p.responsiblePersonIds !== undefined) {
     const ids = Array.from(new Set(p.responsiblePersonIds));
     if (ids.length) d.responsiblePersonIds = ids;
@@ -125,13 +167,9 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     if (Object.keys(att).length) d.attendance = att;
     else delete d.attendance;
   }
+}
 
-  if (p.reminders !== undefined) {
-    const reminders = p.reminders.map((r, i) => reminder(r, ['reminders', i], issues));
-    if (reminders.length) d.reminders = reminders;
-    else delete d.reminders;
-  }
-
+function applyTravelPlan(d: Data, p: EventPatch, issues: Issue[]): void {
   if (p.clearTravelPlan && p.travelPlan)
     issues.push({ path: ['travelPlan'], message: 'cannot be set together with clearTravelPlan' });
   if (p.clearTravelPlan || p.travelPlan === null) delete d.travelPlan;
@@ -144,18 +182,6 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
       arriveEarlyMinutes: p.travelPlan.arriveEarlyMinutes ?? 0,
     };
   }
-
-  for (const [k, v] of Object.entries(p.data ?? {})) {
-    if (EVENT_KEYS.has(k)) {
-      issues.push({ path: ['data', k], message: `is an event field: send ${k} at the top level` });
-      continue;
-    }
-    if (v === null) delete d[k];
-    else d[k] = v;
-  }
-
-  checkPeople(state, base, d, issues);
-  return d;
 }
 
 function reminder(r: ReminderInput, path: Path, issues: Issue[]): Reminder {

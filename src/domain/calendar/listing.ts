@@ -5,7 +5,9 @@
  * inclusive window and everything is sorted by (date, all-day first, time, title, id,
  * occurrenceDate). Each series yields its occurrences lazily in that order, and a k-way merge
  * over all series takes only as many as the page needs (limit + 1 to know whether more follow),
- * so a one-year window of hundreds of series costs a page, not a year. Occurrences moved to
+ * so a one-year window of hundreds of series costs a page, not a year; a page also looks at
+ * no more than SCAN_BUDGET of them, so a filter that matches little cannot make it walk a
+ * century (the page then ends early with a cursor). Occurrences moved to
  * another date by an exception do not fit their series' order and form one extra sorted stream.
  *
  * The sort key and items, and the cached unexpanded order, are in listingItems.ts.
@@ -18,10 +20,19 @@ import type { EntryStatus } from '../collections/types.js';
 import { Invalid } from '../shared/errors.js';
 import { PAGE_LIMIT } from '../shared/paging.js';
 import type { FamilyState } from '../shared/state.js';
-import { addDays, localToInstant, todayIn } from '../shared/time.js';
+import { addDays, todayIn } from '../shared/time.js';
 import { eventView, isSeries, occurrenceData, occurrenceView, type EventView } from './events.js';
-import { seriesStarts } from './series.js';
-import { compare, item, occurrencesOf, prepared, type Item, type Key } from './listingItems.js';
+import { endMs, seriesStarts } from './series.js';
+import {
+  compare,
+  item,
+  occurrencesOf,
+  prepared,
+  slack,
+  within,
+  type Item,
+  type Key,
+} from './listingItems.js';
 import type { EventData, EventRecord } from './types.js';
 import { collectText } from '../shared/text.js';
 
@@ -41,19 +52,21 @@ export interface EventPage {
 }
 
 /**
- * When an event (or occurrence) is over: its endDate/endTime, else start + durationMinutes,
- * else start + 60 minutes, else (no time) the end of its last day — in the family's zone.
- * A timed event with a later endDate but no endTime ends with that day.
+ * When an event (or occurrence) is over (series.ts, endMs): its endDate/endTime, else start +
+ * durationMinutes, else start + 60 minutes, else (no time) the end of its last day — in its own
+ * zone (`tz`, the family's, when it has none).
  */
 export function eventEnd(d: EventData, tz: string): Date {
-  const allDay = d.allDay === true || d.time === undefined;
-  if (allDay) return localToInstant(addDays(d.endDate ?? d.date, 1), '00:00', tz);
-  if (d.endTime !== undefined) return localToInstant(d.endDate ?? d.date, d.endTime, tz);
-  if (d.endDate !== undefined && d.endDate > d.date)
-    return localToInstant(addDays(d.endDate, 1), '00:00', tz);
-  return new Date(
-    localToInstant(d.date, d.time!, tz).getTime() + (d.durationMinutes ?? 60) * 60_000,
-  );
+  return new Date(endMs(d, tz));
+}
+
+/**
+ * The earliest of the family's days an occurrence still going on at `now` can be on: the day
+ * before yesterday (an all-day occurrence is placed by its own date, which in a zone far to the
+ * west can be two of the family's days behind).
+ */
+function notEndedFrom(tz: string, now: number): string {
+  return addDays(todayIn(tz, new Date(now)), -2);
 }
 
 // ---- cursor ---------------------------------------------------------------------------------
@@ -112,10 +125,62 @@ function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
   if (f.status ? it.status !== f.status : it.status === 'archived') return { ok: false };
   if (f.terms.length && !matchesTerms(searchText(it), f.terms)) return { ok: false };
   if (f.after !== undefined) {
-    const end = eventEnd(it.data, f.tz).getTime();
+    const end = endMs(it.data, f.tz);
     return { ok: end > f.after, end };
   }
   return { ok: true };
+}
+
+/**
+ * Events and occurrences one page looks at, at most. A filter that matches little (a query, a
+ * status) over a long window of many daily series would otherwise walk every occurrence of the
+ * window (a century of a hundred daily series is 3.6 million) before answering; past this the
+ * page ends early, perhaps short or empty, with a `nextCursor` after the last one looked at.
+ * About 10–20 ms of work on a busy two-core machine (docs/performance.md).
+ */
+export const SCAN_BUDGET = 10_000;
+
+/**
+ * A page being filled: candidates in key order are offered one by one; those that pass are
+ * kept up to `limit`, and no more than SCAN_BUDGET are looked at. The next page starts after the
+ * last one listed, or, when the budget ran out first, after the last one looked at.
+ */
+class PageFill<T> {
+  private readonly out: { item: T; key: Key }[] = [];
+  private validUntil = Infinity;
+  private resume: Key | undefined;
+  private looked: Key | undefined;
+  private examined = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Looks at one candidate; false when the page is done (full, or out of budget). */
+  offer(item: T, key: Key, check: () => { ok: boolean; end?: number }): boolean {
+    if (++this.examined > SCAN_BUDGET) {
+      this.resume = this.looked;
+      return false;
+    }
+    const r = check();
+    if (r.ok && this.out.length === this.limit) {
+      this.resume = this.out[this.out.length - 1].key;
+      return false;
+    }
+    this.looked = key;
+    if (!r.ok) return true;
+    if (r.end !== undefined) this.validUntil = Math.min(this.validUntil, r.end);
+    this.out.push({ item, key });
+    return true;
+  }
+
+  page(view: (item: T) => EventView): Computed {
+    return {
+      page: {
+        events: this.out.map((o) => view(o.item)),
+        ...(this.resume ? { nextCursor: encodeCursor(this.resume) } : {}),
+      },
+      validUntil: this.validUntil,
+    };
+  }
 }
 
 // ---- the merge ------------------------------------------------------------------------------
@@ -181,48 +246,32 @@ function expanded(
   const p = prepared(state);
   // Occurrences starting before the cursor's date sort before it: start the walk there.
   let walkFrom = after && after[0] > from ? after[0] : from;
-  // With excludeEnded, whatever lies only before yesterday (local) has ended.
+  // With excludeEnded, whatever lies only before that day has ended.
   if (f.after !== undefined) {
-    const yesterday = addDays(todayIn(f.tz, new Date(f.after)), -1);
-    if (yesterday > walkFrom) walkFrom = yesterday;
+    const earliest = notEndedFrom(f.tz, f.after);
+    if (earliest > walkFrom) walkFrom = earliest;
   }
   if (walkFrom > to) walkFrom = to;
   const heap = new Heap();
+  const farTo = addDays(to, 2); // the latest own start date an event in another zone may have
   for (const ev of p.events) {
-    if (ev.data.date > to) continue;
-    heap.push(occurrencesOf(ev, walkFrom, to));
+    if (ev.data.date > (slack(ev, f.tz) ? farTo : to)) continue;
+    heap.push(occurrencesOf(ev, walkFrom, to, f.tz));
   }
-  const moved = p.moved.filter(
-    (it) => it.data.date <= to && (it.data.endDate ?? it.data.date) >= from,
-  );
+  const moved = p.moved.filter((it) => within(it, from, to));
   heap.push(arrayFrom(moved, 0));
-  const out: Item[] = [];
-  let validUntil = Infinity;
-  let more = false;
+  const fill = new PageFill<Item>(limit);
   while (heap.size) {
     const it = heap.pop();
     if (after && compare(it.key, after) <= 0) continue;
-    const r = passes(it, f);
-    if (!r.ok) continue;
-    if (out.length === limit) {
-      more = true;
-      break;
-    }
-    if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
-    out.push(it);
+    if (!fill.offer(it, it.key, () => passes(it, f))) break;
   }
-  return {
-    page: {
-      events: out.map((it) => occurrenceView(state, it.ev, it.occurrenceDate)),
-      ...(more ? { nextCursor: encodeCursor(out[out.length - 1].key) } : {}),
-    },
-    validUntil,
-  };
+  return fill.page((it) => occurrenceView(state, it.ev, it.occurrenceDate));
 }
 
 /**
- * Whether a series or event has an occurrence overlapping the open-ended bounds that is not
- * removed.
+ * Whether a series or event has an occurrence overlapping the open-ended bounds (the family's
+ * days) that is not removed.
  */
 function meets(
   ev: EventRecord,
@@ -230,25 +279,43 @@ function meets(
   to: string | undefined,
   f: Filter,
 ): { ok: boolean; end?: number } {
-  const window = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  const inBounds = (d: EventData, date: string) =>
+    within(item(ev, date, d, ev.title, ev.status, f.tz), from, to);
   if (!isSeries(ev)) {
-    const end = ev.data.endDate ?? ev.data.date;
-    if ((to && ev.data.date > to) || (from && end < from)) return { ok: false };
-    return f.after === undefined
-      ? { ok: true }
-      : { ok: eventEnd(ev.data, f.tz).getTime() > f.after, end: eventEnd(ev.data, f.tz).getTime() };
+    if (!inBounds(ev.data, ev.data.date)) return { ok: false };
+    if (f.after === undefined) return { ok: true };
+    const end = endMs(ev.data, f.tz);
+    return { ok: end > f.after, end };
   }
+  const extra = slack(ev, f.tz);
+  const window = {
+    ...(from ? { from: addDays(from, -extra) } : {}),
+    ...(to ? { to: addDays(to, extra) } : {}),
+  };
   let seen = 0;
   for (const date of seriesStarts(ev, window)) {
     const x = ev.exceptions?.[date];
     if (x?.removed) continue;
+    if (extra && !inBounds(occurrenceData(ev, date, x), date)) continue;
     if (f.after === undefined) return { ok: true };
-    const end = eventEnd(occurrenceData(ev, date, x), f.tz).getTime();
+    const end = endMs(occurrenceData(ev, date, x), f.tz);
     if (end > f.after) return { ok: true, end };
     // Ended: walk on towards the present, but not forever (a daily series of many years).
     if (++seen > 10_000) break;
   }
   return { ok: false };
+}
+
+/** An unexpanded event against the filter and the open-ended bounds. */
+function passesUnexpanded(
+  it: Item,
+  from: string | undefined,
+  to: string | undefined,
+  f: Filter,
+): { ok: boolean; end?: number } {
+  if (f.status ? it.status !== f.status : it.status === 'archived') return { ok: false };
+  if (f.terms.length && !matchesTerms(searchText(it), f.terms)) return { ok: false };
+  return meets(it.ev, from, to, f);
 }
 
 function unexpanded(
@@ -259,40 +326,28 @@ function unexpanded(
   f: Filter,
 ): Computed {
   const p = prepared(state);
-  const out: { ev: EventRecord; key: Key }[] = [];
-  let validUntil = Infinity;
-  let more = false;
-  // With excludeEnded, whatever lies only before yesterday (local) has ended: start there.
+  // With excludeEnded, whatever lies only before that day has ended: start there.
   let from = q.from;
   if (f.after !== undefined) {
-    const yesterday = addDays(todayIn(f.tz, new Date(f.after)), -1);
-    if (!from || from < yesterday) from = yesterday;
+    const earliest = notEndedFrom(f.tz, f.after);
+    if (!from || from < earliest) from = earliest;
   }
-  for (const ev of p.events) {
-    const key = item(ev, '', ev.data, ev.title, ev.status).key;
-    if (after && compare(key, after) <= 0) continue;
-    if (f.status ? ev.status !== f.status : ev.status === 'archived') continue;
-    if (
-      f.terms.length &&
-      !matchesTerms(searchText(item(ev, '', ev.data, ev.title, ev.status)), f.terms)
-    )
-      continue;
-    const r = meets(ev, from, q.to, f);
-    if (!r.ok) continue;
-    if (out.length === limit) {
-      more = true;
-      break;
-    }
-    if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
-    out.push({ ev, key });
+  // The events are in key order: the page starts right after the cursor's.
+  let lo = 0;
+  let hi = p.events.length;
+  while (after && lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const ev = p.events[mid];
+    if (compare(item(ev, '', ev.data, ev.title, ev.status, f.tz).key, after) <= 0) lo = mid + 1;
+    else hi = mid;
   }
-  return {
-    page: {
-      events: out.map((o) => eventView(state, o.ev)),
-      ...(more ? { nextCursor: encodeCursor(out[out.length - 1].key) } : {}),
-    },
-    validUntil,
-  };
+  const fill = new PageFill<Item>(limit);
+  for (let i = lo; i < p.events.length; i++) {
+    const ev = p.events[i];
+    const it = item(ev, '', ev.data, ev.title, ev.status, f.tz);
+    if (!fill.offer(it, it.key, () => passesUnexpanded(it, from, q.to, f))) break;
+  }
+  return fill.page((it) => eventView(state, it.ev));
 }
 
 /** One page of the family's calendar events; `now` matters only for excludeEnded. */
