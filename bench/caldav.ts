@@ -19,10 +19,11 @@
  *    throughput, only requests left half-done when a round stops (their CPU would be counted
  *    without their answers). Before each round the server is left to finish what the last one
  *    left in flight. Server CPU per answer comes from /proc/<pid>/stat.
- * 5. The four REPORTs again with a body made unique per request (an XML comment): the daemon
- *    keeps a REPORT's answer until the family's next write, keyed by the body, so the first
- *    set measures a client asking the same again (what polling clients do) and this one a
- *    question not answered yet. Radicale keeps no such answers; it is measured both times.
+ * 5. The four REPORTs again with a new body for every request, its window moved a quarter
+ *    hour further each time (up to a day) and a comment naming the request: the daemon keeps a
+ *    REPORT's answer until the family's next write, keyed by the body, so the first set
+ *    measures a client asking the same again (what polling clients do) and this one a question
+ *    over a window not asked yet. Radicale keeps no such answers; it is measured both times.
  * 6. PUT of new events (If-None-Match: *, a new name and UID each time) into a calendar of its
  *    own on each server.
  */
@@ -249,6 +250,8 @@ export async function runCaldavCase(opts: {
   daemonScript: string;
   seconds: number;
   connections: number;
+  /** Which kinds of case to load: `repeat`, `fresh`, `put` (all by default). */
+  kinds?: ReadonlySet<string>;
   log: (s: string) => void;
 }): Promise<CaldavResult> {
   const version = radicaleVersion();
@@ -458,14 +461,17 @@ export async function runCaldavCase(opts: {
       });
     };
     let asked = 0;
+    const kinds = opts.kinds ?? new Set(['repeat', 'fresh', 'put']);
     for (const fresh of [false, true]) {
+      if (!kinds.has(fresh ? 'fresh' : 'repeat')) continue;
       for (const w of WINDOWS) {
         for (const expand of [false, true]) {
           const body = queryBody(w, expand);
           const what = `${w.label}, time-range${expand ? ' + expand' : ' alone'}`;
           // The daemon keeps a REPORT's answer until the family's next write, keyed by the
           // request body: the same body again is the repeat a polling client sends; a body
-          // made unique by an XML comment is a question it has not answered yet.
+          // whose window moves a quarter hour further each time (shiftedBody) is a question it
+          // has not answered yet, over a window it has not seen either.
           await measure(
             fresh ? `REPORT ${what}, each body new` : `REPORT calendar-query, ${what}`,
             100,
@@ -482,10 +488,7 @@ export async function runCaldavCase(opts: {
               ...(fresh
                 ? {
                     setupRequest: (req) => {
-                      req.body = body.replace(
-                        '</C:calendar-query>',
-                        `<!-- request ${++asked} --></C:calendar-query>`,
-                      );
+                      req.body = shiftedBody(body, ++asked);
                       return req;
                     },
                   }
@@ -496,22 +499,23 @@ export async function runCaldavCase(opts: {
       }
     }
     let n = 0;
-    await measure('PUT of a new event (If-None-Match: *)', 10, null, (s) => ({
-      method: 'PUT',
-      path: `${s.put}new-0.ics`,
-      body: newEventIcs(0),
-      headers: {
-        authorization: s.putAuth,
-        'content-type': 'text/calendar; charset=utf-8',
-        'if-none-match': '*',
-      },
-      setupRequest: (req) => {
-        const i = ++n;
-        req.path = `${s.put}new-${i}.ics`;
-        req.body = newEventIcs(i);
-        return req;
-      },
-    }));
+    if (kinds.has('put'))
+      await measure('PUT of a new event (If-None-Match: *)', 10, null, (s) => ({
+        method: 'PUT',
+        path: `${s.put}new-0.ics`,
+        body: newEventIcs(0),
+        headers: {
+          authorization: s.putAuth,
+          'content-type': 'text/calendar; charset=utf-8',
+          'if-none-match': '*',
+        },
+        setupRequest: (req) => {
+          const i = ++n;
+          req.path = `${s.put}new-${i}.ics`;
+          req.body = newEventIcs(i);
+          return req;
+        },
+      }));
     return {
       radicaleVersion: version,
       seconds: opts.seconds,

@@ -45,9 +45,12 @@ export class Answer {
   occurrences = 0;
   private sliceStart = performance.now();
 
-  /** Appends a part; throws 507 once the answer would pass its byte limit. */
-  add(part: string): void {
-    this.bytes += Buffer.byteLength(part);
+  /**
+   * Appends a part; throws 507 once the answer would pass its byte limit. `bytes`: its size, when
+   * the caller knows it already.
+   */
+  add(part: string, bytes = Buffer.byteLength(part)): void {
+    this.bytes += bytes;
     if (this.bytes > ANSWER_LIMITS.bytes) throw tooMuch(`${ANSWER_LIMITS.bytes / 1024 / 1024} MiB`);
     this.parts.push(part);
   }

@@ -12,6 +12,7 @@
 import { escapeText, foldLine } from '../domain/calendar/ics.js';
 import { isSeries } from '../domain/calendar/events.js';
 import { zoneOf } from '../domain/calendar/series.js';
+import type { OccurrenceRun } from '../domain/calendar/occurrenceIndex.js';
 import type { EventRecord } from '../domain/calendar/types.js';
 import { addDays } from '../domain/shared/time.js';
 import { PRODID } from './eventOut.js';
@@ -96,6 +97,67 @@ export function expandedOccurrence(
   const w = writeOccurrence(tz, linesOf(ev, uid), ev, o);
   writtenOccurrences.set(o, { tz, uid, w });
   return w;
+}
+
+/**
+ * One list of the occurrence index (an event's occurrences in one month) written as one text,
+ * with where each occurrence starts in it and the sizes before each: a run of the list is then
+ * a slice. `text` is null when an occurrence carries a long line, which is shared, not copied
+ * into every occurrence (those are written occurrence by occurrence).
+ */
+interface JoinedList {
+  tz: string;
+  uid: string;
+  text: string | null;
+  offsets: number[];
+  lengths: number[];
+  bytes: number[];
+}
+
+const joinedLists = new WeakMap<readonly Occurrence[], JoinedList>();
+
+function joinList(
+  tz: string,
+  uid: string,
+  ev: EventRecord,
+  list: readonly Occurrence[],
+): JoinedList {
+  const lines = linesOf(ev, uid);
+  const j: JoinedList = { tz, uid, text: null, offsets: [0], lengths: [0], bytes: [0] };
+  const texts: string[] = [];
+  for (const o of list) {
+    const w = writeOccurrence(tz, lines, ev, o);
+    if (w.parts.length !== 1) return { ...j, offsets: [], lengths: [], bytes: [] };
+    texts.push(w.parts[0]);
+    j.offsets.push(j.offsets[j.offsets.length - 1] + w.parts[0].length);
+    j.lengths.push(j.lengths[j.lengths.length - 1] + w.length);
+    j.bytes.push(j.bytes[j.bytes.length - 1] + w.bytes);
+  }
+  j.text = texts.join('');
+  return j;
+}
+
+/**
+ * A run of the occurrence index's list as written text: a slice of the list's text, written once
+ * for the list; null when its occurrences are written one by one (expandedOccurrence).
+ */
+export function expandedRun(
+  tz: string,
+  uid: string,
+  ev: EventRecord,
+  run: OccurrenceRun,
+): Written | null {
+  let j = joinedLists.get(run.list);
+  if (!j || j.tz !== tz || j.uid !== uid) {
+    j = joinList(tz, uid, ev, run.list);
+    joinedLists.set(run.list, j);
+  }
+  if (j.text === null) return null;
+  return {
+    parts: [j.text.slice(j.offsets[run.from], j.offsets[run.to])],
+    length: j.lengths[run.to] - j.lengths[run.from],
+    bytes: j.bytes[run.to] - j.bytes[run.from],
+  };
 }
 
 function writeOccurrence(tz: string, lines: EventLines, ev: EventRecord, o: Occurrence): Written {

@@ -10,7 +10,11 @@
  * window touches instead of expanding every series again. Otherwise each event is expanded
  * lazily, as the index itself would.
  */
-import { occurrenceWindow, type OccurrenceWindow } from '../domain/calendar/occurrenceIndex.js';
+import {
+  occurrenceWindow,
+  type OccurrenceRun,
+  type OccurrenceWindow,
+} from '../domain/calendar/occurrenceIndex.js';
 import {
   occurrencesFrom,
   type InstantRange,
@@ -77,6 +81,19 @@ export type Occurrence = TimedOccurrence;
 export function occurrencesOf(ev: EventRecord, r: Range, tz: string): Iterable<Occurrence> {
   const w = windows.get(r);
   return w && w.tz === tz ? w.window.occurrences(ev) : occurrencesFrom(ev, tz, r);
+}
+
+/**
+ * The same occurrences as runs of the index's lists (occurrenceIndex.ts), or null when the
+ * report took no window over `r` or the index cannot answer for this record.
+ */
+export function occurrenceRuns(
+  ev: EventRecord,
+  r: Range,
+  tz: string,
+): readonly OccurrenceRun[] | null {
+  const w = windows.get(r);
+  return w && w.tz === tz ? w.window.runs(ev) : null;
 }
 
 /** Whether any occurrence of the event overlaps `r`. */

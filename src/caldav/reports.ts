@@ -12,7 +12,13 @@ import type { DavRequest } from './request.js';
 import { createHash } from 'node:crypto';
 import { hasScope } from '../family/scopes.js';
 import { CalDavError } from './errors.js';
-import { EXPANDED_HEAD, EXPANDED_TAIL, expandedOccurrence } from './expand.js';
+import {
+  EXPANDED_HEAD,
+  EXPANDED_TAIL,
+  expandedOccurrence,
+  expandedRun,
+  type Written,
+} from './expand.js';
 import { ANSWER_LIMITS, Answer, sendMultistatus, tooMuch } from './answer.js';
 import { recall, remember } from './answerCache.js';
 import { multistatus, parseToken, syncToken, xmlBody } from './common.js';
@@ -23,14 +29,16 @@ import {
   type DavObject,
   type ObjectIndex,
 } from './objects.js';
-import { occurrencesOf, overlaps, range, takeWindows, type Range } from './occurrences.js';
 import {
-  objectHref,
-  respond,
-  responseAroundData,
-  statusResponse,
-  type PropContext,
-} from './props.js';
+  occurrenceRuns,
+  occurrencesOf,
+  overlaps,
+  range,
+  takeWindows,
+  type Range,
+} from './occurrences.js';
+import { aroundExpanded, objectResponse, responseKey } from './objectResponses.js';
+import { objectHref, respond, statusResponse, type PropContext } from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
 
 /** What a report reads, taken in one actor read: later parts of a long answer see the same. */
@@ -100,14 +108,22 @@ export async function handleReport(req: DavRequest): Promise<void> {
   sendMultistatus(req.koa, answer);
 }
 
-/** The requested properties, with calendar-data's expand range when it asks for one. */
-function requested(body: XmlElement): { props: QName[]; expand?: Range } {
+/**
+ * The requested properties, with calendar-data's expand range when it asks for one, and what
+ * else an object's response depends on (objectResponses.ts).
+ */
+function requested(
+  body: XmlElement,
+  x: PropContext,
+): { props: QName[]; expand?: Range; key: string | null } {
   const prop = child(body, DAV, 'prop');
   const props = (prop?.children ?? []).map((c) => ({ ns: c.ns, local: c.local }));
   const data = child(prop, CALDAV, 'calendar-data');
   const expand = child(data, CALDAV, 'expand');
-  return { props, ...(expand ? { expand: range(expand) } : {}) };
+  return { props, ...(expand ? { expand: range(expand) } : {}), key: responseKey(prop, x) };
 }
+
+type Requested = ReturnType<typeof requested>;
 
 /**
  * One object's response, added to the answer. Expanded, each occurrence is counted against the
@@ -116,43 +132,67 @@ function requested(body: XmlElement): { props: QName[]; expand?: Range } {
 async function addObject(
   obj: DavObject,
   s: Snapshot,
-  props: QName[],
+  { props, expand, key }: Requested,
   answer: Answer,
-  expand?: Range,
 ): Promise<void> {
   const wantsData = props.some((p) => p.ns === CALDAV && p.local === 'calendar-data');
   if (!expand || !wantsData || s.col.component !== 'VEVENT') {
-    answer.add(respond({ type: 'object', col: s.col, obj }, props, s.x));
+    const r = objectResponse(s.col, obj, props, s.x, key);
+    answer.add(r.text, r.bytes);
     return;
   }
+  const { data, length, bytes } = await expandedData(obj, s, expand, answer);
+  const { head, tail } = aroundExpanded(s.col, obj, props, s.x, key, length);
+  answer.add(head.text, head.bytes);
+  answer.addWritten(data, bytes);
+  answer.add(tail.text, tail.bytes);
+}
+
+/**
+ * An object's calendar-data expanded over `expand`, as escaped parts and their sizes. From the
+ * occurrence index, a run of an event's occurrences in one month is one slice of text written
+ * before; otherwise each occurrence is counted and added as it comes.
+ */
+async function expandedData(
+  obj: DavObject,
+  s: Snapshot,
+  expand: Range,
+  answer: Answer,
+): Promise<{ data: string[]; length: number; bytes: number }> {
   const ev = obj.entry as EventRecord;
   const data: string[] = [...EXPANDED_HEAD.parts];
   let length = EXPANDED_HEAD.length + EXPANDED_TAIL.length;
   let bytes = EXPANDED_HEAD.bytes + EXPANDED_TAIL.bytes;
-  for (const o of occurrencesOf(ev, expand, s.tz)) {
-    answer.countOccurrences(1);
-    const w = expandedOccurrence(s.tz, obj.uid, ev, o);
+  const add = (w: Written) => {
     length += w.length;
     bytes += w.bytes;
     if (answer.bytes + bytes > ANSWER_LIMITS.bytes)
       throw tooMuch(`${ANSWER_LIMITS.bytes / 1024 / 1024} MiB`);
     for (const p of w.parts) data.push(p);
+  };
+  const runs = occurrenceRuns(ev, expand, s.tz);
+  for (const run of runs ?? []) {
+    answer.countOccurrences(run.to - run.from);
+    const joined = expandedRun(s.tz, obj.uid, ev, run);
+    if (joined) add(joined);
+    else
+      for (let k = run.from; k < run.to; k++)
+        add(expandedOccurrence(s.tz, obj.uid, ev, run.list[k]));
     if (answer.due()) await answer.pause();
   }
+  if (!runs) {
+    for (const o of occurrencesOf(ev, expand, s.tz)) {
+      answer.countOccurrences(1);
+      add(expandedOccurrence(s.tz, obj.uid, ev, o));
+      if (answer.due()) await answer.pause();
+    }
+  }
   data.push(...EXPANDED_TAIL.parts);
-  const { head, tail } = responseAroundData(
-    { type: 'object', col: s.col, obj },
-    props,
-    s.x,
-    length,
-  );
-  answer.add(head);
-  answer.addWritten(data, bytes);
-  answer.add(tail);
+  return { data, length, bytes };
 }
 
 async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
-  const { props, expand } = requested(body);
+  const asked = requested(body, s.x);
   const prefix = objectHref(s.x.state.family.slug, s.col.collection.key, '');
   const decodedPrefix = decodeURIComponent(prefix.slice(0, -4));
   for (const h of children(body, DAV, 'href')) {
@@ -168,7 +208,7 @@ async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<
         ? path.slice(decodedPrefix.length, -4)
         : undefined;
     const obj = name === undefined ? undefined : s.index.byName.get(name);
-    if (obj) await addObject(obj, s, props, answer, expand);
+    if (obj) await addObject(obj, s, asked, answer);
     else answer.add(statusResponse(raw, '404 Not Found'));
     await answer.pause();
   }
@@ -177,7 +217,7 @@ async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<
 // ---- calendar-query ------------------------------------------------------------------------
 
 async function query(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
-  const { props, expand } = requested(body);
+  const asked = requested(body, s.x);
   const filter = child(body, CALDAV, 'filter');
   const top = child(filter, CALDAV, 'comp-filter');
   if (!top || top.attrs.name?.toUpperCase() !== 'VCALENDAR') {
@@ -191,7 +231,7 @@ async function query(body: XmlElement, s: Snapshot, answer: Answer): Promise<voi
   for (const f of inner) for (const tr of children(f, CALDAV, 'time-range')) range(tr);
   for (const obj of [...s.index.byName.values()]) {
     if (inner.every((f) => matchesComponent(f, obj, s.col, s.tz)))
-      await addObject(obj, s, props, answer, expand);
+      await addObject(obj, s, asked, answer);
     await answer.pause();
   }
 }
@@ -276,7 +316,7 @@ async function sync(body: XmlElement, s: Snapshot, answer: Answer): Promise<void
       ns: DAV,
       local: 'sync-traversal-supported',
     });
-  const { props } = requested(body);
+  const { props } = requested(body, x);
   const tokenEl = d('sync-token', escapeXml(x.token));
   const all = async () => {
     for (const obj of [...index.byName.values()]) {

@@ -209,6 +209,20 @@ export interface OccurrenceWindow {
   occurrences(ev: EventRecord): Iterable<TimedOccurrence>;
   /** Whether any occurrence of the event overlaps the range. */
   any(ev: EventRecord): boolean;
+  /**
+   * The same occurrences as runs of the index's own lists (`list[from]` up to, not including,
+   * `list[to]`), or null when the window does not answer from the index for this event. The
+   * lists live as long as the bucket holds the record, so a caller may keep what it derives from
+   * one (its text, say) by the list.
+   */
+  runs(ev: EventRecord): readonly OccurrenceRun[] | null;
+}
+
+/** A stretch of one bucket's list of an event's occurrences. */
+export interface OccurrenceRun {
+  readonly list: readonly TimedOccurrence[];
+  readonly from: number;
+  readonly to: number;
 }
 
 /**
@@ -263,6 +277,9 @@ class Walked implements OccurrenceWindow {
   any(ev: EventRecord): boolean {
     return !occurrencesFrom(ev, this.tz, this.range).next().done;
   }
+  runs(_ev: EventRecord): readonly OccurrenceRun[] | null {
+    return null;
+  }
 }
 
 class Indexed extends Walked {
@@ -287,18 +304,40 @@ class Indexed extends Walked {
     return out;
   }
 
-  override occurrences(ev: EventRecord): Iterable<TimedOccurrence> {
+  override runs(ev: EventRecord): readonly OccurrenceRun[] | null {
     const lists = this.lists(ev);
-    if (!lists) return super.occurrences(ev);
-    const r = this.range;
-    const out: TimedOccurrence[] = [];
+    if (!lists) return null;
+    const { start, end } = this.range;
+    const out: OccurrenceRun[] = [];
     for (let i = 0; i < lists.length; i++) {
       const list = lists[i];
       if (!list) continue;
       // One that began in the month before is that month's (it was taken there).
-      const from = i === 0 ? -Infinity : this.buckets[i].range.start;
-      for (const o of list) if (o.start >= from && overlaps(o, r)) out.push(o);
+      const begin = i === 0 ? -Infinity : this.buckets[i].range.start;
+      // overlaps(), spelled out: this runs for every occurrence a query looks at.
+      const inside = (o: TimedOccurrence) =>
+        o.start >= begin && (o.end > start || (o.end === o.start && o.start >= start));
+      const n = list.length;
+      let k = 0;
+      // In start order: past the range's end, nothing later overlaps it.
+      while (k < n && list[k].start < end) {
+        if (!inside(list[k])) {
+          k++;
+          continue;
+        }
+        const from = k;
+        while (k < n && list[k].start < end && inside(list[k])) k++;
+        out.push({ list, from, to: k });
+      }
     }
+    return out;
+  }
+
+  override occurrences(ev: EventRecord): Iterable<TimedOccurrence> {
+    const runs = this.runs(ev);
+    if (!runs) return super.occurrences(ev);
+    const out: TimedOccurrence[] = [];
+    for (const { list, from, to } of runs) for (let k = from; k < to; k++) out.push(list[k]);
     return out;
   }
 
