@@ -252,6 +252,8 @@ export async function runCaldavCase(opts: {
   connections: number;
   /** Which kinds of case to load: `repeat`, `fresh`, `put` (all by default). */
   kinds?: ReadonlySet<string>;
+  /** Node flags for the daemon's process (`--cpu-prof` to see where its time goes). */
+  daemonFlags?: string[];
   log: (s: string) => void;
 }): Promise<CaldavResult> {
   const version = radicaleVersion();
@@ -265,6 +267,7 @@ export async function runCaldavCase(opts: {
   try {
     const [fam, putFam] = await createFamilies(dataDir, ['bench-dav', 'bench-dav-put']);
     daemon = await Child.start(opts.daemonScript, {
+      execArgv: opts.daemonFlags ?? [],
       env: {
         BENCH_DAEMON_OVERRIDES: JSON.stringify({
           server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },

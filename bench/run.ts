@@ -567,6 +567,7 @@ if (!MEMORY_ONLY && !FEEDS_ONLY && CASES.has('caldav')) {
     seconds: SECONDS,
     connections: CONNECTIONS,
     kinds: new Set(option('caldav-cases', 'repeat,fresh,put').split(',')),
+    daemonFlags: DAEMON_FLAGS,
     log,
   });
   const block = caldavMarkdown(result, { command, date });

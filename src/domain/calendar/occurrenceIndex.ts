@@ -314,21 +314,23 @@ class Indexed extends Walked {
       if (!list) continue;
       // One that began in the month before is that month's (it was taken there).
       const begin = i === 0 ? -Infinity : this.buckets[i].range.start;
-      // overlaps(), spelled out: this runs for every occurrence a query looks at.
-      const inside = (o: TimedOccurrence) =>
-        o.start >= begin && (o.end > start || (o.end === o.start && o.start >= start));
       const n = list.length;
+      let from = -1;
       let k = 0;
-      // In start order: past the range's end, nothing later overlaps it.
-      while (k < n && list[k].start < end) {
-        if (!inside(list[k])) {
-          k++;
-          continue;
+      // In start order: past the range's end, nothing later overlaps it. overlaps() is spelled
+      // out here: this runs for every occurrence a query looks at.
+      for (; k < n; k++) {
+        const o = list[k];
+        if (o.start >= end) break;
+        const inside =
+          o.start >= begin && (o.end > start || (o.end === o.start && o.start >= start));
+        if (inside && from < 0) from = k;
+        else if (!inside && from >= 0) {
+          out.push({ list, from, to: k });
+          from = -1;
         }
-        const from = k;
-        while (k < n && list[k].start < end && inside(list[k])) k++;
-        out.push({ list, from, to: k });
       }
+      if (from >= 0) out.push({ list, from, to: k });
     }
     return out;
   }
