@@ -13,12 +13,14 @@
  *     function giving how far it has read a family's log (its checkpoint).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Store } from './store/store.js';
+import type { AgendaReads, Directory, StoreHealth } from './store/ports.js';
 import type { FamilyRegistry } from './family/registry.js';
 import type { FamilyActor } from './family/actor.js';
 
 export interface MetricsSources {
-  store: Store;
+  store: Pick<AgendaReads, 'agendaCount' | 'earliestDue'> &
+    Pick<StoreHealth, 'onCommit' | 'writeFailure'> &
+    Pick<Directory, 'listFamilies'>;
   registry: FamilyRegistry;
   now: () => Date;
   version: string;

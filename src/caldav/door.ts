@@ -1,5 +1,5 @@
 /**
- * The CalDAV front door (RFC 4791, 6578 on RFC 4918), mounted beside the REST API:
+ * The CalDAV front door (RFC 4791, 6578 on RFC 4918), beside the REST API:
  *
  *   /.well-known/caldav            → 301 /dav/
  *   /dav/                          → the service root (points at the caller's principal)
@@ -7,195 +7,149 @@
  *   /dav/<slug>/<collectionKey>/   → a calendar (VEVENT) or to-do list (VTODO)
  *   /dav/<slug>/<key>/<name>.ics   → one object
  *
+ * Everything under `/dav/` is this door's, whatever the method and whether or not it exists:
+ * answered in CalDAV's form (a missing collection or object is a 404 `DAV:error`, a method a
+ * resource does not take a 405 with Allow), never in REST's.
+ *
  * Order per request: OPTIONS is answered without credentials (clients probe before they
  * log in); then HTTP Basic with user = family slug and password = an API key of that family,
- * checked as REST checks `x-api-key` (hash, constant time, per-address limit on failures);
- * then the method's own handler. Bodies are read here, not by the JSON body middleware:
- * XML or iCalendar, UTF-8, at most 1 MiB. Every refusal is a `DAV:error` body; anything
- * unexpected is logged and answered 500 without details.
+ * resolved by the door core's credentials (hash, constant time, the one key cache; failures
+ * count per address in the one limiter); then the method's own handler. Bodies are read by the
+ * core's body reader: XML or iCalendar, UTF-8, as sent (no Content-Encoding), at most 1 MiB.
+ * Every refusal goes to the error table and is written as a `DAV:error` body (errors.ts).
  */
-import { basicCredentials } from '../family/keys.js';
-import type Koa from 'koa';
+import type { Door } from '../door/door.js';
+import { readText } from '../door/body.js';
+import { basicCredentials, type Caller } from '../door/credentials.js';
+import type { DoorContext, DoorMiddleware } from '../door/state.js';
 import { hasScope } from '../family/scopes.js';
-import { KeyCache } from '../http/middleware/auth.js';
-import { RateLimiter, addressBucket } from '../http/middleware/rateLimit.js';
-import type { Services } from '../http/route.js';
-import { DomainError } from '../domain/shared/errors.js';
-import { CalDavError, errorXml, fromDomain } from './errors.js';
+import { asCalDav, CalDavError, renderDav } from './errors.js';
 import { handleMethod } from './methods.js';
-import { ALLOW, DAV_ROOT, MAX_BODY } from './request.js';
+import { ALLOW, DAV_ROOT, MAX_BODY, type CalDavServices, type Depth } from './request.js';
 
-export function caldavDoor(services: Services): Koa.Middleware {
-  const keys = new KeyCache(services.store);
-  const guesses = new RateLimiter(services.config.rateLimit.publicPerMinute, () =>
-    services.now().getTime(),
-  );
-  const realm = 'Basic realm="Household Organizer CalDAV", charset="UTF-8"';
+const REALM = 'Basic realm="Household Organizer CalDAV", charset="UTF-8"';
+const FAMILY_PATH = /^\/dav\/([^/]+)(?:\/|$)/;
 
-  return async (ctx, next) => {
+export function caldavDoor(): Door<CalDavServices> {
+  return {
+    name: 'caldav',
+    prefixes: [DAV_ROOT, '/.well-known/caldav'],
+    // A client given only the server's address asks its root for the principal (PROPFIND /).
+    claims: (method, path) => path === '/' && (method === 'PROPFIND' || method === 'REPORT'),
+    familyOf(ctx, find) {
+      const m = FAMILY_PATH.exec(ctx.path);
+      if (m) {
+        try {
+          return find.bySlug(decodeURIComponent(m[1]));
+        } catch {
+          return null; // a malformed escape: answered here as a 400
+        }
+      }
+      const c = find.credentialOf(ctx);
+      return c?.kind === 'basic' ? find.byCredential(c) : null;
+    },
+    render: renderDav,
+    handler: ({ services }) => davHandler(services),
+  };
+}
+
+function davHandler(services: CalDavServices): DoorMiddleware {
+  return async (ctx) => {
     if (ctx.path === '/.well-known/caldav' || ctx.path === '/.well-known/caldav/') {
       ctx.status = 301;
       ctx.set('Location', DAV_ROOT);
       ctx.body = '';
       return;
     }
-    // A client given only the server's address asks its root for the principal (PROPFIND /).
-    const atRoot = ctx.path === '/' && (ctx.method === 'PROPFIND' || ctx.method === 'REPORT');
-    if (!atRoot && ctx.path !== '/dav' && !ctx.path.startsWith(DAV_ROOT)) {
-      await next();
+    ctx.set('DAV', '1, 3, calendar-access, extended-mkcol');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', ALLOW);
+      ctx.status = 200;
+      ctx.body = '';
       return;
     }
+    // 1. Who is asking. 2. Where. 3. May it.
+    const caller = login(ctx, services);
+    const segments = segmentsOf(ctx, caller);
+    const writes = !['GET', 'HEAD', 'PROPFIND', 'REPORT'].includes(ctx.method);
+    if (writes && !hasScope(caller.key, 'write')) {
+      throw new CalDavError(403, 'This API key may only read', {
+        ns: 'DAV:',
+        local: 'need-privileges',
+      });
+    }
+    const body = await readText(ctx, { limitBytes: MAX_BODY, compressed: false });
+    const actor = await services.registry.get(caller.family);
     try {
-      ctx.set('DAV', '1, 3, calendar-access, extended-mkcol');
-      if (ctx.method === 'OPTIONS') {
-        ctx.set('Allow', ALLOW);
-        ctx.status = 200;
-        ctx.body = '';
-        return;
-      }
-      // 1. Who is asking.
-      const bucket = `401 ${addressBucket(ctx.ip)}`;
-      const wait = guesses.blocked(bucket);
-      if (wait !== null)
-        throw new CalDavError(
-          429,
-          `Too many failed logins from this address; try again in ${wait} s`,
-          undefined,
-          { 'Retry-After': String(wait) },
-        );
-      const m = basicCredentials(ctx.get('authorization'));
-      const user = m?.user ?? '';
-      const verified = user ? keys.verify(m!.password) : null;
-      if (!verified || !verified.family || verified.family.slug !== user) {
-        if (m) guesses.take(bucket);
-        throw new CalDavError(
-          401,
-          m
-            ? 'The user must be a family slug and the password an API key of that family'
-            : 'Log in with the family slug as user and an API key as password',
-          undefined,
-          { 'WWW-Authenticate': realm },
-        );
-      }
-      const family = verified.family;
-      const key = verified.key;
-      // 2. Where.
-      const raw =
-        ctx.path === '/dav' || atRoot
-          ? []
-          : ctx.path
-              .slice(DAV_ROOT.length)
-              .split('/')
-              .filter((s) => s !== '');
-      let segments: string[];
-      try {
-        segments = raw.map((s) => decodeURIComponent(s));
-      } catch {
-        throw new CalDavError(400, 'The path is not valid percent-encoding');
-      }
-      if (segments.length && segments[0] !== family.slug) {
-        throw new CalDavError(
-          403,
-          `This login belongs to the family ${family.slug}, not ${segments[0]}`,
-          { ns: 'DAV:', local: 'need-privileges' },
-        );
-      }
-      if (segments.length > 3) throw new CalDavError(404, `No such resource: ${ctx.path}`);
-      // 3. May it.
-      const writes = !['GET', 'HEAD', 'PROPFIND', 'REPORT'].includes(ctx.method);
-      if (writes && !hasScope(key, 'write')) {
-        throw new CalDavError(403, 'This API key may only read', {
-          ns: 'DAV:',
-          local: 'need-privileges',
-        });
-      }
-      const depthHeader = (ctx.get('depth') || '').trim().toLowerCase();
-      const depth =
-        depthHeader === '0'
-          ? '0'
-          : depthHeader === '1'
-            ? '1'
-            : depthHeader === ''
-              ? ctx.method === 'PROPFIND'
-                ? 'infinity'
-                : '0'
-              : 'infinity';
-      const body = await readBody(ctx);
-      const actor = await services.registry.get(family);
       await handleMethod(
-        { koa: ctx, services, actor, key, segments: segments.slice(1), body, depth },
+        {
+          koa: ctx,
+          services,
+          actor,
+          key: caller.key,
+          segments: segments.slice(1),
+          body,
+          depth: depthOf(ctx),
+        },
         segments.length === 0,
       );
     } catch (err) {
-      const e =
-        err instanceof CalDavError ? err : err instanceof DomainError ? fromDomain(err) : null;
-      if (!e) {
-        services.logger.error({ err, requestId: ctx.state.requestId }, 'caldav request failed');
-        ctx.status = 500;
-        ctx.type = 'application/xml; charset=utf-8';
-        ctx.body = errorXml(
-          new CalDavError(500, 'The server failed to answer this request; it is logged'),
-        );
-        return;
-      }
-      ctx.status = e.status;
-      ctx.set(e.headers);
-      ctx.type = 'application/xml; charset=utf-8';
-      ctx.body = errorXml(e);
+      throw asCalDav(err);
     }
   };
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The request body as text: identity encoding, UTF-8, at most MAX_BODY bytes. */
-async function readBody(ctx: Koa.Context): Promise<string> {
-  const length = ctx.request.length ?? 0;
-  const chunked = ctx.req.headers['transfer-encoding'] !== undefined;
-  if (!length && !chunked) return '';
-  const tooLarge = () =>
-    new CalDavError(413, `The body is larger than ${MAX_BODY} bytes`, {
-      ns: 'urn:ietf:params:xml:ns:caldav',
-      local: 'max-resource-size',
-    });
-  if (length > MAX_BODY) throw tooLarge();
-  const encoding = (ctx.get('content-encoding') || 'identity').trim().toLowerCase();
-  if (encoding !== 'identity')
+/** HTTP Basic: user = the family's slug, password = an API key of that family. */
+function login(ctx: DoorContext, services: CalDavServices): Caller {
+  services.limits.beforeCredential(ctx.ip, 'Too many failed logins');
+  const basic = basicCredentials(ctx.get('authorization'));
+  const caller = basic ? services.credentials.resolve({ kind: 'basic', ...basic }) : null;
+  if (!caller) {
+    if (basic) services.limits.failedCredential(ctx.ip);
     throw new CalDavError(
-      415,
-      `Content-Encoding ${encoding.slice(0, 40)} is not accepted here; send the body as it is`,
+      401,
+      basic
+        ? 'The user must be a family slug and the password an API key of that family'
+        : 'Log in with the family slug as user and an API key as password',
+      undefined,
+      { 'WWW-Authenticate': REALM },
     );
-  const charset = ctx.request.charset?.toLowerCase();
-  if (charset && charset !== 'utf-8' && charset !== 'utf8')
-    throw new CalDavError(415, `Bodies must be UTF-8, not ${charset.slice(0, 40)}`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  await new Promise<void>((resolve, reject) => {
-    let done = false;
-    const finish = (err?: Error) => {
-      if (done) return;
-      done = true;
-      ctx.req.off('data', onData);
-      if (err) reject(err);
-      else resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) return finish(tooLarge());
-      chunks.push(chunk);
-    };
-    ctx.req.on('data', onData);
-    ctx.req.once('end', () => finish());
-    ctx.req.once('error', () =>
-      finish(new CalDavError(400, 'The body ended before it was complete')),
-    );
-    ctx.req.once('close', () => {
-      if (!ctx.req.complete) finish(new CalDavError(400, 'The body ended before it was complete'));
-    });
-  });
-  try {
-    return UTF8.decode(Buffer.concat(chunks, size)).replace(/^\uFEFF/, '');
-  } catch {
-    throw new CalDavError(400, 'The body is not valid UTF-8');
   }
+  ctx.state.caller = caller;
+  ctx.state.family = caller.family;
+  return caller;
+}
+
+/** The path's segments after /dav/ (decoded); the first must be the caller's family. */
+function segmentsOf(ctx: DoorContext, caller: Caller): string[] {
+  const atRoot = ctx.path === '/' || ctx.path === '/dav';
+  const raw = atRoot
+    ? []
+    : ctx.path
+        .slice(DAV_ROOT.length)
+        .split('/')
+        .filter((s) => s !== '');
+  let segments: string[];
+  try {
+    segments = raw.map((s) => decodeURIComponent(s));
+  } catch {
+    throw new CalDavError(400, 'The path is not valid percent-encoding');
+  }
+  if (segments.length && segments[0] !== caller.family.slug) {
+    throw new CalDavError(
+      403,
+      `This login belongs to the family ${caller.family.slug}, not ${segments[0]}`,
+      { ns: 'DAV:', local: 'need-privileges' },
+    );
+  }
+  if (segments.length > 3) throw new CalDavError(404, `No such resource: ${ctx.path}`);
+  return segments;
+}
+
+/** The Depth header (RFC 4918 §10.2): PROPFIND defaults to infinity, the rest to 0. */
+function depthOf(ctx: DoorContext): Depth {
+  const header = (ctx.get('depth') || '').trim().toLowerCase();
+  if (header === '0' || header === '1') return header;
+  if (header === '') return ctx.method === 'PROPFIND' ? 'infinity' : '0';
+  return 'infinity';
 }

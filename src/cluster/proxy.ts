@@ -2,9 +2,9 @@
  * Passing a request on to the node that owns its family, and accepting such a request there
  * (docs/scaling.md, "Forwarded requests"). The pieces, with no knowledge of who owns what:
  *
- * - `bufferBody` reads the body as sent (still encoded), so it can be signed and sent on;
- * - `replayBody` lets the readers after it (JSON bodies, CalDAV, MCP, OAuth forms) read those
- *   same bytes again, as if from the socket (both in ./replay.ts, exported from here too);
+ * - the door core's body reader reads the body as sent (still encoded: `readRaw`), so it can
+ *   be signed and sent on, and lets the readers after it (JSON bodies, CalDAV, MCP, OAuth
+ *   forms) read those same bytes again, as if from the socket (`replayBody`);
  * - `forwardTo` sends the request to the owner and pipes the answer back as it comes (a live
  *   change stream flows record by record);
  * - `acceptForwarded` is the owner's side: it checks the signature before anything is served.
@@ -16,17 +16,12 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 import type Koa from 'koa';
-import { HttpError } from '../http/errors.js';
+import { DoorError } from '../door/errors.js';
 import { FORWARD_HEADERS, signForward, verifyForward, type ForwardedRequest } from './forward.js';
-import { bufferBody, replayBody } from './replay.js';
-
-export { bufferBody, replayBody };
+import { readRaw, replayBody } from '../door/body.js';
 
 /** How long the owner may take to answer with its headers before the caller gets a 503. */
 export const FORWARD_TIMEOUT_MS = 10_000;
-
-/** Seconds a caller is asked to wait before trying again when the owner cannot be reached. */
-const RETRY_AFTER_SECONDS = '2';
 
 /** Headers that belong to one connection, never passed on in either direction (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set([
@@ -92,7 +87,7 @@ export interface ForwardOptions {
   secret: string;
   /** This node's name, sent as X-Household-Forwarded-By. */
   node: string;
-  /** The body as read by `bufferBody`. */
+  /** The body as read by `readRaw` (door/body.ts). */
   body: Buffer;
   now: () => number;
   /** How long to wait for the owner's status and headers (default FORWARD_TIMEOUT_MS). */
@@ -103,17 +98,16 @@ export interface ForwardOptions {
  * The owner could not be reached: nothing was served, the caller may try again. Its own class,
  * so whoever forwards can tell it from other refusals (and, say, look at ownership again).
  */
-export class OwnerUnreachable extends HttpError {
+export class OwnerUnreachable extends DoorError {
   constructor(
     readonly target: ForwardTarget,
     why: string,
   ) {
+    // Its answer is the table's `owned_elsewhere` row (503, Retry-After), as for a family
+    // being taken over.
     super(
-      503,
-      'unavailable',
+      'owned_elsewhere',
       `The node that holds this family (${target.node}) cannot be reached (${why}); try again shortly`,
-      undefined,
-      { 'Retry-After': RETRY_AFTER_SECONDS },
     );
   }
 }
@@ -168,7 +162,7 @@ export function forwardTo(
   return new Promise<void>((resolve, reject) => {
     let answered = false;
     let done = false;
-    const finish = (err?: HttpError) => {
+    const finish = (err?: DoorError) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -241,7 +235,7 @@ export function acceptForwarded(
       await next();
       return;
     }
-    const body = await bufferBody(ctx, limitBytes);
+    const body = await readRaw(ctx, limitBytes);
     const requestId = ctx.get('x-request-id');
     const check = verifyForward(secret, signed(ctx, requestId, body), ctx.req.headers, now());
     if (!check.ok) {
@@ -251,12 +245,7 @@ export function acceptForwarded(
           : check.why === 'missing'
             ? SPELLED[names.find((n) => typeof ctx.req.headers[n] !== 'string') ?? names[2]]
             : SPELLED[FORWARD_HEADERS.signature];
-      throw new HttpError(
-        401,
-        'unauthorized',
-        `This forwarded request is refused: ${header} ${REFUSALS[check.why]}`,
-        [{ path: ['header', header], message: REFUSALS[check.why] }],
-      );
+      throw new DoorError('unauthorized', `This forwarded request is refused: ${header} ${REFUSALS[check.why]}`, { issues: [{ path: ['header', header], message: REFUSALS[check.why] }] });
     }
     replayBody(ctx, body);
     ctx.state.forwardedBy = check.node;

@@ -11,9 +11,9 @@
  * listed in openapiTags.ts.
  */
 import { publicBase } from '../config.js';
-import { fullPath, requiredScope, type RouteDef } from './route.js';
-import { toJsonSchema, type JsonSchema } from './schema.js';
-import { BODY_CAPS } from './middleware/body.js';
+import { fullPath, requiredScope, type AnyRoute } from '../door/route.js';
+import { toJsonSchema, type JsonSchema } from '../door/schema.js';
+import { BODY_CAPS } from '../door/body.js';
 import {
   headerRef,
   HEADER_COMPONENT,
@@ -65,7 +65,7 @@ function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function operationId(def: RouteDef): string {
+function operationId(def: AnyRoute): string {
   const words = fullPath(def)
     .replace('/api/v1/families/:familySlug', '')
     .split('/')
@@ -78,7 +78,7 @@ function operationId(def: RouteDef): string {
 }
 
 export function buildOpenApi(
-  routes: RouteDef[],
+  routes: readonly AnyRoute[],
   info: { version: string; serverUrl: string },
 ): JsonSchema {
   const components = new SchemaComponents();

@@ -5,11 +5,13 @@
  * answer, byte for byte. Nothing here decides anything about the household.
  */
 import type { ToolShape } from './inputSchema.js';
-import type { Method } from '../http/route.js';
+import type { Method } from '../door/route.js';
 
 export interface RestAnswer {
   status: number;
   body: unknown;
+  /** The answer's Retry-After, when it has one. */
+  retryAfter?: string | null;
 }
 
 export interface RestTarget {
@@ -85,7 +87,7 @@ export async function callRoute(
       parsed = { ok: false, error: text.slice(0, 500), code: 'upstream_failed' };
     }
   }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed, retryAfter: res.headers.get('retry-after') };
 }
 
 /** GET on a family path with a query (the resources). */

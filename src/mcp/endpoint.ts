@@ -8,37 +8,28 @@
  * 401 before any MCP message is read, naming the protected resource metadata in
  * `WWW-Authenticate` (RFC 9728 §5.1) so an OAuth client can find the authorization server;
  * then the body is read with the REST body's caps, and a fresh server and transport answer it
- * in JSON. A grant's tool calls are forwarded with its token and a proof (dispatch.ts).
+ * in JSON. A tool call is sent to REST as an inner call: the client's key or token with this
+ * process's proof (the door core's credentials), so REST takes a grant's token for it.
+ *
+ * As a door: `/mcp` is its path; a request names its family by its credential (key or access
+ * token); errors are JSON-RPC error objects (no id: the message was not read) under the error
+ * table's status and headers, as the SDK's own transport answers requests it refuses.
  */
-import { RateLimiter, unauthorizedRateLimit } from '../http/middleware/rateLimit.js';
-import { HttpError, Unauthorized } from '../http/errors.js';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { KeyCache } from '../http/middleware/auth.js';
-import { jsonBody } from '../http/middleware/body.js';
-import { FORWARD_PROOF_HEADER, type RouteDef, type Services } from '../http/route.js';
-import type { ApiKeyRecord, FamilyInfo } from '../store/types.js';
+import type { Door } from '../door/door.js';
+import { DoorError, Unauthorized, type ErrorAnswer } from '../door/errors.js';
+import { jsonBody } from '../door/body.js';
+import { bearerToken, INNER_CALL_HEADER, type Caller } from '../door/credentials.js';
+import type { AnyRoute, CoreServices } from '../door/route.js';
+import type { DoorContext, DoorMiddleware } from '../door/state.js';
 import { buildCatalog } from './catalog.js';
 import { buildMcpServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
 
-export interface McpEndpointOptions {
-  services: Services;
-  routes: readonly RouteDef[];
-  /** The daemon's own address, where tool calls are sent as REST requests. */
-  baseUrl: () => string;
-  version: string;
-  /** The OAuth door, when there is one (src/oauth). */
-  grants?: McpGrants;
-}
-
-/** What /mcp needs of the OAuth door. */
+/** What /mcp needs of the OAuth door (src/oauth), when there is one. */
 export interface McpGrants {
-  verifyAccess(
-    token: string,
-  ): { key: ApiKeyRecord; family: FamilyInfo; grant: { id: string } } | null;
-  forwardProof(token: string): string;
   /** The RFC 9728 document's address, named on every 401. */
   resourceMetadata: string;
   isAccessToken(token: string): boolean;
@@ -64,113 +55,174 @@ export function originAllowed(origin: string, publicHost: string): boolean {
   }
 }
 
+/** The credential /mcp takes: `x-api-key`, or `Authorization: Bearer` (a key or an access token). */
 export function presentedKey(ctx: Koa.Context): string {
-  const direct = ctx.get('x-api-key');
-  if (direct) return direct;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
-  return m ? m[1] : '';
+  return ctx.get('x-api-key') || bearerToken(ctx.get('authorization')) || '';
 }
 
-export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
-  const catalog = buildCatalog(o.routes);
-  const keys = new KeyCache(o.services.store);
-  const body = jsonBody(o.services.config.server.bodyLimitBytes);
-  const publicHost = new URL(o.services.config.server.publicUrl).host.toLowerCase();
-  const guesses = new RateLimiter(o.services.config.rateLimit.publicPerMinute, () =>
-    o.services.now().getTime(),
-  );
+export function mcpDoor(grants?: McpGrants): Door<CoreServices> {
+  return {
+    name: 'mcp',
+    prefixes: [MCP_PATH],
+    familyOf(ctx, find) {
+      const presented = presentedKey(ctx);
+      return presented ? find.byCredential({ kind: 'bearer', token: presented }) : null;
+    },
+    render: renderRpc,
+    handler: (m) => mcpHandler(m.services, m.routes, m.baseUrl, m.version, grants),
+  };
+}
+
+/** The JSON-RPC error codes of the door's refusals (the server's range, JSON-RPC 2.0 §5.1). */
+function rpcCode(answer: ErrorAnswer): number {
+  if (answer.kind === 'invalid') return -32600; // Invalid Request
+  if (answer.kind === 'internal') return -32603; // Internal error
+  return -32000;
+}
+
+/** Writes an answer of the table as a JSON-RPC error object, under the table's status. */
+export function renderRpc(answer: ErrorAnswer, ctx: Koa.Context): void {
+  ctx.status = answer.status;
+  ctx.set(answer.headers);
+  ctx.body = {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: rpcCode(answer),
+      message: answer.message,
+      data: {
+        code: answer.code,
+        ...(answer.issues ? { issues: answer.issues } : {}),
+        ...(answer.issueCount !== undefined ? { issueCount: answer.issueCount } : {}),
+      },
+    },
+  };
+}
+
+function mcpHandler(
+  services: CoreServices,
+  routes: readonly AnyRoute[],
+  baseUrl: () => string,
+  version: string,
+  grants: McpGrants | undefined,
+): DoorMiddleware {
+  const catalog = buildCatalog(routes);
+  const body = jsonBody(services.config.server.bodyLimitBytes);
+  const publicHost = new URL(services.config.server.publicUrl).host.toLowerCase();
 
   return async (ctx, next) => {
-    if (ctx.path !== MCP_PATH) {
-      await next();
-      return;
-    }
+    if (ctx.path !== MCP_PATH) return next();
     const origin = ctx.get('origin');
     if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
-      throw new HttpError(
-        403,
+      throw new DoorError(
         'forbidden',
         `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`,
       );
     }
     if (ctx.method !== 'POST') {
       // Stateless: no stream to resume (GET) and no session to end (DELETE).
-      ctx.set('Allow', 'POST');
-      throw new HttpError(
-        405,
+      throw new DoorError(
         'method_not_allowed',
         `${ctx.method} is not allowed on ${MCP_PATH}; it takes POST (stateless Streamable HTTP)`,
+        { headers: { Allow: 'POST' } },
       );
     }
-    // Missing and wrong keys count per client address, as on the REST routes, so a key cannot be
-    // guessed at line rate through this door either.
     const presented = presentedKey(ctx);
-    const grants = o.grants;
-    const challenge = (error?: string) =>
-      grants
-        ? {
-            'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"`,
-          }
-        : undefined;
-    let checked: { key: ApiKeyRecord; family: FamilyInfo; grantId?: string } | null = null;
-    const checkKey: Koa.Middleware = async (_ctx, n) => {
-      if (!presented)
-        throw new Unauthorized(
-          'Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>',
-          challenge(),
-        );
-      if (grants?.isAccessToken(presented)) {
-        const g = grants.verifyAccess(presented);
-        if (!g)
-          throw new Unauthorized(
-            'The access token is not valid (unknown, expired or revoked)',
-            challenge('invalid_token'),
-          );
-        checked = { key: g.key, family: g.family, grantId: g.grant.id };
-      } else {
-        const k = keys.verify(presented);
-        if (!k || !k.family)
-          throw new Unauthorized(
-            'The API key is not valid (unknown, malformed or revoked)',
-            challenge('invalid_token'),
-          );
-        checked = { key: k.key, family: k.family };
-      }
-      await n();
-    };
-    await unauthorizedRateLimit(guesses, checkKey)(ctx, () => Promise.resolve());
-    const { key, family, grantId } = checked!;
-
+    const caller = login(ctx, services, presented, grants);
     await body(ctx, async () => {
       const message = (ctx.request as Koa.Request & { body?: unknown }).body;
-      const server = buildMcpServer({
-        catalog,
-        key,
-        family,
-        now: o.services.now,
-        version: o.version,
-        target: {
-          baseUrl: o.baseUrl(),
-          familySlug: family.slug,
-          apiKey: presented,
-          requestId: ctx.response.get('x-request-id') || undefined,
-          ...(grantId && grants
-            ? { headers: { [FORWARD_PROOF_HEADER]: grants.forwardProof(presented) } }
-            : {}),
-        },
-      });
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      ctx.res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      ctx.respond = false;
-      // No body at all is passed as null: the transport answers it with a JSON-RPC parse error.
-      await transport.handleRequest(ctx.req, ctx.res, message ?? null);
+      await answerRpc(ctx, { catalog, caller, services, version, baseUrl, presented }, message);
     });
   };
+}
+
+/**
+ * Who is asking: an OAuth access token or a family's API key. Missing and wrong ones count per
+ * client address, as on the REST routes, so a key cannot be guessed at line rate here either.
+ */
+function login(
+  ctx: DoorContext,
+  services: CoreServices,
+  presented: string,
+  grants: McpGrants | undefined,
+): Caller {
+  const challenge = (error?: string) =>
+    grants
+      ? {
+          'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"`,
+        }
+      : undefined;
+  services.limits.beforeCredential(ctx.ip);
+  const caller = presented
+    ? services.credentials.resolve({ kind: 'bearer', token: presented })
+    : null;
+  if (!caller) {
+    services.limits.failedCredential(ctx.ip);
+    throw new Unauthorized(
+      !presented
+        ? 'Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>'
+        : grants?.isAccessToken(presented)
+          ? 'The access token is not valid (unknown, expired or revoked)'
+          : 'The API key is not valid (unknown, malformed or revoked)',
+      challenge(presented ? 'invalid_token' : undefined),
+    );
+  }
+  ctx.state.caller = caller;
+  ctx.state.family = caller.family;
+  return caller;
+}
+
+interface RpcParts {
+  catalog: ReturnType<typeof buildCatalog>;
+  caller: Caller;
+  services: CoreServices;
+  version: string;
+  baseUrl: () => string;
+  presented: string;
+}
+
+/**
+ * A fresh server and transport answer the message in JSON. A tool call that REST answered as a
+ * store or cluster failure (507, 503) is answered with that status and its Retry-After, its
+ * JSON-RPC result carrying REST's error body: the one table holds for tool calls too.
+ */
+async function answerRpc(ctx: DoorContext, p: RpcParts, message: unknown): Promise<void> {
+  const failed: { status: number; retryAfter: string | null }[] = [];
+  const server = buildMcpServer({
+    catalog: p.catalog,
+    key: p.caller.key,
+    family: p.caller.family,
+    now: p.services.now,
+    version: p.version,
+    target: {
+      baseUrl: p.baseUrl(),
+      familySlug: p.caller.family.slug,
+      apiKey: p.presented,
+      requestId: ctx.response.get('x-request-id') || undefined,
+      headers: { [INNER_CALL_HEADER]: p.services.credentials.inner.proof(p.presented) },
+    },
+    onUnavailable: (status, retryAfter) => failed.push({ status, retryAfter }),
+  });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  ctx.res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  const res = ctx.res;
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
+  // The transport writes the answer once, when every handler is done: its status is the
+  // failure's, if a tool call met one.
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    const failure = failed[0];
+    if (!failure || status !== 200) return writeHead(status, ...rest);
+    if (failure.retryAfter) res.setHeader('Retry-After', failure.retryAfter);
+    return writeHead(failure.status, ...rest);
+  }) as typeof res.writeHead;
+  await server.connect(transport);
+  ctx.respond = false;
+  // No body at all is passed as null: the transport answers it with a JSON-RPC parse error.
+  await transport.handleRequest(ctx.req, ctx.res, message ?? null);
 }

@@ -15,7 +15,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FamilyRegistry } from '../family/registry.js';
-import type { Store } from '../store/store.js';
+import type { Directory, OAuthCredentials } from '../store/ports.js';
 import type { ApiKeyRecord, OAuthWrite } from '../store/types.js';
 import type { Caller } from '../domain/shared/state.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
@@ -40,7 +40,7 @@ import {
 import { listGrants, revokeGrantInStore } from './grantStore.js';
 
 export interface AuthorityDeps {
-  store: Store;
+  store: OAuthCredentials & Pick<Directory, 'getFamily' | 'getKey'>;
   registry: FamilyRegistry;
   now: () => Date;
   newId: IdGenerator;

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '../family/secrets.js';
-import type { Store } from '../store/store.js';
+import type { OAuthCredentials } from '../store/ports.js';
 import { makeClientSecret, parseScopes, redirectUriProblem } from './credentials.js';
 import type { OAuthAuthority } from './authority.js';
 import type { OAuthClient } from './records.js';
@@ -47,7 +47,8 @@ const fail = (error: string, description: string, status = 400): RegistrationErr
 
 /** Registers a client from its metadata; answers the RFC 7591 response or an error. */
 export async function registerClient(
-  d: { store: Store; authority: OAuthAuthority; limiter: RegistrationLimiter; now: () => Date },
+  d: {
+    store: Pick<OAuthCredentials, 'listOAuth' | 'transactOAuth'>; authority: OAuthAuthority; limiter: RegistrationLimiter; now: () => Date },
   body: unknown,
   bucket: string,
 ): Promise<{ status: 201; body: Record<string, unknown> } | RegistrationError> {

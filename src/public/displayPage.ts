@@ -10,12 +10,13 @@ import { displayByTokenHash } from '../domain/displays/displays.js';
 import { displayContent, type DisplayContent } from '../domain/displays/view.js';
 import { addDays, todayIn } from '../domain/shared/time.js';
 import { displayToken } from '../family/shareTokens.js';
-import { HttpError } from '../http/errors.js';
-import { defineRoutes, withStatus, type Services } from '../http/route.js';
+import { DoorError } from '../door/errors.js';
+import { route, defineRoutes, withStatus, type PublicServices } from './route.js';
 import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.schema.js';
 import { DISPLAY_CSP, DISPLAY_CSS, DISPLAY_JS } from './displayClient.js';
 import { PER_DISPLAY } from './displayStream.js';
-import { escapeHtml, HEADERS as PLAN_HEADERS } from './planPage.js';
+import { HEADERS as PLAN_HEADERS } from './planPage.js';
+import { escapeHtml } from '../door/html.js';
 
 const HEADERS = { ...PLAN_HEADERS, 'content-security-policy': DISPLAY_CSP };
 
@@ -29,7 +30,7 @@ interface Found {
 }
 
 /** The display a presented token names, with a way to compute its content now; null if none. */
-async function resolve(services: Services, token: string): Promise<Found | null> {
+async function resolve(services: PublicServices, token: string): Promise<Found | null> {
   const hash = displayToken.hashOf(token);
   if (!hash) return null;
   const actor = await services.registry.byShareToken(hash);
@@ -87,7 +88,7 @@ const NOT_FOUND_PAGE = `<!doctype html>
 `;
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/display/:displayToken',
     family: false,
@@ -129,8 +130,8 @@ export default defineRoutes([
       }
       return withStatus(200, wantsJson ? content : page(content), HEADERS);
     },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/display/:displayToken/events',
     family: false,
@@ -150,13 +151,7 @@ export default defineRoutes([
       const first = found ? await found.content(WEATHER_WAIT_MS) : null;
       if (!found || !first) throw new NotFound('No family display at this address');
       if (!services.display.streams.accepts(found.displayId)) {
-        throw new HttpError(
-          503,
-          'unavailable',
-          'Too many screens follow this display link right now (or the daemon is stopping)',
-          undefined,
-          { 'Retry-After': '10' },
-        );
+        throw new DoorError('unavailable', 'Too many screens follow this display link right now (or the daemon is stopping)', { headers: { 'Retry-After': '10' } });
       }
       services.display.streams.start(koa.req, koa.res, found.family, found.displayId, first, () =>
         found.content(),
@@ -164,5 +159,5 @@ export default defineRoutes([
       koa.respond = false;
       return withStatus(200, undefined);
     },
-  },
+  }),
 ]);

@@ -7,10 +7,10 @@ import type { FamilyState } from '../domain/shared/state.js';
 import { planBySharedHash } from '../domain/plans/publicView.js';
 import type { PlanRecord } from '../domain/plans/types.js';
 import { planShareToken } from '../family/shareTokens.js';
-import type { Services } from '../http/route.js';
+import type { PublicServices } from './route.js';
 
 export async function readShared<T>(
-  services: Services,
+  services: PublicServices,
   hash: string,
   read: (state: FamilyState) => T | null,
 ): Promise<T | null> {
@@ -20,7 +20,7 @@ export async function readShared<T>(
 
 /** What `read` makes of the plan a plan-share token opens, or null (malformed, unknown, off). */
 export async function readSharedPlan<T>(
-  services: Services,
+  services: PublicServices,
   token: string,
   read: (state: FamilyState, plan: PlanRecord) => T,
 ): Promise<T | null> {

@@ -11,7 +11,7 @@ import { createEgress } from '../../src/integrations/egress.js';
 import { createWeather } from '../../src/integrations/weather.js';
 import { createWebSearch } from '../../src/integrations/webSearch.js';
 import { createWebPage } from '../../src/integrations/webPage.js';
-import { answerOf, type ErrorAnswer } from '../../src/http/errors.js';
+import { answerOf, type ErrorAnswer } from '../../src/door/errors.js';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../helpers/fakes/openMeteo.js';
 import { startFakeSearxng, type FakeSearxng } from '../helpers/fakes/searxng.js';
 import { startFakePages, type FakePages } from '../helpers/fakes/pages.js';

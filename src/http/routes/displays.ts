@@ -3,7 +3,7 @@
  * delete (the page and its stream stop at once). See docs/display.md.
  */
 import { publicBase } from '../../config.js';
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import {
   decideCreateDisplay,
   decideDeleteDisplay,
@@ -22,7 +22,7 @@ const tags = ['Family displays'];
 const base = '/displays';
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -31,8 +31,8 @@ export default defineRoutes([
     response: DISPLAY_LIST_RESPONSE,
     handler: ({ family }) =>
       family.read((state) => ({ ok: true, displays: listDisplays(state).map(displayView) })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -51,8 +51,8 @@ export default defineRoutes([
         (display) => ({ ok: true, display: displayView(display), token, url }),
       );
     },
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:displayId`,
     tags,
@@ -66,5 +66,5 @@ export default defineRoutes([
         (state, ctx) => decideDeleteDisplay(state, params.displayId, ctx),
         (display) => ({ ok: true, display: displayView(display) }),
       ),
-  },
+  }),
 ]);

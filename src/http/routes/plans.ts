@@ -3,7 +3,7 @@
  * Notes are in planNotes.ts, polls in planPolls.ts, the public page in src/public/planPage.ts.
  */
 import { publicBase } from '../../config.js';
-import { defineRoutes, withStatus, type Services } from '../route.js';
+import { route, defineRoutes, withStatus, type RestServices } from '../route.js';
 import type { Caller } from '../../domain/shared/state.js';
 import {
   decideCreatePlan,
@@ -35,7 +35,7 @@ export const PLAN_TAGS = ['Plans'];
 const tags = PLAN_TAGS;
 
 /** How the calling key reads plans: today from the service clock, its own person's votes. */
-export function viewerOfCaller(services: Services, actor: Caller): Viewer {
+export function viewerOfCaller(services: RestServices, actor: Caller): Viewer {
   return {
     now: services.now(),
     publicUrl: publicBase(services.config.server.publicUrl),
@@ -44,7 +44,7 @@ export function viewerOfCaller(services: Services, actor: Caller): Viewer {
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/plans',
     tags,
@@ -59,8 +59,8 @@ export default defineRoutes([
         plans: listPlans(s).map((p) => planListItem(s, p, v)),
       }));
     },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/plans',
     tags,
@@ -78,8 +78,8 @@ export default defineRoutes([
           plan: planDetail(s, p, viewerOfCaller(services, caller)),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/plans/:planId',
     tags,
@@ -91,8 +91,8 @@ export default defineRoutes([
       const v = viewerOfCaller(services, caller);
       return family.read((s) => ({ ok: true, ...planDetail(s, requirePlan(s, params.planId), v) }));
     },
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: '/plans/:planId',
     tags,
@@ -113,8 +113,8 @@ export default defineRoutes([
           plan: planDetail(s, p, viewerOfCaller(services, caller)),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/plans/:planId',
     tags,
@@ -127,8 +127,8 @@ export default defineRoutes([
         (s, ctx) => decideDeletePlan(s, params.planId, ctx),
         (p) => ({ ok: true, planId: p.id }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/plans/:planId/events',
     tags,
@@ -149,8 +149,8 @@ export default defineRoutes([
           return r.created ? out : withStatus(200, out);
         },
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/plans/:planId/events/:eventId',
     tags,
@@ -162,8 +162,8 @@ export default defineRoutes([
         (s, ctx) => decideUnlinkEvent(s, params.planId, params.eventId, ctx),
         (p) => ({ ok: true, planId: p.id, eventId: params.eventId }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/plans/:planId/share',
     tags,
@@ -179,5 +179,5 @@ export default defineRoutes([
         (r) => ({ ok: true, enabled: r.enabled, shareUrl: r.shareUrl }),
       );
     },
-  },
+  }),
 ]);

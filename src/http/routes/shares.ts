@@ -3,7 +3,7 @@
  * delete (the public feed answers 404 at once). See docs/feeds.md.
  */
 import { publicBase } from '../../config.js';
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import {
   decideCreateShare,
   decideDeleteShare,
@@ -22,7 +22,7 @@ const tags = ['Calendar shares'];
 const base = '/calendar/shares';
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -31,8 +31,8 @@ export default defineRoutes([
     response: SHARE_LIST_RESPONSE,
     handler: ({ family }) =>
       family.read((state) => ({ ok: true, shares: listShares(state).map(shareView) })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -51,8 +51,8 @@ export default defineRoutes([
         (share) => ({ ok: true, share: shareView(share), token, url }),
       );
     },
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:shareId`,
     tags,
@@ -65,5 +65,5 @@ export default defineRoutes([
         (state, ctx) => decideDeleteShare(state, params.shareId, ctx),
         (share) => ({ ok: true, share: shareView(share) }),
       ),
-  },
+  }),
 ]);

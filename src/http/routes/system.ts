@@ -2,12 +2,18 @@
  * Routes of the daemon itself: health, metrics, the OpenAPI document and the change-log feed.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { defineRoutes, withStatus } from '../route.js';
-import { named, S } from '../schema.js';
+import { route, defineRoutes, withStatus } from '../route.js';
+import { named, S } from '../../door/schema.js';
 import { LOGGED_EVENT_TYPES } from '../../domain/shared/events.js';
 import { NotFound } from '../../domain/shared/errors.js';
-import { HttpError } from '../errors.js';
-import type { Metrics } from '../../metrics.js';
+import { DoorError } from '../../door/errors.js';
+
+/** What GET /metrics serves (the daemon's Metrics, src/metrics.ts). */
+export interface MetricsText {
+  readonly enabled: boolean;
+  readonly contentType: string;
+  render(): Promise<string>;
+}
 
 export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   type: 'object',
@@ -66,11 +72,11 @@ function bearerMatches(header: string, token: string): boolean {
 export default function systemRoutes(
   getDocument: () => unknown,
   version: string,
-  metrics: Metrics,
+  metrics: MetricsText,
 ) {
   const started = Date.now();
   return defineRoutes([
-    {
+    route({
       method: 'get',
       path: '/healthz',
       family: false,
@@ -107,18 +113,10 @@ export default function systemRoutes(
         version,
         uptimeSeconds: Math.floor((Date.now() - started) / 1000),
         writes: services.store.writeFailure ? 'failing' : 'ok',
-        ...(services.cluster
-          ? {
-              cluster: {
-                node: services.cluster.nodeName,
-                connected: services.cluster.connected,
-                ownedFamilies: services.cluster.heldFamilies().length,
-              },
-            }
-          : {}),
+        ...services.topology.health(),
       }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/metrics',
       family: false,
@@ -151,21 +149,15 @@ export default function systemRoutes(
             'Metrics are off; set metrics.enabled to true in the configuration to serve them',
           );
         if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
-          throw new HttpError(
-            401,
-            'unauthorized',
-            'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>',
-            undefined,
-            { 'WWW-Authenticate': 'Bearer realm="metrics"' },
-          );
+          throw new DoorError('unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
         }
         return withStatus(200, await metrics.render(), {
           'content-type': metrics.contentType,
           'cache-control': 'no-store',
         });
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/api/v1/openapi.json',
       family: false,
@@ -178,8 +170,8 @@ export default function systemRoutes(
         properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
       },
       handler: () => getDocument(),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/changes',
       tags: ['Changes'],
@@ -226,6 +218,6 @@ export default function systemRoutes(
             nextAfter: changes.length ? changes[changes.length - 1].seq : after,
           };
         }),
-    },
+    }),
   ]);
 }

@@ -5,9 +5,13 @@
  * It sits outside the error mapper, so it sees the status the client got.
  */
 import type Koa from 'koa';
-import type { Metrics } from '../../metrics.js';
 
-export function requestMetrics(metrics: Metrics): Koa.Middleware {
+/** Where request figures go (the daemon's Metrics). */
+export interface RequestObserver {
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+}
+
+export function requestMetrics(metrics: RequestObserver): Koa.Middleware {
   return async (ctx, next) => {
     const start = process.hrtime.bigint();
     try {

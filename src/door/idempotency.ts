@@ -16,12 +16,14 @@
  * store shows a credential an answer carried.
  */
 import { createHash } from 'node:crypto';
-import type Koa from 'koa';
-import { Invalid } from '../../domain/shared/errors.js';
-import { HttpError } from '../errors.js';
-import type { Store } from '../../store/store.js';
-import type { IdempotencyRecord, IdempotencyWrite } from '../../store/types.js';
-import { apiKeySecret } from '../../family/keys.js';
+import { Invalid } from '../domain/shared/errors.js';
+import { DoorError } from './errors.js';
+import type { IdempotencyRecords } from '../store/ports.js';
+import type { DoorMiddleware, IdempotencyIntent } from './state.js';
+
+export type { IdempotencyIntent };
+import type { IdempotencyRecord, IdempotencyWrite } from '../store/types.js';
+import { apiKeySecret } from '../family/keys.js';
 import {
   fingerprintOf,
   openAnswer,
@@ -35,14 +37,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 export const MAX_KEPT_BYTES = 64 * 1024;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** What the handler needs to keep its answer; set on `ctx.state.idempotency`. */
-export interface IdempotencyIntent {
-  keyId: string;
-  fingerprint: string;
-  expiresAt: number;
-  /** Where the answer is kept and the keys that seal it (never stored). */
-  keys: ReplayKeys;
-}
 
 /** The record that keeps an answer for a retry (written with the change, by the family actor). */
 export function keptAnswer(
@@ -83,14 +77,17 @@ function replayBody(prior: IdempotencyRecord, keys: ReplayKeys): unknown {
   return prior.sealed === undefined ? undefined : openAnswer(keys, prior.status, prior.sealed);
 }
 
-export function idempotency(store: Store, now: () => Date): Koa.Middleware {
+export function idempotency(
+  store: Pick<IdempotencyRecords, 'getIdempotency'>,
+  now: () => Date,
+): DoorMiddleware {
   const inFlight = new Set<string>();
   return async (ctx, next) => {
     const idemKey = ctx.get('idempotency-key');
     if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return next();
     if (!KEY.test(idemKey))
       throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
-    const keyId: string = ctx.state.key.id;
+    const keyId = ctx.state.caller!.keyId;
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
     // Authentication ran first. An API key seals under its secret part; a credential of
     // another kind (an OAuth access token forwarded by /mcp) is a secret as a whole, stored
@@ -103,11 +100,7 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
     const slot = `${keyId}\u0000${keys.slot}`;
     if (inFlight.has(slot)) {
-      throw new HttpError(
-        409,
-        'conflict',
-        'A request with this Idempotency-Key is still being processed',
-      );
+      throw new DoorError('in_progress', 'A request with this Idempotency-Key is still being processed');
     }
     const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
     if (prior) {
@@ -116,11 +109,7 @@ export function idempotency(store: Store, now: () => Date): Koa.Middleware {
         ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
         : fingerprint;
       if (prior.fingerprint !== expected) {
-        throw new HttpError(
-          422,
-          'idempotency_mismatch',
-          'This Idempotency-Key was used with a different request',
-        );
+        throw new DoorError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
       }
       const body = replayBody(prior, keys);
       if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');
