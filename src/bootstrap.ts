@@ -37,7 +37,10 @@ interface BootstrapDeps {
 }
 
 export async function bootstrap(
-  store: AdminStore & Pick<Directory, 'listFamilies' | 'listKeys'>, slug: string, d: BootstrapDeps): Promise<void> {
+  store: AdminStore & Pick<Directory, 'listFamilies' | 'listKeys'>,
+  slug: string,
+  d: BootstrapDeps,
+): Promise<void> {
   if (store.listFamilies().length === 0) {
     try {
       const made = await createFamily(

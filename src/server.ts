@@ -13,6 +13,7 @@ import type Router from '@koa/router';
 import type { Config } from './config.js';
 import type { FamilyRegistry } from './family/registry.js';
 import type { AnyRoute } from './door/route.js';
+import type { Door } from './door/door.js';
 import type { DoorState } from './door/state.js';
 import { createLogger } from './logger.js';
 import type { Scheduler } from './scheduler/scheduler.js';
@@ -48,6 +49,8 @@ export interface Daemon {
   store: HouseholdStore;
   registry: FamilyRegistry;
   routes: readonly AnyRoute[];
+  /** Every front door (REST first): its name, prefixes and form. */
+  doors: readonly Door<never>[];
   /** The Koa router, so tests can walk every registered route. */
   router: Router<DoorState>;
   server: Server;
@@ -190,6 +193,7 @@ function daemonOf(
     notifier: parts.notifier,
     webhooks: parts.webhooks,
     routes: doors.routes,
+    doors: doors.doors,
     router: doors.router,
     server: served.server,
     onCommitted: parts.onCommitted,

@@ -6,7 +6,9 @@ import type { Logger } from 'pino';
 import type { StoreHealth } from './store/ports.js';
 
 export function logStoreHealth(
-  store: Pick<StoreHealth, 'onReopen' | 'onWriteHealth'>, logger: Logger): void {
+  store: Pick<StoreHealth, 'onReopen' | 'onWriteHealth'>,
+  logger: Logger,
+): void {
   store.onWriteHealth((state, error) => {
     if (state === 'failing')
       logger.error(

@@ -10,7 +10,7 @@ import { decideDeleteEvent } from '../domain/calendar/events.js';
 import { decideDeleteEntries } from '../domain/collections/entries.js';
 import { decidePutEvent, decidePutTodo } from '../domain/caldav/objects.js';
 import type { EventRecord } from '../domain/calendar/types.js';
-import { ALLOW, type DavRequest } from './request.js';
+import { allowAt, type DavRequest } from './request.js';
 import { mkcalendar, proppatch } from './collectionMethods.js';
 import { callerOf, multistatus, syncToken, xmlBody } from './common.js';
 import { CalDavError, readOnly, unsupportedObject } from './errors.js';
@@ -42,10 +42,11 @@ export async function handleMethod(req: DavRequest, root: boolean): Promise<void
     case 'MKCOL':
       return mkcalendar(req);
     default:
-      req.koa.set('Allow', ALLOW);
       throw new CalDavError(
         405,
-        `${req.koa.method} is not supported here; the methods are ${ALLOW}`,
+        `${req.koa.method} is not supported here; this resource takes ${allowAt(req.segments)}`,
+        undefined,
+        { Allow: allowAt(req.segments) },
       );
   }
 }
@@ -153,6 +154,8 @@ async function put(req: DavRequest): Promise<void> {
     throw new CalDavError(
       405,
       'PUT creates or replaces an object: /dav/<family>/<collection>/<name>.ics',
+      undefined,
+      { Allow: allowAt(req.segments) },
     );
   const name = objectName(segment);
   const type = req.koa.request.type.toLowerCase();

@@ -184,7 +184,11 @@ async function exportCommand(c: CommandContext): Promise<Said | null> {
   const { topology, sub, v } = c;
   if (!sub) throw new UsageError('export needs a family slug');
   await topology.catchUp(sub);
-  const doc = JSON.stringify(topology.portable(exportFamily(topology.store(), sub, new Date())), null, 1);
+  const doc = JSON.stringify(
+    topology.portable(exportFamily(topology.store(), sub, new Date())),
+    null,
+    1,
+  );
   if (!v.out) {
     c.write(`${doc}\n`);
     return null;

@@ -43,7 +43,7 @@ type Parsed = { values: Values; positionals: string[] };
 function parse(argv: string[]): Parsed | number {
   try {
     const parsed = parseArgs({ args: argv, allowPositionals: true, options: PARSE_OPTIONS });
-    return { values: parsed.values as Values, positionals: parsed.positionals };
+    return { values: parsed.values, positionals: parsed.positionals };
   } catch (e) {
     const words = argv.filter((a) => !a.startsWith('-'));
     // parseArgs explains an unknown option at length (how to pass a positional starting with -).

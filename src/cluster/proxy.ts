@@ -245,7 +245,11 @@ export function acceptForwarded(
           : check.why === 'missing'
             ? SPELLED[names.find((n) => typeof ctx.req.headers[n] !== 'string') ?? names[2]]
             : SPELLED[FORWARD_HEADERS.signature];
-      throw new DoorError('unauthorized', `This forwarded request is refused: ${header} ${REFUSALS[check.why]}`, { issues: [{ path: ['header', header], message: REFUSALS[check.why] }] });
+      throw new DoorError(
+        'unauthorized',
+        `This forwarded request is refused: ${header} ${REFUSALS[check.why]}`,
+        { issues: [{ path: ['header', header], message: REFUSALS[check.why] }] },
+      );
     }
     replayBody(ctx, body);
     ctx.state.forwardedBy = check.node;

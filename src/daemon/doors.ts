@@ -1,7 +1,7 @@
 /**
  * The front doors, side by side, and the services their handlers use: REST (first: it answers
- * the paths no door owns), the live stream, the public pages and the family display, OAuth,
- * MCP and CalDAV. A new door is one more line in `doors`. Every door is served through the
+ * the paths no door owns), the public pages and the family display, the live stream, OAuth,
+ * MCP and CalDAV (the order of their routes is the OpenAPI document's). A new door is one more line in `doors`. Every door is served through the
  * door core's one app (src/door/app.ts): one error table, one set of credentials, one limiter,
  * one body reader.
  */
@@ -62,6 +62,8 @@ function streams(p: DaemonParts) {
 
 export interface ComposedDoors {
   app: Koa<DoorState>;
+  /** Every door, REST first. */
+  doors: readonly Door<DaemonServices>[];
   router: Router<DoorState>;
   routes: readonly AnyRoute[];
   hub: StreamHub;
@@ -89,8 +91,8 @@ export function composeDoors(p: DaemonParts, baseUrl: () => string): ComposedDoo
   let document: unknown;
   const doors: Door<DaemonServices>[] = [
     restDoor([...systemRoutes(() => document, VERSION, p.metrics), ...areaRoutes()]),
-    streamDoor(),
     publicDoor(),
+    streamDoor(),
     // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
     oauthDoor(p.authority, p.urls, p.store),
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
@@ -108,5 +110,5 @@ export function composeDoors(p: DaemonParts, baseUrl: () => string): ComposedDoo
     version: VERSION,
   });
   document = daemonOpenApi(routes, p.config.server.publicUrl);
-  return { app, router, routes, hub, display };
+  return { app, doors, router, routes, hub, display };
 }

@@ -56,7 +56,12 @@ export async function serveHttp(
       ? '127.0.0.1'
       : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { server, port, url, publicUrlWarning: publicUrlWarning(config.server.host, config.server.publicUrl, port) };
+  return {
+    server,
+    port,
+    url,
+    publicUrlWarning: publicUrlWarning(config.server.host, config.server.publicUrl, port),
+  };
 }
 
 /** Stops accepting; idle keep-alive sockets go now, busy ones once their request finishes. */

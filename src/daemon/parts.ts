@@ -28,7 +28,7 @@ import { StreamTickets } from '../stream/tickets.js';
 import type { Topology } from '../topology/topology.js';
 import { VERSION } from '../version.js';
 import { InFlightGauge } from '../webhooks/budget.js';
-import { createWebhooks, type Webhooks } from '../webhooks/webhooks.js';
+import { createWebhooks } from '../webhooks/webhooks.js';
 import { jobHandlers } from './jobs.js';
 
 export interface PartsOptions {
@@ -46,7 +46,12 @@ export type DaemonParts = ReturnType<typeof buildParts>;
 function familyRegistry(
   config: Config,
   topology: Topology,
-  o: { now: () => Date; newId: IdGenerator; logger: Logger; agendaChanged: (dueAt: number) => void },
+  o: {
+    now: () => Date;
+    newId: IdGenerator;
+    logger: Logger;
+    agendaChanged: (dueAt: number) => void;
+  },
 ) {
   const onCommitted: CommitObservers = new Set();
   const registry = new FamilyRegistry(
@@ -129,7 +134,10 @@ export function buildParts(config: Config, topology: Topology, opts: PartsOption
   const authority = new OAuthAuthority({ store, registry, now, newId, resource: urls.resource });
   const tickets = new StreamTickets(() => now().getTime());
   const credentials = new Credentials(store, {
-    accessTokens: { isAccessToken: looksLikeAccessToken, verifyAccess: (t) => authority.verifyAccess(t) },
+    accessTokens: {
+      isAccessToken: looksLikeAccessToken,
+      verifyAccess: (t) => authority.verifyAccess(t),
+    },
     tickets,
   });
   const limits = new DoorLimits(config.rateLimit, () => now().getTime());
@@ -155,7 +163,7 @@ export function buildParts(config: Config, topology: Topology, opts: PartsOption
     notifier,
     metrics,
     requests,
-    webhooks: webhooks as Webhooks,
+    webhooks,
     followed,
     urls,
     authority,

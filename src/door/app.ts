@@ -58,7 +58,9 @@ export function createApp<S extends CoreServices>(parts: AppParts<S>): App {
   if (parts.metrics) app.use(requestMetrics(parts.metrics));
   if (services.config.server.corsOrigins.length) app.use(cors(services.config.server.corsOrigins));
   app.use(boundary(doors));
-  const front = parts.front?.(familyOfRequest(byName, finder(services.credentials, parts.directory)));
+  const front = parts.front?.(
+    familyOfRequest(byName, finder(services.credentials, parts.directory)),
+  );
   if (front) app.use(front);
   const mounted: Mounted<S> = {
     services,
@@ -69,7 +71,10 @@ export function createApp<S extends CoreServices>(parts: AppParts<S>): App {
   for (const door of doors) {
     if (!door.handler) continue;
     const handler = door.handler(mounted);
-    app.use((ctx, next) => (ctx.state.door === door.name ? handler(ctx, next) : next()));
+    app.use(async (ctx, next) => {
+      if (ctx.state.door === door.name) await handler(ctx, next);
+      else await next();
+    });
   }
   app.use(unanswered());
   app.use(router.routes());

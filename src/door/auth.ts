@@ -49,7 +49,7 @@ export function authenticate(deps: AuthDeps, scope: Scope, ticketed = false): Do
     if (!caller) throw new Unauthorized(REFUSED[credential.kind]);
     ctx.state.caller = caller;
     const { key, family } = caller;
-    if (family.slug !== ctx.params.familySlug) {
+    if (family.slug !== (ctx.params as Record<string, string>).familySlug) {
       throw new Forbidden('This API key does not belong to that family');
     }
     if (!hasScope(key, scope)) throw new Forbidden(`This API key lacks the "${scope}" scope`);

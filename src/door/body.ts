@@ -148,7 +148,7 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     const req = ctx.req;
     if (!hasBody(ctx)) {
       setBody(ctx, undefined, '');
-      return next();
+      return void (await next());
     }
     // 1. What it is.
     const type = ctx.request.type.toLowerCase();
@@ -173,7 +173,7 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     const text = utf8Text(bytes);
     if (text.trim() === '') {
       setBody(ctx, undefined, text);
-      return next();
+      return void (await next());
     }
     let value: unknown;
     try {

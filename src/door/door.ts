@@ -76,7 +76,11 @@ export function prefixMatch(prefix: string, path: string): number {
  * The door a request is under: the longest prefix it matches, or one that claims it; else the
  * fallback (the first door: REST, whose form answers paths nobody owns).
  */
-export function doorOf<D extends Door<never>>(doors: readonly D[], method: string, path: string): D {
+export function doorOf<D extends Door<never>>(
+  doors: readonly D[],
+  method: string,
+  path: string,
+): D {
   let best: D | undefined;
   let length = -1;
   for (const door of doors) {

@@ -294,7 +294,8 @@ function known(err: unknown): ErrorAnswer | null {
   if (err instanceof UpstreamError) return answerFor(UPSTREAM[err.kind], err);
   // A write the disk refused: 507 when it is full (reads go on being served; writes work again
   // once there is room), 503 for any other I/O failure. The details are in the log, once.
-  if (err instanceof StoreWriteError) return answerFor(err.kind === 'full' ? 'store_full' : 'store_failed');
+  if (err instanceof StoreWriteError)
+    return answerFor(err.kind === 'full' ? 'store_full' : 'store_failed');
   // A cluster node that could not pass the request on to the family's owner (docs/scaling.md).
   if (err instanceof OwnedElsewhere)
     return answerFor('owned_elsewhere', { message: `${err.message}; try again shortly` });

@@ -37,7 +37,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 export const MAX_KEPT_BYTES = 64 * 1024;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-
 /** The record that keeps an answer for a retry (written with the change, by the family actor). */
 export function keptAnswer(
   intent: IdempotencyIntent,
@@ -84,7 +83,7 @@ export function idempotency(
   const inFlight = new Set<string>();
   return async (ctx, next) => {
     const idemKey = ctx.get('idempotency-key');
-    if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return next();
+    if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return void (await next());
     if (!KEY.test(idemKey))
       throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
     const keyId = ctx.state.caller!.keyId;
@@ -100,7 +99,10 @@ export function idempotency(
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
     const slot = `${keyId}\u0000${keys.slot}`;
     if (inFlight.has(slot)) {
-      throw new DoorError('in_progress', 'A request with this Idempotency-Key is still being processed');
+      throw new DoorError(
+        'in_progress',
+        'A request with this Idempotency-Key is still being processed',
+      );
     }
     const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
     if (prior) {
@@ -109,7 +111,10 @@ export function idempotency(
         ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
         : fingerprint;
       if (prior.fingerprint !== expected) {
-        throw new DoorError('idempotency_mismatch', 'This Idempotency-Key was used with a different request');
+        throw new DoorError(
+          'idempotency_mismatch',
+          'This Idempotency-Key was used with a different request',
+        );
       }
       const body = replayBody(prior, keys);
       if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');

@@ -147,7 +147,11 @@ export function addressBucket(ip: string): string {
   const groups =
     tail === undefined
       ? left
-      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+      : [
+          ...left,
+          ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'),
+          ...right,
+        ];
   return `${groups
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ''))
@@ -184,9 +188,9 @@ export function failedCredentials<S>(
     limits.beforeCredential(ctx.ip);
     let authenticated = false;
     try {
-      await authenticate(ctx, () => {
+      await authenticate(ctx, async () => {
         authenticated = true;
-        return next();
+        await next();
       });
     } catch (err) {
       if (!authenticated && err instanceof Unauthorized) limits.failedCredential(ctx.ip);

@@ -127,13 +127,14 @@ export type Route<S> = RouteDef<unknown, unknown, S>;
  * body types from its structs (none → an empty query, no body) and erases them for the list.
  */
 export function routeFor<S>() {
-  return function route<Q = Record<string, never>, B = undefined>(def: RouteDef<Q, B, S>): Route<S> {
+  return function route<Q = Record<string, never>, B = undefined>(
+    def: RouteDef<Q, B, S>,
+  ): Route<S> {
     return def as unknown as Route<S>;
   };
 }
 
 export const FAMILY_PREFIX = '/api/v1/families/:familySlug';
-
 
 /** A route of any door, as the OpenAPI document and MCP's catalog read it. */
 export type AnyRoute = Route<never>;
@@ -161,7 +162,7 @@ export function withStatus(
   body: unknown,
   headers?: Record<string, string>,
 ): { status: number; body: unknown; headers?: Record<string, string> } {
-  return Object.assign(Object.create(STATUS_TAG), {
+  return Object.assign(Object.create(STATUS_TAG) as object, {
     status,
     body,
     ...(headers ? { headers } : {}),

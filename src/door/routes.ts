@@ -46,11 +46,7 @@ export function routeRouter<S extends CoreServices>(
     const scope = requiredScope(def);
     const chain: DoorMiddleware[] = [];
     if (scope === 'public') chain.push(publicLimit);
-    else
-      chain.push(
-        failedCredentials(limits, authenticate(auth, scope, def.ticketed)),
-        limit,
-      );
+    else chain.push(failedCredentials(limits, authenticate(auth, scope, def.ticketed)), limit);
     if (def.method !== 'get') chain.push(body);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));
@@ -112,7 +108,7 @@ function handle<S extends CoreServices>(
         : (undefined as never);
     const result = await def.handler({
       koa: ctx,
-      params: ctx.params,
+      params: ctx.params as Record<string, string>,
       query,
       body,
       services,

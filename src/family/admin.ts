@@ -13,7 +13,12 @@ import type { Directory, LogReads } from '../store/ports.js';
 /** What family administration reads and writes: the directory, and a person's record. */
 export type AdminStore = Pick<
   Directory,
-  'createFamily' | 'getFamilyBySlug' | 'getKey' | 'putKey' | 'queueFamilyUpdate' | 'queuedFamilyUpdate'
+  | 'createFamily'
+  | 'getFamilyBySlug'
+  | 'getKey'
+  | 'putKey'
+  | 'queueFamilyUpdate'
+  | 'queuedFamilyUpdate'
 > &
   Pick<LogReads, 'getRecord'>;
 import type { ApiKeyRecord, QueuedFamilyUpdate, Scope } from '../store/types.js';
@@ -139,7 +144,11 @@ export async function createKey(
   return key;
 }
 
-export async function revokeKey(store: AdminStore, keyId: string, now: Date): Promise<ApiKeyRecord> {
+export async function revokeKey(
+  store: AdminStore,
+  keyId: string,
+  now: Date,
+): Promise<ApiKeyRecord> {
   const key = store.getKey(keyId);
   if (!key) throw new NotFound(`no key "${keyId}"`);
   if (key.revokedAt) throw new Conflict(`key "${keyId}" was already revoked`);

@@ -111,7 +111,7 @@ function mcpHandler(
   const publicHost = new URL(services.config.server.publicUrl).host.toLowerCase();
 
   return async (ctx, next) => {
-    if (ctx.path !== MCP_PATH) return next();
+    if (ctx.path !== MCP_PATH) return void (await next());
     const origin = ctx.get('origin');
     if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
       throw new DoorError(
@@ -215,12 +215,12 @@ async function answerRpc(ctx: DoorContext, p: RpcParts, message: unknown): Promi
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
   // The transport writes the answer once, when every handler is done: its status is the
   // failure's, if a tool call met one.
-  res.writeHead = ((status: number, ...rest: unknown[]) => {
+  res.writeHead = (status: number, ...rest: unknown[]) => {
     const failure = failed[0];
     if (!failure || status !== 200) return writeHead(status, ...rest);
     if (failure.retryAfter) res.setHeader('Retry-After', failure.retryAfter);
     return writeHead(failure.status, ...rest);
-  }) as typeof res.writeHead;
+  };
   await server.connect(transport);
   ctx.respond = false;
   // No body at all is passed as null: the transport answers it with a JSON-RPC parse error.

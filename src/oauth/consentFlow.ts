@@ -44,7 +44,12 @@ interface Checked {
 }
 
 /** Sends the browser back to the client with `query` (and the state and issuer). */
-function back(ctx: Koa.Context, urls: OAuthUrls, c: Pick<Checked, 'redirect' | 'params'>, query: Record<string, string>): void {
+function back(
+  ctx: Koa.Context,
+  urls: OAuthUrls,
+  c: Pick<Checked, 'redirect' | 'params'>,
+  query: Record<string, string>,
+): void {
   const u = new URL(c.redirect);
   for (const [k, v] of Object.entries({
     ...query,
@@ -142,7 +147,13 @@ async function decide(ctx: Koa.Context, p: ConsentParts, c: Checked): Promise<vo
   const wait = limits.waitAfterFailures(ctx.ip);
   if (wait !== null) {
     ctx.set('Retry-After', String(wait));
-    return page(ctx, c, 429, `Too many wrong keys from this address; try again in ${wait} s`, chosen);
+    return page(
+      ctx,
+      c,
+      429,
+      `Too many wrong keys from this address; try again in ${wait} s`,
+      chosen,
+    );
   }
   const apiKey = c.params.api_key?.trim();
   const caller = apiKey ? p.services.credentials.resolve({ kind: 'apiKey', text: apiKey }) : null;

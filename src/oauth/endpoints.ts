@@ -35,7 +35,10 @@ import { authorize } from './consentFlow.js';
 import { parseScopes } from './credentials.js';
 import { authenticateClient, readBody, renderOAuth } from './requests.js';
 
-const WELL_KNOWN = ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource'];
+const WELL_KNOWN = [
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/oauth-protected-resource',
+];
 
 /**
  * `store` is the OAuth door's own (its clients): the door holds credentials, as the key check
@@ -69,7 +72,7 @@ function oauthHandler(
 
   return async (ctx, next) => {
     const doc = documents.get(ctx.path);
-    if (!doc && !endpoints.has(ctx.path)) return next();
+    if (!doc && !endpoints.has(ctx.path)) return void (await next());
     if (preflight(ctx, Boolean(doc))) return;
     const allowed = doc
       ? ['GET', 'HEAD']
@@ -142,11 +145,7 @@ async function tokenOrRevoke(ctx: Koa.Context, authority: OAuthAuthority): Promi
   ctx.body = await token(authority, client, form);
 }
 
-async function token(
-  authority: OAuthAuthority,
-  client: OAuthClient,
-  form: Record<string, string>,
-) {
+async function token(authority: OAuthAuthority, client: OAuthClient, form: Record<string, string>) {
   const resource = form.resource;
   switch (form.grant_type) {
     case 'authorization_code':

@@ -9,7 +9,9 @@ import type { TokenRecord } from './records.js';
 
 /** A family's grants, oldest first (also for the CLI, which has no daemon). */
 export function listGrants(
-  store: Pick<OAuthCredentials, 'listOAuth'>, familyId: string): OAuthGrant[] {
+  store: Pick<OAuthCredentials, 'listOAuth'>,
+  familyId: string,
+): OAuthGrant[] {
   return store
     .listOAuth<OAuthGrant>('grant')
     .filter((g) => g.familyId === familyId)

@@ -48,7 +48,11 @@ const fail = (error: string, description: string, status = 400): RegistrationErr
 /** Registers a client from its metadata; answers the RFC 7591 response or an error. */
 export async function registerClient(
   d: {
-    store: Pick<OAuthCredentials, 'listOAuth' | 'transactOAuth'>; authority: OAuthAuthority; limiter: RegistrationLimiter; now: () => Date },
+    store: Pick<OAuthCredentials, 'listOAuth' | 'transactOAuth'>;
+    authority: OAuthAuthority;
+    limiter: RegistrationLimiter;
+    now: () => Date;
+  },
   body: unknown,
   bucket: string,
 ): Promise<{ status: 201; body: Record<string, unknown> } | RegistrationError> {

@@ -151,7 +151,11 @@ export default defineRoutes([
       const first = found ? await found.content(WEATHER_WAIT_MS) : null;
       if (!found || !first) throw new NotFound('No family display at this address');
       if (!services.display.streams.accepts(found.displayId)) {
-        throw new DoorError('unavailable', 'Too many screens follow this display link right now (or the daemon is stopping)', { headers: { 'Retry-After': '10' } });
+        throw new DoorError(
+          'unavailable',
+          'Too many screens follow this display link right now (or the daemon is stopping)',
+          { headers: { 'Retry-After': '10' } },
+        );
       }
       services.display.streams.start(koa.req, koa.res, found.family, found.displayId, first, () =>
         found.content(),

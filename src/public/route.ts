@@ -2,7 +2,12 @@
  * The public door's routes: what its handlers may use (`PublicServices`: the core's services
  * and the family display's weather and open streams), and its `route` helper.
  */
-import { defineRoutes as defineAny, routeFor, type CoreServices, type Route } from '../door/route.js';
+import {
+  defineRoutes as defineAny,
+  routeFor,
+  type CoreServices,
+  type Route,
+} from '../door/route.js';
 import type { DisplayWeatherCache } from './displayWeather.js';
 import type { DisplayStreams } from './displayStream.js';
 

@@ -22,7 +22,10 @@ export interface FamilyExport extends WholeFamily {
 
 /** A consistent snapshot (read inside one transaction) of a family. */
 export function exportFamily(
-  store: Pick<WholeFamilies, 'snapshotFamily'>, slug: string, now: Date): FamilyExport {
+  store: Pick<WholeFamilies, 'snapshotFamily'>,
+  slug: string,
+  now: Date,
+): FamilyExport {
   const snap = store.snapshotFamily(slug);
   if (!snap) throw new NotFound(`no family with slug "${slug}"`);
   return {
@@ -64,7 +67,9 @@ export function readExport(data: unknown): WholeFamily {
 
 /** Puts a whole family into the store; Conflict naming what clashes. */
 export async function putWhole(
-  store: Pick<WholeFamilies, 'putWholeFamily'>, doc: WholeFamily): Promise<FamilyInfo> {
+  store: Pick<WholeFamilies, 'putWholeFamily'>,
+  doc: WholeFamily,
+): Promise<FamilyInfo> {
   const family = doc.family;
   const outcome = await store.putWholeFamily(doc);
   if (outcome === 'slug') throw new Conflict(`a family with slug "${family.slug}" already exists`);
@@ -77,6 +82,8 @@ export async function putWhole(
 }
 
 export async function importFamily(
-  store: Pick<WholeFamilies, 'putWholeFamily'>, data: unknown): Promise<FamilyInfo> {
+  store: Pick<WholeFamilies, 'putWholeFamily'>,
+  data: unknown,
+): Promise<FamilyInfo> {
   return putWhole(store, readExport(data));
 }

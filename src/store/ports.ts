@@ -189,7 +189,8 @@ export interface StoreHealth {
  * embedded LMDB store, or a cluster node's LMDB behind the replicated log).
  */
 export interface HouseholdStore
-  extends BatchCommits,
+  extends
+    BatchCommits,
     LogReads,
     AgendaReads,
     IdempotencyRecords,

@@ -15,13 +15,7 @@ import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
 import { guardCommitFailures } from './lmdb/commitFailures.js';
 import { sealOlderIdempotencyRecords } from './lmdb/sealIdempotency.js';
-import type {
-  CommitBatch,
-  Directory,
-  HouseholdStore,
-  StoreWrites,
-  WholeFamily,
-} from './ports.js';
+import type { CommitBatch, Directory, HouseholdStore, StoreWrites, WholeFamily } from './ports.js';
 import type {
   ApiKeyRecord,
   ChangeRecord,

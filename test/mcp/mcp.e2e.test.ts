@@ -414,7 +414,7 @@ describe('MCP /mcp', () => {
           Object.keys(headers).length ? `Bearer error="invalid_token", ${hint}` : `Bearer ${hint}`,
         );
         // The door's form: a JSON-RPC error (no id: the message was not read) under the status.
-        const body = await r.json();
+        const body = (await r.json()) as any;
         expect(body).to.include({ jsonrpc: '2.0', id: null });
         expect(body.error.data.code).to.equal('unauthorized');
       }
@@ -461,7 +461,7 @@ describe('MCP /mcp', () => {
       const r = await fetch(`${server.url}/mcp`, { headers: { 'x-api-key': server.apiKey } });
       expect(r.status).to.equal(405);
       expect(r.headers.get('allow')).to.equal('POST');
-      expect((await r.json()).error.data.code).to.equal('method_not_allowed');
+      expect(((await r.json()) as any).error.data.code).to.equal('method_not_allowed');
     });
 
     it('refuses a rebound Host or a foreign Origin (403) and accepts loopback names on any port', async () => {

@@ -149,7 +149,11 @@ export default function systemRoutes(
             'Metrics are off; set metrics.enabled to true in the configuration to serve them',
           );
         if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
-          throw new DoorError('unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
+          throw new DoorError(
+            'unauthorized',
+            'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>',
+            { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } },
+          );
         }
         return withStatus(200, await metrics.render(), {
           'content-type': metrics.contentType,
