@@ -6,8 +6,46 @@ import {
   type DestinationStream,
 } from 'pino';
 
-/** JSON logs, one object per line; keys and tokens are never logged (see requestLog). */
+/**
+ * Every credential shape the daemon hands out, as it could appear in any text: API keys
+ * (`hk_<id>_<secret>`), OAuth codes, access and refresh tokens (`hoc_`, `hoa_`, `hor_`) and
+ * client secrets (`hcs_`), calendar share, plan share and display tokens (`shr_`, `pln_`,
+ * `dsp_`), stream tickets (`stk_`) and webhook signing secrets (`whsec_`). Matched from eight
+ * characters on, so a truncated or mistyped credential — still mostly its secret — goes too.
+ */
+const CREDENTIAL =
+  /(?<![0-9A-Za-z])(hk|hoc|hoa|hor|hcs|shr|pln|dsp|stk|whsec)_[0-9A-Za-z_+/=]{8,}/g;
+/**
+ * Pages whose path segment after the prefix is their credential, whatever it looks like:
+ * shared plans, calendar share feeds, family displays and device pairing links (a segment
+ * starting with `:` is a route template's parameter, as the request log names matched routes).
+ */
+const TOKEN_PAGE_PREFIXES = ['/p/', '/share/calendar/', '/display/', '/pair/'];
+const TOKEN_PAGE = /(?<![\w.~%/-])\/(p|share\/calendar|display|pair)\/[^/?#"\s\\:][^/?#"\s\\]*/g;
+
+/**
+ * Cuts every credential out of a text: shapes become `<prefix>_[redacted]`, a token page's
+ * token `:redacted`. Ids (`ent_…`, `plan_…`), slugs and words are left as they are.
+ */
+export function redactCredentials(text: string): string {
+  // Most lines hold neither (a credential has a `_`, a token page its prefix): plain substring
+  // scans decide, and the two patterns run only then.
+  if (!text.includes('_') && !TOKEN_PAGE_PREFIXES.some((p) => text.includes(p))) return text;
+  return text
+    .replace(TOKEN_PAGE, (_m, page: string) => `/${page}/:redacted`)
+    .replace(CREDENTIAL, (_m, prefix: string) => `${prefix}_[redacted]`);
+}
+
+/**
+ * JSON logs, one object per line. Keys and tokens are never logged: the request log writes
+ * route templates and cut paths (requestLog.ts), and — the last line of defence, whatever a
+ * log call is given (an error message quoting a URL, a client's request id or user agent, a
+ * stack) — every line is scrubbed of credential shapes as it is written.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const out = destination ?? pinoDestination({ fd: 1, sync: false });
+  const write = out.write.bind(out);
+  out.write = (line: string) => write(redactCredentials(line));
   return pino(
     {
       level,
@@ -15,6 +53,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       timestamp: stdTimeFunctions.isoTime,
       redact: { paths: ['req.headers["x-api-key"]', 'apiKey', 'token', 'secret'], remove: true },
     },
-    destination ?? pinoDestination({ fd: 1, sync: false }),
+    out,
   );
 }

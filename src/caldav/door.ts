@@ -13,13 +13,15 @@
  *
  * Order per request: OPTIONS is answered without credentials (clients probe before they
  * log in); then HTTP Basic with user = family slug and password = an API key of that family,
- * resolved by the door core's credentials (hash, constant time, the one key cache; failures
- * count per address in the one limiter); then the method's own handler. Bodies are read by the
+ * resolved by the door core's credentials (hash, constant time, the one key cache) and counted
+ * in that key's budget of the daemon's one limiter (429 past it, docs/caldav.md; failures count
+ * per address); then the method's own handler. Bodies are read by the
  * core's body reader: XML or iCalendar, UTF-8, as sent (no Content-Encoding), at most 1 MiB.
  * Every refusal goes to the error table and is written as a `DAV:error` body (errors.ts).
  */
 import type { Door } from '../door/door.js';
 import { readText } from '../door/body.js';
+import { countCaller, limitedError } from '../door/limits.js';
 import { basicCredentials, type Caller } from '../door/credentials.js';
 import type { DoorContext, DoorMiddleware } from '../door/state.js';
 import { hasScope } from '../family/scopes.js';
@@ -99,13 +101,21 @@ function davHandler(services: CalDavServices): DoorMiddleware {
   };
 }
 
-/** HTTP Basic: user = the family's slug, password = an API key of that family. */
+/**
+ * HTTP Basic: user = the family's slug, password = an API key of that family, counted in the
+ * key's budget (the one REST and MCP spend too; 429 past it). A valid login is served whatever
+ * others sent from its address; a failed one spends the address's budget of failures, past
+ * which it is answered 429 — but a request without credentials (clients probe so before they
+ * log in) is only challenged.
+ */
 function login(ctx: DoorContext, services: CalDavServices): Caller {
-  services.limits.beforeCredential(ctx.ip, 'Too many failed logins');
   const basic = basicCredentials(ctx.get('authorization'));
   const caller = basic ? services.credentials.resolve({ kind: 'basic', ...basic }) : null;
   if (!caller) {
-    if (basic) services.limits.failedCredential(ctx.ip);
+    const l = basic
+      ? services.limits.failure(ctx.ip, 'Too many failed logins from this address')
+      : null;
+    if (l) throw limitedError(l);
     throw new CalDavError(
       401,
       basic
@@ -117,6 +127,7 @@ function login(ctx: DoorContext, services: CalDavServices): Caller {
   }
   ctx.state.caller = caller;
   ctx.state.family = caller.family;
+  countCaller(ctx, services.limits, caller);
   return caller;
 }
 

@@ -194,14 +194,16 @@ export class Credentials {
       },
       bearer: (c) => this.byToken(c.token, 'bearer'),
       ticket: (c) => this.byTicket(c.ticket),
-      // The proof lets an access token in; an API key is good anywhere, proof or not (a tool
-      // call another node passes on cannot carry this process's proof).
+      // A proof of this process lets an access token in, and the call is not counted again
+      // (the door the client spoke to counted it). An API key is good anywhere, proof or not:
+      // with another process's proof (a tool call that reached another cluster node) it is a
+      // plain key, counted here; a token is not a key, so without a valid proof it is refused.
       inner: (c) =>
         this.inner.verify(c.text, c.proof)
           ? this.byToken(c.text, 'inner')
           : this.doors.accessTokens?.isAccessToken(c.text)
             ? null
-            : this.byKey(c.text, 'inner'),
+            : this.byKey(c.text, 'apiKey'),
     };
   }
 

@@ -1,25 +1,35 @@
 /**
- * The daemon's one limiter (docs/api.md): fixed one-minute windows kept in memory, one instance
- * per daemon shared by every door (REST, the live stream, the public pages, CalDAV, MCP and the
- * OAuth consent page), so a budget is the same whichever door a request comes through:
- * - per caller (`rateLimit.perMinute`): an API key, or an assistant's OAuth grant (its own
- *   budget, never its approving key's), on every family route, with RateLimit-* headers;
- * - per client address (`rateLimit.publicPerMinute`) for traffic without a valid credential:
- *   every request to a public route (share feeds, plan pages), and every failed credential —
- *   an address that has spent its failures is refused before its credential is even looked
- *   at, so keys cannot be guessed at line rate through any door.
- * Past a limit → 429 with Retry-After (seconds until the window resets), in each door's form.
- * The clock is injected so tests move time instead of waiting.
+ * The daemon's one limiter (docs/api.md, "Limits on every door"): fixed one-minute windows kept
+ * in memory, one instance per daemon (the core services' `limits`) shared by every door — REST, the live
+ * stream, the public pages and the family display, CalDAV, MCP and the OAuth consent page — so
+ * a budget is the same whichever door a request comes through:
+ *
+ * - per credential (`rateLimit.perMinute`): an API key (`key:<keyId>`), an assistant's OAuth
+ *   grant (`grant:<grantId>`, never its approving key's budget), a public link's token
+ *   (`display:<id>`, `share:<hash>`);
+ * - per client address (`rateLimit.publicPerMinute`): every request without a credential (the
+ *   public pages, the OAuth endpoints), and every request whose credential failed. A request
+ *   whose credential is valid is never refused for what others sent from its address: the
+ *   credential is checked first (a hash and a constant-time compare), and only failures spend
+ *   and meet the address's budget — so bad keys are still cut off at line rate.
+ *
+ * Each door answers "over the limit" in its own form (REST's error JSON, CalDAV's DAV:error,
+ * MCP's JSON-RPC error), always with status 429, `Retry-After` and the RateLimit-* headers.
+ * A request one door sends to another inside this process (an MCP tool call answered by REST)
+ * carries the inner-call proof (credentials.ts) and is not counted twice. The clock is injected
+ * so tests move time instead of waiting.
  */
 import { isIPv6 } from 'node:net';
 import type Koa from 'koa';
-import type { DoorState } from './state.js';
 import { rateLimited, Unauthorized } from './errors.js';
+import type { DoorMiddleware } from './state.js';
 
 const WINDOW_MS = 60_000;
 
 export interface Taken {
+  /** Seconds until the window resets when this request is over the limit, else null. */
   retryAfter: number | null;
+  limit: number;
   remaining: number;
   reset: number;
 }
@@ -37,8 +47,9 @@ export class RateLimiter {
     const w = this.window(id, now);
     w.count++;
     const reset = Math.max(1, Math.ceil((w.start + WINDOW_MS - now) / 1000));
-    if (w.count > this.perMinute) return { retryAfter: reset, remaining: 0, reset };
-    return { retryAfter: null, remaining: this.perMinute - w.count, reset };
+    const limit = this.perMinute;
+    if (w.count > limit) return { retryAfter: reset, limit, remaining: 0, reset };
+    return { retryAfter: null, limit, remaining: limit - w.count, reset };
   }
 
   /** Seconds until `id` may be counted again when its window is full, else null; counts nothing. */
@@ -64,69 +75,180 @@ export class RateLimiter {
   }
 }
 
-/** What a budget is named after: an API key, or an OAuth grant (its own bucket). */
-export type Budget = { keyId: string; grantId?: string | undefined };
+/** What a budget is named after: a key, a grant (its own bucket), a public link's token. */
+export type Budget =
+  | { kind: 'key'; keyId: string; grantId?: string | undefined }
+  | { kind: 'display'; displayId: string }
+  | { kind: 'share'; tokenHash: string };
 
-/** The limits every door applies (see the file's comment). One instance per daemon. */
-export class DoorLimits {
-  readonly perCaller: RateLimiter;
-  readonly perAddress: RateLimiter;
-
-  constructor(config: { perMinute: number; publicPerMinute: number }, now: () => number) {
-    this.perCaller = new RateLimiter(config.perMinute, now);
-    this.perAddress = new RateLimiter(config.publicPerMinute, now);
-  }
-
-  /** Counts one request of a caller; throws the 429 past its budget. */
-  caller(b: Budget, ctx?: Koa.Context): void {
-    const r = this.perCaller.take(b.grantId ? `grant:${b.grantId}` : b.keyId);
-    if (ctx) setHeaders(ctx, this.perCaller, r);
-    if (r.retryAfter !== null)
-      throw rateLimited(
-        `Too many requests for this ${b.grantId ? 'OAuth grant' : 'API key'}; try again in ${r.retryAfter} s`,
-        r.retryAfter,
-      );
-  }
-
-  /** Counts one request without a credential from this address; throws the 429 past it. */
-  address(ctx: Koa.Context): void {
-    const r = this.perAddress.take(`public ${addressBucket(ctx.ip)}`);
-    setHeaders(ctx, this.perAddress, r);
-    if (r.retryAfter !== null)
-      throw rateLimited(
-        `Too many requests from this address; try again in ${r.retryAfter} s`,
-        r.retryAfter,
-      );
-  }
-
-  /**
-   * Before a credential is checked: throws the 429 when this address has spent its budget of
-   * failed credentials (`sentence` says so in the door's words).
-   */
-  beforeCredential(
-    ip: string,
-    sentence = 'Too many requests with a missing or invalid API key',
-  ): void {
-    const wait = this.waitAfterFailures(ip);
-    if (wait !== null)
-      throw rateLimited(`${sentence} from this address; try again in ${wait} s`, wait);
-  }
-
-  /** Seconds until this address may try a credential again, or null when it may now. */
-  waitAfterFailures(ip: string): number | null {
-    return this.perAddress.blocked(`401 ${addressBucket(ip)}`);
-  }
-
-  /** A credential failed (it is answered 401): counts in the address's budget of failures. */
-  failedCredential(ip: string): void {
-    this.perAddress.take(`401 ${addressBucket(ip)}`);
+/** The bucket a credential's requests count in, and how its 429 names it. */
+export function bucketOf(c: Budget): { bucket: string; what: string } {
+  switch (c.kind) {
+    case 'key':
+      return c.grantId
+        ? { bucket: `grant:${c.grantId}`, what: 'this OAuth grant' }
+        : { bucket: `key:${c.keyId}`, what: 'this API key' };
+    case 'display':
+      return { bucket: `display:${c.displayId}`, what: 'this display link' };
+    case 'share':
+      // A prefix of the token's SHA-256 is enough to tell links apart, and names no secret.
+      return { bucket: `share:${c.tokenHash.slice(0, 24)}`, what: 'this share link' };
+    default: {
+      const never: never = c;
+      return never;
+    }
   }
 }
 
-function setHeaders(ctx: Koa.Context, limiter: RateLimiter, r: Taken): void {
-  ctx.set('RateLimit-Limit', String(limiter.perMinute));
-  ctx.set('RateLimit-Remaining', String(r.remaining));
-  ctx.set('RateLimit-Reset', String(r.reset));
+/** A request over its budget: the seconds to wait and the sentence a door shows. */
+export interface Limited {
+  retryAfter: number;
+  message: string;
+}
+
+/**
+ * The limits every door applies (see the file's comment). One instance per daemon; doors take
+ * it from the core services' `limits`.
+ */
+export class DoorLimits {
+  private readonly perCredential: RateLimiter;
+  private readonly perAddress: RateLimiter;
+
+  constructor(config: { perMinute: number; publicPerMinute: number }, now: () => number) {
+    this.perCredential = new RateLimiter(config.perMinute, now);
+    this.perAddress = new RateLimiter(config.publicPerMinute, now);
+  }
+
+  /** Counts one request of a credential. */
+  credential(c: Budget): Taken & { limited: Limited | null } {
+    const { bucket, what } = bucketOf(c);
+    const t = this.perCredential.take(bucket);
+    return { ...t, limited: over(t, `Too many requests for ${what}`) };
+  }
+
+  /** Counts one request without a credential from this client address (public pages, OAuth). */
+  address(ip: string): Taken & { limited: Limited | null } {
+    const t = this.perAddress.take(`public ${addressBucket(ip)}`);
+    return { ...t, limited: over(t, 'Too many requests from this address') };
+  }
+
+  /**
+   * A request whose credential failed, from this address: null when it is to be answered 401
+   * (and it is counted), else the wait — the address has had `publicPerMinute` failures this
+   * minute, so this one is answered 429 without being counted again.
+   */
+  failure(
+    ip: string,
+    sentence = 'Too many requests with a missing or invalid API key from this address',
+  ): Limited | null {
+    const bucket = `401 ${addressBucket(ip)}`;
+    const wait = this.perAddress.blocked(bucket);
+    if (wait !== null) return { retryAfter: wait, message: `${sentence}; try again in ${wait} s` };
+    this.perAddress.take(bucket);
+    return null;
+  }
+}
+
+function over(t: Taken, sentence: string): Limited | null {
+  return t.retryAfter === null
+    ? null
+    : { retryAfter: t.retryAfter, message: `${sentence}; try again in ${t.retryAfter} s` };
+}
+
+/** The RateLimit-* headers of an answer counted in a budget. */
+export function limitHeaders(t: Taken): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(t.limit),
+    'RateLimit-Remaining': String(t.remaining),
+    'RateLimit-Reset': String(t.reset),
+  };
+}
+
+/** Over a budget: the table's `rate_limited`, with the seconds to wait, in any door's form. */
+export function limitedError(l: Limited): Error {
+  return rateLimited(l.message, l.retryAfter);
+}
+
+/**
+ * A caller's request, counted in its budget (its key's, or its grant's own), with the
+ * RateLimit-* headers; throws the 429 past it. Every door with callers counts through this.
+ */
+export function countCaller(
+  ctx: Koa.Context,
+  limits: DoorLimits,
+  caller: { keyId: string; grantId?: string | undefined },
+): void {
+  const t = limits.credential({ kind: 'key', keyId: caller.keyId, grantId: caller.grantId });
+  ctx.set(limitHeaders(t));
+  if (t.limited) throw limitedError(t.limited);
+}
+
+/**
+ * REST, per credential; runs after authentication has put the key (and the grant) on
+ * `ctx.state`. An inner call was counted by the door the client spoke to.
+ */
+export function rateLimit(limits: DoorLimits): DoorMiddleware {
+  return async (ctx, next) => {
+    const caller = ctx.state.caller!;
+    if (caller.via !== 'inner') countCaller(ctx, limits, caller);
+    await next();
+  };
+}
+
+/**
+ * A public route: per client address first, then — once the route has found what its token
+ * opens — per token (`countToken`, called by the route), so a leaked link is limited like a key
+ * whatever the addresses it is used from.
+ */
+export function publicRateLimit(limits: DoorLimits): Koa.Middleware {
+  return async (ctx, next) => {
+    countAddress(ctx, limits);
+    await next();
+  };
+}
+
+/** A request without a credential, counted per client address; throws the 429 past it. */
+export function countAddress(ctx: Koa.Context, limits: DoorLimits): void {
+  const t = limits.address(ctx.ip);
+  ctx.set(limitHeaders(t));
+  if (t.limited) throw limitedError(t.limited);
+}
+
+/**
+ * Counts a public link's request in its own budget (after `publicRateLimit` counted the
+ * address); the headers show whichever budget has less left. Throws the 429.
+ */
+export function countToken(ctx: Koa.Context, limits: DoorLimits, c: Budget): void {
+  const t = limits.credential(c);
+  if (t.remaining < Number(ctx.response.get('RateLimit-Remaining') || Infinity))
+    ctx.set(limitHeaders(t));
+  if (t.limited) throw limitedError(t.limited);
+}
+
+/**
+ * Wraps authentication: the credential is checked first; a 401 of the wrapped middleware
+ * spends the address's budget of failures, and past it the answer is 429 instead. A valid
+ * credential is served whatever else came from the address.
+ */
+export function failedCredentials<S>(
+  limits: DoorLimits,
+  authenticate: Koa.Middleware<S>,
+): Koa.Middleware<S> {
+  return async (ctx, next) => {
+    let authenticated = false;
+    try {
+      await authenticate(ctx, async () => {
+        authenticated = true;
+        await next();
+      });
+    } catch (err) {
+      if (!authenticated && err instanceof Unauthorized) {
+        const l = limits.failure(ctx.ip);
+        if (l) throw limitedError(l);
+      }
+      throw err;
+    }
+  };
 }
 
 /**
@@ -156,45 +278,4 @@ export function addressBucket(ip: string): string {
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
-}
-
-/** REST: per caller; runs after authentication has put the caller on `ctx.state`. */
-export function rateLimit(limits: DoorLimits): Koa.Middleware<DoorState> {
-  return async (ctx, next) => {
-    const caller = ctx.state.caller!;
-    limits.caller({ keyId: caller.keyId, grantId: caller.grantId }, ctx);
-    await next();
-  };
-}
-
-/** Every request of a public route, counted per client address. */
-export function publicRateLimit(limits: DoorLimits): Koa.Middleware {
-  return async (ctx, next) => {
-    limits.address(ctx);
-    await next();
-  };
-}
-
-/**
- * Wraps authentication: an address whose failed credentials have reached the limit gets 429
- * before its credential is checked (whether or not it is good); each 401 the wrapped
- * middleware answers is counted.
- */
-export function failedCredentials<S>(
-  limits: DoorLimits,
-  authenticate: Koa.Middleware<S>,
-): Koa.Middleware<S> {
-  return async (ctx, next) => {
-    limits.beforeCredential(ctx.ip);
-    let authenticated = false;
-    try {
-      await authenticate(ctx, async () => {
-        authenticated = true;
-        await next();
-      });
-    } catch (err) {
-      if (!authenticated && err instanceof Unauthorized) limits.failedCredential(ctx.ip);
-      throw err;
-    }
-  };
 }

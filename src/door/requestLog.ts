@@ -2,8 +2,9 @@
  * Request id and the one log line per request: method, route template, status, duration,
  * family and key id, the client's address (the proxy's view with `server.trustProxy`) and user
  * agent — never a key, a token or a body. A request no route matched (an unknown path, a 405)
- * logs its path instead of a template: without the query string, and with the share tokens of
- * public pages and anything shaped like a key or token cut out. A failed request's error is
+ * logs its path instead of a template: without the query string, and with the tokens of token
+ * pages and anything shaped like a key or token cut out (and the logger scrubs every line of
+ * credential shapes again as it writes it). A failed request's error is
  * logged by name, message, code and stack only: pino's error serializer would copy every
  * property, and errors from parsers and HTTP clients carry the body they choked on (`body`,
  * `rawBody`).
@@ -15,12 +16,17 @@ import type { DoorMiddleware } from './state.js';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const USER_AGENT_MAX = 200;
 const PATH_MAX = 200;
-/** Public pages whose next path segment is a share token: the token is the page's credential. */
-const TOKEN_PAGES = ['/p/', '/share/calendar/'];
 /**
- * A segment holding something shaped like an API key or a share token (`hk_…`, `shr_…`, `pln_…`).
+ * Pages whose next path segment is a token: the token is the page's credential (shared plans,
+ * calendar share feeds, family displays, device pairing links).
  */
-const SECRET_SEGMENT = /(?:hk|shr|pln)_[0-9A-Za-z]/i;
+const TOKEN_PAGES = ['/p/', '/share/calendar/', '/display/', '/pair/'];
+/**
+ * A segment holding something shaped like a credential: an API key, an OAuth code, token or
+ * client secret, a share, plan or display token, a stream ticket, a webhook secret (the same
+ * prefixes the logger scrubs from every line, src/logger.ts).
+ */
+const SECRET_SEGMENT = /(?:hk|hoc|hoa|hor|hcs|shr|pln|dsp|stk|whsec)_[0-9A-Za-z]/i;
 
 /** A path fit for the log: share tokens and key-like segments replaced, at most 200 characters. */
 export function loggablePath(path: string): string {

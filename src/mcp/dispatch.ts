@@ -4,7 +4,7 @@
  * rate limit per key, body caps, validation, actor, change log) and its answer is the REST
  * answer, byte for byte. Nothing here decides anything about the household.
  */
-import type { ToolShape } from './inputSchema.js';
+import { PATH_ARGUMENT, PATH_ARGUMENT_RULE, type ToolShape } from './inputSchema.js';
 import type { Method } from '../door/route.js';
 
 export interface RestAnswer {
@@ -37,6 +37,40 @@ export function invalidAnswer(path: string[], message: string): RestAnswer {
   };
 }
 
+/**
+ * Whether `url`, as the HTTP client will resolve it, still names the tool's own route with
+ * the arguments given: the same path template with each parameter's value in its place. A
+ * second line of defence behind PATH_ARGUMENT, so no value can make a tool call another route.
+ */
+export function resolvesToRoute(
+  url: string,
+  template: string,
+  values: Record<string, string>,
+): boolean {
+  let resolved: URL;
+  try {
+    resolved = new URL(url);
+  } catch {
+    return false;
+  }
+  const names: string[] = [];
+  const pattern = template
+    .split('/')
+    .map((part) => {
+      if (!part.startsWith(':')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(part.slice(1));
+      return '([^/]+)';
+    })
+    .join('/');
+  const m = new RegExp(`^${pattern}$`).exec(resolved.pathname);
+  if (!m) return false;
+  try {
+    return names.every((name, i) => decodeURIComponent(m[i + 1]) === values[name]);
+  } catch {
+    return false;
+  }
+}
+
 /** Builds the REST request from the tool's arguments and sends it. */
 export async function callRoute(
   target: RestTarget,
@@ -46,10 +80,13 @@ export async function callRoute(
   args: Record<string, unknown>,
 ): Promise<RestAnswer> {
   let path = pathTemplate;
+  const values: Record<string, string> = { familySlug: target.familySlug };
   for (const name of shape.pathParams) {
     const value = args[name];
     if (typeof value !== 'string' || value === '')
       return invalidAnswer([name], 'is required (a non-empty string)');
+    if (!PATH_ARGUMENT.test(value)) return invalidAnswer([name], PATH_ARGUMENT_RULE);
+    values[name] = value;
     path = path.replace(`:${name}`, encodeURIComponent(value));
   }
   const query = new URLSearchParams();
@@ -65,6 +102,11 @@ export async function callRoute(
   }
   const qs = query.toString();
   const url = `${target.baseUrl}/api/v1/families/${encodeURIComponent(target.familySlug)}${path}${qs ? `?${qs}` : ''}`;
+  if (!resolvesToRoute(url, `/api/v1/families/:familySlug${pathTemplate}`, values))
+    return invalidAnswer(
+      [shape.pathParams[0] ?? 'path'],
+      `does not lead to this tool's route (${method.toUpperCase()} ${pathTemplate})`,
+    );
   const headers: Record<string, string> = {
     ...target.headers,
     'x-api-key': target.apiKey,

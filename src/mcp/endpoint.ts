@@ -23,6 +23,7 @@ import { jsonBody } from '../door/body.js';
 import { bearerToken, INNER_CALL_HEADER, type Caller } from '../door/credentials.js';
 import type { AnyRoute, CoreServices } from '../door/route.js';
 import type { DoorContext, DoorMiddleware } from '../door/state.js';
+import { countCaller, limitedError } from '../door/limits.js';
 import { buildCatalog } from './catalog.js';
 import { buildMcpServer } from './server.js';
 
@@ -82,6 +83,7 @@ function rpcCode(answer: ErrorAnswer): number {
 
 /** Writes an answer of the table as a JSON-RPC error object, under the table's status. */
 export function renderRpc(answer: ErrorAnswer, ctx: Koa.Context): void {
+  const retryAfter = answer.headers['Retry-After'];
   ctx.status = answer.status;
   ctx.set(answer.headers);
   ctx.body = {
@@ -94,6 +96,7 @@ export function renderRpc(answer: ErrorAnswer, ctx: Koa.Context): void {
         code: answer.code,
         ...(answer.issues ? { issues: answer.issues } : {}),
         ...(answer.issueCount !== undefined ? { issueCount: answer.issueCount } : {}),
+        ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}),
       },
     },
   };
@@ -137,8 +140,10 @@ function mcpHandler(
 }
 
 /**
- * Who is asking: an OAuth access token or a family's API key. Missing and wrong ones count per
- * client address, as on the REST routes, so a key cannot be guessed at line rate here either.
+ * Who is asking: an OAuth access token or a family's API key. A valid one is served whatever
+ * others sent from this address, and its message counts in its budget (the key's, or the
+ * grant's own; the tool call's REST request is not counted again); a missing or wrong one
+ * spends the address's budget of failures (the daemon's one limiter), past which it is a 429.
  */
 function login(
   ctx: DoorContext,
@@ -152,12 +157,12 @@ function login(
           'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"`,
         }
       : undefined;
-  services.limits.beforeCredential(ctx.ip);
   const caller = presented
     ? services.credentials.resolve({ kind: 'bearer', token: presented })
     : null;
   if (!caller) {
-    services.limits.failedCredential(ctx.ip);
+    const l = services.limits.failure(ctx.ip);
+    if (l) throw limitedError(l);
     throw new Unauthorized(
       !presented
         ? 'Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>'
@@ -169,6 +174,7 @@ function login(
   }
   ctx.state.caller = caller;
   ctx.state.family = caller.family;
+  countCaller(ctx, services.limits, caller);
   return caller;
 }
 

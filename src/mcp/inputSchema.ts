@@ -17,6 +17,16 @@ export interface ToolShape {
   pathParams: string[];
 }
 
+/**
+ * What a path argument may be: one segment of the route's parameter — letters, digits, ".",
+ * "_" and "-", starting with a letter or digit (every collection key and id the daemon makes
+ * is one). So `.`, `..`, slashes (also encoded: `%` is refused), backslashes, control
+ * characters, `?` and `#` never reach the URL, where `..` would climb to another route.
+ */
+export const PATH_ARGUMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const PATH_ARGUMENT_RULE =
+  'must be one path segment: letters, digits, ".", "_" or "-", starting with a letter or digit (at most 128)';
+
 const PATH_PARAM_TEXT: Record<string, string> = {
   collectionKey: 'The collection\'s key, as list_collections shows it (e.g. "shopping")',
   entryId: "The entry's id, as list_entries shows it",
@@ -44,6 +54,7 @@ export function toolShape(tool: ToolSpec, def: AnyRoute): ToolShape {
     properties[name] = {
       type: 'string',
       minLength: 1,
+      pattern: PATH_ARGUMENT.source,
       description: PATH_PARAM_TEXT[name] ?? `The ${name} of the path`,
     };
     required.add(name);

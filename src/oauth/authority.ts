@@ -13,7 +13,6 @@
  *
  * The records' shapes are in records.ts; listing and revoking grants in the store, in grantStore.ts.
  */
-import { createHmac, randomBytes } from 'node:crypto';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Directory, OAuthCredentials } from '../store/ports.js';
 import type { ApiKeyRecord, OAuthWrite } from '../store/types.js';
@@ -49,8 +48,6 @@ export interface AuthorityDeps {
 }
 
 export class OAuthAuthority {
-  /** Known only to this process: proves that a REST request is a tool call of /mcp (see forwardProof). */
-  private readonly forwardKey = randomBytes(32);
   constructor(readonly d: AuthorityDeps) {}
 
   private nowMs(): number {
@@ -232,7 +229,10 @@ export class OAuthAuthority {
     }
   }
 
-  /** An access token presented to /mcp (or forwarded with its proof): the grant it acts as, or null. */
+  /**
+   * An access token presented to /mcp (or by /mcp's tool call to REST, with the inner-call
+   * proof REST checks): the grant it acts as, or null.
+   */
   verifyAccess(token: string): VerifiedGrant | null {
     const parsed = parseCredential('access', token);
     if (!parsed) return null;
@@ -263,15 +263,14 @@ export class OAuthAuthority {
     return { grant, family, key };
   }
 
-  /** The proof a tool call's REST request carries with the access token (HMAC under a process secret). */
-  forwardProof(token: string): string {
-    return createHmac('sha256', this.forwardKey).update(token).digest('hex');
-  }
-
-  verifyForwarded(token: string, proof: string): VerifiedGrant | null {
-    if (!sameHash(this.forwardProof(token), /^[0-9a-f]{64}$/.test(proof) ? proof : '00'.repeat(32)))
-      return null;
-    return this.verifyAccess(token);
+  /**
+   * Whether an admin has granted this client and the grant still works: only then is its
+   * registered redirect trusted with an error before anyone consented (RFC 9700 §4.11.2).
+   */
+  hasWorkingGrant(clientId: string): boolean {
+    return this.d.store
+      .listOAuth<OAuthGrant>('grant')
+      .some((g) => g.clientId === clientId && !g.revokedAt && this.grantUsable(g));
   }
 
   listGrants(familyId: string): OAuthGrant[] {

@@ -2,9 +2,9 @@
  * Step 3 of the OAuth door (docs/oauth.md): the consent page (GET /oauth/authorize) and the
  * admin's answer to it (POST). Errors the client cannot be trusted with — an unknown client, a
  * redirect URI it did not register — stay on the page (an HTML problem page); the others go
- * back to the client's redirect URI as RFC 6749 §4.1.2.1 says. The admin proves themselves
- * with an admin key, resolved by the door core's credentials; wrong keys spend the address's
- * budget of failures in the daemon's one limiter.
+ * back to the client's redirect URI as RFC 6749 §4.1.2.1 says (only to a client an admin has
+ * granted before). The admin proves themselves with an admin key, resolved by the door core's
+ * credentials; wrong keys spend the address's budget of failures in the daemon's one limiter.
  */
 import type Koa from 'koa';
 import type { CoreServices } from '../door/route.js';
@@ -13,8 +13,8 @@ import type { OAuthAuthority } from './authority.js';
 import type { OAuthClient } from './records.js';
 import type { OAuthUrls } from './metadata.js';
 import { consentHeaders, renderConsent, type AuthorizeRequest } from './consent.js';
-import { parseScopes, validChallenge, withImplied } from './credentials.js';
-import { problem, readBody } from './requests.js';
+import { withImplied } from './credentials.js';
+import { checkAuthorizeRequest, problem, queryParams, readBody } from './requests.js';
 import type { OAuthScope } from '../domain/oauth/grants.js';
 
 export interface ConsentParts {
@@ -26,12 +26,9 @@ export interface ConsentParts {
 /** The authorization request's parameters: the query of a GET, the form of a POST. */
 async function paramsOf(ctx: Koa.Context): Promise<Record<string, string>> {
   if (ctx.method !== 'GET') return readBody(ctx, 'form');
-  const params: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(ctx.querystring)) {
-    if (k in params) throw problem(`The parameter ${k} is given twice`);
-    params[k] = v;
-  }
-  return params;
+  const read = queryParams(ctx.querystring);
+  if ('twice' in read) throw problem(`The parameter ${read.twice} is given twice`);
+  return read.params;
 }
 
 /** A request the client may be told about: what it asked for, checked. */
@@ -64,8 +61,12 @@ function back(
 }
 
 /**
- * The client and its redirect URI (problems stay on the page), then what it asks for (refused
- * back to the client): null when refused.
+ * The client and its redirect URI (problems stay on the page), then what it asks for: null
+ * when refused. Errors the client cannot be trusted with stay on the page: an unknown client or
+ * redirect, and — RFC 9700 §4.11.2 — any error in the request of a client no admin has granted
+ * yet (anyone can register an https redirect, and sending errors there unasked would make this
+ * page an open redirector). A client that holds a working grant gets RFC 6749 §4.1.2.1's error
+ * redirect.
  */
 function check(ctx: Koa.Context, p: ConsentParts, params: Record<string, string>): Checked | null {
   const client = params.client_id ? p.authority.getClient(params.client_id) : undefined;
@@ -76,24 +77,14 @@ function check(ctx: Koa.Context, p: ConsentParts, params: Record<string, string>
   const redirect = params.redirect_uri ?? '';
   if (!client.redirectUris.includes(redirect))
     throw problem('redirect_uri is not one the assistant registered');
-  const refuse = (error: string, description: string) => {
+  const checked = checkAuthorizeRequest(params, p.urls.resource);
+  if ('error' in checked) {
+    const { error, description } = checked;
+    if (!p.authority.hasWorkingGrant(client.id))
+      throw problem(`The assistant's request cannot be used (${error}): ${description}`);
     back(ctx, p.urls, { redirect, params }, { error, error_description: description });
     return null;
-  };
-  if (params.response_type !== 'code')
-    return refuse('unsupported_response_type', 'response_type must be code');
-  if (!params.code_challenge || !validChallenge(params.code_challenge))
-    return refuse('invalid_request', 'code_challenge is required (PKCE, 43 base64url characters)');
-  if (params.code_challenge_method !== 'S256')
-    return refuse('invalid_request', 'code_challenge_method must be S256');
-  const scopes = parseScopes(params.scope);
-  if ('unknown' in scopes)
-    return refuse(
-      'invalid_scope',
-      `unknown scope ${scopes.unknown}; this server offers household:read and household:write`,
-    );
-  if (params.resource !== undefined && params.resource !== p.urls.resource)
-    return refuse('invalid_target', `resource must be ${p.urls.resource}`);
+  }
   const request: AuthorizeRequest = {
     response_type: 'code',
     client_id: client.id,
@@ -104,7 +95,7 @@ function check(ctx: Koa.Context, p: ConsentParts, params: Record<string, string>
     scope: params.scope,
     resource: params.resource,
   };
-  return { client, redirect, params, request, offered: withImplied(scopes.scopes) };
+  return { client, redirect, params, request, offered: withImplied(checked.scopes) };
 }
 
 /** The consent page, with an error on it when the admin's answer was refused. */
@@ -131,6 +122,7 @@ export async function authorize(ctx: Koa.Context, p: ConsentParts): Promise<void
   const c = check(ctx, p, await paramsOf(ctx));
   if (!c) return;
   if (ctx.method === 'GET') return page(ctx, c, 200);
+  // The admin chose, on this page that names where the answer goes: it is sent back.
   if (c.params.decision === 'deny')
     return back(ctx, p.urls, c, {
       error: 'access_denied',
@@ -143,22 +135,16 @@ export async function authorize(ctx: Koa.Context, p: ConsentParts): Promise<void
 async function decide(ctx: Koa.Context, p: ConsentParts, c: Checked): Promise<void> {
   const chosen =
     c.params.grant_scope === 'write' && c.offered.includes('household:write') ? 'write' : 'read';
-  const limits = p.services.limits;
-  const wait = limits.waitAfterFailures(ctx.ip);
-  if (wait !== null) {
-    ctx.set('Retry-After', String(wait));
-    return page(
-      ctx,
-      c,
-      429,
-      `Too many wrong keys from this address; try again in ${wait} s`,
-      chosen,
-    );
-  }
+  // A valid key is served whatever others sent from this address; a wrong one spends the
+  // address's budget of failures (shared with every door), past which the page says to wait.
   const apiKey = c.params.api_key?.trim();
   const caller = apiKey ? p.services.credentials.resolve({ kind: 'apiKey', text: apiKey }) : null;
   if (!caller) {
-    limits.failedCredential(ctx.ip);
+    const l = p.services.limits.failure(ctx.ip, 'Too many wrong keys from this address');
+    if (l) {
+      ctx.set('Retry-After', String(l.retryAfter));
+      return page(ctx, c, 429, l.message, chosen);
+    }
     return page(ctx, c, 401, 'That API key is not valid (unknown, mistyped or revoked).', chosen);
   }
   if (!hasScope(caller.key, 'admin'))

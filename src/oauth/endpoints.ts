@@ -17,7 +17,7 @@
 import type Koa from 'koa';
 import type { Door } from '../door/door.js';
 import { DoorError } from '../door/errors.js';
-import { addressBucket } from '../door/limits.js';
+import { addressBucket, countAddress } from '../door/limits.js';
 import type { CoreServices } from '../door/route.js';
 import type { DoorMiddleware } from '../door/state.js';
 import type { OAuthCredentials } from '../store/ports.js';
@@ -73,6 +73,9 @@ function oauthHandler(
   return async (ctx, next) => {
     const doc = documents.get(ctx.path);
     if (!doc && !endpoints.has(ctx.path)) return void (await next());
+    // Nothing here carries a credential of the daemon's own: every request counts per client
+    // address, as the public pages do; past the limit, 429 on the page or in OAuth's JSON.
+    countAddress(ctx, services.limits);
     if (preflight(ctx, Boolean(doc))) return;
     const allowed = doc
       ? ['GET', 'HEAD']

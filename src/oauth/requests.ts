@@ -10,13 +10,15 @@ import { DoorError, type ErrorAnswer } from '../door/errors.js';
 import type { OAuthAuthority } from './authority.js';
 import { OAuthFailure, type OAuthClient } from './records.js';
 import { consentHeaders, renderProblem } from './consent.js';
-import { clientSecretHash, sameHash } from './credentials.js';
+import { clientSecretHash, parseScopes, sameHash, validChallenge } from './credentials.js';
+import type { OAuthScope } from '../domain/oauth/grants.js';
 import { OAUTH_PATHS } from './metadata.js';
 
 const BODY_LIMIT = 16 * 1024;
 
 /** OAuth's error code for an answer of the table that is not one of OAuth's own failures. */
 function oauthCode(answer: ErrorAnswer, path: string): string {
+  if (answer.kind === 'rate_limited') return 'rate_limited';
   if (answer.status >= 500)
     return answer.status === 500 ? 'server_error' : 'temporarily_unavailable';
   const metadata = answer.kind === 'invalid' || answer.kind === 'unsupported_media_type';
@@ -124,10 +126,48 @@ export async function readBody(
       throw new DoorError('invalid', 'The body is not valid JSON');
     }
   }
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  const read = queryParams(text);
+  if ('twice' in read)
+    throw new OAuthFailure('invalid_request', `The parameter ${read.twice} is given twice`);
+  return read.params;
+}
+
+/**
+ * Form or query parameters, each at most once (RFC 6749 §3.1), into an object without a
+ * prototype: a parameter named `__proto__` or `constructor` is a parameter like any other —
+ * neither taken for one already given nor able to reach Object.prototype.
+ */
+export function queryParams(text: string): { params: Record<string, string> } | { twice: string } {
+  const params = Object.create(null) as Record<string, string>;
   for (const [k, v] of new URLSearchParams(text)) {
-    if (k in out) throw new OAuthFailure('invalid_request', `The parameter ${k} is given twice`);
-    out[k] = v;
+    if (Object.hasOwn(params, k)) return { twice: k };
+    params[k] = v;
   }
-  return out;
+  return { params };
+}
+
+/**
+ * The authorization request's own checks (after its client and redirect are known): the OAuth
+ * error to answer, or the scopes it asks for.
+ */
+export function checkAuthorizeRequest(
+  params: Record<string, string>,
+  resource: string,
+): { error: string; description: string } | { scopes: OAuthScope[] } {
+  const fail = (error: string, description: string) => ({ error, description });
+  if (params.response_type !== 'code')
+    return fail('unsupported_response_type', 'response_type must be code');
+  if (!params.code_challenge || !validChallenge(params.code_challenge))
+    return fail('invalid_request', 'code_challenge is required (PKCE, 43 base64url characters)');
+  if (params.code_challenge_method !== 'S256')
+    return fail('invalid_request', 'code_challenge_method must be S256');
+  const scopes = parseScopes(params.scope);
+  if ('unknown' in scopes)
+    return fail(
+      'invalid_scope',
+      `unknown scope ${scopes.unknown}; this server offers household:read and household:write`,
+    );
+  if (params.resource !== undefined && params.resource !== resource)
+    return fail('invalid_target', `resource must be ${resource}`);
+  return { scopes: scopes.scopes };
 }

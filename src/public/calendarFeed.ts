@@ -21,12 +21,12 @@ export default defineRoutes([
       "The shared events as text/calendar with RRULE, EXDATE and RECURRENCE-ID overrides, times in the family's zone with a VTIMEZONE, named by the share (X-WR-CALNAME). Answers 404 for an unknown or revoked token.",
     produces: 'text/calendar',
     response: { type: 'string' },
-    handler: async ({ params, services }) => {
+    handler: async ({ koa, params, services }) => {
       const gone = () => new NotFound('No calendar share at this address');
       // The token, with `.ics` or without.
       const hash = calendarShareToken.hashOf((params.file ?? '').replace(/\.ics$/, ''));
       if (!hash) throw gone();
-      const body = await readShared(services, hash, (state) => {
+      const body = await readShared(koa, services, hash, (state) => {
         const share = shareByTokenHash(state, hash);
         return share ? renderShare(state, share, services.now()) : null;
       });

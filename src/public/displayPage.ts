@@ -10,7 +10,9 @@ import { displayByTokenHash } from '../domain/displays/displays.js';
 import { displayContent, type DisplayContent } from '../domain/displays/view.js';
 import { addDays, todayIn } from '../domain/shared/time.js';
 import { displayToken } from '../family/shareTokens.js';
+import type Koa from 'koa';
 import { DoorError } from '../door/errors.js';
+import { countToken } from '../door/limits.js';
 import { route, defineRoutes, withStatus, type PublicServices } from './route.js';
 import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.schema.js';
 import { DISPLAY_CSP, DISPLAY_CSS, DISPLAY_JS } from './displayClient.js';
@@ -54,6 +56,15 @@ async function resolve(services: PublicServices, token: string): Promise<Found |
     });
   };
   return { family, displayId, content };
+}
+
+/**
+ * A display link is a credential like a key: its page and stream count in the link's own budget
+ * (`rateLimit.perMinute`, docs/api.md) besides the address's, so a leaked link is limited
+ * whatever the addresses it is used from.
+ */
+function countDisplay(koa: Koa.Context, services: PublicServices, found: Found): void {
+  countToken(koa, services.limits, { kind: 'display', displayId: found.displayId });
 }
 
 function page(c: DisplayContent): string {
@@ -123,6 +134,7 @@ export default defineRoutes([
     handler: async ({ koa, params, services }) => {
       const wantsJson = koa.accepts('html', 'json') === 'json';
       const found = await resolve(services, params.displayToken ?? '');
+      if (found) countDisplay(koa, services, found);
       const content = found ? await found.content(WEATHER_WAIT_MS) : null;
       if (!content) {
         if (wantsJson) throw new NotFound('No family display at this address');
@@ -148,6 +160,7 @@ export default defineRoutes([
     errors: [503],
     handler: async ({ koa, params, services }) => {
       const found = await resolve(services, params.displayToken ?? '');
+      if (found) countDisplay(koa, services, found);
       const first = found ? await found.content(WEATHER_WAIT_MS) : null;
       if (!found || !first) throw new NotFound('No family display at this address');
       if (!services.display.streams.accepts(found.displayId)) {

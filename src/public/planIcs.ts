@@ -32,9 +32,9 @@ export default defineRoutes([
       "No API key: the page's token is the credential. The plan's linked events as text/calendar, as the page shows them: times in the family's zone (with a VTIMEZONE), the event's title only when its details are shared (else the plan's title), the location only when shared too, no notes. UIDs are stable, so importing again updates the same events. Unknown or disabled → 404.",
     produces: 'text/calendar',
     response: { type: 'string', description: 'An RFC 5545 calendar' },
-    handler: async ({ params, services }) => {
+    handler: async ({ koa, params, services }) => {
       const gone = () => new NotFound('No shared plan at this address');
-      const found = await readSharedPlan(services, params.token ?? '', (state, plan) => ({
+      const found = await readSharedPlan(koa, services, params.token ?? '', (state, plan) => ({
         text: renderPlanIcs(state, plan, services.now()),
         name: fileName(plan.title),
       }));

@@ -185,7 +185,7 @@ export default defineRoutes([
         return withStatus(404, NOT_FOUND_PAGE, HEADERS);
       };
       const token = params.token ?? '';
-      const content = await readSharedPlan(services, token, (state, plan) =>
+      const content = await readSharedPlan(koa, services, token, (state, plan) =>
         publicPlan(state, plan, services.now()),
       );
       if (!content) return gone();

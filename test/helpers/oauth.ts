@@ -159,3 +159,76 @@ export async function postForm(
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
+
+export const TEST_CALLBACK = 'http://127.0.0.1:9/callback';
+export const TEST_VERIFIER = 'a'.repeat(20) + 'B-._~'.repeat(5) + 'c'.repeat(20);
+
+export async function challengeOf(verifier: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+  return Buffer.from(digest).toString('base64url');
+}
+
+/** Registers a public client with the test callback; answers its client_id. */
+export async function registerClient(base: string, name = 'Test assistant'): Promise<string> {
+  const res = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: [TEST_CALLBACK],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  const body = (await res.json()) as { client_id: string };
+  if (res.status !== 201) throw new Error(`registration answered ${res.status}`);
+  return body.client_id;
+}
+
+/** The authorization request's address for a registered client, with `over` replacing fields. */
+export async function authorizeUrl(
+  base: string,
+  clientId: string,
+  over: Record<string, string> = {},
+): Promise<string> {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: TEST_CALLBACK,
+    code_challenge: await challengeOf(TEST_VERIFIER),
+    code_challenge_method: 'S256',
+    state: 's1',
+    scope: 'household:read household:write',
+    ...over,
+  });
+  return `${base}/oauth/authorize?${q.toString()}`;
+}
+
+/**
+ * A grant approved by `adminKey` for a client (registered here unless given), exchanged for its
+ * tokens: what an assistant holds after the consent page.
+ */
+export async function approvedGrant(
+  base: string,
+  adminKey: string,
+  opts: { scope?: 'read' | 'write'; clientId?: string } = {},
+): Promise<{ clientId: string; accessToken: string; refreshToken: string }> {
+  const clientId = opts.clientId ?? (await registerClient(base));
+  const answer = await consent(await authorizeUrl(base, clientId), adminKey, {
+    scope: opts.scope ?? 'write',
+  });
+  const code = redirectedTo(answer).searchParams.get('code');
+  if (!code) throw new Error(`no code: ${redirectedTo(answer).href}`);
+  const token = await postForm(`${base}/oauth/token`, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    redirect_uri: TEST_CALLBACK,
+    code,
+    code_verifier: TEST_VERIFIER,
+  });
+  if (token.status !== 200) throw new Error(`token answered ${token.status}`);
+  return {
+    clientId,
+    accessToken: token.body.access_token as string,
+    refreshToken: token.body.refresh_token as string,
+  };
+}

@@ -16,7 +16,7 @@ import { startFakeOpenMeteo, type FakeOpenMeteo } from '../helpers/fakes/openMet
 import { startFakeSearxng, type FakeSearxng } from '../helpers/fakes/searxng.js';
 import { startFakePages, type FakePages } from '../helpers/fakes/pages.js';
 
-/** The answer the API would give for the failure (src/http/errors.ts maps every error kind). */
+/** The answer the API would give for the failure (the door core's error table, src/door/errors.ts). */
 async function failure(p: Promise<unknown>): Promise<ErrorAnswer> {
   try {
     await p;

@@ -103,7 +103,7 @@ describe('rate limits', () => {
     });
     after(() => server.close());
 
-    it('refuses an address that has had publicPerMinute 401s before looking at its key, until the window ends', async () => {
+    it('answers an address publicPerMinute 401s, then 429 for bad keys until the window ends, while a valid key is served', async () => {
       const wrong = `${server.apiKey.slice(0, -4)}zzzz`;
       const statuses = [
         (await server.api.get('/people', { key: null })).status,
@@ -111,16 +111,28 @@ describe('rate limits', () => {
         (await server.api.post('/people', { name: 'A' }, { key: 'hk_nonsense' })).status,
       ];
       expect(statuses).to.deep.equal([401, 401, 401]);
-      const good = await server.api.get('/people');
-      expectLimited(good, 60);
-      expect(good.body.error).to.match(/missing or invalid API key from this address/);
-      await conforms(server, good, 'get', '/api/v1/families/{familySlug}/people');
-      expectLimited(await server.api.get('/people', { key: wrong }), 60);
-      clock.advance(59_000);
-      expectLimited(await server.api.get('/people'), 1);
-      clock.advance(1_000);
+      const bad = await server.api.get('/people', { key: wrong });
+      expectLimited(bad, 60);
+      expect(bad.body.error).to.match(/missing or invalid API key from this address/);
+      await conforms(server, bad, 'get', '/api/v1/families/{familySlug}/people');
+      expectLimited(await server.api.get('/people', { key: null }), 60);
+      // A valid key is never refused because others failed from the same address.
       expect((await server.api.get('/people')).status).to.equal(200);
+      clock.advance(59_000);
+      expectLimited(await server.api.get('/people', { key: wrong }), 1);
+      expect((await server.api.get('/people')).status).to.equal(200);
+      clock.advance(1_000);
       expect((await server.api.get('/people', { key: wrong })).status).to.equal(401);
+    });
+
+    it('serves a valid key after 20 bad keys from 127.0.0.1', async () => {
+      clock.advance(60_000);
+      for (let i = 0; i < 20; i++)
+        await server.api.get('/people', { key: `hk_guess${i}_${'x'.repeat(32)}` });
+      expect((await server.api.get('/people', { key: 'hk_guess_again' })).status).to.equal(429);
+      const good = await server.api.get('/people');
+      expect(good.status).to.equal(200);
+      expect(good.body.people).to.be.an('array');
     });
 
     it('counts neither good keys nor 403s against the address', async () => {

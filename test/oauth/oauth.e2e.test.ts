@@ -264,7 +264,7 @@ describe('MCP OAuth: what must fail', () => {
     });
   });
 
-  it('refuses a foreign redirect_uri on the page itself, and sends missing PKCE, plain PKCE and a foreign resource back as errors', async () => {
+  it('refuses a foreign redirect_uri on the page itself; a granted client gets missing PKCE, plain PKCE and a foreign resource back as errors', async () => {
     const { body: c } = await register();
     const foreign = await fetch(
       await authUrl(c.client_id, { redirect_uri: 'https://evil.example/cb' }),
@@ -273,6 +273,21 @@ describe('MCP OAuth: what must fail', () => {
     expect(foreign.status).to.equal(400);
     expect(foreign.headers.get('location')).to.equal(null);
     expect(await foreign.text()).to.contain('redirect_uri is not one the assistant registered');
+    // Before any grant, errors stay on the page (test/oauth/preConsent.e2e.test.ts); once an
+    // admin granted the client, its redirect is trusted with them.
+    const ungranted = await fetch(await authUrl(c.client_id, { code_challenge_method: 'plain' }), {
+      redirect: 'manual',
+    });
+    expect(ungranted.status).to.equal(400);
+    expect(ungranted.headers.get('location')).to.equal(null);
+    const granted = await postForm(`${base}/oauth/token`, {
+      grant_type: 'authorization_code',
+      client_id: c.client_id,
+      redirect_uri: CALLBACK,
+      code: await code(c.client_id),
+      code_verifier: VERIFIER,
+    });
+    expect(granted.status).to.equal(200);
     const plain = redirectedTo(
       await fetch(await authUrl(c.client_id, { code_challenge_method: 'plain' }), {
         redirect: 'manual',
@@ -381,7 +396,7 @@ describe('MCP OAuth: what must fail', () => {
       (
         await server.api.get('/trackers', {
           key: ok.body.access_token,
-          headers: { 'x-household-forwarded': 'ab'.repeat(32) },
+          headers: { 'x-household-inner-call': 'ab'.repeat(32) },
         })
       ).status,
     ).to.equal(401);
