@@ -257,9 +257,9 @@ export class Credentials {
 
   /** A ticket is spent whatever the outcome; its key must still be good. */
   private byTicket(ticket: string): Caller | null {
-    const held = this.doors.tickets?.redeem(ticket);
-    const key = held ? this.directory.getKey(held.keyId) : undefined;
-    if (!key || key.revokedAt || key.familyId !== held!.familyId) return null;
+    const spent = this.doors.tickets?.redeem(ticket);
+    const key = spent ? this.directory.getKey(spent.keyId) : undefined;
+    if (!key || key.revokedAt || key.familyId !== spent!.familyId) return null;
     const family = this.directory.getFamily(key.familyId);
     return family ? callerOf(key, family, 'ticket') : null;
   }

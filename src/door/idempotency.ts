@@ -89,7 +89,7 @@ export function idempotency(
     const keyId = ctx.state.caller!.keyId;
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
     // Authentication ran first. An API key seals under its secret part; a credential of
-    // another kind (an OAuth access token forwarded by /mcp) is a secret as a whole, stored
+    // another kind (an OAuth access token a tool call of /mcp sends) is a secret as a whole, stored
     // only as a hash too, so it seals under itself. Never under a public value: no seal then.
     const presented = ctx.get('x-api-key');
     const secret = apiKeySecret(presented) ?? presented;

@@ -18,7 +18,7 @@ export interface RestTarget {
   /** The daemon's own address (loopback when it listens on all interfaces). */
   baseUrl: string;
   familySlug: string;
-  /** The key the MCP request presented, forwarded as is. */
+  /** The key the MCP request presented, sent on as is. */
   apiKey: string;
   requestId?: string | undefined;
   /** Sent as well: an OAuth grant's proof that the call comes from /mcp (src/oauth). */

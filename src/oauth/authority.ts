@@ -356,7 +356,7 @@ export class OAuthAuthority {
   /**
    * Activates the family's actor before anything is written: on a cluster node whose family
    * another node owns, this throws (OwnedElsewhere) while nothing is spent yet, and the request
-   * moves to the owner whole (src/cluster/door.ts) — where the grant's log entry is written.
+   * moves to the owner whole (src/cluster/front.ts) — where the grant's log entry is written.
    */
   private async familyHere(familyId: string | undefined): Promise<void> {
     const family = familyId ? this.d.store.getFamily(familyId) : undefined;

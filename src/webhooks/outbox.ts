@@ -132,7 +132,7 @@ export class Outbox {
 
   /**
    * One family's part of `start`: also what a cluster node does when it takes a family over
-   * (src/cluster/daemon.ts), so deliveries resume from the replicated checkpoint with the same
+   * (src/cluster/topology.ts), so deliveries resume from the replicated checkpoint with the same
    * webhook-ids.
    */
   async resume(family: FamilyInfo): Promise<void> {

@@ -69,6 +69,80 @@ function bearerMatches(header: string, token: string): boolean {
   return timingSafeEqual(digest(m[1]), digest(token));
 }
 
+/** What /healthz answers. */
+const HEALTH_SCHEMA = {
+  type: 'object',
+  required: ['ok', 'status', 'writes'],
+  properties: {
+    ok: { const: true },
+    status: { const: 'ok' },
+    version: { type: 'string' },
+    uptimeSeconds: { type: 'integer' },
+    writes: { enum: ['ok', 'failing'] },
+    cluster: {
+      type: 'object',
+      description:
+        'Only on a cluster node (docs/scaling.md): its name, whether it is connected to NATS (writes need it), and how many families it owns.',
+      required: ['node', 'connected', 'ownedFamilies'],
+      properties: {
+        node: { type: 'string' },
+        connected: { type: 'boolean' },
+        ownedFamilies: { type: 'integer' },
+      },
+    },
+  },
+};
+
+/** The family's change log, page by page. */
+const changesRoute = route({
+  method: 'get',
+  path: '/changes',
+  tags: ['Changes'],
+  scope: 'read',
+  summary: 'The family change log, in order',
+  description:
+    'Every change to the family as `{id, seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
+  query: S.object({
+    after: S.optional(
+      S.integer(0, undefined, {
+        default: 0,
+        description: 'Return records with seq greater than this',
+      }),
+    ),
+    limit: S.optional(
+      S.integer(CHANGES_LIMIT.min, CHANGES_LIMIT.max, {
+        default: CHANGES_LIMIT.default,
+        description: 'Records per page',
+      }),
+    ),
+  }),
+  response: {
+    type: 'object',
+    required: ['ok', 'changes', 'nextAfter'],
+    properties: {
+      ok: { const: true },
+      changes: { type: 'array', items: CHANGE_RECORD_SCHEMA },
+      nextAfter: { type: 'integer' },
+    },
+  },
+  // Read through the family, so a batch still being written (and not yet durable) is never
+  // shown.
+  handler: ({ query, services, family }) =>
+    family.read(() => {
+      const after = query.after ?? 0;
+      const changes = services.store.readLog(
+        family.info.id,
+        after,
+        query.limit ?? CHANGES_LIMIT.default,
+      );
+      return {
+        ok: true,
+        changes,
+        nextAfter: changes.length ? changes[changes.length - 1].seq : after,
+      };
+    }),
+});
+
 export default function systemRoutes(
   getDocument: () => unknown,
   version: string,
@@ -85,28 +159,7 @@ export default function systemRoutes(
       summary: 'Liveness: answers while the daemon serves',
       description:
         '`writes` is `failing` while the store cannot write (a full disk: writes answer 507, reads go on).',
-      response: {
-        type: 'object',
-        required: ['ok', 'status', 'writes'],
-        properties: {
-          ok: { const: true },
-          status: { const: 'ok' },
-          version: { type: 'string' },
-          uptimeSeconds: { type: 'integer' },
-          writes: { enum: ['ok', 'failing'] },
-          cluster: {
-            type: 'object',
-            description:
-              'Only on a cluster node (docs/scaling.md): its name, whether it is connected to NATS (writes need it), and how many families it owns.',
-            required: ['node', 'connected', 'ownedFamilies'],
-            properties: {
-              node: { type: 'string' },
-              connected: { type: 'boolean' },
-              ownedFamilies: { type: 'integer' },
-            },
-          },
-        },
-      },
+      response: HEALTH_SCHEMA,
       handler: ({ services }) => ({
         ok: true,
         status: 'ok',
@@ -175,53 +228,6 @@ export default function systemRoutes(
       },
       handler: () => getDocument(),
     }),
-    route({
-      method: 'get',
-      path: '/changes',
-      tags: ['Changes'],
-      scope: 'read',
-      summary: 'The family change log, in order',
-      description:
-        'Every change to the family as `{id, seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
-      query: S.object({
-        after: S.optional(
-          S.integer(0, undefined, {
-            default: 0,
-            description: 'Return records with seq greater than this',
-          }),
-        ),
-        limit: S.optional(
-          S.integer(CHANGES_LIMIT.min, CHANGES_LIMIT.max, {
-            default: CHANGES_LIMIT.default,
-            description: 'Records per page',
-          }),
-        ),
-      }),
-      response: {
-        type: 'object',
-        required: ['ok', 'changes', 'nextAfter'],
-        properties: {
-          ok: { const: true },
-          changes: { type: 'array', items: CHANGE_RECORD_SCHEMA },
-          nextAfter: { type: 'integer' },
-        },
-      },
-      // Read through the family, so a batch still being written (and not yet durable) is never
-      // shown.
-      handler: ({ query, services, family }) =>
-        family.read(() => {
-          const after = query.after ?? 0;
-          const changes = services.store.readLog(
-            family.info.id,
-            after,
-            query.limit ?? CHANGES_LIMIT.default,
-          );
-          return {
-            ok: true,
-            changes,
-            nextAfter: changes.length ? changes[changes.length - 1].seq : after,
-          };
-        }),
-    }),
+    changesRoute,
   ]);
 }
