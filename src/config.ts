@@ -176,8 +176,15 @@ export const ConfigStruct = object({
     maxBacklog: size(integer(), 1, 1_000_000),
     perKey: size(integer(), 1, 1000),
   }),
-  /** The family display (docs/display.md): how many days it shows, how long a forecast is kept. */
-  display: object({ days: size(integer(), 1, 7), weatherMinutes: size(integer(), 1, 1440) }),
+  /**
+   * The family display (docs/display.md): how many days it shows, how long a forecast is kept,
+   * and how many actions one interactive display may send a minute.
+   */
+  display: object({
+    days: size(integer(), 1, 7),
+    weatherMinutes: size(integer(), 1, 1440),
+    actionsPerMinute: size(integer(), 1, 10_000),
+  }),
   cluster: nullable(ClusterStruct),
 });
 

@@ -9,6 +9,8 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { caldavDoor } from '../caldav/door.js';
 import { createApp } from '../door/app.js';
+import { idempotencyGate } from '../door/idempotency.js';
+import { RateLimiter } from '../door/limits.js';
 import type { Door } from '../door/door.js';
 import type { AnyRoute } from '../door/route.js';
 import type { DoorState } from '../door/state.js';
@@ -56,6 +58,9 @@ function streams(p: DaemonParts) {
       onOpen: () => requests.add(-1),
       onClose: () => requests.add(1),
     }),
+    // An interactive display's actions: counted per display, idempotent per display.
+    limiter: new RateLimiter(config.display.actionsPerMinute, () => p.now().getTime()),
+    replays: idempotencyGate(store, p.now),
   };
   return { hub, display };
 }

@@ -16,6 +16,7 @@
  * store shows a credential an answer carried.
  */
 import { createHash } from 'node:crypto';
+import type Koa from 'koa';
 import { Invalid } from '../domain/shared/errors.js';
 import { DoorError } from './errors.js';
 import type { IdempotencyRecords } from '../store/ports.js';
@@ -76,25 +77,40 @@ function replayBody(prior: IdempotencyRecord, keys: ReplayKeys): unknown {
   return prior.sealed === undefined ? undefined : openAnswer(keys, prior.status, prior.sealed);
 }
 
-export function idempotency(
+/** Whose answers a request's Idempotency-Key is scoped to, and the secret they seal under. */
+export interface IdempotencyScope {
+  /** An API key's id, or another caller's own namespace (`display:<id>`). */
+  keyId: string;
+  /** The caller's secret: never a public value (docs in replaySeal.ts). */
+  secret: string;
+}
+
+/** What a request with an Idempotency-Key finds: its kept answer, or the way to keep one. */
+export type IdempotencyOpening =
+  { replay: { status: number; body: unknown } } | { intent: IdempotencyIntent; close: () => void };
+
+/**
+ * The Idempotency-Key rules for any caller: a kept answer is replayed (422 when the key came
+ * with another request), a request still running under the same key is refused (409), else
+ * the request goes on with an intent to keep its answer; `close` must be called when it ends.
+ * The REST middleware below scopes keys to the API key; a display's actions to the display.
+ */
+export type IdempotencyGate = (
+  ctx: Koa.Context,
+  scope: IdempotencyScope,
+  idemKey: string,
+) => IdempotencyOpening;
+
+export function idempotencyGate(
   store: Pick<IdempotencyRecords, 'getIdempotency'>,
   now: () => Date,
-): DoorMiddleware {
+): IdempotencyGate {
   const inFlight = new Set<string>();
-  return async (ctx, next) => {
-    const idemKey = ctx.get('idempotency-key');
-    if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return void (await next());
+  return (ctx: Koa.Context, scope: IdempotencyScope, idemKey: string): IdempotencyOpening => {
     if (!KEY.test(idemKey))
       throw Invalid.at(['header', 'Idempotency-Key'], 'must be 1 to 255 visible ASCII characters');
-    const keyId = ctx.state.caller!.keyId;
+    const { keyId, secret } = scope;
     const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
-    // Authentication ran first. An API key seals under its secret part; a credential of
-    // another kind (an OAuth access token a tool call of /mcp sends) is a secret as a whole, stored
-    // only as a hash too, so it seals under itself. Never under a public value: no seal then.
-    const presented = ctx.get('x-api-key');
-    const secret = apiKeySecret(presented) ?? presented;
-    if (!secret)
-      throw new Error("an idempotent answer can only be sealed under the caller's secret");
     const keys = replayKeys(secret, keyId, idemKey);
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
     const slot = `${keyId}\u0000${keys.slot}`;
@@ -118,19 +134,44 @@ export function idempotency(
       }
       const body = replayBody(prior, keys);
       if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');
-      ctx.status = prior.status;
-      ctx.body = body;
-      ctx.set('Idempotent-Replayed', 'true');
-      return;
+      return { replay: { status: prior.status, body } };
     }
     inFlight.add(slot);
     const expiresAt = now().getTime() + IDEMPOTENCY_TTL_MS;
-    const intent: IdempotencyIntent = { keyId, fingerprint, expiresAt, keys };
-    ctx.state.idempotency = intent;
+    return {
+      intent: { keyId, fingerprint, expiresAt, keys },
+      close: () => inFlight.delete(slot),
+    };
+  };
+}
+
+export function idempotency(
+  store: Pick<IdempotencyRecords, 'getIdempotency'>,
+  now: () => Date,
+): DoorMiddleware {
+  const gate = idempotencyGate(store, now);
+  return async (ctx, next) => {
+    const idemKey = ctx.get('idempotency-key');
+    if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return void (await next());
+    // Authentication ran first. An API key seals under its secret part; a credential of
+    // another kind (an OAuth access token a tool call of /mcp sends) is a secret as a whole,
+    // stored only as a hash too, so it seals under itself. Never under a public value: no seal.
+    const presented = ctx.get('x-api-key');
+    const secret = apiKeySecret(presented) ?? presented;
+    if (!secret)
+      throw new Error("an idempotent answer can only be sealed under the caller's secret");
+    const opened = gate(ctx, { keyId: ctx.state.caller!.keyId, secret }, idemKey);
+    if ('replay' in opened) {
+      ctx.status = opened.replay.status;
+      ctx.body = opened.replay.body;
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+    ctx.state.idempotency = opened.intent;
     try {
       await next();
     } finally {
-      inFlight.delete(slot);
+      opened.close();
     }
   };
 }

@@ -110,6 +110,11 @@ export interface RouteDef<Q, B, S> {
   }[];
   /** Also authenticated by a one-connection `?ticket=` (the live stream; see src/stream/tickets.ts). */
   ticketed?: boolean;
+  /**
+   * A public route that requires `Idempotency-Key` and keeps its answers (a display's actions,
+   * scoped to the display): the document lists the header as required, and the replay answers.
+   */
+  idempotencyKey?: 'required';
   /** Extra error statuses this route answers (besides 400/401/403/404 and 409 on writes). */
   errors?: number[];
   handler: (ctx: HandlerContext<Q, B, S>) => HandlerResult;

@@ -288,6 +288,29 @@ export const S = {
     return annotate(ss.nullable(struct), { anyOf: [inner, { type: 'null' }] });
   },
 
+  /**
+   * One of several objects told apart by the value of one field (a discriminated union, such as
+   * a display's actions by `action`): the object is checked against the variant its `tag`
+   * names, and an unknown tag is named as such.
+   */
+  tagged<V extends Record<string, SomeStruct>>(
+    tag: string,
+    variants: V,
+  ): SomeStruct<ss.Infer<V[keyof V]>> {
+    const kinds = Object.keys(variants);
+    const unknownTag = ss.type({ [tag]: ss.enums(kinds) });
+    const s = ss.dynamic((value) => {
+      const k =
+        typeof value === 'object' && value !== null
+          ? (value as Record<string, unknown>)[tag]
+          : undefined;
+      return typeof k === 'string' && Object.hasOwn(variants, k) ? variants[k] : unknownTag;
+    });
+    return annotate(s as SomeStruct<ss.Infer<V[keyof V]>>, {
+      oneOf: kinds.map((k) => toJsonSchema(variants[k])),
+    });
+  },
+
   /** Any JSON value. */
   any(description?: string): SomeStruct<unknown> {
     return annotate(ss.unknown(), description ? { description } : {});

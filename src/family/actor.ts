@@ -63,8 +63,11 @@ export interface ActorDeps {
 }
 
 export interface ExecuteOptions<R, A> {
-  /** The answer, rendered from the state right after this command (before any later one). */
-  answer?: (result: R, state: FamilyState) => A;
+  /**
+   * The answer, rendered from the state right after this command (before any later one); it
+   * may show the change-log records the command made (a display's action answers its change).
+   */
+  answer?: (result: R, state: FamilyState, log: readonly ChangeRecord[]) => A;
   /** An idempotency record for the answer, committed in the same transaction as the change. */
   idempotency?: (answer: A) => IdempotencyWrite | null;
 }
@@ -260,6 +263,7 @@ export class FamilyActor {
           keyId: q.ref.keyId,
           personId: q.ref.personId,
           ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}),
+          ...(q.ref.displayId ? { displayId: q.ref.displayId } : {}),
         },
         object: e.object,
         ...(e.previous !== undefined ? { previous: e.previous } : {}),
@@ -271,7 +275,7 @@ export class FamilyActor {
       applyDecision(this.state, decision);
       let answer: unknown = decision.result;
       try {
-        if (q.opts.answer) answer = q.opts.answer(decision.result, this.state);
+        if (q.opts.answer) answer = q.opts.answer(decision.result, this.state, log);
       } catch (err) {
         answered.push({ q, answer: undefined, failed: err });
       }

@@ -61,6 +61,34 @@ const OUTSIDE_ERRORS: Record<number, { description: string; example: unknown }> 
   },
 };
 
+/** The header parameters every document carries. */
+const HEADER_PARAMS = {
+  RequestId: {
+    name: 'x-request-id',
+    in: 'header',
+    required: false,
+    description:
+      'Your id for the request (1 to 128 of `A-Za-z0-9._:-`); echoed in the answer and written in the log',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+};
+
+/** The Idempotency-Key of a route that requires one (a display's actions). */
+const IDEMPOTENCY_KEY_REQUIRED = {
+  ...HEADER_PARAMS.IdempotencyKey,
+  required: true,
+  description:
+    'Made once per action (at the tap) and sent with every retry of it: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true), so the action is applied once',
+};
+
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
@@ -86,6 +114,7 @@ export function buildOpenApi(
   const usedParams = new Set<string>();
   const knownTags = new Set(TAGS.map(([name]) => name));
   const paths: Record<string, Record<string, unknown>> = {};
+  let usedRequiredKey = false;
 
   for (const def of routes) {
     const path = openApiPath(fullPath(def));
@@ -121,8 +150,13 @@ export function buildOpenApi(
       }
     }
     parameters.push({ $ref: '#/components/parameters/RequestId' });
-    const idempotent = scope !== 'public' && def.method !== 'get';
-    if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    const keyRequired = def.idempotencyKey === 'required';
+    const idempotent = (scope !== 'public' && def.method !== 'get') || keyRequired;
+    if (keyRequired) usedRequiredKey = true;
+    if (idempotent)
+      parameters.push({
+        $ref: `#/components/parameters/IdempotencyKey${keyRequired ? 'Required' : ''}`,
+      });
 
     // The success answer (with its other media types or statuses).
     const status = def.status ?? 200;
@@ -226,22 +260,8 @@ export function buildOpenApi(
   }
 
   const parameters: Record<string, unknown> = {
-    RequestId: {
-      name: 'x-request-id',
-      in: 'header',
-      required: false,
-      description:
-        'Your id for the request (1 to 128 of `A-Za-z0-9._:-`); echoed in the answer and written in the log',
-      schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
-    },
-    IdempotencyKey: {
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: false,
-      description:
-        'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
-    },
+    ...HEADER_PARAMS,
+    ...(usedRequiredKey ? { IdempotencyKeyRequired: IDEMPOTENCY_KEY_REQUIRED } : {}),
   };
   for (const name of [...usedParams].sort()) {
     const p = PATH_PARAMS[name];

@@ -14,7 +14,7 @@ import type Koa from 'koa';
 import { DoorError } from '../door/errors.js';
 import { countToken } from '../door/limits.js';
 import { route, defineRoutes, withStatus, type PublicServices } from './route.js';
-import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.schema.js';
+import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.content.schema.js';
 import { DISPLAY_CSP, DISPLAY_CSS, DISPLAY_JS } from './displayClient.js';
 import { PER_DISPLAY } from './displayStream.js';
 import { HEADERS as PLAN_HEADERS } from './planPage.js';
@@ -84,7 +84,10 @@ function page(c: DisplayContent): string {
 </head>
 <body>
 <header><h1 id="name">${escapeHtml(c.family)} · ${escapeHtml(c.name)}</h1><span id="status" data-state="live" role="status">Live</span><span id="clock" aria-label="Time"></span></header>
-<main id="board" aria-live="polite"></main>
+<div id="next" aria-live="polite"></div>
+<main id="board"></main>
+<div id="notice" role="alert" hidden><span id="notice-text"></span><button id="notice-ok" class="act" type="button">OK</button></div>
+<div id="undo" hidden><span id="undo-text" role="status"></span><button id="undo-button" class="act" type="button">Undo</button></div>
 <script type="application/json" id="initial">${data}</script>
 <script>${DISPLAY_JS}</script>
 </body>

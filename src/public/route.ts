@@ -10,12 +10,23 @@ import {
 } from '../door/route.js';
 import type { DisplayWeatherCache } from './displayWeather.js';
 import type { DisplayStreams } from './displayStream.js';
+import type { RateLimiter } from '../door/limits.js';
+import type { IdempotencyGate } from '../door/idempotency.js';
 
 export { withStatus } from '../door/route.js';
 
 export interface PublicServices extends CoreServices {
-  /** The family displays: the weather they show and their open streams. */
-  display: { weather: DisplayWeatherCache; streams: DisplayStreams };
+  /**
+   * The family displays: the weather they show, their open streams, and for their actions a
+   * limiter of their own (`display.actionsPerMinute`, bucket `display:<id>`) and the
+   * Idempotency-Key rules scoped to the display.
+   */
+  display: {
+    weather: DisplayWeatherCache;
+    streams: DisplayStreams;
+    limiter: RateLimiter;
+    replays: IdempotencyGate;
+  };
 }
 
 /** A public route, its query and body typed from its structs. */

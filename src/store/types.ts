@@ -22,8 +22,11 @@ export interface ChangeRecord {
   seq: number;
   at: string;
   type: LoggedEventType;
-  /** `grantId` only when an assistant's OAuth grant made the change (src/oauth). */
-  actor: Pick<Caller, 'keyId' | 'personId' | 'grantId'>;
+  /**
+   * `grantId` only when an assistant's OAuth grant made the change (src/oauth), `displayId` only
+   * when a family display's page did (src/domain/displays/actions.ts).
+   */
+  actor: Pick<Caller, 'keyId' | 'personId' | 'grantId' | 'displayId'>;
   object: unknown;
   previous?: unknown;
 }

@@ -213,6 +213,156 @@ describe('/displays and /display/:displayToken', function () {
     expect(b.chores.due.map((x: { title: string }) => x.title)).to.deep.equal(['Water plants']);
   });
 
+  it('changes what a link shows and may do with PATCH (interactive, lists, night), logs it, and refuses bad settings naming the field', async () => {
+    const made = await create({ name: 'Hall' });
+    expect(made.display).to.deep.include({
+      interactive: false,
+      lists: ['groceries'],
+      nightFrom: null,
+      nightTo: null,
+    });
+    const path = `/displays/${made.display.id}`;
+    const r = await server.api.patch(path, {
+      interactive: true,
+      lists: ['groceries', 'meals'],
+      nightFrom: '9:30 PM',
+      nightTo: '06:30',
+    });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.body.display).to.deep.include({
+      id: made.display.id,
+      name: 'Hall',
+      interactive: true,
+      lists: ['groceries', 'meals'],
+      nightFrom: '21:30',
+      nightTo: '06:30',
+    });
+    const c = (await json(made.token)).body;
+    expect(c.interactive).to.equal(true);
+    expect(c.night).to.deep.equal({ from: '21:30', to: '06:30' });
+    expect(c.lists.map((l: { key: string; name: string }) => [l.key, l.name])).to.deep.equal([
+      ['groceries', 'Groceries'],
+      ['meals', 'Meals'],
+    ]);
+    const log = (await server.api.get('/changes?limit=500')).body.changes as {
+      type: string;
+      object: { id: string; interactive: boolean };
+      previous?: { interactive: boolean };
+    }[];
+    const updated = log.filter((x) => x.type === 'display.updated');
+    expect(
+      updated.map((u) => [u.object.id, u.previous?.interactive, u.object.interactive]),
+    ).to.deep.equal([[made.display.id, false, true]]);
+    // The same again changes nothing and logs nothing.
+    expect((await server.api.patch(path, { interactive: true })).status).to.equal(200);
+    expect(
+      (await server.api.get('/changes?limit=500')).body.changes.filter(
+        (x: { type: string }) => x.type === 'display.updated',
+      ),
+    ).to.have.length(1);
+    // Night mode off again.
+    const off = await server.api.patch(path, { nightFrom: null, nightTo: null });
+    expect(off.body.display).to.include({ nightFrom: null, nightTo: null });
+
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await server.api.patch(path, body);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      return res.body.issues.map((i: { path: unknown[] }) => i.path);
+    };
+    expect(await bad({ lists: ['chores', 'calendar', 'nope'] })).to.deep.equal([
+      ['lists', 0],
+      ['lists', 1],
+      ['lists', 2],
+    ]);
+    expect(await bad({ nightFrom: '22:00' })).to.deep.equal([['nightTo']]);
+    expect(await bad({ nightFrom: '22:00', nightTo: '22:00' })).to.deep.equal([['nightTo']]);
+    expect(await bad({ nightFrom: '25:00', nightTo: '06:00' })).to.deep.equal([['nightFrom']]);
+    expect(await bad({ interactive: 'yes' })).to.deep.equal([['interactive']]);
+    expect(await bad({ name: ' ' })).to.deep.equal([['name']]);
+    expect((await server.api.patch('/displays/display_nope', { name: 'X' })).status).to.equal(404);
+    const writer = await server.key({ scopes: ['write'] });
+    expect((await server.api.patch(path, { interactive: false }, { key: writer })).status).to.equal(
+      403,
+    );
+  });
+
+  it('gives an interactive display the ids its actions name, its people, lists and open polls, and an end time from a duration', async () => {
+    await server.api.post('/calendar/events', {
+      title: 'Football',
+      date: '2026-06-10',
+      time: '16:00',
+      durationMinutes: 90,
+      attendance: { [ana]: 'going', [ben]: 'out' },
+    });
+    const piano = (
+      await server.api.post('/calendar/events', {
+        title: 'Piano',
+        date: '2026-06-03',
+        time: '18:00',
+        repeatFrequency: 'weekly',
+      })
+    ).body.event.id;
+    const milk = (await server.api.post('/trackers/groceries/entries', { title: 'Milk' })).body
+      .entry.id;
+    const bread = (await server.api.post('/trackers/groceries/entries', { title: 'Bread' })).body
+      .entry.id;
+    await server.api.patch(`/trackers/groceries/entries/${bread}`, { status: 'done' });
+    const planId = (await server.api.post('/plans', { title: 'Summer trip' })).body.planId;
+    const poll = (
+      await server.api.post(`/plans/${planId}/polls`, {
+        question: 'Which weekend?',
+        options: [{ date: '2026-07-04', label: 'First' }, { date: '2026-07-11' }],
+      })
+    ).body.poll;
+    const voter = await server.key({ scopes: ['write'], personId: ana });
+    await server.api.post(
+      `/plans/${planId}/polls/${poll.pollId}/vote`,
+      { optionId: poll.options[0].optionId },
+      { key: voter },
+    );
+
+    const ro = (await json((await create({ name: 'Read-only' })).token)).body;
+    const football = ro.days[0].events.find((e: { title: string }) => e.title === 'Football');
+    expect(football).to.deep.include({ time: '16:00', endTime: '17:30', going: ['Mum'] });
+    expect(football).to.not.have.property('id');
+    expect(ro.interactive).to.equal(false);
+    expect(ro.people).to.deep.equal([]);
+    expect(ro.lists[0].items).to.deep.include.members([
+      { title: 'Milk', done: false },
+      { title: 'Bread', done: true },
+    ]);
+    expect(ro.polls[0]).to.deep.equal({
+      plan: 'Summer trip',
+      question: 'Which weekend?',
+      options: [
+        { label: 'First · Sat, Jul 4, 2026', voters: ['Mum'] },
+        { label: 'Sat, Jul 11, 2026', voters: [] },
+      ],
+    });
+
+    const live = (await json((await create({ name: 'Touch', interactive: true })).token)).body;
+    expect(live.interactive).to.equal(true);
+    expect(live.people).to.deep.equal([
+      { id: ana, name: 'Mum' },
+      { id: ben, name: 'Ben Lima' },
+    ]);
+    const f = live.days[0].events.find((e: { title: string }) => e.title === 'Football');
+    expect(f).to.deep.include({
+      occurrence: '2026-06-10',
+      answers: { [ana]: 'going', [ben]: 'out' },
+    });
+    expect(f.id).to.match(/^ent_/);
+    const p = live.days[0].events.find((e: { title: string }) => e.title === 'Piano');
+    expect(p).to.deep.include({ id: piano, occurrence: '2026-06-10', endTime: null });
+    expect(live.lists[0].items).to.deep.include.members([
+      { id: milk, title: 'Milk', done: false },
+      { id: bread, title: 'Bread', done: true },
+    ]);
+    expect(live.polls[0]).to.deep.include({ planId, pollId: poll.pollId });
+    expect(live.polls[0].votes).to.deep.equal({ [ana]: poll.options[0].optionId });
+    expect(live.polls[0].options[0].id).to.equal(poll.options[0].optionId);
+  });
+
   it('streams the content, again after a write, across midnight, and says gone when the link is deleted', async () => {
     const made = await create({ name: 'Stream' });
     const r = await openSse(`${server.url}/display/${made.token}/events`);

@@ -1,19 +1,34 @@
 /**
  * What a family display shows (docs/display.md), computed from the family's state for a moment:
  * today and the next days (events with their times, who is going and when to leave), the chores
- * due (overdue ones too) and those done, and the weather the edge fetched. It names people by
- * their familiar name only and carries no ids, emails or phones: the page and its stream are
- * open to whoever holds the link.
+ * due (overdue ones too) and those done, its lists, the open date polls, and the weather the
+ * edge fetched. It names people by their familiar name only and carries no emails or phones:
+ * the page and its stream are open to whoever holds the link. Only an interactive display's
+ * content carries ids (of entries, events, people, polls): its page names them in its actions.
  */
-import { entriesOf } from '../collections/listing.js';
 import { getCollection } from '../collections/collections.js';
 import { listEvents } from '../calendar/listing.js';
+import type { EventView } from '../calendar/events.js';
 import { leaveAt } from '../calendar/events.js';
-import type { EventData } from '../calendar/types.js';
-import { activePerson, goingIds } from '../people/people.js';
+import type { Attendance, EventData } from '../calendar/types.js';
+import { goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
-import { addDays, instantToLocal, todayIn } from '../shared/time.js';
-import type { DisplayRecord } from './displays.js';
+import { addDays, instantToLocal, localToInstant, todayIn } from '../shared/time.js';
+import { displaySettings, type DisplayRecord } from './displays.js';
+import {
+  choresOf,
+  listsOf,
+  nameOf,
+  peopleOf,
+  pollsOf,
+  type DisplayChore,
+  type DisplayList,
+  type DisplayPerson,
+  type DisplayPoll,
+  type Scope,
+} from './viewItems.js';
+
+export type { DisplayChore, DisplayList, DisplayPerson, DisplayPoll } from './viewItems.js';
 
 export interface DisplayWeatherDay {
   date: string;
@@ -24,9 +39,14 @@ export interface DisplayWeatherDay {
 }
 
 export interface DisplayEvent {
+  /** Interactive displays only: the event (the series for an occurrence) its actions name. */
+  id?: string;
+  /** Interactive displays only: the occurrence's original date (a one-off event's own date). */
+  occurrence?: string | null;
   title: string;
   /** `HH:mm` local, null all day. */
   time: string | null;
+  /** `HH:mm` local: the end time, or the start plus the duration; null when neither is set. */
   endTime: string | null;
   /** The last day of an event over several days, else null. */
   endDate: string | null;
@@ -35,6 +55,8 @@ export interface DisplayEvent {
   /** `HH:mm` local time to leave, when the event has a travel plan. */
   leaveBy: string | null;
   calendar: string;
+  /** Interactive displays only: each of its people's answer (person id → going, maybe, out). */
+  answers?: Record<string, Attendance>;
 }
 
 export interface DisplayDay {
@@ -44,22 +66,23 @@ export interface DisplayDay {
   weather: DisplayWeatherDay | null;
 }
 
-export interface DisplayChore {
-  title: string;
-  due: string | null;
-  overdue: boolean;
-  who: string[];
-}
-
 export interface DisplayContent {
   ok: true;
   name: string;
   family: string;
   timezone: string;
-  /** The local date and time (`YYYY-MM-DD`, `HH:mm`) the content was computed for. */
+  /** The local date (`YYYY-MM-DD`) the content was computed for. */
   today: string;
+  /** Whether the page offers its actions (docs/display.md, "Touch"). */
+  interactive: boolean;
+  /** When the page dims (`HH:mm` local, from–to, over midnight when to < from); null: never. */
+  night: { from: string; to: string } | null;
   days: DisplayDay[];
   chores: { due: DisplayChore[]; done: DisplayChore[] };
+  lists: DisplayList[];
+  polls: DisplayPoll[];
+  /** Who an interactive display answers and votes for; empty on a read-only one. */
+  people: DisplayPerson[];
   /** Where the forecast is for; null when the family has no location. */
   weatherPlace: string | null;
 }
@@ -71,7 +94,6 @@ export interface DisplayWeather {
 }
 
 const MAX_EVENTS_PER_DAY = 30;
-const MAX_CHORES = 30;
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = [
   'January',
@@ -96,17 +118,83 @@ function dateLabel(date: string, today: string): string {
   return day;
 }
 
-function nameOf(state: FamilyState, id: string): string | null {
-  const p = activePerson(state, id);
-  return p ? (p.familiarName ?? p.name) : null;
-}
-
 /** Whether a display filtered by people shows this event (owner, responsible, or going/maybe). */
-function concerns(d: EventData, people: Set<string>): boolean {
+function concerns(d: EventData, people: ReadonlySet<string>): boolean {
   if (d.ownerPersonId && people.has(d.ownerPersonId)) return true;
   if (d.responsiblePersonIds?.some((id) => people.has(id))) return true;
   if (d.everyoneAttendance === 'going') return true;
   return Object.entries(d.attendance ?? {}).some(([id, a]) => a !== 'out' && people.has(id));
+}
+
+/**
+ * When a timed event ends, `HH:mm` local: its end time, else its start plus its duration (an
+ * event given with `durationMinutes` has an end too); null for an all-day event or one with
+ * neither (the display does not make an end up). `d` is the API's view of the data, where an
+ * unset end time is null.
+ */
+function endTimeOf(d: EventData, tz: string): string | null {
+  if (d.allDay === true || !d.time) return null;
+  if (d.endTime) return d.endTime;
+  if (typeof d.durationMinutes !== 'number') return null;
+  const start = localToInstant(d.date, d.time, tz).getTime();
+  return instantToLocal(new Date(start + d.durationMinutes * 60_000), tz).time;
+}
+
+/** Each of the display's people's answer to an event (everyone's when it has no people). */
+function answersOf(s: Scope, d: EventData): Record<string, Attendance> {
+  const out: Record<string, Attendance> = {};
+  for (const p of peopleOf(s)) {
+    const a = d.attendance?.[p.id] ?? d.everyoneAttendance;
+    if (a) out[p.id] = a;
+  }
+  return out;
+}
+
+function eventOf(s: Scope, e: EventView, date: string): DisplayEvent {
+  const { state, tz } = s;
+  const d = e.data as unknown as EventData;
+  const allDay = d.allDay === true || !d.time;
+  const leave = leaveAt(d, tz);
+  return {
+    ...(s.interactive ? { id: e.id, occurrence: e.occurrenceDate ?? null } : {}),
+    title: e.title,
+    time: allDay || d.date !== date ? null : d.time!,
+    endTime: endTimeOf(d, tz),
+    endDate: d.endDate && d.endDate !== d.date ? d.endDate : null,
+    where: typeof d.where === 'string' && d.where ? d.where : null,
+    going: [...goingIds(state, d)]
+      .map((id) => nameOf(state, id))
+      .filter((n): n is string => n !== null),
+    leaveBy: leave && leave.slice(0, 10) === date ? leave.slice(11) : null,
+    calendar: getCollection(state, e.calendarKey)?.name ?? e.calendarKey,
+    ...(s.interactive ? { answers: answersOf(s, d) } : {}),
+  };
+}
+
+function daysOf(s: Scope, count: number, weather: DisplayWeather | null): DisplayDay[] {
+  const calendars = new Set(s.display.calendars);
+  const window = { from: s.today, to: s.last, limit: 50, status: 'active' as const };
+  const events = listEvents(s.state, window, s.now)
+    .events.filter((e) => !calendars.size || calendars.has(e.calendarKey))
+    .filter((e) => !s.people.size || concerns(e.data as unknown as EventData, s.people));
+  const out: DisplayDay[] = [];
+  for (let i = 0; i < count; i++) {
+    const date = addDays(s.today, i);
+    const todays = events
+      .filter((e) => {
+        const d = e.data as unknown as EventData;
+        return d.date <= date && (d.endDate ?? d.date) >= date;
+      })
+      .slice(0, MAX_EVENTS_PER_DAY)
+      .map((e) => eventOf(s, e, date));
+    out.push({
+      date,
+      label: dateLabel(date, s.today),
+      events: todays,
+      weather: weather?.days.get(date) ?? null,
+    });
+  }
+  return out;
 }
 
 /** The display's content at `now`, for `days` days from today in the family's zone. */
@@ -119,83 +207,33 @@ export function displayContent(
 ): DisplayContent {
   const tz = state.family.timezone;
   const today = todayIn(tz, now);
-  const last = addDays(today, days - 1);
-  const calendars = new Set(display.calendars);
-  const people = new Set(display.personIds);
-  const events = listEvents(state, { from: today, to: last, limit: 50, status: 'active' }, now)
-    .events.filter((e) => !calendars.size || calendars.has(e.calendarKey))
-    .filter((e) => !people.size || concerns(e.data as unknown as EventData, people));
-  const out: DisplayDay[] = [];
-  for (let i = 0; i < days; i++) {
-    const date = addDays(today, i);
-    const todays = events
-      .filter((e) => {
-        const d = e.data as unknown as EventData;
-        return d.date <= date && (d.endDate ?? d.date) >= date;
-      })
-      .slice(0, MAX_EVENTS_PER_DAY)
-      .map((e): DisplayEvent => {
-        const d = e.data as unknown as EventData;
-        const allDay = d.allDay === true || !d.time;
-        const leave = leaveAt(d, tz);
-        return {
-          title: e.title,
-          time: allDay || d.date !== date ? null : d.time!,
-          endTime: allDay ? null : (d.endTime ?? null),
-          endDate: d.endDate && d.endDate !== d.date ? d.endDate : null,
-          where: typeof d.where === 'string' && d.where ? d.where : null,
-          going: [...goingIds(state, d)]
-            .map((id) => nameOf(state, id))
-            .filter((n): n is string => n !== null),
-          leaveBy: leave && leave.slice(0, 10) === date ? leave.slice(11) : null,
-          calendar: getCollection(state, e.calendarKey)?.name ?? e.calendarKey,
-        };
-      });
-    out.push({
-      date,
-      label: dateLabel(date, today),
-      events: todays,
-      weather: weather?.days.get(date) ?? null,
-    });
-  }
-  const choreOf = (c: { title: string; data: Record<string, unknown> }): DisplayChore => {
-    const due = typeof c.data.due === 'string' ? c.data.due : null;
-    const assignee = typeof c.data.assignee === 'string' ? nameOf(state, c.data.assignee) : null;
-    return {
-      title: c.title,
-      due,
-      overdue: due !== null && due < today,
-      who: assignee ? [assignee] : [],
-    };
+  const settings = displaySettings(display);
+  const s: Scope = {
+    state,
+    display,
+    today,
+    last: addDays(today, days - 1),
+    tz,
+    now,
+    interactive: settings.interactive,
+    people: new Set(display.personIds),
   };
-  const mine = (c: { data: Record<string, unknown> }) =>
-    !people.size || (typeof c.data.assignee === 'string' && people.has(c.data.assignee));
-  const chores = entriesOf(state, 'chores').filter(mine);
-  const byDue = (a: DisplayChore, b: DisplayChore) =>
-    (a.due ?? '9') < (b.due ?? '9')
-      ? -1
-      : (a.due ?? '9') > (b.due ?? '9')
-        ? 1
-        : a.title.localeCompare(b.title);
-  const due = chores
-    .filter((c) => c.status === 'active' && typeof c.data.due === 'string' && c.data.due <= last)
-    .map(choreOf)
-    .sort(byDue)
-    .slice(0, MAX_CHORES);
-  // Done: the chores ticked off today (their last change was today, in the family's zone).
-  const done = chores
-    .filter((c) => c.status === 'done' && instantToLocal(new Date(c.updatedAt), tz).date === today)
-    .map(choreOf)
-    .sort(byDue)
-    .slice(0, MAX_CHORES);
   return {
     ok: true,
     name: display.name,
     family: state.family.name,
     timezone: tz,
     today,
-    days: out,
-    chores: { due, done },
+    interactive: settings.interactive,
+    night:
+      settings.nightFrom && settings.nightTo
+        ? { from: settings.nightFrom, to: settings.nightTo }
+        : null,
+    days: daysOf(s, days, weather),
+    chores: choresOf(s),
+    lists: listsOf(s),
+    polls: pollsOf(s),
+    people: peopleOf(s),
     weatherPlace: weather?.place ?? null,
   };
 }

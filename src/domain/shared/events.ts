@@ -59,6 +59,7 @@ export const EXTENSION_EVENT_TYPES = [
   'oauth_grant.revoked',
   // A family display link made or turned off (docs/display.md); the object never holds its token.
   'display.created',
+  'display.updated',
   'display.deleted',
 ] as const;
 export type ExtensionEventType = (typeof EXTENSION_EVENT_TYPES)[number];

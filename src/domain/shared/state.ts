@@ -34,6 +34,8 @@ export interface Caller {
   keyName?: string | null;
   /** The OAuth grant an assistant acts through (src/oauth); absent for a key's own requests. */
   grantId?: string;
+  /** The family display whose page acts (src/domain/displays/actions.ts); it has no key. */
+  displayId?: string;
 }
 
 export interface RecordChange {

@@ -1,12 +1,14 @@
 /**
  * Family display links (admin scope): create (the token is shown once), list (no tokens),
- * delete (the page and its stream stop at once). See docs/display.md.
+ * change what one shows and may do, delete (the page and its stream stop at once). See
+ * docs/display.md.
  */
 import { publicBase } from '../../config.js';
 import { route, defineRoutes } from '../route.js';
 import {
   decideCreateDisplay,
   decideDeleteDisplay,
+  decideUpdateDisplay,
   displayView,
   listDisplays,
 } from '../../domain/displays/displays.js';
@@ -14,8 +16,9 @@ import { displayToken } from '../../family/shareTokens.js';
 import {
   CreateDisplayBody,
   DISPLAY_CREATED_RESPONSE,
-  DISPLAY_DELETED_RESPONSE,
+  DISPLAY_RESPONSE,
   DISPLAY_LIST_RESPONSE,
+  UpdateDisplayBody,
 } from './displays.schema.js';
 
 const tags = ['Family displays'];
@@ -53,6 +56,22 @@ export default defineRoutes([
     },
   }),
   route({
+    method: 'patch',
+    path: `${base}/:displayId`,
+    tags,
+    scope: 'admin',
+    body: UpdateDisplayBody,
+    summary: 'Change what a family display shows and may do',
+    description:
+      'Fields left out stay. `interactive: true` lets its page tick chores and list items off, add to its lists, answer for its people and vote (`POST /display/{displayToken}/actions`). The token and the address stay; open pages get the change from their stream. Logs display.updated when something changed.',
+    response: DISPLAY_RESPONSE,
+    handler: ({ params, body, family }) =>
+      family.execute(
+        (state, ctx) => decideUpdateDisplay(state, params.displayId, body, ctx),
+        (display) => ({ ok: true, display: displayView(display) }),
+      ),
+  }),
+  route({
     method: 'delete',
     path: `${base}/:displayId`,
     tags,
@@ -60,7 +79,7 @@ export default defineRoutes([
     summary: 'Turn a family display link off',
     description:
       'The page answers 404 and its open streams get `event: gone` from this moment. Logs display.deleted.',
-    response: DISPLAY_DELETED_RESPONSE,
+    response: DISPLAY_RESPONSE,
     handler: ({ params, family }) =>
       family.execute(
         (state, ctx) => decideDeleteDisplay(state, params.displayId, ctx),

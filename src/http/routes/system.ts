@@ -43,6 +43,11 @@ export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
           description:
             'The OAuth grant an assistant acted through (its approving key is `keyId`); absent otherwise',
         },
+        displayId: {
+          type: 'string',
+          description:
+            'The family display whose page made the change (`keyId` is then null); absent otherwise',
+        },
       },
     },
     object: { description: 'The resource as the API shows it' },

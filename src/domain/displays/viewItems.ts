@@ -1,0 +1,194 @@
+/**
+ * The parts of a family display's content beside its days (docs/display.md): the chores, the
+ * lists it shows (groceries unless told otherwise), the open date polls, and — on an
+ * interactive display — the people it answers for. Names are familiar names; ids only travel
+ * to an interactive display, whose page needs them to act.
+ */
+import { entriesOf } from '../collections/listing.js';
+import { getCollection, isCalendar } from '../collections/collections.js';
+import type { Entry } from '../collections/types.js';
+import { activePerson, listPeople } from '../people/people.js';
+import { itemWhen, clockOf } from '../plans/clock.js';
+import { listPlans } from '../plans/views.js';
+import type { OptionRecord } from '../plans/types.js';
+import type { FamilyState } from '../shared/state.js';
+import { instantToLocal } from '../shared/time.js';
+import { displaySettings, type DisplayRecord } from './displays.js';
+
+export interface DisplayChore {
+  /** Interactive displays only: what its actions name. */
+  id?: string;
+  title: string;
+  due: string | null;
+  overdue: boolean;
+  who: string[];
+}
+
+export interface DisplayListItem {
+  id?: string;
+  title: string;
+  /** Ticked off today; open items are not done. */
+  done: boolean;
+}
+
+export interface DisplayList {
+  key: string;
+  name: string;
+  items: DisplayListItem[];
+}
+
+export interface DisplayPollOption {
+  id?: string;
+  label: string;
+  /** Familiar names of those who chose it. */
+  voters: string[];
+}
+
+export interface DisplayPoll {
+  planId?: string;
+  pollId?: string;
+  plan: string;
+  question: string;
+  options: DisplayPollOption[];
+  /** Interactive displays only: each of its people's vote (person id → option id). */
+  votes?: Record<string, string>;
+}
+
+export interface DisplayPerson {
+  id: string;
+  name: string;
+}
+
+/** What the whole display needs to know to pick its items. */
+export interface Scope {
+  state: FamilyState;
+  display: DisplayRecord;
+  /** Today and the last day shown, in the family's zone. */
+  today: string;
+  last: string;
+  tz: string;
+  now: Date;
+  interactive: boolean;
+  /** The display's people; empty: everyone. */
+  people: ReadonlySet<string>;
+}
+
+const MAX_CHORES = 30;
+const MAX_ITEMS = 40;
+const MAX_DONE_ITEMS = 15;
+const MAX_POLLS = 5;
+
+export function nameOf(state: FamilyState, id: string): string | null {
+  const p = activePerson(state, id);
+  return p ? (p.familiarName ?? p.name) : null;
+}
+
+const doneToday = (e: Entry, s: Scope) =>
+  e.status === 'done' && instantToLocal(new Date(e.updatedAt), s.tz).date === s.today;
+
+/** Chores due up to the last day shown (overdue first), and those ticked off today. */
+export function choresOf(s: Scope): { due: DisplayChore[]; done: DisplayChore[] } {
+  const { state, today, last } = s;
+  const choreOf = (c: Entry): DisplayChore => {
+    const due = typeof c.data.due === 'string' ? c.data.due : null;
+    const assignee = typeof c.data.assignee === 'string' ? nameOf(state, c.data.assignee) : null;
+    return {
+      ...(s.interactive ? { id: c.id } : {}),
+      title: c.title,
+      due,
+      overdue: due !== null && due < today,
+      who: assignee ? [assignee] : [],
+    };
+  };
+  const mine = (c: Entry) =>
+    !s.people.size || (typeof c.data.assignee === 'string' && s.people.has(c.data.assignee));
+  const chores = entriesOf(state, 'chores').filter(mine);
+  const byDue = (a: DisplayChore, b: DisplayChore) =>
+    (a.due ?? '9') < (b.due ?? '9')
+      ? -1
+      : (a.due ?? '9') > (b.due ?? '9')
+        ? 1
+        : a.title.localeCompare(b.title);
+  const due = chores
+    .filter((c) => c.status === 'active' && typeof c.data.due === 'string' && c.data.due <= last)
+    .map(choreOf)
+    .sort(byDue)
+    .slice(0, MAX_CHORES);
+  // Done: the chores ticked off today (their last change was today, in the family's zone).
+  const done = chores
+    .filter((c) => doneToday(c, s))
+    .map(choreOf)
+    .sort(byDue)
+    .slice(0, MAX_CHORES);
+  return { due, done };
+}
+
+/** The display's lists: open items oldest first (as they were added), then those done today. */
+export function listsOf(s: Scope): DisplayList[] {
+  const out: DisplayList[] = [];
+  for (const key of displaySettings(s.display).lists) {
+    const c = getCollection(s.state, key);
+    // A list deleted since the display was set up is simply not shown.
+    if (!c || isCalendar(c)) continue;
+    const entries = entriesOf(s.state, key);
+    const item = (e: Entry, done: boolean): DisplayListItem => ({
+      ...(s.interactive ? { id: e.id } : {}),
+      title: e.title,
+      done,
+    });
+    const open = entries
+      .filter((e) => e.status === 'active')
+      .slice(0, MAX_ITEMS)
+      .reverse()
+      .map((e) => item(e, false));
+    const done = entries
+      .filter((e) => doneToday(e, s))
+      .slice(0, MAX_DONE_ITEMS)
+      .map((e) => item(e, true));
+    out.push({ key, name: c.name, items: [...open, ...done] });
+  }
+  return out;
+}
+
+function optionLabel(o: OptionRecord, tz: string): string {
+  const when = o.date ? itemWhen({ ...o, date: o.date }, clockOf(tz)) : null;
+  if (o.label && when) return `${o.label} · ${when}`;
+  return o.label ?? when ?? '';
+}
+
+/** The open date polls of plans not archived, most recently changed first. */
+export function pollsOf(s: Scope): DisplayPoll[] {
+  const out: DisplayPoll[] = [];
+  const plans = listPlans(s.state).filter((p) => !p.archived);
+  const open = plans.flatMap((plan) =>
+    plan.polls.filter((p) => p.status === 'open').map((poll) => ({ plan, poll })),
+  );
+  open.sort((a, b) => (a.poll.updatedAt > b.poll.updatedAt ? -1 : 1));
+  for (const { plan, poll } of open.slice(0, MAX_POLLS)) {
+    const votes = Object.entries(poll.votes).filter(([pid]) => activePerson(s.state, pid));
+    const shown = votes.filter(([pid]) => !s.people.size || s.people.has(pid));
+    out.push({
+      ...(s.interactive ? { planId: plan.id, pollId: poll.id } : {}),
+      plan: plan.title,
+      question: poll.question,
+      options: poll.options.map((o) => ({
+        ...(s.interactive ? { id: o.id } : {}),
+        label: optionLabel(o, s.tz),
+        voters: votes
+          .filter(([, v]) => v === o.id)
+          .map(([pid]) => nameOf(s.state, pid))
+          .filter((n): n is string => n !== null),
+      })),
+      ...(s.interactive ? { votes: Object.fromEntries(shown) } : {}),
+    });
+  }
+  return out;
+}
+
+/** Who an interactive display answers and votes for: its people, or everyone in the family. */
+export function peopleOf(s: Scope): DisplayPerson[] {
+  if (!s.interactive) return [];
+  return listPeople(s.state)
+    .filter((p) => !s.people.size || s.people.has(p.id))
+    .map((p) => ({ id: p.id, name: p.familiarName ?? p.name }));
+}

@@ -1,0 +1,97 @@
+/**
+ * The request and answer of an interactive display's actions, `POST /display/<token>/actions`
+ * (src/domain/displays/actions.ts; docs/display.md, "Touch").
+ */
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
+import { withExamples } from './collections.schema.js';
+import { CHANGE_RECORD_SCHEMA } from './system.js';
+
+const id = S.string({ min: 1, max: 100 });
+const collection = S.string({
+  min: 1,
+  max: 100,
+  description: 'A collection the display shows: chores, or one of its lists',
+});
+
+export const DisplayActionBody = withExamples(
+  S.tagged('action', {
+    done: S.object({ action: S.literal('done'), collection, entryId: id }),
+    undone: S.object({ action: S.literal('undone'), collection, entryId: id }),
+    add: S.object({
+      action: S.literal('add'),
+      collection,
+      title: S.string({ min: 1, max: 200 }),
+    }),
+    remove: S.object(
+      { action: S.literal('remove'), collection, entryId: id },
+      'The undo of an add: only an item this display added, untouched since',
+    ),
+    attend: S.object(
+      {
+        action: S.literal('attend'),
+        eventId: id,
+        occurrence: S.optional(S.date()),
+        personId: id,
+        going: S.nullable(S.boolean()),
+      },
+      'going true: going, false: not going, null: no answer (the undo of a first answer)',
+    ),
+    vote: S.object(
+      {
+        action: S.literal('vote'),
+        planId: id,
+        pollId: id,
+        optionIds: S.array(id, { max: 1 }),
+        personId: id,
+      },
+      'One option (a person has one vote in a poll), or none to withdraw the vote',
+    ),
+  }),
+  { action: 'done', collection: 'chores', entryId: 'ent_01kaq5m2v8x3c4d5e6f7' },
+);
+export type DisplayActionBody = Infer<typeof DisplayActionBody>;
+
+export const DISPLAY_ACTION_RESPONSE: JsonSchema = {
+  type: 'object',
+  required: ['ok', 'change'],
+  properties: {
+    ok: { const: true },
+    change: {
+      anyOf: [CHANGE_RECORD_SCHEMA, { type: 'null' }],
+      description:
+        'The change-log record the action made (its actor carries the displayId); null when the family already was that way',
+    },
+  },
+  examples: [
+    {
+      ok: true,
+      change: {
+        id: 'event_01kaq5m2v8x3c4d5e6f8',
+        seq: 42,
+        at: '2026-11-22T08:30:00.000Z',
+        type: 'tracker.entry.updated',
+        actor: { keyId: null, personId: null, displayId: 'display_01kaq5m2v8x3c4d5e6f7' },
+        object: {
+          id: 'ent_01kaq5m2v8x3c4d5e6f7',
+          collectionKey: 'chores',
+          title: 'Bins out',
+          status: 'done',
+          data: { due: '2026-11-22' },
+          createdAt: '2026-11-20T18:00:00.000Z',
+          updatedAt: '2026-11-22T08:30:00.000Z',
+        },
+        previous: {
+          id: 'ent_01kaq5m2v8x3c4d5e6f7',
+          collectionKey: 'chores',
+          title: 'Bins out',
+          status: 'active',
+          data: { due: '2026-11-22' },
+          createdAt: '2026-11-20T18:00:00.000Z',
+          updatedAt: '2026-11-20T18:00:00.000Z',
+        },
+      },
+    },
+  ],
+};
+
+named('DisplayAction', DisplayActionBody);
