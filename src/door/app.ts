@@ -13,7 +13,7 @@ import { answerFor, answerOf, DoorError } from './errors.js';
 import { requestLog } from './requestLog.js';
 import { requestMetrics, type RequestObserver } from './requestMetrics.js';
 import { cors } from './cors.js';
-import { doorOf, type Door, type FamilyFinder, type Mounted } from './door.js';
+import { doorFinder, type Door, type FamilyFinder, type Mounted } from './door.js';
 import { credentialOf, type Credentials } from './credentials.js';
 import type { CoreServices, Route } from './route.js';
 import { routeRouter } from './routes.js';
@@ -88,8 +88,9 @@ export function createApp<S extends CoreServices>(parts: AppParts<S>): App {
  * the request id (the request log) and answered `internal`, without details.
  */
 function boundary<S>(doors: readonly Door<S>[]): DoorMiddleware {
+  const find = doorFinder(doors);
   return async (ctx, next) => {
-    const door = doorOf(doors, ctx.method, ctx.path);
+    const door = find(ctx.method, ctx.path);
     ctx.state.door = door.name;
     try {
       await next();

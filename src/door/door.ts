@@ -58,42 +58,60 @@ export interface Door<S = unknown> {
   handler?(mounted: Mounted<S>): DoorMiddleware;
 }
 
-/** Whether `path` is under `prefix` (see `Door.prefixes`); the length matched, or -1. */
-export function prefixMatch(prefix: string, path: string): number {
-  const want = prefix.split('/');
-  const have = path.split('/');
-  const dir = prefix.endsWith('/');
-  const n = dir ? want.length - 1 : want.length;
-  if (have.length < n) return -1;
-  for (let i = 0; i < n; i++) {
-    if (want[i].startsWith(':') ? have[i] === '' : want[i] !== have[i]) return -1;
+/** A prefix read once: its segments, whether it owns a folder, its length (the longest wins). */
+interface Prefix {
+  segments: string[];
+  length: number;
+}
+
+function compile(prefix: string): Prefix {
+  const segments = prefix.split('/');
+  // `/dav/` owns `/dav` too (the collection without its slash): its empty last segment is not
+  // compared.
+  if (prefix.endsWith('/')) segments.pop();
+  return { segments, length: prefix.length };
+}
+
+function matches(p: Prefix, have: readonly string[]): boolean {
+  if (have.length < p.segments.length) return false;
+  for (let i = 0; i < p.segments.length; i++) {
+    const want = p.segments[i];
+    if (want.startsWith(':') ? have[i] === '' : want !== have[i]) return false;
   }
-  // `/dav/` owns `/dav` too: the collection without its slash.
-  return prefix.length;
+  return true;
 }
 
 /**
- * The door a request is under: the longest prefix it matches, or one that claims it; else the
- * fallback (the first door: REST, whose form answers paths nobody owns).
+ * Finds the door a request is under: the longest prefix its path matches, or one that claims
+ * it; else the fallback (the first door: REST, whose form answers paths nobody owns). The
+ * prefixes are read once; each request splits its path once.
  */
+export function doorFinder<D extends Door<never>>(
+  doors: readonly D[],
+): (method: string, path: string) => D {
+  const prefixes = doors.flatMap((door) => door.prefixes.map((p) => ({ door, p: compile(p) })));
+  return (method, path) => {
+    const have = path.split('/');
+    let best: D | undefined;
+    let length = -1;
+    for (const { door, p } of prefixes) {
+      if (p.length > length && matches(p, have)) {
+        best = door;
+        length = p.length;
+      }
+    }
+    if (best) return best;
+    return doors.find((d) => d.claims?.(method, path)) ?? doors[0];
+  };
+}
+
+/** The door of one request (see doorFinder; a daemon finds it with one made at start). */
 export function doorOf<D extends Door<never>>(
   doors: readonly D[],
   method: string,
   path: string,
 ): D {
-  let best: D | undefined;
-  let length = -1;
-  for (const door of doors) {
-    for (const prefix of door.prefixes) {
-      const n = prefixMatch(prefix, path);
-      if (n > length) {
-        best = door;
-        length = n;
-      }
-    }
-  }
-  if (best) return best;
-  return doors.find((d) => d.claims?.(method, path)) ?? doors[0];
+  return doorFinder(doors)(method, path);
 }
 
 const FAMILY_PATH = /^\/api\/v1\/families\/([^/]+)(?:\/|$)/;
