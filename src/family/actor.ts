@@ -72,6 +72,22 @@ export interface ExecuteOptions<R, A> {
   idempotency?: (answer: A) => IdempotencyWrite | null;
 }
 
+/** One batch being decided: everything its commands write, committed at once. */
+type Batch = CommitBatch & {
+  records: RecordChange[];
+  log: ChangeRecord[];
+  indexes: IndexChange[];
+  agenda: AgendaChange[];
+  idempotency: IdempotencyWrite[];
+};
+
+/** A decided command and what it is answered once its batch is durable. */
+interface Answered {
+  q: Queued;
+  answer: unknown;
+  failed?: unknown;
+}
+
 interface Queued {
   command: Command<unknown>;
   ref: Caller;
@@ -203,6 +219,80 @@ export class FamilyActor {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Steps 1 and 2 for one queued command: decide it on memory (a refused one fails alone),
+   * apply its changes at once and render its answer from exactly that state, and add what it
+   * writes (and its kept answer) to the batch.
+   */
+  private decideInto(q: Queued, now: Date, batch: Batch, answered: Answered[]): void {
+    // 1. decide
+    let decision: Decision<unknown>;
+    try {
+      decision = q.command(this.state, {
+        now,
+        newId: this.deps.newId,
+        caller: q.ref,
+        family: this.state.family,
+        publicUrl: this.deps.publicUrl,
+        lastSeq: this.lastAssignedSeq,
+        react: this.deps.react,
+        ...(this.deps.transports ? { transports: this.deps.transports } : {}),
+      });
+      assertStorable(decision);
+    } catch (err) {
+      q.reject(err);
+      return;
+    }
+    const writes =
+      decision.changes.length > 0 ||
+      decision.events.length > 0 ||
+      (decision.indexes?.length ?? 0) > 0 ||
+      (decision.agenda?.length ?? 0) > 0 ||
+      decision.family !== undefined;
+    const log = this.logRecords(decision, q, now.toISOString());
+    // 2. evolve, and render the answer from exactly this state
+    if (decision.family) batch.family = decision.family;
+    if (decision.settlesQueuedUpdate !== undefined)
+      batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
+    applyDecision(this.state, decision);
+    let answer: unknown = decision.result;
+    let failed = false;
+    try {
+      if (q.opts.answer) answer = q.opts.answer(decision.result, this.state, log);
+    } catch (err) {
+      answered.push({ q, answer: undefined, failed: err });
+      failed = true;
+    }
+    batch.records.push(...decision.changes);
+    batch.log.push(...log);
+    if (decision.indexes) batch.indexes.push(...decision.indexes);
+    if (decision.agenda) batch.agenda.push(...decision.agenda);
+    if (failed) return;
+    if (writes && q.opts.idempotency) {
+      const record = q.opts.idempotency(answer);
+      if (record) batch.idempotency.push(record);
+    }
+    answered.push({ q, answer });
+  }
+
+  /** A decision's events as change-log records: numbered on, by whoever made the change. */
+  private logRecords(decision: Decision<unknown>, q: Queued, at: string): ChangeRecord[] {
+    return decision.events.map((e) => ({
+      id: this.deps.newId('event'),
+      seq: ++this.lastAssignedSeq,
+      at,
+      type: e.type,
+      actor: {
+        keyId: q.ref.keyId,
+        personId: q.ref.personId,
+        ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}),
+        ...(q.ref.displayId ? { displayId: q.ref.displayId } : {}),
+      },
+      object: e.object,
+      ...(e.previous !== undefined ? { previous: e.previous } : {}),
+    }));
+  }
+
   /** Decides everything queued and writes it as one batch (see the steps at the top). */
   private pump(): void {
     if (this.writing || this.queue.length === 0) {
@@ -212,14 +302,7 @@ export class FamilyActor {
     const items = this.queue;
     this.queue = [];
     const now = this.deps.now();
-    const at = now.toISOString();
-    const batch: CommitBatch & {
-      records: RecordChange[];
-      log: ChangeRecord[];
-      indexes: IndexChange[];
-      agenda: AgendaChange[];
-      idempotency: IdempotencyWrite[];
-    } = {
+    const batch: Batch = {
       records: [],
       log: [],
       indexes: [],
@@ -228,68 +311,8 @@ export class FamilyActor {
       // Only this actor appends to the family's log: a log that moved meanwhile is refused.
       expectedLastSeq: this.durableSeq,
     };
-    const answered: { q: Queued; answer: unknown; failed?: unknown }[] = [];
-    for (const q of items) {
-      // 1. decide
-      let decision: Decision<unknown>;
-      try {
-        decision = q.command(this.state, {
-          now,
-          newId: this.deps.newId,
-          caller: q.ref,
-          family: this.state.family,
-          publicUrl: this.deps.publicUrl,
-          lastSeq: this.lastAssignedSeq,
-          react: this.deps.react,
-          ...(this.deps.transports ? { transports: this.deps.transports } : {}),
-        });
-        assertStorable(decision);
-      } catch (err) {
-        q.reject(err);
-        continue;
-      }
-      const writes =
-        decision.changes.length > 0 ||
-        decision.events.length > 0 ||
-        (decision.indexes?.length ?? 0) > 0 ||
-        (decision.agenda?.length ?? 0) > 0 ||
-        decision.family !== undefined;
-      const log: ChangeRecord[] = decision.events.map((e) => ({
-        id: this.deps.newId('event'),
-        seq: ++this.lastAssignedSeq,
-        at,
-        type: e.type,
-        actor: {
-          keyId: q.ref.keyId,
-          personId: q.ref.personId,
-          ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}),
-          ...(q.ref.displayId ? { displayId: q.ref.displayId } : {}),
-        },
-        object: e.object,
-        ...(e.previous !== undefined ? { previous: e.previous } : {}),
-      }));
-      // 2. evolve, and render the answer from exactly this state
-      if (decision.family) batch.family = decision.family;
-      if (decision.settlesQueuedUpdate !== undefined)
-        batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
-      applyDecision(this.state, decision);
-      let answer: unknown = decision.result;
-      try {
-        if (q.opts.answer) answer = q.opts.answer(decision.result, this.state, log);
-      } catch (err) {
-        answered.push({ q, answer: undefined, failed: err });
-      }
-      batch.records.push(...decision.changes);
-      batch.log.push(...log);
-      if (decision.indexes) batch.indexes.push(...decision.indexes);
-      if (decision.agenda) batch.agenda.push(...decision.agenda);
-      if (answered.at(-1)?.q === q) continue;
-      if (writes && q.opts.idempotency) {
-        const record = q.opts.idempotency(answer);
-        if (record) batch.idempotency.push(record);
-      }
-      answered.push({ q, answer });
-    }
+    const answered: Answered[] = [];
+    for (const q of items) this.decideInto(q, now, batch, answered);
     const nothing =
       !batch.records.length &&
       !batch.log.length &&

@@ -49,13 +49,8 @@ const SIMPLE = (Object.keys(EVENT_FIELDS) as EventFieldName[]).filter(
 );
 const TEXT = new Set(['where', 'note', 'assignee']);
 
-/**
- * `base` with the patch's event fields and custom data applied (a new object). Problems are
- * pushed to `issues` with paths of the request body. Person ids that `base` does not already
- * hold must be active people of the family.
- */
-export function applyFields(state: FamilyState, base: Data, p: EventPatch, issues: Issue[]): Data {
-  const d: Data = { ...base };
+/** The fields set as sent (null unsets them; blank text too). */
+function applySimple(d: Data, p: EventPatch): void {
   for (const k of SIMPLE) {
     const v = p[k];
     if (v === undefined) continue;
@@ -71,8 +66,10 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     }
     d[k] = v;
   }
+}
 
-  // All-day and times: switching one way clears the other, sending both is a contradiction.
+/** All-day and times: switching one way clears the other, sending both is a contradiction. */
+function applyTiming(d: Data, p: EventPatch, issues: Issue[]): void {
   if (p.allDay === true) {
     for (const k of ['time', 'endTime', 'durationMinutes'] as const) {
       if (p[k] !== undefined && p[k] !== null)
@@ -87,7 +84,10 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
   } else if (typeof p.time === 'string') {
     delete d.allDay;
   }
+}
 
+/** The repeat: `none` clears every repeat field (and refuses one sent with it). */
+function applyRepeat(d: Data, p: EventPatch, issues: Issue[]): void {
   if (p.repeatFrequency !== undefined) {
     if (p.repeatFrequency === 'none') {
       for (const k of REPEAT_KEYS) {
@@ -107,13 +107,15 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     if (p.repeatDays === null || p.repeatDays.length === 0) delete d.repeatDays;
     else d.repeatDays = Array.from(new Set(p.repeatDays)).sort((a, b) => a - b);
   }
+}
 
+/** Who is responsible, who attends (merged key by key), and the reminders. */
+function applyPeople(d: Data, p: EventPatch, issues: Issue[]): void {
   if (p.responsiblePersonIds !== undefined) {
     const ids = Array.from(new Set(p.responsiblePersonIds));
     if (ids.length) d.responsiblePersonIds = ids;
     else delete d.responsiblePersonIds;
   }
-
   if (p.clearAttendance || p.attendance !== undefined) {
     const att: Record<string, Attendance> = p.clearAttendance
       ? {}
@@ -125,13 +127,15 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     if (Object.keys(att).length) d.attendance = att;
     else delete d.attendance;
   }
-
   if (p.reminders !== undefined) {
     const reminders = p.reminders.map((r, i) => reminder(r, ['reminders', i], issues));
     if (reminders.length) d.reminders = reminders;
     else delete d.reminders;
   }
+}
 
+/** The travel plan, and the custom data (which may not name an event field). */
+function applyTravelAndData(d: Data, p: EventPatch, issues: Issue[]): void {
   if (p.clearTravelPlan && p.travelPlan)
     issues.push({ path: ['travelPlan'], message: 'cannot be set together with clearTravelPlan' });
   if (p.clearTravelPlan || p.travelPlan === null) delete d.travelPlan;
@@ -144,7 +148,6 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
       arriveEarlyMinutes: p.travelPlan.arriveEarlyMinutes ?? 0,
     };
   }
-
   for (const [k, v] of Object.entries(p.data ?? {})) {
     if (EVENT_KEYS.has(k)) {
       issues.push({ path: ['data', k], message: `is an event field: send ${k} at the top level` });
@@ -153,7 +156,20 @@ export function applyFields(state: FamilyState, base: Data, p: EventPatch, issue
     if (v === null) delete d[k];
     else d[k] = v;
   }
+}
 
+/**
+ * `base` with the patch's event fields and custom data applied (a new object). Problems are
+ * pushed to `issues` with paths of the request body. Person ids that `base` does not already
+ * hold must be active people of the family.
+ */
+export function applyFields(state: FamilyState, base: Data, p: EventPatch, issues: Issue[]): Data {
+  const d: Data = { ...base };
+  applySimple(d, p);
+  applyTiming(d, p, issues);
+  applyRepeat(d, p, issues);
+  applyPeople(d, p, issues);
+  applyTravelAndData(d, p, issues);
   checkPeople(state, base, d, issues);
   return d;
 }
