@@ -1,8 +1,9 @@
 /**
  * A VEVENT object → the event's fields (docs/caldav.md, "Events"). Rules:
- * - times become the family's local dates and times; a one-off event in another zone is
- *   converted, a repeating one only when its zone keeps the same daylight-saving dates as the
- *   family's (else 403: the series would drift by an hour for part of the year);
+ * - an event keeps the zone its DTSTART is written in (zoneFor): its dates and times are read in
+ *   that zone and it becomes the event's `timeZone` (none when it is the family's own); every
+ *   other value (DTEND, EXDATE, RECURRENCE-ID, a changed occurrence's times, UNTIL) is read in
+ *   that same zone, so nothing is refused for its zone;
  * - RRULE maps to the repeat fields the API has (COUNT becomes the matching repeatUntil);
  *   any other rule part, RDATE or EXRULE is refused (403), never silently changed;
  * - VALARMs triggered relative to the start are reminders; other alarms are kept as sent;
@@ -20,11 +21,12 @@ import type {
   Attendance,
 } from '../domain/calendar/types.js';
 import { AUDIENCES, CHANNELS, REMINDER_MODES } from '../domain/calendar/types.js';
+import { zoneOf } from '../domain/calendar/series.js';
 import type { EventPut, OccurrencePut } from '../domain/caldav/objects.js';
 import type { EntryStatus } from '../domain/collections/types.js';
 import { listPeople } from '../domain/people/people.js';
 import type { FamilyState } from '../domain/shared/state.js';
-import { addDays, daysBetween, instantToLocal } from '../domain/shared/time.js';
+import { addDays, daysBetween, instantToLocal, isUtcZone } from '../domain/shared/time.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
 import { householdFields, jsonProp } from './eventHousehold.js';
 import { repeatOf } from './eventRepeat.js';
@@ -36,7 +38,6 @@ import {
   prop,
   props,
   rawLines,
-  sameDstRules,
   text,
   written,
   type CalObject,
@@ -71,7 +72,6 @@ export interface EventTarget {
 
 /** Maps a parsed VEVENT object to an EventPut. Throws CalDavError for what cannot be held. */
 export function eventPut(state: FamilyState, obj: CalObject, target: EventTarget): EventPut {
-  const tz = state.family.timezone;
   const master = obj.master;
   if (!master)
     throw unsupportedObject(
@@ -87,19 +87,14 @@ export function eventPut(state: FamilyState, obj: CalObject, target: EventTarget
   const start = one(p, 'dtstart', obj);
   if (!start) throw badCalendarData('A VEVENT needs a DTSTART');
   const rrule = prop(p, 'rrule');
-  if (
-    rrule &&
-    start.time !== undefined &&
-    !start.floating &&
-    start.tz &&
-    !sameDstRules(start.tz, tz, start.date)
-  ) {
-    throw unsupportedObject(
-      `This repeating event is written in ${start.tz}, whose daylight-saving dates differ from the family's zone ${tz}; its times would drift for part of the year. Write it in ${tz} (or a zone with the same rules).`,
-    );
-  }
+  const zone = zoneFor(start, rrule !== undefined, state.family.timezone, target.before);
+  const tz = zone.tz;
   const timing = timingOf(master, start, obj, tz);
-  const fields: EventPatch = { ...timing.fields, ...repeatOf(rrule, start, timing.local, tz) };
+  const fields: EventPatch = {
+    ...timing.fields,
+    ...(zone.timeZone !== undefined ? { timeZone: zone.timeZone } : {}),
+    ...repeatOf(rrule, start, timing.local, tz),
+  };
   if (typeof fields.endDate === 'string' && Number(fields.endDate.slice(0, 4)) > MAX_YEAR) {
     throw unsupportedObject(
       `The event ends in ${fields.endDate.slice(0, 4)}; dates up to ${MAX_YEAR} are held`,
@@ -145,6 +140,38 @@ export function eventPut(state: FamilyState, obj: CalObject, target: EventTarget
   };
 }
 
+/**
+ * The zone an object's values are read in (`tz`), and the event's `timeZone` for it (undefined:
+ * left as it was). Chosen to round-trip with clients and never to drift:
+ * - a TZID (IANA, a Windows name mapped, a VTIMEZONE matched by its rules): that zone, kept as
+ *   the event's; none when it is the family's own and the event did not already name it (so a
+ *   phone in the family's zone writes ordinary events that move with the family);
+ * - a floating time: the family's wall clock (no zone of its own);
+ * - UTC (`…Z`) on a repeating event: UTC itself (`timeZone: "UTC"`, or the UTC-like zone it
+ *   already had), since its rule repeats in UTC and its instants must not move with the
+ *   family's daylight saving; on a one-off: the zone the event already has (the family's for a
+ *   new one), at the same instant — a client that writes UTC gets its instant back, and a REST
+ *   event's own zone survives a client that saves it in UTC;
+ * - an all-day DTSTART has no zone: the event keeps whatever zone it had.
+ */
+function zoneFor(
+  start: Written,
+  repeating: boolean,
+  familyTz: string,
+  before: EventRecord | undefined,
+): { tz: string; timeZone?: string | null } {
+  const had = before?.data.timeZone ? zoneOf(before.data, familyTz) : undefined;
+  if (start.time === undefined) return { tz: had ?? familyTz };
+  if (start.floating) return { tz: familyTz, timeZone: null };
+  if (start.utc) {
+    if (!repeating) return { tz: had ?? familyTz };
+    if (had && isUtcZone(had)) return { tz: had };
+    return isUtcZone(familyTz) ? { tz: familyTz, timeZone: null } : { tz: 'UTC', timeZone: 'UTC' };
+  }
+  const z = start.tz!;
+  return z === familyTz && had !== z ? { tz: z, timeZone: null } : { tz: z, timeZone: z };
+}
+
 function one(p: ICAL.JCalProperty[], name: string, obj: CalObject): Written | undefined {
   const x = prop(p, name);
   return x ? written(x, obj)[0] : undefined;
@@ -166,7 +193,7 @@ interface Timing {
   local: Local;
 }
 
-/** DTSTART and DTEND/DURATION → date, time, endDate, endTime, allDay. */
+/** DTSTART and DTEND/DURATION → date, time, endDate, endTime, allDay, read in `tz`. */
 function timingOf(c: Component, start: Written, obj: CalObject, tz: string): Timing {
   const p = c[1];
   const s = localOf(start, tz);
@@ -299,7 +326,10 @@ function isReminder(r: unknown): r is ReminderInput {
   );
 }
 
-/** One changed occurrence (RECURRENCE-ID) → its date and fields; unknown properties kept. */
+/**
+ * One changed occurrence (RECURRENCE-ID) → its date and fields, read in the series' zone `tz`
+ * (whatever zone the client wrote them in); unknown properties kept.
+ */
 function overrideOf(
   c: Component,
   obj: CalObject,

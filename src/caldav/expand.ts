@@ -4,6 +4,7 @@
  */
 import { escapeText, foldLine } from '../domain/calendar/ics.js';
 import { isSeries } from '../domain/calendar/events.js';
+import { zoneOf } from '../domain/calendar/series.js';
 import type { EventRecord } from '../domain/calendar/types.js';
 import type { FamilyState } from '../domain/shared/state.js';
 import { addDays } from '../domain/shared/time.js';
@@ -37,7 +38,7 @@ export function expandedIcs(state: FamilyState, ev: EventRecord, r: Range): stri
       out.push(
         allDay || !ev.data.time
           ? `RECURRENCE-ID;VALUE=DATE:${o.date.replaceAll('-', '')}`
-          : `RECURRENCE-ID:${stamp(instant(o.date, ev.data.time, tz))}`,
+          : `RECURRENCE-ID:${stamp(instant(o.date, ev.data.time, zoneOf(ev.data, tz)))}`,
       );
     }
     if (allDay) {

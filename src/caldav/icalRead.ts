@@ -2,8 +2,8 @@
  * Reading one CalDAV object (a VCALENDAR with the components of one UID) with ical.js, which
  * does the lexing (folding, escaping, parameters) into jCal. What the object may hold is
  * checked here, before any mapping: exactly one kind of component (VEVENT or VTODO), one UID,
- * at most one master and overrides keyed by RECURRENCE-ID. Times are turned into the family's
- * local dates and times by `localOf`, TZIDs resolved as feeds resolve them (IANA names, vendor
+ * at most one master and overrides keyed by RECURRENCE-ID. Times are turned into dates and times
+ * of the event's zone by `localOf`, TZIDs resolved as feeds resolve them (IANA names, vendor
  * paths, Windows names, or a VTIMEZONE matched by its offsets).
  */
 import ICAL from 'ical.js';
@@ -11,7 +11,6 @@ import { zoneResolver } from '../integrations/icsZones.js';
 import {
   instantToLocal,
   localToInstant,
-  offsetSecondsAt,
   parseCalendarDate,
   addDays,
 } from '../domain/shared/time.js';
@@ -179,32 +178,19 @@ export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
   });
 }
 
-/** The written value in the family's zone (a floating time is the family's wall clock). */
-export function localOf(w: Written, familyTz: string): Local {
-  if (w.time === undefined) return { date: w.date };
-  if (w.floating || w.tz === familyTz) return { date: w.date, time: w.time };
-  return instantToLocal(localToInstant(w.date, w.time, w.tz!), familyTz);
-}
-
-/** The instant of a written date-time (a floating one in the family's zone). */
-export function instantOf(w: Written, familyTz: string): Date {
-  return localToInstant(w.date, w.time ?? '00:00', w.floating || !w.tz ? familyTz : w.tz);
-}
-
 /**
- * Whether `tz` and the family's zone keep the same distance over two years from `from`: their
- * daylight-saving dates agree, so a repeating wall time in one stays one wall time in the other.
+ * The written value on the clock of zone `tz` (the event's zone; a floating time is read as
+ * that clock's, a value in another zone is converted at its instant).
  */
-export function sameDstRules(tz: string, familyTz: string, from: string): boolean {
-  if (tz === familyTz) return true;
-  const start = localToInstant(from, '12:00', familyTz).getTime();
-  const diff = (ms: number) =>
-    offsetSecondsAt(new Date(ms), tz) - offsetSecondsAt(new Date(ms), familyTz);
-  const first = diff(start);
-  for (let day = 1; day <= 731; day += 1) {
-    if (diff(start + day * 86_400_000) !== first) return false;
-  }
-  return true;
+export function localOf(w: Written, tz: string): Local {
+  if (w.time === undefined) return { date: w.date };
+  if (w.floating || w.tz === tz) return { date: w.date, time: w.time };
+  return instantToLocal(localToInstant(w.date, w.time, w.tz!), tz);
+}
+
+/** The instant of a written date-time (a floating one read in zone `tz`). */
+export function instantOf(w: Written, tz: string): Date {
+  return localToInstant(w.date, w.time ?? '00:00', w.floating || !w.tz ? tz : w.tz);
 }
 
 /** Minutes of a DURATION value (may be negative); null when it is not one. */

@@ -1,22 +1,22 @@
 /**
  * Time ranges for REPORTs (RFC 4791 §9.9): a time-range or expand element read once per request,
  * and the occurrences of an event (or the day of a to-do) that overlap one, from the calendar's
- * own expansion with removed and moved occurrences where they really are.
+ * own expansion with removed and moved occurrences where they really are, each in its event's
+ * own zone.
  */
-import { occurrenceData } from '../domain/calendar/events.js';
-import { seriesStarts } from '../domain/calendar/series.js';
-import type { EventData, EventRecord } from '../domain/calendar/types.js';
+import {
+  occurrencesOverlapping,
+  type InstantRange,
+  type TimedOccurrence,
+} from '../domain/calendar/series.js';
+import type { EventRecord } from '../domain/calendar/types.js';
 import type { FamilyState } from '../domain/shared/state.js';
-import { addDays, instantToLocal, localToInstant } from '../domain/shared/time.js';
+import { addDays, localInstantMs, localToInstant } from '../domain/shared/time.js';
 import { CalDavError } from './errors.js';
 import type { DavCollection, DavObject } from './objects.js';
 import { CALDAV, type XmlElement } from './xml.js';
 
-export interface Range {
-  start: number;
-  end: number;
-  local?: { tz: string; from: string; to: string };
-}
+export type Range = InstantRange;
 
 /** Parsed ranges by element, so a filter is read once per request, not once per object. */
 const parsedRanges = new WeakMap<XmlElement, Range>();
@@ -59,92 +59,23 @@ function readRange(e: XmlElement): Range {
   return r;
 }
 
-export interface Occurrence {
-  date: string;
-  data: EventData;
-  title: string;
-  status: string;
-  start: number;
-  end: number;
-}
-
-/**
- * Local wall time → instant, remembered: the same occurrence dates come back in every REPORT,
- * and each fresh conversion asks Intl for two or three zone offsets.
- */
-const instants = new Map<string, number>();
-export function instant(date: string, time: string, tz: string): number {
-  const key = `${tz}|${date}|${time}`;
-  let ms = instants.get(key);
-  if (ms === undefined) {
-    if (instants.size >= 200_000) instants.clear();
-    ms = localToInstant(date, time, tz).getTime();
-    instants.set(key, ms);
-  }
-  return ms;
-}
-
-/** An occurrence's end instant (listing.ts's eventEnd, through the remembered conversion). */
-function endOf(d: EventData, tz: string): number {
-  const allDay = d.allDay === true || d.time === undefined;
-  if (allDay) return instant(addDays(d.endDate ?? d.date, 1), '00:00', tz);
-  if (d.endTime !== undefined) return instant(d.endDate ?? d.date, d.endTime, tz);
-  if (d.endDate !== undefined && d.endDate > d.date)
-    return instant(addDays(d.endDate, 1), '00:00', tz);
-  return instant(d.date, d.time!, tz) + (d.durationMinutes ?? 60) * 60_000;
-}
-
-/** The local dates a UTC range touches, clamped to the years objects may have (remembered per range). */
-function localDates(r: Range, tz: string): { from: string; to: string } {
-  if (r.local?.tz === tz) return r.local;
-  const clamp = (ms: number) => Math.min(Math.max(ms, Date.UTC(1899, 0, 1)), Date.UTC(2201, 0, 1));
-  r.local = {
-    tz,
-    from: instantToLocal(new Date(clamp(r.start)), tz).date,
-    to: instantToLocal(new Date(clamp(r.end)), tz).date,
-  };
-  return r.local;
-}
+export type Occurrence = TimedOccurrence;
 
 /**
  * The event's occurrences that overlap `r` (removed ones left out, moved ones where they are),
- * at most `max`. Candidates come from the series' own expansion over the local dates the range
- * touches (a day earlier, for events that run past midnight); only they are converted to
- * instants.
+ * at most `max`: the calendar's own expansion by instants (src/domain/calendar/series.ts), each
+ * occurrence placed in its event's own zone. `tz` is the family's zone.
  */
 export function occurrencesIn(ev: EventRecord, r: Range, tz: string, max = Infinity): Occurrence[] {
-  const { from, to } = localDates(r, tz);
-  const candidates = new Set<string>();
-  for (const date of seriesStarts(ev, { from: addDays(from, -1), to })) {
-    candidates.add(date);
-    if (candidates.size > 5000) break;
-  }
-  // Moved occurrences may now fall inside the range from anywhere.
-  for (const [date, x] of Object.entries(ev.exceptions ?? {}))
-    if (!x.removed && x.data?.date !== undefined) candidates.add(date);
-  const out: Occurrence[] = [];
-  for (const date of candidates) {
-    const x = ev.exceptions?.[date];
-    if (x?.removed) continue;
-    const data = occurrenceData(ev, date, x);
-    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) continue;
-    const allDay = data.allDay === true || data.time === undefined;
-    const start = instant(data.date, allDay ? '00:00' : data.time!, tz);
-    const end = endOf(data, tz);
-    // RFC 4791 §9.9: a zero-length event overlaps when it starts inside the range.
-    if (start < r.end && (end > r.start || (end === start && start >= r.start))) {
-      out.push({
-        date,
-        data,
-        title: x?.title ?? ev.title,
-        status: x?.status ?? ev.status,
-        start,
-        end,
-      });
-      if (out.length >= max) break;
-    }
-  }
-  return out.sort((a, b) => a.start - b.start);
+  return occurrencesOverlapping(ev, tz, r, max);
+}
+
+/**
+ * Local wall time → instant, remembered (the calendar's own conversion, shared with listings and
+ * reminders): the same occurrence dates come back in every REPORT.
+ */
+export function instant(date: string, time: string, tz: string): number {
+  return localInstantMs(date, time, tz);
 }
 
 export function overlaps(

@@ -55,6 +55,9 @@ const lookup = { ...read, openWorldHint: true };
 
 const DATES =
   "Dates are YYYY-MM-DD and times HH:mm (24-hour), local to the family's time zone {tz}.";
+/** What the event tools add: an event may be written in a zone of its own. */
+const EVENT_DATES =
+  "Dates are YYYY-MM-DD and times HH:mm (24-hour), local to the family's time zone {tz} unless the event has its own `timeZone` (an IANA name such as America/New_York): its date and times are then that zone's, shown as written. Every listed event also carries `startsAt`, the instant it starts in UTC.";
 
 export const TOOLS: readonly ToolSpec[] = [
   {
@@ -123,7 +126,7 @@ export const TOOLS: readonly ToolSpec[] = [
     method: 'get',
     path: '/calendar/events',
     annotations: read,
-    description: `List calendar occurrences (repeating events expanded) between two dates, optionally filtered by words; pages with limit and nextCursor. ${DATES}`,
+    description: `List calendar occurrences (repeating events expanded) between two dates of the family's calendar, optionally filtered by words; pages with limit and nextCursor. ${EVENT_DATES}`,
   },
   {
     name: 'create_event',
@@ -131,7 +134,7 @@ export const TOOLS: readonly ToolSpec[] = [
     method: 'post',
     path: '/calendar/events',
     annotations: create,
-    description: `Add an event to the family calendar: a title and a date, with a start time (or allDay), optionally an end, a place, who is responsible, repetition and reminders. ${DATES}`,
+    description: `Add an event to the family calendar: a title and a date, with a start time (or allDay), optionally an end, a place, who is responsible, repetition and reminders; \`timeZone\` for an event that happens in another zone (a call at 09:00 New York time). ${EVENT_DATES}`,
   },
   {
     name: 'update_event',
@@ -139,7 +142,7 @@ export const TOOLS: readonly ToolSpec[] = [
     method: 'patch',
     path: '/calendar/events/:eventId',
     annotations: update,
-    description: `Change a calendar event: only the fields given change; null clears an optional field. For a repeating event, editScope "occurrence" with occurrenceDate changes one day, "series" all of them. ${DATES}`,
+    description: `Change a calendar event: only the fields given change; null clears an optional field (timeZone null: back to the family's zone). For a repeating event, editScope "occurrence" with occurrenceDate changes one day, "series" all of them. ${EVENT_DATES}`,
   },
   {
     name: 'delete_event',
@@ -147,7 +150,7 @@ export const TOOLS: readonly ToolSpec[] = [
     method: 'delete',
     path: '/calendar/events/:eventId',
     annotations: remove,
-    description: `Delete a calendar event; for a repeating event, editScope "occurrence" with occurrenceDate removes one day only. ${DATES}`,
+    description: `Delete a calendar event; for a repeating event, editScope "occurrence" with occurrenceDate removes one day only. ${EVENT_DATES}`,
   },
   {
     name: 'list_people',

@@ -176,7 +176,7 @@ describe('CalDAV mapping (events and to-dos, both ways)', () => {
   });
 
   describe('Outlook', () => {
-    it("a one-off event in a Windows zone is moved to the family's local time", async () => {
+    it('a one-off event in a Windows zone keeps that zone (as its IANA name) and is served back in it', async () => {
       await put(
         'outlook-1.ics',
         ics(
@@ -209,18 +209,24 @@ describe('CalDAV mapping (events and to-dos, both ways)', () => {
         ),
       );
       const ev = (await day('2026-12-04')).find((e) => e.title === 'Vendor call');
-      expect(ev.data).to.include({ time: '18:00', endTime: '18:30' });
+      expect(ev.data).to.include({
+        time: '09:00',
+        endTime: '09:30',
+        timeZone: 'America/Los_Angeles',
+      });
+      expect(ev.startsAt).to.equal('2026-12-04T17:00:00.000Z'); // 09:00 PST
       const out = await get('outlook-1.ics');
       expect(out).to.include.members([
-        'DTSTART;TZID=Europe/Berlin:20261204T180000',
+        'TZID:America/Los_Angeles',
+        'DTSTART;TZID=America/Los_Angeles:20261204T090000',
+        'DTEND;TZID=America/Los_Angeles:20261204T093000',
         'X-MICROSOFT-CDO-BUSYSTATUS:BUSY',
         'CLASS:PUBLIC',
       ]);
     });
 
-    it('refuses a repeating event whose zone changes clocks on other dates (403, readable), and writes nothing', async () => {
-      const before = (await server.api.get('/changes?after=0&limit=500')).body.changes.length;
-      const r = await dav.put(
+    it("keeps a repeating event in a zone that changes clocks on other dates than the family's, instead of refusing it", async () => {
+      const ny = await dav.put(
         CAL + 'ny.ics',
         ics(
           'BEGIN:VEVENT',
@@ -228,18 +234,20 @@ describe('CalDAV mapping (events and to-dos, both ways)', () => {
           'DTSTAMP:20261101T000000Z',
           'DTSTART;TZID=America/New_York:20261201T090000',
           'DURATION:PT1H',
-          'RRULE:FREQ=DAILY',
+          'RRULE:FREQ=DAILY;COUNT=3',
           'SUMMARY:NY standup',
           'END:VEVENT',
         ),
       );
-      expect(r.status).to.equal(403);
-      expect(r.text)
-        .to.contain('<c:valid-calendar-object-resource/>')
-        .and.contain('daylight-saving');
-      expect((await server.api.get('/changes?after=0&limit=500')).body.changes.length).to.equal(
-        before,
+      expect(ny.status, ny.text).to.equal(201);
+      const standups = (await day('2026-12-01', '2026-12-31')).filter(
+        (e) => e.title === 'NY standup',
       );
+      expect(standups.map((e) => [e.data.time, e.data.timeZone, e.startsAt])).to.deep.equal([
+        ['09:00', 'America/New_York', '2026-12-01T14:00:00.000Z'],
+        ['09:00', 'America/New_York', '2026-12-02T14:00:00.000Z'],
+        ['09:00', 'America/New_York', '2026-12-03T14:00:00.000Z'],
+      ]);
       const paris = await dav.put(
         CAL + 'paris.ics',
         ics(
@@ -254,6 +262,7 @@ describe('CalDAV mapping (events and to-dos, both ways)', () => {
         ),
       );
       expect(paris.status).to.equal(201);
+      expect(await get('paris.ics')).to.include('DTSTART;TZID=Europe/Paris:20261201T090000');
     });
   });
 

@@ -8,19 +8,13 @@ import { getCollection, isCalendar } from '../collections/collections.js';
 import { ENTRIES, type Collection } from '../collections/types.js';
 import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
-import { addDays, instantToLocal, localToInstant } from '../shared/time.js';
+import { instantToLocal } from '../shared/time.js';
 import { checkEvent, applyFields } from './fields.js';
-import { spanDays } from './recurrence.js';
-import { feedOccurrenceData } from './series.js';
-import {
-  SHOWN_ALWAYS,
-  type EventData,
-  type EventInput,
-  type EventRecord,
-  type OccurrenceException,
-} from './types.js';
+import { onFamilyClock, occurrenceData, startMs, startsAtOf, zoneOf } from './series.js';
+import { SHOWN_ALWAYS, type EventData, type EventInput, type EventRecord } from './types.js';
 
 export type { EventRecord, EventInput, EventPatch, EventData } from './types.js';
+export { occurrenceData };
 
 export const DEFAULT_CALENDAR = 'calendar';
 
@@ -54,28 +48,30 @@ export interface EventTiming {
   allDay: boolean;
 }
 
-/** The timing of an event (of a series: its first occurrence). */
-export function eventTiming(ev: { data: EventData }): EventTiming {
-  return timingOf(ev.data);
-}
-
-/** The timing of event or occurrence data. */
-export function timingOf(d: EventData): EventTiming {
+/**
+ * The timing of an event (of a series: its first occurrence) on the family's clock (`tz`): as
+ * written for an event in the family's zone, moved by its instants for one in another zone.
+ */
+export function eventTiming(ev: { data: EventData }, tz: string): EventTiming {
+  const at = onFamilyClock(ev.data, tz);
   return {
-    date: d.date,
-    endDate: d.endDate ?? d.date,
-    time: d.time ?? null,
-    endTime: d.endTime ?? null,
-    allDay: d.allDay === true || d.time === undefined,
+    date: at.date,
+    endDate: at.endDate,
+    time: at.time,
+    endTime: at.endTime,
+    allDay: at.allDay,
   };
 }
 
-/** `YYYY-MM-DDTHH:mm` local time to leave, or undefined without a start time. */
-export function leaveAt(d: EventData, tz: string): string | undefined {
+/**
+ * `YYYY-MM-DDTHH:mm` to leave, or undefined without a start time: on the clock of `clockTz`
+ * (default: the event's own zone, beside its date and time; the display passes the family's).
+ */
+export function leaveAt(d: EventData, tz: string, clockTz = zoneOf(d, tz)): string | undefined {
   if (!d.travelPlan || !d.time || d.allDay) return undefined;
-  const start = localToInstant(d.date, d.time, tz).getTime();
+  const start = startMs(d, tz);
   const minutes = d.travelPlan.baseTravelMinutes + d.travelPlan.arriveEarlyMinutes;
-  const l = instantToLocal(new Date(start - minutes * 60_000), tz);
+  const l = instantToLocal(new Date(start - minutes * 60_000), clockTz);
   return `${l.date}T${l.time}`;
 }
 
@@ -111,6 +107,11 @@ export interface EventView {
   /** Events of external feeds: the feed's UID and, for a repeating one, its own rule. */
   feed?: FeedInfo;
   occurrenceDate?: string;
+  /**
+   * The instant the event (a series: its first occurrence; a listed occurrence: that one) starts,
+   * ISO 8601 UTC; an all-day one at the start of its first day in its zone.
+   */
+  startsAt: string;
   exceptions?: ExceptionView[];
 }
 
@@ -157,37 +158,13 @@ export function eventView(state: FamilyState, ev: EventRecord): EventView {
     status: ev.status,
     calendarKey: ev.collectionKey,
     data: viewData(ev.data, state.family.timezone),
+    startsAt: startsAtOf(ev.data, state.family.timezone),
     createdAt: ev.createdAt,
     updatedAt: ev.updatedAt,
     ...(ev.sourceId ? { sourceId: ev.sourceId } : {}),
     ...(ev.feed ? { feed: feedInfo(ev)! } : {}),
     ...(exceptions.length ? { exceptions } : {}),
   };
-}
-
-/**
- * The data of the occurrence that originally starts on `occurrenceDate`: the series' fields
- * moved to that date (keeping a multi-day length), then the occurrence's own changes on top.
- */
-export function occurrenceData(
-  ev: EventRecord,
-  occurrenceDate: string,
-  x: OccurrenceException | undefined = ev.exceptions?.[occurrenceDate],
-): EventData {
-  const span = spanDays(ev.data);
-  // A feed's series computes each occurrence's timing (its own zone, its own length).
-  const fromFeed = feedOccurrenceData(ev, occurrenceDate);
-  const d: Record<string, unknown> = fromFeed
-    ? { ...fromFeed }
-    : { ...ev.data, date: occurrenceDate };
-  if (!fromFeed && span > 0) d.endDate = addDays(occurrenceDate, span);
-  for (const [k, v] of Object.entries(x?.data ?? {})) {
-    if (v === null) delete d[k];
-    else d[k] = v;
-  }
-  if (x?.data && 'date' in x.data && !('endDate' in x.data) && span > 0)
-    d.endDate = addDays(d.date as string, span);
-  return d as EventData;
 }
 
 /** One occurrence as the listing shows it: the series id plus `occurrenceDate`. */
@@ -197,13 +174,15 @@ export function occurrenceView(
   occurrenceDate: string,
 ): EventView {
   const x = ev.exceptions?.[occurrenceDate];
+  const d = occurrenceData(ev, occurrenceDate, x);
   return {
     id: ev.id,
     occurrenceDate,
     title: x?.title ?? ev.title,
     status: x?.status ?? ev.status,
     calendarKey: ev.collectionKey,
-    data: viewData(occurrenceData(ev, occurrenceDate, x), state.family.timezone),
+    data: viewData(d, state.family.timezone),
+    startsAt: startsAtOf(d, state.family.timezone),
     createdAt: ev.createdAt,
     updatedAt: x && x.updatedAt > ev.updatedAt ? x.updatedAt : ev.updatedAt,
     ...(ev.sourceId ? { sourceId: ev.sourceId } : {}),

@@ -10,6 +10,7 @@ import { activePerson } from '../people/people.js';
 import type { Issue, Path } from '../shared/errors.js';
 import type { FamilyState } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
+import { resolveTimeZone } from '../shared/zones.js';
 import { weekdayOrdinal } from './recurrence.js';
 import {
   EVENT_FIELDS,
@@ -29,6 +30,7 @@ type Data = Record<string, unknown>;
 /** The fields applyFields takes with code of its own below. */
 const OWN_CODE = [
   'allDay',
+  'timeZone',
   'responsiblePersonIds',
   'attendance',
   'repeatFrequency',
@@ -49,8 +51,13 @@ const SIMPLE = (Object.keys(EVENT_FIELDS) as EventFieldName[]).filter(
 );
 const TEXT = new Set(['where', 'note', 'assignee']);
 
-/** The fields set as sent (null unsets them; blank text too). */
-function applySimple(d: Data, p: EventPatch): void {
+/**
+ * `base` with the patch's event fields and custom data applied (a new object). Problems are
+ * pushed to `issues` with paths of the request body. Person ids that `base` does not already
+ * hold must be active people of the family.
+ */
+export function applyFields(state: FamilyState, base: Data, p: EventPatch, issues: Issue[]): Data {
+  const d: Data = { ...base };
   for (const k of SIMPLE) {
     const v = p[k];
     if (v === undefined) continue;
@@ -66,10 +73,30 @@ function applySimple(d: Data, p: EventPatch): void {
     }
     d[k] = v;
   }
+  applyTiming(d, p, issues);
+  applyRepeat(d, p, issues);
+  applyPeople(d, p);
+  if (p.reminders !== undefined) {
+    const reminders = p.reminders.map((r, i) => reminder(r, ['reminders', i], issues));
+    if (reminders.length) d.reminders = reminders;
+    else delete d.reminders;
+  }
+  applyTravelPlan(d, p, issues);
+  for (const [k, v] of Object.entries(p.data ?? {})) {
+    if (EVENT_KEYS.has(k)) {
+      issues.push({ path: ['data', k], message: `is an event field: send ${k} at the top level` });
+      continue;
+    }
+    if (v === null) delete d[k];
+    else d[k] = v;
+  }
+  checkPeople(state, base, d, issues);
+  return d;
 }
 
-/** All-day and times: switching one way clears the other, sending both is a contradiction. */
+/** All-day, times and the zone they are in. */
 function applyTiming(d: Data, p: EventPatch, issues: Issue[]): void {
+  // All-day and times: switching one way clears the other, sending both is a contradiction.
   if (p.allDay === true) {
     for (const k of ['time', 'endTime', 'durationMinutes'] as const) {
       if (p[k] !== undefined && p[k] !== null)
@@ -84,9 +111,21 @@ function applyTiming(d: Data, p: EventPatch, issues: Issue[]): void {
   } else if (typeof p.time === 'string') {
     delete d.allDay;
   }
+
+  if (p.timeZone === null) delete d.timeZone;
+  else if (p.timeZone !== undefined) {
+    // Kept as the client named it once resolved (Windows names and other casings → IANA), even
+    // when it is the family's zone: an event given a zone keeps it when the family moves.
+    const zone = resolveTimeZone(p.timeZone);
+    if (zone) d.timeZone = zone;
+    else
+      issues.push({
+        path: ['timeZone'],
+        message: `is not a time zone: ${JSON.stringify(p.timeZone.slice(0, 80))} (send an IANA name such as Europe/Berlin)`,
+      });
+  }
 }
 
-/** The repeat: `none` clears every repeat field (and refuses one sent with it). */
 function applyRepeat(d: Data, p: EventPatch, issues: Issue[]): void {
   if (p.repeatFrequency !== undefined) {
     if (p.repeatFrequency === 'none') {
@@ -109,13 +148,14 @@ function applyRepeat(d: Data, p: EventPatch, issues: Issue[]): void {
   }
 }
 
-/** Who is responsible, who attends (merged key by key), and the reminders. */
-function applyPeople(d: Data, p: EventPatch, issues: Issue[]): void {
+/** Responsible people (deduplicated) and attendance (merged per person). */
+function applyPeople(d: Data, p: EventPatch): void {
   if (p.responsiblePersonIds !== undefined) {
     const ids = Array.from(new Set(p.responsiblePersonIds));
     if (ids.length) d.responsiblePersonIds = ids;
     else delete d.responsiblePersonIds;
   }
+
   if (p.clearAttendance || p.attendance !== undefined) {
     const att: Record<string, Attendance> = p.clearAttendance
       ? {}
@@ -127,15 +167,9 @@ function applyPeople(d: Data, p: EventPatch, issues: Issue[]): void {
     if (Object.keys(att).length) d.attendance = att;
     else delete d.attendance;
   }
-  if (p.reminders !== undefined) {
-    const reminders = p.reminders.map((r, i) => reminder(r, ['reminders', i], issues));
-    if (reminders.length) d.reminders = reminders;
-    else delete d.reminders;
-  }
 }
 
-/** The travel plan, and the custom data (which may not name an event field). */
-function applyTravelAndData(d: Data, p: EventPatch, issues: Issue[]): void {
+function applyTravelPlan(d: Data, p: EventPatch, issues: Issue[]): void {
   if (p.clearTravelPlan && p.travelPlan)
     issues.push({ path: ['travelPlan'], message: 'cannot be set together with clearTravelPlan' });
   if (p.clearTravelPlan || p.travelPlan === null) delete d.travelPlan;
@@ -148,30 +182,6 @@ function applyTravelAndData(d: Data, p: EventPatch, issues: Issue[]): void {
       arriveEarlyMinutes: p.travelPlan.arriveEarlyMinutes ?? 0,
     };
   }
-  for (const [k, v] of Object.entries(p.data ?? {})) {
-    if (EVENT_KEYS.has(k)) {
-      issues.push({ path: ['data', k], message: `is an event field: send ${k} at the top level` });
-      continue;
-    }
-    if (v === null) delete d[k];
-    else d[k] = v;
-  }
-}
-
-/**
- * `base` with the patch's event fields and custom data applied (a new object). Problems are
- * pushed to `issues` with paths of the request body. Person ids that `base` does not already
- * hold must be active people of the family.
- */
-export function applyFields(state: FamilyState, base: Data, p: EventPatch, issues: Issue[]): Data {
-  const d: Data = { ...base };
-  applySimple(d, p);
-  applyTiming(d, p, issues);
-  applyRepeat(d, p, issues);
-  applyPeople(d, p, issues);
-  applyTravelAndData(d, p, issues);
-  checkPeople(state, base, d, issues);
-  return d;
 }
 
 function reminder(r: ReminderInput, path: Path, issues: Issue[]): Reminder {

@@ -4,11 +4,13 @@
  * selected events already mapped to IcsEvent, and `now`.
  *
  * Decisions:
- * - Timed events are written in the family's zone (`DTSTART;TZID=Europe/Berlin:20260329T093000`)
- *   with a generated VTIMEZONE, so a weekly 09:00 stays at 09:00 across DST in every client.
- *   A zone that is UTC in all but name gets `…Z` times and no VTIMEZONE.
- * - The VTIMEZONE comes from icsTimezone.ts, for the years in use (icsYears.ts: from the year
- *   before the first date in use to the last one or the current year).
+ * - Timed events are written in their own zone — the event's `timeZone`, else the family's
+ *   (`DTSTART;TZID=Europe/Berlin:20260329T093000`) — with a generated VTIMEZONE for each zone
+ *   used, so a weekly 09:00 stays at 09:00 of its zone across DST in every client. A zone that
+ *   is UTC in all but name gets `…Z` times and no VTIMEZONE.
+ * - The VTIMEZONEs come from icsTimezone.ts, for the years each zone is used in (icsYears.ts:
+ *   from the year before the first date in use to the last one or the current year); the
+ *   calendar's own zone first, then the others by name, so the text is the same every time.
  * - The input types (IcsEvent, IcsCalendar, …) are in icsTypes.ts.
  * - DTSTAMP is the event's updatedAt: RFC 5545 §3.8.7.2 asks for the last revision when the
  *   object has no METHOD, and it keeps the body byte-identical while nothing changes (ETags).
@@ -50,7 +52,7 @@ import {
   type IcsStatus,
   type IcsTiming,
 } from './icsTypes.js';
-import { ownZones, yearsInUse } from './icsYears.js';
+import { zonesInUse } from './icsYears.js';
 
 /**
  * The UID of a stored event: its own id at its family's id. Calendar clients key subscribed
@@ -71,7 +73,6 @@ const STATUS: Record<IcsStatus, string> = {
 
 /** The whole VCALENDAR, CRLF-terminated and folded. */
 export function renderCalendar(cal: IcsCalendar): string {
-  const zone: Zone = { tz: cal.timezone, utc: isUtcZone(cal.timezone) };
   const lines: string[] = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -87,16 +88,17 @@ export function renderCalendar(cal: IcsCalendar): string {
       'X-PUBLISHED-TTL:PT1H',
     );
   }
-  const years = yearsInUse(cal.events, cal.timezone);
-  if (!zone.utc && years) {
-    lines.push(
-      ...vtimezone(cal.timezone, years.first - 1, Math.max(years.last, cal.now.getUTCFullYear())),
-    );
-  }
-  for (const [tz, y] of ownZones(cal.events, cal.timezone)) {
+  const zones = [...zonesInUse(cal.events, cal.timezone)].sort(([a], [b]) =>
+    a === cal.timezone ? -1 : b === cal.timezone ? 1 : a < b ? -1 : 1,
+  );
+  for (const [tz, y] of zones) {
+    if (utcLike(tz)) continue;
     lines.push(...vtimezone(tz, y.first - 1, Math.max(y.last, cal.now.getUTCFullYear())));
   }
-  for (const ev of cal.events) lines.push(...vevents(ev, zone));
+  for (const ev of cal.events) {
+    const tz = ev.timeZone ?? cal.timezone;
+    lines.push(...vevents(ev, { tz, utc: utcLike(tz) }));
+  }
   lines.push('END:VCALENDAR');
   return lines.map(foldLine).join('\r\n') + '\r\n';
 }
@@ -141,6 +143,15 @@ interface Zone {
   utc: boolean;
 }
 
+const utcZones = new Map<string, boolean>();
+
+/** isUtcZone, remembered (it scans the zone's history). */
+function utcLike(tz: string): boolean {
+  let utc = utcZones.get(tz);
+  if (utc === undefined) utcZones.set(tz, (utc = isUtcZone(tz)));
+  return utc;
+}
+
 function vevents(ev: IcsEvent, zone: Zone): string[] {
   if (ev.own) return ownVevents(ev, ev.own, zone);
   const allDay = isAllDay(ev);
@@ -170,7 +181,7 @@ function ownValue(name: string, value: string, own: IcsOwnSeries): string {
   if (own.tz === null) return `${name};VALUE=DATE:${compactDate(value)}`;
   const wall = `${compactDate(value.slice(0, 10))}T${value.slice(11).replaceAll(':', '')}`;
   // A zone that is UTC in all but name: its wall clock is UTC.
-  if (isUtcZone(own.tz)) return `${name}:${wall}Z`;
+  if (utcLike(own.tz)) return `${name}:${wall}Z`;
   return `${name};TZID=${paramValue(own.tz)}:${wall}`;
 }
 

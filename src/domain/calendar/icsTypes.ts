@@ -37,6 +37,11 @@ export interface IcsEvent extends IcsTiming, IcsFields {
   /** Start dates of removed occurrences. */
   exdates?: string[];
   overrides?: IcsOverride[];
+  /**
+   * The IANA zone its dates and times are in (the event's own `timeZone`); absent, the
+   * calendar's. Its values are written with this TZID, and its VTIMEZONE beside the others.
+   */
+  timeZone?: string;
   /** A series written with its own zone and rule (events of external feeds). */
   own?: IcsOwnSeries;
   createdAt?: Date;

@@ -1,47 +1,52 @@
 /**
- * The years and zones an iCalendar body writes values in, for the VTIMEZONEs ics.ts generates:
- * the family's zone's years in use, and the other zones of own-zone series with theirs.
+ * The zones an iCalendar body writes values in, each with the years it writes them in, for the
+ * VTIMEZONEs ics.ts generates: every event's own zone (`timeZone`, else the calendar's) for its
+ * timed values, and the zone of an external feed's own-zone series.
  */
-import { isUtcZone } from '../shared/time.js';
 import { isAllDay, type IcsEvent, type IcsOwnSeries } from './icsTypes.js';
 
-export function yearsInUse(
-  events: IcsEvent[],
-  familyTz: string,
-): { first: number; last: number } | null {
-  let first = Infinity;
-  let last = -Infinity;
-  const see = (d: string | undefined) => {
+export interface Years {
+  first: number;
+  last: number;
+}
+
+/** Zones in use → their first and last year, in the order first seen. */
+export function zonesInUse(events: IcsEvent[], calendarTz: string): Map<string, Years> {
+  const out = new Map<string, Years>();
+  const see = (tz: string, d: string | undefined) => {
     if (!d) return;
     const y = Number(d.slice(0, 4));
-    first = Math.min(first, y);
-    last = Math.max(last, y);
+    const had = out.get(tz);
+    out.set(
+      tz,
+      had ? { first: Math.min(had.first, y), last: Math.max(had.last, y) } : { first: y, last: y },
+    );
   };
   for (const ev of events) {
+    const tz = ev.timeZone ?? calendarTz;
     if (ev.own) {
-      // Its changed occurrences are written in the family's zone; the rest too when that is its
-      // zone.
+      // Its changed occurrences are written in the event's zone, the series in its own.
       for (const o of ev.overrides ?? [])
         if (!isAllDay({ ...ev, ...o })) {
-          see(o.date);
-          see(o.endDate);
+          see(tz, o.date);
+          see(tz, o.endDate);
         }
-      if (ev.own.tz === familyTz) for (const y of ownYears(ev.own)) see(`${y}-01-01`);
+      if (ev.own.tz) for (const y of ownYears(ev.own)) see(ev.own.tz, `${y}-01-01`);
       continue;
     }
     const timed = !isAllDay(ev) || (ev.overrides ?? []).some((o) => !isAllDay({ ...ev, ...o }));
     if (!timed) continue;
-    see(ev.date);
-    see(ev.endDate);
+    see(tz, ev.date);
+    see(tz, ev.endDate);
     const until = /UNTIL=(\d{4})/.exec(ev.rrule ?? '');
-    if (until) see(`${until[1]}-01-01`);
+    if (until) see(tz, `${until[1]}-01-01`);
     for (const o of ev.overrides ?? []) {
-      see(o.recurrenceDate);
-      see(o.date);
-      see(o.endDate);
+      see(tz, o.recurrenceDate);
+      see(tz, o.date);
+      see(tz, o.endDate);
     }
   }
-  return first === Infinity ? null : { first, last };
+  return out;
 }
 
 /** First and last year an own-zone series writes values in. */
@@ -56,23 +61,4 @@ function ownYears(own: IcsOwnSeries): [number, number] {
       ...own.rdates.map((d) => Number(d.slice(0, 4))),
     ),
   ];
-}
-
-/** Zones of own-zone series other than the family's (written with it), with the years they use. */
-export function ownZones(
-  events: IcsEvent[],
-  familyTz: string,
-): Map<string, { first: number; last: number }> {
-  const out = new Map<string, { first: number; last: number }>();
-  for (const ev of events) {
-    const tz = ev.own?.tz;
-    if (!tz || tz === familyTz || isUtcZone(tz)) continue;
-    const [first, last] = ownYears(ev.own!);
-    const had = out.get(tz);
-    out.set(
-      tz,
-      had ? { first: Math.min(had.first, first), last: Math.max(had.last, last) } : { first, last },
-    );
-  }
-  return out;
 }

@@ -18,10 +18,19 @@ import type { EntryStatus } from '../collections/types.js';
 import { Invalid } from '../shared/errors.js';
 import { PAGE_LIMIT } from '../shared/paging.js';
 import type { FamilyState } from '../shared/state.js';
-import { addDays, localToInstant, todayIn } from '../shared/time.js';
+import { addDays, todayIn } from '../shared/time.js';
 import { eventView, isSeries, occurrenceData, occurrenceView, type EventView } from './events.js';
-import { seriesStarts } from './series.js';
-import { compare, item, occurrencesOf, prepared, type Item, type Key } from './listingItems.js';
+import { endMs, seriesStarts } from './series.js';
+import {
+  compare,
+  item,
+  occurrencesOf,
+  prepared,
+  slack,
+  within,
+  type Item,
+  type Key,
+} from './listingItems.js';
 import type { EventData, EventRecord } from './types.js';
 import { collectText } from '../shared/text.js';
 
@@ -41,19 +50,21 @@ export interface EventPage {
 }
 
 /**
- * When an event (or occurrence) is over: its endDate/endTime, else start + durationMinutes,
- * else start + 60 minutes, else (no time) the end of its last day — in the family's zone.
- * A timed event with a later endDate but no endTime ends with that day.
+ * When an event (or occurrence) is over (series.ts, endMs): its endDate/endTime, else start +
+ * durationMinutes, else start + 60 minutes, else (no time) the end of its last day — in its own
+ * zone (`tz`, the family's, when it has none).
  */
 export function eventEnd(d: EventData, tz: string): Date {
-  const allDay = d.allDay === true || d.time === undefined;
-  if (allDay) return localToInstant(addDays(d.endDate ?? d.date, 1), '00:00', tz);
-  if (d.endTime !== undefined) return localToInstant(d.endDate ?? d.date, d.endTime, tz);
-  if (d.endDate !== undefined && d.endDate > d.date)
-    return localToInstant(addDays(d.endDate, 1), '00:00', tz);
-  return new Date(
-    localToInstant(d.date, d.time!, tz).getTime() + (d.durationMinutes ?? 60) * 60_000,
-  );
+  return new Date(endMs(d, tz));
+}
+
+/**
+ * The earliest of the family's days an occurrence still going on at `now` can be on: the day
+ * before yesterday (an all-day occurrence is placed by its own date, which in a zone far to the
+ * west can be two of the family's days behind).
+ */
+function notEndedFrom(tz: string, now: number): string {
+  return addDays(todayIn(tz, new Date(now)), -2);
 }
 
 // ---- cursor ---------------------------------------------------------------------------------
@@ -112,7 +123,7 @@ function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
   if (f.status ? it.status !== f.status : it.status === 'archived') return { ok: false };
   if (f.terms.length && !matchesTerms(searchText(it), f.terms)) return { ok: false };
   if (f.after !== undefined) {
-    const end = eventEnd(it.data, f.tz).getTime();
+    const end = endMs(it.data, f.tz);
     return { ok: end > f.after, end };
   }
   return { ok: true };
@@ -181,20 +192,19 @@ function expanded(
   const p = prepared(state);
   // Occurrences starting before the cursor's date sort before it: start the walk there.
   let walkFrom = after && after[0] > from ? after[0] : from;
-  // With excludeEnded, whatever lies only before yesterday (local) has ended.
+  // With excludeEnded, whatever lies only before that day has ended.
   if (f.after !== undefined) {
-    const yesterday = addDays(todayIn(f.tz, new Date(f.after)), -1);
-    if (yesterday > walkFrom) walkFrom = yesterday;
+    const earliest = notEndedFrom(f.tz, f.after);
+    if (earliest > walkFrom) walkFrom = earliest;
   }
   if (walkFrom > to) walkFrom = to;
   const heap = new Heap();
+  const farTo = addDays(to, 2); // the latest own start date an event in another zone may have
   for (const ev of p.events) {
-    if (ev.data.date > to) continue;
-    heap.push(occurrencesOf(ev, walkFrom, to));
+    if (ev.data.date > (slack(ev, f.tz) ? farTo : to)) continue;
+    heap.push(occurrencesOf(ev, walkFrom, to, f.tz));
   }
-  const moved = p.moved.filter(
-    (it) => it.data.date <= to && (it.data.endDate ?? it.data.date) >= from,
-  );
+  const moved = p.moved.filter((it) => within(it, from, to));
   heap.push(arrayFrom(moved, 0));
   const out: Item[] = [];
   let validUntil = Infinity;
@@ -221,8 +231,8 @@ function expanded(
 }
 
 /**
- * Whether a series or event has an occurrence overlapping the open-ended bounds that is not
- * removed.
+ * Whether a series or event has an occurrence overlapping the open-ended bounds (the family's
+ * days) that is not removed.
  */
 function meets(
   ev: EventRecord,
@@ -230,20 +240,26 @@ function meets(
   to: string | undefined,
   f: Filter,
 ): { ok: boolean; end?: number } {
-  const window = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  const inBounds = (d: EventData, date: string) =>
+    within(item(ev, date, d, ev.title, ev.status, f.tz), from, to);
   if (!isSeries(ev)) {
-    const end = ev.data.endDate ?? ev.data.date;
-    if ((to && ev.data.date > to) || (from && end < from)) return { ok: false };
-    return f.after === undefined
-      ? { ok: true }
-      : { ok: eventEnd(ev.data, f.tz).getTime() > f.after, end: eventEnd(ev.data, f.tz).getTime() };
+    if (!inBounds(ev.data, ev.data.date)) return { ok: false };
+    if (f.after === undefined) return { ok: true };
+    const end = endMs(ev.data, f.tz);
+    return { ok: end > f.after, end };
   }
+  const extra = slack(ev, f.tz);
+  const window = {
+    ...(from ? { from: addDays(from, -extra) } : {}),
+    ...(to ? { to: addDays(to, extra) } : {}),
+  };
   let seen = 0;
   for (const date of seriesStarts(ev, window)) {
     const x = ev.exceptions?.[date];
     if (x?.removed) continue;
+    if (extra && !inBounds(occurrenceData(ev, date, x), date)) continue;
     if (f.after === undefined) return { ok: true };
-    const end = eventEnd(occurrenceData(ev, date, x), f.tz).getTime();
+    const end = endMs(occurrenceData(ev, date, x), f.tz);
     if (end > f.after) return { ok: true, end };
     // Ended: walk on towards the present, but not forever (a daily series of many years).
     if (++seen > 10_000) break;
@@ -262,21 +278,18 @@ function unexpanded(
   const out: { ev: EventRecord; key: Key }[] = [];
   let validUntil = Infinity;
   let more = false;
-  // With excludeEnded, whatever lies only before yesterday (local) has ended: start there.
+  // With excludeEnded, whatever lies only before that day has ended: start there.
   let from = q.from;
   if (f.after !== undefined) {
-    const yesterday = addDays(todayIn(f.tz, new Date(f.after)), -1);
-    if (!from || from < yesterday) from = yesterday;
+    const earliest = notEndedFrom(f.tz, f.after);
+    if (!from || from < earliest) from = earliest;
   }
   for (const ev of p.events) {
-    const key = item(ev, '', ev.data, ev.title, ev.status).key;
-    if (after && compare(key, after) <= 0) continue;
+    const it = item(ev, '', ev.data, ev.title, ev.status, f.tz);
+    if (after && compare(it.key, after) <= 0) continue;
     if (f.status ? ev.status !== f.status : ev.status === 'archived') continue;
-    if (
-      f.terms.length &&
-      !matchesTerms(searchText(item(ev, '', ev.data, ev.title, ev.status)), f.terms)
-    )
-      continue;
+    if (f.terms.length && !matchesTerms(searchText(it), f.terms)) continue;
+    const key = it.key;
     const r = meets(ev, from, q.to, f);
     if (!r.ok) continue;
     if (out.length === limit) {

@@ -2,13 +2,19 @@
  * The items the event listing (listing.ts) sorts and merges: the sort key, one item per event or
  * occurrence, every calendar event in unexpanded order with the moved occurrences (cached per
  * write), and the occurrences of one event overlapping a window.
+ *
+ * Windows and order are the family's days: an occurrence is placed by where it falls on the
+ * family's clock (series.ts, onFamilyClock), so a 20:00 New York event is on the next day of a
+ * Berlin family's listing, at 02:00. Each series' occurrences still come in key order (a later
+ * start date in its own zone is a later instant), which the listing's merge relies on.
  */
 import { calendarCollections } from '../collections/collections.js';
 import { entriesOf } from '../collections/listing.js';
 import type { EntryStatus } from '../collections/types.js';
 import type { FamilyState } from '../shared/state.js';
+import { addDays } from '../shared/time.js';
 import { isSeries, occurrenceData } from './events.js';
-import { seriesStarts } from './series.js';
+import { onFamilyClock, seriesStarts, zoneOf, type FamilyClock } from './series.js';
 import type { EventData, EventRecord } from './types.js';
 
 /** Sort key: date, all-day (0) before timed (1), time, folded title, id, occurrence date. */
@@ -18,7 +24,10 @@ export interface Item {
   ev: EventRecord;
   /** The occurrence's original start date ('' for an unexpanded event). */
   occurrenceDate: string;
+  /** As written, in the event's zone. */
   data: EventData;
+  /** Where it falls on the family's clock: what windows and the sort key read. */
+  at: FamilyClock;
   title: string;
   status: EntryStatus;
   key: Key;
@@ -31,32 +40,28 @@ export function compare(a: Key, b: Key): number {
   return 0;
 }
 
+/** `tz`: the family's zone. */
 export function item(
   ev: EventRecord,
   occurrenceDate: string,
   data: EventData,
   title: string,
   status: EntryStatus,
+  tz: string,
 ): Item {
-  const allDay = data.allDay === true || data.time === undefined;
+  const at = onFamilyClock(data, tz);
   return {
     ev,
     occurrenceDate,
     data,
+    at,
     title,
     status,
-    key: [
-      data.date,
-      allDay ? 0 : 1,
-      allDay ? '' : data.time!,
-      title.toLowerCase(),
-      ev.id,
-      occurrenceDate,
-    ],
+    key: [at.date, at.allDay ? 0 : 1, at.time ?? '', title.toLowerCase(), ev.id, occurrenceDate],
   };
 }
 
-export function occurrenceItem(ev: EventRecord, date: string): Item {
+export function occurrenceItem(ev: EventRecord, date: string, tz: string): Item {
   const x = ev.exceptions?.[date];
   return item(
     ev,
@@ -64,13 +69,33 @@ export function occurrenceItem(ev: EventRecord, date: string): Item {
     x ? occurrenceData(ev, date, x) : occurrenceData(ev, date, undefined),
     x?.title ?? ev.title,
     x?.status ?? ev.status,
+    tz,
   );
 }
 
-/** Whether an exception moves its occurrence (another start date or length). */
-export function moves(ev: EventRecord, date: string): boolean {
+/**
+ * Whether an exception moves its occurrence out of its series' order: another start date or
+ * length; for a series in another zone also a switch to or from all-day (an all-day occurrence
+ * is placed by its own date, a timed one by its instant on the family's clock).
+ */
+export function moves(ev: EventRecord, date: string, tz: string): boolean {
   const x = ev.exceptions?.[date];
-  return !!x?.data && ('date' in x.data || 'endDate' in x.data);
+  if (!x?.data) return false;
+  if ('date' in x.data || 'endDate' in x.data) return true;
+  return 'allDay' in x.data && zoneOf(ev.data, tz) !== tz;
+}
+
+/** Whether an item falls on the family's days [from, to] (either bound open). */
+export function within(it: Item, from: string | undefined, to: string | undefined): boolean {
+  return !(to !== undefined && it.at.date > to) && !(from !== undefined && it.at.endDate < from);
+}
+
+/**
+ * Days to look beyond a window of the family's days in the event's own dates: 2 for an event in
+ * another zone (two zones' clocks are at most 26 hours apart), else none.
+ */
+export function slack(ev: EventRecord, tz: string): number {
+  return zoneOf(ev.data, tz) === tz ? 0 : 2;
 }
 
 export interface Prepared {
@@ -83,16 +108,21 @@ export interface Prepared {
 /** Every calendar event in unexpanded order, and the moved occurrences (cached per write). */
 export function prepared(state: FamilyState): Prepared {
   return state.derived('calendar:prepared', () => {
+    const tz = state.family.timezone;
     const events: EventRecord[] = [];
     for (const c of calendarCollections(state))
       events.push(...(entriesOf(state, c.key) as EventRecord[]));
-    const keyed = events.map((ev) => ({ ev, key: item(ev, '', ev.data, ev.title, ev.status).key }));
+    const keyed = events.map((ev) => ({
+      ev,
+      key: item(ev, '', ev.data, ev.title, ev.status, tz).key,
+    }));
     keyed.sort((a, b) => compare(a.key, b.key));
     const moved: Item[] = [];
     for (const ev of events) {
       if (!isSeries(ev) || !ev.exceptions) continue;
       for (const date of Object.keys(ev.exceptions)) {
-        if (!ev.exceptions[date].removed && moves(ev, date)) moved.push(occurrenceItem(ev, date));
+        if (!ev.exceptions[date].removed && moves(ev, date, tz))
+          moved.push(occurrenceItem(ev, date, tz));
       }
     }
     moved.sort((a, b) => compare(a.key, b.key));
@@ -100,17 +130,27 @@ export function prepared(state: FamilyState): Prepared {
   });
 }
 
-/** Occurrences of one event overlapping [from, to], in key order (moved ones left out). */
-export function* occurrencesOf(ev: EventRecord, from: string, to: string): Generator<Item> {
+/**
+ * Occurrences of one event overlapping the family's days [from, to], in key order (moved ones
+ * left out). `tz`: the family's zone.
+ */
+export function* occurrencesOf(
+  ev: EventRecord,
+  from: string,
+  to: string,
+  tz: string,
+): Generator<Item> {
   if (!isSeries(ev)) {
-    const end = ev.data.endDate ?? ev.data.date;
-    if (ev.data.date <= to && end >= from)
-      yield item(ev, ev.data.date, ev.data, ev.title, ev.status);
+    const it = item(ev, ev.data.date, ev.data, ev.title, ev.status, tz);
+    if (within(it, from, to)) yield it;
     return;
   }
-  for (const date of seriesStarts(ev, { from, to })) {
+  const extra = slack(ev, tz);
+  const window = extra ? { from: addDays(from, -extra), to: addDays(to, extra) } : { from, to };
+  for (const date of seriesStarts(ev, window)) {
     const x = ev.exceptions?.[date];
-    if (x && (x.removed || moves(ev, date))) continue;
-    yield occurrenceItem(ev, date);
+    if (x && (x.removed || moves(ev, date, tz))) continue;
+    const it = occurrenceItem(ev, date, tz);
+    if (!extra || within(it, from, to)) yield it;
   }
 }

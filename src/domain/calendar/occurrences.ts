@@ -216,7 +216,8 @@ function updateOccurrence(
   patch: EventPatch,
   ctx: CommandContext,
 ): Decision<EventChange> {
-  const refused = [...REPEAT_KEYS, 'calendarKey'].filter(
+  // The zone is the series': its occurrences are keyed by their dates in it.
+  const refused = [...REPEAT_KEYS, 'calendarKey', 'timeZone'].filter(
     (k) => patch[k as keyof EventPatch] !== undefined,
   );
   if (refused.length) {

@@ -15,8 +15,8 @@ import { feedOccurrenceOn } from '../feeds/expand.js';
 import { formatWall, msToWall, parseWall, wallToMs } from '../feeds/wall.js';
 import type { FeedRecurrence } from '../feeds/types.js';
 import { getEvent, isSeries, occurrenceData } from './events.js';
-import { eventEnd } from './listing.js';
 import { prepared } from './listingItems.js';
+import { endMs, zoneOf } from './series.js';
 import { addDays, instantToLocal } from '../shared/time.js';
 import { rruleFor } from './recurrence.js';
 import type { EventRecord } from './types.js';
@@ -175,7 +175,10 @@ export function sharedEvents(state: FamilyState, s: CalendarShare): EventRecord[
   });
 }
 
-/** An event as the ICS writer takes it: RRULE, EXDATEs for removed dates, overrides. */
+/**
+ * An event as the ICS writer takes it: its zone, RRULE, EXDATEs for removed dates, overrides.
+ * `tz` is the family's zone (the event's when it has none of its own).
+ */
 export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEvent {
   const d = ev.data;
   const out: IcsEvent = {
@@ -187,6 +190,7 @@ export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEv
     ...(d.time ? { time: d.time } : {}),
     ...(d.endTime ? { endTime: d.endTime } : {}),
     ...(d.allDay ? { allDay: true } : {}),
+    ...(d.timeZone ? { timeZone: zoneOf(d, tz) } : {}),
     ...(d.durationMinutes ? { durationMinutes: d.durationMinutes } : {}),
     ...(d.where ? { location: d.where } : {}),
     ...((d.note ?? d.description) ? { description: d.note ?? d.description } : {}),
@@ -229,7 +233,8 @@ export function icsEventOf(ev: EventRecord, tz: string, familyId: string): IcsEv
       ...(allDay
         ? {}
         : (() => {
-            const end = instantToLocal(eventEnd(o, tz), tz);
+            // In the series' zone, as the writer writes the whole event.
+            const end = instantToLocal(new Date(endMs(o, tz)), zoneOf(o, tz));
             return { time: o.time!, endDate: end.date, endTime: end.time };
           })()),
       summary: x.title ?? ev.title,

@@ -97,6 +97,17 @@ export const EVENT_FIELDS = Object.freeze({
   }),
   /** Stored only when true; the view derives it (true too without a start time). */
   allDay: field<boolean>()({ create: 'optional', patch: 'value', view: 'always', feed: 'owned' }),
+  /**
+   * The IANA zone the event's dates and times (repeats, single-occurrence edits, repeatUntil)
+   * are written in; absent, the family's zone (and the event moves with it). Stored canonical:
+   * Windows names and other casings are resolved on the way in (fields.ts).
+   */
+  timeZone: field<string>()({
+    create: 'optional',
+    patch: 'nullable',
+    view: 'whenSet',
+    feed: 'owned',
+  }),
   durationMinutes: field<number>()({
     create: 'optional',
     patch: 'nullable',

@@ -25,6 +25,7 @@ import { entryDoc, type ContextDoc, type ResultType } from './documents.js';
 import { contextIndex } from './searchIndex.js';
 import { around, clip, SNIPPET_MAX } from './snippet.js';
 import { nextOccurrence } from './upcoming.js';
+import { onFamilyClock, type Timing as EventTiming } from '../calendar/series.js';
 
 export interface ContextResult {
   type: ResultType;
@@ -33,9 +34,12 @@ export interface ContextResult {
   title: string;
   /** The entry's or event's collection; the collection's own key for a collection. */
   collectionKey?: string;
-  /** An event's occurrence date; an entry's first date field (e.g. a chore's due date). */
+  /**
+   * An event occurrence's date (on the family's clock, also for an event in another zone); an
+   * entry's first date field (e.g. a chore's due date).
+   */
   date?: string;
-  /** An event occurrence's local start time, HH:mm. */
+  /** An event occurrence's start time on the family's clock, HH:mm. */
   time?: string;
   status?: EntryStatus;
   snippet: string;
@@ -55,18 +59,15 @@ export const OVERVIEW_MAX = 50;
 // ---- snippets -------------------------------------------------------------------------------
 
 /** Event timing as stored, or as the API shows it (unset times null). */
-interface Timing {
-  date: string;
-  endDate?: string | null;
-  time?: string | null;
-  endTime?: string | null;
-  allDay?: boolean;
+interface Timing extends EventTiming {
   where?: unknown;
 }
 
-function eventSummary(d: Timing): string {
-  const when = [d.endDate && d.endDate !== d.date ? `${d.date} – ${d.endDate}` : d.date];
-  if (d.time && d.allDay !== true) when.push(d.endTime ? `${d.time}–${d.endTime}` : d.time);
+/** Dates and times on the family's clock (`tz`), place. */
+function eventSummary(d: Timing, tz: string): string {
+  const at = onFamilyClock(d, tz);
+  const when = [at.endDate !== at.date ? `${at.date} – ${at.endDate}` : at.date];
+  if (!at.allDay) when.push(at.endTime ? `${at.time}–${at.endTime}` : at.time!);
   else when.push('all day');
   return [
     when.join(' '),
@@ -108,22 +109,24 @@ function resultOf(
   terms: readonly string[],
   from: string,
   to: string,
+  tz: string,
 ): ContextResult | null {
   const text = doc.snippetText ?? doc.text;
   switch (doc.type) {
     case 'event': {
       const ev = doc.record as EventRecord;
-      const o = nextOccurrence(ev, from, to);
+      const o = nextOccurrence(ev, from, to, tz);
       if (!o) return null;
-      const summary = eventSummary(o.data);
+      const summary = eventSummary(o.data, tz);
       const matched = around(text, terms, Math.max(60, SNIPPET_MAX - summary.length - 3));
+      const at = onFamilyClock(o.data, tz);
       return {
         type: 'event',
         id: ev.id,
         title: o.title,
         collectionKey: ev.collectionKey,
-        date: o.data.date,
-        ...(o.data.time && o.data.allDay !== true ? { time: o.data.time } : {}),
+        date: at.date,
+        ...(at.time !== null ? { time: at.time } : {}),
         status: o.status,
         snippet: matched ? `${summary} · ${matched}` : summary,
         score,
@@ -183,7 +186,7 @@ export function searchContext(
   const to = addDays(today, SEARCH_DAYS - 1);
   const out: ContextResult[] = [];
   for (const h of contextIndex(state).search(query)) {
-    const r = resultOf(h.doc, round(h.score), h.terms, today, to);
+    const r = resultOf(h.doc, round(h.score), h.terms, today, to, state.family.timezone);
     if (!r) continue;
     out.push(r);
     if (out.length === limit) break;
@@ -217,17 +220,18 @@ export function contextOverview(state: FamilyState, now: Date): ContextResult[] 
       { from: today, to: addDays(today, OVERVIEW_DAYS - 1), limit: OVERVIEW_MAX },
       now,
     );
+    const tz = state.family.timezone;
     for (const ev of events) {
-      const d = ev.data as unknown as Timing;
+      const at = onFamilyClock(ev.data as unknown as Timing, tz);
       out.push({
         type: 'event',
         id: ev.id,
         title: ev.title,
         collectionKey: ev.calendarKey,
-        date: d.date,
-        ...(typeof d.time === 'string' && d.allDay !== true ? { time: d.time } : {}),
+        date: at.date,
+        ...(at.time !== null ? { time: at.time } : {}),
         status: ev.status,
-        snippet: eventSummary(ev.data as unknown as Timing),
+        snippet: eventSummary(ev.data as unknown as Timing, tz),
         score: 0,
       });
     }

@@ -1,6 +1,7 @@
 /**
  * What a family display shows (docs/display.md), computed from the family's state for a moment:
- * today and the next days (events with their times, who is going and when to leave), the chores
+ * today and the next days (events with their times on the family's clock — a 09:00 New York
+ * event shows 15:00 on a Berlin family's display —, who is going and when to leave), the chores
  * due (overdue ones too) and those done, its lists, the open date polls, and the weather the
  * edge fetched. It names people by their familiar name only and carries no emails or phones:
  * the page and its stream are open to whoever holds the link. Only an interactive display's
@@ -10,10 +11,11 @@ import { getCollection } from '../collections/collections.js';
 import { listEvents } from '../calendar/listing.js';
 import type { EventView } from '../calendar/events.js';
 import { leaveAt } from '../calendar/events.js';
+import { onFamilyClock, startMs, type FamilyClock } from '../calendar/series.js';
 import type { Attendance, EventData } from '../calendar/types.js';
 import { goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
-import { addDays, instantToLocal, localToInstant, todayIn } from '../shared/time.js';
+import { addDays, instantToLocal, todayIn } from '../shared/time.js';
 import { displaySettings, type DisplayRecord } from './displays.js';
 import {
   choresOf,
@@ -127,17 +129,16 @@ function concerns(d: EventData, people: ReadonlySet<string>): boolean {
 }
 
 /**
- * When a timed event ends, `HH:mm` local: its end time, else its start plus its duration (an
- * event given with `durationMinutes` has an end too); null for an all-day event or one with
- * neither (the display does not make an end up). `d` is the API's view of the data, where an
- * unset end time is null.
+ * When a timed event ends, `HH:mm` on the family's clock: its end time, else its start plus its
+ * duration (an event given with `durationMinutes` has an end too); null for an all-day event or
+ * one with neither (the display does not make an end up). `d` is the API's view of the data,
+ * where an unset end time is null.
  */
-function endTimeOf(d: EventData, tz: string): string | null {
-  if (d.allDay === true || !d.time) return null;
-  if (d.endTime) return d.endTime;
+function endTimeOf(d: EventData, at: FamilyClock, tz: string): string | null {
+  if (at.allDay) return null;
+  if (at.endTime) return at.endTime;
   if (typeof d.durationMinutes !== 'number') return null;
-  const start = localToInstant(d.date, d.time, tz).getTime();
-  return instantToLocal(new Date(start + d.durationMinutes * 60_000), tz).time;
+  return instantToLocal(new Date(startMs(d, tz) + d.durationMinutes * 60_000), tz).time;
 }
 
 /** Each of the display's people's answer to an event (everyone's when it has no people). */
@@ -153,14 +154,14 @@ function answersOf(s: Scope, d: EventData): Record<string, Attendance> {
 function eventOf(s: Scope, e: EventView, date: string): DisplayEvent {
   const { state, tz } = s;
   const d = e.data as unknown as EventData;
-  const allDay = d.allDay === true || !d.time;
-  const leave = leaveAt(d, tz);
+  const at = onFamilyClock(d, tz);
+  const leave = leaveAt(d, tz, tz);
   return {
     ...(s.interactive ? { id: e.id, occurrence: e.occurrenceDate ?? null } : {}),
     title: e.title,
-    time: allDay || d.date !== date ? null : d.time!,
-    endTime: endTimeOf(d, tz),
-    endDate: d.endDate && d.endDate !== d.date ? d.endDate : null,
+    time: at.allDay || at.date !== date ? null : at.time,
+    endTime: endTimeOf(d, at, tz),
+    endDate: at.endDate !== at.date ? at.endDate : null,
     where: typeof d.where === 'string' && d.where ? d.where : null,
     going: [...goingIds(state, d)]
       .map((id) => nameOf(state, id))
@@ -182,8 +183,8 @@ function daysOf(s: Scope, count: number, weather: DisplayWeather | null): Displa
     const date = addDays(s.today, i);
     const todays = events
       .filter((e) => {
-        const d = e.data as unknown as EventData;
-        return d.date <= date && (d.endDate ?? d.date) >= date;
+        const at = onFamilyClock(e.data as unknown as EventData, s.tz);
+        return at.date <= date && at.endDate >= date;
       })
       .slice(0, MAX_EVENTS_PER_DAY)
       .map((e) => eventOf(s, e, date));

@@ -1,14 +1,15 @@
 /**
  * The upcoming occurrences of an event as the notifications see them: each with its own data
- * (series fields plus that occurrence's changes), its status and its start instant in the
- * family's zone. An all-day occurrence "starts" at 09:00 local on its date (docs/notifications.md),
- * for reminders, leave-by and the coverage window alike.
+ * (series fields plus that occurrence's changes), its status and its start instant, read in the
+ * event's own zone (its `timeZone`, else the family's). An all-day occurrence "starts" at 09:00
+ * on its date in that zone (docs/notifications.md), for reminders, leave-by and the coverage
+ * window alike.
  */
 import { isSeries, occurrenceData } from '../calendar/events.js';
-import { occurrenceStarts } from '../calendar/recurrence.js';
+import { seriesStarts, zoneOf } from '../calendar/series.js';
 import type { EventData, EventRecord } from '../calendar/types.js';
 import type { EntryStatus } from '../collections/types.js';
-import { addDays, localToInstant, todayIn } from '../shared/time.js';
+import { addDays, localInstantMs, todayIn } from '../shared/time.js';
 
 export interface Occurrence {
   /** The occurrence's original start date (its key among the series' exceptions). */
@@ -26,8 +27,9 @@ export function isAllDay(d: EventData): boolean {
   return d.allDay === true || d.time === undefined;
 }
 
+/** The instant an occurrence starts for notifications; `tz`: the family's zone. */
 export function startOf(d: EventData, tz: string): number {
-  return localToInstant(d.date, isAllDay(d) ? ALL_DAY_START : d.time!, tz).getTime();
+  return localInstantMs(d.date, isAllDay(d) ? ALL_DAY_START : d.time!, zoneOf(d, tz));
 }
 
 function occurrence(ev: EventRecord, date: string, tz: string): Occurrence {
@@ -78,7 +80,9 @@ export function nextOccurrence(
     if (!x.removed && moved(date)) consider(occurrence(ev, date, tz));
   }
   let walked = 0;
-  for (const date of occurrenceStarts(ev.data, { from: addDays(todayIn(tz, now), -1) })) {
+  // Yesterday in the event's own zone: an occurrence started before then has started.
+  const from = addDays(todayIn(zoneOf(ev.data, tz), now), -1);
+  for (const date of seriesStarts(ev, { from })) {
     if (++walked > MAX_WALK) break;
     const x = ev.exceptions?.[date];
     if (x?.removed || moved(date)) continue;

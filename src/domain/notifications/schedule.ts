@@ -19,17 +19,17 @@ import { REMINDERS_MAX, type EventData, type EventRecord } from '../calendar/typ
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import type { AgendaChange, AgendaJob, FamilyState, RecordChange } from '../shared/state.js';
 import type { JobSpec } from '../shared/jobs.js';
-import { localToInstant } from '../shared/time.js';
+import { startMs } from '../calendar/series.js';
 import { isMarked, markId } from './marks.js';
 import { isAllDay, nextOccurrence, type Occurrence } from './occurrences.js';
 import { CHECKS, JOB, jobId, type CheckRecord } from './types.js';
 
 export const COVERAGE_WINDOW_MS = 48 * 3600_000;
 
-/** The instant to leave for a timed occurrence with a travel plan, else null. */
+/** The instant to leave for a timed occurrence with a travel plan, else null (`tz`: the family's). */
 export function leaveByOf(d: EventData, tz: string): number | null {
   if (!d.travelPlan || isAllDay(d)) return null;
-  const start = localToInstant(d.date, d.time!, tz).getTime();
+  const start = startMs(d, tz);
   return start - (d.travelPlan.baseTravelMinutes + (d.travelPlan.arriveEarlyMinutes ?? 0)) * 60_000;
 }
 

@@ -1,5 +1,7 @@
 /**
- * The words of the service's notifications (one text per kind), all in the family's zone.
+ * The words of the service's notifications (one text per kind), all on the family's clock: an
+ * event in another zone is shown at the family's time of its start (a 09:00 New York event is
+ * "15:00" to a Berlin family).
  * `plain` texts are built from the saved event or routine; `contextual` ones also from live data
  * at firing time: the day's events with attendance and leave-by, chores due, and the weather
  * when the family has a `location` (fetched by the job before it decides, and handed in here).
@@ -10,6 +12,7 @@ import type { EventData } from '../calendar/types.js';
 import type { EventView } from '../calendar/events.js';
 import { activePerson, goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
+import { onFamilyClock } from '../calendar/series.js';
 import { addDays, instantToLocal, todayIn, weekday } from '../shared/time.js';
 import { isAllDay, type Occurrence } from './occurrences.js';
 import { leaveByOf } from './schedule.js';
@@ -37,9 +40,10 @@ export function dayLabel(date: string): string {
 /** "Today 15:30", "Tomorrow, all day", "Sat 28 Nov 15:30" — relative to `now` in `tz`. */
 export function startText(d: EventData, tz: string, now: Date): string {
   const today = todayIn(tz, now);
+  const at = onFamilyClock(d, tz);
   const day =
-    d.date === today ? 'Today' : d.date === addDays(today, 1) ? 'Tomorrow' : dayLabel(d.date);
-  return isAllDay(d) ? `${day}, all day` : `${day} ${d.time}`;
+    at.date === today ? 'Today' : at.date === addDays(today, 1) ? 'Tomorrow' : dayLabel(at.date);
+  return isAllDay(d) ? `${day}, all day` : `${day} ${at.time}`;
 }
 
 function hhmm(ms: number, tz: string): string {
@@ -135,15 +139,22 @@ const ROUTINE_TITLES = {
   reminder: 'Reminder',
 } as const;
 
+/** The family's date of a listed event (where it falls on the family's clock). */
+function familyDate(state: FamilyState, e: EventView): string {
+  return onFamilyClock(e.data as unknown as EventData, state.family.timezone).date;
+}
+
 function eventLine(state: FamilyState, e: EventView): string {
+  const tz = state.family.timezone;
   const d = e.data as EventData & { travelPlan?: { leaveAt?: string } };
-  const when = d.allDay || !d.time ? 'all day' : String(d.time);
+  const at = onFamilyClock(d, tz);
+  const when = at.allDay ? 'all day' : String(at.time);
   const extra: string[] = [];
   if (d.where) extra.push(String(d.where));
   const who = going(state, d);
   if (who.length) extra.push(`going: ${who.join(', ')}`);
-  const leave = d.travelPlan?.leaveAt;
-  if (leave) extra.push(`leave by ${leave.slice(11)}`);
+  const leave = leaveByOf(d, tz);
+  if (leave !== null) extra.push(`leave by ${hhmm(leave, tz)}`);
   return `- ${when} ${e.title}${extra.length ? ` (${extra.join('; ')})` : ''}`;
 }
 
@@ -169,7 +180,7 @@ export function routineText(
     ['Today', today],
     ['Tomorrow', tomorrow],
   ] as const) {
-    const day = events.filter((e) => (e.data as EventData).date === date);
+    const day = events.filter((e) => familyDate(state, e) === date);
     lines.push(`${label} (${dayLabel(date)}):`);
     if (!day.length) lines.push('- nothing planned');
     for (const e of day) lines.push(eventLine(state, e));

@@ -206,7 +206,7 @@ export function decideLinkEvent(
       showDetailsOnShare: input.showDetailsOnShare ?? existing.showDetailsOnShare,
       showLocationOnShare: input.showLocationOnShare ?? existing.showLocationOnShare,
     };
-    const result = { created: false, item: eventItemOf(ev, link), plan };
+    const result = { created: false, item: eventItemOf(ev, link, state.family.timezone), plan };
     if (
       link.showDetailsOnShare === existing.showDetailsOnShare &&
       link.showLocationOnShare === existing.showLocationOnShare
@@ -233,7 +233,7 @@ export function decideLinkEvent(
     linkedAt: at,
   };
   const next: PlanRecord = { ...plan, events: [...plan.events, link], updatedAt: at };
-  const item = eventItemOf(ev, link);
+  const item = eventItemOf(ev, link, state.family.timezone);
   return {
     result: { created: true, item, plan: next },
     changes: [putPlan(next)],
@@ -260,7 +260,9 @@ export function decideUnlinkEvent(
   return {
     result: next,
     changes: [putPlan(next)],
-    events: [linkedItemEvent('plan.event.unlinked', plan.id, eventItemOf(ev, link))],
+    events: [
+      linkedItemEvent('plan.event.unlinked', plan.id, eventItemOf(ev, link, state.family.timezone)),
+    ],
   };
 }
 
@@ -345,7 +347,14 @@ export function unlinkRemovedEvents(
     changes.push(putPlan(next));
     for (const link of links) {
       const ev = getEvent(state, link.eventId);
-      if (ev) events.push(linkedItemEvent('plan.event.unlinked', plan.id, eventItemOf(ev, link)));
+      if (ev)
+        events.push(
+          linkedItemEvent(
+            'plan.event.unlinked',
+            plan.id,
+            eventItemOf(ev, link, state.family.timezone),
+          ),
+        );
     }
   }
   return { changes, events };

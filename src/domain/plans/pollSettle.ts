@@ -73,7 +73,13 @@ export function decideSettlePoll(
     changes.push(...created.changes);
     events.push(...created.events);
     agenda.push(...(created.agenda ?? []));
-    events.push(linkedItemEvent('plan.event.linked', plan.id, eventItemOf(event, link)));
+    events.push(
+      linkedItemEvent(
+        'plan.event.linked',
+        plan.id,
+        eventItemOf(event, link, state.family.timezone),
+      ),
+    );
   }
   const settled: PollRecord = {
     ...poll,

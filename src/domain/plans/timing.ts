@@ -1,6 +1,7 @@
 /**
  * When a plan happens: its span is the union of its linked events' dates and the
- * dates of its settled polls' winning options, read in the family's time zone.
+ * dates of its settled polls' winning options, read in the family's time zone (an event in a zone
+ * of its own counts on the days its instants fall on for the family).
  *
  *   phase: unscheduled (nothing dated) · upcoming (today before the span) ·
  *          happening (today within it) · past (today after it)
@@ -33,7 +34,7 @@ export function planSpans(state: FamilyState, plan: PlanRecord): Span[] {
   for (const link of plan.events) {
     const ev = getEvent(state, link.eventId);
     if (!ev) continue;
-    const t = eventTiming(ev);
+    const t = eventTiming(ev, state.family.timezone);
     spans.push({ start: t.date, end: t.endDate < t.date ? t.date : t.endDate });
   }
   for (const poll of plan.polls) {

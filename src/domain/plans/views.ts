@@ -110,12 +110,15 @@ export function shareUrlOf(plan: PlanRecord, publicUrl: string): string | null {
 /** A linked event as the plan shows it, or undefined when the event no longer exists. */
 export function eventItemView(state: FamilyState, link: EventLink): EventItemView | undefined {
   const ev = getEvent(state, link.eventId);
-  return ev ? eventItemOf(ev, link) : undefined;
+  return ev ? eventItemOf(ev, link, state.family.timezone) : undefined;
 }
 
-/** The item of a given event record (one a decision is creating is not in the state yet). */
-export function eventItemOf(ev: EventRecord, link: EventLink): EventItemView {
-  const t = eventTiming(ev);
+/**
+ * The item of a given event record (one a decision is creating is not in the state yet), its
+ * timing on the family's clock (`tz`): a plan's dates and times are all in the family's zone.
+ */
+export function eventItemOf(ev: EventRecord, link: EventLink, tz: string): EventItemView {
+  const t = eventTiming(ev, tz);
   const timed = !t.allDay && t.time !== null;
   return {
     eventId: ev.id,

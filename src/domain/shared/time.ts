@@ -197,8 +197,8 @@ function formatterFor(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** UTC offset of `tz` at epoch second `sec`, in seconds. */
-function offsetAtSec(sec: number, tz: string): number {
+/** UTC offset of `tz` at epoch second `sec`, in seconds, as Intl reads it (slow: ~µs). */
+function readOffset(sec: number, tz: string): number {
   const p: Record<string, number> = {};
   for (const part of formatterFor(tz).formatToParts(new Date(sec * 1000))) {
     if (part.type !== 'literal') p[part.type] = Number(part.value);
@@ -206,6 +206,61 @@ function offsetAtSec(sec: number, tz: string): number {
   const wall =
     dayNumberOf(p.year, p.month, p.day) * 86_400 + p.hour * 3600 + p.minute * 60 + p.second;
   return wall - sec;
+}
+
+/** A zone's offsets over one UTC day: the offset at its start, then each change in it. */
+interface DayOffsets {
+  first: number;
+  changes: { at: number; offset: number }[];
+}
+
+/**
+ * Offsets by zone and UTC day number (a cache, not state). Listings, reminders and CalDAV
+ * convert the same few days' wall times again and again; reading Intl for each conversion
+ * (two to four reads each) was most of a listing's time. A day is read once: at its start,
+ * middle and end, and when they differ, each change is found to the second.
+ */
+const dayOffsets = new Map<string, Map<number, DayOffsets>>();
+
+/** The first second in (lo, hi] whose offset is not `before` (there is one). */
+function changeAt(lo: number, hi: number, before: number, tz: string): number {
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (readOffset(mid, tz) === before) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/**
+ * One UTC day of `tz`, from three readings. Two changes in one half of a day that cancel out
+ * would be missed; no zone has had such a pair (the shortest gap between changes is weeks).
+ */
+function readDay(day: number, tz: string): DayOffsets {
+  const t = [day * 86_400, day * 86_400 + 43_200, day * 86_400 + 86_399];
+  const o = t.map((sec) => readOffset(sec, tz));
+  const changes: DayOffsets['changes'] = [];
+  for (let i = 0; i < 2; i++) {
+    if (o[i] !== o[i + 1])
+      changes.push({ at: changeAt(t[i], t[i + 1], o[i], tz), offset: o[i + 1] });
+  }
+  return { first: o[0], changes };
+}
+
+/** UTC offset of `tz` at epoch second `sec`, in seconds. */
+function offsetAtSec(sec: number, tz: string): number {
+  let days = dayOffsets.get(tz);
+  if (!days) dayOffsets.set(tz, (days = new Map<number, DayOffsets>()));
+  const day = Math.floor(sec / 86_400);
+  let d = days.get(day);
+  if (!d) {
+    if (days.size >= 50_000) days.clear(); // a bound: 137 years of one zone
+    d = readDay(day, tz);
+    days.set(day, d);
+  }
+  let offset = d.first;
+  for (const c of d.changes) if (sec >= c.at) offset = c.offset;
+  return offset;
 }
 
 /** UTC offset of `tz` at `instant`, in seconds east of Greenwich (Berlin summer → 7200). */
@@ -231,6 +286,15 @@ export function localToInstant(date: string, time: string, tz: string): Date {
   if (offsetAtSec(wall - before, tz) === before) return new Date((wall - before) * 1000);
   if (offsetAtSec(wall - after, tz) === after) return new Date((wall - after) * 1000);
   return new Date((wall - before) * 1000);
+}
+
+/**
+ * localToInstant in epoch ms: what listings (every occurrence's `startsAt`), reminders and
+ * CalDAV time ranges call. Zone offsets are read once per zone and day (offsetAtSec), so a
+ * conversion costs a few map lookups.
+ */
+export function localInstantMs(date: string, time: string, tz: string): number {
+  return localToInstant(date, time, tz).getTime();
 }
 
 /** The wall-clock date and `HH:mm` in `tz` at `instant` (seconds are dropped). */

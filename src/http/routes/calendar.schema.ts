@@ -82,7 +82,10 @@ type HttpField<K extends EventFieldName> = { response: JsonSchema | null } & (K 
 
 const FIELDS = {
   date: { struct: S.date(), response: { type: 'string', format: 'date' } },
-  time: { struct: S.time(), response: { ...nullableString, description: 'HH:mm local' } },
+  time: {
+    struct: S.time(),
+    response: { ...nullableString, description: "HH:mm in the event's zone (timeZone)" },
+  },
   endDate: {
     struct: S.date(),
     response: { ...nullableString, description: 'Inclusive end date of a multi-day event' },
@@ -93,6 +96,19 @@ const FIELDS = {
     response: {
       type: 'boolean',
       description: 'True when declared all-day or without a start time',
+    },
+  },
+  timeZone: {
+    struct: S.string({
+      min: 1,
+      max: 100,
+      description:
+        "IANA time zone the event's date, times, repeats, occurrence edits and repeatUntil are in (Windows names such as \"W. Europe Standard Time\" are mapped to IANA); absent, the family's zone, and the event moves with it. null on PATCH goes back to the family's zone.",
+    }),
+    response: {
+      type: 'string',
+      description:
+        "The event's own IANA zone (shown only when set; absent means the family's zone)",
     },
   },
   durationMinutes: { struct: S.integer(15, 1440), response: null },
@@ -131,7 +147,8 @@ const FIELDS = {
         arriveEarlyMinutes: { type: 'integer' },
         leaveAt: {
           type: 'string',
-          description: 'Local YYYY-MM-DDTHH:mm to leave (with a start time)',
+          description:
+            "YYYY-MM-DDTHH:mm to leave (with a start time), in the event's zone like its date and time",
         },
       },
     },
@@ -278,7 +295,7 @@ function responseSchema(k: EventFieldName): JsonSchema {
 
 export const EVENT_SCHEMA: JsonSchema = {
   type: 'object',
-  required: ['id', 'title', 'status', 'calendarKey', 'data', 'createdAt', 'updatedAt'],
+  required: ['id', 'title', 'status', 'calendarKey', 'data', 'startsAt', 'createdAt', 'updatedAt'],
   properties: {
     id: { type: 'string', description: 'The event (series) id; occurrences of a series share it' },
     occurrenceDate: {
@@ -309,6 +326,12 @@ export const EVENT_SCHEMA: JsonSchema = {
       required: [...SHOWN_ALWAYS],
       properties: Object.fromEntries(NAMES.map((k) => [k, responseSchema(k)])),
       description: 'Every event field that is set, then custom data keys',
+    },
+    startsAt: {
+      type: 'string',
+      format: 'date-time',
+      description:
+        'The instant it starts, UTC (a series: its first occurrence; a listed occurrence: that one). An all-day event starts at 00:00 of its first day in its zone. Computed from date, time and timeZone, so no client has to convert.',
     },
     exceptions: {
       type: 'array',
@@ -351,6 +374,7 @@ const EXAMPLE_EVENT = {
       leaveAt: '2026-11-24T16:00',
     },
   },
+  startsAt: '2026-11-24T15:30:00.000Z',
   createdAt: '2026-11-22T08:30:00.000Z',
   updatedAt: '2026-11-22T08:30:00.000Z',
 };

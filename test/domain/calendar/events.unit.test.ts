@@ -117,7 +117,9 @@ describe('calendar events (domain)', () => {
         allDay: true,
       });
       expect(v).to.include({ calendarKey: 'calendar', status: 'active', title: 'Event' });
-      expect(eventTiming(create(f, { date: '2026-12-01', endDate: '2026-12-03' }))).to.deep.equal({
+      expect(
+        eventTiming(create(f, { date: '2026-12-01', endDate: '2026-12-03' }), 'UTC'),
+      ).to.deep.equal({
         date: '2026-12-01',
         endDate: '2026-12-03',
         time: null,

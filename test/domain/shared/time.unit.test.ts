@@ -236,3 +236,63 @@ describe('offsetSecondsAt and zoneTransitions', () => {
     ).to.deep.equal([]);
   });
 });
+
+describe('offsetSecondsAt, read once per zone and day', () => {
+  /** The offset straight from Intl, as a reference the cache must match. */
+  function direct(ms: number, tz: string): number {
+    const f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    const p: Record<string, number> = {};
+    for (const x of f.formatToParts(new Date(ms))) if (x.type !== 'literal') p[x.type] = +x.value;
+    const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+    return Math.round((wall - Math.floor(ms / 1000) * 1000) / 1000);
+  }
+
+  it('agrees with Intl to the second around every change of zones with odd rules', () => {
+    // Half-hour DST (Lord Howe), negative DST (Dublin), a skipped day (Apia, end of 2011), DST
+    // that ended (São Paulo 2019), none (Kolkata), and the two of the household.
+    const zones = [
+      'Australia/Lord_Howe',
+      'Europe/Dublin',
+      'Pacific/Apia',
+      'America/Sao_Paulo',
+      'Asia/Kolkata',
+      'Europe/Berlin',
+      'America/New_York',
+    ];
+    for (const tz of zones) {
+      for (const year of [2011, 2019]) {
+        const from = Date.UTC(year, 0, 1);
+        const to = Date.UTC(year + 1, 0, 1);
+        let before = direct(from, tz);
+        for (let t = from; t < to; t += 3 * 3600_000) {
+          const now = direct(t, tz);
+          expect(offsetSecondsAt(new Date(t), tz), `${tz} ${new Date(t).toISOString()}`).to.equal(
+            now,
+          );
+          if (now !== before) {
+            // The change to the second: the cache must know the last second before it too.
+            let lo = t - 3 * 3600_000;
+            let hi = t;
+            while (hi - lo > 1000) {
+              const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+              if (direct(mid, tz) === before) lo = mid;
+              else hi = mid;
+            }
+            expect(offsetSecondsAt(new Date(lo), tz)).to.equal(before);
+            expect(offsetSecondsAt(new Date(hi), tz)).to.equal(now);
+          }
+          before = now;
+        }
+      }
+    }
+  });
+});
