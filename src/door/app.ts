@@ -17,7 +17,7 @@ import { doorFinder, type Door, type FamilyFinder, type Mounted } from './door.j
 import { credentialOf, type Credentials } from './credentials.js';
 import type { CoreServices, Route } from './route.js';
 import { routeRouter } from './routes.js';
-import type { DoorContext, DoorMiddleware, DoorState } from './state.js';
+import type { DoorMiddleware, DoorState } from './state.js';
 import type { Directory } from '../store/ports.js';
 
 /** How the topology's front finds a request's family: its door asks the request. */
@@ -143,5 +143,3 @@ function familyOfRequest<S>(byName: Map<string, Door<S>>, find: FamilyFinder): F
     return door ? door.familyOf(ctx, find) : null;
   };
 }
-
-export type { DoorContext };

@@ -105,15 +105,6 @@ export function doorFinder<D extends Door<never>>(
   };
 }
 
-/** The door of one request (see doorFinder; a daemon finds it with one made at start). */
-export function doorOf<D extends Door<never>>(
-  doors: readonly D[],
-  method: string,
-  path: string,
-): D {
-  return doorFinder(doors)(method, path);
-}
-
 const FAMILY_PATH = /^\/api\/v1\/families\/([^/]+)(?:\/|$)/;
 
 /**

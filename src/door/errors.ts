@@ -301,8 +301,3 @@ function known(err: unknown): ErrorAnswer | null {
     return answerFor('owned_elsewhere', { message: `${err.message}; try again shortly` });
   return null;
 }
-
-/** Every error as an answer: a bug is `internal`, with no detail of it. */
-export function classify(err: unknown): ErrorAnswer {
-  return answerOf(err) ?? answerFor('internal');
-}
