@@ -26,6 +26,7 @@ const KIND_OF = {
   415: 'unsupported_media_type',
   429: 'rate_limited',
   500: 'internal',
+  507: 'answer_too_large',
 } as const satisfies Record<number, ErrorKind>;
 
 export type CalDavStatus = keyof typeof KIND_OF;

@@ -15,6 +15,7 @@ import {
   addDays,
 } from '../domain/shared/time.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
+import { checkIcsShape } from './icalShape.js';
 
 export type Props = ICAL.JCalProperty[];
 export type Component = ICAL.JCalComponent;
@@ -36,6 +37,8 @@ export function readObject(body: string, now: Date): CalObject {
     throw badCalendarData(
       'The body is not an iCalendar object (it must start with BEGIN:VCALENDAR)',
     );
+  // Counted before ical.js reads it: its cost grows with lines and parameters, not bytes.
+  checkIcsShape(source);
   let parsed: ICAL.JCalComponent | ICAL.JCalComponent[];
   try {
     parsed = ICAL.parse(source);

@@ -1,7 +1,8 @@
 /**
  * The methods of the CalDAV door: PROPFIND, GET/HEAD, PUT and DELETE here, PROPPATCH and
- * MKCALENDAR in collectionMethods.ts, REPORT in reports.ts. Reads run on the family's durable
- * state (one actor read per request, so a multistatus is one consistent picture); writes are
+ * MKCALENDAR in collectionMethods.ts, REPORT in reports.ts. Reads take what they answer from
+ * the family's durable state in one actor read (objects are renderings that a write replaces,
+ * never changes, so a multistatus written over several turns still shows one moment); writes are
  * commands through the actor, the same deciders REST uses, so the change log, webhooks and
  * reminders follow.
  */
@@ -12,7 +13,8 @@ import { decidePutEvent, decidePutTodo } from '../domain/caldav/objects.js';
 import type { EventRecord } from '../domain/calendar/types.js';
 import { allowAt, type DavRequest } from './request.js';
 import { mkcalendar, proppatch } from './collectionMethods.js';
-import { callerOf, multistatus, syncToken, xmlBody } from './common.js';
+import { Answer, sendMultistatus } from './answer.js';
+import { callerOf, syncToken, xmlBody } from './common.js';
 import { CalDavError, readOnly, unsupportedObject } from './errors.js';
 import { eventPut } from './eventIn.js';
 import { readObject } from './icalRead.js';
@@ -65,7 +67,9 @@ function wantedProps(body: XmlElement | null): QName[] | 'propname' {
 async function propfind(req: DavRequest, root: boolean): Promise<void> {
   const wanted = wantedProps(xmlBody(req));
   const now = req.services.now();
-  const inner = await req.actor.read((state) => {
+  // What to answer is decided in one read; a long answer (a collection of thousands of objects)
+  // is then written in slices, from the objects as they were (answer.ts).
+  const { x, resources } = await req.actor.read((state) => {
     const x: PropContext = { req, state, token: syncToken(req, state) };
     const resources: Resource[] = [];
     const [key, objectSegment] = req.segments;
@@ -87,20 +91,22 @@ async function propfind(req: DavRequest, root: boolean): Promise<void> {
         resources.push({ type: 'object', col, obj });
       }
     }
-    if (wanted === 'propname') {
-      return resources
-        .map((r) =>
-          propResponse(
+    return { x, resources };
+  });
+  const answer = new Answer();
+  for (const r of resources) {
+    answer.add(
+      wanted === 'propname'
+        ? propResponse(
             hrefOfResource(x, r),
             ALLPROP.map((p) => el(p)),
             [],
-          ),
-        )
-        .join('');
-    }
-    return resources.map((r) => respond(r, wanted, x)).join('');
-  });
-  multistatus(req, inner);
+          )
+        : respond(r, wanted, x),
+    );
+    await answer.pause();
+  }
+  sendMultistatus(req.koa, answer);
 }
 
 function hrefOfResource(x: PropContext, r: Resource): string {

@@ -5,12 +5,11 @@
  * own zone.
  */
 import {
-  occurrencesOverlapping,
+  occurrencesFrom,
   type InstantRange,
   type TimedOccurrence,
 } from '../domain/calendar/series.js';
 import type { EventRecord } from '../domain/calendar/types.js';
-import type { FamilyState } from '../domain/shared/state.js';
 import { addDays, localInstantMs, localToInstant } from '../domain/shared/time.js';
 import { CalDavError } from './errors.js';
 import type { DavCollection, DavObject } from './objects.js';
@@ -63,11 +62,12 @@ export type Occurrence = TimedOccurrence;
 
 /**
  * The event's occurrences that overlap `r` (removed ones left out, moved ones where they are),
- * at most `max`: the calendar's own expansion by instants (src/domain/calendar/series.ts), each
- * occurrence placed in its event's own zone. `tz` is the family's zone.
+ * in start order, lazily: the calendar's own expansion by instants
+ * (src/domain/calendar/series.ts), each occurrence placed in its event's own zone, so a caller
+ * with a budget stops when it is spent. `tz` is the family's zone.
  */
-export function occurrencesIn(ev: EventRecord, r: Range, tz: string, max = Infinity): Occurrence[] {
-  return occurrencesOverlapping(ev, tz, r, max);
+export function occurrencesOf(ev: EventRecord, r: Range, tz: string): Generator<Occurrence> {
+  return occurrencesFrom(ev, tz, r);
 }
 
 /**
@@ -78,15 +78,9 @@ export function instant(date: string, time: string, tz: string): number {
   return localInstantMs(date, time, tz);
 }
 
-export function overlaps(
-  obj: DavObject,
-  col: DavCollection,
-  r: Range,
-  state: FamilyState,
-): boolean {
-  const tz = state.family.timezone;
+export function overlaps(obj: DavObject, col: DavCollection, r: Range, tz: string): boolean {
   if (col.component === 'VEVENT')
-    return occurrencesIn(obj.entry as EventRecord, r, tz, 1).length > 0;
+    return !occurrencesOf(obj.entry as EventRecord, r, tz).next().done;
   // A to-do with a DUE date occupies that day; one without matches every range (RFC 4791 §9.9).
   const due = /\r\nDUE;VALUE=DATE:(\d{4})(\d{2})(\d{2})/.exec(obj.ics);
   if (!due) return true;

@@ -231,14 +231,18 @@ export function propResponse(hrefText: string, found: string[], missing: QName[]
   let inner = href(hrefText);
   if (found.length)
     inner += d('propstat', d('prop', found.join('')) + d('status', 'HTTP/1.1 200 OK'));
-  if (missing.length)
-    inner += d(
-      'propstat',
-      d('prop', missing.map((m) => el(m)).join('')) + d('status', 'HTTP/1.1 404 Not Found'),
-    );
+  inner += missingPropstat(missing);
   if (!found.length && !missing.length)
     inner += d('propstat', d('prop', '') + d('status', 'HTTP/1.1 200 OK'));
   return d('response', inner);
+}
+
+function missingPropstat(missing: QName[]): string {
+  if (!missing.length) return '';
+  return d(
+    'propstat',
+    d('prop', missing.map((m) => el(m)).join('')) + d('status', 'HTTP/1.1 404 Not Found'),
+  );
 }
 
 /** The response of a resource for the requested properties. */
@@ -251,6 +255,31 @@ export function respond(r: Resource, wanted: QName[], x: PropContext): string {
     else found.push(el(p, v));
   }
   return propResponse(hrefOf(x.state, r), found, missing);
+}
+
+/**
+ * The response of an object whose calendar-data is written as parts already escaped (an
+ * expanded event, answer.ts): what comes before the data, with the other properties found, and
+ * what comes after. `length` is the data's size before escaping (getcontentlength).
+ */
+export function responseAroundData(
+  r: Resource,
+  wanted: QName[],
+  x: PropContext,
+  length: number,
+): { head: string; tail: string } {
+  const found: string[] = [];
+  const missing: QName[] = [];
+  for (const p of wanted) {
+    if (p.ns === CALDAV && p.local === 'calendar-data') continue;
+    const v = p.ns === DAV && p.local === 'getcontentlength' ? String(length) : propValue(p, r, x);
+    if (v === undefined) missing.push(p);
+    else found.push(el(p, v));
+  }
+  return {
+    head: `<d:response>${href(hrefOf(x.state, r))}<d:propstat><d:prop>${found.join('')}<c:calendar-data>`,
+    tail: `</c:calendar-data></d:prop>${d('status', 'HTTP/1.1 200 OK')}</d:propstat>${missingPropstat(missing)}</d:response>`,
+  };
 }
 
 export function statusResponse(hrefText: string, status: string): string {

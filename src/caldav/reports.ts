@@ -8,39 +8,40 @@
  */
 import type { EventRecord } from '../domain/calendar/types.js';
 import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombstones.js';
-import type { FamilyState } from '../domain/shared/state.js';
 import type { DavRequest } from './request.js';
 import { createHash } from 'node:crypto';
 import { hasScope } from '../family/scopes.js';
 import { CalDavError } from './errors.js';
-import { expandedIcs } from './expand.js';
+import { expandedParts } from './expand.js';
+import { ANSWER_LIMITS, Answer, sendMultistatus, tooMuch } from './answer.js';
+import { recall, remember } from './answerCache.js';
 import { multistatus, parseToken, syncToken, xmlBody } from './common.js';
-import { findCollection, objectsOf, type DavCollection, type DavObject } from './objects.js';
-import { overlaps, range, type Range } from './occurrences.js';
-import { objectHref, respond, statusResponse, type PropContext } from './props.js';
+import {
+  findCollection,
+  objectsOf,
+  type DavCollection,
+  type DavObject,
+  type ObjectIndex,
+} from './objects.js';
+import { occurrencesOf, overlaps, range, type Range } from './occurrences.js';
+import {
+  objectHref,
+  respond,
+  responseAroundData,
+  statusResponse,
+  type PropContext,
+} from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
 
-/**
- * Answers kept per family until its next write, at most REMEMBERED of them: a map of their own,
- * so clients asking many different questions (ever-new sync tokens) do not push the family's
- * other derived values (listings, the search index) out of the state's shared cache.
- */
-const REMEMBERED = 32;
-const answers = new WeakMap<FamilyState, { version: number; byQuestion: Map<string, string> }>();
-
-function remembered(state: FamilyState, question: string, answer: () => string): string {
-  let kept = answers.get(state);
-  if (!kept || kept.version !== state.version) {
-    kept = { version: state.version, byQuestion: new Map() };
-    answers.set(state, kept);
-  }
-  const hit = kept.byQuestion.get(question);
-  if (hit !== undefined) return hit;
-  const fresh = answer();
-  if (kept.byQuestion.size >= REMEMBERED)
-    kept.byQuestion.delete(kept.byQuestion.keys().next().value!);
-  kept.byQuestion.set(question, fresh);
-  return fresh;
+/** What a report reads, taken in one actor read: later parts of a long answer see the same. */
+interface Snapshot {
+  x: PropContext;
+  col: DavCollection;
+  index: ObjectIndex;
+  version: number;
+  tz: string;
+  /** The family's last durable change-log sequence when the report started. */
+  seq: number;
 }
 
 export async function handleReport(req: DavRequest): Promise<void> {
@@ -54,34 +55,47 @@ export async function handleReport(req: DavRequest): Promise<void> {
     });
   }
   const kind = `${body.ns}|${body.local}`;
-  // Clients ask the same question again and again (Home Assistant polls one window, phones the
-  // same ranges): an answer is kept until the family's next write, keyed by the request itself.
+  const now = req.services.now();
+  // An answer is kept until the family's next write, keyed by the request itself.
   const asked = createHash('sha256').update(req.body).digest('base64url');
-  const inner = await req.actor.read((state) =>
-    remembered(
-      state,
-      `${key}:${asked}:${hasScope(req.key, 'write')}:${req.services.now().getUTCFullYear()}`,
-      () => {
-        const col = findCollection(state, key);
-        if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
-        const x: PropContext = { req, state, token: syncToken(req, state) };
-        switch (kind) {
-          case `${CALDAV}|calendar-multiget`:
-            return multiget(body, col, x);
-          case `${CALDAV}|calendar-query`:
-            return query(body, col, x);
-          case `${DAV}|sync-collection`:
-            return sync(body, col, x);
-          default:
-            throw new CalDavError(403, `The report ${body.local} is not supported`, {
-              ns: DAV,
-              local: 'supported-report',
-            });
-        }
-      },
-    ),
-  );
-  multistatus(req, inner);
+  const question = `${key}:${asked}:${hasScope(req.key, 'write')}:${now.getUTCFullYear()}`;
+  const start = await req.actor.read((state): Snapshot | string => {
+    const hit = recall(state, question);
+    if (hit !== undefined) return hit;
+    const col = findCollection(state, key);
+    if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
+    return {
+      x: { req, state, token: syncToken(req, state) },
+      col,
+      index: objectsOf(state, col, now),
+      version: state.version,
+      tz: state.family.timezone,
+      seq: req.actor.lastDurableSeq,
+    };
+  });
+  if (typeof start === 'string') {
+    multistatus(req, start);
+    return;
+  }
+  const answer = new Answer();
+  switch (kind) {
+    case `${CALDAV}|calendar-multiget`:
+      await multiget(body, start, answer);
+      break;
+    case `${CALDAV}|calendar-query`:
+      await query(body, start, answer);
+      break;
+    case `${DAV}|sync-collection`:
+      await sync(body, start, answer);
+      break;
+    default:
+      throw new CalDavError(403, `The report ${body.local} is not supported`, {
+        ns: DAV,
+        local: 'supported-report',
+      });
+  }
+  remember(start.x.state, start.version, question, answer);
+  sendMultistatus(req.koa, answer);
 }
 
 /** The requested properties, with calendar-data's expand range when it asks for one. */
@@ -93,50 +107,82 @@ function requested(body: XmlElement): { props: QName[]; expand?: Range } {
   return { props, ...(expand ? { expand: range(expand) } : {}) };
 }
 
-function objectResponse(
+/**
+ * One object's response, added to the answer. Expanded, each occurrence is counted against the
+ * answer's budget as it is produced, and written in parts (escaped once per distinct part: the
+ * same long note comes back for every occurrence).
+ */
+async function addObject(
   obj: DavObject,
-  col: DavCollection,
+  s: Snapshot,
   props: QName[],
-  x: PropContext,
+  answer: Answer,
   expand?: Range,
-): string {
-  if (!expand || col.component !== 'VEVENT') return respond({ type: 'object', col, obj }, props, x);
-  const expanded: DavObject = {
-    ...obj,
-    ics: expandedIcs(x.state, obj.entry as EventRecord, expand),
-  };
-  return respond({ type: 'object', col, obj: expanded }, props, x);
+): Promise<void> {
+  const wantsData = props.some((p) => p.ns === CALDAV && p.local === 'calendar-data');
+  if (!expand || !wantsData || s.col.component !== 'VEVENT') {
+    answer.add(respond({ type: 'object', col: s.col, obj }, props, s.x));
+    return;
+  }
+  const ev = obj.entry as EventRecord;
+  const escaped = new Map<string, [string, number, number]>();
+  const data: string[] = [];
+  let length = 0;
+  let bytes = 0;
+  const parts = expandedParts(s.tz, obj.uid, ev, occurrencesOf(ev, expand, s.tz), () =>
+    answer.countOccurrences(1),
+  );
+  for (const part of parts) {
+    let e = escaped.get(part);
+    if (!e) {
+      const x = escapeXml(part);
+      e = [x, Buffer.byteLength(part), Buffer.byteLength(x)];
+      if (part.length > 200 && escaped.size < 1000) escaped.set(part, e);
+    }
+    length += e[1];
+    bytes += e[2];
+    if (answer.bytes + bytes > ANSWER_LIMITS.bytes)
+      throw tooMuch(`${ANSWER_LIMITS.bytes / 1024 / 1024} MiB`);
+    data.push(e[0]);
+    await answer.pause();
+  }
+  const { head, tail } = responseAroundData(
+    { type: 'object', col: s.col, obj },
+    props,
+    s.x,
+    length,
+  );
+  answer.add(head);
+  answer.addWritten(data, bytes);
+  answer.add(tail);
 }
 
-function multiget(body: XmlElement, col: DavCollection, x: PropContext): string {
+async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
   const { props, expand } = requested(body);
-  const index = objectsOf(x.state, col, x.req.services.now());
-  const prefix = objectHref(x.state.family.slug, col.collection.key, '');
-  return children(body, DAV, 'href')
-    .map((h) => {
-      const raw = h.text.trim();
-      let path = raw;
-      try {
-        path = decodeURIComponent(new URL(raw, 'http://x').pathname);
-      } catch {
-        /* answered 404 below */
-      }
-      const decodedPrefix = decodeURIComponent(prefix.slice(0, -4));
-      const name =
-        path.startsWith(decodedPrefix) && path.endsWith('.ics')
-          ? path.slice(decodedPrefix.length, -4)
-          : undefined;
-      const obj = name === undefined ? undefined : index.byName.get(name);
-      return obj
-        ? objectResponse(obj, col, props, x, expand)
-        : statusResponse(raw, '404 Not Found');
-    })
-    .join('');
+  const prefix = objectHref(s.x.state.family.slug, s.col.collection.key, '');
+  const decodedPrefix = decodeURIComponent(prefix.slice(0, -4));
+  for (const h of children(body, DAV, 'href')) {
+    const raw = h.text.trim();
+    let path = raw;
+    try {
+      path = decodeURIComponent(new URL(raw, 'http://x').pathname);
+    } catch {
+      /* answered 404 below */
+    }
+    const name =
+      path.startsWith(decodedPrefix) && path.endsWith('.ics')
+        ? path.slice(decodedPrefix.length, -4)
+        : undefined;
+    const obj = name === undefined ? undefined : s.index.byName.get(name);
+    if (obj) await addObject(obj, s, props, answer, expand);
+    else answer.add(statusResponse(raw, '404 Not Found'));
+    await answer.pause();
+  }
 }
 
 // ---- calendar-query ------------------------------------------------------------------------
 
-function query(body: XmlElement, col: DavCollection, x: PropContext): string {
+async function query(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
   const { props, expand } = requested(body);
   const filter = child(body, CALDAV, 'filter');
   const top = child(filter, CALDAV, 'comp-filter');
@@ -149,26 +195,20 @@ function query(body: XmlElement, col: DavCollection, x: PropContext): string {
   const inner = children(top, CALDAV, 'comp-filter');
   // Ranges are checked before any object is looked at, so a bad filter is refused on an empty calendar too.
   for (const f of inner) for (const tr of children(f, CALDAV, 'time-range')) range(tr);
-  const out: string[] = [];
-  for (const obj of objectsOf(x.state, col, x.req.services.now()).byName.values()) {
-    if (inner.every((f) => matchesComponent(f, obj, col, x.state)))
-      out.push(objectResponse(obj, col, props, x, expand));
+  for (const obj of [...s.index.byName.values()]) {
+    if (inner.every((f) => matchesComponent(f, obj, s.col, s.tz)))
+      await addObject(obj, s, props, answer, expand);
+    await answer.pause();
   }
-  return out.join('');
 }
 
-function matchesComponent(
-  f: XmlElement,
-  obj: DavObject,
-  col: DavCollection,
-  state: FamilyState,
-): boolean {
+function matchesComponent(f: XmlElement, obj: DavObject, col: DavCollection, tz: string): boolean {
   const name = f.attrs.name?.toUpperCase();
   const present = name === col.component;
   if (child(f, CALDAV, 'is-not-defined')) return !present;
   if (!present) return false;
   const tr = child(f, CALDAV, 'time-range');
-  if (tr && !overlaps(obj, col, range(tr), state)) return false;
+  if (tr && !overlaps(obj, col, range(tr), tz)) return false;
   for (const pf of children(f, CALDAV, 'prop-filter'))
     if (!matchesProp(pf, obj, col.component)) return false;
   // Nested comp-filters (VALARM) are not evaluated: the object is answered (a superset).
@@ -233,7 +273,8 @@ const RENDER_WIDE = new Set([
   'external_calendar.deleted',
 ]);
 
-function sync(body: XmlElement, col: DavCollection, x: PropContext): string {
+async function sync(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
+  const { col, x, index } = s;
   const tokenText = child(body, DAV, 'sync-token')?.text.trim() ?? '';
   const level = child(body, DAV, 'sync-level')?.text.trim();
   if (level && level !== '1')
@@ -242,58 +283,72 @@ function sync(body: XmlElement, col: DavCollection, x: PropContext): string {
       local: 'sync-traversal-supported',
     });
   const { props } = requested(body);
-  const index = objectsOf(x.state, col, x.req.services.now());
-  const all = () =>
-    [...index.byName.values()].map((o) => respond({ type: 'object', col, obj: o }, props, x));
   const tokenEl = d('sync-token', escapeXml(x.token));
-  if (!tokenText) return all().join('') + tokenEl;
+  const all = async () => {
+    for (const obj of [...index.byName.values()]) {
+      answer.add(respond({ type: 'object', col, obj }, props, x));
+      await answer.pause();
+    }
+    answer.add(tokenEl);
+  };
+  if (!tokenText) return all();
   const parsed = parseToken(tokenText, x.state);
-  const last = x.req.actor.lastDurableSeq;
-  if (!parsed || parsed.seq > last) {
+  if (!parsed || parsed.seq > s.seq) {
     throw new CalDavError(
       403,
       'This sync token was not issued for this collection or is no longer valid; sync again without one',
       { ns: DAV, local: 'valid-sync-token' },
     );
   }
-  if (!parsed.sameZone) return all().join('') + tokenEl;
-  // What changed since the token, from the change log.
-  const changed = new Set<string>();
-  let after = parsed.seq;
-  let wide = false;
-  while (after < last && !wide) {
-    const page = x.req.services.store.readLog(x.state.family.id, after, 1000);
-    if (!page.length) break;
-    for (const rec of page) {
-      if (RENDER_WIDE.has(rec.type)) wide = true;
-      if (
-        rec.type === 'collection.updated' &&
-        (rec.object as { key?: string }).key === col.collection.key
-      )
-        wide = true;
-      for (const o of [rec.object, rec.previous] as (
-        { id?: string; collectionKey?: string; calendarKey?: string } | undefined
-      )[]) {
-        if (o?.id && (o.collectionKey ?? o.calendarKey) === col.collection.key) changed.add(o.id);
-      }
-    }
-    after = page[page.length - 1].seq;
-    if (after - parsed.seq > SYNC_SCAN_MAX) wide = true;
-  }
-  if (wide) return all().join('') + tokenEl;
-  const out: string[] = [];
+  if (!parsed.sameZone) return all();
+  const changed = await changedSince(parsed.seq, s, answer);
+  if (changed === 'all') return all();
   const slug = x.state.family.slug;
   for (const id of changed) {
     const obj = index.byId.get(id);
-    if (obj) {
-      out.push(respond({ type: 'object', col, obj }, props, x));
-      continue;
+    if (obj) answer.add(respond({ type: 'object', col, obj }, props, x));
+    else {
+      const tomb = x.state.get<DavTombstone>(DAV_TOMBSTONES, id);
+      // The name the client knew it by: its own, or the id of one made through REST.
+      const name = tomb && tomb.collectionKey === col.collection.key ? tomb.name : id;
+      // A name taken again since is answered as it is now, above.
+      if (!index.byName.has(name))
+        answer.add(statusResponse(objectHref(slug, col.collection.key, name), '404 Not Found'));
     }
-    const tomb = x.state.get<DavTombstone>(DAV_TOMBSTONES, id);
-    // The name the client knew it by: its own, or the id of one made through REST.
-    const name = tomb && tomb.collectionKey === col.collection.key ? tomb.name : id;
-    if (index.byName.has(name)) continue; // the name was taken again since
-    out.push(statusResponse(objectHref(slug, col.collection.key, name), '404 Not Found'));
+    await answer.pause();
   }
-  return out.join('') + tokenEl;
+  answer.add(tokenEl);
+}
+
+/**
+ * The ids of the collection's records changed after `from` up to the snapshot, from the change
+ * log; 'all' when a change may alter every object or too much was written since.
+ */
+async function changedSince(
+  from: number,
+  s: Snapshot,
+  answer: Answer,
+): Promise<Set<string> | 'all'> {
+  const key = s.col.collection.key;
+  const changed = new Set<string>();
+  let after = from;
+  while (after < s.seq) {
+    const page = s.x.req.services.store.readLog(s.x.state.family.id, after, 1000);
+    if (!page.length) break;
+    for (const rec of page) {
+      if (rec.seq > s.seq) return changed;
+      if (RENDER_WIDE.has(rec.type)) return 'all';
+      if (rec.type === 'collection.updated' && (rec.object as { key?: string }).key === key)
+        return 'all';
+      for (const o of [rec.object, rec.previous] as (
+        { id?: string; collectionKey?: string; calendarKey?: string } | undefined
+      )[]) {
+        if (o?.id && (o.collectionKey ?? o.calendarKey) === key) changed.add(o.id);
+      }
+    }
+    after = page[page.length - 1].seq;
+    if (after - from > SYNC_SCAN_MAX) return 'all';
+    await answer.pause();
+  }
+  return changed;
 }

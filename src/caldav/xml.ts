@@ -1,11 +1,11 @@
 /**
- * WebDAV XML in and out. Request bodies are read with saxes, a small, maintained, strictly
- * conforming XML parser that resolves namespaces (WebDAV clients pick any prefix, or none) and
- * never expands entities a document declares: a body with a DOCTYPE is refused before any
- * element is read, so neither an external entity nor an entity bomb can cost anything.
- * Answers are written as text with every value escaped.
+ * WebDAV XML in and out. Request bodies are read by xmlRead.ts (namespaces resolved, no entity
+ * a document declares is ever expanded, stopped at the first limit); answers are written here as
+ * text with every value escaped.
  */
-import { SaxesParser } from 'saxes';
+import type { XmlElement } from './xmlRead.js';
+
+export { parseXml, XmlError, XML_LIMITS, type XmlElement } from './xmlRead.js';
 
 export const DAV = 'DAV:';
 export const CALDAV = 'urn:ietf:params:xml:ns:caldav';
@@ -21,76 +21,6 @@ const PREFIX: Record<string, string> = {
   [APPLE]: 'ic',
   [HOUSEHOLD]: 'h',
 };
-
-export interface XmlElement {
-  ns: string;
-  local: string;
-  attrs: Record<string, string>;
-  children: XmlElement[];
-  text: string;
-}
-
-export class XmlError extends Error {
-  override readonly name = 'XmlError';
-}
-
-/** Elements nested deeper than this are refused (no WebDAV body needs more than a handful). */
-const MAX_DEPTH = 64;
-const MAX_ELEMENTS = 20_000;
-
-/** Parses a request body into a tree of namespace-resolved elements. Throws XmlError. */
-export function parseXml(text: string): XmlElement {
-  const parser = new SaxesParser({ xmlns: true, position: false });
-  const stack: XmlElement[] = [];
-  let root: XmlElement | null = null;
-  let count = 0;
-  let failure: string | null = null;
-  parser.on('error', (e) => {
-    failure ??= e.message;
-  });
-  parser.on('doctype', () => {
-    failure ??= 'a DOCTYPE is not accepted';
-  });
-  parser.on('opentag', (node) => {
-    if (failure) return;
-    if (++count > MAX_ELEMENTS || stack.length >= MAX_DEPTH) {
-      failure = 'the XML body is too large or too deeply nested';
-      return;
-    }
-    const attrs: Record<string, string> = {};
-    for (const a of Object.values(node.attributes)) {
-      const attr = a as { local: string; uri: string; value: string };
-      if (!attr.uri) attrs[attr.local] = attr.value;
-    }
-    const el: XmlElement = {
-      ns: node.uri ?? '',
-      local: node.local ?? node.name,
-      attrs,
-      children: [],
-      text: '',
-    };
-    if (stack.length) stack[stack.length - 1].children.push(el);
-    else root = el;
-    stack.push(el);
-  });
-  parser.on('text', (t) => {
-    if (!failure && stack.length) stack[stack.length - 1].text += t;
-  });
-  parser.on('cdata', (t) => {
-    if (!failure && stack.length) stack[stack.length - 1].text += t;
-  });
-  parser.on('closetag', () => {
-    stack.pop();
-  });
-  try {
-    parser.write(text).close();
-  } catch (e) {
-    failure ??= (e as Error).message;
-  }
-  if (failure) throw new XmlError(`The XML body is not valid: ${failure.slice(0, 200)}`);
-  if (!root) throw new XmlError('The XML body has no element');
-  return root;
-}
 
 export function child(
   el: XmlElement | undefined,

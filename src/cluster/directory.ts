@@ -104,8 +104,8 @@ export class ReplicatedDirectory implements Pick<
       const { entry, result } = decide();
       if (!entry) return result;
       try {
-        const seq = await this.log.appendDirectory(entry, this.applied.directoryHead);
-        await this.applied.reached(seq);
+        const landed = await this.log.appendDirectory(entry, this.applied.directoryHead);
+        await this.applied.reached(landed.seq);
         return result;
       } catch (err) {
         if (!(err instanceof FencedError) || attempt >= ATTEMPTS) throw err;

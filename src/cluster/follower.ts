@@ -15,6 +15,11 @@
  * How far the follower got is a checkpoint of its own, written after directory entries and at
  * most every second otherwise; a restart re-applies from there (every entry applies twice
  * safely).
+ *
+ * An entry that does not count (log.ts: stored beside another that named the same last
+ * sequence, and came second) is passed over, as every other reader passes it over: the
+ * follower knows each subject's message before the one it reads (for a family's first message
+ * after a start, it asks JetStream once).
  */
 import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
@@ -22,7 +27,7 @@ import type { Store } from '../store/store.js';
 import { StoreWriteError } from '../store/errors.js';
 import { familyOfSubject } from './connection.js';
 import { applyDirectoryEntry, type AppliedUpTo, type DirectoryEntry } from './directory.js';
-import { SHARED_HEADER, type JetStreamLog, type LogEntry } from './log.js';
+import { counts, SHARED_HEADER, type Chained, type JetStreamLog, type LogEntry } from './log.js';
 import { CHECKPOINT } from './replicated.js';
 import { LOG_STREAM } from './connection.js';
 
@@ -42,6 +47,14 @@ export class Follower implements AppliedUpTo {
   private saveTimer: NodeJS.Timeout | null = null;
   /** Entries applied since start (a figure for /metrics). */
   applied = 0;
+  /** Entries passed over since start: they do not count (see above). */
+  ignored = 0;
+  /** Per subject: the stream sequence of its last message seen since start. */
+  private readonly lastOf = new Map<string, number>();
+  /** Recent messages' predecessors on their subject (for `before`), oldest first. */
+  private readonly recent = new Map<number, number>();
+  /** Writers waiting for the follower to reach their message. */
+  private pending: { seq: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly store: Store,
@@ -78,8 +91,15 @@ export class Follower implements AppliedUpTo {
     const messages = this.messages;
     this.running = (async () => {
       for await (const m of messages) {
+        const familyId = familyOfSubject(m.subject);
+        // The subject's message before this one, where the follower saw it.
+        const before = familyId === null ? this.head : this.lastOf.get(m.subject);
+        if (familyId !== null) this.lastOf.set(m.subject, m.seq);
+        this.remember(m.seq, before);
         try {
-          if (m.headers?.has(SHARED_HEADER)) await this.apply(m.subject, m.seq, m.data);
+          if (familyId === null) await this.applyDirectory(m.seq, m.data, before!);
+          else if (m.headers?.has(SHARED_HEADER))
+            await this.applyShared(familyId, m.seq, m.data, before);
         } catch (err) {
           // A message this node cannot apply must not stop the directory for good: say so loudly.
           this.logger.error({ err, streamSeq: m.seq }, 'could not apply a replicated entry');
@@ -92,18 +112,34 @@ export class Follower implements AppliedUpTo {
     this.saveTimer.unref();
   }
 
-  private async apply(subject: string, seq: number, data: Uint8Array): Promise<void> {
-    const familyId = familyOfSubject(subject);
-    const text = new TextDecoder().decode(data);
-    if (familyId === null) {
-      await applyDirectoryEntry(this.store, JSON.parse(text) as DirectoryEntry);
-      this.head = seq;
+  private async applyDirectory(seq: number, data: Uint8Array, before: number): Promise<void> {
+    const entry = JSON.parse(new TextDecoder().decode(data)) as DirectoryEntry & Chained;
+    if (counts(entry, before)) {
+      await applyDirectoryEntry(this.store, entry);
       this.applied += 1;
-      await this.save(seq);
+    } else this.ignored += 1;
+    // The head is the subject's last message, counted or not: what the next append names.
+    this.head = seq;
+    await this.save(seq);
+  }
+
+  /** A family batch's parts every node keeps (see the top). */
+  private async applyShared(
+    familyId: string,
+    seq: number,
+    data: Uint8Array,
+    before: number | undefined,
+  ): Promise<void> {
+    const entry = JSON.parse(new TextDecoder().decode(data)) as LogEntry;
+    if (entry.kind !== 'batch') return;
+    const valid =
+      before !== undefined || entry.prev === undefined
+        ? counts(entry, before ?? 0)
+        : await this.log.countsAt(familyId, seq, entry.prev);
+    if (!valid) {
+      this.ignored += 1;
       return;
     }
-    const entry = JSON.parse(text) as LogEntry;
-    if (entry.kind !== 'batch') return;
     const { indexes, family, settlesQueuedUpdate } = entry.batch;
     if (!indexes?.length && !family && settlesQueuedUpdate === undefined) return;
     const store = this.store;
@@ -123,6 +159,41 @@ export class Follower implements AppliedUpTo {
       // Refused by the guard: the node's own catch-up applied this batch already.
       if (!(err instanceof StoreWriteError) || guard()) throw err;
     }
+  }
+
+  /** How many recent messages' predecessors are kept: writers ask about their own, at once. */
+  private static readonly RECENT = 4096;
+
+  private remember(seq: number, before: number | undefined): void {
+    if (before !== undefined) this.recent.set(seq, before);
+    if (this.recent.size > Follower.RECENT) {
+      const oldest = this.recent.keys().next().value;
+      if (oldest !== undefined) this.recent.delete(oldest);
+    }
+    if (!this.pending.length) return;
+    const due = this.pending.filter((p) => p.seq <= seq);
+    this.pending = this.pending.filter((p) => p.seq > seq);
+    for (const p of due) p.resolve();
+  }
+
+  /**
+   * The stream sequence of the message before `streamSeq` on its subject (log.ts,
+   * `Predecessors`), waiting up to `waitMs` for the follower to read that far.
+   */
+  async before(_subject: string, streamSeq: number, waitMs: number): Promise<number | null> {
+    if (this.processed < streamSeq && !this.recent.has(streamSeq)) {
+      let timer: NodeJS.Timeout | undefined;
+      let waiting: { seq: number; resolve: () => void } | undefined;
+      await new Promise<void>((resolve) => {
+        waiting = { seq: streamSeq, resolve };
+        this.pending.push(waiting);
+        timer = setTimeout(resolve, waitMs);
+        timer.unref();
+      });
+      clearTimeout(timer);
+      this.pending = this.pending.filter((p) => p !== waiting);
+    }
+    return this.recent.get(streamSeq) ?? null;
   }
 
   private settle(): void {

@@ -26,7 +26,8 @@ export function clusterFront(
 ): DoorMiddleware {
   const secret = cluster.config.secret;
   const clock = () => Date.now();
-  const accept = acceptForwarded(secret, clock, limit);
+  const accept = acceptForwarded({ secret, node: cluster.nodeName, now: clock, limitBytes: limit });
+  const envelope = Object.values(FORWARD_HEADERS);
   // An owner that has not begun to answer within two lease times is likely paused or gone: by
   // then its lease has lapsed and the caller's retry finds the family's next owner.
   const timeoutMs = Math.min(FORWARD_TIMEOUT_MS, 2 * cluster.config.leaseSeconds * 1000);
@@ -46,7 +47,8 @@ export function clusterFront(
     }
   };
   return async (ctx, next) => {
-    if (ctx.get(FORWARD_HEADERS.node)) {
+    // Any of the forward headers makes it a forward: served only if the whole envelope holds.
+    if (envelope.some((n) => ctx.req.headers[n] !== undefined)) {
       cluster.forwards.received += 1;
       await accept(ctx, next);
       return;

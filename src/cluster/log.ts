@@ -5,7 +5,23 @@
  * every family's messages). Every append names the subject's last JetStream sequence the writer
  * saw (`Nats-Expected-Last-Subject-Sequence`): a writer that is behind — a node that lost its
  * lease while another appended — is refused, never appends beside the new owner.
+ *
+ * That check is not enough on its own. nats-server 2.9 makes it against the messages it has
+ * stored, not those it is still replicating: two appends naming the same last sequence that
+ * arrive close together (a retry after a timed-out acknowledgement while the first attempt was
+ * still in flight; an old owner's batch and a new owner's takeover) can both be stored — three
+ * sent at once on one connection were, every time. Two things close that:
+ *
+ * - each append's message id is its subject and expectation, and JetStream's deduplication,
+ *   which does count messages in flight, answers a second one as a duplicate;
+ * - since deduplication state need not survive a change of stream leader, the expectation also
+ *   travels in the entry (`prev`), and the log means, by construction, only the chain: an
+ *   entry counts (`valid`) when its `prev` is the stream sequence of the subject's message
+ *   right before it. One that does not is passed over by every reader (replicated.ts,
+ *   follower.ts), and its writer, which checks after the acknowledgement (`confirm`), is told
+ *   it lost. docs/scaling.md, "Exactly once".
  */
+import { randomUUID } from 'node:crypto';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import {
   DeliverPolicy,
@@ -19,21 +35,47 @@ import type { CommitBatch } from '../store/ports.js';
 import { DIRECTORY_SUBJECT, LOG_STREAM, familySubject } from './connection.js';
 
 /** One message of a family's subject. */
-export type LogEntry =
-  /** A commit batch: `lastSeq` is the family's change-log seq after it. */
-  | {
+export type LogEntry = (
+  | /** A commit batch: `lastSeq` is the family's change-log seq after it. */
+    {
       v: 1;
       kind: 'batch';
       node: string;
       lastSeq: number;
       batch: Omit<CommitBatch, 'expectedLastSeq'>;
     }
-  /** A node took the family: whoever appended before must now be refused (the fence). */
-  | { v: 1; kind: 'owner'; node: string; lastSeq: number };
+    /** A node took the family: whoever appended before must now be refused (the fence). */
+  | { v: 1; kind: 'owner'; node: string; lastSeq: number }
+) &
+  Chained;
+
+/** The chain an entry belongs to (see the top of this file). */
+export interface Chained {
+  /**
+   * The stream sequence of the subject's message the writer appended after (0: none), set by
+   * `append`. Absent in entries written before it was recorded: those always count.
+   */
+  prev?: number;
+}
 
 export interface StoredEntry {
   streamSeq: number;
   entry: LogEntry;
+  /** Whether the entry counts: false for one stored beside another with the same `prev`. */
+  valid: boolean;
+}
+
+/** Where an append landed. */
+export interface Appended {
+  /** The stream sequence of the entry that counts (an earlier attempt's, after a retry). */
+  seq: number;
+  /** Entries that do not count may follow it (repeats of it): the writer reads past them. */
+  more: boolean;
+}
+
+/** Whether an entry read right after `before` counts. */
+export function counts(entry: Chained, before: number): boolean {
+  return entry.prev === undefined || entry.prev === before;
 }
 
 /** The append was refused because someone else appended first (this writer is fenced). */
@@ -59,8 +101,26 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/**
+ * Who can tell which message of a subject came right before a given one without asking
+ * JetStream: the node's follower, which reads every message of the stream in order anyway.
+ */
+export interface Predecessors {
+  /**
+   * The stream sequence of the subject's message before the one at `streamSeq` (0: none), once
+   * the reader got that far; null when it cannot tell (it did not see the subject's earlier
+   * messages, or it did not get there within `waitMs`).
+   */
+  before(subject: string, streamSeq: number, waitMs: number): Promise<number | null>;
+}
+
+/** How long a writer waits for its follower before it asks JetStream itself. */
+const PREDECESSOR_WAIT_MS = 1_000;
+
 export class JetStreamLog {
   private readonly js: JetStreamClient;
+  /** Set once the node's follower runs (runtime.ts); without it, `confirm` reads. */
+  predecessors: Predecessors | null = null;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -103,9 +163,11 @@ export class JetStreamLog {
 
   /**
    * Appends one entry if the family's subject still ends at `expectedStreamSeq` (0: empty) and
-   * resolves with the entry's stream sequence once JetStream acknowledged it.
+   * resolves, once JetStream acknowledged it and it is known to count, with where it landed.
+   * One that was stored but does not count (another entry with the same expectation came
+   * first) is a FencedError, as a refused one is.
    */
-  append(familyId: string, entry: LogEntry, expectedStreamSeq: number): Promise<number> {
+  append(familyId: string, entry: LogEntry, expectedStreamSeq: number): Promise<Appended> {
     // Every node's follower reads every message; this header tells it whether the batch holds
     // anything for it (follower.ts), so it decodes only those.
     const shared =
@@ -123,18 +185,19 @@ export class JetStreamLog {
   }
 
   /** Appends a directory entry if the directory's subject still ends at `expectedStreamSeq`. */
-  appendDirectory(entry: unknown, expectedStreamSeq: number): Promise<number> {
+  appendDirectory(entry: object, expectedStreamSeq: number): Promise<Appended> {
     return this.appendTo(DIRECTORY_SUBJECT, entry, expectedStreamSeq, 'the directory');
   }
 
   private async appendTo(
     subject: string,
-    entry: unknown,
+    entry: object,
     expectedStreamSeq: number,
     what: string,
     shared = true,
-  ): Promise<number> {
-    const data = new TextEncoder().encode(JSON.stringify(entry));
+  ): Promise<Appended> {
+    const chained: Chained = { ...entry, prev: expectedStreamSeq };
+    const data = new TextEncoder().encode(JSON.stringify(chained));
     const hdrs = headers();
     if (shared) hdrs.set(SHARED_HEADER, '1');
     if (data.length > this.maxPayload) {
@@ -148,26 +211,106 @@ export class JetStreamLog {
       try {
         const ack = await this.js.publish(subject, data, {
           expect: { lastSubjectSequence: expectedStreamSeq, streamName: LOG_STREAM },
+          // One message per expectation: JetStream's deduplication (unlike its sequence check)
+          // counts messages still being replicated, so a second append naming the same last
+          // sequence within its window is answered as a duplicate instead of being stored.
+          msgID: this.messageId(subject, expectedStreamSeq),
           timeout: ATTEMPT_TIMEOUT_MS,
           headers: hdrs,
         });
-        return ack.seq;
+        if (ack.duplicate) return await this.ownEarlier(subject, expectedStreamSeq, data, what);
+        return await this.confirm(subject, expectedStreamSeq, ack.seq, data, what);
       } catch (err) {
+        if (err instanceof FencedError) throw err;
         if (err instanceof JetStreamApiError && err.code === WRONG_LAST_SEQUENCE) {
-          // A retry after a lost acknowledgement finds its own first attempt stored: success.
-          if (attempt > 0) {
-            const last = await this.lastEntry(subject);
-            const ours = last && last.streamSeq > expectedStreamSeq && sameBytes(last.data, data);
-            if (ours) return last.streamSeq;
-          }
+          // A retry after a lost acknowledgement may find its own first attempt: success.
+          if (attempt > 0) return await this.ownEarlier(subject, expectedStreamSeq, data, what);
           throw new FencedError(`${what}: another node appended to its log (${err.message})`);
         }
         // No stream leader for a moment (a server died, an election runs) or no answer: try
-        // again — the expected sequence makes a repeated append safe.
+        // again — the expectation and the chain make a repeated append safe.
         if (Date.now() >= deadline || this.nc.isClosed()) throw err;
         await new Promise((r) => setTimeout(r, 200));
       }
     }
+  }
+
+  /**
+   * Whether the entry acknowledged at `ackSeq` counts: it does when it is the subject's first
+   * message after `expected`. When that is a byte-for-byte earlier attempt of the same append,
+   * the earlier one counts (and this one is a repeat every reader ignores); when it is another
+   * writer's entry, this one lost.
+   */
+  private async confirm(
+    subject: string,
+    expected: number,
+    ackSeq: number,
+    data: Uint8Array,
+    what: string,
+  ): Promise<Appended> {
+    // Nothing at all was stored between: the common case costs no read.
+    if (ackSeq === expected + 1) return { seq: ackSeq, more: false };
+    // Other subjects' messages were: the follower, which reads them all, says what came
+    // before this one; only when it cannot tell, or this one does not follow, is JetStream read.
+    const before = await this.predecessors?.before(subject, ackSeq, PREDECESSOR_WAIT_MS);
+    if (before === expected) return { seq: ackSeq, more: false };
+    const first = await this.firstAfter(subject, expected);
+    if (first?.seq === ackSeq) return { seq: ackSeq, more: false };
+    if (first && sameBytes(first.data, data)) return { seq: first.seq, more: true };
+    if (!first) throw new Error(`${what}: the entry acknowledged at ${ackSeq} cannot be read back`);
+    throw new FencedError(
+      `${what}: another entry was stored after ${expected} first (at ${first.seq}); ` +
+        `this one (at ${ackSeq}) does not count`,
+    );
+  }
+
+  /**
+   * The append was answered as a duplicate, or refused after an earlier attempt: the entry
+   * that counts after `expected` is either this one's earlier attempt (success: entries may
+   * follow it) or another writer's (this one lost). The first one may still be on its way to
+   * the stream's leader's store: it is looked for a little while.
+   */
+  private async ownEarlier(
+    subject: string,
+    expected: number,
+    data: Uint8Array,
+    what: string,
+  ): Promise<Appended> {
+    let first = await this.firstAfter(subject, expected);
+    for (let i = 0; !first && i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      first = await this.firstAfter(subject, expected);
+    }
+    if (first && sameBytes(first.data, data)) return { seq: first.seq, more: true };
+    if (first) throw new FencedError(`${what}: another entry was appended after ${expected} first`);
+    // Answered as a duplicate of a message that never got stored (its replication failed):
+    // the next append with this expectation must not be answered the same way for the whole
+    // deduplication window. The chain still decides which one counts.
+    this.unusable.add(`${subject}:${expected}`);
+    throw new Error(`${what}: an append after ${expected} was answered but is not in the stream`);
+  }
+
+  /** Message ids answered for a message that was never stored (see `ownEarlier`). */
+  private readonly unusable = new Set<string>();
+
+  /** The message id of an append: its subject and expectation (see the top of this file). */
+  private messageId(subject: string, expected: number): string {
+    const id = `${subject}:${expected}`;
+    return this.unusable.has(id) ? `${id}:${randomUUID()}` : id;
+  }
+
+  /** The subject's first message after stream sequence `after`, if any. */
+  private async firstAfter(
+    subject: string,
+    after: number,
+  ): Promise<{ seq: number; data: Uint8Array } | null> {
+    // `next_by_subj` (2.9+): the first message of the subject at or after `seq`.
+    const query = { seq: after + 1, next_by_subj: subject } as unknown as { seq: number };
+    const m = await this.jsm.streams.getMessage(LOG_STREAM, query).catch((err: unknown) => {
+      if (err instanceof JetStreamApiError && err.code === NO_MESSAGE) return null;
+      throw err;
+    });
+    return m ? { seq: m.seq, data: m.data } : null;
   }
 
   private async lastEntry(
@@ -183,6 +326,14 @@ export class JetStreamLog {
   }
 
   /**
+   * Whether a family's entry stored at `streamSeq` with the given `prev` counts, for a reader
+   * that did not see the subject's message before it (the follower after a restart).
+   */
+  async countsAt(familyId: string, streamSeq: number, prev: number): Promise<boolean> {
+    return (await this.firstAfter(familySubject(familyId), prev))?.seq === streamSeq;
+  }
+
+  /**
    * The family's entries after stream sequence `after`, in order, up to the subject's last entry
    * as it is when the read starts. A short tail is read message by message (a direct read from
    * the stream's leader); a long one through one ordered consumer filtered to the family's
@@ -191,6 +342,19 @@ export class JetStreamLog {
    * the usual catch-up after a failover is short, and stays on the direct path.
    */
   async *read(familyId: string, after: number): AsyncGenerator<StoredEntry> {
+    // `after` is the subject's message right before the first one read (a reader's checkpoint
+    // is always one), so each entry's place in the chain is known as it is read.
+    let before = after;
+    for await (const { streamSeq, entry } of this.readAll(familyId, after)) {
+      yield { streamSeq, entry, valid: counts(entry, before) };
+      before = streamSeq;
+    }
+  }
+
+  private async *readAll(
+    familyId: string,
+    after: number,
+  ): AsyncGenerator<{ streamSeq: number; entry: LogEntry }> {
     const last = await this.lastStreamSeq(familyId);
     if (last <= after) return;
     if (last - after <= LONG_TAIL) {
@@ -213,18 +377,17 @@ export class JetStreamLog {
     }
   }
 
-  private async *readDirect(familyId: string, after: number): AsyncGenerator<StoredEntry> {
-    let seq = after + 1;
-    for (;;) {
-      // `next_by_subj` (2.9+): the first message of the subject at or after `seq`.
-      const query = { seq, next_by_subj: familySubject(familyId) } as unknown as { seq: number };
-      const m = await this.jsm.streams.getMessage(LOG_STREAM, query).catch((err: unknown) => {
-        if (err instanceof JetStreamApiError && err.code === NO_MESSAGE) return null;
-        throw err;
-      });
-      if (!m) return;
-      yield { streamSeq: m.seq, entry: m.json<LogEntry>() };
-      seq = m.seq + 1;
+  private async *readDirect(
+    familyId: string,
+    after: number,
+  ): AsyncGenerator<{ streamSeq: number; entry: LogEntry }> {
+    const subject = familySubject(familyId);
+    for (
+      let m = await this.firstAfter(subject, after);
+      m;
+      m = await this.firstAfter(subject, m.seq)
+    ) {
+      yield { streamSeq: m.seq, entry: JSON.parse(new TextDecoder().decode(m.data)) as LogEntry };
     }
   }
 

@@ -1,7 +1,8 @@
 /**
  * A cluster node's figures on /metrics (docs/scaling.md, "Operations"): whether it is connected,
  * how many families it owns, what it forwarded and received, takeovers, fenced appends and lost
- * leases, and how far its follower has applied the log. Counters are read from the runtime at
+ * leases, log entries passed over (log.ts: they do not count), and how far its follower has
+ * applied the log. Counters are read from the runtime at
  * scrape time.
  */
 import { Gauge, type Registry } from 'prom-client';
@@ -53,6 +54,11 @@ export function registerClusterMetrics(registry: Registry, cluster: ClusterRunti
     'household_cluster_lost_leases_total',
     'Leases this node lost at renewal',
     () => f().lostLeases,
+  );
+  gauge(
+    'household_cluster_ignored_entries_total',
+    'Log entries passed over: stored beside an earlier one that named the same last sequence',
+    () => f().ignoredEntries,
   );
   gauge(
     'household_cluster_followed_sequence',

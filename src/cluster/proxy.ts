@@ -17,7 +17,15 @@ import {
 } from 'node:http';
 import type Koa from 'koa';
 import { DoorError } from '../door/errors.js';
-import { FORWARD_HEADERS, signForward, verifyForward, type ForwardedRequest } from './forward.js';
+import {
+  FORWARD_HEADERS,
+  newNonce,
+  SeenNonces,
+  signedLines,
+  signForward,
+  verifyForward,
+  type ForwardRefusal,
+} from './forward.js';
 import { readRaw, replayBody } from '../door/body.js';
 
 /** How long the owner may take to answer with its headers before the caller gets a 503. */
@@ -58,21 +66,14 @@ function endToEnd(name: string, listed: Set<string>): boolean {
   return !HOP_BY_HOP.has(lower) && !listed.has(lower) && !lower.startsWith('proxy-');
 }
 
-/** The fields of a request the signature covers (src/cluster/forward.ts). */
-function signed(ctx: Koa.Context, requestId: string, body: Buffer): ForwardedRequest {
-  const one = (name: string) => {
-    const v = ctx.req.headers[name];
-    return typeof v === 'string' ? v : null;
-  };
-  return {
-    method: ctx.method,
-    url: ctx.originalUrl,
-    requestId,
-    idempotencyKey: one('idempotency-key'),
-    apiKey: one('x-api-key'),
-    authorization: one('authorization'),
-    body,
-  };
+/** The outgoing headers as flat name/value lines, as the owner will read them in `rawHeaders`. */
+function flatten(headers: OutgoingHttpHeaders): string[] {
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) flat.push(name, String(v));
+  }
+  return flat;
 }
 
 export interface ForwardTarget {
@@ -145,17 +146,27 @@ export function forwardTo(
   headers['x-forwarded-for'] = before ? `${String(before)}, ${peer}` : peer;
   headers['x-forwarded-proto'] = ctx.protocol;
   headers['x-forwarded-host'] = ctx.host;
+  const url = target.url.replace(/\/+$/, '') + ctx.originalUrl;
+  // Written here rather than by node:http, so that it is among the signed lines.
+  headers.host = new URL(url).host;
   const hasBody =
     opts.body.length > 0 ||
     incoming['content-length'] !== undefined ||
     incoming['transfer-encoding'] !== undefined;
-  if (hasBody) headers['content-length'] = String(opts.body.length);
+  const request = { method: ctx.method, url: ctx.originalUrl, body: opts.body };
+  const envelope = {
+    node: opts.node,
+    to: target.node,
+    at: opts.now(),
+    client: ctx.ip,
+    nonce: newNonce(),
+  };
   Object.assign(
     headers,
-    signForward(opts.secret, signed(ctx, requestId, opts.body), opts.node, opts.now()),
+    signForward(opts.secret, { ...request, headers: signedLines(flatten(headers)) }, envelope),
   );
+  if (hasBody) headers['content-length'] = String(opts.body.length);
 
-  const url = target.url.replace(/\/+$/, '') + ctx.originalUrl;
   const timeoutMs = opts.timeoutMs ?? FORWARD_TIMEOUT_MS;
   const res = ctx.res;
 
@@ -207,52 +218,85 @@ export function forwardTo(
 
 const SPELLED: Record<string, string> = {
   [FORWARD_HEADERS.node]: 'X-Household-Forwarded-By',
+  [FORWARD_HEADERS.to]: 'X-Household-Forwarded-To',
   [FORWARD_HEADERS.at]: 'X-Household-Forwarded-At',
+  [FORWARD_HEADERS.client]: 'X-Household-Forwarded-Client',
+  [FORWARD_HEADERS.nonce]: 'X-Household-Forward-Nonce',
   [FORWARD_HEADERS.signature]: 'X-Household-Forward-Signature',
 };
 
-/** Why a forward header is refused. */
-const REFUSALS = {
-  missing: 'is missing (X-Household-Forwarded-By, -At and -Signature come together)',
-  stale: 'is more than 30 seconds away from this node’s clock',
-  signature: 'does not match the request (another secret, or the request was edited)',
-} as const;
+/** Why a forward is refused, and the header that says so. */
+const REFUSALS: Record<ForwardRefusal, { header: string | null; message: string }> = {
+  missing: {
+    header: null,
+    message: 'is missing (the six X-Household-Forward* headers come together)',
+  },
+  stale: {
+    header: FORWARD_HEADERS.at,
+    message: 'is more than 30 seconds away from this node’s clock',
+  },
+  signature: {
+    header: FORWARD_HEADERS.signature,
+    message: 'does not match the request (another secret, or the request was edited on its way)',
+  },
+  elsewhere: { header: FORWARD_HEADERS.to, message: 'names another node' },
+  replayed: {
+    header: FORWARD_HEADERS.nonce,
+    message: 'was used before: a forwarded request is served once',
+  },
+};
+
+export interface AcceptOptions {
+  /** `cluster.secret`. */
+  secret: string;
+  /** This node's name: a forward meant for another node is refused. */
+  node: string;
+  now: () => number;
+  /** The body limit (`server.bodyLimitBytes`). */
+  limitBytes: number;
+}
+
+function refusal(ctx: Koa.Context, why: ForwardRefusal): DoorError {
+  const names = Object.values(FORWARD_HEADERS);
+  const named =
+    REFUSALS[why].header ?? names.find((n) => typeof ctx.req.headers[n] !== 'string') ?? names[0];
+  const header = SPELLED[named];
+  const message = REFUSALS[why].message;
+  return new DoorError('unauthorized', `This forwarded request is refused: ${header} ${message}`, {
+    issues: [{ path: ['header', header], message }],
+  });
+}
 
 /**
  * The owner's side: a request without the forward headers passes untouched; one with any of
- * them is served only when its signature holds, and then carries `ctx.state.forwardedBy`
- * (the sending node), so it is never forwarded again. Its body is read (at most
- * `limitBytes`), checked against the signature, and replayed for the readers after this.
+ * them is served only when its signature holds, it is meant for this node and its nonce is
+ * new. It then carries `ctx.state.forwardedBy` (the sending node), so it is never forwarded
+ * again, and the client's address the sending node signed as `ctx.ip`, so per-address limits
+ * and the request log name the client, not the node. Its body is read (at most `limitBytes`),
+ * checked against the signature, and replayed for the readers after this.
  */
-export function acceptForwarded(
-  secret: string,
-  now: () => number,
-  limitBytes: number,
-): Koa.Middleware {
+export function acceptForwarded(opts: AcceptOptions): Koa.Middleware {
   const names = Object.values(FORWARD_HEADERS);
+  const nonces = new SeenNonces();
   return async (ctx, next) => {
     if (!names.some((n) => ctx.req.headers[n] !== undefined)) {
       await next();
       return;
     }
-    const body = await readRaw(ctx, limitBytes);
-    const requestId = ctx.get('x-request-id');
-    const check = verifyForward(secret, signed(ctx, requestId, body), ctx.req.headers, now());
-    if (!check.ok) {
-      const header =
-        check.why === 'stale'
-          ? SPELLED[FORWARD_HEADERS.at]
-          : check.why === 'missing'
-            ? SPELLED[names.find((n) => typeof ctx.req.headers[n] !== 'string') ?? names[2]]
-            : SPELLED[FORWARD_HEADERS.signature];
-      throw new DoorError(
-        'unauthorized',
-        `This forwarded request is refused: ${header} ${REFUSALS[check.why]}`,
-        { issues: [{ path: ['header', header], message: REFUSALS[check.why] }] },
-      );
-    }
+    const body = await readRaw(ctx, opts.limitBytes);
+    const request = {
+      method: ctx.method,
+      url: ctx.originalUrl,
+      headers: signedLines(ctx.req.rawHeaders),
+      body,
+    };
+    const now = opts.now();
+    const check = verifyForward(opts.secret, request, ctx.req.headers, now, opts.node);
+    if (!check.ok) throw refusal(ctx, check.why);
+    if (!nonces.first(check.envelope.nonce, now)) throw refusal(ctx, 'replayed');
     replayBody(ctx, body);
-    ctx.state.forwardedBy = check.node;
+    ctx.state.forwardedBy = check.envelope.node;
+    if (check.envelope.client) ctx.request.ip = check.envelope.client;
     await next();
   };
 }

@@ -13,7 +13,7 @@
 import { StoreWriteError } from '../store/errors.js';
 import { OwnedElsewhere } from '../family/ownership.js';
 import type { BatchCommits, CommitBatch, LogReads } from '../store/ports.js';
-import { FencedError, type JetStreamLog, type LogEntry } from './log.js';
+import { FencedError, type Appended, type JetStreamLog, type LogEntry } from './log.js';
 import type { HeldLease, Leases } from './lease.js';
 
 /** The checkpoint consumer name of the applied JetStream stream sequence. */
@@ -25,6 +25,8 @@ export interface ReplicationStats {
   appends: number;
   fenced: number;
   replayed: number;
+  /** Entries read and passed over: stored beside another with the same expectation. */
+  ignored: number;
   takeovers: number;
 }
 
@@ -40,7 +42,13 @@ export class ReplicatedCommits implements BatchCommits {
   /** Takeovers under way, so that concurrent first requests of a family share one. */
   private readonly taking = new Map<string, Promise<HeldLease | null>>();
   events: OwnershipEvents = { taken: () => undefined, lost: () => undefined };
-  readonly stats: ReplicationStats = { appends: 0, fenced: 0, replayed: 0, takeovers: 0 };
+  readonly stats: ReplicationStats = {
+    appends: 0,
+    fenced: 0,
+    replayed: 0,
+    ignored: 0,
+    takeovers: 0,
+  };
 
   constructor(
     private readonly local: LocalStore,
@@ -80,8 +88,10 @@ export class ReplicatedCommits implements BatchCommits {
       const head = await this.catchUp(familyId);
       const lastSeq = this.local.lastSeq(familyId);
       const entry: LogEntry = { v: 1, kind: 'owner', node: this.node, lastSeq };
-      const seq = await this.log.append(familyId, entry, head);
-      await this.local.commit(familyId, { checkpoints: [{ consumer: CHECKPOINT, seq }] });
+      const landed = await this.log.append(familyId, entry, head);
+      const checkpoint = { consumer: CHECKPOINT, seq: landed.seq };
+      await this.local.commit(familyId, { checkpoints: [checkpoint] });
+      if (landed.more) await this.pastRepeats(familyId);
       this.stats.takeovers += 1;
       this.events.taken(familyId);
     }).catch((err: unknown) => {
@@ -102,18 +112,43 @@ export class ReplicatedCommits implements BatchCommits {
 
   /** Applies every entry of the family's log this node's LMDB lacks; the subject's head. */
   async catchUp(familyId: string): Promise<number> {
+    return (await this.apply(familyId)).head;
+  }
+
+  /**
+   * Applies the entries after this node's checkpoint. Those that do not count (log.ts: stored
+   * beside another with the same expectation) are passed over, the checkpoint moving past
+   * them. Says how many that count another node wrote.
+   */
+  private async apply(familyId: string): Promise<{ head: number; foreign: number }> {
     let head = this.local.getCheckpoint(CHECKPOINT, familyId);
-    for await (const { streamSeq, entry } of this.log.read(familyId, head)) {
+    let foreign = 0;
+    for await (const { streamSeq, entry, valid } of this.log.read(familyId, head)) {
       const checkpoint = { consumer: CHECKPOINT, seq: streamSeq };
       const batch: CommitBatch =
-        entry.kind === 'batch'
+        valid && entry.kind === 'batch'
           ? { ...entry.batch, checkpoints: [...(entry.batch.checkpoints ?? []), checkpoint] }
           : { checkpoints: [checkpoint] };
       await this.local.commit(familyId, batch);
       head = streamSeq;
-      this.stats.replayed += 1;
+      if (valid) this.stats.replayed += 1;
+      else this.stats.ignored += 1;
+      if (valid && entry.node !== this.node) foreign += 1;
     }
-    return head;
+    return { head, foreign };
+  }
+
+  /**
+   * After an append whose earlier attempt is the one that counts: reads past the repeats that
+   * follow it, so the next append names the subject's real head. An entry of another node
+   * among them means that node took the family meanwhile: this one lost it.
+   */
+  private async pastRepeats(familyId: string): Promise<void> {
+    const { foreign } = await this.apply(familyId);
+    if (foreign > 0) {
+      this.leases.drop(familyId);
+      this.events.lost(familyId);
+    }
   }
 
   /**
@@ -143,9 +178,9 @@ export class ReplicatedCommits implements BatchCommits {
       const lastSeq = rest.log?.length ? rest.log[rest.log.length - 1].seq : last;
       const entry: LogEntry = { v: 1, kind: 'batch', node: this.node, lastSeq, batch: rest };
       const head = this.local.getCheckpoint(CHECKPOINT, familyId);
-      let seq: number;
+      let landed: Appended;
       try {
-        seq = await this.log.append(familyId, entry, head);
+        landed = await this.log.append(familyId, entry, head);
       } catch (err) {
         if (err instanceof FencedError) {
           this.stats.fenced += 1;
@@ -157,9 +192,10 @@ export class ReplicatedCommits implements BatchCommits {
         throw new StoreWriteError('failed', why, err);
       }
       this.stats.appends += 1;
-      const checkpoint = { consumer: CHECKPOINT, seq };
+      const checkpoint = { consumer: CHECKPOINT, seq: landed.seq };
       const checkpoints = [...(rest.checkpoints ?? []), checkpoint];
       await this.local.commit(familyId, { ...rest, checkpoints });
+      if (landed.more) await this.pastRepeats(familyId);
     });
   }
 

@@ -94,6 +94,8 @@ export class ClusterRuntime implements Ownership {
     try {
       const follower = new Follower(local, node.log, logger);
       await follower.start();
+      // Appends learn from the follower which message came before theirs (log.ts, `confirm`).
+      node.log.predecessors = follower;
       await follower.reached(await node.log.head());
       const directory = new ReplicatedDirectory(local, node.log, follower);
       const runtime = new ClusterRuntime(config, node, follower, directory, local, now);
@@ -204,6 +206,7 @@ export class ClusterRuntime implements Ownership {
       takeovers: stats.takeovers,
       fenced: stats.fenced,
       lostLeases: this.node.lostLeases,
+      ignoredEntries: stats.ignored + this.follower.ignored,
       followedSequence: this.follower.position,
     };
   }
@@ -252,6 +255,11 @@ export class ClusterRuntime implements Ownership {
   async halt(): Promise<void> {
     this.node.stopRenewing();
     await this.node.nc.close();
+  }
+
+  /** Renews held leases again (after `releaseAll`: a node that gave up its families goes on). */
+  resumeRenewing(): void {
+    this.node.resumeRenewing();
   }
 
   /** Gives up every held lease (an orderly stop: the others need not wait for them to expire). */

@@ -61,6 +61,7 @@ export type ErrorKind =
   | 'unsupported_media_type'
   | 'idempotency_mismatch'
   | 'in_progress'
+  | 'answer_too_large'
   // Outside services (UpstreamError kinds).
   | 'upstream_failed'
   | 'upstream_timeout'
@@ -122,6 +123,13 @@ export const ERROR_TABLE = {
     status: 422,
     code: 'idempotency_mismatch',
     message: 'This Idempotency-Key was used with a different request',
+  },
+  // An answer past the limits a door keeps to (CalDAV's REPORT and PROPFIND, RFC 5323 §5.17:
+  // 507 with DAV:number-of-matches-within-limits): the client asks for less; waiting helps not.
+  answer_too_large: {
+    status: 507,
+    code: 'insufficient_storage',
+    message: 'The answer would be larger than this server gives; ask for less',
   },
   in_progress: {
     status: 409,

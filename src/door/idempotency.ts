@@ -4,7 +4,8 @@
  * itself — so a crash can never leave a change without its answer, and a retry after a crash
  * is answered, not applied twice. A repeat with the same method, path and body gets the kept
  * answer with `Idempotent-Replayed: true`; the same key with a different request → 422; a
- * repeat while the first is still running → 409.
+ * repeat while the first is still running → 409. Whether a request is a repeat is settled by
+ * the family actor where the write is decided; the look here is the fast path (see below).
  *
  * Only answers of requests that changed something are kept (Stripe's rule): a request refused
  * by validation or by the family's rules changed nothing, so a retry is simply decided again,
@@ -20,11 +21,12 @@ import type Koa from 'koa';
 import { Invalid } from '../domain/shared/errors.js';
 import { DoorError } from './errors.js';
 import type { IdempotencyRecords } from '../store/ports.js';
+import type { FamilyInfo, IdempotencyRecord, IdempotencyWrite } from '../store/types.js';
+import { apiKeySecret } from '../family/keys.js';
+import { AnsweredBefore, AnswerInFlight, type KeptAnswer } from '../family/repeats.js';
 import type { DoorMiddleware, IdempotencyIntent } from './state.js';
 
 export type { IdempotencyIntent };
-import type { IdempotencyRecord, IdempotencyWrite } from '../store/types.js';
-import { apiKeySecret } from '../family/keys.js';
 import {
   fingerprintOf,
   openAnswer,
@@ -77,6 +79,8 @@ function replayBody(prior: IdempotencyRecord, keys: ReplayKeys): unknown {
   return prior.sealed === undefined ? undefined : openAnswer(keys, prior.status, prior.sealed);
 }
 
+const STILL_RUNNING = 'A request with this Idempotency-Key is still being processed';
+
 /** Whose answers a request's Idempotency-Key is scoped to, and the secret they seal under. */
 export interface IdempotencyScope {
   /** An API key's id, or another caller's own namespace (`display:<id>`). */
@@ -85,15 +89,29 @@ export interface IdempotencyScope {
   secret: string;
 }
 
+/** A kept answer, to be sent again with `Idempotent-Replayed: true`. */
+export interface Replay {
+  status: number;
+  body: unknown;
+}
+
 /** What a request with an Idempotency-Key finds: its kept answer, or the way to keep one. */
 export type IdempotencyOpening =
-  { replay: { status: number; body: unknown } } | { intent: IdempotencyIntent; close: () => void };
+  | { replay: Replay }
+  | {
+      intent: IdempotencyIntent;
+      /** Must be called when the request ends. */
+      close: () => void;
+      /** The replay of a record the family actor found after all (`repeatOf`); 422 may throw. */
+      repeat: (prior: IdempotencyRecord) => Replay;
+    };
 
 /**
  * The Idempotency-Key rules for any caller: a kept answer is replayed (422 when the key came
  * with another request), a request still running under the same key is refused (409), else
  * the request goes on with an intent to keep its answer; `close` must be called when it ends.
  * The REST middleware below scopes keys to the API key; a display's actions to the display.
+ * The look at the store here is a fast path: the family actor decides for certain (`repeatOf`).
  */
 export type IdempotencyGate = (
   ctx: Koa.Context,
@@ -114,14 +132,8 @@ export function idempotencyGate(
     const keys = replayKeys(secret, keyId, idemKey);
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
     const slot = `${keyId}\u0000${keys.slot}`;
-    if (inFlight.has(slot)) {
-      throw new DoorError(
-        'in_progress',
-        'A request with this Idempotency-Key is still being processed',
-      );
-    }
-    const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
-    if (prior) {
+    if (inFlight.has(slot)) throw new DoorError('in_progress', STILL_RUNNING);
+    const repeat = (prior: IdempotencyRecord): Replay => {
       // Records from before sealing kept the request's plain SHA-256 (see IdempotencyRecord).
       const expected = prior.withheld
         ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
@@ -134,20 +146,60 @@ export function idempotencyGate(
       }
       const body = replayBody(prior, keys);
       if (body === null) throw new Error('a kept idempotent answer did not open with its own keys');
-      return { replay: { status: prior.status, body } };
-    }
+      return { status: prior.status, body };
+    };
+    const prior = store.getIdempotency(keyId, keys.slot, now().getTime());
+    if (prior) return { replay: repeat(prior) };
     inFlight.add(slot);
     const expiresAt = now().getTime() + IDEMPOTENCY_TTL_MS;
     return {
       intent: { keyId, fingerprint, expiresAt, keys },
       close: () => inFlight.delete(slot),
+      repeat,
     };
   };
 }
 
+/** How the family actor keeps an answer under the intent's key (src/family/repeats.ts). */
+export function keptUnder<A>(
+  intent: IdempotencyIntent,
+  keep: (answer: A) => IdempotencyWrite | null,
+  repeatCheck = true,
+): KeptAnswer<A> {
+  return { keyId: intent.keyId, slot: intent.keys.slot, repeatCheck, keep };
+}
+
+/**
+ * What the family actor's verdict on a repeat answers (src/family/repeats.ts): the kept answer
+ * of AnsweredBefore (or 422), 409 for AnswerInFlight; null for any other error.
+ */
+export function repeatOf(
+  err: unknown,
+  opened: Extract<IdempotencyOpening, { intent: IdempotencyIntent }>,
+): Replay | null {
+  if (err instanceof AnsweredBefore) return opened.repeat(err.record);
+  if (err instanceof AnswerInFlight) throw new DoorError('in_progress', STILL_RUNNING);
+  return null;
+}
+
+function sendReplay(ctx: Koa.Context, replay: Replay): void {
+  ctx.status = replay.status;
+  ctx.body = replay.body;
+  ctx.set('Idempotent-Replayed', 'true');
+}
+
+/**
+ * The REST middleware. `ready` waits until this process may run the family (on a cluster node:
+ * the takeover caught its copy up with the family's log), so that the store the gate then
+ * looks at holds every answer the log holds — a repeat is answered before its handler reads
+ * anything (a handler that refuses a taken name first would otherwise answer a retry 409).
+ * The authority is the family actor, which checks again where the write is decided, against
+ * the batch in flight too; its verdict is answered here the same way.
+ */
 export function idempotency(
   store: Pick<IdempotencyRecords, 'getIdempotency'>,
   now: () => Date,
+  ready: (family: FamilyInfo) => Promise<unknown> = () => Promise.resolve(),
 ): DoorMiddleware {
   const gate = idempotencyGate(store, now);
   return async (ctx, next) => {
@@ -160,16 +212,16 @@ export function idempotency(
     const secret = apiKeySecret(presented) ?? presented;
     if (!secret)
       throw new Error("an idempotent answer can only be sealed under the caller's secret");
+    await ready(ctx.state.caller!.family);
     const opened = gate(ctx, { keyId: ctx.state.caller!.keyId, secret }, idemKey);
-    if ('replay' in opened) {
-      ctx.status = opened.replay.status;
-      ctx.body = opened.replay.body;
-      ctx.set('Idempotent-Replayed', 'true');
-      return;
-    }
+    if ('replay' in opened) return sendReplay(ctx, opened.replay);
     ctx.state.idempotency = opened.intent;
     try {
       await next();
+    } catch (err) {
+      const replay = repeatOf(err, opened);
+      if (!replay) throw err;
+      sendReplay(ctx, replay);
     } finally {
       opened.close();
     }

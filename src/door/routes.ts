@@ -11,7 +11,7 @@ import type { FamilyActor } from '../family/actor.js';
 import type { Caller as ChangeCaller } from '../domain/shared/state.js';
 import { authenticate } from './auth.js';
 import { jsonBody } from './body.js';
-import { idempotency, keptAnswer, type IdempotencyIntent } from './idempotency.js';
+import { idempotency, keptAnswer, keptUnder, type IdempotencyIntent } from './idempotency.js';
 import { failedCredentials, publicRateLimit, rateLimit } from './limits.js';
 import {
   fullPath,
@@ -34,7 +34,8 @@ export function routeRouter<S extends CoreServices>(
   const limits = services.limits;
   const limit = rateLimit(limits);
   const publicLimit = publicRateLimit(limits);
-  const idem = idempotency(services.store, services.now);
+  // A repeat is looked for once the family runs here (a cluster takeover caught it up).
+  const idem = idempotency(services.store, services.now, (family) => services.registry.get(family));
   const body = jsonBody(services.config.server.bodyLimitBytes);
   const auth = {
     credentials: services.credentials,
@@ -138,7 +139,9 @@ function answer(ctx: DoorContext, result: unknown, okStatus: number, produces?: 
 
 /**
  * The family as a handler sees it: the actor bound to the caller and the request's
- * Idempotency-Key.
+ * Idempotency-Key. The actor decides whether a command repeats an answered request; once one
+ * command of this request kept its answer, the request's later commands replace that answer
+ * instead of being taken for repeats of it.
  */
 function familyHandle(
   actor: FamilyActor,
@@ -152,21 +155,31 @@ function familyHandle(
     ...(caller.keyName !== undefined ? { keyName: caller.keyName } : {}),
     ...(caller.grantId ? { grantId: caller.grantId } : {}),
   };
+  let keptOwn = false;
   return {
     info: actor.family,
     read: (fn) => actor.read(fn),
-    execute: (command, answer) =>
-      actor.execute(command, who, {
+    execute: async (command, answer) => {
+      let keeping = false;
+      const idempotency =
+        intent &&
+        keptUnder(
+          intent,
+          (a: unknown) => {
+            keeping = true;
+            return isWithStatus(a)
+              ? keptAnswer(intent, a.status, a.body)
+              : keptAnswer(intent, okStatus, a);
+          },
+          !keptOwn,
+        );
+      const result = await actor.execute(command, who, {
         ...(answer ? { answer } : {}),
-        ...(intent
-          ? {
-              idempotency: (a: unknown) =>
-                isWithStatus(a)
-                  ? keptAnswer(intent, a.status, a.body)
-                  : keptAnswer(intent, okStatus, a),
-            }
-          : {}),
-      }),
+        ...(idempotency ? { idempotency } : {}),
+      });
+      if (keeping) keptOwn = true;
+      return result;
+    },
   };
 }
 

@@ -21,6 +21,7 @@ import type {
   BatchCommits,
   CommitBatch,
   Directory,
+  IdempotencyRecords,
   LogReads,
 } from '../store/ports.js';
 import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
@@ -42,12 +43,14 @@ import { seedRecords } from '../domain/areas.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 import { applyDecision } from '../domain/shared/decision.js';
 import { assertStorable } from './storable.js';
+import { AnsweredBefore, AnswerInFlight, slotOf, type KeptAnswer } from './repeats.js';
 
 export interface ActorDeps {
   /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
   store: BatchCommits &
     LogReads &
     AgendaReads &
+    Pick<IdempotencyRecords, 'getIdempotency'> &
     Pick<Directory, 'getFamily' | 'lookupIndex' | 'queuedFamilyUpdate'>;
   now: () => Date;
   newId: IdGenerator;
@@ -68,8 +71,12 @@ export interface ExecuteOptions<R, A> {
    * may show the change-log records the command made (a display's action answers its change).
    */
   answer?: (result: R, state: FamilyState, log: readonly ChangeRecord[]) => A;
-  /** An idempotency record for the answer, committed in the same transaction as the change. */
-  idempotency?: (answer: A) => IdempotencyWrite | null;
+  /**
+   * The request's Idempotency-Key: a command whose answer is already kept is not decided
+   * again (it rejects with AnsweredBefore, or AnswerInFlight within one batch); otherwise its
+   * answer is kept in the same transaction as its change.
+   */
+  idempotency?: KeptAnswer<A>;
 }
 
 /** One batch being decided: everything its commands write, committed at once. */
@@ -219,80 +226,6 @@ export class FamilyActor {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /**
-   * Steps 1 and 2 for one queued command: decide it on memory (a refused one fails alone),
-   * apply its changes at once and render its answer from exactly that state, and add what it
-   * writes (and its kept answer) to the batch.
-   */
-  private decideInto(q: Queued, now: Date, batch: Batch, answered: Answered[]): void {
-    // 1. decide
-    let decision: Decision<unknown>;
-    try {
-      decision = q.command(this.state, {
-        now,
-        newId: this.deps.newId,
-        caller: q.ref,
-        family: this.state.family,
-        publicUrl: this.deps.publicUrl,
-        lastSeq: this.lastAssignedSeq,
-        react: this.deps.react,
-        ...(this.deps.transports ? { transports: this.deps.transports } : {}),
-      });
-      assertStorable(decision);
-    } catch (err) {
-      q.reject(err);
-      return;
-    }
-    const writes =
-      decision.changes.length > 0 ||
-      decision.events.length > 0 ||
-      (decision.indexes?.length ?? 0) > 0 ||
-      (decision.agenda?.length ?? 0) > 0 ||
-      decision.family !== undefined;
-    const log = this.logRecords(decision, q, now.toISOString());
-    // 2. evolve, and render the answer from exactly this state
-    if (decision.family) batch.family = decision.family;
-    if (decision.settlesQueuedUpdate !== undefined)
-      batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
-    applyDecision(this.state, decision);
-    let answer: unknown = decision.result;
-    let failed = false;
-    try {
-      if (q.opts.answer) answer = q.opts.answer(decision.result, this.state, log);
-    } catch (err) {
-      answered.push({ q, answer: undefined, failed: err });
-      failed = true;
-    }
-    batch.records.push(...decision.changes);
-    batch.log.push(...log);
-    if (decision.indexes) batch.indexes.push(...decision.indexes);
-    if (decision.agenda) batch.agenda.push(...decision.agenda);
-    if (failed) return;
-    if (writes && q.opts.idempotency) {
-      const record = q.opts.idempotency(answer);
-      if (record) batch.idempotency.push(record);
-    }
-    answered.push({ q, answer });
-  }
-
-  /** A decision's events as change-log records: numbered on, by whoever made the change. */
-  private logRecords(decision: Decision<unknown>, q: Queued, at: string): ChangeRecord[] {
-    return decision.events.map((e) => ({
-      id: this.deps.newId('event'),
-      seq: ++this.lastAssignedSeq,
-      at,
-      type: e.type,
-      actor: {
-        keyId: q.ref.keyId,
-        personId: q.ref.personId,
-        ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}),
-        ...(q.ref.displayId ? { displayId: q.ref.displayId } : {}),
-      },
-      object: e.object,
-      ...(e.previous !== undefined ? { previous: e.previous } : {}),
-    }));
-  }
-
   /** Decides everything queued and writes it as one batch (see the steps at the top). */
   private pump(): void {
     if (this.writing || this.queue.length === 0) {
@@ -312,7 +245,11 @@ export class FamilyActor {
       expectedLastSeq: this.durableSeq,
     };
     const answered: Answered[] = [];
-    for (const q of items) this.decideInto(q, now, batch, answered);
+    const slots = new Set<string>();
+    for (const q of items) {
+      const a = this.decideOne(q, batch, now, slots);
+      if (a) answered.push(a);
+    }
     const nothing =
       !batch.records.length &&
       !batch.log.length &&
@@ -326,7 +263,96 @@ export class FamilyActor {
       this.pump();
       return;
     }
-    // 3. commit
+    this.commit(batch, answered);
+  }
+
+  /**
+   * Steps 1 and 2 for one command: the repeat check, decide, evolve, render its answer, and
+   * add what it writes to the batch. Returns what to answer once the batch is durable, or
+   * nothing when the command was refused at once.
+   */
+  private decideOne(q: Queued, batch: Batch, now: Date, slots: Set<string>): Answered | null {
+    // 0. a repeat of an answered request is not decided again: the state the decision would
+    //    read is the state the answer's record is in (the same batch included)
+    const kept = q.opts.idempotency;
+    if (kept?.repeatCheck) {
+      const prior = this.deps.store.getIdempotency(kept.keyId, kept.slot, now.getTime());
+      const repeat = prior
+        ? new AnsweredBefore(prior)
+        : slots.has(slotOf(kept))
+          ? new AnswerInFlight()
+          : null;
+      if (repeat) {
+        q.reject(repeat);
+        return null;
+      }
+    }
+    // 1. decide
+    let decision: Decision<unknown>;
+    try {
+      decision = q.command(this.state, {
+        now,
+        newId: this.deps.newId,
+        caller: q.ref,
+        family: this.state.family,
+        publicUrl: this.deps.publicUrl,
+        lastSeq: this.lastAssignedSeq,
+        react: this.deps.react,
+        ...(this.deps.transports ? { transports: this.deps.transports } : {}),
+      });
+      assertStorable(decision);
+    } catch (err) {
+      q.reject(err);
+      return null;
+    }
+    const writes =
+      decision.changes.length > 0 ||
+      decision.events.length > 0 ||
+      (decision.indexes?.length ?? 0) > 0 ||
+      (decision.agenda?.length ?? 0) > 0 ||
+      decision.family !== undefined;
+    const at = now.toISOString();
+    const log: ChangeRecord[] = decision.events.map((e) => ({
+      id: this.deps.newId('event'),
+      seq: ++this.lastAssignedSeq,
+      at,
+      type: e.type,
+      actor: {
+        keyId: q.ref.keyId,
+        personId: q.ref.personId,
+        ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}),
+        ...(q.ref.displayId ? { displayId: q.ref.displayId } : {}),
+      },
+      object: e.object,
+      ...(e.previous !== undefined ? { previous: e.previous } : {}),
+    }));
+    // 2. evolve, and render the answer from exactly this state
+    if (decision.family) batch.family = decision.family;
+    if (decision.settlesQueuedUpdate !== undefined)
+      batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
+    applyDecision(this.state, decision);
+    let answer: unknown = decision.result;
+    let failed: unknown;
+    try {
+      if (q.opts.answer) answer = q.opts.answer(decision.result, this.state, log);
+    } catch (err) {
+      failed = err;
+    }
+    batch.records.push(...decision.changes);
+    batch.log.push(...log);
+    if (decision.indexes) batch.indexes.push(...decision.indexes);
+    if (decision.agenda) batch.agenda.push(...decision.agenda);
+    if (failed !== undefined) return { q, answer: undefined, failed };
+    if (writes && kept) {
+      const record = kept.keep(answer);
+      if (record) batch.idempotency.push(record);
+      slots.add(slotOf(kept));
+    }
+    return { q, answer };
+  }
+
+  /** Steps 3 and 4: writes the batch, then answers (or fails its requests and reloads). */
+  private commit(batch: Batch, answered: Answered[]): void {
     this.writing = true;
     const upTo = this.lastAssignedSeq;
     this.deps.store.commit(this.state.family.id, batch).then(
@@ -383,7 +409,7 @@ export class FamilyActor {
   }
 }
 
-function settle(a: { q: Queued; answer: unknown; failed?: unknown }): void {
+function settle(a: Answered): void {
   if (a.failed !== undefined) a.q.reject(a.failed);
   else a.q.resolve(a.answer);
 }

@@ -24,7 +24,7 @@ import { displayByTokenHash } from '../domain/displays/displays.js';
 import { decideDisplayAction, type DisplayAction } from '../domain/displays/actions.js';
 import { displayToken } from '../family/shareTokens.js';
 import { rateLimited } from '../door/errors.js';
-import { keptAnswer } from '../door/idempotency.js';
+import { keptAnswer, keptUnder, repeatOf } from '../door/idempotency.js';
 import { countToken } from '../door/limits.js';
 import { route, defineRoutes, withStatus } from './route.js';
 import {
@@ -93,9 +93,17 @@ export default defineRoutes([
           caller,
           {
             answer: (_result, _state, log) => ({ ok: true, change: log[0] ?? null }),
-            idempotency: (answer) => keptAnswer(opened.intent, 200, answer),
+            idempotency: keptUnder(opened.intent, (answer) =>
+              keptAnswer(opened.intent, 200, answer),
+            ),
           },
         );
+      } catch (err) {
+        // The family's actor found the tap answered after all (another node held the family a
+        // moment ago): its kept answer, as the look above would have given it.
+        const replay = repeatOf(err, opened);
+        if (!replay) throw err;
+        return withStatus(replay.status, replay.body, { 'Idempotent-Replayed': 'true' });
       } finally {
         opened.close();
       }

@@ -19,7 +19,13 @@ import { requestLog } from '../../src/door/requestLog.js';
 import { jsonBody, readRaw, replayBody } from '../../src/door/body.js';
 import { createLogger } from '../../src/logger.js';
 import { acceptForwarded, forwardTo } from '../../src/cluster/proxy.js';
-import { FORWARD_HEADERS, signForward } from '../../src/cluster/forward.js';
+import {
+  FORWARD_HEADERS,
+  newNonce,
+  signedLines,
+  signForward,
+  type ForwardEnvelope,
+} from '../../src/cluster/forward.js';
 
 const SECRET = 's'.repeat(40);
 const LIMIT = 64 * 1024;
@@ -84,7 +90,9 @@ describe('cluster: forwarding a request to the owner', function () {
     const gate = new Koa();
     gate.silent = true;
     gate.use(jsonErrors());
-    gate.use(acceptForwarded(SECRET, Date.now, LIMIT));
+    gate.use(
+      acceptForwarded({ secret: SECRET, node: 'owner-node', now: Date.now, limitBytes: LIMIT }),
+    );
     gate.use((ctx) => {
       if (ctx.state.forwardedBy)
         seen.push({
@@ -359,42 +367,130 @@ describe('cluster: forwarding a request to the owner', function () {
     }
   });
 
-  it('refuses a forged, edited, stale or incomplete signature with 401 and writes nothing', async () => {
+  /**
+   * Sends a forward to the owner as a node would: the given header lines, signed with the
+   * envelope (another secret, time or addressee when a case asks for it), then `edit`ed — what
+   * someone on the way could do to a captured forward.
+   */
+  function forge(
+    method: string,
+    path: string,
+    lines: Record<string, string>,
+    body: Buffer,
+    opts: { secret?: string; envelope?: Partial<ForwardEnvelope> } = {},
+  ) {
+    const headers: Record<string, string> = { host: new URL(owner.url).host, ...lines };
+    const envelope: ForwardEnvelope = {
+      node: 'front-node',
+      to: 'owner-node',
+      at: Date.now(),
+      client: '192.0.2.7',
+      nonce: newNonce(),
+      ...opts.envelope,
+    };
+    const flat = Object.entries(headers).flat();
+    const signature = signForward(
+      opts.secret ?? SECRET,
+      { method, url: path, headers: signedLines(flat), body },
+      envelope,
+    );
+    const signed = { ...headers, ...signature };
+    return {
+      headers: signed,
+      send: (edit: (h: Record<string, string>) => Record<string, string> = (h) => h) =>
+        rawSend(method, path, edit({ ...signed }), body),
+    };
+  }
+
+  /** One request over node:http: exactly these header lines (plus Content-Length), no others. */
+  function rawSend(method: string, path: string, headers: Record<string, string>, body: Buffer) {
+    return new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = request(`${owner.url}${path}`, { method, headers }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('serves a forward once: the same signed POST /people sent three times makes one person', async () => {
+    const people = async () => (await owner.api.get('/people')).body.people.length as number;
+    const before = await people();
+    const body = Buffer.from(JSON.stringify({ name: 'Replayed Once' }));
+    const forward = forge(
+      'POST',
+      '/api/v1/families/home/people',
+      { 'x-api-key': owner.apiKey, 'content-type': 'application/json', 'x-request-id': 'rp-1' },
+      body,
+    );
+    const answers = [await forward.send(), await forward.send(), await forward.send()];
+    expect(answers.map((a) => a.status)).to.deep.equal([201, 401, 401]);
+    expect(answers[1].body).to.deep.include({ ok: false, code: 'unauthorized' });
+    expect(answers[1].body.issues[0].path).to.deep.equal(['header', 'X-Household-Forward-Nonce']);
+    expect(answers[1].body.error).to.match(/used before/);
+    expect(await people()).to.equal(before + 1);
+    expect(seen).to.have.length(1);
+  });
+
+  it('refuses a forward with a header added, edited or removed, another secret, a stale time, another addressee or a missing part with 401, and writes nothing', async () => {
     const before = await count();
     const path = `/api/v1/families/home${ENTRIES}`;
     const body = Buffer.from(JSON.stringify({ title: 'Forged' }));
-    const fields = {
-      method: 'POST',
-      url: path,
-      requestId: 'req-forged',
-      idempotencyKey: null,
-      apiKey: owner.apiKey,
-      authorization: null,
-      body,
-    };
-    const send = (headers: Record<string, string>, payload: Buffer = body) =>
-      owner.http.request('POST', path, {
-        raw: payload,
-        contentType: 'application/json',
-        headers: { 'x-request-id': 'req-forged', ...headers },
-      });
-    const good = signForward(SECRET, fields, 'front-node', Date.now());
-    const tries: [Record<string, string>, Buffer, string][] = [
-      [signForward('z'.repeat(40), fields, 'front-node', Date.now()), body, 'Forward-Signature'],
-      [good, Buffer.from(JSON.stringify({ title: 'Edited' })), 'Forward-Signature'],
-      [signForward(SECRET, fields, 'front-node', Date.now() - 60_000), body, 'Forwarded-At'],
-      [{ [FORWARD_HEADERS.node]: 'front-node' }, body, 'Forwarded-At'],
+    const lines = { 'x-api-key': owner.apiKey, 'content-type': 'application/json' };
+    type Edit = (h: Record<string, string>) => Record<string, string>;
+    const drop =
+      (name: string): Edit =>
+      (h) => {
+        delete h[name];
+        return h;
+      };
+    const tries: [ReturnType<typeof forge>, Edit, string][] = [
+      [
+        forge('POST', path, lines, body),
+        (h) => ({ ...h, 'content-type': 'text/plain' }),
+        'Forward-Signature',
+      ],
+      [forge('POST', path, lines, body), (h) => ({ ...h, 'if-match': '"x"' }), 'Forward-Signature'],
+      [
+        forge('POST', path, lines, body),
+        (h) => ({ ...h, 'idempotency-key': 'k-1' }),
+        'Forward-Signature',
+      ],
+      [forge('POST', path, lines, body), drop('content-type'), 'Forward-Signature'],
+      [
+        forge('POST', path, lines, body),
+        (h) => ({ ...h, [FORWARD_HEADERS.client]: '198.51.100.1' }),
+        'Forward-Signature',
+      ],
+      [forge('POST', path, lines, body, { secret: 'z'.repeat(40) }), (h) => h, 'Forward-Signature'],
+      [
+        forge('POST', path, lines, body, { envelope: { at: Date.now() - 60_000 } }),
+        (h) => h,
+        'Forwarded-At',
+      ],
+      [
+        forge('POST', path, lines, body, { envelope: { to: 'other-node' } }),
+        (h) => h,
+        'Forwarded-To',
+      ],
+      [forge('POST', path, lines, body), drop(FORWARD_HEADERS.nonce), 'Forward-Nonce'],
     ];
-    for (const [headers, payload, named] of tries) {
-      const r = await send({ 'x-api-key': owner.apiKey, ...headers }, payload);
+    for (const [forward, edit, named] of tries) {
+      const r = await forward.send(edit);
       expect(r.status, named).to.equal(401);
       expect(r.body).to.deep.include({ ok: false, code: 'unauthorized' });
       expect(r.body.issues[0].path).to.deep.equal(['header', `X-Household-${named}`]);
     }
+    // An edited body, under the unedited headers.
+    const edited = forge('POST', path, lines, body);
+    const r = await rawSend('POST', path, edited.headers, Buffer.from('{"title":"Edited"}'));
+    expect(r.status).to.equal(401);
     expect(seen).to.have.length(0);
     expect(await count()).to.equal(before);
-    // The same signature, unedited, is served: the refusals above were about the signature.
-    const ok = await send({ 'x-api-key': owner.apiKey, ...good });
+    // The same forward, unedited, is served: the refusals above were about the edits.
+    const ok = await forge('POST', path, lines, body).send();
     expect(ok.status).to.equal(201);
     expect(seen).to.have.length(1);
   });

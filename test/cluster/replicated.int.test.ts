@@ -9,11 +9,12 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { Store } from '../../src/store/store.js';
+import { Store, StoreWriteError } from '../../src/store/store.js';
 import type { ChangeRecord } from '../../src/store/types.js';
 import type { ClusterConfig } from '../../src/config.js';
 import { ClusterNode } from '../../src/cluster/node.js';
 import { LOG_STREAM } from '../../src/cluster/connection.js';
+import { FencedError } from '../../src/cluster/log.js';
 import { CHECKPOINT } from '../../src/cluster/replicated.js';
 import { OwnedElsewhere } from '../../src/family/ownership.js';
 import { tempDataDir } from '../helpers/server.js';
@@ -191,6 +192,80 @@ describe('cluster: the replicated log over three JetStream servers', function ()
     // …and after being fenced it no longer thinks it owns the family.
     expect(paused.node.leases.holding('fam_two')).to.equal(undefined);
     expect(seqs(c.store, 'fam_two')).to.deep.equal([1, 2]);
+  });
+
+  it('counts one of two appends naming the same last sequence (nats-server 2.9 may store both): the other writer is told it lost, and a catch-up applies only the first', async () => {
+    const a = await node('racer-a', 0);
+    const b = await node('racer-b', 1);
+    expect(await a.node.commits.own('fam_race')).to.not.equal(null);
+    await a.node.commits.commit('fam_race', change(1));
+    const head = await a.node.log.lastStreamSeq('fam_race');
+    // Two writers decided seq 2 on the same head: an old owner's batch and a new owner's.
+    const batch = (who: string, n: ClusterNode) =>
+      n.log.append(
+        'fam_race',
+        {
+          v: 1,
+          kind: 'batch',
+          node: who,
+          lastSeq: 2,
+          batch: {
+            records: [{ table: 'people', id: `p2-${who}`, value: { id: `p2-${who}` } }],
+            log: [record(2)],
+          },
+        },
+        head,
+      );
+    const raced = await Promise.allSettled([batch('racer-a', a.node), batch('racer-b', b.node)]);
+    expect(raced.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+    const lost = raced.find((r) => r.status === 'rejected')!;
+    expect(lost.reason).to.be.instanceOf(FencedError);
+    const [winner, loser] =
+      raced[0].status === 'fulfilled' ? ['racer-a', 'racer-b'] : ['racer-b', 'racer-a'];
+    const entries = [];
+    for await (const e of a.node.log.read('fam_race', 0)) entries.push(e);
+    expect(
+      entries.filter((e) => e.valid).map((e) => `${e.entry.kind}:${e.entry.node}`),
+    ).to.deep.equal(['owner:racer-a', 'batch:racer-a', `batch:${winner}`]);
+    // A third node catching the family up holds the first one only: one seq 2, one person.
+    const c = await node('racer-c', 2);
+    await c.node.commits.catchUp('fam_race');
+    expect(seqs(c.store, 'fam_race')).to.deep.equal([1, 2]);
+    expect(c.store.getRecord('fam_race', 'people', `p2-${winner}`)).to.not.equal(undefined);
+    expect(c.store.getRecord('fam_race', 'people', `p2-${loser}`)).to.equal(undefined);
+    expect(c.store.getCheckpoint(CHECKPOINT, 'fam_race')).to.equal(
+      await c.node.log.lastStreamSeq('fam_race'),
+    );
+  });
+
+  it('never writes over its own batch that landed unacknowledged: the retry decided without it is refused, and taking the family again applies it', async () => {
+    const a = nodes[0];
+    const store = stores[0];
+    expect(await a.commits.own('fam_unacked')).to.not.equal(null);
+    await a.commits.commit('fam_unacked', change(1));
+    // The append of seq 2 reached the stream, but its acknowledgement never came back: this
+    // node's copy does not have it.
+    const { expectedLastSeq: _decidedOn, ...landed } = change(2);
+    const head = await a.log.lastStreamSeq('fam_unacked');
+    await a.log.append(
+      'fam_unacked',
+      { v: 1, kind: 'batch', node: a.commits.node, lastSeq: 2, batch: landed },
+      head,
+    );
+    expect(seqs(store, 'fam_unacked')).to.deep.equal([1]);
+    // A retry decided on that copy (seq 2 again) is refused; nothing of it is written.
+    const retry = {
+      ...change(2),
+      records: [{ table: 'people', id: 'p2-again', value: { id: 'p2-again' } }],
+    };
+    const refused = await a.commits.commit('fam_unacked', retry).catch((err: unknown) => err);
+    expect(refused).to.be.instanceOf(StoreWriteError);
+    expect(store.getRecord('fam_unacked', 'people', 'p2-again')).to.equal(undefined);
+    // Taking the family again catches the copy up: the batch that landed, once.
+    expect(await a.commits.own('fam_unacked')).to.not.equal(null);
+    expect(seqs(store, 'fam_unacked')).to.deep.equal([1, 2]);
+    expect(store.getRecord('fam_unacked', 'people', 'p2')).to.not.equal(undefined);
+    expect(store.getRecord('fam_unacked', 'people', 'p2-again')).to.equal(undefined);
   });
 
   it('loses no acknowledged write when the owner dies mid-burst: no duplicate, no gap', async () => {

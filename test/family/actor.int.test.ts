@@ -7,6 +7,7 @@ import { areaReactions } from '../../src/domain/areas.js';
 import { createFamily } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { Conflict } from '../../src/domain/shared/errors.js';
+import { AnsweredBefore, AnswerInFlight } from '../../src/family/repeats.js';
 import type { Command, FamilyInfo } from '../../src/domain/shared/state.js';
 import { tempDataDir } from '../helpers/server.js';
 
@@ -170,5 +171,61 @@ describe('family actor and store', () => {
       /schema version 99, newer than this program understands/,
     );
     store = Store.open(tempDataDir());
+  });
+
+  describe('a command carrying an Idempotency-Key', () => {
+    const kept = (slot: string, repeatCheck = true) => ({
+      keyId: 'k1',
+      slot,
+      repeatCheck,
+      keep: (answer: { id: string }) => ({
+        keyId: 'k1',
+        idemKey: slot,
+        record: { fingerprint: `fp-${answer.id}`, status: 201, expiresAt: Date.now() + 60_000 },
+      }),
+    });
+
+    it('is not decided again once its answer is kept: the repeat gets the kept record', async () => {
+      const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 10 });
+      const actor = await registry.get(family);
+      const first = await actor.execute(addProbe('once'), actorRef, { idempotency: kept('s1') });
+      const again = await actor
+        .execute(addProbe('once'), actorRef, { idempotency: kept('s1') })
+        .then(
+          () => expect.fail('a repeat must not be decided'),
+          (err: unknown) => err,
+        );
+      expect(again).to.be.instanceOf(AnsweredBefore);
+      expect((again as AnsweredBefore).record).to.include({ fingerprint: `fp-${first.id}` });
+      // A later command of the same request (no repeat check) replaces the answer instead.
+      await actor.execute(addProbe('settled'), actorRef, { idempotency: kept('s1', false) });
+      await registry.shutdown();
+      expect(store.readLog(family.id, 0, 10)).to.have.length(2);
+    });
+
+    it('refuses the second of two with one key in the same batch as still in flight, writing one', async () => {
+      const registry = new FamilyRegistry(deps(), { idleMs: 60_000, maxActive: 10 });
+      const actor = await registry.get(family);
+      // The first command's batch is being written while the others queue: they are decided
+      // together in the next batch, where the first twin is not durable yet.
+      const both = await Promise.allSettled([
+        actor.execute(addProbe('filler'), actorRef),
+        actor.execute(addProbe('twin'), actorRef, { idempotency: kept('s2') }),
+        actor.execute(addProbe('twin'), actorRef, { idempotency: kept('s2') }),
+        actor.execute(addProbe('other'), actorRef, { idempotency: kept('s3') }),
+      ]);
+      expect(both.map((r) => r.status)).to.deep.equal([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      expect((both[2] as PromiseRejectedResult).reason).to.be.instanceOf(AnswerInFlight);
+      await registry.shutdown();
+      const labels = store
+        .readLog(family.id, 0, 10)
+        .map((r) => (r.object as { label: string }).label);
+      expect(labels).to.deep.equal(['filler', 'twin', 'other']);
+    });
   });
 });

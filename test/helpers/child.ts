@@ -42,7 +42,12 @@ export async function spawnDaemon(
     proc.once('exit', (code, signal) => res({ code, signal })),
   );
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`daemon did not start:\n${out}`)), 15_000);
+    // One that does not start in time is killed: left running, it would start later beside a
+    // retry on the same data directory.
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      rej(new Error(`daemon did not start:\n${out}`));
+    }, 15_000);
     // The JSON log (stdout) says when it listens; the first-start key is printed on stderr,
     // which may arrive after it: wait for it when the log says a first family was made.
     const onData = (chunk: Buffer) => {

@@ -25,7 +25,14 @@ export interface NatsServer {
 
 export interface NatsCluster {
   servers: NatsServer[];
-  urls: string[];
+  /** The client URLs of the servers as they are now (a restarted server has a new port). */
+  readonly urls: string[];
+  /**
+   * Starts server `i` again after it died, with its name and store folder (so it rejoins the
+   * cluster with its JetStream state), routed to the first other server not in `avoid`. It
+   * listens on a new port: clients learn it from the servers they are connected to.
+   */
+  restart(i: number, avoid?: number[]): Promise<NatsServer>;
   /** Stops every server still running and removes their folders. */
   stop(): Promise<void>;
 }
@@ -131,7 +138,23 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { servers, urls: servers.map((s) => s.url), stop };
+  const restart = async (i: number, avoid: number[] = []): Promise<NatsServer> => {
+    const old = servers[i];
+    if (old.proc.exitCode === null && old.proc.signalCode === null)
+      throw new Error(`${old.name} is still running`);
+    const peer = servers.find((s, j) => j !== i && !avoid.includes(j)) ?? servers[(i + 1) % 3];
+    const fresh = await startOne(old.name, dir, `nats://127.0.0.1:${peer.routePort}`, lifetimeS);
+    servers[i] = fresh;
+    return fresh;
+  };
+  return {
+    servers,
+    get urls() {
+      return servers.map((s) => s.url);
+    },
+    restart,
+    stop,
+  };
 }
 
 /**

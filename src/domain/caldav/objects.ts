@@ -104,7 +104,7 @@ export function decidePutEvent(
     );
     const diff: Record<string, unknown> = {};
     for (const k of new Set([...Object.keys(series), ...Object.keys(nd)])) {
-      if (canon(series[k]) !== canon(nd[k])) diff[k] = nd[k] ?? null;
+      if (series[k] !== nd[k] && canon(series[k]) !== canon(nd[k])) diff[k] = nd[k] ?? null;
     }
     const x: OccurrenceException = { updatedAt: at };
     const t = o.title.trim();

@@ -52,16 +52,36 @@ export function vtimezone(tz: string, firstYear: number, lastYear: number): stri
   return lines;
 }
 
+/**
+ * A zone's transitions by year, kept for the life of the process: ranges that differ only in
+ * their ends (an event from 1900, another from 1901) share every year they have in common, so
+ * the zone data is scanned at most once per zone and year (about 3 ms a year, 0.5 s for the
+ * 1900–2200 years an object may use), not once per range.
+ */
+const yearTransitions = new Map<string, LocalTransition[]>();
+
+function transitionsIn(tz: string, year: number): LocalTransition[] {
+  const key = `${tz} ${year}`;
+  let ts = yearTransitions.get(key);
+  if (!ts) {
+    if (yearTransitions.size >= 100_000) yearTransitions.clear(); // a bound, not a policy
+    const dayMs = 86_400_000;
+    ts = zoneTransitions(
+      tz,
+      new Date((dayNumberOf(year, 1, 1) - 1) * dayMs),
+      new Date(dayNumberOf(year + 1, 1, 2) * dayMs),
+    )
+      .map(localTransition)
+      .filter((t) => t.year === year);
+    yearTransitions.set(key, ts);
+  }
+  return ts;
+}
+
 function buildVtimezone(tz: string, firstYear: number, lastYear: number): string[] {
   const horizon = lastYear + RULE_HORIZON_YEARS;
-  const dayMs = 86_400_000;
-  const all = zoneTransitions(
-    tz,
-    new Date((dayNumberOf(firstYear, 1, 1) - 1) * dayMs),
-    new Date(dayNumberOf(horizon + 1, 1, 2) * dayMs),
-  )
-    .map(localTransition)
-    .filter((t) => t.year >= firstYear && t.year <= horizon);
+  const all: LocalTransition[] = [];
+  for (let y = firstYear; y <= horizon; y++) all.push(...transitionsIn(tz, y));
   const inYear = (y: number) => all.filter((t) => t.year === y);
 
   // Derive yearly rules from the last year in use and find the first year from which they hold.

@@ -5,7 +5,9 @@
  * inclusive window and everything is sorted by (date, all-day first, time, title, id,
  * occurrenceDate). Each series yields its occurrences lazily in that order, and a k-way merge
  * over all series takes only as many as the page needs (limit + 1 to know whether more follow),
- * so a one-year window of hundreds of series costs a page, not a year. Occurrences moved to
+ * so a one-year window of hundreds of series costs a page, not a year; a page also looks at
+ * no more than SCAN_BUDGET of them, so a filter that matches little cannot make it walk a
+ * century (the page then ends early with a cursor). Occurrences moved to
  * another date by an exception do not fit their series' order and form one extra sorted stream.
  *
  * The sort key and items, and the cached unexpanded order, are in listingItems.ts.
@@ -129,6 +131,58 @@ function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
   return { ok: true };
 }
 
+/**
+ * Events and occurrences one page looks at, at most. A filter that matches little (a query, a
+ * status) over a long window of many daily series would otherwise walk every occurrence of the
+ * window (a century of a hundred daily series is 3.6 million) before answering; past this the
+ * page ends early, perhaps short or empty, with a `nextCursor` after the last one looked at.
+ * About 10–20 ms of work on a busy two-core machine (docs/performance.md).
+ */
+export const SCAN_BUDGET = 10_000;
+
+/**
+ * A page being filled: candidates in key order are offered one by one; those that pass are
+ * kept up to `limit`, and no more than SCAN_BUDGET are looked at. The next page starts after the
+ * last one listed, or, when the budget ran out first, after the last one looked at.
+ */
+class PageFill<T> {
+  private readonly out: { item: T; key: Key }[] = [];
+  private validUntil = Infinity;
+  private resume: Key | undefined;
+  private looked: Key | undefined;
+  private examined = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Looks at one candidate; false when the page is done (full, or out of budget). */
+  offer(item: T, key: Key, check: () => { ok: boolean; end?: number }): boolean {
+    if (++this.examined > SCAN_BUDGET) {
+      this.resume = this.looked;
+      return false;
+    }
+    const r = check();
+    if (r.ok && this.out.length === this.limit) {
+      this.resume = this.out[this.out.length - 1].key;
+      return false;
+    }
+    this.looked = key;
+    if (!r.ok) return true;
+    if (r.end !== undefined) this.validUntil = Math.min(this.validUntil, r.end);
+    this.out.push({ item, key });
+    return true;
+  }
+
+  page(view: (item: T) => EventView): Computed {
+    return {
+      page: {
+        events: this.out.map((o) => view(o.item)),
+        ...(this.resume ? { nextCursor: encodeCursor(this.resume) } : {}),
+      },
+      validUntil: this.validUntil,
+    };
+  }
+}
+
 // ---- the merge ------------------------------------------------------------------------------
 
 class Heap {
@@ -206,28 +260,13 @@ function expanded(
   }
   const moved = p.moved.filter((it) => within(it, from, to));
   heap.push(arrayFrom(moved, 0));
-  const out: Item[] = [];
-  let validUntil = Infinity;
-  let more = false;
+  const fill = new PageFill<Item>(limit);
   while (heap.size) {
     const it = heap.pop();
     if (after && compare(it.key, after) <= 0) continue;
-    const r = passes(it, f);
-    if (!r.ok) continue;
-    if (out.length === limit) {
-      more = true;
-      break;
-    }
-    if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
-    out.push(it);
+    if (!fill.offer(it, it.key, () => passes(it, f))) break;
   }
-  return {
-    page: {
-      events: out.map((it) => occurrenceView(state, it.ev, it.occurrenceDate)),
-      ...(more ? { nextCursor: encodeCursor(out[out.length - 1].key) } : {}),
-    },
-    validUntil,
-  };
+  return fill.page((it) => occurrenceView(state, it.ev, it.occurrenceDate));
 }
 
 /**
@@ -267,6 +306,18 @@ function meets(
   return { ok: false };
 }
 
+/** An unexpanded event against the filter and the open-ended bounds. */
+function passesUnexpanded(
+  it: Item,
+  from: string | undefined,
+  to: string | undefined,
+  f: Filter,
+): { ok: boolean; end?: number } {
+  if (f.status ? it.status !== f.status : it.status === 'archived') return { ok: false };
+  if (f.terms.length && !matchesTerms(searchText(it), f.terms)) return { ok: false };
+  return meets(it.ev, from, to, f);
+}
+
 function unexpanded(
   state: FamilyState,
   q: EventListQuery,
@@ -275,37 +326,28 @@ function unexpanded(
   f: Filter,
 ): Computed {
   const p = prepared(state);
-  const out: { ev: EventRecord; key: Key }[] = [];
-  let validUntil = Infinity;
-  let more = false;
   // With excludeEnded, whatever lies only before that day has ended: start there.
   let from = q.from;
   if (f.after !== undefined) {
     const earliest = notEndedFrom(f.tz, f.after);
     if (!from || from < earliest) from = earliest;
   }
-  for (const ev of p.events) {
-    const it = item(ev, '', ev.data, ev.title, ev.status, f.tz);
-    if (after && compare(it.key, after) <= 0) continue;
-    if (f.status ? ev.status !== f.status : ev.status === 'archived') continue;
-    if (f.terms.length && !matchesTerms(searchText(it), f.terms)) continue;
-    const key = it.key;
-    const r = meets(ev, from, q.to, f);
-    if (!r.ok) continue;
-    if (out.length === limit) {
-      more = true;
-      break;
-    }
-    if (r.end !== undefined) validUntil = Math.min(validUntil, r.end);
-    out.push({ ev, key });
+  // The events are in key order: the page starts right after the cursor's.
+  let lo = 0;
+  let hi = p.events.length;
+  while (after && lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const ev = p.events[mid];
+    if (compare(item(ev, '', ev.data, ev.title, ev.status, f.tz).key, after) <= 0) lo = mid + 1;
+    else hi = mid;
   }
-  return {
-    page: {
-      events: out.map((o) => eventView(state, o.ev)),
-      ...(more ? { nextCursor: encodeCursor(out[out.length - 1].key) } : {}),
-    },
-    validUntil,
-  };
+  const fill = new PageFill<Item>(limit);
+  for (let i = lo; i < p.events.length; i++) {
+    const ev = p.events[i];
+    const it = item(ev, '', ev.data, ev.title, ev.status, f.tz);
+    if (!fill.offer(it, it.key, () => passesUnexpanded(it, from, q.to, f))) break;
+  }
+  return fill.page((it) => eventView(state, it.ev));
 }
 
 /** One page of the family's calendar events; `now` matters only for excludeEnded. */

@@ -229,46 +229,62 @@ function localDatesOf(r: InstantRange, tz: string): { from: string; to: string }
 
 /**
  * The occurrences of `ev` that overlap the instants of `r` (removed ones left out, moved ones
- * where they now are), sorted by start, at most `max`: the one expansion by instants, for CalDAV
- * time ranges and whatever indexes occurrences. A zero-length occurrence overlaps when it starts
- * inside the range (RFC 4791 §9.9). Candidates come from the series' own rule over the local
- * dates (in the event's zone) the range touches, a day earlier for occurrences that run past
- * midnight; only they are converted to instants, through the remembered conversion.
+ * where they now are), in start order, lazily: the one expansion by instants, for CalDAV time
+ * ranges and whatever indexes occurrences. A caller with a budget stops when it is spent, so a
+ * daily series over a century costs what the caller may take, not 36,500 occurrences. A
+ * zero-length occurrence overlaps when it starts inside the range (RFC 4791 §9.9).
+ *
+ * The series' own dates come from its rule over the local dates (in the event's zone) the range
+ * touches, a day earlier for occurrences that run past midnight; each date holds one occurrence
+ * on that date, so they come in start order. Moved occurrences may land anywhere: they are
+ * looked at first (as many as the record holds), sorted, and merged in.
  */
+export function* occurrencesFrom(
+  ev: EventRecord,
+  familyTz: string,
+  r: InstantRange,
+): Generator<TimedOccurrence> {
+  const { from, to } = localDatesOf(r, zoneOf(ev.data, familyTz));
+  const at = (date: string, x: OccurrenceException | undefined): TimedOccurrence | null => {
+    const data = occurrenceData(ev, date, x);
+    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) return null;
+    const start = startMs(data, familyTz);
+    const end = endMs(data, familyTz);
+    if (!(start < r.end && (end > r.start || (end === start && start >= r.start)))) return null;
+    return { date, data, title: x?.title ?? ev.title, status: x?.status ?? ev.status, start, end };
+  };
+  const isMoved = (x: OccurrenceException | undefined) =>
+    !!x && !x.removed && x.data?.date !== undefined;
+  const moved: TimedOccurrence[] = [];
+  for (const [date, x] of Object.entries(ev.exceptions ?? {})) {
+    const o = isMoved(x) ? at(date, x) : null;
+    if (o) moved.push(o);
+  }
+  moved.sort((a, b) => a.start - b.start);
+  let m = 0;
+  for (const date of seriesStarts(ev, { from: addDays(from, -1), to })) {
+    const x = ev.exceptions?.[date];
+    if (x?.removed || isMoved(x)) continue;
+    const o = at(date, x);
+    if (!o) continue;
+    while (m < moved.length && moved[m].start <= o.start) yield moved[m++];
+    yield o;
+  }
+  while (m < moved.length) yield moved[m++];
+}
+
+/** The first `max` of `occurrencesFrom` (all of them by default), as an array. */
 export function occurrencesOverlapping(
   ev: EventRecord,
   familyTz: string,
   r: InstantRange,
   max = Infinity,
 ): TimedOccurrence[] {
-  const { from, to } = localDatesOf(r, zoneOf(ev.data, familyTz));
-  const candidates = new Set<string>();
-  for (const date of seriesStarts(ev, { from: addDays(from, -1), to })) {
-    candidates.add(date);
-    if (candidates.size > 5000) break;
-  }
-  // Moved occurrences may now fall inside the range from anywhere.
-  for (const [date, x] of Object.entries(ev.exceptions ?? {}))
-    if (!x.removed && x.data?.date !== undefined) candidates.add(date);
   const out: TimedOccurrence[] = [];
-  for (const date of candidates) {
-    const x = ev.exceptions?.[date];
-    if (x?.removed) continue;
-    const data = occurrenceData(ev, date, x);
-    if (data.date > to || addDays(data.endDate ?? data.date, 1) < from) continue;
-    const start = startMs(data, familyTz);
-    const end = endMs(data, familyTz);
-    if (start < r.end && (end > r.start || (end === start && start >= r.start))) {
-      out.push({
-        date,
-        data,
-        title: x?.title ?? ev.title,
-        status: x?.status ?? ev.status,
-        start,
-        end,
-      });
-      if (out.length >= max) break;
-    }
+  if (max <= 0) return out;
+  for (const o of occurrencesFrom(ev, familyTz, r)) {
+    out.push(o);
+    if (out.length >= max) break;
   }
-  return out.sort((a, b) => a.start - b.start);
+  return out;
 }
