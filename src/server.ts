@@ -32,6 +32,8 @@ import { startHousekeeping } from './housekeeping.js';
 import { openTopology } from './daemon/topology.js';
 import { buildParts, type CommitObservers, type DaemonParts } from './daemon/parts.js';
 import { composeDoors, type ComposedDoors } from './daemon/doors.js';
+import type { Addresses } from './addresses.js';
+import { scheduledBackups, type ScheduledBackups } from './backup/scheduled.js';
 import { serveHttp, stopHttp, type Served } from './daemon/http.js';
 
 /** Options of the daemon; the first start's hooks (onBootstrap, onNoKey) are in bootstrap.ts. */
@@ -76,11 +78,15 @@ export interface Daemon {
   logger: Logger;
   /** Embedded, or a node of a cluster (src/topology/). */
   topology: Topology;
+  /** Where links point and who a request's client is (src/addresses.ts). */
+  addresses: Addresses;
+  /** Scheduled backups, when `backup.every` is set. */
+  backups: ScheduledBackups | null;
   close(): Promise<void>;
 }
 
 export async function startDaemon(config: Config, opts: DaemonOptions = {}): Promise<Daemon> {
-  const logger = opts.logger ?? createLogger(config.log.level);
+  const logger = opts.logger ?? createLogger(config.log.level, undefined, config.log.format);
   const now = opts.now ?? (() => new Date());
   // 1. The topology, its store; the parts; the doors. The topology follows what the registry,
   //    the scheduler and the outbox do before the first request can arrive.
@@ -91,9 +97,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   const doors = composeDoors(parts, () => url);
 
   // 2. The HTTP server (a failed listen closes everything and throws a one-line ListenError).
-  const served = await serveHttp(config, doors.app, parts.requests, () => closeParts(parts));
+  const served = await serveHttp(config, parts.addresses, doors.app, parts.requests, () =>
+    closeParts(parts),
+  );
   url = served.url;
   topology.listening(served.port);
+  for (const w of served.addressWarnings) logger.warn({ publicUrl: config.server.publicUrl }, w);
 
   // 3. First start on an empty store: a family and its admin key, printed once — only now that
   //    the server listens, so the key is never printed by a start that then fails. A store whose
@@ -104,6 +113,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       address: `${config.server.host}:${served.port}`,
       url,
       publicUrl: config.server.publicUrl,
+      addresses: parts.addresses.shareable,
       version: VERSION,
     },
     `listening on ${config.server.host}:${served.port}`,
@@ -115,13 +125,21 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   await topology.start();
   // `family update` from the command line, applied on the family's actor within POLL_MS.
   const queuedUpdates = followQueuedFamilyUpdates(parts.store, parts.registry, logger);
-  // 5. Housekeeping: expired idempotency records, OAuth codes, tokens and unused registrations.
+  // 5. Housekeeping: expired idempotency records, OAuth codes, tokens and unused registrations;
+  //    scheduled backups of the store when backup.every is set.
   const housekeeping = startHousekeeping(parts.store, parts.authority, now, logger);
+  const backups = scheduledBackups(config, {
+    store: parts.store,
+    now,
+    logger,
+    metrics: parts.metrics,
+  });
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       housekeeping.stop();
+      await backups?.stop();
       queuedUpdates.stop();
       closeSharedFeedReader(parts.egress); // a slow feed must not hold the stop up
       doors.hub.close(); // open streams end now, or the server would wait for them
@@ -131,7 +149,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       logger.info('stopped');
       logger.flush?.();
     })());
-  return daemonOf(parts, doors, served, close);
+  return daemonOf(parts, doors, served, { close, backups });
 }
 
 /** The first family of an empty store (bootstrap.ts); a failure stops what started. */
@@ -149,7 +167,7 @@ async function firstStart(
       now: parts.now,
       newId: parts.newId,
       logger: parts.logger,
-      url: served.url,
+      addresses: parts.addresses,
       opts,
       publicUrlUnusable: served.publicUrlWarning !== null,
     });
@@ -181,7 +199,7 @@ function daemonOf(
   parts: DaemonParts,
   doors: ComposedDoors,
   served: Served,
-  close: () => Promise<void>,
+  rest: Pick<Daemon, 'close' | 'backups'>,
 ): Daemon {
   return {
     url: served.url,
@@ -201,6 +219,7 @@ function daemonOf(
     logger: parts.logger,
     topology: parts.topology,
     streams: doors.hub,
-    close,
+    addresses: parts.addresses,
+    ...rest,
   };
 }

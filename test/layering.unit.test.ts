@@ -161,8 +161,9 @@ const FLOORS: readonly (readonly string[])[] = [
   ['http', 'caldav', 'oauth', 'mcp', 'public', 'stream', 'pages'],
   // 5: the door core
   ['door'],
-  // 4: the outward half: following the log, leaving the machine; the daemon's figures
-  ['feeds', 'notifications', 'webhooks', 'metrics.ts'],
+  // 4: the outward half: following the log, leaving the machine, copies of the store; the
+  //    daemon's figures
+  ['feeds', 'notifications', 'webhooks', 'backup', 'metrics.ts'],
   // 3: the agenda's timer
   ['scheduler'],
   // 2: the family actors and registry; the outside services
@@ -170,7 +171,16 @@ const FLOORS: readonly (readonly string[])[] = [
   // 1: the store
   ['store'],
   // 0: the pure domain and the basics every floor reads
-  ['domain', 'config.ts', 'version.ts', 'logger.ts', 'startup.ts', 'types'],
+  [
+    'domain',
+    'config.ts',
+    'version.ts',
+    'logger.ts',
+    'logFormat.ts',
+    'addresses.ts',
+    'startup.ts',
+    'types',
+  ],
 ];
 
 /** The doors: none imports another's internals (only its published `*.schema.ts` shapes). */

@@ -31,11 +31,27 @@ import { ALLOW, DAV_ROOT, MAX_BODY, type CalDavServices, type Depth } from './re
 
 const REALM = 'Basic realm="Household Organizer CalDAV", charset="UTF-8"';
 const FAMILY_PATH = /^\/dav\/([^/]+)(?:\/|$)/;
+const WELL_KNOWN = '/.well-known/caldav';
+/** The metrics labels by depth below /dav/: service root, family, collection, object. */
+const DAV_TEMPLATES = [
+  '/dav/',
+  '/dav/:familySlug/',
+  '/dav/:familySlug/:collection/',
+  '/dav/:familySlug/:collection/:object',
+];
+
+/** The metrics label of a CalDAV path: its depth (deeper than an object is an object). */
+export function davRouteLabel(path: string): string | null {
+  if (path === WELL_KNOWN || path.startsWith(`${WELL_KNOWN}/`)) return WELL_KNOWN;
+  if (path !== '/dav' && !path.startsWith('/dav/')) return null;
+  const depth = path.split('/').filter(Boolean).length - 1;
+  return DAV_TEMPLATES[Math.min(depth, DAV_TEMPLATES.length - 1)];
+}
 
 export function caldavDoor(): Door<CalDavServices> {
   return {
     name: 'caldav',
-    prefixes: [DAV_ROOT, '/.well-known/caldav'],
+    prefixes: [DAV_ROOT, WELL_KNOWN],
     // A client given only the server's address asks its root for the principal (PROPFIND /).
     claims: (method, path) => path === '/' && (method === 'PROPFIND' || method === 'REPORT'),
     familyOf(ctx, find) {
@@ -50,6 +66,7 @@ export function caldavDoor(): Door<CalDavServices> {
       const c = find.credentialOf(ctx);
       return c?.kind === 'basic' ? find.byCredential(c) : null;
     },
+    routeLabel: davRouteLabel,
     render: renderDav,
     handler: ({ services }) => davHandler(services),
   };

@@ -11,7 +11,7 @@
  * Retry-After, in the door's form.
  */
 import type Koa from 'koa';
-import type { FamilyOfRequest } from '../door/app.js';
+import type { FrontParts } from '../door/app.js';
 import { hasBody, readRaw, replayBody } from '../door/body.js';
 import type { DoorMiddleware } from '../door/state.js';
 import { OwnedElsewhere } from '../family/ownership.js';
@@ -21,7 +21,7 @@ import type { ClusterRuntime } from './runtime.js';
 
 export function clusterFront(
   cluster: ClusterRuntime,
-  familyOf: FamilyOfRequest,
+  { familyOf, originOf }: FrontParts,
   limit: number,
 ): DoorMiddleware {
   const secret = cluster.config.secret;
@@ -38,7 +38,15 @@ export function clusterFront(
     body: Buffer,
   ) => {
     try {
-      await forwardTo(ctx, owner, { secret, node: cluster.nodeName, body, now: clock, timeoutMs });
+      await forwardTo(ctx, owner, {
+        secret,
+        node: cluster.nodeName,
+        body,
+        now: clock,
+        timeoutMs,
+        // The owner builds links on the origin the client addressed (a proxy's, if trusted).
+        origin: originOf(ctx),
+      });
       cluster.forwards.forwarded += 1;
     } catch (err) {
       cluster.forwards.forwardFailures += 1;

@@ -84,7 +84,7 @@ export async function clusterTopology(
     store,
     ownership: cluster,
     agenda: ownedAgenda(store, cluster),
-    front: (familyOf) => clusterFront(cluster, familyOf, opts.bodyLimitBytes),
+    front: (parts) => clusterFront(cluster, parts, opts.bodyLimitBytes),
     listening: (port) => cluster.listening(port),
     attach: (parts) => followOwnership(cluster, parts),
     start: () => {

@@ -19,8 +19,8 @@ import { restDoor } from '../http/door.js';
 import type { RestServices } from '../http/route.js';
 import { areaRoutes } from '../http/routes/index.js';
 import systemRoutes from '../http/routes/system.js';
-import { mcpDoor } from '../mcp/endpoint.js';
-import { oauthDoor } from '../oauth/endpoints.js';
+import { MCP_PATH, mcpDoor } from '../mcp/endpoint.js';
+import { oauthDoor, oauthUrlsFor } from '../oauth/endpoints.js';
 import { looksLikeAccessToken } from '../oauth/credentials.js';
 import { DisplayStreams } from '../public/displayStream.js';
 import { DisplayWeatherCache } from '../public/displayWeather.js';
@@ -79,6 +79,7 @@ export function composeDoors(p: DaemonParts, baseUrl: () => string): ComposedDoo
   const { hub, display } = streams(p);
   const services: DaemonServices = {
     config: p.config,
+    addresses: p.addresses,
     registry: p.registry,
     store: p.store,
     now: p.now,
@@ -99,9 +100,9 @@ export function composeDoors(p: DaemonParts, baseUrl: () => string): ComposedDoo
     publicDoor(),
     streamDoor(),
     // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
-    oauthDoor(p.authority, p.urls, p.store),
+    oauthDoor(p.authority, MCP_PATH, p.store),
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
-    mcpDoor({ resourceMetadata: p.urls.resourceMetadata, isAccessToken: looksLikeAccessToken }),
+    mcpDoor({ urlsFor: oauthUrlsFor(p.addresses, MCP_PATH), isAccessToken: looksLikeAccessToken }),
     // Calendar apps (CalDAV): /.well-known/caldav and /dav/…, in their own XML and iCalendar.
     caldavDoor(),
   ];
@@ -110,10 +111,10 @@ export function composeDoors(p: DaemonParts, baseUrl: () => string): ComposedDoo
     doors,
     directory: p.store,
     metrics: p.metrics.enabled ? p.metrics : undefined,
-    front: (familyOf) => p.topology.front(familyOf),
+    front: (parts) => p.topology.front(parts),
     baseUrl,
     version: VERSION,
   });
-  document = daemonOpenApi(routes, p.config.server.publicUrl);
+  document = daemonOpenApi(routes, p.addresses.publicBase ?? '/');
   return { app, doors, router, routes, hub, display };
 }

@@ -6,7 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
-import { publicUrlWarning } from '../banner.js';
+import type { Addresses } from '../addresses.js';
+import { addressWarnings, publicUrlWarning } from '../banner.js';
 import type { Config } from '../config.js';
 import type { DoorState } from '../door/state.js';
 import { listen } from '../listen.js';
@@ -19,6 +20,8 @@ export interface Served {
   url: string;
   /** Why links built on publicUrl would not reach this daemon, or null. */
   publicUrlWarning: string | null;
+  /** What is doubtful about the addresses other devices would use (logged at start). */
+  addressWarnings: string[];
 }
 
 /**
@@ -27,6 +30,7 @@ export interface Served {
  */
 export async function serveHttp(
   config: Config,
+  addresses: Addresses,
   app: Koa<DoorState>,
   requests: InFlightGauge,
   onFailure: () => Promise<void>,
@@ -51,16 +55,13 @@ export async function serveHttp(
     throw err;
   }
   const port = (server.address() as AddressInfo).port;
-  const host =
-    config.server.host === '0.0.0.0' || config.server.host === '::'
-      ? '127.0.0.1'
-      : config.server.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  addresses.listening(port);
   return {
     server,
     port,
-    url,
+    url: addresses.local,
     publicUrlWarning: publicUrlWarning(config.server.host, config.server.publicUrl, port),
+    addressWarnings: addressWarnings(config.server, port),
   };
 }
 

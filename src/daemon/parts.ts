@@ -7,7 +7,8 @@
  */
 import { randomFillSync } from 'node:crypto';
 import type { Logger } from 'pino';
-import { publicBase, type Config } from '../config.js';
+import { Addresses } from '../addresses.js';
+import type { Config } from '../config.js';
 import { areaReactions } from '../domain/areas.js';
 import { createIdGenerator, pooledRandom, type IdGenerator } from '../domain/shared/ids.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
@@ -17,11 +18,9 @@ import { DoorLimits } from '../door/limits.js';
 import { LocalFollowedLog } from '../family/followedLog.js';
 import { FamilyRegistry } from '../family/registry.js';
 import { createEgress, type Egress } from '../integrations/egress.js';
-import { MCP_PATH } from '../mcp/endpoint.js';
 import { Metrics } from '../metrics.js';
 import { Notifier } from '../notifications/sender.js';
 import { OAuthAuthority } from '../oauth/authority.js';
-import { oauthUrls } from '../oauth/metadata.js';
 import { looksLikeAccessToken } from '../oauth/credentials.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { StreamTickets } from '../stream/tickets.js';
@@ -46,6 +45,7 @@ export type DaemonParts = ReturnType<typeof buildParts>;
 function familyRegistry(
   config: Config,
   topology: Topology,
+  addresses: Addresses,
   o: {
     now: () => Date;
     newId: IdGenerator;
@@ -60,7 +60,10 @@ function familyRegistry(
       store: topology.store,
       now: o.now,
       newId: o.newId,
-      publicUrl: publicBase(config.server.publicUrl),
+      // Read at each command: what the change log records is built on it, never on a Host.
+      get publicUrl() {
+        return addresses.stored;
+      },
       react: areaReactions(),
       transports: {
         email: config.email.smtpUrl !== null,
@@ -97,7 +100,10 @@ export function buildParts(config: Config, topology: Topology, opts: PartsOption
   // when it starts.
   let scheduler: Scheduler | undefined;
   const agendaChanged = (dueAt: number) => scheduler?.jobAdded(dueAt);
-  const { registry, onCommitted } = familyRegistry(config, topology, {
+  // Links follow the address each request came to unless publicUrl fixes one; stored links
+  // use publicUrl or the listening address (known once it listens).
+  const addresses = new Addresses(config.server);
+  const { registry, onCommitted } = familyRegistry(config, topology, addresses, {
     now,
     newId,
     logger,
@@ -130,13 +136,12 @@ export function buildParts(config: Config, topology: Topology, opts: PartsOption
   });
   onCommitted.add((family, lastSeq) => followed.committed(family.id, lastSeq));
   // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
-  const urls = oauthUrls(publicBase(config.server.publicUrl), MCP_PATH);
-  const authority = new OAuthAuthority({ store, registry, now, newId, resource: urls.resource });
+  const authority = new OAuthAuthority({ store, registry, now, newId });
   const tickets = new StreamTickets(() => now().getTime());
   const credentials = new Credentials(store, {
     accessTokens: {
       isAccessToken: looksLikeAccessToken,
-      verifyAccess: (t) => authority.verifyAccess(t),
+      verifyAccess: (t, resource) => authority.verifyAccess(t, resource),
     },
     tickets,
   });
@@ -165,7 +170,7 @@ export function buildParts(config: Config, topology: Topology, opts: PartsOption
     requests,
     webhooks,
     followed,
-    urls,
+    addresses,
     authority,
     tickets,
     credentials,

@@ -19,9 +19,18 @@ import type { CoreServices, Route } from './route.js';
 import { routeRouter } from './routes.js';
 import type { DoorMiddleware, DoorState } from './state.js';
 import type { Directory } from '../store/ports.js';
+import type { RequestOrigin } from '../addresses.js';
 
 /** How the topology's front finds a request's family: its door asks the request. */
 export type FamilyOfRequest = (ctx: Koa.Context) => string | null;
+
+/** What the topology's front is told of a request, without reading its body. */
+export interface FrontParts {
+  /** The family the request is for, as its door tells it. */
+  familyOf: FamilyOfRequest;
+  /** The origin the client addressed (src/addresses.ts), passed on with a forward. */
+  originOf: (ctx: Koa.Context) => RequestOrigin | null;
+}
 
 export interface AppParts<S extends CoreServices> {
   services: S;
@@ -31,8 +40,8 @@ export interface AppParts<S extends CoreServices> {
   directory: Pick<Directory, 'getFamilyBySlug'>;
   /** Request metrics, when they are on. */
   metrics?: RequestObserver | undefined;
-  /** The topology's front (a cluster node's), given how to find a request's family. */
-  front?: ((familyOf: FamilyOfRequest) => DoorMiddleware | null) | undefined;
+  /** The topology's front (a cluster node's), given what it may know of a request. */
+  front?: ((parts: FrontParts) => DoorMiddleware | null) | undefined;
   baseUrl: () => string;
   version: string;
 }
@@ -46,21 +55,26 @@ export interface App {
 
 export function createApp<S extends CoreServices>(parts: AppParts<S>): App {
   const { services, doors } = parts;
-  // With a proxy trusted, the client is the address that proxy saw: the last X-Forwarded-For
-  // entry. Earlier entries are whatever the client wrote, so they cannot name a rate-limit bucket.
-  const app = new Koa<DoorState>({ proxy: services.config.server.trustProxy, maxIpsCount: 1 });
+  // Koa's own proxy setting trusts every peer or none; which peers may speak for the client
+  // (server.trustedProxies) is decided per request in src/addresses.ts instead, first of all.
+  const app = new Koa<DoorState>({ proxy: false });
   app.silent = true;
   const routes = doors.flatMap((d) => d.routes ?? []);
   const router = routeRouter(routes, services);
   const byName = new Map(doors.map((d) => [d.name, d]));
 
+  app.use(async (ctx, next) => {
+    ctx.request.ip = services.addresses.clientIp(ctx);
+    await next();
+  });
   app.use(requestLog(services.logger));
-  if (parts.metrics) app.use(requestMetrics(parts.metrics));
+  if (parts.metrics) app.use(requestMetrics(parts.metrics, (ctx) => labelOf(byName, ctx)));
   if (services.config.server.corsOrigins.length) app.use(cors(services.config.server.corsOrigins));
   app.use(boundary(doors));
-  const front = parts.front?.(
-    familyOfRequest(byName, finder(services.credentials, parts.directory)),
-  );
+  const front = parts.front?.({
+    familyOf: familyOfRequest(byName, finder(services.credentials, parts.directory)),
+    originOf: (ctx) => services.addresses.origin(ctx),
+  });
   if (front) app.use(front);
   const mounted: Mounted<S> = {
     services,
@@ -135,6 +149,12 @@ function finder(
     byCredential: (c) => credentials.familyIdOf(c),
     credentialOf: (ctx) => credentialOf(ctx),
   };
+}
+
+/** The metrics label a request's door gives its path, when the router matched none. */
+function labelOf<S>(byName: Map<string, Door<S>>, ctx: Koa.Context): string | null {
+  const door = byName.get((ctx.state as DoorState).door ?? '');
+  return door?.routeLabel?.(ctx.path) ?? null;
 }
 
 function familyOfRequest<S>(byName: Map<string, Door<S>>, find: FamilyFinder): FamilyOfRequest {

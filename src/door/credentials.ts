@@ -21,8 +21,12 @@ export type Credential =
   | { kind: 'apiKey'; text: string }
   /** `Authorization: Basic` (CalDAV: user = family slug, password = an API key). */
   | { kind: 'basic'; user: string; password: string }
-  /** `Authorization: Bearer` (MCP: an OAuth access token or an API key). */
-  | { kind: 'bearer'; token: string }
+  /**
+   * `Authorization: Bearer` (MCP: an OAuth access token or an API key). `resource` is where it
+   * was presented (`${origin}/mcp`, set by the door): an access token is good only at the
+   * resource its grant was made for (RFC 8707), and without one it is refused.
+   */
+  | { kind: 'bearer'; token: string; resource?: string }
   /** `?ticket=` (a browser's one-minute live stream ticket; spent when resolved). */
   | { kind: 'ticket'; ticket: string }
   /**
@@ -157,8 +161,13 @@ export class InnerCalls {
 export interface AccessTokens {
   /** Whether the text is shaped like an access token (so it is not tried as an API key). */
   isAccessToken(token: string): boolean;
+  /**
+   * The grant a token acts as, when it was made for `resource`; `null` skips that check, for
+   * a caller that only routes (the front) or whose token /mcp checked already (an inner call).
+   */
   verifyAccess(
     token: string,
+    resource: string | null,
   ): { key: ApiKeyRecord; family: FamilyInfo; grant: { id: string } } | null;
 }
 
@@ -192,7 +201,7 @@ export class Credentials {
         const caller = c.user ? this.byKey(c.password, 'basic') : null;
         return caller && caller.family.slug === c.user ? caller : null;
       },
-      bearer: (c) => this.byToken(c.token, 'bearer'),
+      bearer: (c) => this.byToken(c.token, 'bearer', c.resource),
       ticket: (c) => this.byTicket(c.ticket),
       // A proof of this process lets an access token in, and the call is not counted again
       // (the door the client spoke to counted it). An API key is good anywhere, proof or not:
@@ -200,7 +209,7 @@ export class Credentials {
       // plain key, counted here; a token is not a key, so without a valid proof it is refused.
       inner: (c) =>
         this.inner.verify(c.text, c.proof)
-          ? this.byToken(c.text, 'inner')
+          ? this.byToken(c.text, 'inner', null)
           : this.doors.accessTokens?.isAccessToken(c.text)
             ? null
             : this.byKey(c.text, 'apiKey'),
@@ -226,7 +235,7 @@ export class Credentials {
       case 'inner': {
         const text = c.kind === 'bearer' ? c.token : c.text;
         const tokens = this.doors.accessTokens;
-        if (tokens?.isAccessToken(text)) return tokens.verifyAccess(text)?.family.id ?? null;
+        if (tokens?.isAccessToken(text)) return tokens.verifyAccess(text, null)?.family.id ?? null;
         return this.familyOfKey(text);
       }
       case 'ticket':
@@ -244,12 +253,19 @@ export class Credentials {
     return v?.family ? callerOf(v.key, v.family, via) : null;
   }
 
-  /** A Bearer token: an OAuth access token when it looks like one, else an API key. */
-  private byToken(token: string, via: CredentialKind): Caller | null {
+  /**
+   * A Bearer token: an OAuth access token when it looks like one, else an API key. An access
+   * token is for /mcp alone, at the resource it was granted for (`resource`; undefined: none
+   * named, refused); elsewhere only as an inner call from /mcp (`null`: /mcp checked it).
+   */
+  private byToken(
+    token: string,
+    via: CredentialKind,
+    resource: string | null | undefined,
+  ): Caller | null {
     const tokens = this.doors.accessTokens;
     if (tokens?.isAccessToken(token)) {
-      // An access token is for /mcp alone: elsewhere only as an inner call from /mcp.
-      const g = via === 'bearer' || via === 'inner' ? tokens.verifyAccess(token) : null;
+      const g = resource === undefined ? null : tokens.verifyAccess(token, resource);
       return g ? callerOf(g.key, g.family, via, g.grant.id) : null;
     }
     return this.byKey(token, via);

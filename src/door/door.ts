@@ -50,6 +50,12 @@ export interface Door<S = unknown> {
   claims?(method: string, path: string): boolean;
   /** The family the request is for, told by the request itself without reading its body. */
   familyOf(ctx: Koa.Context, find: FamilyFinder): string | null;
+  /**
+   * The metrics label of a path this door answers outside the router: one of a small fixed set
+   * (never the path itself), so a client cannot grow the number of series by inventing paths.
+   * Null (or absent) leaves it `unmatched`.
+   */
+  routeLabel?(path: string): string | null;
   /** Writes an answer of the error table in the door's form. */
   render(answer: ErrorAnswer, ctx: Koa.Context): void;
   /** Routes served through the core's route chain. */

@@ -12,6 +12,7 @@
  * resolved the caller, checked the family and the scope, and activated the family's actor
  * before the handler runs.
  */
+import type { Addresses } from '../addresses.js';
 import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { Command, FamilyInfo, FamilyState } from '../domain/shared/state.js';
@@ -32,6 +33,11 @@ export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
  */
 export interface CoreServices {
   config: Config;
+  /**
+   * The daemon's own addresses: the base of links in an answer (`forRequest`), of stored
+   * links (`stored`), and the client of a request (src/addresses.ts).
+   */
+  addresses: Addresses;
   registry: FamilyRegistry;
   now: () => Date;
   logger: Logger;

@@ -1,8 +1,9 @@
 /**
  * `POST /mcp`: the Model Context Protocol over stateless Streamable HTTP, beside the REST API.
  *
- * Order: the Host (and Origin, when sent) must name this daemon — its publicUrl or a loopback
- * name — so a web page on a rebound DNS name cannot drive it (403); only POST is served (405);
+ * Order: the Host (and Origin, when sent) must name this daemon — its publicUrl, a loopback
+ * name, this machine's name or one of its addresses (src/addresses.ts) — so a web page on a
+ * rebound DNS name cannot drive it (403); only POST is served (405);
  * then the credentials: an OAuth access token (Authorization: Bearer hoa_…, src/oauth) or the
  * family key (x-api-key or Authorization: Bearer) as REST checks it — none or a bad one is a
  * 401 before any MCP message is read, naming the protected resource metadata in
@@ -26,34 +27,43 @@ import type { DoorContext, DoorMiddleware } from '../door/state.js';
 import { countCaller, limitedError } from '../door/limits.js';
 import { buildCatalog } from './catalog.js';
 import { buildMcpServer } from './server.js';
+import type { Addresses } from '../addresses.js';
 
 export const MCP_PATH = '/mcp';
 
 /** What /mcp needs of the OAuth door (src/oauth), when there is one. */
 export interface McpGrants {
-  /** The RFC 9728 document's address, named on every 401. */
-  resourceMetadata: string;
+  /**
+   * The resource (`${origin}/mcp`: an access token is good only at the one its grant was made
+   * for, RFC 8707) and the RFC 9728 document's address (named on every 401), as `ctx` sees them.
+   */
+  urlsFor(ctx: Koa.Context): { resource: string; resourceMetadata: string };
   isAccessToken(token: string): boolean;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** Host header (host[:port]) allowed: publicUrl's host exactly, or a loopback name on any port. */
-export function hostAllowed(host: string, publicHost: string): boolean {
-  const h = host.trim().toLowerCase();
-  if (!h) return false;
-  if (h === publicHost) return true;
-  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
-  return LOOPBACK.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name);
-}
-
-export function originAllowed(origin: string, publicHost: string): boolean {
+/**
+ * The DNS-rebinding guard: the Host and the Origin, when sent, must name this daemon. A host
+ * a trusted proxy (or a cluster node) passed on counts as this daemon's: the proxy routed that
+ * name here. Answers which of the two does not name it, or null.
+ */
+export function foreignHeader(ctx: Koa.Context, addresses: Addresses): 'Host' | 'Origin' | null {
+  const local = ctx.req.socket.localAddress;
+  const origin = addresses.origin(ctx);
+  const routed = addresses.trustsPeer(ctx) || typeof ctx.state.forwardedBy === 'string';
+  if (!origin || !(routed || addresses.ownHost(origin.host, local))) return 'Host';
+  const sent = ctx.get('origin');
+  if (!sent) return null;
   try {
-    const u = new URL(origin);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && hostAllowed(u.host, publicHost);
+    const u = new URL(sent);
+    if (
+      (u.protocol === 'http:' || u.protocol === 'https:') &&
+      (u.host === origin.host || addresses.ownHost(u.host, local))
+    )
+      return null;
   } catch {
-    return false;
+    /* not a URL: refused below */
   }
+  return 'Origin';
 }
 
 /** The credential /mcp takes: `x-api-key`, or `Authorization: Bearer` (a key or an access token). */
@@ -69,6 +79,7 @@ export function mcpDoor(grants?: McpGrants): Door<CoreServices> {
       const presented = presentedKey(ctx);
       return presented ? find.byCredential({ kind: 'bearer', token: presented }) : null;
     },
+    routeLabel: (path) => (path === MCP_PATH ? MCP_PATH : null),
     render: renderRpc,
     handler: (m) => mcpHandler(m.services, m.routes, m.baseUrl, m.version, grants),
   };
@@ -111,15 +122,14 @@ function mcpHandler(
 ): DoorMiddleware {
   const catalog = buildCatalog(routes);
   const body = jsonBody(services.config.server.bodyLimitBytes);
-  const publicHost = new URL(services.config.server.publicUrl).host.toLowerCase();
 
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) return void (await next());
-    const origin = ctx.get('origin');
-    if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
+    const foreign = foreignHeader(ctx, services.addresses);
+    if (foreign) {
       throw new DoorError(
         'forbidden',
-        `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`,
+        `The ${foreign} of this request does not name this server (its publicUrl, a loopback address, this machine's name or one of its addresses)`,
       );
     }
     if (ctx.method !== 'POST') {
@@ -151,14 +161,21 @@ function login(
   presented: string,
   grants: McpGrants | undefined,
 ): Caller {
+  // The addresses as this request sees them: a token is good at the resource it was granted
+  // for alone, and a 401 names the metadata at the address the client used (RFC 9728 §5.1).
+  const urls = grants?.urlsFor(ctx);
   const challenge = (error?: string) =>
-    grants
+    urls
       ? {
-          'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"`,
+          'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${urls.resourceMetadata}"`,
         }
       : undefined;
   const caller = presented
-    ? services.credentials.resolve({ kind: 'bearer', token: presented })
+    ? services.credentials.resolve({
+        kind: 'bearer',
+        token: presented,
+        ...(urls ? { resource: urls.resource } : {}),
+      })
     : null;
   if (!caller) {
     const l = services.limits.failure(ctx.ip);
@@ -205,7 +222,11 @@ async function answerRpc(ctx: DoorContext, p: RpcParts, message: unknown): Promi
       familySlug: p.caller.family.slug,
       apiKey: p.presented,
       requestId: ctx.response.get('x-request-id') || undefined,
-      headers: { [INNER_CALL_HEADER]: p.services.credentials.inner.proof(p.presented) },
+      // The tool's REST answer builds its links (a plan's shareUrl) on this request's origin.
+      headers: {
+        ...p.services.addresses.vouch(p.services.addresses.forRequest(ctx)),
+        [INNER_CALL_HEADER]: p.services.credentials.inner.proof(p.presented),
+      },
     },
     onUnavailable: (status, retryAfter) => failed.push({ status, retryAfter }),
   });

@@ -20,6 +20,7 @@ import type { OAuthScope } from '../domain/oauth/grants.js';
 export interface ConsentParts {
   services: CoreServices;
   authority: OAuthAuthority;
+  /** The issuer and resource as this request sees them (the origin it came to). */
   urls: OAuthUrls;
 }
 

@@ -15,6 +15,7 @@
  * there once that is found out (OwnedElsewhere).
  */
 import type Koa from 'koa';
+import type { Addresses } from '../addresses.js';
 import type { Door } from '../door/door.js';
 import { DoorError } from '../door/errors.js';
 import { addressBucket, countAddress } from '../door/limits.js';
@@ -39,6 +40,37 @@ const WELL_KNOWN = [
   '/.well-known/oauth-authorization-server',
   '/.well-known/oauth-protected-resource',
 ];
+const ENDPOINTS = new Set<string>(Object.values(OAUTH_PATHS));
+
+/**
+ * The issuer, resource and documents' addresses as a request to `ctx` sees them: those of the
+ * origin it came to (publicUrl when set). RFC 8414 §3.3 wants the issuer identical to the
+ * address its metadata was fetched from, so a daemon reached as http://192.168.1.20:8080 and
+ * as http://household.lan:8080 is an issuer at each. A code, and the grant made from it, is
+ * bound to the resource of the origin it was approved at (RFC 8707), and its tokens are
+ * accepted by /mcp at that origin alone.
+ */
+export function oauthUrlsFor(
+  addresses: Pick<Addresses, 'forRequest'>,
+  mcpPath: string,
+): (ctx: Koa.Context) => OAuthUrls {
+  return (ctx) => oauthUrls(addresses.forRequest(ctx), mcpPath);
+}
+
+/** The metrics label of an OAuth path: an endpoint, or the document's well-known prefix. */
+export function oauthRouteLabel(path: string): string | null {
+  if (ENDPOINTS.has(path)) return path;
+  for (const prefix of WELL_KNOWN)
+    if (path === prefix || path.startsWith(`${prefix}/`)) return prefix;
+  return null;
+}
+
+/** A metadata document: cacheable, and different per address it is asked at (Host, or a trusted proxy's). */
+function answerDocument(ctx: Koa.Context, body: Record<string, unknown>): void {
+  ctx.set('Cache-Control', 'public, max-age=300');
+  ctx.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+  ctx.body = body;
+}
 
 /**
  * `store` is the OAuth door's own (its clients): the door holds credentials, as the key check
@@ -46,33 +78,36 @@ const WELL_KNOWN = [
  */
 export function oauthDoor(
   authority: OAuthAuthority,
-  urls: OAuthUrls,
+  mcpPath: string,
   store: Pick<OAuthCredentials, 'listOAuth' | 'transactOAuth'>,
 ): Door<CoreServices> {
   return {
     name: 'oauth',
     prefixes: ['/oauth/', ...WELL_KNOWN],
     familyOf: () => null,
+    routeLabel: oauthRouteLabel,
     render: renderOAuth,
-    handler: ({ services }) => oauthHandler(services, authority, urls, store),
+    handler: ({ services }) => oauthHandler(services, authority, mcpPath, store),
   };
 }
 
 function oauthHandler(
   services: CoreServices,
   authority: OAuthAuthority,
-  urls: OAuthUrls,
+  mcpPath: string,
   store: Pick<OAuthCredentials, 'listOAuth' | 'transactOAuth'>,
 ): DoorMiddleware {
   const registrations = new RegistrationLimiter(() => services.now().getTime());
-  const documents = new Map<string, () => Record<string, unknown>>();
-  for (const p of urls.resourceMetadataPaths) documents.set(p, () => resourceMetadata(urls));
-  for (const p of urls.serverMetadataPaths) documents.set(p, () => serverMetadata(urls));
-  const endpoints = new Set<string>(Object.values(OAUTH_PATHS));
+  const urlsFor = oauthUrlsFor(services.addresses, mcpPath);
+  // Where the documents are answered depends only on publicUrl's path prefix, if any.
+  const paths = oauthUrls(services.addresses.publicBase ?? 'http://localhost', mcpPath);
+  const documents = new Map<string, (u: OAuthUrls) => Record<string, unknown>>();
+  for (const p of paths.resourceMetadataPaths) documents.set(p, resourceMetadata);
+  for (const p of paths.serverMetadataPaths) documents.set(p, serverMetadata);
 
   return async (ctx, next) => {
     const doc = documents.get(ctx.path);
-    if (!doc && !endpoints.has(ctx.path)) return void (await next());
+    if (!doc && !ENDPOINTS.has(ctx.path)) return void (await next());
     // Nothing here carries a credential of the daemon's own: every request counts per client
     // address, as the public pages do; past the limit, 429 on the page or in OAuth's JSON.
     countAddress(ctx, services.limits);
@@ -89,11 +124,7 @@ function oauthHandler(
         { headers: { Allow: allowed.join(', ') } },
       );
     }
-    if (doc) {
-      ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.body = doc();
-      return;
-    }
+    if (doc) return answerDocument(ctx, doc(urlsFor(ctx)));
     ctx.set('Cache-Control', 'no-store');
     switch (ctx.path) {
       case OAUTH_PATHS.register: {
@@ -111,7 +142,7 @@ function oauthHandler(
         return;
       }
       case OAUTH_PATHS.authorize:
-        return authorize(ctx, { services, authority, urls });
+        return authorize(ctx, { services, authority, urls: urlsFor(ctx) });
       case OAUTH_PATHS.token:
       case OAUTH_PATHS.revoke:
         return tokenOrRevoke(ctx, authority);
@@ -181,5 +212,3 @@ async function token(authority: OAuthAuthority, client: OAuthClient, form: Recor
       );
   }
 }
-
-export { oauthUrls };

@@ -184,6 +184,12 @@ export interface StoreHealth {
   onCommit(listener: (durationMs: number, flushMs: number, batches: number) => void): void;
 }
 
+/** A consistent copy of the whole store (the embedded `backup`, scheduled backups). */
+export interface StoreCopies {
+  /** Writes the copy into `targetDir`; answers the copy's file. */
+  backup(targetDir: string): Promise<string>;
+}
+
 /**
  * Every seam at once: what the daemon's composition holds and hands out port by port (the
  * embedded LMDB store, or a cluster node's LMDB behind the replicated log).
@@ -197,8 +203,7 @@ export interface HouseholdStore
     Directory,
     WholeFamilies,
     OAuthCredentials,
-    StoreHealth {
-  /** A consistent copy of the whole store into `targetDir` (the embedded `backup`). */
-  backup(targetDir: string): Promise<string>;
+    StoreHealth,
+    StoreCopies {
   close(): Promise<void>;
 }

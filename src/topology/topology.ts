@@ -15,7 +15,7 @@
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { FamilyOfRequest } from '../door/app.js';
+import type { FrontParts } from '../door/app.js';
 import type { DoorMiddleware } from '../door/state.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import type { Ownership } from '../family/ownership.js';
@@ -44,8 +44,8 @@ export interface Topology {
   readonly ownership: Ownership;
   /** The agenda of the families whose jobs this process runs. */
   readonly agenda: Pick<AgendaReads, 'dueJobs' | 'earliestDue'>;
-  /** What runs before every door, given how to find a request's family; null: nothing. */
-  front(familyOf: FamilyOfRequest): DoorMiddleware | null;
+  /** What runs before every door, given what a request tells (its family, its origin); null: nothing. */
+  front(parts: FrontParts): DoorMiddleware | null;
   /** The server listens on `port`. */
   listening(port: number): void;
   /** The daemon's parts exist, before it listens: a node follows what it takes and loses. */

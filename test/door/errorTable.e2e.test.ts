@@ -92,6 +92,7 @@ describe('the error table, through every door', function () {
     }));
     const services = {
       config: server.config,
+      addresses: d.addresses,
       registry: d.registry,
       now: () => new Date(),
       logger: createLogger('silent'),

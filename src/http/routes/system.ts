@@ -7,6 +7,8 @@ import { named, S } from '../../door/schema.js';
 import { LOGGED_EVENT_TYPES } from '../../domain/shared/events.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { DoorError } from '../../door/errors.js';
+import type { Addresses } from '../../addresses.js';
+import type Koa from 'koa';
 
 /** What GET /metrics serves (the daemon's Metrics, src/metrics.ts). */
 export interface MetricsText {
@@ -148,6 +150,25 @@ const changesRoute = route({
     }),
 });
 
+/**
+ * The OpenAPI document as served: its `servers` names the address it was fetched at
+ * (publicUrl when set), so a client generated from it calls the daemon the way its author
+ * reached it.
+ */
+function documentAt(document: unknown, addresses: Addresses, koa: Koa.Context): unknown {
+  return {
+    ...(document as Record<string, unknown>),
+    servers: [
+      {
+        url: addresses.forRequest(koa),
+        description: addresses.publicBase
+          ? 'server.publicUrl of this daemon'
+          : 'This daemon, at the address this document was fetched from',
+      },
+    ],
+  };
+}
+
 export default function systemRoutes(
   getDocument: () => unknown,
   version: string,
@@ -204,7 +225,7 @@ export default function systemRoutes(
         const { enabled, token } = services.config.metrics;
         if (!enabled || !metrics.enabled)
           throw new NotFound(
-            'Metrics are off; set metrics.enabled to true in the configuration to serve them',
+            'Metrics are off; set metrics.enabled to true in the configuration (or HOUSEHOLD_METRICS=1) to serve them',
           );
         if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
           throw new DoorError(
@@ -231,7 +252,7 @@ export default function systemRoutes(
         required: ['openapi', 'paths'],
         properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
       },
-      handler: () => getDocument(),
+      handler: ({ koa, services }) => documentAt(getDocument(), services.addresses, koa),
     }),
     changesRoute,
   ]);
