@@ -178,6 +178,7 @@ const FLOORS: readonly (readonly string[])[] = [
     'logger.ts',
     'logFormat.ts',
     'addresses.ts',
+    'backupEvery.ts',
     'startup.ts',
     'types',
   ],
