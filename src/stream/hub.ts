@@ -1,6 +1,6 @@
 /**
  * The live change stream's fan-out (docs/api.md, "Live change stream"). One follower per
- * family with open streams waits on the log (log.ts) and renders each new record as an SSE
+ * family with open streams waits on the log (src/family/followedLog.ts) and renders each new record as an SSE
  * frame once; every reader that is caught up gets the same text. Nothing is buffered per
  * reader beyond its socket: a reader whose socket is full is set aside and, when it drains,
  * reads what it missed from the log itself — unless the family has moved more than
@@ -9,7 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ChangeRecord } from '../store/types.js';
-import type { FollowedLog } from './log.js';
+import type { FollowedLog } from '../family/followedLog.js';
+import { SSE_HEADERS } from '../door/sse.js';
 
 export interface HubOptions {
   heartbeatMs: number;
@@ -35,13 +36,6 @@ export const FANOUT_INTERVAL_MS = 20;
 export function frameOf(r: ChangeRecord): string {
   return `id: ${r.seq}\nevent: ${r.type}\ndata: ${JSON.stringify(r)}\n\n`;
 }
-
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-store',
-  // Reverse proxies (nginx) must pass each event on at once rather than buffer the answer.
-  'x-accel-buffering': 'no',
-};
 
 export class Refused extends Error {
   constructor(
@@ -78,7 +72,12 @@ class Follower {
     readonly familyId: string,
   ) {
     this.head = hub.log.head(familyId);
-    void this.run();
+    // A read that fails (the store closed under a stopping daemon) ends this family's streams;
+    // the clients reconnect with Last-Event-ID and lose nothing.
+    this.run().catch(() => {
+      this.stop.abort();
+      for (const r of this.readers) if (!r.res.writableEnded) r.res.end();
+    });
   }
 
   close(): void {
@@ -121,7 +120,7 @@ class Follower {
     reader.paused = true;
     reader.socket.once('drain', () => {
       reader.paused = false;
-      void this.catchUp(reader);
+      this.catchUp(reader).catch(() => reader.res.end());
     });
   }
 
@@ -216,7 +215,7 @@ export class StreamHub {
     follower.readers.add(reader);
     const f = follower;
     res.once('close', () => this.release(reader, f));
-    void follower.catchUp(reader);
+    follower.catchUp(reader).catch(() => res.end());
   }
 
   /** Sends `event: dropped` and closes the reader (it fell too far behind). */
