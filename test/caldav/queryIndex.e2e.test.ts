@@ -5,9 +5,11 @@
  * family's zone changed, one made after its months were asked about), REPORTs over random windows never asked before answer exactly the
  * objects and occurrences the lazy expansion of the daemon's own records gives (series.ts,
  * occurrencesFrom): with `expand` each occurrence's start, title and status, without it the
- * objects that have one in the window.
+ * objects that have one in the window. A window asked again is answered the same from the answer
+ * kept on its second ask (src/caldav/answerCache.ts), and anew after a write.
  */
 import { expect } from 'chai';
+import { keptSize } from '../../src/caldav/answerCache.js';
 import { objectsOf, findCollection } from '../../src/caldav/objects.js';
 import { occurrenceIndexSize } from '../../src/domain/calendar/occurrenceIndex.js';
 import { occurrencesFrom, type InstantRange } from '../../src/domain/calendar/series.js';
@@ -215,6 +217,32 @@ describe('REPORT calendar-query with windows never asked before (the occurrence 
     const gone = await dav.request('DELETE', `${CAL}holiday.ics`);
     expect(gone.status, gone.text).to.equal(204);
     await compareRandomWindows(10);
+  });
+
+  it('answers a window asked three times the same each time, and the first ask after a write anew', async () => {
+    const r = { start: Date.UTC(2026, 2, 3, 7), end: Date.UTC(2026, 2, 17, 7) };
+    const want = await expected(r);
+    // The first ask is computed, the second computed and kept, the third read from what was kept.
+    const kept: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      expect(await answered(r, true), `ask ${i + 1}`).to.deep.equal(want);
+      kept.push(await readState((state) => keptSize(state).answers));
+    }
+    expect(kept).to.deep.equal([0, 1, 1]);
+    await put(
+      'asked-again.ics',
+      'UID:asked-again',
+      'DTSTAMP:20260101T000000Z',
+      'DTSTART;TZID=Europe/Berlin:20260305T180000',
+      'DTEND;TZID=Europe/Berlin:20260305T190000',
+      'RRULE:FREQ=DAILY;COUNT=3',
+      'SUMMARY:Asked again',
+    );
+    const after = await expected(r);
+    expect(after.get('asked-again')).to.have.length(3);
+    expect(await readState((state) => keptSize(state).answers)).to.equal(0);
+    for (let i = 0; i < 3; i++)
+      expect(await answered(r, true), `ask ${i + 1} after the write`).to.deep.equal(after);
   });
 
   it('answers what the lazy expansion gives after the family moves to another zone', async () => {
