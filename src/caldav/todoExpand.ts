@@ -39,7 +39,9 @@ function instanceLines(i: TodoInstance, repeating: boolean, tz: string): string[
   if (repeating && i.recurrence)
     own.push(timeLine('RECURRENCE-ID', i.recurrence.ms, i.recurrence.date, tz));
   if (i.start !== undefined) own.push(timeLine('DTSTART', i.start, isDate(dtstart), tz));
-  if (i.due !== undefined) own.push(timeLine('DUE', i.due, isDate(due), tz));
+  // A date DUE is held as the end of its day: the day is the one before that instant.
+  if (i.due !== undefined)
+    own.push(timeLine('DUE', isDate(due) ? i.due - 1 : i.due, isDate(due), tz));
   const kept: IcalComp = {
     name: 'VTODO',
     props: c.props.filter((p) => !REPLACED.has(p.name)),

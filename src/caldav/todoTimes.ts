@@ -8,6 +8,9 @@
  * kept as sent, and read here with the same rule walk the calendar feeds use
  * (src/domain/feeds/expand.ts: bounded, lazy, remembered per rule).
  *
+ * A DUE written as a date is due by the end of that day (a to-do due on the 10th is in a query
+ * for the 10th), a DTSTART written as one starts with it.
+ *
  * One decision the RFC leaves open: CREATED is not used. The server writes it (the entry's own
  * creation), so by the RFC a to-do without DTSTART, DUE or COMPLETED made today would match no
  * range in the past, while RFC 5545 §3.6.2 says such a to-do belongs to every day until it is
@@ -18,7 +21,7 @@ import type { FeedRecurrence } from '../domain/feeds/types.js';
 import { wallToMs } from '../domain/feeds/wall.js';
 import { instantToLocal, localInstantMs } from '../domain/shared/time.js';
 import { durationSeconds } from './icalRead.js';
-import { instantsOf, zonesOf, type ZoneOf } from './icalTimes.js';
+import { dayEnd, instantsOf, zonesOf, type ZoneOf } from './icalTimes.js';
 import { firstProp, param, type IcalComp, type IcalProp } from './icalTree.js';
 import type { Range } from './occurrences.js';
 
@@ -51,10 +54,17 @@ function at(p: IcalProp | undefined, tz: string, zone: ZoneOf): number | undefin
   return p ? instantsOf(p, tz, zone)[0]?.ms : undefined;
 }
 
+/** A DUE written as a date is due by the end of that day, on the family's clock. */
+function dueAt(p: IcalProp | undefined, tz: string, zone: ZoneOf): number | undefined {
+  const i = p ? instantsOf(p, tz, zone)[0] : undefined;
+  if (!i) return undefined;
+  return i.date ? (dayEnd(p!.value, tz) ?? i.ms) : i.ms;
+}
+
 /** One component's own times. */
 function ownTimes(comp: IcalComp, tz: string, zone: ZoneOf): Omit<TodoInstance, 'recurrence'> {
   const start = at(firstProp(comp, 'DTSTART'), tz, zone);
-  const due = at(firstProp(comp, 'DUE'), tz, zone);
+  const due = dueAt(firstProp(comp, 'DUE'), tz, zone);
   const duration = durationSeconds(firstProp(comp, 'DURATION')?.value);
   const completed = at(firstProp(comp, 'COMPLETED'), tz, zone);
   return {
