@@ -1,9 +1,10 @@
 # syntax=docker/dockerfile:1
 
 # The base image: Node.js 26, the Active LTS line since 2026-10-28 (security fixes until
-# 2029-04-30). Node 20 reached end of life on 2026-04-30; Node 24 is in maintenance. The program
-# itself keeps running on any Node >= 20 (package.json "engines"), so another line is one build
-# argument away:   docker build --build-arg NODE_IMAGE=node:24-trixie-slim .
+# 2029-04-30). Node 20 reached end of life on 2026-04-30; Node 24 is in maintenance (until
+# 2028-04-30). The program needs Node >= 20 (package.json "engines"); its test suite runs on
+# Node 20 in CI, so another line is one build argument away when 26 misbehaves:
+#   docker build --build-arg NODE_IMAGE=node:24-trixie-slim .
 # Debian 13 (trixie) slim: glibc for LMDB's prebuilt N-API binary, so no compiler is needed.
 ARG NODE_IMAGE=node:26-trixie-slim
 
@@ -52,8 +53,12 @@ COPY package.json ./
 COPY config ./config
 COPY bin ./bin
 # /data holds every family's records and live share links: private to the `node` user. A new
-# named volume takes this owner and mode from the image.
-RUN mkdir -p /data && chown node:node /data && chmod 0700 /data && chmod 0755 bin/household-organizer
+# named volume takes this owner and mode from the image. The command line goes on PATH, so
+# `docker exec household household-organizer key create home` works as the README writes it
+# (a symlink: the executable finds dist/ next to its real path, /app/bin).
+RUN mkdir -p /data && chown node:node /data && chmod 0700 /data \
+ && chmod 0755 bin/household-organizer \
+ && ln -s /app/bin/household-organizer /usr/local/bin/household-organizer
 USER node
 VOLUME ["/data"]
 EXPOSE 8080

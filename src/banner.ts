@@ -1,57 +1,74 @@
 /**
- * The addresses a person is shown at start: which URL the first-start banner names, and the
- * warning when share links would point at `localhost` although other devices are meant to
- * connect (the daemon listens on all interfaces).
+ * What a person is shown at start: the addresses other devices can use (the first-start
+ * banner, src/bootstrap.ts), and the warning when a configured `publicUrl` names this
+ * machine's localhost although other devices are meant to connect.
  */
-import { publicBase } from './config.js';
-import { isIP } from 'node:net';
+import { existsSync } from 'node:fs';
+import { isLoopbackHost, listensEverywhere, type Addresses } from './addresses.js';
 
-/** `server.host` values that mean "every interface". */
-export function listensEverywhere(host: string): boolean {
-  return host === '0.0.0.0' || host === '::' || host === '[::]' || host === '';
-}
-
-/** A host name that only ever reaches the machine it is typed on. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  if (isIP(h) === 6) return h === '::1' || /^::ffff:127\./.test(h) || /^::ffff:7f/.test(h);
-  return false;
-}
-
-function parse(url: string): URL | null {
-  try {
-    return new URL(url);
-  } catch {
-    return null;
-  }
+/** Docker writes /.dockerenv, Podman /run/.containerenv and sets `container`. */
+export function runningInContainer(): boolean {
+  return (
+    existsSync('/.dockerenv') || existsSync('/run/.containerenv') || Boolean(process.env.container)
+  );
 }
 
 /**
  * The one warn line for a `publicUrl` other devices cannot use while the daemon listens on all
  * interfaces (the default, and what Docker needs), or null when there is nothing to say.
+ * Without a publicUrl links follow each request's address, so there is nothing to warn about.
  */
-export function publicUrlWarning(host: string, publicUrl: string, port: number): string | null {
-  const parsed = parse(publicUrl);
-  if (!parsed)
-    return `server.publicUrl "${publicUrl}" is not a URL: share links and plan pages will not work; set HOUSEHOLD_PUBLIC_URL or server.publicUrl to the address people use`;
-  if (!listensEverywhere(host) || !isLoopbackHost(parsed.hostname)) return null;
+export function publicUrlWarning(
+  host: string,
+  publicUrl: string | null,
+  port: number,
+): string | null {
+  if (publicUrl === null) return null;
+  if (!listensEverywhere(host) || !isLoopbackHost(new URL(publicUrl).hostname)) return null;
   return (
-    `server.publicUrl is ${publicUrl} while listening on all interfaces: share links and plan pages will point at localhost, ` +
-    'which other devices cannot reach; set HOUSEHOLD_PUBLIC_URL or server.publicUrl to the address people use ' +
-    `(e.g. http://<this machine's name or LAN address>:${port})`
+    `server.publicUrl is ${publicUrl} while listening on all interfaces: links the daemon hands out and stores will point at localhost, ` +
+    'which other devices cannot reach; set HOUSEHOLD_PUBLIC_URL or server.publicUrl to the address people use, ' +
+    `or leave it unset so links follow the address each request came to (e.g. http://<this machine's LAN address>:${port})`
   );
 }
 
 /**
- * The base URL the first-start banner shows: `publicUrl` when it names an address other
- * devices can use (the operator set it: a LAN name, the reverse proxy), else the local URL the
- * daemon listens on (127.0.0.1 when it listens on all interfaces).
+ * The lines naming where the daemon can be reached: the addresses for other devices (publicUrl
+ * when set, else each network interface with the port), then this machine's own. In a
+ * container the interfaces are the container's: other devices use the host's address.
  */
-export function bannerUrl(publicUrl: string, localUrl: string): string {
-  const parsed = parse(publicUrl);
-  if (!parsed || isLoopbackHost(parsed.hostname) || !/^https?:$/.test(parsed.protocol))
-    return localUrl;
-  return publicBase(publicUrl);
+export function addressLines(
+  addresses: Pick<Addresses, 'shareable' | 'local' | 'publicBase'>,
+  inContainer = false,
+): string {
+  const shareable = addresses.shareable;
+  if (addresses.publicBase)
+    return `From other devices: ${shareable[0]}\nOn this machine: ${addresses.local}\n`;
+  if (inContainer)
+    return (
+      `From other devices: this host's address with the port the container publishes (e.g. docker run -p 8080:8080)\n` +
+      `In the container: ${[...shareable, addresses.local].join(', ')}\n`
+    );
+  const others = shareable.length
+    ? `From other devices on the network:\n${shareable.map((u) => `    ${u}\n`).join('')}`
+    : 'Other devices cannot reach it: it listens on this machine only (server.host).\n';
+  return `${others}On this machine: ${addresses.local}\n`;
+}
+
+/**
+ * What the start warns about in the configuration of addresses: a set publicUrl naming
+ * localhost while every interface listens, and the deprecated `server.trustProxy`.
+ */
+export function addressWarnings(
+  server: { host: string; publicUrl: string | null; trustProxy?: boolean | undefined },
+  port: number,
+): string[] {
+  const warnings: string[] = [];
+  const local = publicUrlWarning(server.host, server.publicUrl, port);
+  if (local) warnings.push(local);
+  if (server.trustProxy === true)
+    warnings.push(
+      'server.trustProxy is deprecated: it trusts every peer; list your reverse proxy in server.trustedProxies instead (docs/upgrading.md)',
+    );
+  return warnings;
 }

@@ -11,13 +11,15 @@ import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import type { IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
-import { bannerUrl } from './banner.js';
+import { addressLines, runningInContainer } from './banner.js';
+import type { Addresses } from './addresses.js';
 
 /** What a caller of the daemon may do instead of printing (tests, mostly). */
 export interface BootstrapHooks {
   /**
    * Called with the first family's key when the store was empty (default: print it on stderr);
-   * `url` is the address a person can use (see bannerUrl), `localUrl` the one this machine reaches.
+   * `url` is the first address other devices can use (this machine's when there is none),
+   * `localUrl` the one this machine reaches.
    */
   onBootstrap?: (family: FamilyInfo, apiKey: string, url: string, localUrl: string) => void;
   /** Called when the first family exists but has no usable key (default: print how to make one). */
@@ -29,7 +31,7 @@ interface BootstrapDeps {
   now: () => Date;
   newId: IdGenerator;
   logger: Logger;
-  url: string;
+  addresses: Addresses;
   opts: BootstrapHooks;
   /** publicUrl names this machine's localhost although other devices are meant to connect. */
   publicUrlUnusable: boolean;
@@ -48,9 +50,10 @@ export async function bootstrap(store: Store, slug: string, d: BootstrapDeps): P
           withKey: 'admin (first start)',
         },
       );
-      const url = bannerUrl(d.config.server.publicUrl, d.url);
-      if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, d.url);
-      else printBootstrap(made.family, made.apiKey!, url, d.url, d.publicUrlUnusable);
+      const local = d.addresses.local;
+      const url = d.addresses.shareable[0] ?? local;
+      if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, local);
+      else printBootstrap(made.family, made.apiKey!, d.addresses, d.publicUrlUnusable);
       // The key itself only on stderr (printBootstrap): log pipelines keep stdout's JSON.
       d.logger.info(
         { family: made.family.slug, keyId: made.key?.id ?? null },
@@ -81,20 +84,19 @@ export async function bootstrap(store: Store, slug: string, d: BootstrapDeps): P
 function printBootstrap(
   family: FamilyInfo,
   apiKey: string,
-  url: string,
-  localUrl: string,
+  addresses: Addresses,
   publicUrlUnusable: boolean,
 ): void {
-  const port = new URL(localUrl).port;
+  const url = addresses.shareable[0] ?? addresses.local;
   process.stderr.write(
     `\nCreated the first family "${family.slug}" in time zone ${family.timezone}. If the household lives in another zone:\n` +
       `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
       `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
+      addressLines(addresses, runningInContainer()) +
       `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
       `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
-      (url === localUrl ? '' : `On this machine: ${localUrl}\n`) +
       (publicUrlUnusable
-        ? `From other devices use this machine's network address (port ${port}, or the one Docker publishes) and set HOUSEHOLD_PUBLIC_URL to it, so share links work.\n`
+        ? `server.publicUrl names this machine's localhost: set HOUSEHOLD_PUBLIC_URL to an address above (or the one Docker publishes), or unset it.\n`
         : '') +
       '\n',
   );

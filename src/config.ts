@@ -5,7 +5,7 @@
  * with a message naming it.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   array,
@@ -16,13 +16,16 @@ import {
   nullable,
   number,
   object,
+  optional,
   refine,
   size,
   string,
   validate,
   type Infer,
 } from 'superstruct';
+import ipaddr from 'ipaddr.js';
 import { normalizeTimeZone } from './domain/shared/time.js';
+import { parseEvery } from './backup/every.js';
 
 const Egress = enums(['public', 'lan', 'any']);
 const Url = size(string(), 1, 2048);
@@ -58,6 +61,46 @@ const NatsUrl = refine(size(string(), 1, 2048), 'NatsUrl', (value) => {
     (['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== '') ||
     `must be a nats://, tls://, ws:// or wss:// URL with a host, got "${value}"`
   );
+});
+
+/**
+ * `server.publicUrl`: the address people and devices use, when the operator fixes one (a name
+ * behind a reverse proxy, a path prefix). An http(s) URL without credentials, query or
+ * fragment: links are made by appending paths to it.
+ */
+const PublicUrl = refine(Url, 'PublicUrl', (value) => {
+  const why = `must be an http:// or https:// URL such as https://household.example.org or http://192.168.1.20:8080 (no query, fragment or user name), or null, got "${value}"`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return why;
+  }
+  return (
+    (/^https?:$/.test(url.protocol) &&
+      url.hostname !== '' &&
+      !url.search &&
+      !url.hash &&
+      !url.username &&
+      !url.password) ||
+    why
+  );
+});
+
+/** One entry of `server.trustedProxies`: an IP address or a CIDR range (IPv4 or IPv6). */
+const ProxyAddress = refine(size(string(), 1, 64), 'ProxyAddress', (value) => {
+  const v = value.trim();
+  return (
+    ipaddr.isValid(v) ||
+    ipaddr.isValidCIDR(v) ||
+    `must be an IP address or a CIDR range such as 172.16.0.0/12 or fd00::/8, got "${value}"`
+  );
+});
+
+/** `backup.every`: a duration (`6h`, `1d`) or a cron pattern (src/backup/every.ts). */
+const BackupEveryText = refine(size(string(), 1, 200), 'BackupEvery', (value) => {
+  const parsed = parseEvery(value);
+  return typeof parsed === 'string' ? parsed : true;
 });
 
 /** How other nodes reach this one over HTTP (forwarded requests go there). */
@@ -121,9 +164,19 @@ export const ConfigStruct = object({
   server: object({
     host: string(),
     port: size(integer(), 0, 65535),
-    publicUrl: Url,
+    /** null: links follow the address each request came to (src/addresses.ts). */
+    publicUrl: nullable(PublicUrl),
     bodyLimitBytes: min(integer(), 1),
-    trustProxy: boolean(),
+    /**
+     * Peers whose `X-Forwarded-For`, `-Host` and `-Proto` count (reverse proxies): IPs and
+     * CIDR ranges. Anyone else's are ignored.
+     */
+    trustedProxies: array(ProxyAddress),
+    /**
+     * Deprecated (docs/upgrading.md): `true` trusts every peer's headers, one hop deep, as
+     * before `trustedProxies`; refused together with a non-empty `trustedProxies`.
+     */
+    trustProxy: optional(boolean()),
     /** Browser origins allowed to call the API (CORS); none by default. */
     corsOrigins: array(Origin),
   }),
@@ -152,7 +205,11 @@ export const ConfigStruct = object({
   email: object({ smtpUrl: nullable(Url), from: string() }),
   push: object({ ntfyUrl: nullable(Url) }),
   sms: object({ gatewayUrl: nullable(Url) }),
-  log: object({ level: enums(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) }),
+  log: object({
+    level: enums(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    /** `auto`: readable lines on a terminal, JSON lines otherwise (src/logger.ts). */
+    format: enums(['auto', 'json', 'pretty']),
+  }),
   /** `GET /metrics` in Prometheus text; with a token, only for `Authorization: Bearer <token>`. */
   metrics: object({
     enabled: boolean(),
@@ -185,6 +242,16 @@ export const ConfigStruct = object({
     weatherMinutes: size(integer(), 1, 1440),
     actionsPerMinute: size(integer(), 1, 10_000),
   }),
+  /**
+   * Scheduled backups (docs/operations.md): off while `every` is null; each one a consistent
+   * copy of the store in `<dir>/<UTC time>/`, the newest `keep` kept. `dir` null:
+   * `<storage.dataDir>/backups`.
+   */
+  backup: object({
+    every: nullable(BackupEveryText),
+    keep: size(integer(), 1, 1000),
+    dir: nullable(size(string(), 1, 4096)),
+  }),
   cluster: nullable(ClusterStruct),
 });
 
@@ -215,11 +282,16 @@ export function defaultFamilyZone(
 export class ConfigError extends Error {}
 
 /**
- * `server.publicUrl` without trailing slashes: the base share links, plan pages and the
- * OpenAPI `servers` entry are built on, whichever way the operator wrote it.
+ * `server.publicUrl` without trailing slashes: the base links are built on when the operator
+ * set one, whichever way it was written.
  */
 export function publicBase(publicUrl: string): string {
   return publicUrl.replace(/\/+$/, '');
+}
+
+/** The folder scheduled backups go to: `backup.dir`, or `backups` inside the data folder. */
+export function backupDir(config: Pick<Config, 'backup' | 'storage'>): string {
+  return config.backup.dir ?? join(config.storage.dataDir, 'backups');
 }
 
 export interface ConfigSources {
@@ -279,9 +351,24 @@ export function deepMerge(base: unknown, over: unknown): unknown {
   return out;
 }
 
-function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
+/** A comma-separated list in one variable (NATS servers, trusted proxies). */
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`; anything else stops the start. */
+function flag(name: string, value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (true or false), got "${value}"`);
+}
+
+function serverEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const server: Record<string, unknown> = {};
-  const out: Record<string, unknown> = {};
   if (env.HOUSEHOLD_PORT !== undefined) {
     const port = Number(env.HOUSEHOLD_PORT);
     if (!Number.isInteger(port))
@@ -289,22 +376,63 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
     server.port = port;
   }
   if (env.HOUSEHOLD_HOST !== undefined) server.host = env.HOUSEHOLD_HOST;
-  if (env.HOUSEHOLD_PUBLIC_URL !== undefined) server.publicUrl = env.HOUSEHOLD_PUBLIC_URL;
-  if (Object.keys(server).length) out.server = server;
-  if (env.HOUSEHOLD_DATA_DIR !== undefined) out.storage = { dataDir: env.HOUSEHOLD_DATA_DIR };
-  if (env.HOUSEHOLD_LOG_LEVEL !== undefined) out.log = { level: env.HOUSEHOLD_LOG_LEVEL };
-  const cluster: Record<string, unknown> = {};
-  if (env.HOUSEHOLD_NATS_SERVERS !== undefined) {
-    cluster.natsServers = env.HOUSEHOLD_NATS_SERVERS.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  // Empty: no fixed address (links follow each request), so compose files can pass it through.
+  if (env.HOUSEHOLD_PUBLIC_URL !== undefined)
+    server.publicUrl = env.HOUSEHOLD_PUBLIC_URL.trim() === '' ? null : env.HOUSEHOLD_PUBLIC_URL;
+  if (env.HOUSEHOLD_TRUSTED_PROXIES !== undefined)
+    server.trustedProxies = list(env.HOUSEHOLD_TRUSTED_PROXIES);
+  return server;
+}
+
+/** Logs, metrics and backups: what an operator switches from a container's environment. */
+function operationsEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const log: Record<string, unknown> = {};
+  if (env.HOUSEHOLD_LOG_LEVEL !== undefined) log.level = env.HOUSEHOLD_LOG_LEVEL;
+  if (env.HOUSEHOLD_LOG_FORMAT !== undefined) log.format = env.HOUSEHOLD_LOG_FORMAT;
+  if (Object.keys(log).length) out.log = log;
+  const metrics: Record<string, unknown> = {};
+  if (env.HOUSEHOLD_METRICS !== undefined)
+    metrics.enabled = flag('HOUSEHOLD_METRICS', env.HOUSEHOLD_METRICS);
+  // The token stays out of a checked-in file this way; setting one does not switch metrics on.
+  if (env.HOUSEHOLD_METRICS_TOKEN !== undefined)
+    metrics.token = env.HOUSEHOLD_METRICS_TOKEN === '' ? null : env.HOUSEHOLD_METRICS_TOKEN;
+  if (Object.keys(metrics).length) out.metrics = metrics;
+  const backup: Record<string, unknown> = {};
+  if (env.HOUSEHOLD_BACKUP_EVERY !== undefined)
+    backup.every = env.HOUSEHOLD_BACKUP_EVERY.trim() === '' ? null : env.HOUSEHOLD_BACKUP_EVERY;
+  if (env.HOUSEHOLD_BACKUP_KEEP !== undefined) {
+    const keep = Number(env.HOUSEHOLD_BACKUP_KEEP);
+    if (!Number.isInteger(keep))
+      throw new ConfigError(
+        `HOUSEHOLD_BACKUP_KEEP must be a whole number, got "${env.HOUSEHOLD_BACKUP_KEEP}"`,
+      );
+    backup.keep = keep;
   }
+  if (env.HOUSEHOLD_BACKUP_DIR !== undefined) backup.dir = env.HOUSEHOLD_BACKUP_DIR;
+  if (Object.keys(backup).length) out.backup = backup;
+  return out;
+}
+
+function clusterEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const cluster: Record<string, unknown> = {};
+  if (env.HOUSEHOLD_NATS_SERVERS !== undefined)
+    cluster.natsServers = list(env.HOUSEHOLD_NATS_SERVERS);
   if (env.HOUSEHOLD_NODE_NAME !== undefined) cluster.nodeName = env.HOUSEHOLD_NODE_NAME;
   if (env.HOUSEHOLD_ADVERTISE_URL !== undefined) cluster.advertiseUrl = env.HOUSEHOLD_ADVERTISE_URL;
   // The secret may come from the environment so that it stays out of a checked-in file.
   if (env.HOUSEHOLD_CLUSTER_SECRET !== undefined) cluster.secret = env.HOUSEHOLD_CLUSTER_SECRET;
   if (env.HOUSEHOLD_LEASE_SECONDS !== undefined)
     cluster.leaseSeconds = Number(env.HOUSEHOLD_LEASE_SECONDS);
+  return cluster;
+}
+
+function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const out: Record<string, unknown> = operationsEnv(env);
+  const server = serverEnv(env);
+  if (Object.keys(server).length) out.server = server;
+  if (env.HOUSEHOLD_DATA_DIR !== undefined) out.storage = { dataDir: env.HOUSEHOLD_DATA_DIR };
+  const cluster = clusterEnv(env);
   if (Object.keys(cluster).length) out.cluster = cluster;
   return out;
 }
@@ -342,5 +470,20 @@ export function loadConfig(sources: ConfigSources = {}): Config {
         : `config key "${key}" is invalid: ${failure.message}`,
     );
   }
+  checkTogether(value);
   return value;
+}
+
+/** Keys that are valid alone but not together. */
+function checkTogether(c: Config): void {
+  if (c.server.trustProxy === true && c.server.trustedProxies.length > 0)
+    throw new ConfigError(
+      'config key "server.trustProxy" is invalid: it is replaced by server.trustedProxies; remove trustProxy (docs/upgrading.md)',
+    );
+  // A cluster node's store follows the replicated log and holds only what the node has seen:
+  // a copy of it is no backup. The cluster's own backup is `household-organizer backup` on it.
+  if (c.cluster && c.backup.every !== null)
+    throw new ConfigError(
+      'config key "backup.every" is invalid: scheduled backups are for the embedded store; on a cluster run `household-organizer backup <dir>` with the cluster configuration from cron (docs/scaling.md)',
+    );
 }

@@ -1,3 +1,7 @@
+/**
+ * The daemon's log (pino): JSON lines, or readable ones for a person at a terminal
+ * (logFormat.ts), every line scrubbed of credentials as it is written.
+ */
 import {
   pino,
   destination as pinoDestination,
@@ -5,6 +9,9 @@ import {
   type Logger,
   type DestinationStream,
 } from 'pino';
+import { prettyDestination, prettyWanted, type LogFormat } from './logFormat.js';
+
+export type { LogFormat };
 
 /**
  * Every credential shape the daemon hands out, as it could appear in any text: API keys
@@ -37,13 +44,21 @@ export function redactCredentials(text: string): string {
 }
 
 /**
- * JSON logs, one object per line. Keys and tokens are never logged: the request log writes
- * route templates and cut paths (requestLog.ts), and — the last line of defence, whatever a
- * log call is given (an error message quoting a URL, a client's request id or user agent, a
- * stack) — every line is scrubbed of credential shapes as it is written.
+ * JSON logs, one object per line — or, for a person at a terminal, readable lines (`format`:
+ * `json` always JSON, `pretty` always readable, `auto` readable only while stdout is a
+ * terminal). Keys and tokens are never logged: the request log writes route templates and cut
+ * paths (requestLog.ts), and — the last line of defence, whatever a log call is given (an
+ * error message quoting a URL, a client's request id or user agent, a stack) — every line is
+ * scrubbed of credential shapes as it is written, before it is made readable.
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  const out = destination ?? pinoDestination({ fd: 1, sync: false });
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  format: LogFormat = 'json',
+): Logger {
+  const pretty = prettyWanted(format, process.stdout.isTTY === true);
+  const out =
+    destination ?? (pretty ? prettyDestination() : pinoDestination({ fd: 1, sync: false }));
   const write = out.write.bind(out);
   out.write = (line: string) => write(redactCredentials(line));
   return pino(

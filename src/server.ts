@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { randomFillSync } from 'node:crypto';
 import type { Logger } from 'pino';
 import type Router from '@koa/router';
-import { publicBase, type Config } from './config.js';
+import type { Config } from './config.js';
 import { Store } from './store/store.js';
 import { FamilyRegistry } from './family/registry.js';
 import { areaReactions } from './domain/areas.js';
@@ -36,10 +36,10 @@ import { webhookCheckpoint } from './domain/webhooks/destinations.js';
 import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { Metrics } from './metrics.js';
-import { publicUrlWarning } from './banner.js';
+import { addressWarnings, publicUrlWarning } from './banner.js';
 import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
 import { OAuthAuthority } from './oauth/authority.js';
-import { oauthDoor, oauthUrls } from './oauth/endpoints.js';
+import { oauthDoor } from './oauth/endpoints.js';
 import { looksLikeAccessToken } from './oauth/credentials.js';
 import { LocalFollowedLog } from './stream/log.js';
 import { StreamHub } from './stream/hub.js';
@@ -57,6 +57,8 @@ import { followOwnership, ownedAgenda } from './cluster/daemon.js';
 import { clusterDoor } from './cluster/door.js';
 import { registerClusterMetrics } from './cluster/metrics.js';
 import { logStoreHealth } from './storeHealth.js';
+import { Addresses } from './addresses.js';
+import { scheduledBackups, type ScheduledBackups } from './backup/scheduled.js';
 
 /** Options of the daemon; the first start's hooks (onBootstrap, onNoKey) are in bootstrap.ts. */
 export interface DaemonOptions extends BootstrapHooks {
@@ -97,11 +99,15 @@ export interface Daemon {
   logger: Logger;
   /** This node's cluster membership, when the configuration has a `cluster` section. */
   cluster?: ClusterRuntime;
+  /** Where links point and who a request's client is (src/addresses.ts). */
+  addresses: Addresses;
+  /** Scheduled backups, when `backup.every` is set. */
+  backups: ScheduledBackups | null;
   close(): Promise<void>;
 }
 
 export async function startDaemon(config: Config, opts: DaemonOptions = {}): Promise<Daemon> {
-  const logger = opts.logger ?? createLogger(config.log.level);
+  const logger = opts.logger ?? createLogger(config.log.level, undefined, config.log.format);
   const now = opts.now ?? (() => new Date());
   const newId: IdGenerator = createIdGenerator(
     () => now().getTime(),
@@ -111,6 +117,9 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     mapSizeBytes: config.storage.mapSizeMiB * 1024 * 1024,
   });
   logStoreHealth(store, logger);
+  // Links follow the address each request came to unless publicUrl fixes one; stored links
+  // use publicUrl or the listening address (known once it listens).
+  const addresses = new Addresses(config.server);
   // A cluster node (docs/scaling.md): writes go through the replicated log, families run on
   // the node that holds their lease.
   const cluster = config.cluster
@@ -129,7 +138,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       store,
       now,
       newId,
-      publicUrl: publicBase(config.server.publicUrl),
+      // Read at each command: what the change log records is built on it, never on a Host.
+      get publicUrl() {
+        return addresses.stored;
+      },
       react: areaReactions(),
       transports: {
         email: config.email.smtpUrl !== null,
@@ -205,10 +217,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     replays: idempotencyGate(store, now),
   };
   // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
-  const urls = oauthUrls(publicBase(config.server.publicUrl), MCP_PATH);
-  const authority = new OAuthAuthority({ store, registry, now, newId, resource: urls.resource });
+  const authority = new OAuthAuthority({ store, registry, now, newId });
   const services: Services = {
     config,
+    addresses,
     registry,
     store,
     now,
@@ -234,6 +246,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   if (cluster)
     followOwnership(cluster, { store, registry, scheduler: () => scheduler, webhooks, logger });
   let document: unknown;
+  const oauth = oauthDoor(services, store, authority, MCP_PATH);
   // The front doors, side by side; a new door is one more line here.
   const doors: Door[] = [
     { name: 'system', routes: systemRoutes(() => document, VERSION, metrics) },
@@ -241,7 +254,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     { name: 'public', routes: publicRoutes() },
     { name: 'stream', routes: streamRoutes },
     // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
-    { name: 'oauth', mount: (c) => oauthDoor(c.services, store, authority, urls).middleware },
+    { name: 'oauth', mount: () => oauth.middleware },
     // The assistant surface: tool calls come back in as REST requests to this daemon's address.
     {
       name: 'mcp',
@@ -249,8 +262,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
         mcpEndpoint({
           ...c,
           grants: {
-            verifyAccess: (token) => authority.verifyAccess(token),
-            resourceMetadata: urls.resourceMetadata,
+            verifyAccess: (token, resource) => authority.verifyAccess(token, resource),
+            urlsFor: (ctx) => oauth.urlsFor(ctx),
             isAccessToken: looksLikeAccessToken,
           },
         }),
@@ -259,11 +272,11 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     { name: 'caldav', mount: ({ services: s }) => caldavDoor(s) },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
-  document = daemonOpenApi(routes, config.server.publicUrl);
+  document = daemonOpenApi(routes, addresses.publicBase ?? '/');
   // A cluster node passes requests for families another node owns to that node first.
   const front = cluster
     ? clusterDoor(services, cluster, {
-        bearerFamily: (token) => authority.verifyAccess(token)?.family.id,
+        bearerFamily: (token) => authority.verifyAccess(token, null)?.family.id,
       })
     : undefined;
   if (cluster) metrics.extend((registry) => registerClusterMetrics(registry, cluster));
@@ -297,16 +310,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   }
   const port = (server.address() as AddressInfo).port;
   cluster?.listening(port);
-  const host =
-    config.server.host === '0.0.0.0' || config.server.host === '::'
-      ? '127.0.0.1'
-      : config.server.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  // Share links and plan pages are built on publicUrl: on all interfaces with a localhost
-  // publicUrl, every link the daemon hands out points at the reader's own machine.
-  const warning = publicUrlWarning(config.server.host, config.server.publicUrl, port);
-  if (warning)
-    logger.warn({ publicUrl: config.server.publicUrl, host: config.server.host }, warning);
+  addresses.listening(port);
+  const url = addresses.local;
+  const warnings = addressWarnings(config.server, port);
+  for (const w of warnings) logger.warn({ publicUrl: config.server.publicUrl }, w);
 
   // 3. First start on an empty store: a family and its admin key, printed once — only now that
   //    the server listens, so the key is never printed by a start that then fails. A store whose
@@ -319,9 +326,10 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
         now,
         newId,
         logger,
-        url,
+        addresses,
         opts,
-        publicUrlUnusable: warning !== null,
+        publicUrlUnusable:
+          publicUrlWarning(config.server.host, config.server.publicUrl, port) !== null,
       });
     } catch (err) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -336,6 +344,7 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
       address: `${config.server.host}:${port}`,
       url,
       publicUrl: config.server.publicUrl,
+      addresses: addresses.shareable,
       version: VERSION,
     },
     `listening on ${config.server.host}:${port}`,
@@ -349,13 +358,16 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   // `family update` from the command line, applied on the family's actor within POLL_MS.
   const queuedUpdates = followQueuedFamilyUpdates(store, registry, logger);
 
-  // 5. Housekeeping: expired idempotency records, OAuth codes, tokens and unused registrations.
+  // 5. Housekeeping: expired idempotency records, OAuth codes, tokens and unused registrations;
+  //    scheduled backups of the store when backup.every is set.
   const housekeeping = startHousekeeping(store, authority, now, logger);
+  const backups = scheduledBackups(config, { store, now, logger, metrics });
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       housekeeping.stop();
+      await backups?.stop();
       queuedUpdates.stop();
       closeSharedFeedReader(egress); // a slow feed must not hold the stop up
       hub.close(); // open streams end now, or the server would wait for them
@@ -400,6 +412,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     logger,
     close,
     streams: hub,
+    addresses,
+    backups,
     ...(cluster ? { cluster } : {}),
   };
 }

@@ -17,12 +17,14 @@ describe('configuration', () => {
     expect(c.server).to.deep.equal({
       host: '0.0.0.0',
       port: 8080,
-      publicUrl: 'http://localhost:8080',
+      publicUrl: null,
       bodyLimitBytes: 1048576,
-      trustProxy: false,
+      trustedProxies: [],
       corsOrigins: [],
     });
     expect(c.metrics).to.deep.equal({ enabled: false, token: null });
+    expect(c.log).to.deep.equal({ level: 'info', format: 'auto' });
+    expect(c.backup).to.deep.equal({ every: null, keep: 7, dir: null });
     expect(c.families).to.include({
       defaultTimezone: null,
       bootstrapSlug: 'home',
@@ -147,6 +149,98 @@ describe('configuration', () => {
     expect(() =>
       loadConfig({ configFile: file('cl2.json', { cluster: { nodeName: 'a' } }), env: {} }),
     ).to.throw(ConfigError, /"cluster.natsServers" is invalid/);
+  });
+
+  it('takes publicUrl as an http(s) URL or null, and HOUSEHOLD_PUBLIC_URL empty as null', () => {
+    expect(
+      loadConfig({ env: { HOUSEHOLD_PUBLIC_URL: 'https://household.example.org/home' } }).server
+        .publicUrl,
+    ).to.equal('https://household.example.org/home');
+    expect(loadConfig({ env: { HOUSEHOLD_PUBLIC_URL: '' } }).server.publicUrl).to.equal(null);
+    for (const bad of [
+      'not a url',
+      'ftp://files.lan',
+      'https://h.example/?x=1',
+      'https://u:p@h.example',
+    ])
+      expect(() => loadConfig({ env: { HOUSEHOLD_PUBLIC_URL: bad } }), bad).to.throw(
+        ConfigError,
+        /config key "server.publicUrl" is invalid: must be an http:\/\/ or https:\/\/ URL/,
+      );
+  });
+
+  it('takes trusted proxies as addresses and CIDR ranges, also from HOUSEHOLD_TRUSTED_PROXIES', () => {
+    expect(
+      loadConfig({ env: { HOUSEHOLD_TRUSTED_PROXIES: '127.0.0.1, 172.16.0.0/12,fd00::/8' } }).server
+        .trustedProxies,
+    ).to.deep.equal(['127.0.0.1', '172.16.0.0/12', 'fd00::/8']);
+    expect(() => loadConfig({ env: { HOUSEHOLD_TRUSTED_PROXIES: 'proxy.lan' } })).to.throw(
+      ConfigError,
+      /"server.trustedProxies.0" is invalid: must be an IP address or a CIDR range/,
+    );
+  });
+
+  it('keeps the old server.trustProxy as a deprecated switch, but not beside trustedProxies', () => {
+    const old = file('tp.json', { server: { trustProxy: true } });
+    expect(loadConfig({ configFile: old, env: {} }).server.trustProxy).to.equal(true);
+    const both = file('tp2.json', { server: { trustProxy: true, trustedProxies: ['10.0.0.1'] } });
+    expect(() => loadConfig({ configFile: both, env: {} })).to.throw(
+      ConfigError,
+      /"server.trustProxy" is invalid: it is replaced by server.trustedProxies/,
+    );
+  });
+
+  it('switches metrics, log format and backups from the environment', () => {
+    const c = loadConfig({
+      env: {
+        HOUSEHOLD_METRICS: '1',
+        HOUSEHOLD_METRICS_TOKEN: 't'.repeat(20),
+        HOUSEHOLD_LOG_FORMAT: 'pretty',
+        HOUSEHOLD_BACKUP_EVERY: '6h',
+        HOUSEHOLD_BACKUP_KEEP: '3',
+        HOUSEHOLD_BACKUP_DIR: '/backups',
+      },
+    });
+    expect(c.metrics).to.deep.equal({ enabled: true, token: 't'.repeat(20) });
+    expect(c.log.format).to.equal('pretty');
+    expect(c.backup).to.deep.equal({ every: '6h', keep: 3, dir: '/backups' });
+    expect(loadConfig({ env: { HOUSEHOLD_METRICS: 'off' } }).metrics.enabled).to.equal(false);
+    expect(() => loadConfig({ env: { HOUSEHOLD_METRICS: 'maybe' } })).to.throw(
+      ConfigError,
+      'HOUSEHOLD_METRICS must be 1 or 0 (true or false), got "maybe"',
+    );
+    expect(() => loadConfig({ env: { HOUSEHOLD_BACKUP_KEEP: 'all' } })).to.throw(
+      ConfigError,
+      /HOUSEHOLD_BACKUP_KEEP must be a whole number/,
+    );
+  });
+
+  it('takes backup.every as a duration or a cron pattern, and names a bad one', () => {
+    for (const every of ['30m', '6h', '1d', '2w', '0 3 * * *', '@daily'])
+      expect(loadConfig({ env: { HOUSEHOLD_BACKUP_EVERY: every } }).backup.every).to.equal(every);
+    for (const [every, why] of [
+      ['1m', /must be at least 5m/],
+      ['6 hours', /must be a duration such as 30m, 6h, 1d or 1w/],
+      ['daily', /must be a duration such as 6h or 1d, or a cron pattern/],
+      ['61 * * * *', /must be a duration such as 6h or 1d, or a cron pattern/],
+    ] as const)
+      expect(() => loadConfig({ env: { HOUSEHOLD_BACKUP_EVERY: every } }), every).to.throw(
+        ConfigError,
+        why,
+      );
+    const cluster = file('cb.json', {
+      backup: { every: '1d' },
+      cluster: {
+        natsServers: ['nats://127.0.0.1:4222'],
+        nodeName: 'a',
+        advertiseUrl: 'http://127.0.0.1:1',
+        secret: 'x'.repeat(32),
+      },
+    });
+    expect(() => loadConfig({ configFile: cluster, env: {} })).to.throw(
+      ConfigError,
+      /"backup.every" is invalid: scheduled backups are for the embedded store/,
+    );
   });
 
   it('explains a file that is not JSON', () => {

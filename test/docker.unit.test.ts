@@ -2,8 +2,9 @@
  * The Dockerfile, .dockerignore and compose.yaml read statically (no container engine here):
  * a supported Node LTS base for every stage, production dependencies only in the image, a
  * non-root user, the private /data volume, the health check, OCI labels that match
- * package.json, sources the build can find, no household data in the build context, and a
- * compose example with the volume, HOUSEHOLD_PUBLIC_URL and the backup command.
+ * package.json, sources the build can find, no household data in the build context, the
+ * command line on PATH, and a compose example with the volume, HOUSEHOLD_PUBLIC_URL, scheduled
+ * backups and the backup command.
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
@@ -128,6 +129,11 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
     expect(prepare).to.have.length(1);
     expect(runtime.indexOf(prepare[0])).to.be.below(userAt);
     expect(prepare[0].args).to.include('chown node:node /data').and.include('chmod 0700 /data');
+    // The command line on PATH for `docker exec … household-organizer …`, as root-owned as the rest.
+    expect(prepare[0].args).to.include(
+      'ln -s /app/bin/household-organizer /usr/local/bin/household-organizer',
+    );
+    expect(prepare[0].args).to.include('chmod 0755 bin/household-organizer');
     expect(runtime.find((i) => i.op === 'VOLUME')?.args).to.equal('["/data"]');
     expect(runtime.find((i) => i.op === 'ENV')?.args).to.include('HOUSEHOLD_DATA_DIR=/data');
     expect(runtime.indexOf(runtime.find((i) => i.op === 'ENTRYPOINT')!)).to.be.above(userAt);
@@ -176,7 +182,7 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
     expect(runtime.some((i) => i.op === 'ARG' && i.args === 'NODE_IMAGE')).to.equal(true);
   });
 
-  it('has a compose example with the volume, HOUSEHOLD_PUBLIC_URL, a graceful stop and the backup command', () => {
+  it('has a compose example with the volume, HOUSEHOLD_PUBLIC_URL, a graceful stop, scheduled backups and the backup command', () => {
     const text = read('compose.yaml');
     const doc = parseYaml(text) as {
       services: Record<
@@ -197,11 +203,12 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
     expect(h.ports).to.deep.equal(['8080:8080']);
     expect(h.volumes).to.include.members(['household-data:/data', './backups:/backups']);
     expect(doc.volumes).to.have.property('household-data');
-    expect(h.environment?.HOUSEHOLD_PUBLIC_URL).to.match(/^\$\{HOUSEHOLD_PUBLIC_URL:\?.+\}$/);
+    // Optional (links follow each request's address without it), passed through from .env.
+    expect(h.environment?.HOUSEHOLD_PUBLIC_URL).to.equal('${HOUSEHOLD_PUBLIC_URL:-}');
+    expect(h.environment?.HOUSEHOLD_BACKUP_DIR).to.equal('/backups');
+    expect(h.environment?.HOUSEHOLD_BACKUP_EVERY).to.match(/^\$\{HOUSEHOLD_BACKUP_EVERY:-.+\}$/);
     expect(Number(/^(\d+)s$/.exec(h.stop_grace_period ?? '')?.[1])).to.be.greaterThan(10);
     // The backup runs inside the serving container (LMDB tells processes apart by PID).
-    expect(text).to.include(
-      'docker compose exec household node /app/bin/household-organizer backup /backups/',
-    );
+    expect(text).to.include('docker compose exec household household-organizer backup /backups/');
   });
 });

@@ -51,8 +51,9 @@ export const COMMANDS: CommandSpec[] = [
     args: [],
     summary: 'run the daemon',
     details: [
-      'Serves the API, the share pages and feeds, and runs scheduled jobs. Logs are JSON lines on stdout;',
-      'the first start on an empty store creates family "home" and prints its admin key once, on stderr.',
+      'Serves the API, the share pages and feeds, and runs scheduled jobs (and backups with backup.every).',
+      'Logs go to stdout: readable on a terminal, JSON lines otherwise (log.format). The first start on an',
+      'empty store creates family "home" and prints its admin key and the addresses to use once, on stderr.',
       'SIGTERM or SIGINT stop it cleanly within 10 s (in-flight requests finish, writes are committed).',
     ],
     options: [
@@ -70,7 +71,8 @@ export const COMMANDS: CommandSpec[] = [
     examples: [
       `${BIN} serve`,
       `${BIN} serve --port 9000 --host 127.0.0.1 --data-dir /var/lib/household`,
-      `HOUSEHOLD_PUBLIC_URL=http://192.168.1.20:8080 ${BIN} serve`,
+      `HOUSEHOLD_PUBLIC_URL=https://household.example.org HOUSEHOLD_TRUSTED_PROXIES=127.0.0.1 ${BIN} serve`,
+      `HOUSEHOLD_BACKUP_EVERY=1d HOUSEHOLD_BACKUP_KEEP=14 ${BIN} serve`,
     ],
   },
   {
@@ -184,13 +186,14 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'consistent copy of the store, safe while serving',
     details: [
       'Writes <dir>/household.mdb (folder 0700, file 0600); refuses if that file exists.',
-      'Restore: stop the daemon, copy the file back as <data-dir>/household.mdb, start it (README, "Backup and restore").',
+      'Restore: stop the daemon, copy the file back as <data-dir>/household.mdb, start it (docs/operations.md, "Restore").',
+      'serve writes the same copy on a schedule with backup.every (HOUSEHOLD_BACKUP_EVERY), keeping backup.keep of them.',
       'On a cluster: one export per family (<slug>.json) and manifest.json; `cluster restore` reads it.',
     ],
     options: [],
     examples: [
       `${BIN} backup /var/backups/household/$(date +%Y-%m-%d)`,
-      'docker compose run --rm backup',
+      'docker compose exec household household-organizer backup /backups/$(date -u +%Y%m%dT%H%M%SZ)',
     ],
   },
   {
@@ -252,9 +255,22 @@ export const ENVIRONMENT: [string, string][] = [
   ['HOUSEHOLD_PORT', 'server.port (like --port)'],
   [
     'HOUSEHOLD_PUBLIC_URL',
-    'server.publicUrl: the address people and devices use; base of share links',
+    'server.publicUrl: the one address people and devices use (unset or empty: links follow each request)',
+  ],
+  [
+    'HOUSEHOLD_TRUSTED_PROXIES',
+    'server.trustedProxies, comma-separated IPs or CIDR ranges whose X-Forwarded-* count',
   ],
   ['HOUSEHOLD_LOG_LEVEL', 'log.level: fatal, error, warn, info, debug, trace or silent'],
+  ['HOUSEHOLD_LOG_FORMAT', 'log.format: auto (readable on a terminal, else JSON), json or pretty'],
+  ['HOUSEHOLD_METRICS', 'metrics.enabled: 1 serves GET /metrics'],
+  ['HOUSEHOLD_METRICS_TOKEN', 'metrics.token: the bearer token /metrics then needs'],
+  [
+    'HOUSEHOLD_BACKUP_EVERY',
+    'backup.every: 6h, 1d, a cron pattern such as "0 3 * * *"; empty: off',
+  ],
+  ['HOUSEHOLD_BACKUP_KEEP', 'backup.keep: how many scheduled backups stay (7)'],
+  ['HOUSEHOLD_BACKUP_DIR', 'backup.dir: where they go (default <data dir>/backups)'],
   [
     'HOUSEHOLD_NATS_SERVERS',
     'cluster.natsServers, comma-separated: with it, every command acts on the cluster',

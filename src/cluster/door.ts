@@ -71,7 +71,14 @@ export function clusterDoor(
     body: Buffer,
   ) => {
     try {
-      await forwardTo(ctx, owner, { secret, node: cluster.nodeName, body, now: clock, timeoutMs });
+      await forwardTo(ctx, owner, {
+        secret,
+        node: cluster.nodeName,
+        body,
+        now: clock,
+        timeoutMs,
+        origin: services.addresses.origin(ctx),
+      });
       cluster.forwards.forwarded += 1;
     } catch (err) {
       cluster.forwards.forwardFailures += 1;

@@ -98,6 +98,11 @@ export interface ForwardOptions {
   now: () => number;
   /** How long to wait for the owner's status and headers (default FORWARD_TIMEOUT_MS). */
   timeoutMs?: number;
+  /**
+   * The origin the client addressed (src/addresses.ts: its Host, or a trusted proxy's view),
+   * passed on so the owner builds links on it; default the Host as received.
+   */
+  origin?: { protocol: string; host: string } | null;
 }
 
 /**
@@ -150,8 +155,8 @@ export function forwardTo(
   const peer = ctx.req.socket.remoteAddress ?? '';
   const before = incoming['x-forwarded-for'];
   headers['x-forwarded-for'] = before ? `${String(before)}, ${peer}` : peer;
-  headers['x-forwarded-proto'] = ctx.protocol;
-  headers['x-forwarded-host'] = ctx.host;
+  headers['x-forwarded-proto'] = opts.origin?.protocol ?? ctx.protocol;
+  headers['x-forwarded-host'] = opts.origin?.host ?? ctx.host;
   const url = target.url.replace(/\/+$/, '') + ctx.originalUrl;
   // Written here rather than by node:http, so that it is among the signed lines.
   headers.host = new URL(url).host;

@@ -48,9 +48,9 @@ export function createApp(
   /** Runs first inside the error mapping, before any route or door (a cluster node's). */
   front?: Koa.Middleware,
 ): { app: Koa; router: Router } {
-  // With a proxy trusted, the client is the address that proxy saw: the last X-Forwarded-For
-  // entry. Earlier entries are whatever the client wrote, so they cannot name a rate-limit bucket.
-  const app = new Koa({ proxy: services.config.server.trustProxy, maxIpsCount: 1 });
+  // Koa's own proxy setting trusts every peer or none; which peers may speak for the client
+  // (server.trustedProxies) is decided per request in src/addresses.ts instead, first of all.
+  const app = new Koa({ proxy: false });
   app.silent = true;
   const router = new Router();
   const limit = rateLimit(services.limits);
@@ -77,6 +77,10 @@ export function createApp(
     });
   }
 
+  app.use(async (ctx, next) => {
+    ctx.request.ip = services.addresses.clientIp(ctx);
+    await next();
+  });
   app.use(requestLog(services.logger));
   if (metrics?.enabled) app.use(requestMetrics(metrics));
   if (services.config.server.corsOrigins.length) app.use(cors(services.config.server.corsOrigins));

@@ -309,7 +309,8 @@ export function buildOpenApi(
         'This reference is served at `/api/docs`.',
       ].join('\n\n'),
     },
-    servers: [{ url: publicBase(info.serverUrl), description: 'server.publicUrl of this daemon' }],
+    // Relative ("/") unless publicUrl is set: the served copy names the address asked at.
+    servers: [{ url: publicBase(info.serverUrl) || '/', description: 'This daemon' }],
     security: [{ apiKey: [] }],
     tags: TAGS.filter(([name]) => usedTags.has(name)).map(([name, description]) => ({
       name,

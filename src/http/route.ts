@@ -27,6 +27,7 @@ import type { StreamTickets } from '../stream/tickets.js';
 import type { FollowedLog } from '../stream/log.js';
 import type { DisplayWeatherCache } from '../public/displayWeather.js';
 import type { DisplayStreams } from '../public/displayStream.js';
+import type { Addresses } from '../addresses.js';
 import type { DoorLimits, RateLimiter } from './middleware/rateLimit.js';
 import type { IdempotencyGate } from './middleware/idempotency.js';
 
@@ -35,6 +36,11 @@ export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 /** Everything a handler may use; routes never touch the store directly. */
 export interface Services {
   config: Config;
+  /**
+   * The daemon's own addresses: the base of links in an answer (`forRequest`), of stored
+   * links (`stored`), and the client of a request (src/addresses.ts).
+   */
+  addresses: Addresses;
   registry: FamilyRegistry;
   /** Only for the auth middleware and the system routes (changes feed). */
   store: Store;
@@ -71,9 +77,13 @@ export interface Services {
 export interface GrantAccess {
   /**
    * An access token as a tool call of /mcp sends it to REST (with the inner-call proof the
-   * auth middleware checks first: the token itself is good for /mcp alone).
+   * auth middleware checks first: the token itself is good for /mcp alone). `resource` null:
+   * /mcp checked the token's audience before it made the call.
    */
-  verifyAccess(token: string): { key: ApiKeyRecord; family: FamilyInfo; grant: OAuthGrant } | null;
+  verifyAccess(
+    token: string,
+    resource: string | null,
+  ): { key: ApiKeyRecord; family: FamilyInfo; grant: OAuthGrant } | null;
   listGrants(familyId: string): OAuthGrant[];
   revokeGrant(
     grantId: string,

@@ -1,8 +1,9 @@
 /**
  * `POST /mcp`: the Model Context Protocol over stateless Streamable HTTP, beside the REST API.
  *
- * Order: the Host (and Origin, when sent) must name this daemon — its publicUrl or a loopback
- * name — so a web page on a rebound DNS name cannot drive it (403); only POST is served (405);
+ * Order: the Host (and Origin, when sent) must name this daemon — its publicUrl, a loopback
+ * name, this machine's name or one of its addresses (src/addresses.ts) — so a web page on a
+ * rebound DNS name cannot drive it (403); only POST is served (405);
  * then the credentials: an OAuth access token (Authorization: Bearer hoa_…, src/oauth) or the
  * family key (x-api-key or Authorization: Bearer) as REST checks it — none or a bad one is a
  * 401 before any MCP message is read, naming the protected resource metadata in
@@ -23,6 +24,7 @@ import type { RouteDef, Services } from '../http/route.js';
 import type { ApiKeyRecord, FamilyInfo } from '../store/types.js';
 import { buildCatalog } from './catalog.js';
 import { buildMcpServer } from './server.js';
+import type { Addresses } from '../addresses.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -38,32 +40,39 @@ export interface McpEndpointOptions {
 
 /** What /mcp needs of the OAuth door. */
 export interface McpGrants {
+  /** The grant of a token, when it was made for `resource` (this request's `/mcp` address). */
   verifyAccess(
     token: string,
+    resource: string,
   ): { key: ApiKeyRecord; family: FamilyInfo; grant: { id: string } } | null;
-  /** The RFC 9728 document's address, named on every 401. */
-  resourceMetadata: string;
+  /** The resource (`${origin}/mcp`) and the RFC 9728 document's address as `ctx` sees them. */
+  urlsFor(ctx: Koa.Context): { resource: string; resourceMetadata: string };
   isAccessToken(token: string): boolean;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** Host header (host[:port]) allowed: publicUrl's host exactly, or a loopback name on any port. */
-export function hostAllowed(host: string, publicHost: string): boolean {
-  const h = host.trim().toLowerCase();
-  if (!h) return false;
-  if (h === publicHost) return true;
-  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0];
-  return LOOPBACK.has(name) || /^127\.\d+\.\d+\.\d+$/.test(name);
-}
-
-export function originAllowed(origin: string, publicHost: string): boolean {
+/**
+ * The DNS-rebinding guard: the Host and the Origin, when sent, must name this daemon. A host
+ * a trusted proxy (or a cluster node) passed on counts as this daemon's: the proxy routed that
+ * name here. Answers which of the two does not name it, or null.
+ */
+export function foreignHeader(ctx: Koa.Context, addresses: Addresses): 'Host' | 'Origin' | null {
+  const local = ctx.req.socket.localAddress;
+  const origin = addresses.origin(ctx);
+  const routed = addresses.trustsPeer(ctx) || typeof ctx.state.forwardedBy === 'string';
+  if (!origin || !(routed || addresses.ownHost(origin.host, local))) return 'Host';
+  const sent = ctx.get('origin');
+  if (!sent) return null;
   try {
-    const u = new URL(origin);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && hostAllowed(u.host, publicHost);
+    const u = new URL(sent);
+    if (
+      (u.protocol === 'http:' || u.protocol === 'https:') &&
+      (u.host === origin.host || addresses.ownHost(u.host, local))
+    )
+      return null;
   } catch {
-    return false;
+    /* not a URL: refused below */
   }
+  return 'Origin';
 }
 
 export function presentedKey(ctx: Koa.Context): string {
@@ -77,19 +86,19 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
   const catalog = buildCatalog(o.routes);
   const keys = new KeyCache(o.services.store);
   const body = jsonBody(o.services.config.server.bodyLimitBytes);
-  const publicHost = new URL(o.services.config.server.publicUrl).host.toLowerCase();
+  const addresses = o.services.addresses;
 
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) {
       await next();
       return;
     }
-    const origin = ctx.get('origin');
-    if (!hostAllowed(ctx.host, publicHost) || (origin && !originAllowed(origin, publicHost))) {
+    const foreign = foreignHeader(ctx, addresses);
+    if (foreign) {
       throw new HttpError(
         403,
         'forbidden',
-        `The ${origin && !originAllowed(origin, publicHost) ? 'Origin' : 'Host'} of this request does not name this server (its publicUrl or a loopback address)`,
+        `The ${foreign} of this request does not name this server (its publicUrl, a loopback address, this machine's name or one of its addresses)`,
       );
     }
     if (ctx.method !== 'POST') {
@@ -104,11 +113,12 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
     // 1. Who: a valid credential is served whatever others sent from this address; a failed one
     //    spends the address's budget of failures (the daemon's one limiter, as on REST).
     const presented = presentedKey(ctx);
-    const checked = verifyCredential(presented, o.grants, keys);
+    const urls = o.grants?.urlsFor(ctx);
+    const checked = verifyCredential(presented, o.grants, keys, urls?.resource);
     if ('refused' in checked) {
       const l = o.services.limits.failure(ctx.ip);
       if (l) return rpcLimited(ctx, l);
-      throw new Unauthorized(checked.refused, challenge(o.grants, checked.error));
+      throw new Unauthorized(checked.refused, challenge(urls, checked.error));
     }
     const { key, family, grantId } = checked;
     // 2. Every MCP message counts in the key's (or the grant's own) budget; its tool call's REST
@@ -130,7 +140,11 @@ export function mcpEndpoint(o: McpEndpointOptions): Koa.Middleware {
           familySlug: family.slug,
           apiKey: presented,
           requestId: ctx.response.get('x-request-id') || undefined,
-          headers: { [INNER_CALL_HEADER]: o.services.limits.inner.proof(presented) },
+          // The tool's REST answer builds its links (a plan's shareUrl) on this request's origin.
+          headers: {
+            ...addresses.vouch(addresses.forRequest(ctx)),
+            [INNER_CALL_HEADER]: o.services.limits.inner.proof(presented),
+          },
         },
       });
       const transport = new StreamableHTTPServerTransport({
@@ -157,14 +171,15 @@ function verifyCredential(
   presented: string,
   grants: McpGrants | undefined,
   keys: KeyCache,
+  resource: string | undefined,
 ): Checked {
   if (!presented)
     return {
       refused:
         'Credentials are required: an OAuth access token, or an API key in x-api-key or Authorization: Bearer <key>',
     };
-  if (grants?.isAccessToken(presented)) {
-    const g = grants.verifyAccess(presented);
+  if (grants && resource !== undefined && grants.isAccessToken(presented)) {
+    const g = grants.verifyAccess(presented, resource);
     return g
       ? { key: g.key, family: g.family, grantId: g.grant.id }
       : {
@@ -181,14 +196,17 @@ function verifyCredential(
       };
 }
 
-/** RFC 9728 §5.1: a 401 names the protected resource metadata, so a client finds the server. */
+/**
+ * RFC 9728 §5.1: a 401 names the protected resource metadata — at the address this request
+ * came to — so a client finds the server.
+ */
 function challenge(
-  grants: McpGrants | undefined,
+  urls: { resourceMetadata: string } | undefined,
   error?: string,
 ): Record<string, string> | undefined {
-  return grants
+  return urls
     ? {
-        'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${grants.resourceMetadata}"`,
+        'WWW-Authenticate': `Bearer ${error ? `error="${error}", ` : ''}resource_metadata="${urls.resourceMetadata}"`,
       }
     : undefined;
 }

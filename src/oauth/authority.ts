@@ -6,7 +6,8 @@
  *   grant made from it is revoked (OAuth 2.1 §4.1.3: someone else holds the code).
  * - A refresh token is spent by its use and replaced (rotation); a spent one presented again
  *   revokes its grant, for the same reason.
- * - Access tokens live `ACCESS_SECONDS` and are only for the `${publicUrl}/mcp` resource.
+ * - Access tokens live `ACCESS_SECONDS` and are only for the resource their grant was made
+ *   for: `/mcp` at the origin the consent was given at (publicUrl when set).
  * - A grant works while it is not revoked, its approving admin key is not revoked and its
  *   family exists; it is checked on every use, so a revocation takes effect at once.
  * - Creation and revocation of a grant are logged in the family's change log through its actor.
@@ -43,8 +44,6 @@ export interface AuthorityDeps {
   registry: FamilyRegistry;
   now: () => Date;
   newId: IdGenerator;
-  /** `${publicUrl}/mcp`: the only resource tokens are for. */
-  resource: string;
 }
 
 export class OAuthAuthority {
@@ -230,10 +229,14 @@ export class OAuthAuthority {
   }
 
   /**
-   * An access token presented to /mcp (or by /mcp's tool call to REST, with the inner-call
-   * proof REST checks): the grant it acts as, or null.
+   * An access token presented to /mcp at `resource` (the request's `${origin}/mcp`), or by
+   * /mcp's tool call to REST with the inner-call proof REST checks: the grant it acts as, or
+   * null — also when the grant was made for another resource (RFC 8707: a token minted for
+   * http://a:1/mcp is no good at http://b:2/mcp). `null` skips that check, for callers that
+   * only route (the cluster door) or whose token /mcp checked already (the tool call's REST
+   * request, which /mcp made after checking it).
    */
-  verifyAccess(token: string): VerifiedGrant | null {
+  verifyAccess(token: string, resource: string | null): VerifiedGrant | null {
     const parsed = parseCredential('access', token);
     if (!parsed) return null;
     const t = this.d.store.getOAuth<TokenRecord>('token', parsed.id);
@@ -245,7 +248,12 @@ export class OAuthAuthority {
     )
       return null;
     const grant = this.d.store.getOAuth<OAuthGrant>('grant', t.grantId);
-    if (!grant || grant.revokedAt || grant.resource !== this.d.resource || !this.grantUsable(grant))
+    if (
+      !grant ||
+      grant.revokedAt ||
+      (resource !== null && grant.resource !== resource) ||
+      !this.grantUsable(grant)
+    )
       return null;
     const family = this.d.store.getFamily(grant.familyId);
     if (!family) return null;

@@ -40,25 +40,42 @@ import {
 
 export interface OAuthDoor {
   middleware: Koa.Middleware;
-  urls: OAuthUrls;
+  /** The issuer, resource and documents' addresses as a request to `ctx` sees them. */
+  urlsFor(ctx: Koa.Context): OAuthUrls;
 }
 
 /**
  * `store` is the OAuth door's own (clients, and the admin key check of the consent page): the
  * door holds credentials, as the key check does, and is handed the store for them alone.
+ *
+ * The issuer and the resource are those of the origin a request came to (publicUrl when set):
+ * RFC 8414 §3.3 wants the issuer identical to the address its metadata was fetched from, so a
+ * daemon reached as http://192.168.1.20:8080 and as http://household.lan:8080 is an issuer at
+ * each. A code, and the grant made from it, is bound to the resource of the origin it was
+ * approved at (RFC 8707), and its tokens are accepted by /mcp at that origin alone.
  */
+/** A metadata document: cacheable, and different per address it is asked at (Host, or a trusted proxy's). */
+function answerDocument(ctx: Koa.Context, body: Record<string, unknown>): void {
+  ctx.set('Cache-Control', 'public, max-age=300');
+  ctx.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+  ctx.body = body;
+}
+
 export function oauthDoor(
   services: Services,
   store: Store,
   authority: OAuthAuthority,
-  urls: OAuthUrls,
+  mcpPath: string,
 ): OAuthDoor {
   const keys = new KeyCache(store);
   const clock = () => services.now().getTime();
   const registrations = new RegistrationLimiter(clock);
-  const documents = new Map<string, () => Record<string, unknown>>();
-  for (const p of urls.resourceMetadataPaths) documents.set(p, () => resourceMetadata(urls));
-  for (const p of urls.serverMetadataPaths) documents.set(p, () => serverMetadata(urls));
+  const urlsFor = (ctx: Koa.Context) => oauthUrls(services.addresses.forRequest(ctx), mcpPath);
+  // Where the documents are answered depends only on publicUrl's path prefix, if any.
+  const paths = oauthUrls(services.addresses.publicBase ?? 'http://localhost', mcpPath);
+  const documents = new Map<string, (u: OAuthUrls) => Record<string, unknown>>();
+  for (const p of paths.resourceMetadataPaths) documents.set(p, resourceMetadata);
+  for (const p of paths.serverMetadataPaths) documents.set(p, serverMetadata);
   const endpoints = new Set<string>(Object.values(OAUTH_PATHS));
 
   const middleware: Koa.Middleware = async (ctx, next) => {
@@ -92,11 +109,7 @@ export function oauthDoor(
         `${ctx.method} is not allowed here; it takes ${allowed.join(', ')}`,
       );
     }
-    if (doc) {
-      ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.body = doc();
-      return;
-    }
+    if (doc) return answerDocument(ctx, doc(urlsFor(ctx)));
     ctx.set('Cache-Control', 'no-store');
     switch (ctx.path) {
       case OAUTH_PATHS.register: {
@@ -208,6 +221,7 @@ export function oauthDoor(
       if (form === null) return;
       params = form;
     }
+    const urls = urlsFor(ctx);
     const client = params.client_id ? authority.getClient(params.client_id) : undefined;
     if (!client)
       return problem(
@@ -299,7 +313,5 @@ export function oauthDoor(
     back({ code });
   }
 
-  return { middleware, urls };
+  return { middleware, urlsFor };
 }
-
-export { oauthUrls };

@@ -41,13 +41,33 @@ describe('household-organizer --help and <command> --help', function () {
       'HOUSEHOLD_HOST',
       'HOUSEHOLD_PORT',
       'HOUSEHOLD_PUBLIC_URL',
+      'HOUSEHOLD_TRUSTED_PROXIES',
       'HOUSEHOLD_LOG_LEVEL',
+      'HOUSEHOLD_LOG_FORMAT',
+      'HOUSEHOLD_METRICS',
+      'HOUSEHOLD_METRICS_TOKEN',
+      'HOUSEHOLD_BACKUP_EVERY',
+      'HOUSEHOLD_BACKUP_KEEP',
+      'HOUSEHOLD_BACKUP_DIR',
       'HOUSEHOLD_NATS_SERVERS',
       'HOUSEHOLD_CLUSTER_SECRET',
     ]) {
       expect(r.stdout).to.include(`  ${name} `);
     }
-    expect(ENVIRONMENT).to.have.length(11);
+    // Every variable src/config.ts reads is listed.
+    const read = new Set(
+      [
+        ...readFileSync(new URL('../../../src/config.ts', import.meta.url), 'utf8').matchAll(
+          /env\.(HOUSEHOLD_[A-Z_]+)/g,
+        ),
+      ].map((m) => m[1]),
+    );
+    for (const name of read)
+      expect(
+        ENVIRONMENT.map(([n]) => n),
+        name,
+      ).to.include(name);
+    expect(ENVIRONMENT).to.have.length(18);
     for (const code of [0, 1, 2, 70, 78])
       expect(r.stdout).to.match(new RegExp(`\\n  ${code} +\\S`));
     expect(EXIT_CODES.map(([c]) => c)).to.deep.equal([0, 1, 2, 70, 78]);
@@ -196,9 +216,10 @@ describe('serve: what a first start prints', function () {
           '    household-organizer family update home --timezone <Area/City>\n' +
           'Its admin API key is shown only this once; keep it somewhere safe:\n\n' +
           `    ${key}\n\n` +
+          'From other devices: http://household.test\n' +
+          `On this machine: ${d.url}\n` +
           `Try: curl -H 'x-api-key: ${key}' http://household.test/api/v1/families/home/changes\n` +
-          'API reference in a browser (no key needed to read it): http://household.test/api/docs\n' +
-          `On this machine: ${d.url}\n\n`,
+          'API reference in a browser (no key needed to read it): http://household.test/api/docs\n\n',
       );
       const res = await fetch(`${d.url}/api/v1/families/home`, { headers: { 'x-api-key': key } });
       expect(res.status).to.equal(200);

@@ -67,7 +67,8 @@ describe('GET /metrics', function () {
       expect(r.body).to.deep.equal({
         ok: false,
         code: 'not_found',
-        error: 'Metrics are off; set metrics.enabled to true in the configuration to serve them',
+        error:
+          'Metrics are off; set metrics.enabled to true in the configuration (or HOUSEHOLD_METRICS=1) to serve them',
       });
       expect(server.daemon.metrics.enabled).to.equal(false);
       // Callers may report without asking whether metrics are on.

@@ -55,7 +55,7 @@ function withLimit(
         host: '127.0.0.1',
         port: 0,
         publicUrl: 'http://share.test',
-        trustProxy: false,
+        trustedProxies: [],
         bodyLimitBytes: bytes,
       },
     },

@@ -1,6 +1,7 @@
 /**
  * The request log line through the running daemon: the client's address (the proxy's report
- * only with server.trustProxy) and user agent on every line; the path of a request no route
+ * only from a peer in server.trustedProxies, or with the deprecated server.trustProxy) and user
+ * agent on every line; the path of a request no route
  * matched, without its query string and with tokens cut out; never a key or a share token.
  */
 import { expect } from 'chai';
@@ -10,7 +11,10 @@ import { createLogger } from '../../src/logger.js';
 
 type Line = Record<string, unknown>;
 
-async function logged(trustProxy: boolean): Promise<{ server: TestServer; lines: Line[] }> {
+async function logged(server: {
+  trustProxy?: boolean;
+  trustedProxies?: string[];
+}): Promise<{ server: TestServer; lines: Line[] }> {
   const lines: Line[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -18,11 +22,11 @@ async function logged(trustProxy: boolean): Promise<{ server: TestServer; lines:
       cb();
     },
   });
-  const server = await startTestServer({
+  const daemon = await startTestServer({
     logger: createLogger('info', sink),
-    overrides: { server: { trustProxy } },
+    overrides: { server },
   });
-  return { server, lines };
+  return { server: daemon, lines };
 }
 
 /** The request line of the request with this id (pino writes asynchronously: wait a moment for it). */
@@ -44,7 +48,7 @@ describe('request log lines', function () {
     let server: TestServer;
     let lines: Line[];
     before(async () => {
-      ({ server, lines } = await logged(false));
+      ({ server, lines } = await logged({}));
     });
     after(() => server.close());
 
@@ -136,15 +140,42 @@ describe('request log lines', function () {
     });
   });
 
-  describe('behind a trusted proxy (server.trustProxy)', () => {
+  describe('behind trusted proxies (server.trustedProxies)', () => {
     let server: TestServer;
     let lines: Line[];
     before(async () => {
-      ({ server, lines } = await logged(true));
+      ({ server, lines } = await logged({ trustedProxies: ['127.0.0.1', '10.0.0.0/8'] }));
     });
     after(() => server.close());
 
-    it('log the address the proxy reports: the last X-Forwarded-For entry', async () => {
+    it('log the rightmost X-Forwarded-For address that is not a trusted proxy itself', async () => {
+      // Client → (10.1.2.3, an inner proxy) → this peer: the inner proxy is skipped; what the
+      // client wrote before its own address is not believed.
+      await server.api.get('/people', {
+        headers: {
+          'x-request-id': 'chain-1',
+          'x-forwarded-for': '198.51.100.7, 203.0.113.9, 10.1.2.3',
+        },
+      });
+      expect((await lineOf(lines, 'chain-1')).ip).to.equal('203.0.113.9');
+      await server.api.get('/people', {
+        headers: { 'x-request-id': 'chain-2', 'x-forwarded-for': 'junk, 10.1.2.3' },
+      });
+      expect((await lineOf(lines, 'chain-2')).ip).to.equal('10.1.2.3');
+      await server.api.get('/people', { headers: { 'x-request-id': 'chain-3' } });
+      expect((await lineOf(lines, 'chain-3')).ip).to.equal('127.0.0.1');
+    });
+  });
+
+  describe('with the deprecated server.trustProxy', () => {
+    let server: TestServer;
+    let lines: Line[];
+    before(async () => {
+      ({ server, lines } = await logged({ trustProxy: true }));
+    });
+    after(() => server.close());
+
+    it('log the address the proxy reports: the last X-Forwarded-For entry, as before', async () => {
       await server.api.get('/people', {
         headers: { 'x-request-id': 'proxy-1', 'x-forwarded-for': '198.51.100.7, 203.0.113.9' },
       });

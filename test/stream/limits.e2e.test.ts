@@ -84,7 +84,7 @@ describe('GET …/changes/stream and /display/:displayToken: rate limits', () =>
     const proxied = await startTestServer({
       now: clock.now,
       overrides: {
-        server: { trustProxy: true },
+        server: { trustedProxies: ['127.0.0.1'] },
         rateLimit: { perMinute: 4, publicPerMinute: 100 },
       },
     });

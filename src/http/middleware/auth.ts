@@ -76,7 +76,8 @@ function verifyPresented(
   const proof = ctx.get(INNER_CALL_HEADER);
   if (proof && services.limits.inner.verify(presented, proof)) {
     ctx.state.innerCall = true;
-    const grant = services.grants?.verifyAccess(presented);
+    // /mcp made this call after checking the token for its own address (RFC 8707 audience).
+    const grant = services.grants?.verifyAccess(presented, null);
     if (grant) return { key: grant.key, family: grant.family, grantId: grant.grant.id };
   }
   // An API key is good on REST with or without a proof (one made by another process — a tool

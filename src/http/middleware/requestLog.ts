@@ -1,6 +1,6 @@
 /**
  * Request id and the one log line per request: method, route template, status, duration,
- * family and key id, the client's address (the proxy's view with `server.trustProxy`) and user
+ * family and key id, the client's address (behind a trusted proxy, the one it reports) and user
  * agent — never a key, a token or a body. A request no route matched (an unknown path, a 405)
  * logs its path instead of a template: without the query string, and with the tokens of token
  * pages and anything shaped like a key or token cut out (and the logger scrubs every line of

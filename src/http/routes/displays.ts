@@ -3,7 +3,6 @@
  * change what one shows and may do, delete (the page and its stream stop at once). See
  * docs/display.md.
  */
-import { publicBase } from '../../config.js';
 import { defineRoutes } from '../route.js';
 import {
   decideCreateDisplay,
@@ -46,9 +45,9 @@ export default defineRoutes([
     description:
       "Answers the token (`dsp_` + 32 base62) and the page `url` once; only the token's SHA-256 is kept. Logs display.created.",
     response: DISPLAY_CREATED_RESPONSE,
-    handler: ({ body, family, services }) => {
+    handler: ({ body, family, services, koa }) => {
       const { token, tokenHash } = displayToken.make();
-      const url = `${publicBase(services.config.server.publicUrl)}/display/${token}`;
+      const url = `${services.addresses.forRequest(koa)}/display/${token}`;
       return family.execute(
         (state, ctx) => decideCreateDisplay(state, body, tokenHash, ctx),
         (display) => ({ ok: true, display: displayView(display), token, url }),

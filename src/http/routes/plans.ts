@@ -2,7 +2,7 @@
  * Plans: list, create, read, update, delete, linked events, share.
  * Notes are in planNotes.ts, polls in planPolls.ts, the public page in src/public/planPage.ts.
  */
-import { publicBase } from '../../config.js';
+import type Koa from 'koa';
 import { defineRoutes, withStatus, type Services } from '../route.js';
 import type { Caller } from '../../domain/shared/state.js';
 import {
@@ -14,7 +14,13 @@ import {
   decideUpdatePlan,
   requirePlan,
 } from '../../domain/plans/plans.js';
-import { listPlans, planDetail, planListItem, type Viewer } from '../../domain/plans/views.js';
+import {
+  listPlans,
+  planDetail,
+  planListItem,
+  shareUrlOf,
+  type Viewer,
+} from '../../domain/plans/views.js';
 import { planShareToken } from '../../family/shareTokens.js';
 import {
   CreatePlanBody,
@@ -34,11 +40,14 @@ import {
 export const PLAN_TAGS = ['Plans'];
 const tags = PLAN_TAGS;
 
-/** How the calling key reads plans: today from the service clock, its own person's votes. */
-export function viewerOfCaller(services: Services, actor: Caller): Viewer {
+/**
+ * How the calling key reads plans: today from the service clock, its own person's votes, and
+ * share links on the address the request came to (the change log's copies use the stored base).
+ */
+export function viewerOfCaller(services: Services, actor: Caller, koa: Koa.Context): Viewer {
   return {
     now: services.now(),
-    publicUrl: publicBase(services.config.server.publicUrl),
+    publicUrl: services.addresses.forRequest(koa),
     personId: actor.personId,
   };
 }
@@ -52,8 +61,8 @@ export default defineRoutes([
     description:
       "Newest first, archived plans included. `phase` and `when` come from the linked events and the settled dated poll options, in the family's time zone.",
     response: PLAN_LIST_RESPONSE,
-    handler: ({ family, services, caller }) => {
-      const v = viewerOfCaller(services, caller);
+    handler: ({ family, services, caller, koa }) => {
+      const v = viewerOfCaller(services, caller, koa);
       return family.read((s) => ({
         ok: true,
         plans: listPlans(s).map((p) => planListItem(s, p, v)),
@@ -68,14 +77,14 @@ export default defineRoutes([
     body: CreatePlanBody,
     summary: 'Create a plan',
     response: PLAN_CREATE_RESPONSE,
-    handler: ({ body, family, services, caller }) =>
+    handler: ({ body, family, services, caller, koa }) =>
       family.execute(
         (s, ctx) => decideCreatePlan(s, body, ctx),
         (p, s) => ({
           ok: true,
           planId: p.id,
           title: p.title,
-          plan: planDetail(s, p, viewerOfCaller(services, caller)),
+          plan: planDetail(s, p, viewerOfCaller(services, caller, koa)),
         }),
       ),
   },
@@ -87,8 +96,8 @@ export default defineRoutes([
     description:
       "With its linked events, notes (in order) and polls; each poll shows the calling key's person's vote as `myVoteOptionId`.",
     response: PLAN_DETAIL_RESPONSE,
-    handler: ({ params, family, services, caller }) => {
-      const v = viewerOfCaller(services, caller);
+    handler: ({ params, family, services, caller, koa }) => {
+      const v = viewerOfCaller(services, caller, koa);
       return family.read((s) => ({ ok: true, ...planDetail(s, requirePlan(s, params.planId), v) }));
     },
   },
@@ -101,7 +110,7 @@ export default defineRoutes([
     description:
       'At least one of title, prose, archived. `prose: null` clears the description; archiving keeps the linked events.',
     response: PLAN_UPDATE_RESPONSE,
-    handler: ({ params, body, family, services, caller }) =>
+    handler: ({ params, body, family, services, caller, koa }) =>
       family.execute(
         (s, ctx) => decideUpdatePlan(s, params.planId, body, ctx),
         (p, s) => ({
@@ -110,7 +119,7 @@ export default defineRoutes([
           title: p.title,
           archived: p.archived,
           prose: p.prose,
-          plan: planDetail(s, p, viewerOfCaller(services, caller)),
+          plan: planDetail(s, p, viewerOfCaller(services, caller, koa)),
         }),
       ),
   },
@@ -172,11 +181,16 @@ export default defineRoutes([
     description:
       'The page (`GET /p/<token>`, no key) shows the live plan. `shareUrl` is a capability URL: anyone holding it can read the plan, so keep it private. Disabling makes it answer 404 at once; enabling again brings back the same address.',
     response: SHARE_RESPONSE,
-    handler: ({ params, body, family }) => {
+    handler: ({ params, body, family, services, koa }) => {
       const fresh = planShareToken.make();
+      // The log's record carries the stored base; the answer, the address asked at.
       return family.execute(
         (s, ctx) => decideSharePlan(s, params.planId, body.enabled, fresh, ctx),
-        (r) => ({ ok: true, enabled: r.enabled, shareUrl: r.shareUrl }),
+        (r, s) => ({
+          ok: true,
+          enabled: r.enabled,
+          shareUrl: shareUrlOf(requirePlan(s, params.planId), services.addresses.forRequest(koa)),
+        }),
       );
     },
   },

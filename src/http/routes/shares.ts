@@ -2,7 +2,6 @@
  * Calendar share links (admin scope): create (the token is shown once), list (no tokens),
  * delete (the public feed answers 404 at once). See docs/feeds.md.
  */
-import { publicBase } from '../../config.js';
 import { defineRoutes } from '../route.js';
 import {
   decideCreateShare,
@@ -43,9 +42,9 @@ export default defineRoutes([
     description:
       "Answers the token (`shr_` + 32 base62) and the public feed `url` once; only the token's SHA-256 is kept. Logs calendar_share.created.",
     response: SHARE_CREATED_RESPONSE,
-    handler: ({ body, family, services }) => {
+    handler: ({ body, family, services, koa }) => {
       const { token, tokenHash } = calendarShareToken.make();
-      const url = `${publicBase(services.config.server.publicUrl)}/share/calendar/${token}.ics`;
+      const url = `${services.addresses.forRequest(koa)}/share/calendar/${token}.ics`;
       return family.execute(
         (state, ctx) => decideCreateShare(state, body, tokenHash, ctx),
         (share) => ({ ok: true, share: shareView(share), token, url }),

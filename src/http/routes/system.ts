@@ -8,6 +8,8 @@ import { LOGGED_EVENT_TYPES } from '../../domain/shared/events.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { HttpError } from '../errors.js';
 import type { Metrics } from '../../metrics.js';
+import type { Addresses } from '../../addresses.js';
+import type Koa from 'koa';
 
 export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   type: 'object',
@@ -66,6 +68,25 @@ function bearerMatches(header: string, token: string): boolean {
   if (!m) return false;
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(m[1]), digest(token));
+}
+
+/**
+ * The OpenAPI document as served: its `servers` names the address it was fetched at
+ * (publicUrl when set), so a client generated from it calls the daemon the way its author
+ * reached it.
+ */
+function documentAt(document: unknown, addresses: Addresses, koa: Koa.Context): unknown {
+  return {
+    ...(document as Record<string, unknown>),
+    servers: [
+      {
+        url: addresses.forRequest(koa),
+        description: addresses.publicBase
+          ? 'server.publicUrl of this daemon'
+          : 'This daemon, at the address this document was fetched from',
+      },
+    ],
+  };
 }
 
 export default function systemRoutes(
@@ -153,7 +174,7 @@ export default function systemRoutes(
         const { enabled, token } = services.config.metrics;
         if (!enabled || !metrics.enabled)
           throw new NotFound(
-            'Metrics are off; set metrics.enabled to true in the configuration to serve them',
+            'Metrics are off; set metrics.enabled to true in the configuration (or HOUSEHOLD_METRICS=1) to serve them',
           );
         if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
           throw new HttpError(
@@ -182,7 +203,7 @@ export default function systemRoutes(
         required: ['openapi', 'paths'],
         properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
       },
-      handler: () => getDocument(),
+      handler: ({ koa, services }) => documentAt(getDocument(), services.addresses, koa),
     },
     {
       method: 'get',
