@@ -87,7 +87,30 @@ export function treeOf(obj: DavObject): IcalComp {
 
 /** Whether the object matches the filter's top (VCALENDAR) comp-filter. */
 export function matchesFilter(top: XmlElement, t: FilterTarget): boolean {
-  return compFilter(top, treeOf(t.obj), t);
+  const simple = simpleKind(top);
+  if (simple === undefined) return compFilter(top, treeOf(t.obj), t);
+  // What calendar apps ask all day: the collection's kind, perhaps in a time range. Every object
+  // of a calendar holds VEVENTs (of a list, VTODOs), so the text need not be read for it.
+  if (simple.name !== t.col.component) return false;
+  if (!simple.range) return true;
+  return t.col.component === 'VEVENT'
+    ? overlaps(t.obj.entry as EventRecord, simple.range, t.tz)
+    : todoOverlaps(treeOf(t.obj), t.tz, t.now, simple.range);
+}
+
+/**
+ * The one VEVENT or VTODO comp-filter of a VCALENDAR filter that asks nothing but an optional
+ * time range (no is-not-defined, prop-filters or nested comp-filters), or undefined.
+ */
+function simpleKind(top: XmlElement): { name: string; range?: Range } | undefined {
+  if (top.children.length !== 1) return undefined;
+  const f = top.children[0];
+  const name = f.attrs.name?.toUpperCase();
+  if (f.ns !== CALDAV || f.local !== 'comp-filter' || (name !== 'VEVENT' && name !== 'VTODO'))
+    return undefined;
+  if (f.children.some((c) => c.ns !== CALDAV || c.local !== 'time-range')) return undefined;
+  const tr = child(f, CALDAV, 'time-range');
+  return { name, ...(tr ? { range: range(tr) } : {}) };
 }
 
 function compFilter(f: XmlElement, parent: IcalComp, t: FilterTarget): boolean {
