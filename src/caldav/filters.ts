@@ -76,13 +76,19 @@ export function checkFilter(filter: XmlElement | undefined): XmlElement {
   return top;
 }
 
-const trees = new WeakMap<DavObject, IcalComp>();
+/**
+ * Trees by record, kept across writes: a write renders and re-indexes only what changed, and an
+ * unchanged object keeps its text (the same string), so it is not read again.
+ */
+const trees = new WeakMap<object, { ics: string; tree: IcalComp }>();
 
 /** The object's served text as a tree, read once per rendering. */
 export function treeOf(obj: DavObject): IcalComp {
-  let t = trees.get(obj);
-  if (!t) trees.set(obj, (t = parseTree(obj.ics)));
-  return t;
+  const hit = trees.get(obj.entry);
+  if (hit && hit.ics === obj.ics) return hit.tree;
+  const tree = parseTree(obj.ics);
+  trees.set(obj.entry, { ics: obj.ics, tree });
+  return tree;
 }
 
 /** Whether the object matches the filter's top (VCALENDAR) comp-filter. */
