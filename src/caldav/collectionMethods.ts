@@ -133,6 +133,13 @@ export async function mkcalendar(req: DavRequest): Promise<void> {
     });
   const body = xmlBody(req);
   const set = body ? child(child(body, DAV, 'set'), DAV, 'prop') : undefined;
+  // Extended MKCOL (RFC 5689, DAVx⁵'s way) makes a calendar only when it asks for one.
+  if (req.koa.method === 'MKCOL' && !child(child(set, DAV, 'resourcetype'), CALDAV, 'calendar'))
+    throw new CalDavError(
+      403,
+      'Only calendar collections are made here: MKCOL needs a resourcetype with CALDAV:calendar',
+      { ns: DAV, local: 'valid-resourcetype' },
+    );
   const props = collectionProps(set);
   const component = componentOf(set);
   await req.actor.read((state) => {

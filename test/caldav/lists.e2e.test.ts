@@ -85,6 +85,24 @@ describe('CalDAV MKCALENDAR, DELETE and PROPPATCH of collections', () => {
       expect(await tracker('journal')).to.equal(undefined);
     });
 
+    it('makes a list with an extended MKCOL asking for a VTODO calendar (DAVx⁵), and refuses one that is no calendar', async () => {
+      const mkcol = (rt: string, set = '') =>
+        `<?xml version="1.0"?><d:mkcol xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:resourcetype>${rt}</d:resourcetype><d:displayname>Tasks</d:displayname>${set}</d:prop></d:set></d:mkcol>`;
+      const r = await dav.request(
+        'MKCOL',
+        '/dav/home/tasks/',
+        mkcol('<d:collection/><c:calendar/>', comps('VTODO')),
+      );
+      expect(r.status, r.text).to.equal(201);
+      expect(await tracker('tasks'))
+        .to.include({ name: 'Tasks' })
+        .and.not.have.property('category');
+      const plain = await dav.request('MKCOL', '/dav/home/folder/', mkcol('<d:collection/>'));
+      expect(plain.status).to.equal(403);
+      expect(plain.text).to.contain('<d:valid-resourcetype/>');
+      expect(await tracker('folder')).to.equal(undefined);
+    });
+
     it('stores a to-do written by a client in the new list: DUE with its time, DESCRIPTION as notes', async () => {
       await dav.request('MKCALENDAR', '/dav/home/errands/', MK(name('Errands') + comps('VTODO')));
       const put = await dav.put(
