@@ -25,6 +25,7 @@ import type { ApiKeyRecord, FamilyInfo } from '../store/types.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { CalDavError, errorXml, fromDomain } from './errors.js';
 import { handleMethod } from './methods.js';
+import { reasonPhrase } from './reason.js';
 import { ALLOW, DAV_ROOT, MAX_BODY } from './request.js';
 
 export function caldavDoor(services: Services): Koa.Middleware {
@@ -103,6 +104,8 @@ export function caldavDoor(services: Services): Koa.Middleware {
         return;
       }
       ctx.status = e.status;
+      // The status line says why too: clients show a person that, not the body.
+      ctx.message = reasonPhrase(e.message);
       ctx.set(e.headers);
       ctx.type = 'application/xml; charset=utf-8';
       ctx.body = errorXml(e);

@@ -11,7 +11,7 @@ import { decideDeleteEvent } from '../domain/calendar/events.js';
 import { decideDeleteEntries } from '../domain/collections/entries.js';
 import { decidePutEvent, decidePutTodo } from '../domain/caldav/objects.js';
 import type { EventRecord } from '../domain/calendar/types.js';
-import { ALLOW, type DavRequest } from './request.js';
+import { allowAt, type DavRequest } from './request.js';
 import { mkcalendar, proppatch } from './collectionMethods.js';
 import { Answer, sendMultistatus } from './answer.js';
 import { callerOf, syncToken, xmlBody } from './common.js';
@@ -19,14 +19,21 @@ import { CalDavError, readOnly, unsupportedObject } from './errors.js';
 import { eventPut } from './eventIn.js';
 import { readObject } from './icalRead.js';
 import { davCollections, objectsOf } from './objects.js';
-import { collectionAt, objectName } from './paths.js';
+import { collectionAt, objectName, resourceExists } from './paths.js';
 import { ALLPROP, propResponse, respond, type PropContext, type Resource } from './props.js';
 import { handleReport } from './reports.js';
 import { todoPut } from './todo.js';
 import { CALDAV, DAV, child, el, type QName, type XmlElement } from './xml.js';
 
 export async function handleMethod(req: DavRequest, root: boolean): Promise<void> {
-  switch (req.koa.method) {
+  const method = req.koa.method;
+  // A missing resource is a 404 whatever the method (but the one that makes it); one that is
+  // there and does not take the method is a 405 with what it does take.
+  const exists = await req.actor.read((state) =>
+    resourceExists(state, req.segments, method, req.services.now()),
+  );
+  if (exists && !allowAt(req.segments).split(', ').includes(method)) notAllowed(req);
+  switch (method) {
     case 'PROPFIND':
       return propfind(req, root);
     case 'REPORT':
@@ -44,12 +51,17 @@ export async function handleMethod(req: DavRequest, root: boolean): Promise<void
     case 'MKCOL':
       return mkcalendar(req);
     default:
-      req.koa.set('Allow', ALLOW);
-      throw new CalDavError(
-        405,
-        `${req.koa.method} is not supported here; the methods are ${ALLOW}`,
-      );
+      return notAllowed(req);
   }
+}
+
+function notAllowed(req: DavRequest): never {
+  throw new CalDavError(
+    405,
+    `${req.koa.method} is not supported here; this resource takes ${allowAt(req.segments)}`,
+    undefined,
+    { Allow: allowAt(req.segments) },
+  );
 }
 
 /** The properties a PROPFIND asks for: a list, allprop (also an empty body) or propname. */
@@ -159,6 +171,8 @@ async function put(req: DavRequest): Promise<void> {
     throw new CalDavError(
       405,
       'PUT creates or replaces an object: /dav/<family>/<collection>/<name>.ics',
+      undefined,
+      { Allow: allowAt(req.segments) },
     );
   const name = objectName(segment);
   const type = req.koa.request.type.toLowerCase();

@@ -103,7 +103,13 @@ export function createApp(
     }
   });
   app.use(router.routes());
-  app.use(router.allowedMethods());
+  // CalDAV answers every method under /dav/ itself (a 404 there is not a method to refuse 501).
+  const allowedMethods = router.allowedMethods();
+  app.use((ctx, next) =>
+    ctx.path.startsWith('/dav/')
+      ? next()
+      : allowedMethods(ctx as Parameters<typeof allowedMethods>[0], next),
+  );
   return { app, router };
 }
 
