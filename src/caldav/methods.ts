@@ -19,7 +19,7 @@ import { CalDavError, readOnly, unsupportedObject } from './errors.js';
 import { eventPut } from './eventIn.js';
 import { readObject } from './icalRead.js';
 import { davCollections, objectsOf } from './objects.js';
-import { collectionAt, objectName, resourceExists } from './paths.js';
+import { collectionAt, MAKES_COLLECTION, objectName, resourceExists } from './paths.js';
 import { ALLPROP, propResponse, respond, type PropContext, type Resource } from './props.js';
 import { handleReport } from './reports.js';
 import { todoPut } from './todo.js';
@@ -27,12 +27,14 @@ import { CALDAV, DAV, child, el, type QName, type XmlElement } from './xml.js';
 
 export async function handleMethod(req: DavRequest, root: boolean): Promise<void> {
   const method = req.koa.method;
-  // A missing resource is a 404 whatever the method (but the one that makes it); one that is
-  // there and does not take the method is a 405 with what it does take.
+  // A method this kind of resource never takes is a 405 with what it does take, there or not;
+  // for the others a missing resource is a 404 (but for the method that makes it).
+  const allowed = allowAt(req.segments).split(', ').includes(method);
+  if (!allowed && !MAKES_COLLECTION.has(method)) notAllowed(req);
   const exists = await req.actor.read((state) =>
     resourceExists(state, req.segments, method, req.services.now()),
   );
-  if (exists && !allowAt(req.segments).split(', ').includes(method)) notAllowed(req);
+  if (exists && !allowed) notAllowed(req);
   switch (method) {
     case 'PROPFIND':
       return propfind(req, root);

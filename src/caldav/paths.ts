@@ -21,11 +21,11 @@ export function objectName(segment: string): string {
   return name;
 }
 
-const MAKES_COLLECTION = new Set(['MKCALENDAR', 'MKCOL']);
+export const MAKES_COLLECTION = new Set(['MKCALENDAR', 'MKCOL']);
 
 /**
  * Whether the resource at these segments (after /dav/<slug>/) exists, for a request of this
- * method: every method on a missing collection or object is a 404 `DAV:error`, except the one
+ * method: a method on a missing collection or object is a 404 `DAV:error`, except the one
  * that makes it (MKCALENDAR or MKCOL for a collection, PUT for an object), which is told false.
  * Making something below a collection that does not exist is a 409 (RFC 4918 §9.7.1,
  * RFC 4791 §5.3.1); a collection inside a calendar is not made at all (RFC 4791 §5.3.1.1).
