@@ -56,6 +56,11 @@ export class DisplayStreams {
     source: ContentSource,
   ): void {
     const o: Open = { res, stop: new AbortController(), displayId };
+    if (this.closing) {
+      // The content was computed while the daemon began to stop: its store may be closed.
+      res.writeHead(503, { 'Retry-After': '10' }).end();
+      return;
+    }
     this.open.add(o);
     this.deps.onOpen?.();
     res.once('close', () => {
@@ -65,7 +70,12 @@ export class DisplayStreams {
     });
     req.socket.setNoDelay(true);
     res.writeHead(200, SSE_HEADERS);
-    void this.follow(o, family, first, source);
+    // A store closed under a stream (the daemon stopping) ends it; it never escapes as an
+    // unhandled rejection that would take the process down.
+    this.follow(o, family, first, source).catch(() => {
+      o.stop.abort();
+      if (!o.res.writableEnded) o.res.end();
+    });
   }
 
   close(): void {

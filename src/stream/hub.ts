@@ -78,7 +78,12 @@ class Follower {
     readonly familyId: string,
   ) {
     this.head = hub.log.head(familyId);
-    void this.run();
+    // A read that fails (the store closed under a stopping daemon) ends this family's streams;
+    // the clients reconnect with Last-Event-ID and lose nothing.
+    this.run().catch(() => {
+      this.stop.abort();
+      for (const r of this.readers) if (!r.res.writableEnded) r.res.end();
+    });
   }
 
   close(): void {
@@ -121,7 +126,7 @@ class Follower {
     reader.paused = true;
     reader.socket.once('drain', () => {
       reader.paused = false;
-      void this.catchUp(reader);
+      this.catchUp(reader).catch(() => reader.res.end());
     });
   }
 
@@ -216,7 +221,7 @@ export class StreamHub {
     follower.readers.add(reader);
     const f = follower;
     res.once('close', () => this.release(reader, f));
-    void follower.catchUp(reader);
+    follower.catchUp(reader).catch(() => res.end());
   }
 
   /** Sends `event: dropped` and closes the reader (it fell too far behind). */

@@ -29,7 +29,7 @@ describe("a display's token outside its own routes", () => {
       }
     }
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const fill = (template: string) =>
     template
