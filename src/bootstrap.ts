@@ -5,7 +5,8 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Logger } from 'pino';
 import { defaultFamilyZone, type Config } from './config.js';
-import type { Store } from './store/store.js';
+import type { AdminStore } from './family/admin.js';
+import type { Directory } from './store/ports.js';
 import { createFamily } from './family/admin.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
@@ -37,7 +38,11 @@ interface BootstrapDeps {
   publicUrlUnusable: boolean;
 }
 
-export async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<void> {
+export async function bootstrap(
+  store: AdminStore & Pick<Directory, 'listFamilies' | 'listKeys'>,
+  slug: string,
+  d: BootstrapDeps,
+): Promise<void> {
   if (store.listFamilies().length === 0) {
     try {
       const made = await createFamily(

@@ -2,10 +2,18 @@
  * What every part of the CalDAV door shares: one request as the handlers see it, and the
  * door's fixed limits.
  */
-import type Koa from 'koa';
 import type { FamilyActor } from '../family/actor.js';
-import type { Services } from '../http/route.js';
+import type { CoreServices, CoreStore } from '../door/route.js';
+import type { DoorContext } from '../door/state.js';
+import type { LogReads } from '../store/ports.js';
 import type { ApiKeyRecord } from '../store/types.js';
+
+/** What the CalDAV door uses besides the core's: sync-collection reads the change log. */
+export interface CalDavServices extends CoreServices {
+  store: CoreStore & Pick<LogReads, 'readLog'>;
+}
+
+export type Depth = '0' | '1' | 'infinity';
 
 export const DAV_ROOT = '/dav/';
 /** Bodies larger than this are refused (413); advertised as max-resource-size. */
@@ -30,12 +38,12 @@ export function allowAt(segments: readonly string[]): string {
 
 /** What a handler knows about one request. */
 export interface DavRequest {
-  koa: Koa.Context;
-  services: Services;
+  koa: DoorContext;
+  services: CalDavServices;
   actor: FamilyActor;
   key: ApiKeyRecord;
   /** Path segments after /dav/<slug>/ (decoded). */
   segments: string[];
   body: string;
-  depth: '0' | '1' | 'infinity';
+  depth: Depth;
 }
