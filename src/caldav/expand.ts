@@ -40,11 +40,18 @@ function written(raw: string[]): Written {
   };
 }
 
+const EXPANDED_HEAD_TEXT = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  `PRODID:${PRODID}`,
+  'CALSCALE:GREGORIAN',
+  '',
+].join('\r\n');
+const EXPANDED_TAIL_TEXT = 'END:VCALENDAR\r\n';
+
 /** What an expanded object starts and ends with, around its occurrences. */
-export const EXPANDED_HEAD: Written = written([
-  ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', ''].join('\r\n'),
-]);
-export const EXPANDED_TAIL: Written = written(['END:VCALENDAR\r\n']);
+export const EXPANDED_HEAD: Written = written([EXPANDED_HEAD_TEXT]);
+export const EXPANDED_TAIL: Written = written([EXPANDED_TAIL_TEXT]);
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -160,7 +167,8 @@ export function expandedRun(
   };
 }
 
-function writeOccurrence(tz: string, lines: EventLines, ev: EventRecord, o: Occurrence): Written {
+/** One occurrence's VEVENT as iCalendar text in parts (a long line as the event's shared string). */
+function occurrenceText(tz: string, lines: EventLines, ev: EventRecord, o: Occurrence): string[] {
   const allDay = o.data.allDay === true || o.data.time === undefined;
   const own = [];
   if (isSeries(ev)) {
@@ -177,13 +185,39 @@ function writeOccurrence(tz: string, lines: EventLines, ev: EventRecord, o: Occu
     );
   } else own.push(`DTSTART:${stamp(o.start)}`, `DTEND:${stamp(o.end)}`);
   const note = o.data.note ?? o.data.description;
-  const raw = [
+  return [
     lines.head + own.join('\r\n') + '\r\n',
     line(lines, 'SUMMARY', o.title),
     typeof note === 'string' && note ? line(lines, 'DESCRIPTION', note) : '',
     o.data.where ? line(lines, 'LOCATION', o.data.where) : '',
     `STATUS:${o.status === 'archived' ? 'CANCELLED' : 'CONFIRMED'}\r\nEND:VEVENT\r\n`,
   ];
+}
+
+/**
+ * An event as separate occurrences in UTC, no RRULE or EXDATE, as iCalendar text (not escaped)
+ * in parts: the calendar's head, each occurrence's lines, the tail — for an answer that narrows
+ * the expanded text further (a calendar-data selection, calendarData.ts). `onOccurrence` is told
+ * of each occurrence before its parts, to count it.
+ */
+export function* expandedParts(
+  tz: string,
+  uid: string,
+  ev: EventRecord,
+  occurrences: Iterable<Occurrence>,
+  onOccurrence: () => void,
+): Generator<string> {
+  yield EXPANDED_HEAD_TEXT;
+  const lines = linesOf(ev, uid);
+  for (const o of occurrences) {
+    onOccurrence();
+    yield occurrenceText(tz, lines, ev, o).join('');
+  }
+  yield EXPANDED_TAIL_TEXT;
+}
+
+function writeOccurrence(tz: string, lines: EventLines, ev: EventRecord, o: Occurrence): Written {
+  const raw = occurrenceText(tz, lines, ev, o);
   // Short text joined and escaped together; a long line given as the event's shared string.
   const parts: string[] = [];
   let length = 0;

@@ -1,10 +1,9 @@
 /**
- * REPORTs: calendar-multiget and calendar-query (RFC 4791 §7.8–7.9: comp-filter, prop-filter
- * with text-match and is-not-defined, time-range, expand, limit-recurrence-set) and
- * sync-collection (RFC 6578). Time ranges are matched on the occurrences the calendar's own
- * expansion produces (the same code the REST listing and the ICS feed use), so a series with
- * removed and moved occurrences matches exactly where it happens (occurrences.ts); expanded
- * answers are written by expand.ts.
+ * REPORTs: calendar-multiget and calendar-query (RFC 4791 §7.8–7.9; its filters are
+ * evaluated by filters.ts) and sync-collection (RFC 6578). Time ranges are matched on the
+ * occurrences the calendar's own expansion produces (the same code the REST listing and the ICS
+ * feed use), so a series with removed and moved occurrences matches exactly where it happens
+ * (occurrences.ts); expanded answers are written by expand.ts.
  */
 import type { EventRecord } from '../domain/calendar/types.js';
 import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombstones.js';
@@ -29,15 +28,12 @@ import {
   type DavObject,
   type ObjectIndex,
 } from './objects.js';
-import {
-  occurrenceRuns,
-  occurrencesOf,
-  overlaps,
-  range,
-  takeWindows,
-  type Range,
-} from './occurrences.js';
+import { occurrenceRuns, occurrencesOf, takeWindows, type Range } from './occurrences.js';
 import { aroundExpanded, objectResponse, responseKey } from './objectResponses.js';
+import { checkFilter, matchesFilter } from './filters.js';
+import { addShaped } from './calendarData.js';
+import { freeBusyReport } from './freebusy.js';
+import { dataRequest, type DataRequest } from './selection.js';
 import { objectHref, respond, statusResponse, type PropContext } from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
 
@@ -56,13 +52,16 @@ export async function handleReport(req: DavRequest): Promise<void> {
   const body = xmlBody(req);
   if (!body) throw new CalDavError(400, 'A REPORT needs a body');
   const [key, segment] = req.segments;
+  const kind = `${body.ns}|${body.local}`;
+  // A free-busy-query is answered in iCalendar, of a calendar or of the whole home.
+  if (kind === `${CALDAV}|free-busy-query` && segment === undefined)
+    return freeBusyReport(req, body);
   if (key === undefined || segment !== undefined) {
     throw new CalDavError(403, 'Reports are asked of a collection: /dav/<family>/<collection>/', {
       ns: DAV,
       local: 'supported-report',
     });
   }
-  const kind = `${body.ns}|${body.local}`;
   const now = req.services.now();
   // An answer is kept until the family's next write, keyed by the request itself.
   const asked = createHash('sha256').update(req.body).digest('base64url');
@@ -109,58 +108,64 @@ export async function handleReport(req: DavRequest): Promise<void> {
 }
 
 /**
- * The requested properties, with calendar-data's expand range when it asks for one, and what
- * else an object's response depends on (objectResponses.ts).
+ * The requested properties, with what calendar-data asks beyond the whole object, and what else
+ * an object's response depends on (objectResponses.ts).
  */
 function requested(
   body: XmlElement,
   x: PropContext,
-): { props: QName[]; expand?: Range; key: string | null } {
+): { props: QName[]; data?: DataRequest; key: string | null } {
   const prop = child(body, DAV, 'prop');
   const props = (prop?.children ?? []).map((c) => ({ ns: c.ns, local: c.local }));
-  const data = child(prop, CALDAV, 'calendar-data');
-  const expand = child(data, CALDAV, 'expand');
-  return { props, ...(expand ? { expand: range(expand) } : {}), key: responseKey(prop, x) };
+  const data = dataRequest(child(prop, CALDAV, 'calendar-data'));
+  return { props, ...(data ? { data } : {}), key: responseKey(prop, x) };
 }
 
 type Requested = ReturnType<typeof requested>;
 
 /**
- * One object's response, added to the answer. Expanded, each occurrence is counted against the
- * answer's budget as it is added, from its VEVENT written and escaped once (expand.ts).
+ * One object's response, added to the answer: as it is (kept per object and properties asked),
+ * expanded (an event's occurrences from the occurrence index, below; to-dos and selections by
+ * calendarData.ts), or with only the parts calendar-data selects.
  */
 async function addObject(
   obj: DavObject,
   s: Snapshot,
-  { props, expand, key }: Requested,
+  asked: Requested,
   answer: Answer,
 ): Promise<void> {
+  const { props, data, key } = asked;
   const wantsData = props.some((p) => p.ns === CALDAV && p.local === 'calendar-data');
-  if (!expand || !wantsData || s.col.component !== 'VEVENT') {
+  if (!data || !wantsData) {
     const r = objectResponse(s.col, obj, props, s.x, key);
     answer.add(r.text, r.bytes);
     return;
   }
-  const { data, length, bytes } = await expandedData(obj, s, expand, answer);
-  const { head, tail } = aroundExpanded(s.col, obj, props, s.x, key, length);
-  answer.add(head.text, head.bytes);
-  answer.addWritten(data, bytes);
-  answer.add(tail.text, tail.bytes);
+  if (data.expand && !data.comp && s.col.component === 'VEVENT') {
+    const { parts, length, bytes } = await expandedData(obj, s, data.expand, answer);
+    const { head, tail } = aroundExpanded(s.col, obj, props, s.x, key, length);
+    answer.add(head.text, head.bytes);
+    answer.addWritten(parts, bytes);
+    answer.add(tail.text, tail.bytes);
+    return;
+  }
+  await addShaped(obj, { col: s.col, x: s.x, tz: s.tz }, props, answer, data);
 }
 
 /**
- * An object's calendar-data expanded over `expand`, as escaped parts and their sizes. From the
- * occurrence index, a run of an event's occurrences in one month is one slice of text written
- * before; otherwise each occurrence is counted and added as it comes.
+ * An event's calendar-data expanded over `expand`, as escaped parts and their sizes, each
+ * occurrence counted against the answer's budget as it is added. From the occurrence index, a
+ * run of an event's occurrences in one month is one slice of text written before; otherwise
+ * each occurrence is written (once: expand.ts keeps it with the occurrence) as it comes.
  */
 async function expandedData(
   obj: DavObject,
   s: Snapshot,
   expand: Range,
   answer: Answer,
-): Promise<{ data: string[]; length: number; bytes: number }> {
+): Promise<{ parts: string[]; length: number; bytes: number }> {
   const ev = obj.entry as EventRecord;
-  const data: string[] = [...EXPANDED_HEAD.parts];
+  const parts: string[] = [...EXPANDED_HEAD.parts];
   let length = EXPANDED_HEAD.length + EXPANDED_TAIL.length;
   let bytes = EXPANDED_HEAD.bytes + EXPANDED_TAIL.bytes;
   const add = (w: Written) => {
@@ -168,7 +173,7 @@ async function expandedData(
     bytes += w.bytes;
     if (answer.bytes + bytes > ANSWER_LIMITS.bytes)
       throw tooMuch(`${ANSWER_LIMITS.bytes / 1024 / 1024} MiB`);
-    for (const p of w.parts) data.push(p);
+    for (const p of w.parts) parts.push(p);
   };
   const runs = occurrenceRuns(ev, expand, s.tz);
   for (const run of runs ?? []) {
@@ -187,8 +192,8 @@ async function expandedData(
       if (answer.due()) await answer.pause();
     }
   }
-  data.push(...EXPANDED_TAIL.parts);
-  return { data, length, bytes };
+  parts.push(...EXPANDED_TAIL.parts);
+  return { parts, length, bytes };
 }
 
 async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
@@ -218,80 +223,13 @@ async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<
 
 async function query(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
   const asked = requested(body, s.x);
-  const filter = child(body, CALDAV, 'filter');
-  const top = child(filter, CALDAV, 'comp-filter');
-  if (!top || top.attrs.name?.toUpperCase() !== 'VCALENDAR') {
-    throw new CalDavError(400, 'calendar-query needs a filter with a VCALENDAR comp-filter', {
-      ns: CALDAV,
-      local: 'valid-filter',
-    });
-  }
-  const inner = children(top, CALDAV, 'comp-filter');
-  // Ranges are checked before any object is looked at, so a bad filter is refused on an empty calendar too.
-  for (const f of inner) for (const tr of children(f, CALDAV, 'time-range')) range(tr);
+  const top = checkFilter(child(body, CALDAV, 'filter'));
+  const now = s.x.req.services.now();
   for (const obj of [...s.index.byName.values()]) {
-    if (inner.every((f) => matchesComponent(f, obj, s.col, s.tz)))
+    if (matchesFilter(top, { obj, col: s.col, tz: s.tz, now }))
       await addObject(obj, s, asked, answer);
     await answer.pause();
   }
-}
-
-function matchesComponent(f: XmlElement, obj: DavObject, col: DavCollection, tz: string): boolean {
-  const name = f.attrs.name?.toUpperCase();
-  const present = name === col.component;
-  if (child(f, CALDAV, 'is-not-defined')) return !present;
-  if (!present) return false;
-  const tr = child(f, CALDAV, 'time-range');
-  if (tr && !overlaps(obj, col, range(tr), tz)) return false;
-  for (const pf of children(f, CALDAV, 'prop-filter'))
-    if (!matchesProp(pf, obj, col.component)) return false;
-  // Nested comp-filters (VALARM) are not evaluated: the object is answered (a superset).
-  return true;
-}
-
-/** The master component's (the first VEVENT or VTODO, never a VTIMEZONE) properties by name. */
-function componentProps(ics: string, component: string): Map<string, string[]> {
-  const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n');
-  const out = new Map<string, string[]>();
-  let inside = false;
-  let depth = 0;
-  for (const l of lines) {
-    if (!inside) {
-      if (l.toUpperCase() === `BEGIN:${component}`) inside = true;
-      continue;
-    }
-    if (/^BEGIN:/i.test(l)) {
-      depth++;
-      continue;
-    }
-    if (/^END:/i.test(l)) {
-      if (depth === 0) break;
-      depth--;
-      continue;
-    }
-    if (depth !== 0) continue; // an alarm's own properties
-    const m = /^([A-Za-z0-9-]+)(?:;[^:]*)?:(.*)$/.exec(l);
-    if (!m) continue;
-    const k = m[1].toUpperCase();
-    out.set(k, [...(out.get(k) ?? []), m[2]]);
-  }
-  return out;
-}
-
-function matchesProp(pf: XmlElement, obj: DavObject, component: string): boolean {
-  const values = componentProps(obj.ics, component).get((pf.attrs.name ?? '').toUpperCase());
-  if (child(pf, CALDAV, 'is-not-defined')) return values === undefined;
-  if (values === undefined) return false;
-  const tm = child(pf, CALDAV, 'text-match');
-  if (!tm) return true;
-  // i;octet compares exactly; the default i;ascii-casemap ignores ASCII case.
-  const exact = tm.attrs.collation === 'i;octet';
-  const fold = (v: string) => (exact ? v : v.toLowerCase());
-  const needle = fold(tm.text);
-  const hit = values.some((v) =>
-    fold(v.replace(/\\([\\;,])/g, '$1').replace(/\\n/gi, '\n')).includes(needle),
-  );
-  return tm.attrs['negate-condition'] === 'yes' ? !hit : hit;
 }
 
 // ---- sync-collection -----------------------------------------------------------------------
