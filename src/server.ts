@@ -59,6 +59,9 @@ import { registerClusterMetrics } from './cluster/metrics.js';
 import { logStoreHealth } from './storeHealth.js';
 import { Addresses } from './addresses.js';
 import { scheduledBackups, type ScheduledBackups } from './backup/scheduled.js';
+import { HouseholdAccess } from './family/access.js';
+import { deviceRoutes } from './http/routes/devices.js';
+import { householdPages } from './pages/index.js';
 
 /** Options of the daemon; the first start's hooks (onBootstrap, onNoKey) are in bootstrap.ts. */
 export interface DaemonOptions extends BootstrapHooks {
@@ -247,10 +250,12 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     followOwnership(cluster, { store, registry, scheduler: () => scheduler, webhooks, logger });
   let document: unknown;
   const oauth = oauthDoor(services, store, authority, MCP_PATH);
+  // Setup codes, sign-in links, browser sessions and devices: key records of their kinds.
+  const access = new HouseholdAccess(store);
   // The front doors, side by side; a new door is one more line here.
   const doors: Door[] = [
     { name: 'system', routes: systemRoutes(() => document, VERSION, metrics) },
-    { name: 'rest', routes: areaRoutes() },
+    { name: 'rest', routes: [...areaRoutes(), ...deviceRoutes(access)] },
     { name: 'public', routes: publicRoutes() },
     { name: 'stream', routes: streamRoutes },
     // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
@@ -270,6 +275,8 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
     },
     // Calendar apps (CalDAV): /.well-known/caldav and /dav/…, in their own XML and iCalendar.
     { name: 'caldav', mount: ({ services: s }) => caldavDoor(s) },
+    // The household's own pages (docs/pages.md): setup, sign-in, devices, people, family.
+    { name: 'pages', mount: (c) => householdPages({ ...c, access }) },
   ];
   const routes: RouteDef[] = doors.flatMap((d) => d.routes ?? []);
   document = daemonOpenApi(routes, addresses.publicBase ?? '/');

@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { defaultFamilyZone, loadConfig } from '../config.js';
+import { defaultFamilyZone, loadConfig, publicBase } from '../config.js';
+import { HouseholdAccess } from '../family/access.js';
 import { Store, STORE_FILE } from '../store/store.js';
 import {
   createFamily,
@@ -149,7 +150,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     const config = loadConfig({
       configFile: v.config,
-      flags: { port, host: v.host, dataDir: v['data-dir'] },
+      flags: {
+        port,
+        host: v.host,
+        dataDir: v['data-dir'],
+        ...(v['no-setup'] === true ? { setup: false } : {}),
+      },
     });
     const [cmd, sub, arg] = pos;
     if (cmd === 'serve') return await serve(config);
@@ -253,6 +259,19 @@ export async function main(argv: string[]): Promise<number> {
               apiKey: made.apiKey,
             },
           );
+          return EXIT.ok;
+        }
+        case 'open': {
+          if (!arg) throw new UsageError('open needs a family slug');
+          const link = await new HouseholdAccess(store()).createLink(arg, now);
+          const base = config.server.publicUrl
+            ? publicBase(config.server.publicUrl)
+            : `http://localhost:${config.server.port}`;
+          const url = `${base}/signin?link=${link.apiKey}`;
+          out(`Open this link within 10 minutes to sign in to "${arg}" (it works once):\n${url}`, {
+            url,
+            expiresAt: link.expiresAt,
+          });
           return EXIT.ok;
         }
         case 'key list': {
