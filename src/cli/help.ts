@@ -159,8 +159,14 @@ export const COMMANDS: CommandSpec[] = [
       'The link signs its first user in as an admin of the family; it works once, for 10 minutes.',
       'It points at server.publicUrl, else at this machine on server.port (docs/pages.md).',
     ],
-    options: [],
-    examples: [`${BIN} open home`, `${BIN} open home --json`],
+    options: [
+      {
+        name: 'port',
+        value: 'N',
+        text: 'the port of the link when server.publicUrl is not set (default server.port)',
+      },
+    ],
+    examples: [`${BIN} open home`, `${BIN} open home --port 9000 --json`],
   },
   {
     name: 'key list',

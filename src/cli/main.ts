@@ -262,13 +262,13 @@ export async function main(argv: string[]): Promise<number> {
           return EXIT.ok;
         }
         case 'open': {
-          if (!arg) throw new UsageError('open needs a family slug');
-          const link = await new HouseholdAccess(store()).createLink(arg, now);
+          if (!sub) throw new UsageError('open needs a family slug');
+          const link = await new HouseholdAccess(store()).createLink(sub, now);
           const base = config.server.publicUrl
             ? publicBase(config.server.publicUrl)
             : `http://localhost:${config.server.port}`;
           const url = `${base}/signin?link=${link.apiKey}`;
-          out(`Open this link within 10 minutes to sign in to "${arg}" (it works once):\n${url}`, {
+          out(`Open this link within 10 minutes to sign in to "${sub}" (it works once):\n${url}`, {
             url,
             expiresAt: link.expiresAt,
           });

@@ -29,7 +29,8 @@ function failed(r: PageRequest, sentence: string): void {
 const ZONE_SCRIPT = `(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone,s=document.getElementById('timezone');if(z&&s&&!s.dataset.chosen){for(var i=0;i<s.options.length;i++){if(s.options[i].value===z){s.value=z;break}}}}catch(e){}})();`;
 
 export function zoneSelect(chosen: string | null): string {
-  const zones = Intl.supportedValuesOf('timeZone');
+  // The list leaves out UTC (an alias), which a family may well have.
+  const zones = ['UTC', ...Intl.supportedValuesOf('timeZone')];
   if (chosen && !zones.includes(chosen)) zones.unshift(chosen);
   return `<select id="timezone" name="timezone"${chosen ? ' data-chosen="1"' : ''}>${zones
     .map((z) => `<option${z === (chosen ?? 'UTC') ? ' selected' : ''}>${e(z)}</option>`)
