@@ -67,7 +67,7 @@ async function devicesPage(r: PageRequest): Promise<PageAnswer> {
       ),
     )
     .join('')}</ul>`;
-  const body = `${deviceList}
+  const body = `<h2>Devices by person</h2>${deviceList}
 <h2>Add a device</h2>
 <form method="post" action="/devices">${csrfField(s.csrf)}
 <label for="person">Whose is it?</label><select id="person" name="personId"><option value="">Nobody in particular</option>${people

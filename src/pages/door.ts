@@ -26,9 +26,12 @@ import { errorBox, page } from './html.js';
 import { SESSION_DAYS } from '../family/access.js';
 
 export function pagesDoor(deps: PagesDeps, routes: readonly PageRoute[]): Koa.Middleware {
-  return async (ctx, next) => {
+  return async (ctx, next): Promise<void> => {
     const matched = match(routes, ctx);
-    if (!matched) return next();
+    if (!matched) {
+      await next();
+      return;
+    }
     const { route, params } = matched;
     const origin = deps.services.addresses.forRequest(ctx);
     const r: PageRequest = {

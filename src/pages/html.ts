@@ -16,6 +16,7 @@ main{max-width:44rem;margin:0 auto;padding:1rem 1rem 4rem}
 h1{font-size:1.75rem;line-height:1.2;margin:.5rem 0 1rem}
 h2{font-size:1.3rem;margin:1.75rem 0 .5rem}
 a{color:var(--accent);text-underline-offset:.2em}
+header{max-width:44rem;margin:0 auto;padding:.5rem 1rem 0}
 nav ul{list-style:none;padding:0;margin:0 0 1rem;display:flex;flex-wrap:wrap;gap:.35rem .9rem}
 nav a{display:inline-block;padding:.35rem 0;font-weight:600}
 nav a[aria-current=page]{text-decoration-thickness:3px}
@@ -48,6 +49,10 @@ export const SECTIONS: readonly (readonly [path: string, title: string])[] = [
   ['/people', 'People'],
   ['/devices', 'Devices'],
   ['/family', 'Family'],
+  ['/displays', 'Displays'],
+  ['/calendars', 'Calendars'],
+  ['/assistants', 'Assistants'],
+  ['/webhooks', 'Webhooks'],
 ];
 
 export interface Frame {

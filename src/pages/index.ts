@@ -6,6 +6,7 @@ import type { PageRoute, PagesDeps } from './context.js';
 import { pagesDoor } from './door.js';
 import { deviceRoutes } from './devices.js';
 import { pairRoutes } from './pair.js';
+import { runningRoutes } from './running.js';
 import { home, sectionRoutes } from './sections.js';
 import { anonymousHome, signinRoutes } from './signin.js';
 
@@ -19,6 +20,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   ...signinRoutes,
   ...sectionRoutes,
   ...deviceRoutes,
+  ...runningRoutes,
   ...pairRoutes,
 ];
 

@@ -57,6 +57,10 @@ async function home(r: PageRequest): Promise<PageAnswer> {
 <li><a href="/people">People</a> — ${people.length} ${people.length === 1 ? 'person' : 'people'}</li>
 <li><a href="/devices">Devices</a> — add a phone, tablet or computer with a QR code</li>
 <li><a href="/family">Family</a> — name, time zone, location</li>
+<li><a href="/displays">Displays</a> — the tablet on the wall</li>
+<li><a href="/calendars">Outside calendars</a> — school, club and holiday feeds</li>
+<li><a href="/assistants">Assistants</a> — AI assistants you let in</li>
+<li><a href="/webhooks">Webhooks</a> — tell other systems what changed</li>
 </ul>`;
   return framed(r, family.name, '/', body);
 }

@@ -8,6 +8,8 @@
  */
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +30,19 @@ const jsQR = createRequire(import.meta.url)('jsqr') as (
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const SHOTS = process.env.PAGES_SCREENSHOTS;
+const ICS = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//test//pages//EN',
+  'BEGIN:VEVENT',
+  'UID:trip-1@school.test',
+  'DTSTAMP:20261101T000000Z',
+  'DTSTART;VALUE=DATE:20261210',
+  'SUMMARY:School trip',
+  'END:VEVENT',
+  'END:VCALENDAR',
+  '',
+].join('\r\n');
 
 describe('the household pages', function () {
   this.timeout(20_000);
@@ -60,11 +75,9 @@ describe('the household pages', function () {
   });
 
   function needsBrowser(ctx: Mocha.Context): Browser {
-    if (!browser) {
-      console.log(`      skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-      ctx.skip();
-    }
-    return browser!;
+    if (browser) return browser;
+    console.log(`      skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+    return ctx.skip();
   }
 
   /** axe at both widths, and the page saved when screenshots are asked for. */
@@ -76,7 +89,13 @@ describe('the household pages', function () {
     if (SHOTS) {
       mkdirSync(SHOTS, { recursive: true });
       await page.setViewportSize(PHONE);
-      await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, scale: 'css' });
+      await page.screenshot({
+        path: join(SHOTS, `${name}.jpg`),
+        fullPage: true,
+        scale: 'css',
+        type: 'jpeg',
+        quality: 60,
+      });
     }
   }
 
@@ -251,6 +270,91 @@ describe('the household pages', function () {
     expect((await server!.api.get('/devices')).body.devices).to.deep.equal([]);
     expect((await propfind()).status).to.equal(401);
     await context.close();
+  });
+
+  it('adds a display, an outside calendar and a webhook (with a test delivery), then removes each', async function () {
+    this.timeout(30_000);
+    needsBrowser(this);
+    const received: string[] = [];
+    const local = createServer((req, res) => {
+      if (req.url === '/school.ics') {
+        res.writeHead(200, { 'content-type': 'text/calendar' });
+        res.end(ICS);
+        return;
+      }
+      req.resume();
+      req.on('end', () => {
+        received.push(String(req.headers['webhook-id']));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((ok) => local.listen(0, '127.0.0.1', ok));
+    const localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+    const { context, page } = await signedInContext(server!.apiKey);
+    try {
+      await page.goto(`${server!.url}/displays`);
+      await page.fill('#name', 'Kitchen');
+      await page.check('input[name=interactive]');
+      await page.click('form[action="/displays"] button[type=submit]');
+      const link = (await page.getAttribute('#display-link', 'href'))!;
+      expect(link).to.match(new RegExp(`^${server!.url}/display/`));
+      expect(await qrText(page)).to.equal(link);
+      expect((await fetch(link)).status).to.equal(200);
+      await page.goto(`${server!.url}/displays`);
+      await check(page, 'displays');
+      const [display] = (await server!.api.get('/displays')).body.displays as {
+        id: string;
+        interactive: boolean;
+      }[];
+      expect(display.interactive).to.equal(true);
+
+      await page.goto(`${server!.url}/calendars`);
+      await page.fill('#url', `${localUrl}/school.ics`);
+      await page.fill('#name', 'School');
+      await page.click('form[action="/calendars"] button[type=submit]');
+      await page.waitForURL(`${server!.url}/calendars`);
+      expect(await page.textContent('main')).to.include('School');
+      await check(page, 'calendars');
+      const [feed] = (await server!.api.get('/calendar/external')).body.feeds as {
+        sourceId: string;
+        eventCount: number;
+      }[];
+      expect(feed.eventCount).to.equal(1);
+
+      await page.goto(`${server!.url}/webhooks`);
+      await page.fill('#name', 'Receiver');
+      await page.fill('#url', `${localUrl}/hook`);
+      await page.click('form[action="/webhooks"] button[type=submit]');
+      expect(await page.textContent('.done')).to.include('signing secret');
+      const [hook] = (await server!.api.get('/webhook-destinations')).body.destinations as {
+        id: string;
+      }[];
+      await page.click(`form[action="/webhooks/${hook.id}/test"] button`);
+      expect(await page.textContent('#test-outcome')).to.include('succeeded (204)');
+      expect(received).to.have.length(1);
+      await check(page, 'webhooks');
+
+      await page.goto(`${server!.url}/assistants`);
+      await check(page, 'assistants');
+      await page.goto(`${server!.url}/family`);
+      await check(page, 'family');
+
+      await page.goto(`${server!.url}/displays`);
+      await page.click(`form[action="/displays/${display.id}/remove"] button`);
+      await page.goto(`${server!.url}/calendars`);
+      await page.click(`form[action="/calendars/${feed.sourceId}/remove"] button`);
+      await page.goto(`${server!.url}/webhooks`);
+      await page.click(`form[action="/webhooks/${hook.id}/remove"] button`);
+      await page.waitForURL(`${server!.url}/webhooks`);
+      expect((await server!.api.get('/displays')).body.displays).to.deep.equal([]);
+      expect((await server!.api.get('/calendar/external')).body.feeds).to.deep.equal([]);
+      expect((await server!.api.get('/webhook-destinations')).body.destinations).to.deep.equal([]);
+      expect((await fetch(link)).status).to.equal(404);
+    } finally {
+      await context.close();
+      local.closeAllConnections();
+      await new Promise<void>((ok) => local.close(() => ok()));
+    }
   });
 
   it('refuses a form without its CSRF token, from an expired session, or from a read-only session, and changes nothing', async function () {
