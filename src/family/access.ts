@@ -13,6 +13,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.js';
+import { exportFamily, type FamilyExport } from '../store/portable.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../store/types.js';
 import { Invalid, NotFound } from '../domain/shared/errors.js';
 import { hashSecret, randomBase62 } from './secrets.js';
@@ -52,6 +53,11 @@ export class HouseholdAccess {
   /** The family a key belongs to (undefined once it is gone). */
   family(familyId: string): FamilyInfo | undefined {
     return this.store.getFamily(familyId);
+  }
+
+  /** The family's export (store/portable.ts), as `household-organizer export` writes it. */
+  exportFamily(slug: string, now: Date): FamilyExport {
+    return exportFamily(this.store, slug, now);
   }
 
   // ---- first-run setup -------------------------------------------------------------------

@@ -53,6 +53,8 @@ export const SECTIONS: readonly (readonly [path: string, title: string])[] = [
   ['/calendars', 'Calendars'],
   ['/assistants', 'Assistants'],
   ['/webhooks', 'Webhooks'],
+  ['/notifications', 'Notifications'],
+  ['/backups', 'Backups'],
 ];
 
 export interface Frame {

@@ -7,6 +7,7 @@ import { pagesDoor } from './door.js';
 import { deviceRoutes } from './devices.js';
 import { pairRoutes } from './pair.js';
 import { runningRoutes } from './running.js';
+import { settingsRoutes } from './settings.js';
 import { home, sectionRoutes } from './sections.js';
 import { anonymousHome, signinRoutes } from './signin.js';
 
@@ -21,6 +22,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   ...sectionRoutes,
   ...deviceRoutes,
   ...runningRoutes,
+  ...settingsRoutes,
   ...pairRoutes,
 ];
 

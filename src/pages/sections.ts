@@ -61,6 +61,8 @@ async function home(r: PageRequest): Promise<PageAnswer> {
 <li><a href="/calendars">Outside calendars</a> — school, club and holiday feeds</li>
 <li><a href="/assistants">Assistants</a> — AI assistants you let in</li>
 <li><a href="/webhooks">Webhooks</a> — tell other systems what changed</li>
+<li><a href="/notifications">Notifications</a> — channels and what the household is sent</li>
+<li><a href="/backups">Backups</a> — the schedule, and a download now</li>
 </ul>`;
   return framed(r, family.name, '/', body);
 }

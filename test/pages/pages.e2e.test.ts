@@ -90,11 +90,9 @@ describe('the household pages', function () {
       mkdirSync(SHOTS, { recursive: true });
       await page.setViewportSize(PHONE);
       await page.screenshot({
-        path: join(SHOTS, `${name}.jpg`),
+        path: join(SHOTS, `${name}.png`),
         fullPage: true,
         scale: 'css',
-        type: 'jpeg',
-        quality: 60,
       });
     }
   }
@@ -272,7 +270,7 @@ describe('the household pages', function () {
     await context.close();
   });
 
-  it('adds a display, an outside calendar and a webhook (with a test delivery), then removes each', async function () {
+  it('adds a display, an outside calendar and a webhook (with a test delivery), switches a notification, downloads the export, then removes each', async function () {
     this.timeout(30_000);
     needsBrowser(this);
     const received: string[] = [];
@@ -336,6 +334,19 @@ describe('the household pages', function () {
 
       await page.goto(`${server!.url}/assistants`);
       await check(page, 'assistants');
+      await page.goto(`${server!.url}/notifications`);
+      await page.click('form[action="/notifications/email/digest/off"] button');
+      await page.waitForURL(`${server!.url}/notifications`);
+      expect(
+        (await server!.api.get('/notification-preferences')).body.preferences.email.digest,
+      ).to.equal(false);
+      await check(page, 'notifications');
+      await page.goto(`${server!.url}/backups`);
+      await check(page, 'backups');
+      const exported = await page.request.get(`${server!.url}/backups/export.json`);
+      expect((await exported.json()) as { format: string }).to.include({
+        format: 'household-organizer/family-export',
+      });
       await page.goto(`${server!.url}/family`);
       await check(page, 'family');
 
