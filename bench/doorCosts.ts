@@ -5,7 +5,8 @@
  * tool call carries. `npm run build && node dist/bench/doorCosts.js`
  */
 import { redactCredentials } from '../src/logger.js';
-import { DoorLimits } from '../src/http/middleware/rateLimit.js';
+import { DoorLimits } from '../src/door/limits.js';
+import { InnerCalls } from '../src/door/credentials.js';
 
 const LINE = `${JSON.stringify({
   level: 30,
@@ -37,7 +38,8 @@ function nsPer(fn: () => number, n = 1_000_000): number {
 
 const limits = new DoorLimits({ perMinute: 1e9, publicPerMinute: 1e9 }, Date.now);
 const key = 'hk_AbCdEfGhIjKl_0123456789abcdefghijABCDEFGHIJ';
-const proof = limits.inner.proof(key);
+const inner = new InnerCalls();
+const proof = inner.proof(key);
 const rows: [string, number][] = [
   ['scrub a request log line (no credential)', nsPer(() => redactCredentials(LINE).length)],
   ['scrub a line with a display token', nsPer(() => redactCredentials(WITH_TOKEN).length)],
@@ -45,8 +47,8 @@ const rows: [string, number][] = [
     'count one request of a key',
     nsPer(() => limits.credential({ kind: 'key', keyId: 'AbCdEfGhIjKl' }).remaining),
   ],
-  ['make the inner-call proof (HMAC-SHA256)', nsPer(() => limits.inner.proof(key).length, 200_000)],
-  ['check the inner-call proof', nsPer(() => (limits.inner.verify(key, proof) ? 1 : 0), 200_000)],
+  ['make the inner-call proof (HMAC-SHA256)', nsPer(() => inner.proof(key).length, 200_000)],
+  ['check the inner-call proof', nsPer(() => (inner.verify(key, proof) ? 1 : 0), 200_000)],
 ];
 for (const [what, ns] of rows) console.log(`${what.padEnd(44)} ${(ns / 1000).toFixed(2)} µs`);
 if (sink === 42) console.log('');

@@ -5,14 +5,14 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Logger } from 'pino';
 import { defaultFamilyZone, type Config } from './config.js';
-import type { Store } from './store/store.js';
+import type { AdminStore } from './family/admin.js';
 import { createFamily } from './family/admin.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import type { IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
 import { addressLines, runningInContainer } from './banner.js';
-import { HouseholdAccess } from './family/access.js';
+import { HouseholdAccess, type AccessStore } from './family/access.js';
 import type { Addresses } from './addresses.js';
 
 /** What a caller of the daemon may do instead of printing (tests, mostly). */
@@ -43,7 +43,11 @@ interface BootstrapDeps {
   publicUrlUnusable: boolean;
 }
 
-export async function bootstrap(store: Store, slug: string, d: BootstrapDeps): Promise<void> {
+export async function bootstrap(
+  store: AdminStore & AccessStore,
+  slug: string,
+  d: BootstrapDeps,
+): Promise<void> {
   const setup = d.config.families.firstRunSetup;
   if (store.listFamilies().length === 0) {
     try {
@@ -101,7 +105,7 @@ export async function bootstrap(store: Store, slug: string, d: BootstrapDeps): P
  * A new setup code for a family that waits for its setup page (the last one printed works),
  * printed with the addresses to open; the log says where it was printed, never the code.
  */
-async function offerSetup(store: Store, family: FamilyInfo, d: BootstrapDeps): Promise<void> {
+async function offerSetup(store: AccessStore, family: FamilyInfo, d: BootstrapDeps): Promise<void> {
   const code = await new HouseholdAccess(store).mintSetupCode(family.id, d.now());
   const url = d.addresses.shareable[0] ?? d.addresses.local;
   if (d.opts.onSetupCode) d.opts.onSetupCode(family, code, url);

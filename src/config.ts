@@ -25,7 +25,7 @@ import {
 } from 'superstruct';
 import ipaddr from 'ipaddr.js';
 import { normalizeTimeZone } from './domain/shared/time.js';
-import { parseEvery } from './backup/every.js';
+import { parseEvery } from './backupEvery.js';
 
 const Egress = enums(['public', 'lan', 'any']);
 const Url = size(string(), 1, 2048);
@@ -97,7 +97,7 @@ const ProxyAddress = refine(size(string(), 1, 64), 'ProxyAddress', (value) => {
   );
 });
 
-/** `backup.every`: a duration (`6h`, `1d`) or a cron pattern (src/backup/every.ts). */
+/** `backup.every`: a duration (`6h`, `1d`) or a cron pattern (src/backupEvery.ts). */
 const BackupEveryText = refine(size(string(), 1, 200), 'BackupEvery', (value) => {
   const parsed = parseEvery(value);
   return typeof parsed === 'string' ? parsed : true;

@@ -3,11 +3,11 @@
  * codes, tokens and unused registrations, removed in the background until `stop`.
  */
 import type { Logger } from 'pino';
-import type { Store } from './store/store.js';
+import type { IdempotencyRecords } from './store/ports.js';
 import type { OAuthAuthority } from './oauth/authority.js';
 
 export function startHousekeeping(
-  store: Store,
+  store: Pick<IdempotencyRecords, 'sweepIdempotency'>,
   authority: OAuthAuthority,
   now: () => Date,
   logger: Logger,

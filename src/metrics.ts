@@ -13,12 +13,14 @@
  *     function giving how far it has read a family's log (its checkpoint).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Store } from './store/store.js';
+import type { AgendaReads, Directory, StoreHealth } from './store/ports.js';
 import type { FamilyRegistry } from './family/registry.js';
 import type { FamilyActor } from './family/actor.js';
 
 export interface MetricsSources {
-  store: Store;
+  store: Pick<AgendaReads, 'agendaCount' | 'earliestDue'> &
+    Pick<StoreHealth, 'onCommit' | 'writeFailure'> &
+    Pick<Directory, 'listFamilies'>;
   registry: FamilyRegistry;
   now: () => Date;
   version: string;
@@ -56,6 +58,24 @@ interface Instruments {
   flushSeconds: Histogram;
   committedBatches: Counter;
   webhooks: Counter<'outcome' | 'status'>;
+}
+
+/** Requests answered, and their durations, by method, route template and status. */
+function requestInstruments(registers: Registry[]) {
+  const requests = new Counter({
+    name: 'household_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers,
+  });
+  const requestSeconds = new Histogram({
+    name: 'household_http_request_duration_seconds',
+    help: "Time from a request's arrival to its answer, by method, route template and status",
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  return { requests, requestSeconds };
 }
 
 export class Metrics {
@@ -131,10 +151,8 @@ export class Metrics {
   private instruments(): Instruments {
     const registry = new Registry();
     const registers = [registry];
-    const { store, registry: families, now, version } = this.sources;
-    const consumers = this.consumers;
+    const { version } = this.sources;
     collectDefaultMetrics({ register: registry });
-
     new Gauge({
       name: 'household_build_info',
       help: 'The running version (always 1)',
@@ -144,19 +162,21 @@ export class Metrics {
         this.set({ version, node: process.version }, 1);
       },
     });
-    const requests = new Counter({
-      name: 'household_http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status',
-      labelNames: ['method', 'route', 'status'] as const,
+    const webhooks = new Counter({
+      name: 'household_webhook_deliveries_total',
+      help: "Webhook delivery attempts by outcome and the receiver's status class (`none`: no answer)",
+      labelNames: ['outcome', 'status'] as const,
       registers,
     });
-    const requestSeconds = new Histogram({
-      name: 'household_http_request_duration_seconds',
-      help: "Time from a request's arrival to its answer, by method, route template and status",
-      labelNames: ['method', 'route', 'status'] as const,
-      buckets: REQUEST_BUCKETS,
-      registers,
-    });
+    const store = this.storeInstruments(registers);
+    this.changeLogLag(registers);
+    this.agenda(registers);
+    return { registry, ...requestInstruments(registers), ...store, webhooks };
+  }
+
+  /** The store's group commits, and whether it can write. */
+  private storeInstruments(registers: Registry[]) {
+    const { store, registry: families } = this.sources;
     new Gauge({
       name: 'household_active_families',
       help: 'Families whose actor is in memory',
@@ -190,6 +210,13 @@ export class Metrics {
         this.set(store.writeFailure ? 1 : 0);
       },
     });
+    return { commitSeconds, flushSeconds, committedBatches };
+  }
+
+  /** How far each consumer of the change log is behind, over the families in memory. */
+  private changeLogLag(registers: Registry[]): void {
+    const { store, registry: families } = this.sources;
+    const consumers = this.consumers;
     new Gauge({
       name: 'household_changelog_lag_records',
       help: 'Change-log records logged durably but not yet taken by a consumer, summed over the families in memory',
@@ -209,6 +236,11 @@ export class Metrics {
         }
       },
     });
+  }
+
+  /** The agenda's depth, what is due, and how late the earliest due job is. */
+  private agenda(registers: Registry[]): void {
+    const { store, now } = this.sources;
     new Gauge({
       name: 'household_agenda_jobs',
       help: `Jobs on the agenda (reminders, retries, refreshes…), counted up to ${AGENDA_COUNT_LIMIT}`,
@@ -235,20 +267,5 @@ export class Metrics {
         this.set(Math.max(0, late) / 1000);
       },
     });
-    const webhooks = new Counter({
-      name: 'household_webhook_deliveries_total',
-      help: "Webhook delivery attempts by outcome and the receiver's status class (`none`: no answer)",
-      labelNames: ['outcome', 'status'] as const,
-      registers,
-    });
-    return {
-      registry,
-      requests,
-      requestSeconds,
-      commitSeconds,
-      flushSeconds,
-      committedBatches,
-      webhooks,
-    };
   }
 }

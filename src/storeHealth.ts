@@ -3,9 +3,12 @@
  * and once when they work again, and each reopen after a failed commit once.
  */
 import type { Logger } from 'pino';
-import type { Store } from './store/store.js';
+import type { StoreHealth } from './store/ports.js';
 
-export function logStoreHealth(store: Store, logger: Logger): void {
+export function logStoreHealth(
+  store: Pick<StoreHealth, 'onReopen' | 'onWriteHealth'>,
+  logger: Logger,
+): void {
   store.onWriteHealth((state, error) => {
     if (state === 'failing')
       logger.error(

@@ -1,19 +1,17 @@
 /**
- * The layering the folders promise, checked on the source itself (parsed with the TypeScript
- * compiler, so multi-line and type-only imports are read exactly):
+ * The layering the folders promise (docs/design.md, "Layers"), checked on the source itself
+ * (parsed with the TypeScript compiler, so multi-line and type-only imports are read exactly):
  * - `src/domain` imports nothing outside `src/domain` but pure libraries, and no Node module
  *   that does I/O, keeps time or makes randomness;
- * - `src/http`, `src/public` and `src/mcp` reach the store only through the few places that
- *   must (key checks, idempotency answers, mapping a refused write, the system routes);
- *   everything else goes through the family registry and its actors. Type-only imports are
- *   free: they vanish at run time.
- * - no file of `src/` calls `services.store` but those places and where the app hands the
- *   store to the key check and the idempotency middleware (the app, the MCP endpoint's key
- *   check).
+ * - imports run only downward through the floors of FLOORS, type-only ones included;
+ * - no door imports another door's internals (a door's `*.schema.ts` files are the wire shapes
+ *   it publishes), and the door core imports no door;
+ * - below the composition, no module takes the whole store (`Store`, `HouseholdStore`): each is
+ *   handed the ports of store/ports.ts it uses, and its types say which, so the compiler checks
+ *   what the store allow-lists of this test used to.
  */
 import { expect } from 'chai';
 import {
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -78,6 +76,11 @@ function importsOf(file: string): Import[] {
     ) {
       spec = st.moduleSpecifier.text;
       typeOnly = st.isTypeOnly;
+      const clause = st.exportClause;
+      names =
+        clause && ts.isNamedExports(clause)
+          ? clause.elements.map((e) => (e.propertyName ?? e.name).text)
+          : ['*'];
     }
     if (spec === undefined) continue;
     const target = spec.startsWith('.')
@@ -135,56 +138,113 @@ function domainViolations(srcDir: string): string[] {
   return bad;
 }
 
-/** Places in src/http and src/public that may import the store for real (not only its types). */
-const STORE_ALLOWED = [
-  'http/middleware/auth.ts',
-  'http/middleware/idempotency.ts',
-  'http/middleware/errors.ts',
-  'http/routes/system.ts',
+/**
+ * The floors of the house, top to bottom: a file may import from its own floor and the floors
+ * below, never from one above (type-only imports included: a type from above still tangles the
+ * reading). The unit is a folder of src/ (a top-level file is its own unit).
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  // 8: composition: the daemon, the command line, their start-up pieces
+  [
+    'daemon',
+    'server.ts',
+    'cli',
+    'bootstrap.ts',
+    'housekeeping.ts',
+    'listen.ts',
+    'banner.ts',
+    'storeHealth.ts',
+  ],
+  // 7: the topology seam and the cluster's implementation of it
+  ['topology', 'cluster'],
+  // 6: the doors
+  ['http', 'caldav', 'oauth', 'mcp', 'public', 'stream', 'pages'],
+  // 5: the door core
+  ['door'],
+  // 4: the outward half: following the log, leaving the machine, copies of the store; the
+  //    daemon's figures
+  ['feeds', 'notifications', 'webhooks', 'backup', 'metrics.ts'],
+  // 3: the agenda's timer
+  ['scheduler'],
+  // 2: the family actors and registry; the outside services
+  ['family', 'integrations'],
+  // 1: the store
+  ['store'],
+  // 0: the pure domain and the basics every floor reads
+  [
+    'domain',
+    'config.ts',
+    'version.ts',
+    'logger.ts',
+    'logFormat.ts',
+    'addresses.ts',
+    'backupEvery.ts',
+    'startup.ts',
+    'types',
+  ],
 ];
 
-/** Files that may use `services.store`: the places above, and those that wire the key check. */
-const SERVICES_STORE_ALLOWED = [
-  ...STORE_ALLOWED,
-  'http/app.ts',
-  'mcp/endpoint.ts',
-  // The CalDAV door checks keys like the others, and sync-collection reads the change log
-  // (read-only, as the changes feed does) to say what changed since a token.
-  'caldav/door.ts',
-  'caldav/reports.ts',
-  // A cluster node's front door finds a request's family (slug, key) in the replicated directory
-  // to pass it to the owner, before any route runs.
-  'cluster/door.ts',
-];
+/** The doors: none imports another's internals (only its published `*.schema.ts` shapes). */
+const DOORS = new Set(FLOORS[2]);
 
-function servicesStoreViolations(srcDir: string): string[] {
-  const allowed = new Set(SERVICES_STORE_ALLOWED.map((p) => join(srcDir, p)));
+/** Who may hold the whole store (`Store`, `HouseholdStore`): the composition and the store. */
+const WHOLE_STORE_ALLOWED = new Set([...FLOORS[0], ...FLOORS[1], 'store']);
+
+function unitOf(srcDir: string, file: string): string {
+  return relative(srcDir, file).split('/')[0];
+}
+
+function floorOf(unit: string): number {
+  const i = FLOORS.findIndex((f) => f.includes(unit));
+  return i === -1 ? -1 : FLOORS.length - 1 - i;
+}
+
+/** Every import that runs up a floor, or into a unit no floor names. */
+function upwardViolations(srcDir: string): string[] {
   const bad: string[] = [];
   for (const f of files(srcDir)) {
-    if (allowed.has(f)) continue;
-    const lines = readFileSync(f, 'utf8').split('\n');
-    lines.forEach((line, i) => {
-      if (
-        /\bservices\s*\??\.\s*store\b|\{[^}]*\bstore\b[^}]*\}\s*=\s*(\w+\.)?services\b/.test(line)
-      ) {
-        bad.push(`${rel(f)}:${i + 1} uses services.store`);
-      }
-    });
+    const from = unitOf(srcDir, f);
+    if (floorOf(from) === -1) bad.push(`${rel(f)} is in ${from}, which no floor names`);
+    for (const i of importsOf(f)) {
+      if (!i.target?.startsWith(srcDir + '/')) continue;
+      const to = unitOf(srcDir, i.target);
+      if (from !== to && floorOf(to) > floorOf(from))
+        bad.push(`${rel(f)} imports ${rel(i.target)} (up from ${from} to ${to})`);
+    }
   }
   return bad;
 }
 
-function storeViolations(srcDir: string): string[] {
-  const store = join(srcDir, 'store');
-  const allowed = new Set(STORE_ALLOWED.map((p) => join(srcDir, p)));
+/** A door importing another door's internals, or the door core importing any door. */
+function doorViolations(srcDir: string): string[] {
   const bad: string[] = [];
-  for (const dir of ['http', 'public', 'mcp', 'caldav']) {
-    if (!existsSync(join(srcDir, dir))) continue;
-    for (const f of files(join(srcDir, dir))) {
-      for (const i of importsOf(f)) {
-        if (i.target?.startsWith(store + '/') && !i.typeOnly && !allowed.has(f))
-          bad.push(`${rel(f)} imports ${rel(i.target)}`);
-      }
+  for (const f of files(srcDir)) {
+    const from = unitOf(srcDir, f);
+    if (!DOORS.has(from) && from !== 'door') continue;
+    for (const i of importsOf(f)) {
+      if (!i.target?.startsWith(srcDir + '/')) continue;
+      const to = unitOf(srcDir, i.target);
+      if (!DOORS.has(to) || to === from) continue;
+      if (from === 'door') bad.push(`the door core's ${rel(f)} imports the door ${rel(i.target)}`);
+      else if (!i.target.endsWith('.schema.ts'))
+        bad.push(`${rel(f)} imports ${rel(i.target)}, an internal of the ${to} door`);
+    }
+  }
+  return bad;
+}
+
+/** A module below the composition that takes the whole store where its ports exist. */
+function wholeStoreViolations(srcDir: string): string[] {
+  const store = join(srcDir, 'store');
+  const bad: string[] = [];
+  for (const f of files(srcDir)) {
+    if (WHOLE_STORE_ALLOWED.has(unitOf(srcDir, f))) continue;
+    for (const i of importsOf(f)) {
+      const whole =
+        (i.target === join(store, 'store.ts') && i.names.some((n) => n === 'Store' || n === '*')) ||
+        (i.target === join(store, 'ports.ts') && i.names.includes('HouseholdStore'));
+      if (whole)
+        bad.push(`${rel(f)} imports the whole store; take the ports it uses (store/ports.ts)`);
     }
   }
   return bad;
@@ -195,12 +255,16 @@ describe('layering of src/', () => {
     expect(domainViolations(src)).to.deep.equal([]);
   });
 
-  it('lets src/http, src/public and src/mcp reach the store only where they must', () => {
-    expect(storeViolations(src)).to.deep.equal([]);
+  it('runs only downward: no import up a floor, type-only ones included', () => {
+    expect(upwardViolations(src)).to.deep.equal([]);
   });
 
-  it('keeps services.store to auth, idempotency, errors and the system routes', () => {
-    expect(servicesStoreViolations(src)).to.deep.equal([]);
+  it("keeps each door to its own: no door imports another's internals, the core imports no door", () => {
+    expect(doorViolations(src)).to.deep.equal([]);
+  });
+
+  it('hands every module the store ports it uses, never the whole store', () => {
+    expect(wholeStoreViolations(src)).to.deep.equal([]);
   });
 
   it('reports each kind of violation (the check itself can fail)', () => {
@@ -238,28 +302,51 @@ describe('layering of src/', () => {
       expect(d.filter((v) => v.includes('rand.ts'))).to.deep.equal([
         'src/domain/x/rand.ts imports node:crypto'.replace('src/', relative(root, fake) + '/'),
       ]);
+      // A door and the core; the floors of a fake house like the real one.
+      for (const dir of ['door', 'caldav', 'cluster', 'webhooks'])
+        mkdirSync(join(fake, dir), { recursive: true });
+      writeFileSync(join(fake, 'store/ports.ts'), 'export interface HouseholdStore {}\n');
+      writeFileSync(join(fake, 'http/routes/x.schema.ts'), 'export const X = {};\n');
+      writeFileSync(join(fake, 'caldav/door.ts'), 'export const caldav = 1;\n');
       writeFileSync(
-        join(fake, 'public/q.ts'),
-        "export const f = (s: any) => s.services.store.lookupIndex('x', 'y');\n",
+        join(fake, 'door/core.ts'),
+        "import type { X } from '../http/routes/x.schema.js';\nimport { caldav } from '../caldav/door.js';\n",
       );
       writeFileSync(
-        join(fake, 'http/routes/d.ts'),
-        'export const g = ({ services }: any) => { const { store } = services; return store; };\n',
+        join(fake, 'caldav/m.ts'),
+        "import { X } from '../http/routes/x.schema.js';\nimport { a } from '../public/p.js';\n",
       );
       writeFileSync(
-        join(fake, 'http/routes/system.ts'),
-        'export const h = (services: any) => services.store.readLog();\n',
+        join(fake, 'webhooks/w.ts'),
+        "import type { C } from '../cluster/c.js';\nimport type { HouseholdStore } from '../store/ports.js';\n",
       );
+      writeFileSync(join(fake, 'cluster/c.ts'), "import { Store } from '../store/store.js';\n");
+      const up = upwardViolations(fake);
+      // webhooks → cluster, the core → two doors, the domain → the store (twice).
+      expect(up.filter((v) => v.includes('up from'))).to.have.length(5);
       expect(
-        servicesStoreViolations(fake).map((v) => v.replace(/^.*\/(public|http)\//, '$1/')),
-      ).to.deep.equal([
-        'http/routes/d.ts:1 uses services.store',
-        'public/q.ts:1 uses services.store',
+        up.some((v) => v.includes('webhooks/w.ts imports') && v.includes('cluster/c.ts')),
+      ).to.equal(true);
+      expect(
+        up.some((v) => v.includes('door/core.ts imports') && v.includes('up from door to caldav')),
+      ).to.equal(true);
+      expect(up.some((v) => v.includes('caldav/m.ts imports'))).to.equal(false);
+      const doors = doorViolations(fake);
+      expect(doors.filter((v) => v.startsWith("the door core's"))).to.have.length(2);
+      expect(doors.filter((v) => v.includes('an internal of the public door'))).to.have.length(1);
+      expect(
+        doors.some((v) => v.includes('caldav/m.ts imports') && v.includes('x.schema')),
+      ).to.equal(false);
+      const whole = wholeStoreViolations(fake).map((v) =>
+        v.replace(/^.*?\/(\w+\/[\w/]+\.ts)/, '$1'),
+      );
+      expect([...new Set(whole.map((v) => v.split(' ')[0]))].sort()).to.deep.equal([
+        'domain/x/a.ts',
+        'domain/x/ok.ts',
+        'http/routes/r.ts',
+        'public/p.ts',
+        'webhooks/w.ts',
       ]);
-      const h = storeViolations(fake);
-      expect(h).to.have.length(2);
-      expect(h.some((v) => v.includes('http/routes/r.ts'))).to.equal(true);
-      expect(h.some((v) => v.includes('public/p.ts'))).to.equal(true);
     } finally {
       rmSync(fake, { recursive: true, force: true });
     }

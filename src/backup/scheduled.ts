@@ -13,7 +13,7 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Store } from '../store/store.js';
+import type { StoreCopies } from '../store/ports.js';
 import { backupDir, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import { nextBackupAt, parseEvery, type BackupEvery } from './every.js';
@@ -21,7 +21,7 @@ import { registerBackupMetrics } from './metrics.js';
 import { backupName, newestBackup, PARTIAL_PREFIX, pruneBackups } from './retention.js';
 
 export interface ScheduledBackupDeps {
-  store: Pick<Store, 'backup'>;
+  store: StoreCopies;
   dir: string;
   every: BackupEvery;
   keep: number;
@@ -137,7 +137,7 @@ export class ScheduledBackups {
 export function scheduledBackups(
   config: Pick<Config, 'backup' | 'storage'>,
   d: {
-    store: Pick<Store, 'backup'>;
+    store: StoreCopies;
     now: () => Date;
     logger: Pick<Logger, 'info' | 'error'>;
     metrics: Pick<Metrics, 'extend'>;

@@ -7,7 +7,7 @@ import {
   decideUpdateCollection,
 } from '../domain/collections/collections.js';
 import type { Color } from '../domain/collections/types.js';
-import type { DavRequest } from './request.js';
+import { ALLOW_AT, type DavRequest } from './request.js';
 import { callerOf, multistatus, xmlBody } from './common.js';
 import { CalDavError } from './errors.js';
 import { findCollection } from './objects.js';
@@ -118,10 +118,12 @@ export async function mkcalendar(req: DavRequest): Promise<void> {
   }
   await req.actor.read((state) => {
     if (findCollection(state, key))
-      throw new CalDavError(405, `${key} already exists`, {
-        ns: DAV,
-        local: 'resource-must-be-null',
-      });
+      throw new CalDavError(
+        405,
+        `${key} already exists`,
+        { ns: DAV, local: 'resource-must-be-null' },
+        { Allow: ALLOW_AT.collection },
+      );
   });
   const made = await req.actor.execute(
     (s, ctx) =>

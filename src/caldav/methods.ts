@@ -11,7 +11,7 @@ import { decideDeleteEvent } from '../domain/calendar/events.js';
 import { decideDeleteEntries } from '../domain/collections/entries.js';
 import { decidePutEvent, decidePutTodo } from '../domain/caldav/objects.js';
 import type { EventRecord } from '../domain/calendar/types.js';
-import { ALLOW, type DavRequest } from './request.js';
+import { allowAt, type DavRequest } from './request.js';
 import { mkcalendar, proppatch } from './collectionMethods.js';
 import { Answer, sendMultistatus } from './answer.js';
 import { callerOf, syncToken, xmlBody } from './common.js';
@@ -44,10 +44,11 @@ export async function handleMethod(req: DavRequest, root: boolean): Promise<void
     case 'MKCOL':
       return mkcalendar(req);
     default:
-      req.koa.set('Allow', ALLOW);
       throw new CalDavError(
         405,
-        `${req.koa.method} is not supported here; the methods are ${ALLOW}`,
+        `${req.koa.method} is not supported here; this resource takes ${allowAt(req.segments)}`,
+        undefined,
+        { Allow: allowAt(req.segments) },
       );
   }
 }
@@ -159,6 +160,8 @@ async function put(req: DavRequest): Promise<void> {
     throw new CalDavError(
       405,
       'PUT creates or replaces an object: /dav/<family>/<collection>/<name>.ics',
+      undefined,
+      { Allow: allowAt(req.segments) },
     );
   const name = objectName(segment);
   const type = req.koa.request.type.toLowerCase();

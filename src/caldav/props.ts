@@ -81,105 +81,119 @@ function privileges(names: string[]): string {
   return names.map((n) => d('privilege', d(n))).join('');
 }
 
+/** How one property reads: its inner XML for a resource, or undefined when it has none. */
+type PropReader = (r: Resource, x: PropContext) => string | undefined;
+
+const home = (x: PropContext) => href(homeHref(x.state.family.slug));
+const onlyCollection =
+  (value: (r: Extract<Resource, { type: 'collection' }>) => string) => (r: Resource) =>
+    r.type === 'collection' ? value(r) : undefined;
+const onlyObject =
+  (value: (r: Extract<Resource, { type: 'object' }>) => string) => (r: Resource) =>
+    r.type === 'object' ? value(r) : undefined;
+
+const WRITER = [
+  'read',
+  'read-current-user-privilege-set',
+  'write',
+  'write-properties',
+  'write-content',
+  'bind',
+  'unbind',
+];
+
+/** What the caller may do here: write where its key may and the collection is not a feed's. */
+function privilegeSet(r: Resource, x: PropContext): string {
+  const canWrite =
+    hasScope(x.req.key, 'write') &&
+    !(r.type === 'collection' || r.type === 'object' ? r.col.feed : false) &&
+    r.type !== 'root';
+  return privileges(canWrite ? WRITER : ['read', 'read-current-user-privilege-set']);
+}
+
+/** The reports a collection (and the home) answers. */
+function reportSet(r: Resource): string | undefined {
+  if (r.type !== 'collection' && r.type !== 'home') return undefined;
+  return (
+    ['calendar-query', 'calendar-multiget']
+      .map((n) => d('supported-report', d('report', c(n))))
+      .join('') +
+    (r.type === 'collection' ? d('supported-report', d('report', d('sync-collection'))) : '')
+  );
+}
+
+/** The properties of WebDAV (RFC 4918, 5397, 6578) and of the calendar server extensions. */
+const DAV_PROPS: Record<string, PropReader> = {
+  [`${DAV}|current-user-principal`]: (_r, x) => home(x),
+  [`${DAV}|principal-URL`]: (r, x) => (r.type === 'home' ? home(x) : undefined),
+  [`${DAV}|principal-collection-set`]: () => href('/dav/'),
+  [`${DAV}|resourcetype`]: (r) =>
+    r.type === 'root'
+      ? d('collection')
+      : r.type === 'home'
+        ? d('collection') + d('principal')
+        : r.type === 'collection'
+          ? d('collection') + c('calendar')
+          : '',
+  [`${DAV}|displayname`]: (r, x) =>
+    r.type === 'home'
+      ? escapeXml(x.state.family.name)
+      : r.type === 'collection'
+        ? escapeXml(r.col.collection.name)
+        : r.type === 'root'
+          ? 'Household Organizer'
+          : undefined,
+  [`${DAV}|owner`]: (r, x) => (r.type === 'root' ? undefined : home(x)),
+  [`${DAV}|current-user-privilege-set`]: privilegeSet,
+  [`${DAV}|supported-report-set`]: reportSet,
+  [`${DAV}|sync-token`]: (r, x) => (r.type === 'collection' ? escapeXml(x.token) : undefined),
+  [`${CS}|getctag`]: (r, x) =>
+    r.type === 'collection' || r.type === 'home' ? escapeXml(x.token) : undefined,
+  [`${DAV}|getetag`]: onlyObject((r) => escapeXml(r.obj.etag)),
+  [`${DAV}|getcontenttype`]: (r) =>
+    r.type === 'object'
+      ? `text/calendar; charset=utf-8; component=${r.col.component.toLowerCase()}`
+      : r.type === 'collection'
+        ? 'text/calendar; charset=utf-8'
+        : undefined,
+  [`${DAV}|getcontentlength`]: onlyObject((r) => String(Buffer.byteLength(r.obj.ics))),
+  [`${DAV}|getlastmodified`]: onlyObject((r) => new Date(r.obj.entry.updatedAt).toUTCString()),
+};
+
+/** The properties of CalDAV (RFC 4791, 6638), Apple's color and our own. */
+const CALDAV_PROPS: Record<string, PropReader> = {
+  [`${CALDAV}|calendar-home-set`]: (r, x) =>
+    r.type === 'root' || r.type === 'home' ? home(x) : undefined,
+  [`${CALDAV}|calendar-user-address-set`]: (r, x) => {
+    if (r.type !== 'home') return undefined;
+    const email = x.req.key.personId ? activePerson(x.state, x.req.key.personId)?.email : null;
+    return (email ? href(`mailto:${email}`) : '') + home(x);
+  },
+  [`${CALDAV}|supported-calendar-component-set`]: onlyCollection(
+    (r) => `<c:comp name="${r.col.component}"/>`,
+  ),
+  [`${CALDAV}|supported-calendar-data`]: onlyCollection(
+    () => '<c:calendar-data content-type="text/calendar" version="2.0"/>',
+  ),
+  [`${CALDAV}|max-resource-size`]: onlyCollection(() => String(MAX_BODY)),
+  [`${CALDAV}|calendar-description`]: (r) =>
+    r.type === 'collection' && r.col.collection.description
+      ? escapeXml(r.col.collection.description)
+      : undefined,
+  [`${CALDAV}|calendar-timezone`]: (r, x) =>
+    r.type === 'collection' ? escapeXml(timezoneObject(x.state, x.req.services.now())) : undefined,
+  [`${CALDAV}|calendar-data`]: onlyObject((r) => escapeXml(r.obj.ics)),
+  [`${APPLE}|calendar-color`]: onlyCollection(
+    (r) => PALETTE[r.col.collection.color ?? (r.col.component === 'VEVENT' ? 'sage' : 'blue')],
+  ),
+  [`${HOUSEHOLD}|collection-key`]: onlyCollection((r) => escapeXml(r.col.collection.key)),
+};
+
+const PROPS = new Map<string, PropReader>(Object.entries({ ...DAV_PROPS, ...CALDAV_PROPS }));
+
 /** The value (inner XML) of a property, or undefined when the resource has none. */
 export function propValue(p: QName, r: Resource, x: PropContext): string | undefined {
-  const slug = x.state.family.slug;
-  const writable = hasScope(x.req.key, 'write');
-  const key = `${p.ns}|${p.local}`;
-  switch (key) {
-    case `${DAV}|current-user-principal`:
-      return href(homeHref(slug));
-    case `${DAV}|principal-URL`:
-      return r.type === 'home' ? href(homeHref(slug)) : undefined;
-    case `${DAV}|principal-collection-set`:
-      return href('/dav/');
-    case `${DAV}|resourcetype`:
-      if (r.type === 'root') return d('collection');
-      if (r.type === 'home') return d('collection') + d('principal');
-      if (r.type === 'collection') return d('collection') + c('calendar');
-      return '';
-    case `${DAV}|displayname`:
-      if (r.type === 'home') return escapeXml(x.state.family.name);
-      if (r.type === 'collection') return escapeXml(r.col.collection.name);
-      if (r.type === 'root') return 'Household Organizer';
-      return undefined;
-    case `${DAV}|owner`:
-      return r.type === 'root' ? undefined : href(homeHref(slug));
-    case `${DAV}|current-user-privilege-set`: {
-      const canWrite =
-        writable &&
-        !(r.type === 'collection' || r.type === 'object' ? r.col.feed : false) &&
-        r.type !== 'root';
-      return privileges(
-        canWrite
-          ? [
-              'read',
-              'read-current-user-privilege-set',
-              'write',
-              'write-properties',
-              'write-content',
-              'bind',
-              'unbind',
-            ]
-          : ['read', 'read-current-user-privilege-set'],
-      );
-    }
-    case `${DAV}|supported-report-set`:
-      if (r.type !== 'collection' && r.type !== 'home') return undefined;
-      return (
-        ['calendar-query', 'calendar-multiget']
-          .map((n) => d('supported-report', d('report', c(n))))
-          .join('') +
-        (r.type === 'collection' ? d('supported-report', d('report', d('sync-collection'))) : '')
-      );
-    case `${DAV}|sync-token`:
-      return r.type === 'collection' ? escapeXml(x.token) : undefined;
-    case `${CS}|getctag`:
-      return r.type === 'collection' || r.type === 'home' ? escapeXml(x.token) : undefined;
-    case `${DAV}|getetag`:
-      return r.type === 'object' ? escapeXml(r.obj.etag) : undefined;
-    case `${DAV}|getcontenttype`:
-      if (r.type === 'object')
-        return `text/calendar; charset=utf-8; component=${r.col.component.toLowerCase()}`;
-      return r.type === 'collection' ? 'text/calendar; charset=utf-8' : undefined;
-    case `${DAV}|getcontentlength`:
-      return r.type === 'object' ? String(Buffer.byteLength(r.obj.ics)) : undefined;
-    case `${DAV}|getlastmodified`:
-      return r.type === 'object' ? new Date(r.obj.entry.updatedAt).toUTCString() : undefined;
-    case `${CALDAV}|calendar-home-set`:
-      return r.type === 'root' || r.type === 'home' ? href(homeHref(slug)) : undefined;
-    case `${CALDAV}|calendar-user-address-set`: {
-      if (r.type !== 'home') return undefined;
-      const email = x.req.key.personId ? activePerson(x.state, x.req.key.personId)?.email : null;
-      return (email ? href(`mailto:${email}`) : '') + href(homeHref(slug));
-    }
-    case `${CALDAV}|supported-calendar-component-set`:
-      return r.type === 'collection' ? `<c:comp name="${r.col.component}"/>` : undefined;
-    case `${CALDAV}|supported-calendar-data`:
-      return r.type === 'collection'
-        ? '<c:calendar-data content-type="text/calendar" version="2.0"/>'
-        : undefined;
-    case `${CALDAV}|max-resource-size`:
-      return r.type === 'collection' ? String(MAX_BODY) : undefined;
-    case `${CALDAV}|calendar-description`:
-      return r.type === 'collection' && r.col.collection.description
-        ? escapeXml(r.col.collection.description)
-        : undefined;
-    case `${CALDAV}|calendar-timezone`:
-      return r.type === 'collection'
-        ? escapeXml(timezoneObject(x.state, x.req.services.now()))
-        : undefined;
-    case `${CALDAV}|calendar-data`:
-      return r.type === 'object' ? escapeXml(r.obj.ics) : undefined;
-    case `${APPLE}|calendar-color`: {
-      if (r.type !== 'collection') return undefined;
-      return PALETTE[r.col.collection.color ?? (r.col.component === 'VEVENT' ? 'sage' : 'blue')];
-    }
-    case `${HOUSEHOLD}|collection-key`:
-      return r.type === 'collection' ? escapeXml(r.col.collection.key) : undefined;
-    default:
-      return undefined;
-  }
+  return PROPS.get(`${p.ns}|${p.local}`)?.(r, x);
 }
 
 /** A VCALENDAR holding the family's VTIMEZONE (calendar-timezone). */

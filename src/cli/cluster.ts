@@ -10,7 +10,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Conflict } from '../domain/shared/errors.js';
-import { Store, STORE_FILE, type WholeFamily } from '../store/store.js';
+import { Store, STORE_FILE } from '../store/store.js';
+import type { Directory, WholeFamily } from '../store/ports.js';
 import { exportFamily, putWhole, readExport } from '../store/portable.js';
 import { SCHEMA_VERSION } from '../store/layout.js';
 import { portableWhole, type ClusterStore } from '../cluster/cliStore.js';
@@ -110,7 +111,10 @@ export function readBackup(folder: string): WholeFamily[] {
 }
 
 /** What of `doc` the cluster's directory already has, as a sentence; null when nothing. */
-function clashOf(store: Store, doc: WholeFamily): string | null {
+function clashOf(
+  store: Pick<Directory, 'getFamilyBySlug' | 'getFamily' | 'getKey' | 'lookupIndex'>,
+  doc: WholeFamily,
+): string | null {
   const { slug, id } = doc.family;
   if (store.getFamilyBySlug(slug)) return `a family with slug "${slug}" exists`;
   if (store.getFamily(id)) return `family "${slug}": a family with id "${id}" exists`;
@@ -145,7 +149,7 @@ export async function putFamilies(
     try {
       await putWhole(cs.store, doc);
     } finally {
-      await cs.runtime.node.leases.release(doc.family.id).catch(() => undefined);
+      await cs.runtime.release(doc.family.id).catch(() => undefined);
     }
     families.push({ id: doc.family.id, slug: doc.family.slug });
     counts.families += 1;

@@ -4,10 +4,10 @@
  * The codes are the README's (section "Command line").
  */
 import { ConfigError } from '../config.js';
-import { StoreVersionError } from '../store/store.js';
+import { StoreVersionError } from '../store/errors.js';
 import { StartupError } from '../startup.js';
 import { DomainError } from '../domain/shared/errors.js';
-import { domainCode } from '../http/errors.js';
+import { domainCode } from '../door/errors.js';
 
 export const EXIT = {
   ok: 0,

@@ -1,8 +1,8 @@
 /**
  * The command line on a cluster (docs/scaling.md, "Command line on a cluster"): a command runs
- * against a Store in a fresh private temporary folder that a ClusterRuntime keeps current, so
- * its writes go through the replicated log like a daemon's and its reads see the directory as
- * every node does. The CLI joins under a name of its own (the configured one plus
+ * against a store in a fresh private temporary folder that a ClusterRuntime keeps current, its
+ * writes going through the replicated log like a daemon's and its reads seeing the directory as
+ * every node does (the cluster's side of src/cli/topology.ts). The CLI joins under a name of its own (the configured one plus
  * `-cli-<random>`), so it never holds or renews a daemon's leases; whatever lease it took (an
  * import) is released when it closes, and the folder is removed.
  *
@@ -17,13 +17,15 @@ import type { Logger } from 'pino';
 import type { ClusterConfig } from '../config.js';
 import { NotFound } from '../domain/shared/errors.js';
 import { createLogger } from '../logger.js';
-import { Store, type WholeFamily } from '../store/store.js';
+import { Store } from '../store/store.js';
+import type { HouseholdStore, WholeFamily } from '../store/ports.js';
 import type { FamilyInfo } from '../store/types.js';
 import { CHECKPOINT } from './replicated.js';
 import { ClusterRuntime } from './runtime.js';
 
 export interface ClusterStore {
-  store: Store;
+  /** The temporary store, its writes through the replicated log. */
+  store: HouseholdStore;
   runtime: ClusterRuntime;
   /** The CLI's own node name (`<nodeName>-cli-<random>`). */
   nodeName: string;
@@ -61,7 +63,8 @@ export async function openClusterStore(
   try {
     store = Store.open(dir);
     const runtime = await ClusterRuntime.start({ ...config, nodeName }, store, logger);
-    const opened = store;
+    const local = store;
+    const opened = runtime.store;
     let closed = false;
     return {
       store: opened,
@@ -70,7 +73,7 @@ export async function openClusterStore(
       async catchUp(slug) {
         const family = opened.getFamilyBySlug(slug);
         if (!family) throw new NotFound(`no family with slug "${slug}"`);
-        await runtime.node.commits.catchUp(family.id);
+        await runtime.catchUp(family);
         return opened.getFamily(family.id) ?? family;
       },
       async close() {
@@ -80,7 +83,7 @@ export async function openClusterStore(
           await runtime.releaseAll();
           await runtime.close();
         } finally {
-          await opened.close();
+          await local.close();
           rmSync(dir, { recursive: true, force: true });
         }
       },

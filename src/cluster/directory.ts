@@ -42,7 +42,8 @@ export type DirectoryEntry =
  * stopped between applying and recording how far it got applies it again on its next start).
  */
 export async function applyDirectoryEntry(store: Store, entry: DirectoryEntry): Promise<void> {
-  const local = store.local;
+  // This node's own LMDB, written directly (what the log says, not a write of the node's own).
+  const local = store;
   switch (entry.op) {
     case 'family':
       if (store.getFamily(entry.family.id)) return;

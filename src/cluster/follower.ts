@@ -24,7 +24,7 @@
 import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
-import { StoreWriteError } from '../store/store.js';
+import { StoreWriteError } from '../store/errors.js';
 import { familyOfSubject } from './connection.js';
 import { applyDirectoryEntry, type AppliedUpTo, type DirectoryEntry } from './directory.js';
 import { counts, SHARED_HEADER, type Chained, type JetStreamLog, type LogEntry } from './log.js';
@@ -145,7 +145,7 @@ export class Follower implements AppliedUpTo {
     const store = this.store;
     const guard = () => store.getCheckpoint(CHECKPOINT, familyId) < seq;
     try {
-      await store.local.commit(
+      await store.commit(
         familyId,
         {
           ...(indexes ? { indexes } : {}),
@@ -207,7 +207,7 @@ export class Follower implements AppliedUpTo {
   private async save(seq = this.processed): Promise<void> {
     if (seq <= this.lastSaved) return;
     this.lastSaved = seq;
-    await this.store.local
+    await this.store
       .commit(NODE, {
         checkpoints: [
           { consumer: FOLLOWED, seq },

@@ -20,49 +20,49 @@ export function registerClusterMetrics(registry: Registry, cluster: ClusterRunti
         this.set({ node: cluster.nodeName }, read());
       },
     });
-  const stats = cluster.node.commits.stats;
+  const f = () => cluster.figures();
   gauge('household_cluster_connected', '1 while the node is connected to NATS, else 0', () =>
-    cluster.connected ? 1 : 0,
+    f().connected ? 1 : 0,
   );
   gauge(
     'household_cluster_owned_families',
     'Families whose lease this node holds',
-    () => cluster.heldFamilies().length,
+    () => f().ownedFamilies,
   );
   gauge(
     'household_cluster_forwarded_requests_total',
     "Requests this node passed on to a family's owner",
-    () => cluster.forwards.forwarded,
+    () => f().forwarded,
   );
   gauge(
     'household_cluster_forward_failures_total',
     'Requests this node could not pass on (the owner did not answer)',
-    () => cluster.forwards.forwardFailures,
+    () => f().forwardFailures,
   );
   gauge(
     'household_cluster_received_forwards_total',
     'Requests other nodes passed on to this one',
-    () => cluster.forwards.received,
+    () => f().received,
   );
-  gauge('household_cluster_takeovers_total', 'Families this node took over', () => stats.takeovers);
+  gauge('household_cluster_takeovers_total', 'Families this node took over', () => f().takeovers);
   gauge(
     'household_cluster_fenced_appends_total',
     'Appends refused because another node had taken the family',
-    () => stats.fenced,
+    () => f().fenced,
   );
   gauge(
     'household_cluster_lost_leases_total',
     'Leases this node lost at renewal',
-    () => cluster.node.lostLeases,
+    () => f().lostLeases,
   );
   gauge(
     'household_cluster_ignored_entries_total',
     'Log entries passed over: stored beside an earlier one that named the same last sequence',
-    () => stats.ignored + cluster.follower.ignored,
+    () => f().ignoredEntries,
   );
   gauge(
     'household_cluster_followed_sequence',
     'The last log stream sequence this node applied',
-    () => cluster.follower.position,
+    () => f().followedSequence,
   );
 }

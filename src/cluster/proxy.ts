@@ -2,9 +2,9 @@
  * Passing a request on to the node that owns its family, and accepting such a request there
  * (docs/scaling.md, "Forwarded requests"). The pieces, with no knowledge of who owns what:
  *
- * - `bufferBody` reads the body as sent (still encoded), so it can be signed and sent on;
- * - `replayBody` lets the readers after it (JSON bodies, CalDAV, MCP, OAuth forms) read those
- *   same bytes again, as if from the socket (both in ./replay.ts, exported from here too);
+ * - the door core's body reader reads the body as sent (still encoded: `readRaw`), so it can
+ *   be signed and sent on, and lets the readers after it (JSON bodies, CalDAV, MCP, OAuth
+ *   forms) read those same bytes again, as if from the socket (`replayBody`);
  * - `forwardTo` sends the request to the owner and pipes the answer back as it comes (a live
  *   change stream flows record by record);
  * - `acceptForwarded` is the owner's side: it checks the signature before anything is served.
@@ -16,7 +16,7 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 import type Koa from 'koa';
-import { HttpError } from '../http/errors.js';
+import { DoorError } from '../door/errors.js';
 import {
   FORWARD_HEADERS,
   newNonce,
@@ -26,15 +26,10 @@ import {
   verifyForward,
   type ForwardRefusal,
 } from './forward.js';
-import { bufferBody, replayBody } from './replay.js';
-
-export { bufferBody, replayBody };
+import { readRaw, replayBody } from '../door/body.js';
 
 /** How long the owner may take to answer with its headers before the caller gets a 503. */
 export const FORWARD_TIMEOUT_MS = 10_000;
-
-/** Seconds a caller is asked to wait before trying again when the owner cannot be reached. */
-const RETRY_AFTER_SECONDS = '2';
 
 /** Headers that belong to one connection, never passed on in either direction (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set([
@@ -93,7 +88,7 @@ export interface ForwardOptions {
   secret: string;
   /** This node's name, sent as X-Household-Forwarded-By. */
   node: string;
-  /** The body as read by `bufferBody`. */
+  /** The body as read by `readRaw` (door/body.ts). */
   body: Buffer;
   now: () => number;
   /** How long to wait for the owner's status and headers (default FORWARD_TIMEOUT_MS). */
@@ -109,17 +104,16 @@ export interface ForwardOptions {
  * The owner could not be reached: nothing was served, the caller may try again. Its own class,
  * so whoever forwards can tell it from other refusals (and, say, look at ownership again).
  */
-export class OwnerUnreachable extends HttpError {
+export class OwnerUnreachable extends DoorError {
   constructor(
     readonly target: ForwardTarget,
     why: string,
   ) {
+    // Its answer is the table's `owned_elsewhere` row (503, Retry-After), as for a family
+    // being taken over.
     super(
-      503,
-      'unavailable',
+      'owned_elsewhere',
       `The node that holds this family (${target.node}) cannot be reached (${why}); try again shortly`,
-      undefined,
-      { 'Retry-After': RETRY_AFTER_SECONDS },
     );
   }
 }
@@ -184,7 +178,7 @@ export function forwardTo(
   return new Promise<void>((resolve, reject) => {
     let answered = false;
     let done = false;
-    const finish = (err?: HttpError) => {
+    const finish = (err?: DoorError) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -267,18 +261,15 @@ export interface AcceptOptions {
   limitBytes: number;
 }
 
-function refusal(ctx: Koa.Context, why: ForwardRefusal): HttpError {
+function refusal(ctx: Koa.Context, why: ForwardRefusal): DoorError {
   const names = Object.values(FORWARD_HEADERS);
   const named =
     REFUSALS[why].header ?? names.find((n) => typeof ctx.req.headers[n] !== 'string') ?? names[0];
   const header = SPELLED[named];
   const message = REFUSALS[why].message;
-  return new HttpError(
-    401,
-    'unauthorized',
-    `This forwarded request is refused: ${header} ${message}`,
-    [{ path: ['header', header], message }],
-  );
+  return new DoorError('unauthorized', `This forwarded request is refused: ${header} ${message}`, {
+    issues: [{ path: ['header', header], message }],
+  });
 }
 
 /**
@@ -297,7 +288,7 @@ export function acceptForwarded(opts: AcceptOptions): Koa.Middleware {
       await next();
       return;
     }
-    const body = await bufferBody(ctx, opts.limitBytes);
+    const body = await readRaw(ctx, opts.limitBytes);
     const request = {
       method: ctx.method,
       url: ctx.originalUrl,

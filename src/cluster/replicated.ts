@@ -10,7 +10,8 @@
  * written in the same LMDB transaction as the batch it follows: a crash between the
  * acknowledgement and the local write leaves the checkpoint behind, and the catch-up replays.
  */
-import { StoreWriteError } from '../store/store.js';
+import { StoreWriteError } from '../store/errors.js';
+import { OwnedElsewhere } from '../family/ownership.js';
 import type { BatchCommits, CommitBatch, LogReads } from '../store/ports.js';
 import { FencedError, type Appended, type JetStreamLog, type LogEntry } from './log.js';
 import type { HeldLease, Leases } from './lease.js';
@@ -19,16 +20,6 @@ import type { HeldLease, Leases } from './lease.js';
 export const CHECKPOINT = 'cluster.stream';
 
 export type LocalStore = BatchCommits & Pick<LogReads, 'getCheckpoint'>;
-
-/** This node does not hold the family's lease (another owns it): forward instead. */
-export class NotOwnerError extends StoreWriteError {
-  constructor(
-    readonly familyId: string,
-    readonly owner: string | null,
-  ) {
-    super('failed', `this node does not own family ${familyId}${owner ? ` (${owner} does)` : ''}`);
-  }
-}
 
 export interface ReplicationStats {
   appends: number;
@@ -163,7 +154,7 @@ export class ReplicatedCommits implements BatchCommits {
   /**
    * Appends the batch to the family's subject and, once acknowledged, writes it to LMDB. The
    * guard and the expected seq are checked before the append (the log, once written, is the
-   * truth). Another node holding the lease → NotOwnerError; fenced → the lease is dropped and the
+   * truth). Another node holding the lease → OwnedElsewhere (the front forwards the request); fenced → the lease is dropped and the
    * commit fails with StoreWriteError; nothing of the batch is written locally in either case.
    */
   async commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
@@ -173,7 +164,7 @@ export class ReplicatedCommits implements BatchCommits {
     return this.enqueue(familyId, async () => {
       if (!this.leases.holding(familyId)) {
         const owner = await this.leases.owner(familyId).catch(() => null);
-        throw new NotOwnerError(familyId, owner?.node ?? null);
+        throw new OwnedElsewhere(familyId, owner);
       }
       if (guard && !guard()) throw new StoreWriteError('failed', 'commit refused by its guard');
       const { expectedLastSeq, ...rest } = batch;

@@ -1,15 +1,21 @@
 /**
- * A daemon's cluster membership (docs/scaling.md): the NATS connection, the replicated write
- * path under the store (`Store.replicateWith`), the follower that keeps the directory current,
- * and the ownership the family registry asks before it runs an actor. `serve` starts one when
- * the configuration has a `cluster` section; the CLI starts one to act on a cluster.
+ * A process's cluster membership (docs/scaling.md): the NATS connection, the store the process
+ * works with (its LMDB's reads, writes through the replicated log: `store`, wired once here),
+ * the follower that keeps the directory current, and the ownership the family registry asks
+ * before it runs an actor. The cluster topology (topology.ts) starts one for `serve`; the CLI
+ * starts one to act on a cluster (cliStore.ts). Its parts stay inside: callers ask it.
+ *
+ * A node holds a family's lease from the moment it wins it; it owns the family once it holds
+ * the lease and its copy has caught up with the family's log (`owns`, `ownedFamilies`).
  */
 import type { Logger } from 'pino';
 import type { ClusterConfig } from '../config.js';
 import { StartupError } from '../startup.js';
 import { OwnedElsewhere, type Ownership } from '../family/ownership.js';
-import { StoreWriteError, type Store } from '../store/store.js';
-import type { WholeFamily } from '../store/ports.js';
+import { withWrites, type Store } from '../store/store.js';
+import { StoreWriteError } from '../store/errors.js';
+import type { FamilyInfo } from '../domain/shared/state.js';
+import type { HouseholdStore, WholeFamily } from '../store/ports.js';
 import { ClusterNode } from './node.js';
 import { Follower } from './follower.js';
 import { ReplicatedDirectory } from './directory.js';
@@ -46,31 +52,38 @@ export class ClusterRuntime implements Ownership {
   private readonly lostListeners: ((familyId: string) => void)[] = [];
   private sweeper: NodeJS.Timeout | undefined;
 
+  /** The store this process works with: its LMDB's reads, its writes through the log. */
+  readonly store: HouseholdStore;
+
   private constructor(
     readonly config: ClusterConfig,
-    readonly node: ClusterNode,
-    readonly follower: Follower,
-    readonly directory: ReplicatedDirectory,
+    private readonly node: ClusterNode,
+    private readonly follower: Follower,
+    private readonly directory: ReplicatedDirectory,
+    local: Store,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.store = withWrites(local, {
+      commit: (familyId, batch, guard) => node.commits.commit(familyId, batch, guard),
+      createFamily: (family, seed, firstKey) => directory.createFamily(family, seed, firstKey),
+      queueFamilyUpdate: (...args) => directory.queueFamilyUpdate(...args),
+      putKey: (key) => directory.putKey(key),
+      transactOAuth: (fn) => directory.transactOAuth(fn),
+      putWholeFamily: (doc) => this.putWholeFamily(doc),
+    });
+  }
 
   /**
-   * Joins the cluster: connects, follows the log until this node's directory is current, and
-   * from then on sends every write of `store` through the replicated log.
+   * Joins the cluster: connects, follows the log until this node's copy of the directory (in
+   * `local`, the node's LMDB) is current; `store` then sends every write through the log.
    */
   static async start(
     config: ClusterConfig,
-    store: Store,
+    local: Store,
     logger: Pick<Logger, 'error' | 'warn'>,
     opts: ClusterRuntimeOptions = {},
   ): Promise<ClusterRuntime> {
     const now = opts.now ?? Date.now;
-    const local = {
-      commit: store.local.commit,
-      lastSeq: (familyId: string) => store.lastSeq(familyId),
-      getCheckpoint: (consumer: string, familyId: string) =>
-        store.getCheckpoint(consumer, familyId),
-    };
     const replicas = opts.replicas ?? config.replicas;
     const node = await ClusterNode.start(config, local, { replicas, now }).catch((err: unknown) => {
       throw new StartupError(
@@ -79,25 +92,17 @@ export class ClusterRuntime implements Ownership {
       );
     });
     try {
-      const follower = new Follower(store, node.log, logger);
+      const follower = new Follower(local, node.log, logger);
       await follower.start();
       // Appends learn from the follower which message came before theirs (log.ts, `confirm`).
       node.log.predecessors = follower;
       await follower.reached(await node.log.head());
-      const directory = new ReplicatedDirectory(store, node.log, follower);
-      const runtime = new ClusterRuntime(config, node, follower, directory, now);
+      const directory = new ReplicatedDirectory(local, node.log, follower);
+      const runtime = new ClusterRuntime(config, node, follower, directory, local, now);
       node.commits.events = {
         taken: (id) => runtime.takenListeners.forEach((fn) => fn(id)),
         lost: (id) => runtime.lostListeners.forEach((fn) => fn(id)),
       };
-      store.replicateWith({
-        commit: (familyId, batch, guard) => node.commits.commit(familyId, batch, guard),
-        createFamily: (family, seed, firstKey) => directory.createFamily(family, seed, firstKey),
-        queueFamilyUpdate: (...args) => directory.queueFamilyUpdate(...args),
-        putKey: (key) => directory.putKey(key),
-        transactOAuth: (fn) => directory.transactOAuth(fn),
-        putWholeFamily: (doc) => runtime.putWholeFamily(doc),
-      });
       return runtime;
     } catch (err) {
       await node.close();
@@ -176,9 +181,34 @@ export class ClusterRuntime implements Ownership {
     this.owners.delete(familyId);
   }
 
-  /** Families whose lease this node holds. */
-  heldFamilies(): string[] {
+  /** Families this node owns: their lease is held and their takeover is complete. */
+  ownedFamilies(): string[] {
     return this.node.leases.heldFamilies().filter((id) => this.owns(id));
+  }
+
+  /** Replays a family's log into this node's copy, without taking its lease (the CLI). */
+  async catchUp(family: FamilyInfo): Promise<void> {
+    await this.node.commits.catchUp(family.id);
+  }
+
+  /** Gives up one family's lease, if held (the CLI, after it put a whole family in). */
+  release(familyId: string): Promise<void> {
+    return this.node.leases.release(familyId);
+  }
+
+  /** The figures /metrics shows of this node (cluster/metrics.ts). */
+  figures() {
+    const stats = this.node.commits.stats;
+    return {
+      connected: this.connected,
+      ownedFamilies: this.ownedFamilies().length,
+      ...this.forwards,
+      takeovers: stats.takeovers,
+      fenced: stats.fenced,
+      lostLeases: this.node.lostLeases,
+      ignoredEntries: stats.ignored + this.follower.ignored,
+      followedSequence: this.follower.position,
+    };
   }
 
   /** An imported family: its directory part, then its records and log on its own subject. */
@@ -216,6 +246,20 @@ export class ClusterRuntime implements Ownership {
       this.sweeper.unref();
     };
     next();
+  }
+
+  /**
+   * What a crash looks like to the other nodes: no more renewals and no NATS connection, its
+   * leases left to expire (tests).
+   */
+  async halt(): Promise<void> {
+    this.node.stopRenewing();
+    await this.node.nc.close();
+  }
+
+  /** Renews held leases again (after `releaseAll`: a node that gave up its families goes on). */
+  resumeRenewing(): void {
+    this.node.resumeRenewing();
   }
 
   /** Gives up every held lease (an orderly stop: the others need not wait for them to expire). */

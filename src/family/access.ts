@@ -12,7 +12,7 @@
  *   unseals the key for the phone's setup page (spent when the Apple profile is downloaded).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import type { Directory, WholeFamilies } from '../store/ports.js';
 import { exportFamily, type FamilyExport } from '../store/portable.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../store/types.js';
 import { Invalid, NotFound } from '../domain/shared/errors.js';
@@ -47,8 +47,15 @@ function newSetupCode(): string {
 /** The code as typed: case, spaces and dashes do not matter. */
 const normalCode = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
+/** The store as the household's access needs it: families and keys, and whole-family reads. */
+export type AccessStore = Pick<
+  Directory,
+  'getFamily' | 'getFamilyBySlug' | 'listFamilies' | 'getKey' | 'listKeys' | 'putKey'
+> &
+  Pick<WholeFamilies, 'snapshotFamily'>;
+
 export class HouseholdAccess {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: AccessStore) {}
 
   /** The family a key belongs to (undefined once it is gone). */
   family(familyId: string): FamilyInfo | undefined {

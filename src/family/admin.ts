@@ -8,7 +8,19 @@ import { normalizeTimeZone } from '../domain/shared/time.js';
 import type { FamilyInfo, RecordChange } from '../domain/shared/state.js';
 import { seedRecords } from '../domain/areas.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
-import type { Store } from '../store/store.js';
+import type { Directory, LogReads } from '../store/ports.js';
+
+/** What family administration reads and writes: the directory, and a person's record. */
+export type AdminStore = Pick<
+  Directory,
+  | 'createFamily'
+  | 'getFamilyBySlug'
+  | 'getKey'
+  | 'putKey'
+  | 'queueFamilyUpdate'
+  | 'queuedFamilyUpdate'
+> &
+  Pick<LogReads, 'getRecord'>;
 import type { ApiKeyRecord, QueuedFamilyUpdate, Scope } from '../store/types.js';
 import { checkFamilyPatch, patched } from '../domain/family/settings.js';
 import { makeKey, type NewKey } from './keys.js';
@@ -34,7 +46,7 @@ export interface CreateFamilyInput {
 
 /** Creates a family with its built-in records and, optionally, a first admin key. */
 export async function createFamily(
-  store: Store,
+  store: AdminStore,
   input: CreateFamilyInput,
   deps: { now: Date; newId: IdGenerator; defaultTimezone: string; withKey?: string | undefined },
 ): Promise<{ family: FamilyInfo; apiKey?: string; key?: ApiKeyRecord }> {
@@ -68,7 +80,7 @@ export async function createFamily(
  * daemon runs, else when the family next loads. Answers the family as the change leaves it.
  */
 export async function queueFamilyUpdate(
-  store: Store,
+  store: AdminStore,
   slug: string,
   input: {
     name?: string | undefined;
@@ -90,7 +102,7 @@ export async function queueFamilyUpdate(
  * longer holds it, or holds a newer one merged over it).
  */
 export async function waitForQueuedUpdate(
-  store: Store,
+  store: AdminStore,
   queued: QueuedFamilyUpdate,
   waitMs: number,
 ): Promise<boolean> {
@@ -106,7 +118,7 @@ export async function waitForQueuedUpdate(
 
 /** Creates a key for a family; the plaintext is returned once. */
 export async function createKey(
-  store: Store,
+  store: AdminStore,
   slug: string,
   opts: {
     name?: string | undefined;
@@ -132,7 +144,11 @@ export async function createKey(
   return key;
 }
 
-export async function revokeKey(store: Store, keyId: string, now: Date): Promise<ApiKeyRecord> {
+export async function revokeKey(
+  store: AdminStore,
+  keyId: string,
+  now: Date,
+): Promise<ApiKeyRecord> {
   const key = store.getKey(keyId);
   if (!key) throw new NotFound(`no key "${keyId}"`);
   if (key.revokedAt) throw new Conflict(`key "${keyId}" was already revoked`);

@@ -3,7 +3,7 @@
  * Only the SHA-256 of the secret is stored; verification compares hashes in constant time.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import type { Directory } from '../store/ports.js';
 import type { ApiKeyRecord, Scope } from '../store/types.js';
 import { hashSecret, randomBase62 } from './secrets.js';
 
@@ -16,7 +16,10 @@ const KEY_FORMAT = /^hk_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})$/;
  * The key record for a presented key, or null (malformed, unknown, wrong secret, revoked,
  * expired, or a sign-in link or setup code: those open only the household pages).
  */
-export function verifyApiKey(store: Store, presented: string): ApiKeyRecord | null {
+export function verifyApiKey(
+  store: Pick<Directory, 'getKey'>,
+  presented: string,
+): ApiKeyRecord | null {
   const record = matchKey(store, presented);
   if (!record || record.kind === 'link' || record.kind === 'setup') return null;
   // The wall clock: a session's end is checked on the injected clock by the pages first.
@@ -25,7 +28,7 @@ export function verifyApiKey(store: Store, presented: string): ApiKeyRecord | nu
 }
 
 /** The unrevoked record whose id and secret hash match the presented `hk_<id>_<secret>`. */
-export function matchKey(store: Store, presented: string): ApiKeyRecord | null {
+export function matchKey(store: Pick<Directory, 'getKey'>, presented: string): ApiKeyRecord | null {
   const m = KEY_FORMAT.exec(presented);
   if (!m) return null;
   const record = store.getKey(m[1]);
@@ -44,6 +47,14 @@ export function sameHash(expectedHex: string | undefined, secret: string): boole
     timingSafeEqual(expected, actual) &&
     expectedHex !== undefined
   );
+}
+
+/**
+ * The key id of a presented key, without checking its secret (the cluster's front finds the
+ * family to forward to by it; the owner checks the key), or null when it is not shaped like one.
+ */
+export function keyIdOf(presented: string): string | null {
+  return KEY_FORMAT.exec(presented)?.[1] ?? null;
 }
 
 /** The secret part of a presented key (what derives its idempotent answers' keys), or null. */
@@ -85,18 +96,4 @@ export function keyWithoutHash(
 ): Omit<ApiKeyRecord, 'secretHash' | 'familyId'> & { familyId: string } {
   const { secretHash: _hash, ...rest } = k;
   return rest;
-}
-
-/**
- * HTTP Basic credentials (`Authorization: Basic …`): null when the header is not Basic; user and
- * password empty when the decoded text has no user before a colon.
- */
-export function basicCredentials(authorization: string): { user: string; password: string } | null {
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
-  if (!m) return null;
-  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon > 0
-    ? { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) }
-    : { user: '', password: '' };
 }

@@ -1,8 +1,8 @@
 /**
- * Who may run a family's actor. The embedded daemon runs every family's; a cluster node
- * (src/cluster/) only the families whose lease it holds, taking a family nobody holds on its
- * first use, and refusing one another node holds (the request is passed to that node instead:
- * docs/scaling.md, "Ownership").
+ * Who may run a family's actor: the family's owner. The embedded daemon owns every family; a
+ * cluster node (src/cluster/) only the families whose lease it holds and whose log it has
+ * caught up with, taking a family nobody holds on its first use, and refusing one another
+ * node owns (the request is forwarded to that node instead: docs/scaling.md, "Ownership").
  */
 
 export interface Ownership {
@@ -15,7 +15,19 @@ export interface Ownership {
   take(familyId: string): Promise<void>;
 }
 
-/** Another node holds the family's lease: its actor runs there. */
+/** The embedded daemon's: this process runs every family. */
+export const ownsEveryFamily: Ownership = {
+  owns: () => true,
+  take: () => Promise.resolve(),
+};
+
+/**
+ * The family is owned elsewhere: another cluster node holds its lease (its actor runs there),
+ * or the lease is changing hands. The one error for it, whoever finds out — the registry before
+ * it runs an actor, the replicated log when a commit's lease has gone. The cluster's front
+ * forwards the request to `owner`; without an owner it can reach, the answer is 503 with
+ * Retry-After (the door core's error table).
+ */
 export class OwnedElsewhere extends Error {
   constructor(
     readonly familyId: string,

@@ -7,7 +7,7 @@
  * (FamilyActor.activate), so a daemon started later does the same.
  */
 import type { Logger } from 'pino';
-import type { Store } from '../store/store.js';
+import type { Directory } from '../store/ports.js';
 import type { FamilyRegistry } from './registry.js';
 import { OwnedElsewhere } from './ownership.js';
 
@@ -15,7 +15,7 @@ import { OwnedElsewhere } from './ownership.js';
 export const POLL_MS = 100;
 
 export function followQueuedFamilyUpdates(
-  store: Store,
+  store: Pick<Directory, 'familyUpdatesVersion' | 'getFamily' | 'queuedFamilyUpdates'>,
   registry: FamilyRegistry,
   logger: Logger,
   everyMs = POLL_MS,

@@ -6,12 +6,12 @@
  */
 import type { FamilyInfo } from '../domain/shared/state.js';
 import { FamilyActor, type ActorDeps } from './actor.js';
-import type { Ownership } from './ownership.js';
+import { ownsEveryFamily, type Ownership } from './ownership.js';
 
 export interface RegistryOptions {
   idleMs: number;
   maxActive: number;
-  /** A cluster node's leases (src/cluster/): absent, this process runs every family. */
+  /** Which families this process owns (the topology's); absent, every family. */
   ownership?: Ownership;
 }
 
@@ -42,10 +42,10 @@ export class FamilyRegistry {
   /** The family's actor, activating it on first use. */
   async get(family: FamilyInfo): Promise<FamilyActor> {
     if (this.closed) throw new Error('the service is shutting down');
-    const ownership = this.opts.ownership;
+    const ownership = this.opts.ownership ?? ownsEveryFamily;
     // Taking the family catches its state up from the cluster's log and drops an actor still
-    // in memory from an earlier time this node held it (stale now): see `drop`.
-    if (ownership && !ownership.owns(family.id)) await ownership.take(family.id);
+    // in memory from an earlier time this node owned it (stale now): see `drop`.
+    if (!ownership.owns(family.id)) await ownership.take(family.id);
     const slot = this.slots.get(family.id);
     if (slot) {
       // Move to the most recently used end.

@@ -11,7 +11,7 @@ import type { IdempotencyRecord, IdempotencyWrite } from '../store/types.js';
 export interface KeptAnswer<A> {
   /** The API key the answer is kept for. */
   keyId: string;
-  /** Where it is kept (a hash of the Idempotency-Key: src/http/middleware/replaySeal.ts). */
+  /** Where it is kept (a hash of the Idempotency-Key: src/door/replaySeal.ts). */
   slot: string;
   /**
    * Whether an answer already kept in the slot makes this command a repeat: true for a

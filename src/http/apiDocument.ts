@@ -3,11 +3,11 @@
  * describing the deliveries it sends beside them.
  */
 import { buildOpenApi } from './openapi.js';
-import type { RouteDef } from './route.js';
+import type { AnyRoute } from '../door/route.js';
 import { webhooksOpenApi } from './routes/webhooks.schema.js';
 import { VERSION } from '../version.js';
 
-export function daemonOpenApi(routes: RouteDef[], serverUrl: string): unknown {
+export function daemonOpenApi(routes: readonly AnyRoute[], serverUrl: string): unknown {
   const base = buildOpenApi(routes, { version: VERSION, serverUrl }) as {
     components: Record<string, Record<string, unknown>>;
   };

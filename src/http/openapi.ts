@@ -11,9 +11,9 @@
  * listed in openapiTags.ts.
  */
 import { publicBase } from '../config.js';
-import { fullPath, requiredScope, type RouteDef } from './route.js';
-import { toJsonSchema, type JsonSchema } from './schema.js';
-import { BODY_CAPS } from './middleware/body.js';
+import { fullPath, requiredScope, type AnyRoute } from '../door/route.js';
+import { toJsonSchema, type JsonSchema } from '../door/schema.js';
+import { BODY_CAPS } from '../door/body.js';
 import {
   headerRef,
   HEADER_COMPONENT,
@@ -93,7 +93,7 @@ function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function operationId(def: RouteDef): string {
+function operationId(def: AnyRoute): string {
   const words = fullPath(def)
     .replace('/api/v1/families/:familySlug', '')
     .split('/')
@@ -105,165 +105,182 @@ function operationId(def: RouteDef): string {
     .replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
 }
 
-export function buildOpenApi(
-  routes: RouteDef[],
-  info: { version: string; serverUrl: string },
-): JsonSchema {
-  const components = new SchemaComponents();
-  const usedResponses = new Set<string>(['MethodNotAllowed']);
-  const usedParams = new Set<string>();
-  const knownTags = new Set(TAGS.map(([name]) => name));
-  const paths: Record<string, Record<string, unknown>> = {};
-  let usedRequiredKey = false;
+/** What the operations use, so the document's components hold exactly that. */
+interface Used {
+  components: SchemaComponents;
+  responses: Set<string>;
+  params: Set<string>;
+  requiredKey: boolean;
+}
 
-  for (const def of routes) {
-    const path = openApiPath(fullPath(def));
-    const scope = requiredScope(def);
-    for (const tag of def.tags)
-      if (!knownTags.has(tag))
-        throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapiTags.ts TAGS`);
+/** An operation's headers: the request id, and the ones `names` adds. */
+function headersOf(names: string[]): Record<string, unknown> {
+  return Object.fromEntries(['x-request-id', ...names].map((h) => [h, headerRef(h)]));
+}
 
-    // Parameters: path (shared components), query (from the struct), headers.
-    const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
-    const parameters: unknown[] = pathParams.map((name) => {
-      if (!PATH_PARAMS[name])
-        throw new Error(
-          `path parameter ${name} of ${path} is not in openapiAnswers.ts PATH_PARAMS`,
-        );
-      usedParams.add(name);
-      return { $ref: `#/components/parameters/${name}` };
-    });
-    if (def.query) {
-      const qs = toJsonSchema(def.query) as {
-        properties?: Record<string, JsonSchema>;
-        required?: string[];
-      };
-      for (const [name, schema] of Object.entries(qs.properties ?? {})) {
-        const { description, ...rest } = components.use(schema);
-        parameters.push({
-          name,
-          in: 'query',
-          required: (qs.required ?? []).includes(name),
-          ...(description ? { description } : {}),
-          schema: rest,
-        });
-      }
-    }
-    parameters.push({ $ref: '#/components/parameters/RequestId' });
-    const keyRequired = def.idempotencyKey === 'required';
-    const idempotent = (scope !== 'public' && def.method !== 'get') || keyRequired;
-    if (keyRequired) usedRequiredKey = true;
-    if (idempotent)
+/** Whether a route takes an Idempotency-Key (a write with a key, or a public route that asks one). */
+function idempotentRoute(def: AnyRoute): boolean {
+  return (
+    (requiredScope(def) !== 'public' && def.method !== 'get') || def.idempotencyKey === 'required'
+  );
+}
+
+/** A route's parameters: path (shared components), query (from the struct), headers. */
+function parametersOf(def: AnyRoute, path: string, used: Used): unknown[] {
+  const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const parameters: unknown[] = pathParams.map((name) => {
+    if (!PATH_PARAMS[name])
+      throw new Error(`path parameter ${name} of ${path} is not in openapiAnswers.ts PATH_PARAMS`);
+    used.params.add(name);
+    return { $ref: `#/components/parameters/${name}` };
+  });
+  if (def.query) {
+    const qs = toJsonSchema(def.query) as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
+    for (const [name, schema] of Object.entries(qs.properties ?? {})) {
+      const { description, ...rest } = used.components.use(schema);
       parameters.push({
-        $ref: `#/components/parameters/IdempotencyKey${keyRequired ? 'Required' : ''}`,
+        name,
+        in: 'query',
+        required: (qs.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: rest,
       });
+    }
+  }
+  parameters.push({ $ref: '#/components/parameters/RequestId' });
+  const keyRequired = def.idempotencyKey === 'required';
+  if (keyRequired) used.requiredKey = true;
+  if (idempotentRoute(def))
+    parameters.push({
+      $ref: `#/components/parameters/IdempotencyKey${keyRequired ? 'Required' : ''}`,
+    });
+  return parameters;
+}
 
-    // The success answer (with its other media types or statuses).
-    const status = def.status ?? 200;
-    // Keyed answers past the rate limiter carry its headers (documented on successes and on
-    // 429, where a client looks for them); writes may be replays.
-    const limited = scope === 'public' ? [] : LIMITER_HEADERS;
-    const headersOf = (names: string[]) =>
-      Object.fromEntries(['x-request-id', ...names].map((h) => [h, headerRef(h)]));
-    const successHeaders = headersOf([...limited, ...(idempotent ? ['Idempotent-Replayed'] : [])]);
-    const responses: Record<string, OpenApiResponse> = {
-      [status]: {
-        description: 'Success',
-        headers: successHeaders,
-        content: {
-          [def.produces ?? 'application/json']: {
-            schema: def.produces ? { type: 'string' } : components.use(def.response),
-            ...(def.example !== undefined ? { example: def.example } : {}),
-          },
+/** The success answer's headers: the limiter's on keyed routes, replays on idempotent ones. */
+function successHeadersOf(def: AnyRoute): Record<string, unknown> {
+  // Keyed answers past the rate limiter carry its headers (documented on successes and on
+  // 429, where a client looks for them); writes may be replays.
+  const limited = requiredScope(def) === 'public' ? [] : LIMITER_HEADERS;
+  return headersOf([...limited, ...(idempotentRoute(def) ? ['Idempotent-Replayed'] : [])]);
+}
+
+/** The errors of this endpoint with examples of its own: a bad request, a path naming nothing. */
+function ownErrors(def: AnyRoute, responses: Record<string, OpenApiResponse>): void {
+  const bad = badRequestExample(def);
+  if (bad) {
+    responses[400] = errorResponse(
+      'The request did not match the contract (issues name the fields)',
+      headersOf([]),
+      { [bad.kind]: { summary: BAD_REQUESTS[bad.kind], value: bad.value } },
+    );
+  }
+  const pathParams = [...fullPath(def).matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const values = Object.fromEntries(pathParams.map((n) => [n, PATH_PARAMS[n].example]));
+  const notFound: Record<string, { summary: string; value: unknown }> = {};
+  pathParams.forEach((name, i) => {
+    const make = NOT_FOUND[name];
+    if (make) notFound[name] = make(values, pathParams[i - 1]);
+  });
+  if (Object.keys(notFound).length || def.errors?.includes(404)) {
+    responses[404] = errorResponse('A path parameter names nothing', headersOf([]), notFound);
+  }
+}
+
+/** The answers every route of its kind shares, as references to the document's components. */
+function sharedErrors(def: AnyRoute, responses: Record<string, OpenApiResponse>, used: Used): void {
+  const scope = requiredScope(def);
+  const shared: [number, string][] = [];
+  if (scope !== 'public') {
+    shared.push(
+      [401, 'Unauthorized'],
+      [
+        403,
+        scope === 'admin' ? 'ForbiddenAdmin' : scope === 'write' ? 'ForbiddenWrite' : 'Forbidden',
+      ],
+      [429, 'RateLimited'],
+    );
+  } else {
+    shared.push([429, 'RateLimitedPublic']);
+  }
+  if (idempotentRoute(def)) shared.push([409, 'Conflict'], [422, 'IdempotencyMismatch']);
+  if (def.method !== 'get') shared.push([413, 'PayloadTooLarge'], [415, 'UnsupportedMediaType']);
+  for (const [code, name] of shared) {
+    if (responses[code]) continue;
+    used.responses.add(name);
+    responses[code] = { $ref: `#/components/responses/${name}` };
+  }
+}
+
+/** Every answer of a route: success (with its other forms), its own errors, the shared ones. */
+function responsesOf(def: AnyRoute, path: string, used: Used): Record<string, OpenApiResponse> {
+  const successHeaders = successHeadersOf(def);
+  const responses: Record<string, OpenApiResponse> = {
+    [def.status ?? 200]: {
+      description: 'Success',
+      headers: successHeaders,
+      content: {
+        [def.produces ?? 'application/json']: {
+          schema: def.produces ? { type: 'string' } : used.components.use(def.response),
+          ...(def.example !== undefined ? { example: def.example } : {}),
         },
       },
-    };
-
-    // Errors of this endpoint, with examples of its own.
-    const bad = badRequestExample(def);
-    if (bad) {
-      responses[400] = errorResponse(
-        'The request did not match the contract (issues name the fields)',
-        headersOf([]),
-        { [bad.kind]: { summary: BAD_REQUESTS[bad.kind], value: bad.value } },
-      );
-    }
-    const values = Object.fromEntries(pathParams.map((n) => [n, PATH_PARAMS[n].example]));
-    const notFound: Record<string, { summary: string; value: unknown }> = {};
-    pathParams.forEach((name, i) => {
-      const make = NOT_FOUND[name];
-      if (make) notFound[name] = make(values, pathParams[i - 1]);
-    });
-    if (Object.keys(notFound).length || def.errors?.includes(404)) {
-      responses[404] = errorResponse('A path parameter names nothing', headersOf([]), notFound);
-    }
-    const shared: [number, string][] = [];
-    if (scope !== 'public') {
-      shared.push(
-        [401, 'Unauthorized'],
-        [
-          403,
-          scope === 'admin' ? 'ForbiddenAdmin' : scope === 'write' ? 'ForbiddenWrite' : 'Forbidden',
-        ],
-        [429, 'RateLimited'],
-      );
-    } else {
-      shared.push([429, 'RateLimitedPublic']);
-    }
-    if (idempotent) shared.push([409, 'Conflict'], [422, 'IdempotencyMismatch']);
-    if (def.method !== 'get') shared.push([413, 'PayloadTooLarge'], [415, 'UnsupportedMediaType']);
-    for (const [code, name] of shared) {
-      if (responses[code]) continue;
-      usedResponses.add(name);
-      responses[code] = { $ref: `#/components/responses/${name}` };
-    }
-    for (const code of def.errors ?? []) {
-      const known = OUTSIDE_ERRORS[code];
-      responses[code] ??= errorResponse(
-        known?.description ?? 'Error',
-        headersOf([]),
-        known ? { example: { summary: known.description, value: known.example } } : {},
-      );
-    }
-    for (const extra of def.alsoResponses ?? []) {
-      const slot = (responses[extra.status] ??= {
-        description: extra.description,
-        headers: extra.status < 300 ? successHeaders : headersOf([]),
-        content: {},
-      });
-      if (slot.$ref) throw new Error(`${def.method} ${path}: ${extra.status} is a shared answer`);
-      (slot.content ??= {})[extra.contentType ?? 'application/json'] = {
-        schema: components.use(extra.schema),
-      };
-    }
-
-    const op: Record<string, unknown> = {
-      operationId: operationId(def),
-      summary: def.summary,
-      ...(def.description ? { description: def.description } : {}),
-      tags: def.tags,
-      ...(scope === 'public' ? { security: [] } : { 'x-scope': scope }),
-      parameters,
-      ...(def.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { 'application/json': { schema: components.use(toJsonSchema(def.body)) } },
-            },
-          }
-        : {}),
-      responses: Object.fromEntries(
-        Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)),
-      ),
-    };
-    (paths[path] ??= {})[def.method] = op;
+    },
+  };
+  ownErrors(def, responses);
+  sharedErrors(def, responses, used);
+  for (const code of def.errors ?? []) {
+    const known = OUTSIDE_ERRORS[code];
+    responses[code] ??= errorResponse(
+      known?.description ?? 'Error',
+      headersOf([]),
+      known ? { example: { summary: known.description, value: known.example } } : {},
+    );
   }
+  for (const extra of def.alsoResponses ?? []) {
+    const slot = (responses[extra.status] ??= {
+      description: extra.description,
+      headers: extra.status < 300 ? successHeaders : headersOf([]),
+      content: {},
+    });
+    if (slot.$ref) throw new Error(`${def.method} ${path}: ${extra.status} is a shared answer`);
+    (slot.content ??= {})[extra.contentType ?? 'application/json'] = {
+      schema: used.components.use(extra.schema),
+    };
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
 
+/** One route as an OpenAPI operation (parts made in the order they name their schemas). */
+function operationOf(def: AnyRoute, path: string, used: Used): Record<string, unknown> {
+  const scope = requiredScope(def);
+  const parameters = parametersOf(def, path, used);
+  const responses = responsesOf(def, path, used);
+  const body = def.body ? used.components.use(toJsonSchema(def.body)) : undefined;
+  return {
+    operationId: operationId(def),
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    tags: def.tags,
+    ...(scope === 'public' ? { security: [] } : { 'x-scope': scope }),
+    parameters,
+    ...(body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** The document's components: the parameters, headers and shared answers the operations use. */
+function componentsOf(used: Used): Record<string, unknown> {
   const parameters: Record<string, unknown> = {
     ...HEADER_PARAMS,
-    ...(usedRequiredKey ? { IdempotencyKeyRequired: IDEMPOTENCY_KEY_REQUIRED } : {}),
+    ...(used.requiredKey ? { IdempotencyKeyRequired: IDEMPOTENCY_KEY_REQUIRED } : {}),
   };
-  for (const name of [...usedParams].sort()) {
+  for (const name of [...used.params].sort()) {
     const p = PATH_PARAMS[name];
     parameters[name] = {
       name,
@@ -275,13 +292,11 @@ export function buildOpenApi(
     };
   }
   const responses: Record<string, unknown> = {};
-  for (const name of Object.keys(SHARED_RESPONSES).filter((n) => usedResponses.has(n))) {
+  for (const name of Object.keys(SHARED_RESPONSES).filter((n) => used.responses.has(n))) {
     const r = SHARED_RESPONSES[name];
     responses[name] = {
       description: r.description,
-      headers: Object.fromEntries(
-        ['x-request-id', ...(r.headers ?? [])].map((h) => [h, headerRef(h)]),
-      ),
+      headers: headersOf(r.headers ?? []),
       content: {
         'application/json': {
           schema: ERROR_REF,
@@ -294,8 +309,43 @@ export function buildOpenApi(
   const headers = Object.fromEntries(
     Object.entries(HEADERS).map(([h, schema]) => [HEADER_COMPONENT[h], schema]),
   );
-  const usedTags = new Set(routes.flatMap((r) => r.tags));
+  return {
+    securitySchemes: {
+      apiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-key',
+        description:
+          '`hk_<keyId>_<secret>`, from the first start or `household-organizer key create`',
+      },
+    },
+    schemas: used.components.schemas,
+    parameters,
+    headers,
+    responses,
+  };
+}
 
+export function buildOpenApi(
+  routes: readonly AnyRoute[],
+  info: { version: string; serverUrl: string },
+): JsonSchema {
+  const used: Used = {
+    components: new SchemaComponents(),
+    responses: new Set<string>(['MethodNotAllowed']),
+    params: new Set<string>(),
+    requiredKey: false,
+  };
+  const knownTags = new Set(TAGS.map(([name]) => name));
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const def of routes) {
+    const path = openApiPath(fullPath(def));
+    for (const tag of def.tags)
+      if (!knownTags.has(tag))
+        throw new Error(`tag "${tag}" of ${def.method} ${path} is not in openapiTags.ts TAGS`);
+    (paths[path] ??= {})[def.method] = operationOf(def, path, used);
+  }
+  const usedTags = new Set(routes.flatMap((r) => r.tags));
   return {
     openapi: '3.1.0',
     info: {
@@ -317,21 +367,8 @@ export function buildOpenApi(
       description,
     })),
     paths,
-    components: {
-      securitySchemes: {
-        apiKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'x-api-key',
-          description:
-            '`hk_<keyId>_<secret>`, from the first start or `household-organizer key create`',
-        },
-      },
-      schemas: components.schemas,
-      parameters,
-      headers,
-      responses,
-    },
+    // Built after every operation: they name what they use.
+    components: componentsOf(used),
   };
 }
 

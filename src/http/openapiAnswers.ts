@@ -5,8 +5,8 @@
  * shares, and the headers. The 400 examples are in openapiBadRequests.ts; openapi.ts assembles
  * the document.
  */
-import { errorBody } from './middleware/errors.js';
-import type { JsonSchema } from './schema.js';
+import { errorBody } from '../door/jsonForm.js';
+import type { JsonSchema } from '../door/schema.js';
 import { SLUG } from '../family/admin.js';
 
 export const ERROR_SCHEMA: JsonSchema = {

@@ -3,12 +3,12 @@
  * fixed wrong requests, built from the same validation and wording the daemon uses (the openapi
  * tests send the same requests and compare).
  */
-import { errorBody } from './middleware/errors.js';
-import { requiredScope, type RouteDef } from './route.js';
-import { toJsonSchema } from './schema.js';
-import { validateInput } from './validate.js';
+import { errorBody } from '../door/jsonForm.js';
+import { requiredScope, type AnyRoute } from '../door/route.js';
+import { toJsonSchema } from '../door/schema.js';
+import { validateInput } from '../door/validate.js';
 import { Invalid } from '../domain/shared/errors.js';
-import { domainCode } from './errors.js';
+import { domainCode } from '../door/errors.js';
 
 /**
  * The fixed wrong requests whose answers are each endpoint's 400 example (tests send the same):
@@ -25,7 +25,7 @@ type BadRequest = keyof typeof BAD_REQUESTS;
 
 function invalidAnswer(
   value: unknown,
-  struct: NonNullable<RouteDef['body']>,
+  struct: NonNullable<AnyRoute['body']>,
   prefix: (string | number)[] = [],
 ): Record<string, unknown> | null {
   try {
@@ -38,7 +38,7 @@ function invalidAnswer(
 }
 
 /** The endpoint's 400 answer to one of BAD_REQUESTS, or null where it cannot answer 400. */
-export function badRequestExample(def: RouteDef): { kind: BadRequest; value: unknown } | null {
+export function badRequestExample(def: AnyRoute): { kind: BadRequest; value: unknown } | null {
   const anyBody = def.body && Object.keys(toJsonSchema(def.body)).length === 0;
   if (def.method !== 'get') {
     if (def.body && !anyBody) {

@@ -3,7 +3,7 @@
  * openapi.ts publishes, putting every shape named with `named()` (schema.ts), and the error
  * shape, once under `components/schemas` and a `$ref` in its place.
  */
-import { schemaName, type JsonSchema } from './schema.js';
+import { schemaName, type JsonSchema } from '../door/schema.js';
 import { ERROR_SCHEMA } from './openapiAnswers.js';
 
 /** Collects named schemas while copying a schema tree, replacing each by a `$ref`. */

@@ -84,8 +84,8 @@ function startOfBody(s: string): string {
   return JSON.stringify(s.trimStart().slice(0, 30));
 }
 
-/** Parses a feed body. Throws FeedParseError when it is not a usable iCalendar feed. */
-export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
+/** The feed's calendars as jCal; not iCalendar at all, or no VCALENDAR → FeedParseError. */
+function calendarsOf(body: string): ICAL.JCalComponent[] {
   const source = body.replace(/^\uFEFF/, '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(source)) {
     throw new FeedParseError(
@@ -104,14 +104,18 @@ export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
     Array.isArray(parsed[0]) ? (parsed as ICAL.JCalComponent[]) : [parsed as ICAL.JCalComponent]
   ).filter((c) => c[0] === 'vcalendar');
   if (!calendars.length) throw new FeedParseError('has no VCALENDAR');
+  return calendars;
+}
 
-  const calProps = calendars.flatMap((c) => c[1]);
-  const vevents = calendars.flatMap((c) => c[2].filter((x) => x[0] === 'vevent'));
-  if (vevents.length > MAX_FEED_EVENTS) {
-    throw new FeedParseError(
-      `has ${vevents.length} events, more than the ${MAX_FEED_EVENTS.toLocaleString('en-US')} a feed may have`,
-    );
-  }
+/** Reads a property's values as FeedTimes (those that cannot be read are left out). */
+type TimesOf = (p: ICAL.JCalProperty | undefined) => FeedTime[];
+
+/**
+ * How the feed's times are read: a TZID the feed defines or names, UTC (moved to
+ * X-WR-TIMEZONE's wall clock when the feed names one), or floating in X-WR-TIMEZONE or the
+ * family's zone.
+ */
+function timeReader(calendars: ICAL.JCalComponent[], opts: ParseOptions): TimesOf {
   const vtimezones = new Map<string, ICAL.JCalComponent>();
   for (const c of calendars) {
     for (const tz of c[2].filter((x) => x[0] === 'vtimezone')) {
@@ -120,12 +124,15 @@ export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
     }
   }
   const resolve = zoneResolver(vtimezones, opts.now);
-  const xwrName = text(first(calProps, 'x-wr-timezone')?.[3]);
+  const xwrName = text(
+    first(
+      calendars.flatMap((c) => c[1]),
+      'x-wr-timezone',
+    )?.[3],
+  );
   const xwr = xwrName ? resolve(xwrName.trim()) : null;
   const floating = xwr ?? opts.defaultZone;
-
-  /** A property's values read as FeedTimes (those that cannot be read are left out). */
-  const times = (p: ICAL.JCalProperty | undefined): FeedTime[] => {
+  return (p) => {
     if (!p) return [];
     const tzid =
       typeof p[1].tzid === 'string'
@@ -139,68 +146,80 @@ export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
       if (!r) continue;
       if (r.seconds === undefined || p[2] === 'date') {
         out.push({ date: r.date });
-        continue;
-      }
-      if (r.utc) {
-        if (!xwr) {
-          out.push({ date: r.date, seconds: r.seconds, tz: 'UTC' });
-          continue;
-        }
+      } else if (r.utc && !xwr) {
+        out.push({ date: r.date, seconds: r.seconds, tz: 'UTC' });
+      } else if (r.utc && xwr) {
         // X-WR-TIMEZONE: the same instant, on that zone's wall clock.
         const w = msToWall(wallToMs(r.date, r.seconds, 'UTC'), xwr);
         out.push({ date: w.date, seconds: w.seconds, tz: xwr });
-        continue;
+      } else {
+        const zone = (tzid && resolve(tzid)) || floating;
+        out.push({ date: r.date, seconds: r.seconds, tz: zone });
       }
-      const zone = (tzid && resolve(tzid)) || floating;
-      out.push({ date: r.date, seconds: r.seconds, tz: zone });
     }
     return out;
   };
+}
 
+/** One VEVENT as read, or null when its start cannot be read (it is skipped). */
+function eventOf(ve: ICAL.JCalComponent, times: TimesOf): ParsedEvent | null {
+  const props = ve[1];
+  const start = times(first(props, 'dtstart'))[0];
+  if (!start) return null;
+  const rrules = all(props, 'rrule')
+    .map((p) => {
+      try {
+        return ICAL.Recur.fromData(p[3] as Record<string, unknown>).toString();
+      } catch {
+        return null;
+      }
+    })
+    .filter((r): r is string => r !== null);
+  const duration = text(first(props, 'duration')?.[3]);
+  let durationSec: number | null = null;
+  if (duration) {
+    try {
+      durationSec = Math.max(0, ICAL.Duration.fromString(duration).toSeconds());
+    } catch {
+      durationSec = null;
+    }
+  }
+  const seq = Number(first(props, 'sequence')?.[3] ?? 0);
+  return {
+    uid: (text(first(props, 'uid')?.[3]) ?? '').trim(),
+    recurrenceId: times(first(props, 'recurrence-id'))[0] ?? null,
+    sequence: Number.isFinite(seq) ? seq : 0,
+    title: text(first(props, 'summary')?.[3]) ?? '',
+    description: text(first(props, 'description')?.[3]),
+    location: text(first(props, 'location')?.[3]),
+    cancelled: (text(first(props, 'status')?.[3]) ?? '').trim().toUpperCase() === 'CANCELLED',
+    start,
+    end: times(first(props, 'dtend'))[0] ?? null,
+    durationSec,
+    // Several RRULEs are undefined behaviour (RFC 5545 §3.8.5.3); the first one is kept.
+    rrule: rrules[0] ?? null,
+    rdates: all(props, 'rdate').flatMap(times),
+    exdates: all(props, 'exdate').flatMap(times),
+  };
+}
+
+/** Parses a feed body. Throws FeedParseError when it is not a usable iCalendar feed. */
+export function parseIcs(body: string, opts: ParseOptions): ParsedCalendar {
+  const calendars = calendarsOf(body);
+  const calProps = calendars.flatMap((c) => c[1]);
+  const vevents = calendars.flatMap((c) => c[2].filter((x) => x[0] === 'vevent'));
+  if (vevents.length > MAX_FEED_EVENTS) {
+    throw new FeedParseError(
+      `has ${vevents.length} events, more than the ${MAX_FEED_EVENTS.toLocaleString('en-US')} a feed may have`,
+    );
+  }
+  const times = timeReader(calendars, opts);
   const events: ParsedEvent[] = [];
   let skipped = 0;
   for (const ve of vevents) {
-    const props = ve[1];
-    const start = times(first(props, 'dtstart'))[0];
-    if (!start) {
-      skipped++;
-      continue;
-    }
-    const rrules = all(props, 'rrule')
-      .map((p) => {
-        try {
-          return ICAL.Recur.fromData(p[3] as Record<string, unknown>).toString();
-        } catch {
-          return null;
-        }
-      })
-      .filter((r): r is string => r !== null);
-    const duration = text(first(props, 'duration')?.[3]);
-    let durationSec: number | null = null;
-    if (duration) {
-      try {
-        durationSec = Math.max(0, ICAL.Duration.fromString(duration).toSeconds());
-      } catch {
-        durationSec = null;
-      }
-    }
-    const seq = Number(first(props, 'sequence')?.[3] ?? 0);
-    events.push({
-      uid: (text(first(props, 'uid')?.[3]) ?? '').trim(),
-      recurrenceId: times(first(props, 'recurrence-id'))[0] ?? null,
-      sequence: Number.isFinite(seq) ? seq : 0,
-      title: text(first(props, 'summary')?.[3]) ?? '',
-      description: text(first(props, 'description')?.[3]),
-      location: text(first(props, 'location')?.[3]),
-      cancelled: (text(first(props, 'status')?.[3]) ?? '').trim().toUpperCase() === 'CANCELLED',
-      start,
-      end: times(first(props, 'dtend'))[0] ?? null,
-      durationSec,
-      // Several RRULEs are undefined behaviour (RFC 5545 §3.8.5.3); the first one is kept.
-      rrule: rrules[0] ?? null,
-      rdates: all(props, 'rdate').flatMap(times),
-      exdates: all(props, 'exdate').flatMap(times),
-    });
+    const event = eventOf(ve, times);
+    if (event) events.push(event);
+    else skipped++;
   }
   const name = text(first(calProps, 'x-wr-calname')?.[3]) ?? text(first(calProps, 'name')?.[3]);
   const ttl =

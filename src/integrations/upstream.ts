@@ -2,7 +2,7 @@
  * How the lookups (weather, web search, page text) turn what went wrong on the way out into
  * errors of their own kind: a timeout, a failure (anything else from the egress client, or an
  * answer that cannot be used), a service that is not configured, a page of a type that is not
- * read. The HTTP layer maps the kinds to statuses (src/http/errors.ts: 504, 502, 503, 400).
+ * read. The HTTP layer maps the kinds to statuses (src/door/errors.ts: 504, 502, 503, 400).
  * Messages name the service and the host, never the full URL (a configured URL may carry a token).
  */
 import { DomainError, IssuesError, type Issue } from '../domain/shared/errors.js';

@@ -3,19 +3,19 @@
  * scope and input schema. A tool whose route is missing stops the start (a renamed route must
  * not leave the assistant with a tool that answers 404).
  */
-import { requiredScope, type RouteDef } from '../http/route.js';
+import { requiredScope, type AnyRoute } from '../door/route.js';
 import type { Scope } from '../store/types.js';
 import { toolShape, type ToolShape } from './inputSchema.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 
 export interface CatalogTool {
   spec: ToolSpec;
-  def: RouteDef;
+  def: AnyRoute;
   scope: Scope;
   shape: ToolShape;
 }
 
-export function buildCatalog(routes: readonly RouteDef[]): Map<string, CatalogTool> {
+export function buildCatalog(routes: readonly AnyRoute[]): Map<string, CatalogTool> {
   const catalog = new Map<string, CatalogTool>();
   for (const spec of TOOLS) {
     const def = routes.find(

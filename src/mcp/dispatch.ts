@@ -5,18 +5,20 @@
  * answer, byte for byte. Nothing here decides anything about the household.
  */
 import { PATH_ARGUMENT, PATH_ARGUMENT_RULE, type ToolShape } from './inputSchema.js';
-import type { Method } from '../http/route.js';
+import type { Method } from '../door/route.js';
 
 export interface RestAnswer {
   status: number;
   body: unknown;
+  /** The answer's Retry-After, when it has one. */
+  retryAfter?: string | null;
 }
 
 export interface RestTarget {
   /** The daemon's own address (loopback when it listens on all interfaces). */
   baseUrl: string;
   familySlug: string;
-  /** The key the MCP request presented, forwarded as is. */
+  /** The key the MCP request presented, sent on as is. */
   apiKey: string;
   requestId?: string | undefined;
   /** Sent as well: an OAuth grant's proof that the call comes from /mcp (src/oauth). */
@@ -127,7 +129,7 @@ export async function callRoute(
       parsed = { ok: false, error: text.slice(0, 500), code: 'upstream_failed' };
     }
   }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed, retryAfter: res.headers.get('retry-after') };
 }
 
 /** GET on a family path with a query (the resources). */

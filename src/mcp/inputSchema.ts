@@ -3,8 +3,8 @@
  * parameters, then the query's fields, then the body's — each taken from the same superstruct
  * structs that validate the REST request and feed the OpenAPI document (toJsonSchema).
  */
-import { toJsonSchema, type JsonSchema } from '../http/schema.js';
-import type { RouteDef } from '../http/route.js';
+import { toJsonSchema, type JsonSchema } from '../door/schema.js';
+import type { AnyRoute } from '../door/route.js';
 import type { ToolSpec } from './tools.js';
 
 export type Place = 'path' | 'query' | 'body';
@@ -45,7 +45,7 @@ function objectParts(schema: JsonSchema): {
   };
 }
 
-export function toolShape(tool: ToolSpec, def: RouteDef): ToolShape {
+export function toolShape(tool: ToolSpec, def: AnyRoute): ToolShape {
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
   const places = new Map<string, Place>();

@@ -30,7 +30,15 @@ export interface McpRequestContext {
   target: RestTarget;
   now: () => Date;
   version: string;
+  /**
+   * A tool call REST answered as a write the store could not make, or a family whose owner
+   * cannot be reached (507, 503): the door answers the message with that status.
+   */
+  onUnavailable?: (status: number, retryAfter: string | null) => void;
 }
+
+/** REST statuses of a write that may work when tried again (the store, the cluster). */
+const RETRYABLE = new Set([503, 507]);
 
 export function buildMcpServer(c: McpRequestContext): Server {
   const server = new Server(
@@ -65,6 +73,7 @@ export function buildMcpServer(c: McpRequestContext): Server {
       tool.shape,
       request.params.arguments ?? {},
     );
+    if (RETRYABLE.has(answer.status)) c.onUnavailable?.(answer.status, answer.retryAfter ?? null);
     return toolResult(answer);
   });
 

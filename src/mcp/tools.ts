@@ -3,7 +3,7 @@
  * by method and path, with a description written for a model. A tool never has logic of its own;
  * the route's validation, scope, actor and change log decide everything (see dispatch.ts).
  */
-import type { Method } from '../http/route.js';
+import type { Method } from '../door/route.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

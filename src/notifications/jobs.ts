@@ -7,7 +7,7 @@
  *   3. only then hands the record's pending deliveries to the notifier. A crash between 2 and 3
  *      leaves them pending with their `notify.send` job, which the scheduler runs at start.
  */
-import type { Store } from '../store/store.js';
+import type { Directory } from '../store/ports.js';
 import type { Config } from '../config.js';
 import type { Egress } from '../integrations/egress.js';
 import { SCHEDULER_CALLER } from '../domain/shared/agenda.js';
@@ -39,7 +39,7 @@ import type { Notifier } from './sender.js';
 import { weatherFor } from './weather.js';
 
 export interface NotificationJobDeps {
-  store: Store;
+  store: Pick<Directory, 'getFamily'>;
   config: Config;
   egress: Egress;
   notifier: Notifier;

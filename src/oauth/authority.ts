@@ -15,7 +15,7 @@
  * The records' shapes are in records.ts; listing and revoking grants in the store, in grantStore.ts.
  */
 import type { FamilyRegistry } from '../family/registry.js';
-import type { Store } from '../store/store.js';
+import type { Directory, OAuthCredentials } from '../store/ports.js';
 import type { ApiKeyRecord, OAuthWrite } from '../store/types.js';
 import type { Caller } from '../domain/shared/state.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
@@ -40,7 +40,7 @@ import {
 import { listGrants, revokeGrantInStore } from './grantStore.js';
 
 export interface AuthorityDeps {
-  store: Store;
+  store: OAuthCredentials & Pick<Directory, 'getFamily' | 'getKey'>;
   registry: FamilyRegistry;
   now: () => Date;
   newId: IdGenerator;
@@ -364,7 +364,7 @@ export class OAuthAuthority {
   /**
    * Activates the family's actor before anything is written: on a cluster node whose family
    * another node owns, this throws (OwnedElsewhere) while nothing is spent yet, and the request
-   * moves to the owner whole (src/cluster/door.ts) — where the grant's log entry is written.
+   * moves to the owner whole (src/cluster/front.ts) — where the grant's log entry is written.
    */
   private async familyHere(familyId: string | undefined): Promise<void> {
     const family = familyId ? this.d.store.getFamily(familyId) : undefined;

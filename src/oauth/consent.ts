@@ -4,7 +4,7 @@
  * as the plan page: inline CSS, no scripts, no outside assets, every value escaped, readable
  * on a phone; the form posts back to the same address (relative, so a path prefix holds).
  */
-import { escapeHtml as e } from '../public/planPage.js';
+import { escapeHtml as e } from '../door/html.js';
 import type { OAuthScope } from '../domain/oauth/grants.js';
 import { formActionSource } from './credentials.js';
 

@@ -2,13 +2,16 @@
  * A family's grants as the store holds them: the listing and the revocation that need no
  * authorization server, so the CLI (which has no daemon) shares them with it.
  */
-import type { Store } from '../store/store.js';
+import type { OAuthCredentials } from '../store/ports.js';
 import type { OAuthWrite } from '../store/types.js';
 import type { OAuthGrant } from '../domain/oauth/grants.js';
 import type { TokenRecord } from './records.js';
 
 /** A family's grants, oldest first (also for the CLI, which has no daemon). */
-export function listGrants(store: Store, familyId: string): OAuthGrant[] {
+export function listGrants(
+  store: Pick<OAuthCredentials, 'listOAuth'>,
+  familyId: string,
+): OAuthGrant[] {
   return store
     .listOAuth<OAuthGrant>('grant')
     .filter((g) => g.familyId === familyId)
@@ -17,7 +20,7 @@ export function listGrants(store: Store, familyId: string): OAuthGrant[] {
 
 /** Marks a grant revoked and drops its tokens in one transaction (the CLI's path too). */
 export async function revokeGrantInStore(
-  store: Store,
+  store: Pick<OAuthCredentials, 'listOAuth' | 'transactOAuth'>,
   grantId: string,
   now: Date,
 ): Promise<{ grant: OAuthGrant; already: boolean } | undefined> {

@@ -6,7 +6,7 @@
  * - the documents are answered at the daemon's root paths and, when publicUrl has a path
  *   (`https://example.org/household`), also at the RFC's "inserted" paths
  *   (`/.well-known/oauth-authorization-server/household`): a proxy that strips the prefix
- *   serves the first, a proxy that forwards the host's `/.well-known/` as is serves the second.
+ *   serves the first, a proxy that passes the host's `/.well-known/` on as is serves the second.
  */
 import { OAUTH_SCOPES } from '../domain/oauth/grants.js';
 

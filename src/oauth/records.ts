@@ -2,6 +2,7 @@
  * The OAuth records kept in the store's OAuth space (clients, codes, tokens), their lifetimes,
  * the token endpoint's answer and the failure it is made of (docs/oauth.md).
  */
+import { DoorError } from '../door/errors.js';
 import type { ApiKeyRecord, FamilyInfo } from '../store/types.js';
 import type { OAuthGrant, OAuthScope } from '../domain/oauth/grants.js';
 
@@ -59,14 +60,17 @@ export interface TokenAnswer {
   scope: string;
 }
 
-/** An OAuth failure as RFC 6749 §5.2 names it; the endpoint turns it into a 400 or 401. */
-export class OAuthFailure extends Error {
+/**
+ * An OAuth failure as RFC 6749 §5.2 names it: a 400 (`invalid`) or 401 (`unauthorized`) of
+ * the error table, written by the OAuth door with its own `error` code.
+ */
+export class OAuthFailure extends DoorError {
   constructor(
     readonly error: string,
     message: string,
-    readonly status = 400,
+    status: 400 | 401 = 400,
   ) {
-    super(message);
+    super(status === 401 ? 'unauthorized' : 'invalid', message);
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '../family/secrets.js';
-import type { Store } from '../store/store.js';
+import type { OAuthCredentials } from '../store/ports.js';
 import { makeClientSecret, parseScopes, redirectUriProblem } from './credentials.js';
 import type { OAuthAuthority } from './authority.js';
 import type { OAuthClient } from './records.js';
@@ -45,16 +45,25 @@ const fail = (error: string, description: string, status = 400): RegistrationErr
   error_description: description,
 });
 
-/** Registers a client from its metadata; answers the RFC 7591 response or an error. */
-export async function registerClient(
-  d: { store: Store; authority: OAuthAuthority; limiter: RegistrationLimiter; now: () => Date },
-  body: unknown,
-  bucket: string,
-): Promise<{ status: 201; body: Record<string, unknown> } | RegistrationError> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return fail('invalid_client_metadata', 'The body must be a JSON object of client metadata');
-  const m = body as Record<string, unknown>;
-  const uris = m.redirect_uris;
+type RegistrationDeps = {
+  store: Pick<OAuthCredentials, 'listOAuth' | 'transactOAuth'>;
+  authority: OAuthAuthority;
+  limiter: RegistrationLimiter;
+  now: () => Date;
+};
+
+/** Client metadata as checked: what a registration stores and answers. */
+interface Metadata {
+  uris: string[];
+  method: 'none' | 'client_secret_basic' | 'client_secret_post';
+  grantTypes: unknown[];
+  responseTypes: unknown[];
+  scope?: string;
+  name: string;
+}
+
+/** The redirect URIs: 1 to MAX_REDIRECT_URIS of them, each one a client may register. */
+function redirectUris(uris: unknown): string[] | RegistrationError {
   if (
     !Array.isArray(uris) ||
     uris.length === 0 ||
@@ -70,6 +79,16 @@ export async function registerClient(
     const problem = redirectUriProblem(u);
     if (problem) return fail('invalid_redirect_uri', `redirect_uris[${i}] ${problem}`);
   }
+  return uris as string[];
+}
+
+/** RFC 7591 metadata, checked field by field; the first problem is the error. */
+function metadataOf(body: unknown): Metadata | RegistrationError {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return fail('invalid_client_metadata', 'The body must be a JSON object of client metadata');
+  const m = body as Record<string, unknown>;
+  const uris = redirectUris(m.redirect_uris);
+  if (!Array.isArray(uris)) return uris;
   const method = m.token_endpoint_auth_method ?? 'client_secret_basic';
   if (method !== 'none' && method !== 'client_secret_basic' && method !== 'client_secret_post') {
     return fail(
@@ -99,9 +118,25 @@ export async function registerClient(
   }
   const rawName = typeof m.client_name === 'string' ? m.client_name.trim() : '';
   const name = rawName ? [...rawName].slice(0, 100).join('') : 'An assistant';
+  return {
+    uris,
+    method,
+    grantTypes,
+    responseTypes,
+    ...(typeof m.scope === 'string' ? { scope: m.scope } : {}),
+    name,
+  };
+}
 
-  // Bounds last, so a malformed request does not spend the address's allowance.
-  const addressHash = createHash('sha256').update(bucket).digest('hex');
+/**
+ * The address's bounds, checked last so a malformed request does not spend its allowance: its
+ * unused registrations, and registrations an hour. Null when within them.
+ */
+function overBounds(
+  d: RegistrationDeps,
+  addressHash: string,
+  bucket: string,
+): RegistrationError | null {
   const unused = d.store
     .listOAuth<OAuthClient>('client')
     .filter(
@@ -115,13 +150,27 @@ export async function registerClient(
     );
   if (!d.limiter.take(bucket))
     return fail('rate_limited', `At most ${PER_HOUR} registrations an hour from one address`, 429);
+  return null;
+}
 
+/** Registers a client from its metadata; answers the RFC 7591 response or an error. */
+export async function registerClient(
+  d: RegistrationDeps,
+  body: unknown,
+  bucket: string,
+): Promise<{ status: 201; body: Record<string, unknown> } | RegistrationError> {
+  const meta = metadataOf(body);
+  if ('error' in meta) return meta;
+  const addressHash = createHash('sha256').update(bucket).digest('hex');
+  const refused = overBounds(d, addressHash, bucket);
+  if (refused) return refused;
+  const { uris, method, name } = meta;
   const secret = method === 'none' ? null : makeClientSecret();
   const now = d.now();
   const client: OAuthClient = {
     id: `mcp_${randomBase62(24)}`,
     name,
-    redirectUris: uris as string[],
+    redirectUris: uris,
     authMethod: method,
     secretHash: secret?.secretHash ?? null,
     createdAt: now.toISOString(),
@@ -141,9 +190,9 @@ export async function registerClient(
       client_name: name,
       redirect_uris: client.redirectUris,
       token_endpoint_auth_method: method,
-      grant_types: grantTypes,
-      response_types: responseTypes,
-      ...(typeof m.scope === 'string' ? { scope: m.scope } : {}),
+      grant_types: meta.grantTypes,
+      response_types: meta.responseTypes,
+      ...(meta.scope !== undefined ? { scope: meta.scope } : {}),
     },
   };
 }

@@ -1,33 +1,56 @@
 /**
- * Reading an OAuth request (docs/oauth.md): its body (a form or JSON, bounded), the client it
- * authenticates as, and the error answers of the door — OAuth's JSON ones and the consent
- * page's HTML problem page.
+ * Reading an OAuth request (docs/oauth.md): its body (a form or JSON, through the door core's
+ * bounded reader), the client it authenticates as, and the door's form of the error table's
+ * answers — OAuth's JSON ones (RFC 6749 §5.2) and the consent page's HTML problem page.
  */
 import type Koa from 'koa';
+import { readText } from '../door/body.js';
+import { basicCredentials } from '../door/credentials.js';
+import { DoorError, type ErrorAnswer } from '../door/errors.js';
 import type { OAuthAuthority } from './authority.js';
 import { OAuthFailure, type OAuthClient } from './records.js';
 import { consentHeaders, renderProblem } from './consent.js';
 import { clientSecretHash, parseScopes, sameHash, validChallenge } from './credentials.js';
 import type { OAuthScope } from '../domain/oauth/grants.js';
+import { OAUTH_PATHS } from './metadata.js';
 
 const BODY_LIMIT = 16 * 1024;
 
-export function oauthError(
-  ctx: Koa.Context,
-  status: number,
-  error: string,
-  description: string,
-): void {
-  ctx.status = status;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error, error_description: description };
+/** OAuth's error code for an answer of the table that is not one of OAuth's own failures. */
+function oauthCode(answer: ErrorAnswer, path: string): string {
+  if (answer.kind === 'rate_limited') return 'rate_limited';
+  if (answer.status >= 500)
+    return answer.status === 500 ? 'server_error' : 'temporarily_unavailable';
+  const metadata = answer.kind === 'invalid' || answer.kind === 'unsupported_media_type';
+  return metadata && path === OAUTH_PATHS.register ? 'invalid_client_metadata' : 'invalid_request';
 }
 
-export function problem(ctx: Koa.Context, message: string, status = 400): void {
-  ctx.status = status;
-  ctx.set(consentHeaders(null));
-  ctx.type = 'text/html';
-  ctx.body = renderProblem(message);
+/**
+ * Writes an answer of the table as the OAuth door does: on the consent page (a person's
+ * browser) an HTML page, else OAuth's JSON `{error, error_description}`, never cached.
+ */
+export function renderOAuth(answer: ErrorAnswer, ctx: Koa.Context): void {
+  ctx.status = answer.status;
+  ctx.set(answer.headers);
+  if (ctx.path === OAUTH_PATHS.authorize) {
+    ctx.set(consentHeaders(null));
+    ctx.type = 'text/html';
+    ctx.body = renderProblem(answer.message);
+    return;
+  }
+  ctx.set('Cache-Control', 'no-store');
+  const cause = answer.cause;
+  if (cause instanceof OAuthFailure && answer.kind === 'unauthorized' && ctx.get('authorization'))
+    ctx.set('WWW-Authenticate', 'Basic realm="household-organizer"');
+  ctx.body = {
+    error: cause instanceof OAuthFailure ? cause.error : oauthCode(answer, ctx.path),
+    error_description: answer.message,
+  };
+}
+
+/** A problem the consent page shows its person (400): the client cannot be trusted with it. */
+export function problem(message: string): DoorError {
+  return new DoorError('invalid', message);
 }
 
 /**
@@ -42,15 +65,14 @@ export function authenticateClient(
 ): OAuthClient {
   let id = form.client_id;
   let secret = form.client_secret;
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(ctx.get('authorization'));
+  const basic = basicCredentials(ctx.get('authorization'));
   if (basic) {
-    const text = Buffer.from(basic[1], 'base64').toString('utf8');
-    const colon = text.indexOf(':');
-    if (colon < 0)
+    if (!basic.user)
       throw new OAuthFailure('invalid_client', 'The Basic credentials are malformed', 401);
     try {
-      id = decodeURIComponent(text.slice(0, colon).replace(/\+/g, ' '));
-      secret = decodeURIComponent(text.slice(colon + 1).replace(/\+/g, ' '));
+      // RFC 6749 §2.3.1: the client id and secret are form-encoded before Basic encodes them.
+      id = decodeURIComponent(basic.user.replace(/\+/g, ' '));
+      secret = decodeURIComponent(basic.password.replace(/\+/g, ' '));
     } catch {
       throw new OAuthFailure('invalid_client', 'The Basic credentials are malformed', 401);
     }
@@ -87,47 +109,26 @@ export function authenticateClient(
 
 /**
  * The body of a POST: a form (`application/x-www-form-urlencoded`, each parameter at most
- * once) or JSON, at most BODY_LIMIT bytes. Answers null after writing the error itself.
+ * once) or JSON, at most BODY_LIMIT bytes, read by the door core's body reader.
  */
 export async function readBody(
   ctx: Koa.Context,
   kind: 'form' | 'json',
-): Promise<Record<string, string> | null> {
+): Promise<Record<string, string>> {
   const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
   const wanted = kind === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
-  if (type !== wanted) {
-    oauthError(
-      ctx,
-      415,
-      kind === 'form' ? 'invalid_request' : 'invalid_client_metadata',
-      `The body must be ${wanted}`,
-    );
-    return null;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > BODY_LIMIT) {
-      oauthError(ctx, 413, 'invalid_request', `The body is larger than ${BODY_LIMIT} bytes`);
-      return null;
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  if (type !== wanted) throw new DoorError('unsupported_media_type', `The body must be ${wanted}`);
+  const text = await readText(ctx, { limitBytes: BODY_LIMIT, compressed: false });
   if (kind === 'json') {
     try {
       return JSON.parse(text) as Record<string, string>;
     } catch {
-      oauthError(ctx, 400, 'invalid_client_metadata', 'The body is not valid JSON');
-      return null;
+      throw new DoorError('invalid', 'The body is not valid JSON');
     }
   }
   const read = queryParams(text);
-  if ('twice' in read) {
-    oauthError(ctx, 400, 'invalid_request', `The parameter ${read.twice} is given twice`);
-    return null;
-  }
+  if ('twice' in read)
+    throw new OAuthFailure('invalid_request', `The parameter ${read.twice} is given twice`);
   return read.params;
 }
 

@@ -2,14 +2,14 @@
  * What a household page handler is given and answers (door.ts routes and renders them).
  */
 import type Koa from 'koa';
-import type { Services } from '../http/route.js';
+import type { CoreServices } from '../door/route.js';
 import type { HouseholdAccess } from '../family/access.js';
 import type { ApiKeyRecord } from '../store/types.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import type { Form } from './forms.js';
 
 export interface PagesDeps {
-  services: Services;
+  services: CoreServices;
   access: HouseholdAccess;
   /** The daemon's own listening address: the pages act through its REST API. */
   baseUrl: () => string;

@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
+import type { DoorMiddleware } from '../door/state.js';
 import { PageError } from './errors.js';
 import {
   checkCsrf,
@@ -25,7 +26,7 @@ import type { PageAnswer, PageRequest, PageRoute, PagesDeps, Session } from './c
 import { errorBox, page } from './html.js';
 import { SESSION_DAYS } from '../family/access.js';
 
-export function pagesDoor(deps: PagesDeps, routes: readonly PageRoute[]): Koa.Middleware {
+export function pagesHandler(deps: PagesDeps, routes: readonly PageRoute[]): DoorMiddleware {
   return async (ctx, next): Promise<void> => {
     const matched = match(routes, ctx);
     if (!matched) {
@@ -48,14 +49,14 @@ export function pagesDoor(deps: PagesDeps, routes: readonly PageRoute[]): Koa.Mi
       const limited = deps.services.limits.address(ctx.ip).limited;
       if (limited) throw new PageError(429, limited.message, limited.retryAfter);
       r.session = await sessionOf(r);
-      if (route.signedIn && !r.session) return answer(ctx, { redirect: '/signin' });
+      if (route.signedIn && !r.session) return writeAnswer(ctx, { redirect: '/signin' });
       if (route.method === 'POST') {
         r.form = await readForm(ctx);
         checkCsrf(r.form, route.signedIn ? r.session?.csrf : cookie(ctx, FORM_COOKIE));
       }
-      answer(ctx, await route.handle(r));
+      writeAnswer(ctx, await route.handle(r));
     } catch (err) {
-      answer(ctx, problem(r, err));
+      writeAnswer(ctx, problem(r, err));
     }
   };
 }
@@ -95,7 +96,9 @@ function match(
 async function sessionOf(r: PageRequest): Promise<Session | null> {
   const value = cookie(r.koa, SESSION_COOKIE);
   if (!value) return null;
-  const key = await r.deps.access.session(value, r.now);
+  // The core's credential check (its key cache), then the session's end on the daemon's clock.
+  const caller = r.deps.services.credentials.resolve({ kind: 'session', text: value });
+  const key = caller ? await r.deps.access.session(value, r.now) : null;
   const family = key ? r.deps.access.family(key.familyId) : undefined;
   if (!key || !family) {
     // Expired or revoked: the browser forgets it.
@@ -130,7 +133,8 @@ function titleOf(status: number): string {
   return 'That did not work';
 }
 
-function answer(ctx: Koa.Context, a: PageAnswer): void {
+/** Writes a page's answer with the headers every page carries. */
+export function writeAnswer(ctx: Koa.Context, a: PageAnswer): void {
   ctx.set({
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',

@@ -3,7 +3,7 @@
  * and dark by the system's choice, phone-sized first), no outside assets, every value escaped.
  * Forms post back to this daemon and carry their CSRF token (forms.ts).
  */
-import { escapeHtml as e } from '../public/planPage.js';
+import { escapeHtml as e } from '../door/html.js';
 
 export { e };
 

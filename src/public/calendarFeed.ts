@@ -6,11 +6,11 @@
 import { NotFound } from '../domain/shared/errors.js';
 import { renderShare, shareByTokenHash } from '../domain/calendar/shares.js';
 import { calendarShareToken } from '../family/shareTokens.js';
-import { defineRoutes, withStatus } from '../http/route.js';
+import { route, defineRoutes, withStatus } from './route.js';
 import { readShared } from './shared.js';
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/share/calendar/:file',
     family: false,
@@ -33,5 +33,5 @@ export default defineRoutes([
       if (body === null) throw gone();
       return withStatus(200, body, { 'cache-control': 'no-cache', 'x-robots-tag': 'noindex' });
     },
-  },
+  }),
 ]);

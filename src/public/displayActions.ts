@@ -23,17 +23,17 @@ import type { Caller } from '../domain/shared/state.js';
 import { displayByTokenHash } from '../domain/displays/displays.js';
 import { decideDisplayAction, type DisplayAction } from '../domain/displays/actions.js';
 import { displayToken } from '../family/shareTokens.js';
-import { HttpError } from '../http/errors.js';
-import { keptAnswer, keptUnder, repeatOf } from '../http/middleware/idempotency.js';
-import { countToken } from '../http/middleware/rateLimit.js';
-import { defineRoutes, withStatus } from '../http/route.js';
+import { rateLimited } from '../door/errors.js';
+import { keptAnswer, keptUnder, repeatOf } from '../door/idempotency.js';
+import { countToken } from '../door/limits.js';
+import { route, defineRoutes, withStatus } from './route.js';
 import {
   DISPLAY_ACTION_RESPONSE,
   DisplayActionBody,
 } from '../http/routes/displays.actions.schema.js';
 
 export default defineRoutes([
-  {
+  route({
     method: 'post',
     path: '/display/:displayToken/actions',
     family: false,
@@ -69,12 +69,9 @@ export default defineRoutes([
       const bucket = `display:${display.id}`;
       const taken = services.display.limiter.take(bucket);
       if (taken.retryAfter !== null)
-        throw new HttpError(
-          429,
-          'rate_limited',
+        throw rateLimited(
           `Too many actions from this display; try again in ${taken.retryAfter} s`,
-          undefined,
-          { 'Retry-After': String(taken.retryAfter) },
+          taken.retryAfter,
         );
       // 4. A replay, or the intent to keep this answer.
       const opened = services.display.replays(koa, { keyId: bucket, secret: token }, idemKey);
@@ -83,7 +80,7 @@ export default defineRoutes([
           'Idempotent-Replayed': 'true',
         });
       // 5. The action, by the display (and for the person it answers for).
-      const action = body as DisplayAction;
+      const action: DisplayAction = body;
       const caller: Caller = {
         keyId: null,
         personId: 'personId' in action ? action.personId : null,
@@ -111,5 +108,5 @@ export default defineRoutes([
         opened.close();
       }
     },
-  },
+  }),
 ]);

@@ -11,13 +11,14 @@ import { displayContent, type DisplayContent } from '../domain/displays/view.js'
 import { addDays, todayIn } from '../domain/shared/time.js';
 import { displayToken } from '../family/shareTokens.js';
 import type Koa from 'koa';
-import { HttpError } from '../http/errors.js';
-import { countToken } from '../http/middleware/rateLimit.js';
-import { defineRoutes, withStatus, type Services } from '../http/route.js';
+import { DoorError } from '../door/errors.js';
+import { countToken } from '../door/limits.js';
+import { route, defineRoutes, withStatus, type PublicServices } from './route.js';
 import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.content.schema.js';
 import { DISPLAY_CSP, DISPLAY_CSS, DISPLAY_JS } from './displayClient.js';
 import { PER_DISPLAY } from './displayStream.js';
-import { escapeHtml, HEADERS as PLAN_HEADERS } from './planPage.js';
+import { HEADERS as PLAN_HEADERS } from './planPage.js';
+import { escapeHtml } from '../door/html.js';
 
 const HEADERS = { ...PLAN_HEADERS, 'content-security-policy': DISPLAY_CSP };
 
@@ -31,7 +32,7 @@ interface Found {
 }
 
 /** The display a presented token names, with a way to compute its content now; null if none. */
-async function resolve(services: Services, token: string): Promise<Found | null> {
+async function resolve(services: PublicServices, token: string): Promise<Found | null> {
   const hash = displayToken.hashOf(token);
   if (!hash) return null;
   const actor = await services.registry.byShareToken(hash);
@@ -62,7 +63,7 @@ async function resolve(services: Services, token: string): Promise<Found | null>
  * (`rateLimit.perMinute`, docs/api.md) besides the address's, so a leaked link is limited
  * whatever the addresses it is used from.
  */
-function countDisplay(koa: Koa.Context, services: Services, found: Found): void {
+function countDisplay(koa: Koa.Context, services: PublicServices, found: Found): void {
   countToken(koa, services.limits, { kind: 'display', displayId: found.displayId });
 }
 
@@ -101,7 +102,7 @@ const NOT_FOUND_PAGE = `<!doctype html>
 `;
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/display/:displayToken',
     family: false,
@@ -144,8 +145,8 @@ export default defineRoutes([
       }
       return withStatus(200, wantsJson ? content : page(content), HEADERS);
     },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/display/:displayToken/events',
     family: false,
@@ -166,12 +167,10 @@ export default defineRoutes([
       const first = found ? await found.content(WEATHER_WAIT_MS) : null;
       if (!found || !first) throw new NotFound('No family display at this address');
       if (!services.display.streams.accepts(found.displayId)) {
-        throw new HttpError(
-          503,
+        throw new DoorError(
           'unavailable',
           'Too many screens follow this display link right now (or the daemon is stopping)',
-          undefined,
-          { 'Retry-After': '10' },
+          { headers: { 'Retry-After': '10' } },
         );
       }
       services.display.streams.start(koa.req, koa.res, found.family, found.displayId, first, () =>
@@ -180,5 +179,5 @@ export default defineRoutes([
       koa.respond = false;
       return withStatus(200, undefined);
     },
-  },
+  }),
 ]);

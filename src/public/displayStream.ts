@@ -9,8 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import type { DisplayContent } from '../domain/displays/view.js';
-import type { FollowedLog } from '../stream/log.js';
-import { SSE_HEADERS } from '../stream/hub.js';
+import type { FollowedLog } from '../family/followedLog.js';
+import { SSE_HEADERS } from '../door/sse.js';
 
 /** The content now, or null when the display is gone. */
 export type ContentSource = () => Promise<DisplayContent | null>;

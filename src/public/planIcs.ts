@@ -4,7 +4,7 @@
  * what the page shows and nothing more (src/domain/plans/ics.ts says what that is).
  */ import { NotFound } from '../domain/shared/errors.js';
 import { renderPlanIcs } from '../domain/plans/ics.js';
-import { defineRoutes, withStatus } from '../http/route.js';
+import { route, defineRoutes, withStatus } from './route.js';
 import { HEADERS } from './planPage.js';
 import { readSharedPlan } from './shared.js';
 
@@ -20,7 +20,7 @@ function fileName(title: string): string {
 }
 
 export default defineRoutes([
-  {
+  route({
     // Before /p/:token, which would otherwise take "<token>.ics" as its token.
     method: 'get',
     path: '/p/:token.ics',
@@ -45,5 +45,5 @@ export default defineRoutes([
         'content-disposition': `attachment; filename="${found.name}"`,
       });
     },
-  },
+  }),
 ]);

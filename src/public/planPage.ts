@@ -15,16 +15,10 @@
 import { NotFound } from '../domain/shared/errors.js';
 import type { Phase } from '../domain/plans/timing.js';
 import { publicPlan, type PublicPlan } from '../domain/plans/publicView.js';
-import { defineRoutes, withStatus } from '../http/route.js';
+import { route, defineRoutes, withStatus } from './route.js';
 import { PUBLIC_PLAN_SCHEMA } from '../http/routes/plans.schema.js';
 import { readSharedPlan } from './shared.js';
-
-export function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
+import { escapeHtml } from '../door/html.js';
 
 const CSS = `
 *{box-sizing:border-box}
@@ -158,7 +152,7 @@ export const HEADERS = {
 };
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/p/:token',
     family: false,
@@ -201,5 +195,5 @@ export default defineRoutes([
         HEADERS,
       );
     },
-  },
+  }),
 ]);

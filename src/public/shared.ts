@@ -10,13 +10,13 @@ import type { FamilyState } from '../domain/shared/state.js';
 import { planBySharedHash } from '../domain/plans/publicView.js';
 import type { PlanRecord } from '../domain/plans/types.js';
 import { planShareToken } from '../family/shareTokens.js';
-import type { Services } from '../http/route.js';
-import { countToken } from '../http/middleware/rateLimit.js';
+import type { PublicServices } from './route.js';
+import { countToken } from '../door/limits.js';
 import type Koa from 'koa';
 
 export async function readShared<T>(
   koa: Koa.Context,
-  services: Services,
+  services: PublicServices,
   hash: string,
   read: (state: FamilyState) => T | null,
 ): Promise<T | null> {
@@ -29,7 +29,7 @@ export async function readShared<T>(
 /** What `read` makes of the plan a plan-share token opens, or null (malformed, unknown, off). */
 export async function readSharedPlan<T>(
   koa: Koa.Context,
-  services: Services,
+  services: PublicServices,
   token: string,
   read: (state: FamilyState, plan: PlanRecord) => T,
 ): Promise<T | null> {

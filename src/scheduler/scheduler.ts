@@ -50,8 +50,8 @@ export interface SchedulerDeps {
   catchUpMinutes: number;
   handlers: JobHandlers;
   /**
-   * Where due jobs are found (default: the store's whole agenda). A cluster node passes only
-   * the jobs of the families it owns (src/cluster/daemon.ts): the others run on their owners.
+   * Where due jobs are found: the agenda of the families this process owns (the topology's;
+   * default: the store's whole agenda). The others run on their owners.
    */
   agenda?: Pick<AgendaReads, 'dueJobs' | 'earliestDue'>;
 }

@@ -5,7 +5,7 @@
  */
 import { Conflict, Invalid, NotFound } from '../domain/shared/errors.js';
 import { SCHEMA_VERSION } from './layout.js';
-import type { Store, WholeFamily } from './store.js';
+import type { WholeFamilies, WholeFamily } from './ports.js';
 import type { FamilyInfo } from './types.js';
 
 export const EXPORT_FORMAT = 'household-organizer/family-export';
@@ -21,7 +21,11 @@ export interface FamilyExport extends WholeFamily {
 }
 
 /** A consistent snapshot (read inside one transaction) of a family. */
-export function exportFamily(store: Store, slug: string, now: Date): FamilyExport {
+export function exportFamily(
+  store: Pick<WholeFamilies, 'snapshotFamily'>,
+  slug: string,
+  now: Date,
+): FamilyExport {
   const snap = store.snapshotFamily(slug);
   if (!snap) throw new NotFound(`no family with slug "${slug}"`);
   return {
@@ -62,7 +66,10 @@ export function readExport(data: unknown): WholeFamily {
 }
 
 /** Puts a whole family into the store; Conflict naming what clashes. */
-export async function putWhole(store: Store, doc: WholeFamily): Promise<FamilyInfo> {
+export async function putWhole(
+  store: Pick<WholeFamilies, 'putWholeFamily'>,
+  doc: WholeFamily,
+): Promise<FamilyInfo> {
   const family = doc.family;
   const outcome = await store.putWholeFamily(doc);
   if (outcome === 'slug') throw new Conflict(`a family with slug "${family.slug}" already exists`);
@@ -74,6 +81,9 @@ export async function putWhole(store: Store, doc: WholeFamily): Promise<FamilyIn
   return family;
 }
 
-export async function importFamily(store: Store, data: unknown): Promise<FamilyInfo> {
+export async function importFamily(
+  store: Pick<WholeFamilies, 'putWholeFamily'>,
+  data: unknown,
+): Promise<FamilyInfo> {
   return putWhole(store, readExport(data));
 }

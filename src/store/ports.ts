@@ -1,6 +1,7 @@
 /**
- * The seams of the store: what the rest of the daemon needs from it, one small interface per
- * concern, so that a second backend can stand behind the same calls. LMDB (src/store/lmdb/)
+ * The seams of the store (its ports): what the rest of the daemon needs from it, one small
+ * interface per concern, so that a second backend can stand behind the same calls and every
+ * module takes only the port it uses. LMDB (src/store/lmdb/)
  * is the one implementation today; `Store` (store.ts) composes its parts.
  *
  * Writes return promises that resolve once the write is durable, as a backend that replicates
@@ -9,6 +10,7 @@
  * them so by applying the replicated stream to a local copy and reading that copy; only the
  * commit waits for the network. docs/storage.md, "Seams", says which key each part owns.
  */
+import type { StoreWriteError } from './errors.js';
 import type { AgendaChange, AgendaJob, IndexChange, RecordChange } from '../domain/shared/state.js';
 import type {
   ApiKeyRecord,
@@ -164,7 +166,44 @@ export interface WholeFamilies {
  * Every write the store takes, in one place: what a cluster node routes through its replicated
  * log (src/cluster/) while the embedded store writes them to LMDB directly.
  */
+export { StoreWriteError } from './errors.js';
+
 export type StoreWrites = Pick<BatchCommits, 'commit'> &
   Pick<Directory, 'createFamily' | 'queueFamilyUpdate' | 'putKey'> &
   Pick<WholeFamilies, 'putWholeFamily'> &
   Pick<OAuthCredentials, 'transactOAuth'>;
+
+/** Whether the store can write, and its observers (health, logs, metrics). */
+export interface StoreHealth {
+  /** Whether writes are failing right now (a full disk), for /healthz and the log. */
+  readonly writeFailure: StoreWriteError | null;
+  onWriteHealth(listener: (state: 'failing' | 'recovered', error?: StoreWriteError) => void): void;
+  /** Observes each reopening of the store after a failed commit (the daemon logs it). */
+  onReopen(listener: (failed?: unknown) => void): void;
+  /** Adds an observer of group commits (metrics): their time, flush time and batch count. */
+  onCommit(listener: (durationMs: number, flushMs: number, batches: number) => void): void;
+}
+
+/** A consistent copy of the whole store (the embedded `backup`, scheduled backups). */
+export interface StoreCopies {
+  /** Writes the copy into `targetDir`; answers the copy's file. */
+  backup(targetDir: string): Promise<string>;
+}
+
+/**
+ * Every seam at once: what the daemon's composition holds and hands out port by port (the
+ * embedded LMDB store, or a cluster node's LMDB behind the replicated log).
+ */
+export interface HouseholdStore
+  extends
+    BatchCommits,
+    LogReads,
+    AgendaReads,
+    IdempotencyRecords,
+    Directory,
+    WholeFamilies,
+    OAuthCredentials,
+    StoreHealth,
+    StoreCopies {
+  close(): Promise<void>;
+}

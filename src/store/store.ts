@@ -15,18 +15,7 @@ import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
 import { guardCommitFailures } from './lmdb/commitFailures.js';
 import { sealOlderIdempotencyRecords } from './lmdb/sealIdempotency.js';
-import type {
-  AgendaReads,
-  BatchCommits,
-  CommitBatch,
-  Directory,
-  IdempotencyRecords,
-  LogReads,
-  OAuthCredentials,
-  StoreWrites,
-  WholeFamilies,
-  WholeFamily,
-} from './ports.js';
+import type { CommitBatch, Directory, HouseholdStore, StoreWrites, WholeFamily } from './ports.js';
 import type {
   ApiKeyRecord,
   ChangeRecord,
@@ -37,7 +26,8 @@ import type {
   QueuedFamilyUpdate,
   StoredAgendaJob,
 } from './types.js';
-import { LmdbEnv, StoreWriteError, type WriteHealthListener } from './lmdb/env.js';
+import { LmdbEnv, type WriteHealthListener } from './lmdb/env.js';
+import { StoreVersionError, StoreWriteError } from './errors.js';
 import { LmdbDirectory } from './lmdb/directory.js';
 import { LmdbCommits, type CommitListener } from './lmdb/commits.js';
 import { LmdbAgenda } from './lmdb/agenda.js';
@@ -45,10 +35,8 @@ import { LmdbIdempotency } from './lmdb/idempotency.js';
 import { LmdbWholeFamilies } from './lmdb/whole.js';
 import { LmdbOAuth } from './lmdb/oauth.js';
 
-export { StoreWriteError };
+export { StoreVersionError, StoreWriteError };
 export type { CommitBatch, CommitListener, StoreWrites, WholeFamily, WriteHealthListener };
-
-export class StoreVersionError extends Error {}
 
 export const STORE_FILE = 'household.mdb';
 
@@ -57,29 +45,17 @@ export interface StoreOptions {
   mapSizeBytes?: number;
 }
 
-export class Store
-  implements
-    BatchCommits,
-    LogReads,
-    AgendaReads,
-    IdempotencyRecords,
-    Directory,
-    WholeFamilies,
-    OAuthCredentials
-{
+/**
+ * The store on this machine's disk. A cluster node keeps one too, as the rebuilt state of the
+ * log, and works with it through `withWrites` (below): its reads, the log's writes.
+ */
+export class Store implements HouseholdStore {
   private readonly directory: LmdbDirectory;
   private readonly log: LmdbCommits;
   private readonly agenda: LmdbAgenda;
   private readonly idempotency: LmdbIdempotency;
   private readonly whole: LmdbWholeFamilies;
   private readonly oauth: LmdbOAuth;
-  /**
-   * The writes as this file's LMDB makes them. A cluster node (src/cluster/) applies what the
-   * replicated log says through these, and routes the daemon's own writes to the log instead
-   * (`replicateWith`).
-   */
-  readonly local: StoreWrites;
-  private writes: StoreWrites;
 
   private constructor(
     private readonly env: LmdbEnv,
@@ -96,23 +72,6 @@ export class Store
       log: this.log,
       agenda: this.agenda,
     });
-    this.local = {
-      commit: (familyId, batch, guard) => this.log.commit(familyId, batch, guard),
-      createFamily: (family, seed, firstKey) => this.directory.createFamily(family, seed, firstKey),
-      queueFamilyUpdate: (...args) => this.directory.queueFamilyUpdate(...args),
-      putKey: (key) => this.directory.putKey(key),
-      putWholeFamily: (doc) => this.whole.putWholeFamily(doc),
-      transactOAuth: (fn) => this.oauth.transactOAuth(fn),
-    };
-    this.writes = this.local;
-  }
-
-  /**
-   * Sends every write of this store through `writes` from now on (a cluster node: the replicated
-   * log first, this LMDB once the log acknowledged). Reads stay on this LMDB.
-   */
-  replicateWith(writes: StoreWrites): void {
-    this.writes = writes;
   }
 
   /**
@@ -199,12 +158,12 @@ export class Store
     return this.directory.listFamilies();
   }
   createFamily(family: FamilyInfo, seed: RecordChange[], firstKey?: ApiKeyRecord): Promise<void> {
-    return this.writes.createFamily(family, seed, firstKey);
+    return this.directory.createFamily(family, seed, firstKey);
   }
   queueFamilyUpdate(
     ...args: Parameters<Directory['queueFamilyUpdate']>
   ): Promise<QueuedFamilyUpdate | undefined> {
-    return this.writes.queueFamilyUpdate(...args);
+    return this.directory.queueFamilyUpdate(...args);
   }
   queuedFamilyUpdate(familyId: string): QueuedFamilyUpdate | undefined {
     return this.directory.queuedFamilyUpdate(familyId);
@@ -222,7 +181,7 @@ export class Store
     return this.directory.listKeys(familyId);
   }
   putKey(key: ApiKeyRecord): Promise<void> {
-    return this.writes.putKey(key);
+    return this.directory.putKey(key);
   }
   keysVersion(): number {
     return this.directory.keysVersion();
@@ -236,7 +195,7 @@ export class Store
 
   // ---- BatchCommits and LogReads --------------------------------------------------------
   commit(familyId: string, batch: CommitBatch, guard?: () => boolean): Promise<void> {
-    return this.writes.commit(familyId, batch, guard);
+    return this.log.commit(familyId, batch, guard);
   }
   lastSeq(familyId: string): number {
     return this.log.lastSeq(familyId);
@@ -284,7 +243,7 @@ export class Store
     return this.whole.snapshotFamily(slug);
   }
   putWholeFamily(doc: WholeFamily): Promise<'ok' | 'slug' | 'id' | 'key'> {
-    return this.writes.putWholeFamily(doc);
+    return this.whole.putWholeFamily(doc);
   }
 
   // ---- OAuthCredentials -----------------------------------------------------------------
@@ -300,7 +259,7 @@ export class Store
       result: R;
     },
   ): Promise<R> {
-    return this.writes.transactOAuth(fn);
+    return this.oauth.transactOAuth(fn);
   }
 
   // ---- whole-store operations ------------------------------------------------------------
@@ -319,4 +278,17 @@ export class Store
     await this.env.db.flushed;
     await this.env.db.close();
   }
+}
+
+/**
+ * The store with its writes sent through `writes` and its reads its own: a cluster node's
+ * (src/cluster/), whose every write goes to the replicated log first and reaches this LMDB once
+ * the log acknowledged it. Wired once, when the node starts; the LMDB store itself keeps
+ * writing directly (what the node's follower applies from the log).
+ */
+export function withWrites(store: Store, writes: StoreWrites): HouseholdStore {
+  // Reads (and the whole-store operations) are the store's own, through the prototype; the
+  // writes are the given ones.
+  const view = Object.create(store) as Store;
+  return Object.assign(view, writes);
 }

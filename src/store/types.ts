@@ -60,7 +60,7 @@ export interface OAuthWrite {
 /**
  * An idempotent request's kept answer, under `['idem', keyId, SHA-256 of the Idempotency-Key]`.
  * The fingerprint is an HMAC and the answer sealed (AES-256-GCM), both under keys derived from
- * the caller's API key secret and Idempotency-Key (src/http/middleware/replaySeal.ts): a copy
+ * the caller's API key secret and Idempotency-Key (src/door/replaySeal.ts): a copy
  * of the store can neither read the answer nor match it to a request.
  */
 export interface IdempotencyRecord {

@@ -1,6 +1,6 @@
 /**
  * The live change stream's fan-out (docs/api.md, "Live change stream"). One follower per
- * family with open streams waits on the log (log.ts) and renders each new record as an SSE
+ * family with open streams waits on the log (src/family/followedLog.ts) and renders each new record as an SSE
  * frame once; every reader that is caught up gets the same text. Nothing is buffered per
  * reader beyond its socket: a reader whose socket is full is set aside and, when it drains,
  * reads what it missed from the log itself — unless the family has moved more than
@@ -9,7 +9,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ChangeRecord } from '../store/types.js';
-import type { FollowedLog } from './log.js';
+import type { FollowedLog } from '../family/followedLog.js';
+import { SSE_HEADERS } from '../door/sse.js';
 
 export interface HubOptions {
   heartbeatMs: number;
@@ -35,13 +36,6 @@ export const FANOUT_INTERVAL_MS = 20;
 export function frameOf(r: ChangeRecord): string {
   return `id: ${r.seq}\nevent: ${r.type}\ndata: ${JSON.stringify(r)}\n\n`;
 }
-
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-store',
-  // Reverse proxies (nginx) must pass each event on at once rather than buffer the answer.
-  'x-accel-buffering': 'no',
-};
 
 export class Refused extends Error {
   constructor(

@@ -18,7 +18,7 @@
  */
 import type { Logger } from 'pino';
 import type { FamilyRegistry } from '../family/registry.js';
-import type { Store } from '../store/store.js';
+import type { Directory, LogReads } from '../store/ports.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
@@ -56,7 +56,7 @@ export interface DeliverySink {
 }
 
 export interface OutboxDeps {
-  store: Store;
+  store: Pick<LogReads, 'getRecord' | 'readLog'> & Pick<Directory, 'listFamilies'>;
   registry: FamilyRegistry;
   sink: DeliverySink;
   recorder: () => Recorder;
@@ -132,7 +132,7 @@ export class Outbox {
 
   /**
    * One family's part of `start`: also what a cluster node does when it takes a family over
-   * (src/cluster/daemon.ts), so deliveries resume from the replicated checkpoint with the same
+   * (src/cluster/topology.ts), so deliveries resume from the replicated checkpoint with the same
    * webhook-ids.
    */
   async resume(family: FamilyInfo): Promise<void> {

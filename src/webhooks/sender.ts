@@ -20,7 +20,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
-import type { Store } from '../store/store.js';
+import type { LogReads } from '../store/ports.js';
 import type { Egress } from '../integrations/egress.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
 import { deliverable, liveJob } from '../domain/webhooks/deliveries.js';
@@ -51,7 +51,7 @@ const STOP_GRACE_MS = 2_000;
 export const SPILL_AFTER_MS = 10_000;
 
 export interface SenderDeps {
-  store: Store;
+  store: Pick<LogReads, 'readLog'>;
   registry: FamilyRegistry;
   egress: Egress;
   config: Config;

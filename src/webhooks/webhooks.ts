@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
-import type { Store } from '../store/store.js';
+import type { Directory, LogReads } from '../store/ports.js';
 import type { Egress } from '../integrations/egress.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
@@ -24,7 +24,7 @@ import { sendAttempt } from './attempt.js';
 import { testPayload } from './payload.js';
 
 export interface WebhooksDeps {
-  store: Store;
+  store: Pick<LogReads, 'getRecord' | 'readLog'> & Pick<Directory, 'listFamilies'>;
   registry: FamilyRegistry;
   egress: Egress;
   config: Config;

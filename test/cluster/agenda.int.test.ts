@@ -15,6 +15,7 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { deepMerge, loadConfig, type Config, type DeepPartial } from '../../src/config.js';
+import type { ClusterTopology } from '../../src/cluster/topology.js';
 import { startDaemon, type Daemon } from '../../src/server.js';
 import { createFamily } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
@@ -103,9 +104,7 @@ describe('cluster: the agenda across a failover', function () {
    * gone, no timer of its own running, no HTTP answer — and its leases left to expire.
    */
   async function crash(n: Node): Promise<void> {
-    const cluster = n.daemon.cluster!;
-    cluster.node.stopRenewing();
-    await cluster.node.nc.close();
+    await (n.daemon.topology as ClusterTopology).runtime.halt();
     await n.daemon.scheduler.stop();
     n.daemon.server.closeAllConnections();
     await new Promise<void>((resolve) => n.daemon.server.close(() => resolve()));

@@ -3,8 +3,9 @@
  * loopback with no fixed port (nodes advertise `http://127.0.0.1:0`: the port they listen on).
  * Writes go through every node (the non-owners forward to the owner); the owner is SIGKILLed
  * mid-burst (every acknowledged write is present afterwards, none twice, the log gapless);
- * the owner is SIGSTOPped past its lease and woken (no write beside the new owner); a NATS
- * server is killed (writes go on). Clients retry 503s with the same Idempotency-Key, as a
+ * the owner is SIGSTOPped past its lease and woken (no write beside the new owner); CalDAV and
+ * MCP go through a non-owner (forwarded, answered as by the owner) and through a failover
+ * (503 with Retry-After in their own form, never 500); a NATS server is killed (writes go on). Clients retry 503s with the same Idempotency-Key, as a
  * household's app does.
  */
 import { expect } from 'chai';
@@ -283,6 +284,130 @@ describe('cluster: three daemons over three JetStream servers', function () {
     const owners: string[] = [];
     for (const n of live()) if ((await health(n)).ownedFamilies === 1) owners.push(n.name);
     expect(owners).to.have.length(1);
+  });
+
+  /** A CalDAV request with the family's key as Basic credentials. */
+  const dav = (via: Node, method: string, path: string, body?: string, extra = {}) =>
+    fetch(`${via.daemon.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Basic ${Buffer.from(`home:${key}`).toString('base64')}`,
+        ...extra,
+      },
+      ...(body !== undefined ? { body } : {}),
+      signal: AbortSignal.timeout(12_000),
+    });
+  const event = (uid: string, summary: string) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//test//EN',
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      'DTSTART:20261201T100000',
+      `SUMMARY:${summary}`,
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+  /** An MCP tool call with the family's key. */
+  const tool = (via: Node, name: string, args: Record<string, unknown>) =>
+    fetch(`${via.daemon.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': key,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      }),
+      signal: AbortSignal.timeout(12_000),
+    });
+
+  it('serves CalDAV and MCP through a node that does not own the family, as the owner does', async () => {
+    const theOwner = await owner();
+    const other = live().find((n) => n !== theOwner)!;
+    const put = await dav(
+      other,
+      'PUT',
+      '/dav/home/calendar/via-other.ics',
+      event('via-other', 'Via the other node'),
+      {
+        'content-type': 'text/calendar',
+      },
+    );
+    expect(put.status, await put.text()).to.equal(201);
+    const [here, there] = await Promise.all(
+      [other, theOwner].map((n) => dav(n, 'GET', '/dav/home/calendar/via-other.ics')),
+    );
+    expect([here.status, there.status]).to.deep.equal([200, 200]);
+    expect(here.headers.get('etag')).to.equal(there.headers.get('etag'));
+    expect(await here.text()).to.equal(await there.text());
+    const missing = await dav(other, 'GET', '/dav/home/nope/x.ics');
+    expect(missing.status).to.equal(404);
+    expect(await missing.text()).to.include('<d:error');
+
+    const made = await tool(other, 'create_entry', {
+      collectionKey: 'chores',
+      title: 'mcp via other',
+    });
+    expect(made.status).to.equal(200);
+    const result = ((await made.json()) as any).result;
+    expect(result.isError, JSON.stringify(result)).to.equal(undefined);
+    acked.set('mcp via other', result.structuredContent.entry.id as string);
+    await checkLog(acked);
+  });
+
+  it('answers CalDAV and MCP during a failover with 503 and Retry-After in their own form, never 500', async () => {
+    const paused = await owner();
+    const other = live().find((n) => n !== paused)!;
+    const answers: { door: string; status: number; retryAfter: string | null; text: string }[] = [];
+    paused.daemon.proc.kill('SIGSTOP');
+    try {
+      // Until the other node has taken the family: the forward to the paused owner times out
+      // (503), then the lease lapses and the other node serves the request itself.
+      for (const [door, send] of [
+        [
+          'caldav',
+          (i: number) =>
+            dav(
+              other,
+              'PUT',
+              `/dav/home/calendar/failover-${i}.ics`,
+              event(`failover-${i}`, 'During a failover'),
+              {
+                'content-type': 'text/calendar',
+              },
+            ),
+        ],
+        ['mcp', () => tool(other, 'list_entries', { collectionKey: 'chores' })],
+      ] as const) {
+        for (let i = 0; ; i++) {
+          const r = await send(i);
+          const text = await r.text();
+          answers.push({ door, status: r.status, retryAfter: r.headers.get('retry-after'), text });
+          if (r.status < 300) break;
+          expect(i, `${door} still refused: ${r.status} ${text}`).to.be.below(30);
+          await sleep(200);
+        }
+      }
+    } finally {
+      paused.daemon.proc.kill('SIGCONT');
+    }
+    for (const a of answers) {
+      expect([200, 201, 503], `${a.door}: ${a.status} ${a.text}`).to.include(a.status);
+      if (a.status !== 503) continue;
+      expect(a.retryAfter, a.door).to.match(/^\d+$/);
+      if (a.door === 'caldav') expect(a.text).to.include('<d:error');
+      else expect(JSON.parse(a.text).error.data.code).to.equal('unavailable');
+    }
+    // The paused owner's lease had not lapsed at the first try: that one was refused.
+    expect(answers[0].status, JSON.stringify(answers[0])).to.equal(503);
+    await checkLog(acked);
   });
 
   it('goes on taking writes when one NATS server of three is killed', async () => {

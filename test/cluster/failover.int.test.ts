@@ -19,6 +19,7 @@ import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { deepMerge, loadConfig, type Config, type DeepPartial } from '../../src/config.js';
+import type { ClusterTopology } from '../../src/cluster/topology.js';
 import { startDaemon, type Daemon } from '../../src/server.js';
 import { createFamily } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
@@ -39,6 +40,9 @@ interface Node {
   /** The node's JSON log lines. */
   log: string[];
 }
+
+/** A node's cluster membership, behind its topology. */
+const runtimeOf = (n: Node) => (n.daemon.topology as ClusterTopology).runtime;
 
 interface Answer {
   status: number;
@@ -128,9 +132,7 @@ describe('cluster: two nodes, one owner', function () {
 
   /** What a crash of `n` looks like to the others: no renewal, no NATS, no HTTP answer. */
   async function crash(n: Node): Promise<void> {
-    const cluster = n.daemon.cluster!;
-    cluster.node.stopRenewing();
-    await cluster.node.nc.close();
+    await runtimeOf(n).halt();
     await n.daemon.scheduler.stop();
     n.daemon.server.closeAllConnections();
     await new Promise<void>((resolve) => n.daemon.server.close(() => resolve()));
@@ -159,7 +161,7 @@ describe('cluster: two nodes, one owner', function () {
     expect((await a.api.get('/people')).status).to.equal(200);
     b = await startNode('b');
     b.api.key = apiKey;
-    expect(b.daemon.cluster!.owns(familyId)).to.equal(false);
+    expect(runtimeOf(b).owns(familyId)).to.equal(false);
   });
 
   after(async () => {
@@ -180,7 +182,7 @@ describe('cluster: two nodes, one owner', function () {
       for (let i = 0; i < PUBLIC_PER_MINUTE; i++) {
         expect((await guess('127.0.0.2', `bad-${i}`)).status, `bad key ${i}`).to.equal(401);
       }
-      expect(b!.daemon.cluster!.forwards.forwarded).to.be.at.least(PUBLIC_PER_MINUTE);
+      expect(runtimeOf(b!).forwards.forwarded).to.be.at.least(PUBLIC_PER_MINUTE);
       // The guessing client has spent its address's failures on the owner…
       const spent = await guess('127.0.0.2', 'bad-spent');
       expect(spent.status).to.equal(429);
@@ -217,9 +219,9 @@ describe('cluster: two nodes, one owner', function () {
       // A dies before the client reads its answer; B must not sweep the family up on its own,
       // so that the retry is what makes B take it (and B's copy is behind the log until then).
       await crash(a!);
-      const bc = b!.daemon.cluster!;
+      const bc = runtimeOf(b!);
       await bc.releaseAll();
-      bc.node.resumeRenewing();
+      bc.resumeRenewing();
       const until = Date.now() + 8_000;
       while ((await bc.ownerOf(familyId, true)) !== null) {
         if (Date.now() > until) throw new Error("A's lease did not expire");

@@ -14,7 +14,7 @@
  * where they overlap, gapless, every acknowledged write there exactly once with the id it was
  * acknowledged with, and no title there twice.
  *
- * About a minute by default; longer, or one seed again:
+ * About half a minute by default; longer, or one seed again:
  *   FAULT_SECONDS=600 FAULT_SEED=7 node test/run.mjs cluster/faults
  * The seed is printed at the start; the choices (nodes, faults, durations, families) follow
  * from it, the timing between processes does not.
@@ -37,7 +37,9 @@ import { JetStreamLog } from '../../src/cluster/log.js';
 import { Store } from '../../src/store/store.js';
 import type { ChangeRecord } from '../../src/store/types.js';
 
-const SECONDS = Number(process.env.FAULT_SECONDS ?? 60);
+// 25 s in the suite keeps CI near its budget and still brings several faults of each kind;
+// the recorded runs (docs/scaling.md) are 60 s, and a soak is as long as one likes.
+const SECONDS = Number(process.env.FAULT_SECONDS ?? 25);
 const SEED = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CLIENTS = 6;
 /** Attempts whose answer the client drops on purpose (it stops waiting after a moment). */

@@ -1,6 +1,6 @@
 /**
  * Forwarding between nodes over real HTTP on loopback: a "forwarder" (a small Koa app with
- * bufferBody + forwardTo, as a node that does not own the family) in front of an "owner" (a
+ * readRaw + forwardTo, as a node that does not own the family) in front of an "owner" (a
  * real daemon whose server first passes every request through acceptForwarded). What the
  * client gets through the forwarder is what the owner answers — bodies (JSON, gzip, CalDAV)
  * read again after the signature check, idempotency, request ids, a live stream record by
@@ -14,11 +14,11 @@ import Koa from 'koa';
 import { startTestServer, Client, type TestServer } from '../helpers/server.js';
 import { openSse } from '../helpers/sse.js';
 import { Dav, ics } from '../caldav/dav.js';
-import { errorMiddleware } from '../../src/http/middleware/errors.js';
-import { requestLog } from '../../src/http/middleware/requestLog.js';
-import { jsonBody } from '../../src/http/middleware/body.js';
+import { jsonErrors } from '../../src/door/jsonForm.js';
+import { requestLog } from '../../src/door/requestLog.js';
+import { jsonBody, readRaw, replayBody } from '../../src/door/body.js';
 import { createLogger } from '../../src/logger.js';
-import { acceptForwarded, bufferBody, forwardTo, replayBody } from '../../src/cluster/proxy.js';
+import { acceptForwarded, forwardTo } from '../../src/cluster/proxy.js';
 import {
   FORWARD_HEADERS,
   newNonce,
@@ -54,9 +54,9 @@ function forwarder(target: () => string, opts: { limit?: number; timeoutMs?: num
   const app = new Koa();
   app.silent = true;
   app.use(requestLog(createLogger('silent')));
-  app.use(errorMiddleware());
+  app.use(jsonErrors());
   app.use(async (ctx) => {
-    const body = await bufferBody(ctx, opts.limit ?? LIMIT);
+    const body = await readRaw(ctx, opts.limit ?? LIMIT);
     await forwardTo(
       ctx,
       { node: 'owner-node', url: target() },
@@ -89,7 +89,7 @@ describe('cluster: forwarding a request to the owner', function () {
     server.removeListener('request', daemonHandler);
     const gate = new Koa();
     gate.silent = true;
-    gate.use(errorMiddleware());
+    gate.use(jsonErrors());
     gate.use(
       acceptForwarded({ secret: SECRET, node: 'owner-node', now: Date.now, limitBytes: LIMIT }),
     );
@@ -500,9 +500,9 @@ describe('cluster: replaying a buffered body inside one Koa app', () => {
   it('lets the JSON body reader after it read the same bytes (gzip, chunked)', async () => {
     const app = new Koa();
     app.silent = true;
-    app.use(errorMiddleware());
+    app.use(jsonErrors());
     app.use(async (ctx, next) => {
-      replayBody(ctx, await bufferBody(ctx, LIMIT));
+      replayBody(ctx, await readRaw(ctx, LIMIT));
       await next();
     });
     app.use(jsonBody(LIMIT));

@@ -15,7 +15,8 @@ import type { ClusterConfig } from '../../src/config.js';
 import { ClusterNode } from '../../src/cluster/node.js';
 import { LOG_STREAM } from '../../src/cluster/connection.js';
 import { FencedError } from '../../src/cluster/log.js';
-import { CHECKPOINT, NotOwnerError } from '../../src/cluster/replicated.js';
+import { CHECKPOINT } from '../../src/cluster/replicated.js';
+import { OwnedElsewhere } from '../../src/family/ownership.js';
 import { tempDataDir } from '../helpers/server.js';
 import {
   hasNatsServer,
@@ -148,8 +149,8 @@ describe('cluster: the replicated log over three JetStream servers', function ()
       () => null,
       (e: unknown) => e,
     );
-    expect(refused).to.be.instanceOf(NotOwnerError);
-    expect((refused as NotOwnerError).owner).to.equal('a');
+    expect(refused).to.be.instanceOf(OwnedElsewhere);
+    expect((refused as OwnedElsewhere).owner?.node).to.equal('a');
     expect(seqs(b.store, 'fam_one')).to.deep.equal([]);
 
     a.stopRenewing();
@@ -164,7 +165,7 @@ describe('cluster: the replicated log over three JetStream servers', function ()
       () => null,
       (e: unknown) => e,
     );
-    expect(late).to.be.instanceOf(NotOwnerError);
+    expect(late).to.be.instanceOf(OwnedElsewhere);
     expect(seqs(stores[0], 'fam_one')).to.deep.equal([1, 2, 3, 4, 5]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * A full disk is survived by the real daemon process: on a 24 MiB tmpfs, filled to the last
- * block, writes answer 507 with Retry-After (again and again: a failed commit after a failed
- * commit), reads go on, /healthz says writes are failing, the process never exits, and once
+ * block, writes answer 507 with Retry-After through every door that writes (REST, CalDAV, an
+ * MCP tool call; again and again: a failed commit after a failed commit), reads go on, /healthz says writes are failing, the process never exits, and once
  * space returns writes work again without a restart and no acknowledged write is missing —
  * neither from the running daemon nor after a restart.
  *
@@ -25,6 +25,94 @@ function canRun(command: string, args: string[]): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Every other door that writes, on the full disk: CalDAV's PUT, MKCALENDAR and PROPPATCH and an
+ * MCP tool call each answer 507 with Retry-After in their own form (DAV:error naming
+ * DAV:sufficient-disk-space; a JSON-RPC result carrying REST's error), never 500. A small
+ * write can still fit in pages LMDB freed earlier, so each is sent until the disk refuses it,
+ * a large REST write before each try using up what is left: every answer meanwhile is a 2xx
+ * or a 507.
+ */
+async function otherDoors(url: string, key: string, pressure: () => Promise<unknown>) {
+  const auth = { authorization: `Basic ${Buffer.from(`home:${key}`).toString('base64')}` };
+  const xml = { ...auth, 'content-type': 'application/xml; charset=utf-8' };
+  const event = (i: number) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//test//EN',
+      'BEGIN:VEVENT',
+      `UID:full-${i}`,
+      'DTSTART:20261201T100000',
+      `DESCRIPTION:${'x'.repeat(20_000)}`,
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+  const writes: Record<string, (i: number) => Promise<Response>> = {
+    'CalDAV PUT': (i) =>
+      fetch(`${url}/dav/home/calendar/full-${i}.ics`, {
+        method: 'PUT',
+        headers: { ...auth, 'content-type': 'text/calendar' },
+        body: event(i),
+      }),
+    'CalDAV MKCALENDAR': (i) =>
+      fetch(`${url}/dav/home/full-${i}/`, {
+        method: 'MKCALENDAR',
+        headers: xml,
+        body: `<c:mkcalendar xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:set><d:prop><d:displayname>Full ${i}</d:displayname></d:prop></d:set></c:mkcalendar>`,
+      }),
+    'CalDAV PROPPATCH': (i) =>
+      fetch(`${url}/dav/home/calendar/`, {
+        method: 'PROPPATCH',
+        headers: xml,
+        body: `<d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Calendar ${i}</d:displayname></d:prop></d:set></d:propertyupdate>`,
+      }),
+    'MCP tool call': (i) =>
+      fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'x-api-key': key,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: {
+            name: 'create_entry',
+            arguments: {
+              collectionKey: 'groceries',
+              title: `mcp ${i}`,
+              data: { notes: 'y'.repeat(20_000) },
+            },
+          },
+        }),
+      }),
+  };
+  for (const [what, send] of Object.entries(writes)) {
+    let refused: { status: number; retryAfter: string | null; text: string } | undefined;
+    for (let i = 0; i < 20 && !refused; i++) {
+      await pressure();
+      const res = await send(i);
+      const text = await res.text();
+      expect(res.status < 300 || res.status === 507, `${what}: ${res.status} ${text}`).to.equal(
+        true,
+      );
+      if (res.status === 507)
+        refused = { status: res.status, retryAfter: res.headers.get('retry-after'), text };
+    }
+    expect(refused, `${what} was refused at least once`).to.not.equal(undefined);
+    expect(refused!.retryAfter, what).to.equal('60');
+    if (what.startsWith('CalDAV')) expect(refused!.text, what).to.include('sufficient-disk-space');
+    else
+      expect(JSON.parse(refused!.text).result.structuredContent.code).to.equal(
+        'insufficient_storage',
+      );
   }
 }
 
@@ -144,6 +232,7 @@ describe('the daemon on a full disk', function () {
     expect(refused!.headers.get('retry-after')).to.equal('60');
     const idem = await write('idempotent', big, { 'idempotency-key': 'disk-full-1' });
     expect(idem.status).to.equal(507);
+    await otherDoors(d.url, key, () => write('pressure', big));
     expect((await health.get('/healthz')).body.writes).to.equal('failing');
     expect((await api.get('/people')).status).to.equal(200);
     expect(d.proc.exitCode, d.output()).to.equal(null);

@@ -11,7 +11,7 @@ import { startDaemon, type Daemon } from '../../src/server.js';
 import { createFamily, createKey } from '../../src/family/admin.js';
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { createLogger } from '../../src/logger.js';
-import type { RouteDef } from '../../src/http/route.js';
+import type { AnyRoute } from '../../src/door/route.js';
 import type { Logger } from 'pino';
 import type { Egress } from '../../src/integrations/egress.js';
 import type { BootstrapHooks } from '../../src/bootstrap.js';
@@ -205,4 +205,4 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   };
 }
 
-export type { RouteDef };
+export type { AnyRoute };

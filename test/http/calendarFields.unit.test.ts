@@ -20,8 +20,8 @@ import {
   EVENT_SCHEMA,
   UpdateEventBody,
 } from '../../src/http/routes/calendar.schema.js';
-import { toJsonSchema, type JsonSchema } from '../../src/http/schema.js';
-import { validateInput } from '../../src/http/validate.js';
+import { toJsonSchema, type JsonSchema } from '../../src/door/schema.js';
+import { validateInput } from '../../src/door/validate.js';
 import { Invalid, type Issue } from '../../src/domain/shared/errors.js';
 
 const NAMES = Object.keys(EVENT_FIELDS) as EventFieldName[];

@@ -11,12 +11,12 @@ import { createEgress } from '../../src/integrations/egress.js';
 import { createWeather } from '../../src/integrations/weather.js';
 import { createWebSearch } from '../../src/integrations/webSearch.js';
 import { createWebPage } from '../../src/integrations/webPage.js';
-import { answerOf, type ErrorAnswer } from '../../src/http/errors.js';
+import { answerOf, type ErrorAnswer } from '../../src/door/errors.js';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../helpers/fakes/openMeteo.js';
 import { startFakeSearxng, type FakeSearxng } from '../helpers/fakes/searxng.js';
 import { startFakePages, type FakePages } from '../helpers/fakes/pages.js';
 
-/** The answer the API would give for the failure (src/http/errors.ts maps every error kind). */
+/** The answer the API would give for the failure (the door core's error table, src/door/errors.ts). */
 async function failure(p: Promise<unknown>): Promise<ErrorAnswer> {
   try {
     await p;

@@ -9,7 +9,11 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { startTestServer, tempDataDir, type TestServer } from '../helpers/server.js';
 import { spawnDaemon } from '../helpers/child.js';
-import { doorRoute } from '../../src/http/middleware/metrics.js';
+import { davRouteLabel } from '../../src/caldav/door.js';
+import { oauthRouteLabel } from '../../src/oauth/endpoints.js';
+
+/** The label a door gives a path it answers outside the router (CalDAV's or OAuth's). */
+const doorRoute = (path: string) => davRouteLabel(path) ?? oauthRouteLabel(path);
 
 /** The `route` labels of household_http_requests_total, with their request counts. */
 async function routes(url: string, headers: Record<string, string> = {}) {

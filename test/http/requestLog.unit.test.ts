@@ -3,7 +3,7 @@
  * code and stack, never the request body that parsers and HTTP clients attach to their errors.
  */
 import { expect } from 'chai';
-import { loggableError, loggablePath } from '../../src/http/middleware/requestLog.js';
+import { loggableError, loggablePath } from '../../src/door/requestLog.js';
 
 describe('loggableError', () => {
   it('keeps name, message, code and stack and drops every other property', () => {

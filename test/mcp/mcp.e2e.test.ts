@@ -13,7 +13,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../helpers/fakes/openMeteo.js';
 import { startFakeSearxng, type FakeSearxng } from '../helpers/fakes/searxng.js';
 import { startFakePages, type FakePages } from '../helpers/fakes/pages.js';
-import { toJsonSchema } from '../../src/http/schema.js';
+import { toJsonSchema } from '../../src/door/schema.js';
 import { CreateEntryBody } from '../../src/http/routes/entries.schema.js';
 import { ListEventsQuery } from '../../src/http/routes/calendar.schema.js';
 import { TOOLS } from '../../src/mcp/tools.js';
@@ -413,7 +413,10 @@ describe('MCP /mcp', () => {
         expect(r.headers.get('www-authenticate')).to.equal(
           Object.keys(headers).length ? `Bearer error="invalid_token", ${hint}` : `Bearer ${hint}`,
         );
-        expect(await r.json()).to.include({ ok: false, code: 'unauthorized' });
+        // The door's form: a JSON-RPC error (no id: the message was not read) under the status.
+        const body = (await r.json()) as any;
+        expect(body).to.include({ jsonrpc: '2.0', id: null });
+        expect(body.error.data.code).to.equal('unauthorized');
       }
       let failed: Error | undefined;
       try {
@@ -460,7 +463,7 @@ describe('MCP /mcp', () => {
       const r = await fetch(`${server.url}/mcp`, { headers: { 'x-api-key': server.apiKey } });
       expect(r.status).to.equal(405);
       expect(r.headers.get('allow')).to.equal('POST');
-      expect(await r.json()).to.include({ ok: false, code: 'method_not_allowed' });
+      expect(((await r.json()) as any).error.data.code).to.equal('method_not_allowed');
     });
 
     it('refuses a rebound Host or a foreign Origin (403) and accepts loopback names on any port', async () => {
@@ -493,7 +496,7 @@ describe('MCP /mcp', () => {
         });
       const evil = await raw('attacker.example:8080');
       expect(evil.status).to.equal(403);
-      expect(JSON.parse(evil.body)).to.include({ ok: false, code: 'forbidden' });
+      expect(JSON.parse(evil.body).error.data.code).to.equal('forbidden');
       for (const host of ['localhost:9999', '127.0.0.1', '[::1]:1234']) {
         const r = await raw(host);
         expect(r.status, host).to.equal(200);

@@ -396,7 +396,7 @@ describe('MCP OAuth: what must fail', () => {
       (
         await server.api.get('/trackers', {
           key: ok.body.access_token,
-          headers: { 'x-household-forwarded': 'ab'.repeat(32) },
+          headers: { 'x-household-inner-call': 'ab'.repeat(32) },
         })
       ).status,
     ).to.equal(401);

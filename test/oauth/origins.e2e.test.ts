@@ -151,7 +151,9 @@ describe('OAuth and /mcp at each of the daemon’s addresses (no publicUrl)', fu
     }
     const evil = await mcp('attacker.example', key, toolsList);
     expect(evil.status).to.equal(403);
-    expect(evil.json.error).to.match(/^The Host of this request does not name this server/);
+    // /mcp answers in its own form: a JSON-RPC error object (the message was not read).
+    expect(evil.json.error.data.code).to.equal('forbidden');
+    expect(evil.json.error.message).to.match(/^The Host of this request does not name this server/);
     const origin = await at(A, '/mcp', {
       method: 'POST',
       headers: {

@@ -1,10 +1,10 @@
 /**
  * What the domain refuses, by kind: the request is invalid (with the issues that say where), a
  * record is not found, the change conflicts with the state, or the caller may not do it. The
- * domain knows nothing of HTTP: src/http/errors.ts maps each kind to a status and a wire code,
- * and one Koa middleware writes the wire shape `{ok: false, error, code, issues?}` (docs/api.md).
- * Anything that is neither a DomainError nor one of the HTTP layer's or the integrations' own
- * errors is a bug: logged and answered as a generic 500.
+ * domain knows nothing of HTTP: the door core's one error table (src/door/errors.ts) gives each
+ * kind its status and wire code, and each door writes the answer in its own form (REST's
+ * `{ok: false, error, code, issues?}`, docs/api.md). Anything that is neither a DomainError nor
+ * one of the doors' or the integrations' own errors is a bug: logged and answered `internal`.
  */
 export type Path = (string | number)[];
 export interface Issue {

@@ -1,7 +1,7 @@
 /**
  * Every kind of agenda job and the data it carries, in one table: a job is a union keyed by
  * `kind`, so a decider that puts one and the handler that runs it agree on its data, and the
- * scheduler's handler table (src/scheduler/jobs.ts) is checked to have one handler per kind.
+ * scheduler's handler table (src/daemon/jobs.ts) is checked to have one handler per kind.
  * A new kind is added here, with its data, in the same change as its handler.
  */
 import type { DeliveryJobData } from '../webhooks/types.js';

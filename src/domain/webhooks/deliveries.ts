@@ -207,6 +207,219 @@ export interface OutcomeBatch {
   checkpoint?: number;
 }
 
+/** What one decision of many outcomes builds up as it goes through them. */
+class OutcomeDraft {
+  readonly dests = new Map<string, DestinationRecord>();
+  readonly statsOf = new Map<string, DestinationStats>();
+  /** Jobs as this decision leaves them (null: removed), over the family's agenda. */
+  readonly jobs = new Map<string, DeliveryJob | null>();
+  readonly changes: RecordChange[] = [];
+  readonly agenda: AgendaChange[] = [];
+  readonly events: Decision<unknown>['events'] = [];
+  readonly results: OutcomeResult[] = [];
+
+  constructor(
+    readonly state: FamilyState,
+    readonly ctx: CommandContext,
+  ) {}
+
+  destination(id: string): DestinationRecord | undefined {
+    return this.dests.get(id) ?? this.state.get<DestinationRecord>(DESTINATIONS, id);
+  }
+
+  jobOf(id: string): DeliveryJob | undefined {
+    return this.jobs.has(id) ? (this.jobs.get(id) ?? undefined) : liveJob(this.state, id);
+  }
+
+  put(job: DeliveryJob): void {
+    this.jobs.set(job.id, job);
+    this.agenda.push({ put: job });
+  }
+
+  remove(id: string): void {
+    if (!this.jobOf(id)) return;
+    this.jobs.set(id, null);
+    this.agenda.push({ remove: id });
+  }
+
+  /** The destination's stats as this decision has them so far (written once, at the end). */
+  statsFor(d: DestinationRecord): DestinationStats {
+    let stats = this.statsOf.get(d.id);
+    if (stats) return stats;
+    const old = this.state.get<DestinationStats>(STATS, d.id);
+    stats = old
+      ? { ...old }
+      : {
+          destinationId: d.id,
+          attempts: 0,
+          failingSince: null,
+          lastSuccessAt: null,
+          hours: [],
+          days: [],
+        };
+    this.statsOf.set(d.id, stats);
+    return stats;
+  }
+}
+
+type Outcome = AttemptOutcome & { jitter: number };
+
+/** The job an attempt was made under, and whether the attempt still holds its lease. */
+function heldJob(
+  draft: OutcomeDraft,
+  o: Outcome,
+): { job: DeliveryJob | undefined; holds: boolean } {
+  const job = o.jobId ? draft.jobOf(o.jobId) : undefined;
+  const holds = !!job && job.data.attempt === o.attempt - 1 && job.data.lease?.boot === o.boot;
+  return { job, holds };
+}
+
+/** A failed attempt's next try: the job moved on (or put, for a first attempt from the log). */
+function retry(
+  draft: OutcomeDraft,
+  o: Outcome,
+  d: DestinationRecord,
+  scheduleSeconds: readonly number[],
+): string {
+  const { job, holds } = heldJob(draft, o);
+  const planned =
+    scheduleSeconds[o.attempt - 1] * 1000 * (1 + JITTER * Math.min(Math.max(o.jitter, 0), 0.999));
+  const delay = Math.max(planned, Math.min(o.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+  const dueAt = draft.ctx.now.getTime() + Math.round(delay);
+  if (holds && job) {
+    draft.put({ ...job, dueAt, data: { ...job.data, attempt: o.attempt, lease: null } });
+  } else {
+    draft.put({
+      id: jobIdOf(d.id, o.eventId),
+      kind: DELIVER_KIND,
+      dueAt,
+      data: {
+        destinationId: d.id,
+        deliveryId: o.deliveryId,
+        eventId: o.eventId,
+        seq: o.logSeq!,
+        type: o.type as DeliveryJobData['type'],
+        attempt: o.attempt,
+        lease: null,
+      },
+    });
+  }
+  return new Date(dueAt).toISOString();
+}
+
+/** What an attempt's answer makes of it: its status, its next try, a reason to disable. */
+function settle(
+  draft: OutcomeDraft,
+  o: Outcome,
+  d: DestinationRecord,
+  stats: DestinationStats,
+  scheduleSeconds: readonly number[],
+): OutcomeResult {
+  const { job, holds } = heldJob(draft, o);
+  if (o.ok) {
+    if (!o.test) stats.failingSince = null;
+    stats.lastSuccessAt = o.at;
+    if (holds && job) draft.remove(job.id);
+    return { status: 'succeeded', nextAttemptAt: null, disabled: null };
+  }
+  if (o.test) return { status: 'failed', nextAttemptAt: null, disabled: null };
+  stats.failingSince ??= o.at;
+  // Only an enabled destination is disabled (once: later answers of sends already in flight
+  // are recorded, not logged again).
+  let disabled: DisabledReason | null = null;
+  if (d.enabled) {
+    if (o.responseStatus === 410) disabled = 'receiver_gone';
+    else if (draft.ctx.now.getTime() - Date.parse(stats.failingSince) >= FAILING_DISABLE_MS)
+      disabled = 'failing';
+  }
+  // Disabling drops the destination's jobs, this one last (disable).
+  if (disabled) return { status: 'failed', nextAttemptAt: null, disabled };
+  const fromLog = o.logSeq !== undefined && !o.jobId;
+  if (o.attempt <= scheduleSeconds.length && (holds || (fromLog && d.enabled)))
+    return { status: 'retrying', nextAttemptAt: retry(draft, o, d, scheduleSeconds), disabled };
+  if (holds && job) draft.remove(job.id);
+  return { status: 'failed', nextAttemptAt: null, disabled };
+}
+
+/**
+ * Turns the destination off and drops its pending deliveries; the household hears of it in
+ * the app: nothing else would tell them their automation stopped.
+ */
+function disable(
+  draft: OutcomeDraft,
+  d: DestinationRecord,
+  disabled: DisabledReason,
+  heldJobId: string | undefined,
+): void {
+  const { state, ctx } = draft;
+  const next: DestinationRecord = {
+    ...d,
+    enabled: false,
+    disabledReason: disabled,
+    disabledAt: ctx.now.toISOString(),
+    updatedAt: ctx.now.toISOString(),
+  };
+  draft.dests.set(d.id, next);
+  draft.changes.push({ table: DESTINATIONS, id: d.id, value: next });
+  draft.events.push({
+    type: 'webhook_destination.updated',
+    object: destinationView(next),
+    previous: destinationView(d),
+  });
+  for (const a of dropJobs(state, d.id)) if ('remove' in a) draft.remove(a.remove);
+  for (const [id, j] of draft.jobs) if (j && j.data.destinationId === d.id) draft.remove(id);
+  if (heldJobId) draft.remove(heldJobId);
+  const notice = householdNotice(state, ctx, {
+    title: `Webhook "${d.name}" was turned off`,
+    body:
+      disabled === 'failing'
+        ? `Every delivery to ${hostOf(d.url)} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.`
+        : `${hostOf(d.url)} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.`,
+  });
+  draft.changes.push(...notice.changes);
+  draft.events.push(...notice.events);
+  draft.agenda.push(...notice.agenda);
+}
+
+/** One attempt: its status, its job, maybe the destination off, its history entry, usage. */
+function recordOne(draft: OutcomeDraft, o: Outcome, scheduleSeconds: readonly number[]): void {
+  const d = draft.destination(o.destinationId);
+  if (!d) {
+    draft.results.push({
+      status: o.ok ? 'succeeded' : 'failed',
+      nextAttemptAt: null,
+      disabled: null,
+    });
+    return;
+  }
+  const stats = draft.statsFor(d);
+  const { job, holds } = heldJob(draft, o);
+  const result = settle(draft, o, d, stats, scheduleSeconds);
+  if (result.disabled) disable(draft, d, result.disabled, holds ? job?.id : undefined);
+  const entry: AttemptRecord = {
+    destinationId: d.id,
+    n: stats.attempts,
+    deliveryId: o.deliveryId,
+    eventId: o.eventId,
+    type: o.type,
+    attempt: o.attempt,
+    at: o.at,
+    status: result.status,
+    responseStatus: o.responseStatus,
+    durationMs: o.durationMs,
+    error: o.error,
+    nextAttemptAt: result.nextAttemptAt,
+  };
+  draft.changes.push({
+    table: ATTEMPTS,
+    id: `${d.id}:${stats.attempts % HISTORY_SIZE}`,
+    value: entry,
+  });
+  stats.attempts += 1;
+  recordUsage(stats, draft.ctx.now.getTime(), o.ok);
+  draft.results.push(result);
+}
+
 /**
  * Records many attempts at once (see the steps of `decideOutcome` above, applied in order):
  * history entries in answer order, usage counted exactly, each touched destination's stats
@@ -219,164 +432,14 @@ export function decideOutcomes(
   scheduleSeconds: readonly number[],
   ctx: CommandContext,
 ): Decision<OutcomeResult[]> {
-  const nowMs = ctx.now.getTime();
-  const dests = new Map<string, DestinationRecord>();
-  const statsOf = new Map<string, DestinationStats>();
-  /** Jobs as this decision leaves them (null: removed), over the family's agenda. */
-  const jobs = new Map<string, DeliveryJob | null>();
-  const destination = (id: string) =>
-    dests.get(id) ?? state.get<DestinationRecord>(DESTINATIONS, id);
-  const jobOf = (id: string) => (jobs.has(id) ? (jobs.get(id) ?? undefined) : liveJob(state, id));
-  const changes: RecordChange[] = [];
-  const agenda: AgendaChange[] = [];
-  const events: Decision<unknown>['events'] = [];
-  const results: OutcomeResult[] = [];
-  const put = (job: DeliveryJob) => {
-    jobs.set(job.id, job);
-    agenda.push({ put: job });
-  };
-  const remove = (id: string) => {
-    if (jobOf(id)) {
-      jobs.set(id, null);
-      agenda.push({ remove: id });
-    }
-  };
-
-  for (const o of batch.outcomes) {
-    const d = destination(o.destinationId);
-    if (!d) {
-      results.push({ status: o.ok ? 'succeeded' : 'failed', nextAttemptAt: null, disabled: null });
-      continue;
-    }
-    let stats = statsOf.get(d.id);
-    if (!stats) {
-      const old = state.get<DestinationStats>(STATS, d.id);
-      stats = old
-        ? { ...old }
-        : {
-            destinationId: d.id,
-            attempts: 0,
-            failingSince: null,
-            lastSuccessAt: null,
-            hours: [],
-            days: [],
-          };
-      statsOf.set(d.id, stats);
-    }
-    let status: AttemptStatus;
-    let nextAttemptAt: string | null = null;
-    let disabled: DisabledReason | null = null;
-    const job = o.jobId ? jobOf(o.jobId) : undefined;
-    const holds = !!job && job.data.attempt === o.attempt - 1 && job.data.lease?.boot === o.boot;
-    const fromLog = o.logSeq !== undefined && !o.jobId && !o.test;
-
-    if (o.ok) {
-      status = 'succeeded';
-      if (!o.test) stats.failingSince = null;
-      stats.lastSuccessAt = o.at;
-      if (holds) remove(job.id);
-    } else if (o.test) {
-      status = 'failed';
-    } else {
-      stats.failingSince ??= o.at;
-      // Only an enabled destination is disabled (once: later answers of sends already in flight
-      // are recorded, not logged again).
-      if (d.enabled) {
-        if (o.responseStatus === 410) disabled = 'receiver_gone';
-        else if (nowMs - Date.parse(stats.failingSince) >= FAILING_DISABLE_MS) disabled = 'failing';
-      }
-      if (disabled) {
-        status = 'failed';
-      } else if (o.attempt <= scheduleSeconds.length && (holds || (fromLog && d.enabled))) {
-        status = 'retrying';
-        const planned =
-          scheduleSeconds[o.attempt - 1] *
-          1000 *
-          (1 + JITTER * Math.min(Math.max(o.jitter, 0), 0.999));
-        const delay = Math.max(planned, Math.min(o.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
-        const dueAt = nowMs + Math.round(delay);
-        nextAttemptAt = new Date(dueAt).toISOString();
-        if (holds) {
-          put({ ...job, dueAt, data: { ...job.data, attempt: o.attempt, lease: null } });
-        } else {
-          put({
-            id: jobIdOf(d.id, o.eventId),
-            kind: DELIVER_KIND,
-            dueAt,
-            data: {
-              destinationId: d.id,
-              deliveryId: o.deliveryId,
-              eventId: o.eventId,
-              seq: o.logSeq!,
-              type: o.type as DeliveryJobData['type'],
-              attempt: o.attempt,
-              lease: null,
-            },
-          });
-        }
-      } else {
-        status = 'failed';
-        if (holds) remove(job.id);
-      }
-    }
-
-    if (disabled) {
-      const next: DestinationRecord = {
-        ...d,
-        enabled: false,
-        disabledReason: disabled,
-        disabledAt: ctx.now.toISOString(),
-        updatedAt: ctx.now.toISOString(),
-      };
-      dests.set(d.id, next);
-      changes.push({ table: DESTINATIONS, id: d.id, value: next });
-      events.push({
-        type: 'webhook_destination.updated',
-        object: destinationView(next),
-        previous: destinationView(d),
-      });
-      for (const a of dropJobs(state, d.id)) if ('remove' in a) remove(a.remove);
-      for (const [id, j] of jobs) if (j && j.data.destinationId === d.id) remove(id);
-      if (holds) remove(job.id);
-      // The household hears of it in the app: nothing else would tell them their automation
-      // stopped.
-      const notice = householdNotice(state, ctx, {
-        title: `Webhook "${d.name}" was turned off`,
-        body:
-          disabled === 'failing'
-            ? `Every delivery to ${hostOf(d.url)} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.`
-            : `${hostOf(d.url)} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.`,
-      });
-      changes.push(...notice.changes);
-      events.push(...notice.events);
-      agenda.push(...notice.agenda);
-    }
-
-    const entry: AttemptRecord = {
-      destinationId: d.id,
-      n: stats.attempts,
-      deliveryId: o.deliveryId,
-      eventId: o.eventId,
-      type: o.type,
-      attempt: o.attempt,
-      at: o.at,
-      status,
-      responseStatus: o.responseStatus,
-      durationMs: o.durationMs,
-      error: o.error,
-      nextAttemptAt,
-    };
-    changes.push({ table: ATTEMPTS, id: `${d.id}:${stats.attempts % HISTORY_SIZE}`, value: entry });
-    stats.attempts += 1;
-    recordUsage(stats, nowMs, o.ok);
-    results.push({ status, nextAttemptAt, disabled });
-  }
-  for (const [id, stats] of statsOf) changes.push({ table: STATS, id, value: stats });
+  const draft = new OutcomeDraft(state, ctx);
+  for (const o of batch.outcomes) recordOne(draft, o, scheduleSeconds);
+  for (const [id, stats] of draft.statsOf) draft.changes.push({ table: STATS, id, value: stats });
 
   for (const spill of batch.spills ?? []) {
-    const d = destination(spill.data.destinationId);
-    if (!d || !d.enabled || jobOf(spill.id)) continue;
-    put(spill);
+    const d = draft.destination(spill.data.destinationId);
+    if (!d || !d.enabled || draft.jobOf(spill.id)) continue;
+    draft.put(spill);
   }
 
   if (
@@ -384,11 +447,12 @@ export function decideOutcomes(
     batch.checkpoint > outboxCheckpoint(state) &&
     state.table(DESTINATIONS).size > 0
   ) {
-    changes.push({
+    draft.changes.push({
       table: OUTBOX,
       id: OUTBOX_ID,
       value: { seq: batch.checkpoint } satisfies OutboxCheckpoint,
     });
   }
+  const { results, changes, events, agenda } = draft;
   return { result: results, changes, events, agenda };
 }

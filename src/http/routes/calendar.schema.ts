@@ -2,7 +2,14 @@
  * Request structs and response schemas of the calendar events endpoints; the published
  * OpenAPI document (`/api/v1/openapi.json`) is generated from them.
  */
-import { S, named, toJsonSchema, type Infer, type JsonSchema, type SomeStruct } from '../schema.js';
+import {
+  S,
+  named,
+  toJsonSchema,
+  type Infer,
+  type JsonSchema,
+  type SomeStruct,
+} from '../../door/schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import {

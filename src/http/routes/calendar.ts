@@ -2,7 +2,7 @@
  * Calendar events: list (expanding series inside a from/to window), create, update (a series
  * or one occurrence), delete (a series or one occurrence).
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import { decideCreateEvent, eventView, occurrenceView } from '../../domain/calendar/events.js';
 import { listEvents } from '../../domain/calendar/listing.js';
 import {
@@ -31,7 +31,7 @@ function changeView(state: FamilyState, c: EventChange) {
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -49,8 +49,8 @@ export default defineRoutes([
           ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
         };
       }),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -65,8 +65,8 @@ export default defineRoutes([
         (state, ctx) => decideCreateEvent(state, body, ctx),
         (ev, s) => ({ ok: true, entryId: ev.id, title: ev.title, event: eventView(s, ev) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:eventId`,
     tags,
@@ -80,8 +80,8 @@ export default defineRoutes([
         (state, ctx) => decideUpdateEvent(state, params.eventId, body, ctx),
         (done, s) => ({ ok: true, event: changeView(s, done) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:eventId`,
     tags,
@@ -95,5 +95,5 @@ export default defineRoutes([
         (state, ctx) => decideDeleteEventScoped(state, params.eventId, query, ctx),
         (done, s) => ({ ok: true, event: changeView(s, done) }),
       ),
-  },
+  }),
 ]);

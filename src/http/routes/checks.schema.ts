@@ -1,7 +1,7 @@
 /**
  * Request struct and response schema of `POST /checks` (docs/notifications.md).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { LEAD_HOURS_MAX } from '../../domain/notifications/checks.js';
 import { withExamples } from './collections.schema.js';
 import { channels } from './notifications.schema.js';

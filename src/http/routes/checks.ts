@@ -1,12 +1,12 @@
 /**
  * Checks: a task to be reminded of ahead of a calendar event (docs/notifications.md).
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import { decideCreateCheck } from '../../domain/notifications/checks.js';
 import { CHECK_RESPONSE, CreateCheckBody } from './checks.schema.js';
 
 export default defineRoutes([
-  {
+  route({
     method: 'post',
     path: '/checks',
     tags: ['Notifications'],
@@ -30,5 +30,5 @@ export default defineRoutes([
           task: r.check.task,
         }),
       ),
-  },
+  }),
 ]);

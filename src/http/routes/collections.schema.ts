@@ -1,7 +1,14 @@
 /**
  * Request structs and response schemas of the collections endpoints (wire name: tracker).
  */
-import { S, named, toJsonSchema, type Infer, type JsonSchema, type SomeStruct } from '../schema.js';
+import {
+  S,
+  named,
+  toJsonSchema,
+  type Infer,
+  type JsonSchema,
+  type SomeStruct,
+} from '../../door/schema.js';
 import { COLORS, FIELD_KEY_RE, FIELD_TYPES } from '../../domain/collections/types.js';
 
 /** Adds examples to a struct's published schema (the struct itself is unchanged). */

@@ -1,7 +1,7 @@
 /**
  * Collections (wire name: tracker): list, create, update, delete.
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import {
   collectionView,
   decideCreateCollection,
@@ -20,7 +20,7 @@ import {
 const tags = ['Collections'];
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/trackers',
     tags,
@@ -30,8 +30,8 @@ export default defineRoutes([
     response: TRACKER_LIST_RESPONSE,
     handler: ({ family }) =>
       family.read((state) => ({ ok: true, trackers: listCollections(state).map(collectionView) })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/trackers',
     tags,
@@ -46,8 +46,8 @@ export default defineRoutes([
         (state, ctx) => decideCreateCollection(state, body, ctx),
         (c) => ({ ok: true, tracker: collectionView(c) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: '/trackers/:collectionKey',
     tags,
@@ -61,8 +61,8 @@ export default defineRoutes([
         (state, ctx) => decideUpdateCollection(state, params.collectionKey, body, ctx),
         (c) => ({ ok: true, tracker: collectionView(c) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/trackers/:collectionKey',
     tags,
@@ -79,5 +79,5 @@ export default defineRoutes([
           deletedEntries: r.deletedEntries,
         }),
       ),
-  },
+  }),
 ]);

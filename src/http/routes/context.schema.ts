@@ -1,7 +1,7 @@
 /**
  * Request struct and response schema of context search.
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { CONTEXT_LIMIT } from '../../domain/context/context.js';
 import { SNIPPET_MAX } from '../../domain/context/snippet.js';
 

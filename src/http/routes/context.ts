@@ -2,7 +2,7 @@
  * Context search: one ranked list over entries, events, people and collections, or the
  * overview of what is coming up (src/domain/context/).
  */
-import { defineRoutes, JsonText } from '../route.js';
+import { route, defineRoutes, JsonText } from '../route.js';
 import {
   contextOverview,
   CONTEXT_LIMIT,
@@ -15,7 +15,7 @@ import { todayIn } from '../../domain/shared/time.js';
 import { CONTEXT_RESPONSE, ContextQuery } from './context.schema.js';
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/context',
     tags: ['Context'],
@@ -44,5 +44,5 @@ export default defineRoutes([
         }
         return answer;
       }),
-  },
+  }),
 ]);

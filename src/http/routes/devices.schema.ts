@@ -2,7 +2,7 @@
  * Request struct and response schemas of the device endpoints (docs/pages.md): a device is an
  * API key with a name and a person; its key is in the answer of its creation only.
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
 
 export const CreateDeviceBody = withExamples(

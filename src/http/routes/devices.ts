@@ -9,7 +9,7 @@ import { Invalid } from '../../domain/shared/errors.js';
 import { listPeople } from '../../domain/people/people.js';
 import type { HouseholdAccess } from '../../family/access.js';
 import type { ApiKeyRecord } from '../../store/types.js';
-import { defineRoutes } from '../route.js';
+import { defineRoutes, route } from '../route.js';
 import {
   CreateDeviceBody,
   DEVICE_CREATED_RESPONSE,
@@ -31,7 +31,7 @@ export const deviceView = (k: ApiKeyRecord) => ({
 
 export function deviceRoutes(access: HouseholdAccess) {
   return defineRoutes([
-    {
+    route({
       method: 'get',
       path: base,
       tags,
@@ -49,8 +49,8 @@ export function deviceRoutes(access: HouseholdAccess) {
           .sort((a, b) => rank(a) - rank(b) || a.createdAt.localeCompare(b.createdAt));
         return { ok: true, devices: devices.map(deviceView) };
       },
-    },
-    {
+    }),
+    route({
       method: 'post',
       path: base,
       tags,
@@ -80,8 +80,8 @@ export function deviceRoutes(access: HouseholdAccess) {
           pairing: { url: `${origin}/pair/${made.pairingToken}`, expiresAt: made.expiresAt },
         };
       },
-    },
-    {
+    }),
+    route({
       method: 'delete',
       path: `${base}/:deviceId`,
       tags,
@@ -97,6 +97,6 @@ export function deviceRoutes(access: HouseholdAccess) {
           device: deviceView(await access.revoke(family.info.id, device.id, services.now())),
         };
       },
-    },
+    }),
   ]);
 }

@@ -2,7 +2,7 @@
  * The request and answer of an interactive display's actions, `POST /display/<token>/actions`
  * (src/domain/displays/actions.ts; docs/display.md, "Touch").
  */
-import { S, named, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
 import { CHANGE_RECORD_SCHEMA } from './system.js';
 

@@ -2,7 +2,7 @@
  * The JSON Schema of what a family display shows (src/domain/displays/view.ts): its page's JSON
  * form and its stream's `display` events. Ids are present on interactive displays only.
  */
-import { named, type JsonSchema } from '../schema.js';
+import { named, type JsonSchema } from '../../door/schema.js';
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
 const str = { type: 'string' };

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the family display endpoints (docs/display.md).
  */
-import { S, named, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
 import { displayToken } from '../../family/shareTokens.js';
 

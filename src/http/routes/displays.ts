@@ -3,7 +3,7 @@
  * change what one shows and may do, delete (the page and its stream stop at once). See
  * docs/display.md.
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import {
   decideCreateDisplay,
   decideDeleteDisplay,
@@ -24,7 +24,7 @@ const tags = ['Family displays'];
 const base = '/displays';
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -33,8 +33,8 @@ export default defineRoutes([
     response: DISPLAY_LIST_RESPONSE,
     handler: ({ family }) =>
       family.read((state) => ({ ok: true, displays: listDisplays(state).map(displayView) })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -53,8 +53,8 @@ export default defineRoutes([
         (display) => ({ ok: true, display: displayView(display), token, url }),
       );
     },
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:displayId`,
     tags,
@@ -69,8 +69,8 @@ export default defineRoutes([
         (state, ctx) => decideUpdateDisplay(state, params.displayId, body, ctx),
         (display) => ({ ok: true, display: displayView(display) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:displayId`,
     tags,
@@ -84,5 +84,5 @@ export default defineRoutes([
         (state, ctx) => decideDeleteDisplay(state, params.displayId, ctx),
         (display) => ({ ok: true, display: displayView(display) }),
       ),
-  },
+  }),
 ]);

@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { NotFound } from '../../domain/shared/errors.js';
-import { defineRoutes, withStatus } from '../route.js';
-import { S } from '../schema.js';
+import { route, defineRoutes, withStatus } from '../route.js';
+import { S } from '../../door/schema.js';
 
 const DIST = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const VERSION = (
@@ -111,7 +111,7 @@ const COMMON = {
 };
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: BASE,
     family: false,
@@ -128,8 +128,8 @@ export default defineRoutes([
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-cache',
       }),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: `${BASE}/assets/:asset`,
     family: false,
@@ -178,5 +178,5 @@ export default defineRoutes([
         ...(gzip ? { 'content-encoding': 'gzip' } : {}),
       });
     },
-  },
+  }),
 ]);

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the entries endpoints, single and batch.
  */
-import { S, named, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { ENTRY_STATUSES } from '../../domain/collections/types.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import { BATCH_MAX } from '../../domain/collections/entries.js';

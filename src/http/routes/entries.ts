@@ -2,7 +2,7 @@
  * Entries of a collection: list, create, update, delete, and the three batch operations.
  * Batch routes come before `/entries/:entryId` so `batch` is never taken for an entry id.
  */
-import { defineRoutes, JsonText } from '../route.js';
+import { route, defineRoutes, JsonText } from '../route.js';
 import { requireCollection } from '../../domain/collections/collections.js';
 import {
   SINGLE,
@@ -37,7 +37,7 @@ function views(state: FamilyState, key: string, entries: readonly Entry[]) {
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -63,8 +63,8 @@ export default defineRoutes([
           ? answer()
           : state.derived(`http:entries:${params.collectionKey}?${koa.querystring}`, answer);
       }),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: `${base}/batch`,
     tags,
@@ -82,8 +82,8 @@ export default defineRoutes([
           entries: views(s, params.collectionKey, made),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/batch`,
     tags,
@@ -100,8 +100,8 @@ export default defineRoutes([
           entries: views(s, params.collectionKey, done),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/batch`,
     tags,
@@ -118,8 +118,8 @@ export default defineRoutes([
           entries: views(s, params.collectionKey, gone),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -133,8 +133,8 @@ export default defineRoutes([
         (state, ctx) => decideCreateEntries(state, params.collectionKey, [body], ctx, SINGLE),
         (made, s) => ({ ok: true, entry: views(s, params.collectionKey, made)[0] }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:entryId`,
     tags,
@@ -154,8 +154,8 @@ export default defineRoutes([
           ),
         (done, s) => ({ ok: true, entry: views(s, params.collectionKey, done)[0] }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:entryId`,
     tags,
@@ -170,5 +170,5 @@ export default defineRoutes([
           ]),
         (gone, s) => ({ ok: true, entry: views(s, params.collectionKey, gone)[0] }),
       ),
-  },
+  }),
 ]);

@@ -4,8 +4,8 @@
  * any key may make. Never the key's secret or hash. `PATCH` (admin) changes the family's own
  * settings through its actor (src/domain/family/settings.ts).
  */
-import { defineRoutes } from '../route.js';
-import { named, S, type JsonSchema } from '../schema.js';
+import { route, defineRoutes } from '../route.js';
+import { named, S, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
 import {
   decideUpdateFamily,
@@ -119,7 +119,7 @@ export function keyView(key: ApiKeyRecord): Record<string, unknown> {
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '',
     tags: ['Family'],
@@ -128,13 +128,13 @@ export default defineRoutes([
     description:
       'Any key of the family may call it (every scope includes read): a client checks here that its key works and which family, zone and scopes it has.',
     response: WHOAMI_RESPONSE,
-    handler: ({ family, key }) => ({
+    handler: ({ family, caller }) => ({
       ok: true,
       family: familyView(family.info),
-      key: keyView(key),
+      key: keyView(caller.key),
     }),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: '',
     tags: ['Family'],
@@ -149,5 +149,5 @@ export default defineRoutes([
         (state, ctx) => decideUpdateFamily(state, body, ctx),
         (f) => ({ ok: true, family: familyView(f) }),
       ),
-  },
+  }),
 ]);

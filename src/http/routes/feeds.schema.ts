@@ -3,7 +3,7 @@
  */
 import { COLORS } from '../../domain/collections/types.js';
 import { FEED_NAME_MAX, FEED_URL_MAX, HINT_MAX } from '../../domain/feeds/types.js';
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
 
 const url = S.string({

@@ -7,7 +7,7 @@
  * error}` (probe), and nothing is saved.
  */
 import { Invalid } from '../../domain/shared/errors.js';
-import { HttpError } from '../errors.js';
+import { DoorError } from '../../door/errors.js';
 import {
   assertNameFree,
   decideDeleteFeed,
@@ -19,7 +19,7 @@ import { readFeedAddress, type FeedAddress } from '../../domain/feeds/url.js';
 import { feedView, listFeeds } from '../../domain/feeds/views.js';
 import type { FeedSnapshot } from '../../domain/feeds/types.js';
 import { FeedError, sharedFeedReader } from '../../integrations/icsFeed.js';
-import { defineRoutes, type Services } from '../route.js';
+import { route, defineRoutes, type RestServices } from '../route.js';
 import {
   FEED_DELETED_RESPONSE,
   FEED_LINKED_RESPONSE,
@@ -40,7 +40,7 @@ const base = '/calendar/external';
  * stopped under it (the daemon is stopping) is the daemon's problem, not the feed's: 503.
  */
 async function snapshotOf(
-  services: Services,
+  services: RestServices,
   address: FeedAddress,
   zone: string,
 ): Promise<FeedSnapshot> {
@@ -55,13 +55,13 @@ async function snapshotOf(
     return r.snapshot;
   } catch (e) {
     if (e instanceof FeedError && e.kind === 'stopped')
-      throw new HttpError(503, 'unavailable', 'The daemon is stopping; try again shortly');
+      throw new DoorError('unavailable', 'The daemon is stopping; try again shortly');
     throw e;
   }
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -75,8 +75,8 @@ export default defineRoutes([
         ok: true,
         feeds: listFeeds(state).map((f) => feedView(state, f)),
       })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -90,7 +90,8 @@ export default defineRoutes([
     handler: async ({ body, family, services }) => {
       const address = readFeedAddress(body.url);
       // A name already taken is known before the fetch: answer 409 without fetching.
-      if (body.name !== undefined) await family.read((state) => assertNameFree(state, body.name));
+      const name = body.name;
+      if (name !== undefined) await family.read((state) => assertNameFree(state, name));
       let snapshot: FeedSnapshot;
       try {
         snapshot = await snapshotOf(services, address, family.info.timezone);
@@ -121,8 +122,8 @@ export default defineRoutes([
         }),
       );
     },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: `${base}/probe`,
     tags,
@@ -142,8 +143,8 @@ export default defineRoutes([
         throw e;
       }
     },
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:sourceId`,
     tags,
@@ -158,8 +159,8 @@ export default defineRoutes([
         (state, ctx) => decideUpdateFeedHint(state, params.sourceId, body.hint, ctx),
         (view) => ({ ok: true, feed: view }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:sourceId`,
     tags,
@@ -178,8 +179,8 @@ export default defineRoutes([
           feed: r.view,
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: `${base}/:sourceId/refresh`,
     tags,
@@ -193,5 +194,5 @@ export default defineRoutes([
         (state, ctx) => decideRequestRefresh(state, params.sourceId, ctx),
         (view) => ({ ok: true, sourceId: view.sourceId, queued: true, feed: view }),
       ),
-  },
+  }),
 ]);

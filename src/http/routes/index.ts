@@ -1,8 +1,9 @@
 /**
- * The REST door: every API area's routes, in the order they are matched. Each area adds one
- * line here; the other doors (src/public/, src/mcp/) sit beside this one in src/server.ts.
+ * The REST door's areas: every API area's routes, in the order they are matched. Each area
+ * adds one line here; the door itself is ../door.ts.
  */
-import type { RouteDef } from '../route.js';
+import type { Route } from '../../door/route.js';
+import type { RestServices } from '../route.js';
 import docs from './docs.js';
 import family from './family.js';
 import collections from './collections.js';
@@ -23,7 +24,7 @@ import lookups from './lookups.js';
 import oauthGrants from './oauthGrants.js';
 import displays from './displays.js';
 
-export function areaRoutes(): RouteDef[] {
+export function areaRoutes(): Route<RestServices>[] {
   return [
     ...docs,
     ...family,

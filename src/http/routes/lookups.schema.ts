@@ -2,7 +2,7 @@
  * Request structs and response schemas of the lookups: weather, web search, page text
  * (docs/egress.md).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { NUM_RESULTS, SEARCH_SNIPPET_MAX } from '../../integrations/webSearch.js';
 
 export const WeatherQuery = S.object({

@@ -2,10 +2,10 @@
  * Lookups (docs/egress.md): weather for a place, public web search, the readable text of a page.
  * They read nothing of the family's data; the key and scope checks still apply.
  *
- * The integrations are made once per daemon (per Services object) on the daemon's own egress
+ * The integrations are made once per daemon (per RestServices object) on the daemon's own egress
  * client (`services.egress`), so their caches (weather) live as long as the daemon.
  */
-import { defineRoutes, type Services } from '../route.js';
+import { route, defineRoutes, type RestServices } from '../route.js';
 import {
   createWeather,
   CACHE_MS,
@@ -35,9 +35,9 @@ interface Lookups {
   search: WebSearch;
   page: WebPage;
 }
-const made = new WeakMap<Services, Lookups>();
+const made = new WeakMap<RestServices, Lookups>();
 
-function lookups(services: Services): Lookups {
+function lookups(services: RestServices): Lookups {
   let l = made.get(services);
   if (!l) {
     const deps = { http: services.egress, config: services.config, clock: services.now };
@@ -50,7 +50,7 @@ function lookups(services: Services): Lookups {
 const tags = ['Lookups'];
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/weather',
     tags,
@@ -63,8 +63,8 @@ export default defineRoutes([
       ok: true,
       ...(await lookups(services).weather.lookup(query)),
     }),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/web/search',
     tags,
@@ -82,8 +82,8 @@ export default defineRoutes([
       );
       return { ok: true, query: text, results };
     },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/web/page',
     tags,
@@ -96,5 +96,5 @@ export default defineRoutes([
       ok: true,
       ...(await lookups(services).page.read(query.url)),
     }),
-  },
+  }),
 ]);

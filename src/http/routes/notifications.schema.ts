@@ -2,7 +2,7 @@
  * Request structs and response schemas of the notifications endpoints: send, recent
  * notifications and preferences (docs/notifications.md).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import {
   CHANNELS,

@@ -6,7 +6,7 @@
  * and their answers recorded; the answer counts both. A crash in between leaves the pending
  * sends to the next start.
  */
-import { defineRoutes, type FamilyHandle, type Services } from '../route.js';
+import { route, defineRoutes, type FamilyHandle, type RestServices } from '../route.js';
 import type { Caller } from '../../domain/shared/state.js';
 import { countOf, notificationView } from '../../domain/notifications/compose.js';
 import { decideSetPreference, preferencesOf } from '../../domain/notifications/preferences.js';
@@ -32,7 +32,7 @@ function sendAnswer(r: NotificationRecord) {
   };
 }
 
-async function send(body: SendBody, family: FamilyHandle, services: Services, caller: Caller) {
+async function send(body: SendBody, family: FamilyHandle, services: RestServices, caller: Caller) {
   const first = await family.execute(
     (s, ctx) => decideManualNotification(s, body, services.notifier.transports, ctx),
     (r) => sendAnswer(r),
@@ -55,7 +55,7 @@ async function send(body: SendBody, family: FamilyHandle, services: Services, ca
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/notifications',
     tags,
@@ -69,8 +69,8 @@ export default defineRoutes([
         const page = listNotifications(state, query, services.now());
         return { ok: true, ...page };
       }),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/notifications',
     tags,
@@ -81,8 +81,8 @@ export default defineRoutes([
       "Goes to the channels named (default `[in_app]`): in_app once (the family's feed), push once (the family's ntfy topic), email and sms to every person with an address. Preferences do not apply to these. `delivered` counts sends that succeeded, `suppressed` those not made (not configured, nobody with an address, failed), with the reason on the notification. Logs notification.sent.",
     response: SEND_RESPONSE,
     handler: ({ body, family, services, caller }) => send(body, family, services, caller),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/notification-preferences',
     tags,
@@ -93,8 +93,8 @@ export default defineRoutes([
     response: PREFERENCES_RESPONSE,
     handler: ({ family }) =>
       family.read((state) => ({ ok: true, preferences: preferencesOf(state) })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/notification-preferences',
     tags,
@@ -109,5 +109,5 @@ export default defineRoutes([
         (state, ctx) => decideSetPreference(state, body, ctx),
         (preferences) => ({ ok: true, preferences }),
       ),
-  },
+  }),
 ]);

@@ -2,7 +2,7 @@
  * Response schemas of the OAuth grant endpoints (docs/oauth.md): what admins see of the
  * assistants they let in. Nothing here carries a token or a hash.
  */
-import { named, type JsonSchema } from '../schema.js';
+import { named, type JsonSchema } from '../../door/schema.js';
 import { OAUTH_SCOPES } from '../../domain/oauth/grants.js';
 
 export const GRANT_SCHEMA: JsonSchema = {

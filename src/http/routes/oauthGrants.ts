@@ -5,19 +5,19 @@
  */
 import { Conflict, NotFound } from '../../domain/shared/errors.js';
 import { grantView } from '../../domain/oauth/grants.js';
-import { defineRoutes, type Services } from '../route.js';
+import { route, defineRoutes, type RestServices } from '../route.js';
 import { GRANT_LIST_RESPONSE, GRANT_REVOKED_RESPONSE } from './oauthGrants.schema.js';
 
 const tags = ['OAuth grants'];
 const base = '/oauth-grants';
 
-function grantsOf(services: Services) {
+function grantsOf(services: RestServices) {
   if (!services.grants) throw new NotFound('This daemon has no OAuth door');
   return services.grants;
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -30,8 +30,8 @@ export default defineRoutes([
       ok: true,
       grants: grantsOf(services).listGrants(family.info.id).map(grantView),
     }),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:grantId`,
     tags,
@@ -51,5 +51,5 @@ export default defineRoutes([
         throw new Conflict(`OAuth grant ${id} was already revoked at ${outcome.grant.revokedAt}`);
       return { ok: true, grant: grantView(outcome.grant) };
     },
-  },
+  }),
 ]);

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the people endpoints.
  */
-import { S, named, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { PERSON_KINDS } from '../../domain/people/people.js';
 import { withExamples } from './collections.schema.js';
 

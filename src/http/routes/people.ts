@@ -1,7 +1,7 @@
 /**
  * People: household person profiles.
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import {
   decideCreatePerson,
   decideDeletePerson,
@@ -20,7 +20,7 @@ import {
 const tags = ['People'];
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/people',
     tags,
@@ -29,8 +29,8 @@ export default defineRoutes([
     response: PEOPLE_LIST_RESPONSE,
     handler: ({ family }) =>
       family.read((state) => ({ ok: true, people: listPeople(state).map(personView) })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/people',
     tags,
@@ -45,8 +45,8 @@ export default defineRoutes([
         (state, ctx) => decideCreatePerson(state, body, ctx),
         (p) => ({ ok: true, person: personView(p) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: '/people/:personId',
     tags,
@@ -60,8 +60,8 @@ export default defineRoutes([
         (state, ctx) => decideUpdatePerson(state, params.personId, body, ctx),
         (p) => ({ ok: true, person: personView(p) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/people/:personId',
     tags,
@@ -74,5 +74,5 @@ export default defineRoutes([
         (state, ctx) => decideDeletePerson(state, params.personId, ctx),
         (p) => ({ ok: true, personId: p.id }),
       ),
-  },
+  }),
 ]);

@@ -2,7 +2,7 @@
  * Plan notes: the author is the display name of the key's person, else the key's
  * name; editing keeps author and place; `showOnSharedPage` puts a note on the public page.
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import { decideCreateNote, decideDeleteNote, decideUpdateNote } from '../../domain/plans/notes.js';
 import { noteView } from '../../domain/plans/views.js';
 import {
@@ -17,7 +17,7 @@ import { PLAN_TAGS as tags } from './plans.js';
 const base = '/plans/:planId/notes';
 
 export default defineRoutes([
-  {
+  route({
     method: 'post',
     path: base,
     tags,
@@ -31,8 +31,8 @@ export default defineRoutes([
         (s, ctx) => decideCreateNote(s, params.planId, body, ctx),
         (n, s) => ({ ok: true, noteId: n.id, note: noteView(s, n) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:noteId`,
     tags,
@@ -51,8 +51,8 @@ export default defineRoutes([
           note: noteView(s, n),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:noteId`,
     tags,
@@ -63,5 +63,5 @@ export default defineRoutes([
         (s, ctx) => decideDeleteNote(s, params.planId, params.noteId, ctx),
         (n) => ({ ok: true, noteId: n.id }),
       ),
-  },
+  }),
 ]);

@@ -3,7 +3,7 @@
  * linked event, a note, a poll and its options, and body() that wraps a response's fields with
  * `ok: true` (their OpenAPI names are given in plans.schema.ts).
  */
-import type { JsonSchema } from '../schema.js';
+import type { JsonSchema } from '../../door/schema.js';
 
 export const str = { type: 'string' };
 export const strOrNull = { type: ['string', 'null'] };

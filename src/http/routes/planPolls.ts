@@ -5,7 +5,7 @@
  * answer carries the poll as the caller sees it (`votes` per option, the caller's
  * `myVoteOptionId`).
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import type { Caller, FamilyState } from '../../domain/shared/state.js';
 import {
   decideAddOption,
@@ -51,7 +51,7 @@ function currentPoll(
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'post',
     path: base,
     tags,
@@ -68,8 +68,8 @@ export default defineRoutes([
         (p) => ({ ok: true, pollId: p.id, poll: pollView(p, caller.personId) }),
       );
     },
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:pollId`,
     tags,
@@ -82,8 +82,8 @@ export default defineRoutes([
         (s, ctx) => decideUpdatePoll(s, params.planId, params.pollId, body, ctx),
         (p) => ({ ok: true, pollId: p.id, poll: pollView(p, caller.personId) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:pollId`,
     tags,
@@ -96,8 +96,8 @@ export default defineRoutes([
         (s, ctx) => decideDeletePoll(s, params.planId, params.pollId, ctx),
         (p) => ({ ok: true, pollId: p.id }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: `${base}/:pollId/options`,
     tags,
@@ -115,8 +115,8 @@ export default defineRoutes([
           poll: currentPoll(s, params.planId, params.pollId, caller),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:pollId/options/:optionId`,
     tags,
@@ -141,8 +141,8 @@ export default defineRoutes([
           poll: currentPoll(s, params.planId, params.pollId, caller),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:pollId/options/:optionId`,
     tags,
@@ -158,8 +158,8 @@ export default defineRoutes([
           poll: currentPoll(s, params.planId, params.pollId, caller),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: `${base}/:pollId/vote`,
     tags,
@@ -177,8 +177,8 @@ export default defineRoutes([
           poll: pollView(p, caller.personId),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:pollId/vote`,
     tags,
@@ -190,8 +190,8 @@ export default defineRoutes([
         (s, ctx) => decideClearVote(s, params.planId, params.pollId, ctx),
         (p) => ({ ok: true, pollId: p.id, poll: pollView(p, caller.personId) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: `${base}/:pollId/settle`,
     tags,
@@ -212,8 +212,8 @@ export default defineRoutes([
           poll: pollView(r.poll, caller.personId),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: `${base}/:pollId/reopen`,
     tags,
@@ -232,5 +232,5 @@ export default defineRoutes([
           poll: pollView(r.poll, caller.personId),
         }),
       ),
-  },
+  }),
 ]);

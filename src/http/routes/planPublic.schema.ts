@@ -1,7 +1,7 @@
 /**
  * The schema of a shared plan page's JSON (its OpenAPI name is given in plans.schema.ts).
  */
-import type { JsonSchema } from '../schema.js';
+import type { JsonSchema } from '../../door/schema.js';
 import { PHASES } from '../../domain/plans/timing.js';
 import { TIMING_SCHEMA, body, str, strOrNull } from './planObjects.schema.js';
 

@@ -3,7 +3,7 @@
  * them (the element schemas are in planObjects.schema.ts, the public page's in
  * planPublic.schema.ts).
  */
-import { S, named, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
 import { PHASES } from '../../domain/plans/timing.js';
 import {

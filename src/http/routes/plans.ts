@@ -3,7 +3,7 @@
  * Notes are in planNotes.ts, polls in planPolls.ts, the public page in src/public/planPage.ts.
  */
 import type Koa from 'koa';
-import { defineRoutes, withStatus, type Services } from '../route.js';
+import { route, defineRoutes, withStatus, type RestServices } from '../route.js';
 import type { Caller } from '../../domain/shared/state.js';
 import {
   decideCreatePlan,
@@ -44,7 +44,7 @@ const tags = PLAN_TAGS;
  * How the calling key reads plans: today from the service clock, its own person's votes, and
  * share links on the address the request came to (the change log's copies use the stored base).
  */
-export function viewerOfCaller(services: Services, actor: Caller, koa: Koa.Context): Viewer {
+export function viewerOfCaller(services: RestServices, actor: Caller, koa: Koa.Context): Viewer {
   return {
     now: services.now(),
     publicUrl: services.addresses.forRequest(koa),
@@ -53,7 +53,7 @@ export function viewerOfCaller(services: Services, actor: Caller, koa: Koa.Conte
 }
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: '/plans',
     tags,
@@ -68,8 +68,8 @@ export default defineRoutes([
         plans: listPlans(s).map((p) => planListItem(s, p, v)),
       }));
     },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/plans',
     tags,
@@ -87,8 +87,8 @@ export default defineRoutes([
           plan: planDetail(s, p, viewerOfCaller(services, caller, koa)),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/plans/:planId',
     tags,
@@ -100,8 +100,8 @@ export default defineRoutes([
       const v = viewerOfCaller(services, caller, koa);
       return family.read((s) => ({ ok: true, ...planDetail(s, requirePlan(s, params.planId), v) }));
     },
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: '/plans/:planId',
     tags,
@@ -122,8 +122,8 @@ export default defineRoutes([
           plan: planDetail(s, p, viewerOfCaller(services, caller, koa)),
         }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/plans/:planId',
     tags,
@@ -136,8 +136,8 @@ export default defineRoutes([
         (s, ctx) => decideDeletePlan(s, params.planId, ctx),
         (p) => ({ ok: true, planId: p.id }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/plans/:planId/events',
     tags,
@@ -158,8 +158,8 @@ export default defineRoutes([
           return r.created ? out : withStatus(200, out);
         },
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/plans/:planId/events/:eventId',
     tags,
@@ -171,8 +171,8 @@ export default defineRoutes([
         (s, ctx) => decideUnlinkEvent(s, params.planId, params.eventId, ctx),
         (p) => ({ ok: true, planId: p.id, eventId: params.eventId }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/plans/:planId/share',
     tags,
@@ -193,5 +193,5 @@ export default defineRoutes([
         }),
       );
     },
-  },
+  }),
 ]);

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the notification routines (docs/notifications.md).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { CHANNELS, ROUTINE_INTENTS, ROUTINE_MODES } from '../../domain/notifications/types.js';
 import { withExamples } from './collections.schema.js';
 import { BODY_MAX, channels, TITLE_MAX } from './notifications.schema.js';

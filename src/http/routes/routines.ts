@@ -2,7 +2,7 @@
  * Notification routines: a cron pattern in a time zone that sends a briefing, a reminder or a
  * digest (docs/notifications.md). Admin scope.
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import {
   decideCreateRoutine,
   decideDeleteRoutine,
@@ -22,7 +22,7 @@ const tags = ['Notifications'];
 const base = '/notification-routines';
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -35,8 +35,8 @@ export default defineRoutes([
         ok: true,
         routines: listRoutines(state).map((r) => routineView(state, r)),
       })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -52,8 +52,8 @@ export default defineRoutes([
         (state, ctx) => decideCreateRoutine(state, body, ctx),
         (r, s) => ({ ok: true, routine: routineView(s, r) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:triggerId`,
     tags,
@@ -68,8 +68,8 @@ export default defineRoutes([
         (state, ctx) => decideUpdateRoutine(state, params.triggerId, body, ctx),
         (r, s) => ({ ok: true, routine: routineView(s, r) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:triggerId`,
     tags,
@@ -82,5 +82,5 @@ export default defineRoutes([
         (state, ctx) => decideDeleteRoutine(state, params.triggerId, ctx),
         (r) => ({ ok: true, routineId: r.id }),
       ),
-  },
+  }),
 ]);

@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the calendar share endpoints (docs/feeds.md).
  */
-import { S, named, type Infer, type JsonSchema } from '../schema.js';
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
 import { calendarShareToken } from '../../family/shareTokens.js';
 

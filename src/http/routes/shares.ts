@@ -2,7 +2,7 @@
  * Calendar share links (admin scope): create (the token is shown once), list (no tokens),
  * delete (the public feed answers 404 at once). See docs/feeds.md.
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import {
   decideCreateShare,
   decideDeleteShare,
@@ -21,7 +21,7 @@ const tags = ['Calendar shares'];
 const base = '/calendar/shares';
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -30,8 +30,8 @@ export default defineRoutes([
     response: SHARE_LIST_RESPONSE,
     handler: ({ family }) =>
       family.read((state) => ({ ok: true, shares: listShares(state).map(shareView) })),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -50,8 +50,8 @@ export default defineRoutes([
         (share) => ({ ok: true, share: shareView(share), token, url }),
       );
     },
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:shareId`,
     tags,
@@ -64,5 +64,5 @@ export default defineRoutes([
         (state, ctx) => decideDeleteShare(state, params.shareId, ctx),
         (share) => ({ ok: true, share: shareView(share) }),
       ),
-  },
+  }),
 ]);

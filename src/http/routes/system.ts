@@ -2,14 +2,20 @@
  * Routes of the daemon itself: health, metrics, the OpenAPI document and the change-log feed.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { defineRoutes, withStatus } from '../route.js';
-import { named, S } from '../schema.js';
+import { route, defineRoutes, withStatus } from '../route.js';
+import { named, S } from '../../door/schema.js';
 import { LOGGED_EVENT_TYPES } from '../../domain/shared/events.js';
 import { NotFound } from '../../domain/shared/errors.js';
-import { HttpError } from '../errors.js';
-import type { Metrics } from '../../metrics.js';
+import { DoorError } from '../../door/errors.js';
 import type { Addresses } from '../../addresses.js';
 import type Koa from 'koa';
+
+/** What GET /metrics serves (the daemon's Metrics, src/metrics.ts). */
+export interface MetricsText {
+  readonly enabled: boolean;
+  readonly contentType: string;
+  render(): Promise<string>;
+}
 
 export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
   type: 'object',
@@ -70,6 +76,80 @@ function bearerMatches(header: string, token: string): boolean {
   return timingSafeEqual(digest(m[1]), digest(token));
 }
 
+/** What /healthz answers. */
+const HEALTH_SCHEMA = {
+  type: 'object',
+  required: ['ok', 'status', 'writes'],
+  properties: {
+    ok: { const: true },
+    status: { const: 'ok' },
+    version: { type: 'string' },
+    uptimeSeconds: { type: 'integer' },
+    writes: { enum: ['ok', 'failing'] },
+    cluster: {
+      type: 'object',
+      description:
+        'Only on a cluster node (docs/scaling.md): its name, whether it is connected to NATS (writes need it), and how many families it owns.',
+      required: ['node', 'connected', 'ownedFamilies'],
+      properties: {
+        node: { type: 'string' },
+        connected: { type: 'boolean' },
+        ownedFamilies: { type: 'integer' },
+      },
+    },
+  },
+};
+
+/** The family's change log, page by page. */
+const changesRoute = route({
+  method: 'get',
+  path: '/changes',
+  tags: ['Changes'],
+  scope: 'read',
+  summary: 'The family change log, in order',
+  description:
+    'Every change to the family as `{id, seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
+  query: S.object({
+    after: S.optional(
+      S.integer(0, undefined, {
+        default: 0,
+        description: 'Return records with seq greater than this',
+      }),
+    ),
+    limit: S.optional(
+      S.integer(CHANGES_LIMIT.min, CHANGES_LIMIT.max, {
+        default: CHANGES_LIMIT.default,
+        description: 'Records per page',
+      }),
+    ),
+  }),
+  response: {
+    type: 'object',
+    required: ['ok', 'changes', 'nextAfter'],
+    properties: {
+      ok: { const: true },
+      changes: { type: 'array', items: CHANGE_RECORD_SCHEMA },
+      nextAfter: { type: 'integer' },
+    },
+  },
+  // Read through the family, so a batch still being written (and not yet durable) is never
+  // shown.
+  handler: ({ query, services, family }) =>
+    family.read(() => {
+      const after = query.after ?? 0;
+      const changes = services.store.readLog(
+        family.info.id,
+        after,
+        query.limit ?? CHANGES_LIMIT.default,
+      );
+      return {
+        ok: true,
+        changes,
+        nextAfter: changes.length ? changes[changes.length - 1].seq : after,
+      };
+    }),
+});
+
 /**
  * The OpenAPI document as served: its `servers` names the address it was fetched at
  * (publicUrl when set), so a client generated from it calls the daemon the way its author
@@ -92,11 +172,11 @@ function documentAt(document: unknown, addresses: Addresses, koa: Koa.Context): 
 export default function systemRoutes(
   getDocument: () => unknown,
   version: string,
-  metrics: Metrics,
+  metrics: MetricsText,
 ) {
   const started = Date.now();
   return defineRoutes([
-    {
+    route({
       method: 'get',
       path: '/healthz',
       family: false,
@@ -105,46 +185,17 @@ export default function systemRoutes(
       summary: 'Liveness: answers while the daemon serves',
       description:
         '`writes` is `failing` while the store cannot write (a full disk: writes answer 507, reads go on).',
-      response: {
-        type: 'object',
-        required: ['ok', 'status', 'writes'],
-        properties: {
-          ok: { const: true },
-          status: { const: 'ok' },
-          version: { type: 'string' },
-          uptimeSeconds: { type: 'integer' },
-          writes: { enum: ['ok', 'failing'] },
-          cluster: {
-            type: 'object',
-            description:
-              'Only on a cluster node (docs/scaling.md): its name, whether it is connected to NATS (writes need it), and how many families it owns.',
-            required: ['node', 'connected', 'ownedFamilies'],
-            properties: {
-              node: { type: 'string' },
-              connected: { type: 'boolean' },
-              ownedFamilies: { type: 'integer' },
-            },
-          },
-        },
-      },
+      response: HEALTH_SCHEMA,
       handler: ({ services }) => ({
         ok: true,
         status: 'ok',
         version,
         uptimeSeconds: Math.floor((Date.now() - started) / 1000),
         writes: services.store.writeFailure ? 'failing' : 'ok',
-        ...(services.cluster
-          ? {
-              cluster: {
-                node: services.cluster.nodeName,
-                connected: services.cluster.connected,
-                ownedFamilies: services.cluster.heldFamilies().length,
-              },
-            }
-          : {}),
+        ...services.topology.health(),
       }),
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/metrics',
       family: false,
@@ -177,12 +228,10 @@ export default function systemRoutes(
             'Metrics are off; set metrics.enabled to true in the configuration (or HOUSEHOLD_METRICS=1) to serve them',
           );
         if (token !== null && !bearerMatches(koa.get('authorization'), token)) {
-          throw new HttpError(
-            401,
+          throw new DoorError(
             'unauthorized',
             'GET /metrics needs the metrics token: Authorization: Bearer <metrics.token>',
-            undefined,
-            { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+            { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } },
           );
         }
         return withStatus(200, await metrics.render(), {
@@ -190,8 +239,8 @@ export default function systemRoutes(
           'cache-control': 'no-store',
         });
       },
-    },
-    {
+    }),
+    route({
       method: 'get',
       path: '/api/v1/openapi.json',
       family: false,
@@ -204,54 +253,7 @@ export default function systemRoutes(
         properties: { openapi: { const: '3.1.0' }, paths: { type: 'object' } },
       },
       handler: ({ koa, services }) => documentAt(getDocument(), services.addresses, koa),
-    },
-    {
-      method: 'get',
-      path: '/changes',
-      tags: ['Changes'],
-      scope: 'read',
-      summary: 'The family change log, in order',
-      description:
-        'Every change to the family as `{id, seq, at, type, actor, object, previous?}`; `type` is the webhook event type. Follow it with `after=<nextAfter>`.',
-      query: S.object({
-        after: S.optional(
-          S.integer(0, undefined, {
-            default: 0,
-            description: 'Return records with seq greater than this',
-          }),
-        ),
-        limit: S.optional(
-          S.integer(CHANGES_LIMIT.min, CHANGES_LIMIT.max, {
-            default: CHANGES_LIMIT.default,
-            description: 'Records per page',
-          }),
-        ),
-      }),
-      response: {
-        type: 'object',
-        required: ['ok', 'changes', 'nextAfter'],
-        properties: {
-          ok: { const: true },
-          changes: { type: 'array', items: CHANGE_RECORD_SCHEMA },
-          nextAfter: { type: 'integer' },
-        },
-      },
-      // Read through the family, so a batch still being written (and not yet durable) is never
-      // shown.
-      handler: ({ query, services, family }) =>
-        family.read(() => {
-          const after = query.after ?? 0;
-          const changes = services.store.readLog(
-            family.info.id,
-            after,
-            query.limit ?? CHANGES_LIMIT.default,
-          );
-          return {
-            ok: true,
-            changes,
-            nextAfter: changes.length ? changes[changes.length - 1].seq : after,
-          };
-        }),
-    },
+    }),
+    changesRoute,
   ]);
 }

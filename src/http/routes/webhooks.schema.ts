@@ -2,7 +2,7 @@
  * Request structs and response schemas of the webhook destination endpoints, and the OpenAPI
  * `webhooks` section describing a delivery itself (docs/webhooks.md).
  */
-import { S, type Infer, type JsonSchema } from '../schema.js';
+import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { EVENT_TYPES } from '../../domain/shared/events.js';
 import { HISTORY_SIZE } from '../../domain/webhooks/types.js';
 import { withExamples } from './collections.schema.js';

@@ -3,7 +3,7 @@
  * signing secret is shown once), update (rotation answers the new secret once), delete, and a
  * test delivery sent now.
  */
-import { defineRoutes } from '../route.js';
+import { route, defineRoutes } from '../route.js';
 import { EVENT_TYPES } from '../../domain/shared/events.js';
 import {
   decideCreateDestination,
@@ -30,7 +30,7 @@ const tags = ['Webhooks'];
 const base = '/webhook-destinations';
 
 export default defineRoutes([
-  {
+  route({
     method: 'get',
     path: base,
     tags,
@@ -52,8 +52,8 @@ export default defineRoutes([
           events: EVENT_TYPES,
         };
       }),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: base,
     tags,
@@ -71,8 +71,8 @@ export default defineRoutes([
         (d) => ({ ok: true, destination: destinationView(d), signingSecret: secret }),
       );
     },
-  },
-  {
+  }),
+  route({
     method: 'patch',
     path: `${base}/:destinationId`,
     tags,
@@ -93,8 +93,8 @@ export default defineRoutes([
         }),
       );
     },
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: `${base}/:destinationId`,
     tags,
@@ -108,8 +108,8 @@ export default defineRoutes([
         (state, ctx) => decideDeleteDestination(state, params.destinationId, ctx),
         (d) => ({ ok: true, destination: destinationView(d) }),
       ),
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: `${base}/:destinationId/test`,
     tags,
@@ -136,5 +136,5 @@ export default defineRoutes([
         }),
       );
     },
-  },
+  }),
 ]);

@@ -10,20 +10,9 @@
  */
 import { statfsSync } from 'node:fs';
 import type { RootDatabase } from 'lmdb';
+import { StoreWriteError } from '../errors.js';
 
-/**
- * A write the store could not make. `full`: the disk (or the LMDB map) has no room — the
- * daemon answers 507 and keeps serving reads; `failed`: any other I/O failure — 503.
- */
-export class StoreWriteError extends Error {
-  constructor(
-    readonly kind: 'full' | 'failed',
-    message: string,
-    override readonly cause?: unknown,
-  ) {
-    super(message);
-  }
-}
+export { StoreWriteError };
 
 /** Called when writes start failing and when they work again (the daemon logs each once). */
 export type WriteHealthListener = (state: 'failing' | 'recovered', error?: StoreWriteError) => void;

@@ -69,12 +69,12 @@ export function toJsonSchema(struct: SomeStruct): JsonSchema {
   return {};
 }
 
-function refineMsg<T>(
-  struct: SomeStruct<T>,
+function refineMsg<T, D>(
+  struct: Struct<T, D>,
   name: string,
   check: (v: T) => boolean,
   message: string,
-): SomeStruct<T> {
+): Struct<T, D> {
   return ss.refine(struct, name, (v) => check(v) || message);
 }
 
@@ -82,10 +82,10 @@ const numeric = /^-?\d+(\.\d+)?$/;
 
 /** A number struct that also refuses values outside [min, max] (either bound may be absent). */
 function inRange(
-  s: SomeStruct<number>,
+  s: Struct<number, null>,
   min: number | undefined,
   max: number | undefined,
-): SomeStruct<number> {
+): Struct<number, null> {
   if (min === undefined && max === undefined) return s;
   return refineMsg(
     s,
@@ -117,7 +117,7 @@ export const S = {
       description?: string;
     } = {},
   ): Struct<string, null> {
-    let s: SomeStruct<string> = ss.string();
+    let s: Struct<string, null> = ss.string();
     const { min = 0, max, pattern } = opts;
     if (min > 0 || max !== undefined) {
       s = refineMsg(
@@ -211,11 +211,11 @@ export const S = {
       ss.string(),
       (v) => parseLocalTime(v) ?? v,
     );
-    return annotate(s, {
+    return annotate<Struct<string, null>>(s, {
       type: 'string',
       description: 'Local time HH:mm (24-hour); 3:30 PM is accepted',
       examples: ['15:30'],
-    }) as Struct<string, null>;
+    });
   },
 
   array<T>(element: SomeStruct<T>, opts: { min?: number; max?: number } = {}): SomeStruct<T[]> {

@@ -1,24 +1,25 @@
 /**
  * Every kind of agenda job and the handler that runs it, composed in one place: the daemon
- * builds this table once and hands it to the scheduler. The table is typed by the kinds of
+ * builds this table once and hands it to the scheduler (the scheduler knows no area; each
+ * area's handlers know the scheduler's types only). The table is typed by the kinds of
  * src/domain/shared/jobs.ts, so a kind an area puts on the agenda without a handler here does
  * not compile.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
-import type { Store } from '../store/store.js';
+import type { Directory } from '../store/ports.js';
 import type { Egress } from '../integrations/egress.js';
 import type { Notifier } from '../notifications/sender.js';
 import { notificationJobs } from '../notifications/jobs.js';
-import type { JobHandlers } from './scheduler.js';
+import type { JobHandlers } from '../scheduler/scheduler.js';
 import type { Webhooks } from '../webhooks/webhooks.js';
 import { DELIVER_KIND } from '../domain/webhooks/types.js';
 import { FEED_REFRESH } from '../domain/feeds/types.js';
 import { feedRefreshHandler } from '../feeds/jobs.js';
 
 export interface JobDeps {
-  store: Store;
+  store: Pick<Directory, 'getFamily'>;
   registry: FamilyRegistry;
   config: Config;
   now: () => Date;

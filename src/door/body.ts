@@ -1,5 +1,9 @@
 /**
- * Reads a request body as JSON or refuses it: nothing is ever ignored (docs/api.md).
+ * The one reader of request bodies, for every door: bounded, decoded and checked before any
+ * door looks at them. REST, the live stream and MCP read JSON (`jsonBody`); CalDAV reads XML
+ * and iCalendar text (`readText`); the OAuth endpoints read forms and JSON as text; a cluster
+ * node reads the bytes as sent to sign and forward them (`readRaw`, and `replayBody` hands the
+ * same bytes to whoever reads next). Nothing is ever ignored (docs/api.md). For JSON:
  *
  * 1. Content type `application/json` or `application/*+json` (a merge patch is JSON too), in
  *    UTF-8; anything else → 415.
@@ -14,10 +18,14 @@
  *
  * The text is kept as `ctx.request.rawBody` (idempotency fingerprints it); `ctx.request.body`
  * is the parsed object, or undefined when the request had no body.
+ *
+ * Text bodies (`readText`) are UTF-8 (a leading BOM dropped), in the encodings the door takes,
+ * within its limit; the same refusals (413, 415, 400) in the door's own form.
  */
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import {
   Invalid,
@@ -25,8 +33,8 @@ import {
   failOnIssues,
   type Issue,
   type Path,
-} from '../../domain/shared/errors.js';
-import { HttpError } from '../errors.js';
+} from '../domain/shared/errors.js';
+import { DoorError } from './errors.js';
 import { scanShape } from './jsonShape.js';
 
 /**
@@ -64,25 +72,86 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 const JSON_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/;
 
-function unsupported(message: string): HttpError {
-  return new HttpError(415, 'unsupported_media_type', message);
+function unsupported(message: string): DoorError {
+  return new DoorError('unsupported_media_type', message);
 }
 
-function tooLarge(limit: number): HttpError {
-  return new HttpError(
-    413,
+function tooLarge(limit: number): DoorError {
+  return new DoorError(
     'payload_too_large',
     `The request body is larger than the limit of ${limit} bytes`,
   );
 }
 
+/** Whether the request has a body at all (a length, or chunks coming). */
+export function hasBody(ctx: Koa.Context): boolean {
+  return (ctx.request.length ?? 0) > 0 || ctx.req.headers['transfer-encoding'] !== undefined;
+}
+
+/** The request's Content-Encoding, lower case (`identity` when none). */
+function encodingOf(ctx: Koa.Context): string {
+  return (ctx.get('content-encoding') || 'identity').trim().toLowerCase();
+}
+
+/** Refuses a charset other than UTF-8 (none named is UTF-8). */
+function utf8Only(ctx: Koa.Context, what: string): void {
+  const charset = ctx.request.charset?.toLowerCase();
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') {
+    throw unsupported(`Request bodies must be UTF-8${what}, not ${charset.slice(0, 40)}`);
+  }
+}
+
+/** Bytes as UTF-8 text (fatal: invalid UTF-8 is refused, not turned into U+FFFD). */
+function utf8Text(bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new Invalid('The request body is not valid UTF-8', [
+      { path: [], message: 'is not valid UTF-8' },
+    ]);
+  }
+}
+
+export interface TextBodyOptions {
+  /** At most this many bytes, on the wire and decoded. */
+  limitBytes: number;
+  /** Whether compressed bodies are taken (gzip, deflate, br), or only the body as it is. */
+  compressed: boolean;
+}
+
+/** A text body (XML, iCalendar, a form): '' when there is none; a leading BOM dropped. */
+export async function readText(ctx: Koa.Context, opts: TextBodyOptions): Promise<string> {
+  if (!hasBody(ctx)) return '';
+  utf8Only(ctx, '');
+  const encoding = encodingOf(ctx);
+  if (!(encoding in DECODERS) || (!opts.compressed && encoding !== 'identity'))
+    throw unsupported(
+      opts.compressed
+        ? `The content encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported (use gzip, deflate, br or none)`
+        : `Content-Encoding ${encoding.slice(0, 40)} is not accepted here; send the body as it is`,
+    );
+  if ((ctx.request.length ?? 0) > opts.limitBytes) throw tooLarge(opts.limitBytes);
+  const bytes = await readAll(ctx.req, DECODERS[encoding], encoding, opts.limitBytes);
+  return utf8Text(bytes).replace(/^\uFEFF/, '');
+}
+
+/**
+ * The body exactly as sent (any content type, still compressed when Content-Encoding says so),
+ * at most `limitBytes`: what a cluster node signs and forwards. Read once; `replayBody` hands
+ * the same bytes to the readers after it.
+ */
+export async function readRaw(ctx: Koa.Context, limitBytes: number): Promise<Buffer> {
+  if ((ctx.request.length ?? 0) > limitBytes) throw tooLarge(limitBytes);
+  if (ctx.req.readableEnded) return Buffer.alloc(0);
+  return readAll(ctx.req, null, 'identity', limitBytes);
+}
+
 export function jsonBody(limitBytes: number): Koa.Middleware {
   return async (ctx, next) => {
     const req = ctx.req;
-    const hasBody = (ctx.request.length ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) {
+    if (!hasBody(ctx)) {
       setBody(ctx, undefined, '');
-      return next();
+      return void (await next());
     }
     // 1. What it is.
     const type = ctx.request.type.toLowerCase();
@@ -91,12 +160,9 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
         'Request bodies must be JSON (content-type: application/json or application/*+json)',
       );
     }
-    const charset = ctx.request.charset.toLowerCase();
-    if (charset && charset !== 'utf-8' && charset !== 'utf8') {
-      throw unsupported(`Request bodies must be UTF-8 JSON, not ${charset.slice(0, 40)}`);
-    }
+    utf8Only(ctx, ' JSON');
     // 2. How it is encoded.
-    const encoding = (ctx.get('content-encoding') || 'identity').trim().toLowerCase();
+    const encoding = encodingOf(ctx);
     if (!(encoding in DECODERS)) {
       throw unsupported(
         `The content encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported (use gzip, deflate, br or none)`,
@@ -107,17 +173,10 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     const bytes = await readAll(req, DECODERS[encoding], encoding, limitBytes);
 
     // 4. What it says.
-    let text: string;
-    try {
-      text = UTF8.decode(bytes);
-    } catch {
-      throw new Invalid('The request body is not valid UTF-8', [
-        { path: [], message: 'is not valid UTF-8' },
-      ]);
-    }
+    const text = utf8Text(bytes);
     if (text.trim() === '') {
       setBody(ctx, undefined, text);
-      return next();
+      return void (await next());
     }
     // The caps that JSON.parse would spend the most on are checked on the text first.
     const early = scanShape(text, BODY_CAPS);
@@ -311,4 +370,41 @@ export function checkShape(root: object): Issue[] {
     }
   }
   return issues.slice(0, MAX_ISSUES);
+}
+
+/** What a reader of a request may touch besides its stream: Koa, our readers, the MCP SDK. */
+const REQUEST_FIELDS = [
+  'headers',
+  'rawHeaders',
+  'trailers',
+  'rawTrailers',
+  'method',
+  'url',
+  'httpVersion',
+  'httpVersionMajor',
+  'httpVersionMinor',
+  'socket',
+] as const;
+
+/**
+ * Makes the body read by `readRaw` readable once more. The request's stream is spent, so
+ * Koa's request gets a stand-in: a Readable holding the same bytes, with the request's
+ * headers, method, URL, HTTP version and socket, marked complete (readers treat a close before
+ * completion as a cut-off body). Every reader after this one reads `ctx.req` (Koa's
+ * `ctx.request.req` is the same object), and none of them checks the class. The response,
+ * and with it the connection, stays the real one.
+ */
+export function replayBody(ctx: Koa.Context, body: Buffer): void {
+  const original = ctx.req as unknown as Record<string, unknown>;
+  const replay = new Readable({ read() {} }) as Readable & Record<string, unknown>;
+  for (const name of REQUEST_FIELDS) replay[name] = original[name];
+  replay.connection = original.socket;
+  replay.complete = true;
+  replay.aborted = false;
+  if (body.length) replay.push(body);
+  replay.push(null);
+  const req = replay as unknown as IncomingMessage;
+  ctx.req = req;
+  ctx.request.req = req;
+  ctx.response.req = req;
 }

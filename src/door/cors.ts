@@ -29,10 +29,10 @@ export function cors(origins: readonly string[]): Koa.Middleware {
   const allowed = new Set(origins);
   return async (ctx, next) => {
     const origin = ctx.get('origin');
-    if (!origin) return next();
+    if (!origin) return void (await next());
     // The answer depends on Origin whenever a list is configured: caches must keep them apart.
     if (!any) ctx.vary('Origin');
-    if (!any && !allowed.has(origin)) return next();
+    if (!any && !allowed.has(origin)) return void (await next());
     const allowOrigin = any ? '*' : origin;
 
     if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method')) {

@@ -10,8 +10,8 @@
  * `rawBody`).
  */
 import { randomUUID } from 'node:crypto';
-import type Koa from 'koa';
 import type { Logger } from 'pino';
+import type { DoorMiddleware } from './state.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const USER_AGENT_MAX = 200;
@@ -44,7 +44,7 @@ export function loggablePath(path: string): string {
   return out.length > PATH_MAX ? `${out.slice(0, PATH_MAX)}…` : out;
 }
 
-export function requestLog(logger: Logger): Koa.Middleware {
+export function requestLog(logger: Logger): DoorMiddleware {
   return async (ctx, next) => {
     const start = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -67,8 +67,8 @@ export function requestLog(logger: Logger): Koa.Middleware {
         ...(typeof route === 'string' ? {} : { path: loggablePath(ctx.path) }),
         status: ctx.status,
         durationMs: Math.round(durationMs * 100) / 100,
-        family: ctx.state.family?.slug ?? null,
-        keyId: ctx.state.key?.id ?? null,
+        family: (ctx.state.family ?? ctx.state.caller?.family)?.slug ?? null,
+        keyId: ctx.state.caller?.keyId ?? null,
         ip: ctx.ip,
         userAgent: ctx.get('user-agent').slice(0, USER_AGENT_MAX) || null,
       };

@@ -145,7 +145,7 @@ export function validateInput<T>(value: unknown, struct: SomeStruct<T>, prefix: 
       continue;
     }
     if (++failures > MAX_COUNTED) break;
-    const path = [...prefix, ...failure.path] as Path;
+    const path: Path = [...prefix, ...(failure.path as Path)];
     const id = path.join('\u0000');
     if (seen.has(id)) continue;
     seen.add(id);

@@ -18,12 +18,15 @@
  */
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
-import { Invalid } from '../../domain/shared/errors.js';
-import { HttpError } from '../errors.js';
-import type { Store } from '../../store/store.js';
-import type { FamilyInfo, IdempotencyRecord, IdempotencyWrite } from '../../store/types.js';
-import { apiKeySecret } from '../../family/keys.js';
-import { AnsweredBefore, AnswerInFlight, type KeptAnswer } from '../../family/repeats.js';
+import { Invalid } from '../domain/shared/errors.js';
+import { DoorError } from './errors.js';
+import type { IdempotencyRecords } from '../store/ports.js';
+import type { FamilyInfo, IdempotencyRecord, IdempotencyWrite } from '../store/types.js';
+import { apiKeySecret } from '../family/keys.js';
+import { AnsweredBefore, AnswerInFlight, type KeptAnswer } from '../family/repeats.js';
+import type { DoorMiddleware, IdempotencyIntent } from './state.js';
+
+export type { IdempotencyIntent };
 import {
   fingerprintOf,
   openAnswer,
@@ -36,15 +39,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** Larger answers (a batch of 50 long entries) are kept as status and size only. */
 export const MAX_KEPT_BYTES = 64 * 1024;
 const KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** What the handler needs to keep its answer; set on `ctx.state.idempotency`. */
-export interface IdempotencyIntent {
-  keyId: string;
-  fingerprint: string;
-  expiresAt: number;
-  /** Where the answer is kept and the keys that seal it (never stored). */
-  keys: ReplayKeys;
-}
 
 /** The record that keeps an answer for a retry (written with the change, by the family actor). */
 export function keptAnswer(
@@ -125,7 +119,10 @@ export type IdempotencyGate = (
   idemKey: string,
 ) => IdempotencyOpening;
 
-export function idempotencyGate(store: Store, now: () => Date): IdempotencyGate {
+export function idempotencyGate(
+  store: Pick<IdempotencyRecords, 'getIdempotency'>,
+  now: () => Date,
+): IdempotencyGate {
   const inFlight = new Set<string>();
   return (ctx: Koa.Context, scope: IdempotencyScope, idemKey: string): IdempotencyOpening => {
     if (!KEY.test(idemKey))
@@ -135,15 +132,14 @@ export function idempotencyGate(store: Store, now: () => Date): IdempotencyGate 
     const keys = replayKeys(secret, keyId, idemKey);
     const fingerprint = fingerprintOf(keys, ctx.method, ctx.path, raw);
     const slot = `${keyId}\u0000${keys.slot}`;
-    if (inFlight.has(slot)) throw new HttpError(409, 'conflict', STILL_RUNNING);
+    if (inFlight.has(slot)) throw new DoorError('in_progress', STILL_RUNNING);
     const repeat = (prior: IdempotencyRecord): Replay => {
       // Records from before sealing kept the request's plain SHA-256 (see IdempotencyRecord).
       const expected = prior.withheld
         ? createHash('sha256').update(`${ctx.method} ${ctx.path}\n${raw}`).digest('hex')
         : fingerprint;
       if (prior.fingerprint !== expected) {
-        throw new HttpError(
-          422,
+        throw new DoorError(
           'idempotency_mismatch',
           'This Idempotency-Key was used with a different request',
         );
@@ -182,7 +178,7 @@ export function repeatOf(
   opened: Extract<IdempotencyOpening, { intent: IdempotencyIntent }>,
 ): Replay | null {
   if (err instanceof AnsweredBefore) return opened.repeat(err.record);
-  if (err instanceof AnswerInFlight) throw new HttpError(409, 'conflict', STILL_RUNNING);
+  if (err instanceof AnswerInFlight) throw new DoorError('in_progress', STILL_RUNNING);
   return null;
 }
 
@@ -201,23 +197,23 @@ function sendReplay(ctx: Koa.Context, replay: Replay): void {
  * the batch in flight too; its verdict is answered here the same way.
  */
 export function idempotency(
-  store: Store,
+  store: Pick<IdempotencyRecords, 'getIdempotency'>,
   now: () => Date,
   ready: (family: FamilyInfo) => Promise<unknown> = () => Promise.resolve(),
-): Koa.Middleware {
+): DoorMiddleware {
   const gate = idempotencyGate(store, now);
   return async (ctx, next) => {
     const idemKey = ctx.get('idempotency-key');
-    if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return next();
+    if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return void (await next());
     // Authentication ran first. An API key seals under its secret part; a credential of
-    // another kind (an OAuth access token forwarded by /mcp) is a secret as a whole, stored
-    // only as a hash too, so it seals under itself. Never under a public value: no seal then.
+    // another kind (an OAuth access token a tool call of /mcp sends) is a secret as a whole,
+    // stored only as a hash too, so it seals under itself. Never under a public value: no seal.
     const presented = ctx.get('x-api-key');
     const secret = apiKeySecret(presented) ?? presented;
     if (!secret)
       throw new Error("an idempotent answer can only be sealed under the caller's secret");
-    await ready(ctx.state.family as FamilyInfo);
-    const opened = gate(ctx, { keyId: ctx.state.key.id as string, secret }, idemKey);
+    await ready(ctx.state.caller!.family);
+    const opened = gate(ctx, { keyId: ctx.state.caller!.keyId, secret }, idemKey);
     if ('replay' in opened) return sendReplay(ctx, opened.replay);
     ctx.state.idempotency = opened.intent;
     try {

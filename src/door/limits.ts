@@ -1,6 +1,6 @@
 /**
  * The daemon's one limiter (docs/api.md, "Limits on every door"): fixed one-minute windows kept
- * in memory, one instance per daemon (`Services.limits`) shared by every door — REST, the live
+ * in memory, one instance per daemon (the core services' `limits`) shared by every door — REST, the live
  * stream, the public pages and the family display, CalDAV, MCP and the OAuth consent page — so
  * a budget is the same whichever door a request comes through:
  *
@@ -16,13 +16,13 @@
  * Each door answers "over the limit" in its own form (REST's error JSON, CalDAV's DAV:error,
  * MCP's JSON-RPC error), always with status 429, `Retry-After` and the RateLimit-* headers.
  * A request one door sends to another inside this process (an MCP tool call answered by REST)
- * carries an `InnerCalls` proof and is not counted twice. The clock is injected so tests move
- * time instead of waiting.
+ * carries the inner-call proof (credentials.ts) and is not counted twice. The clock is injected
+ * so tests move time instead of waiting.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type Koa from 'koa';
-import { HttpError, Unauthorized } from '../errors.js';
+import { rateLimited, Unauthorized } from './errors.js';
+import type { DoorMiddleware } from './state.js';
 
 const WINDOW_MS = 60_000;
 
@@ -76,13 +76,13 @@ export class RateLimiter {
 }
 
 /** What a budget is named after: a key, a grant (its own bucket), a public link's token. */
-export type Credential =
+export type Budget =
   | { kind: 'key'; keyId: string; grantId?: string | undefined }
   | { kind: 'display'; displayId: string }
   | { kind: 'share'; tokenHash: string };
 
 /** The bucket a credential's requests count in, and how its 429 names it. */
-export function bucketOf(c: Credential): { bucket: string; what: string } {
+export function bucketOf(c: Budget): { bucket: string; what: string } {
   switch (c.kind) {
     case 'key':
       return c.grantId
@@ -108,12 +108,11 @@ export interface Limited {
 
 /**
  * The limits every door applies (see the file's comment). One instance per daemon; doors take
- * it from `Services.limits`.
+ * it from the core services' `limits`.
  */
 export class DoorLimits {
   private readonly perCredential: RateLimiter;
   private readonly perAddress: RateLimiter;
-  readonly inner = new InnerCalls();
 
   constructor(config: { perMinute: number; publicPerMinute: number }, now: () => number) {
     this.perCredential = new RateLimiter(config.perMinute, now);
@@ -121,7 +120,7 @@ export class DoorLimits {
   }
 
   /** Counts one request of a credential. */
-  credential(c: Credential): Taken & { limited: Limited | null } {
+  credential(c: Budget): Taken & { limited: Limited | null } {
     const { bucket, what } = bucketOf(c);
     const t = this.perCredential.take(bucket);
     return { ...t, limited: over(t, `Too many requests for ${what}`) };
@@ -165,49 +164,33 @@ export function limitHeaders(t: Taken): Record<string, string> {
   };
 }
 
-/** The header an inner call (an MCP tool call sent to REST by this process) carries its proof in. */
-export const INNER_CALL_HEADER = 'x-household-forwarded';
-
-/**
- * Proofs that a request was sent by a door of this very process for a client that door has
- * already authenticated and counted: an HMAC of the presented credential under a key only this
- * process knows. REST serves such a request without counting it again, and only with such a
- * proof takes an OAuth access token (tokens are for /mcp alone).
- */
-export class InnerCalls {
-  private readonly key = randomBytes(32);
-
-  proof(credential: string): string {
-    return createHmac('sha256', this.key).update(credential).digest('hex');
-  }
-
-  verify(credential: string, proof: string): boolean {
-    if (!/^[0-9a-f]{64}$/.test(proof)) return false;
-    return timingSafeEqual(Buffer.from(this.proof(credential), 'hex'), Buffer.from(proof, 'hex'));
-  }
+/** Over a budget: the table's `rate_limited`, with the seconds to wait, in any door's form. */
+export function limitedError(l: Limited): Error {
+  return rateLimited(l.message, l.retryAfter);
 }
 
-function limitedError(l: Limited): HttpError {
-  return new HttpError(429, 'rate_limited', l.message, undefined, {
-    'Retry-After': String(l.retryAfter),
-  });
+/**
+ * A caller's request, counted in its budget (its key's, or its grant's own), with the
+ * RateLimit-* headers; throws the 429 past it. Every door with callers counts through this.
+ */
+export function countCaller(
+  ctx: Koa.Context,
+  limits: DoorLimits,
+  caller: { keyId: string; grantId?: string | undefined },
+): void {
+  const t = limits.credential({ kind: 'key', keyId: caller.keyId, grantId: caller.grantId });
+  ctx.set(limitHeaders(t));
+  if (t.limited) throw limitedError(t.limited);
 }
 
 /**
  * REST, per credential; runs after authentication has put the key (and the grant) on
  * `ctx.state`. An inner call was counted by the door the client spoke to.
  */
-export function rateLimit(limits: DoorLimits): Koa.Middleware {
+export function rateLimit(limits: DoorLimits): DoorMiddleware {
   return async (ctx, next) => {
-    if (!ctx.state.innerCall) {
-      const t = limits.credential({
-        kind: 'key',
-        keyId: ctx.state.key.id as string,
-        grantId: ctx.state.grantId as string | undefined,
-      });
-      ctx.set(limitHeaders(t));
-      if (t.limited) throw limitedError(t.limited);
-    }
+    const caller = ctx.state.caller!;
+    if (caller.via !== 'inner') countCaller(ctx, limits, caller);
     await next();
   };
 }
@@ -219,18 +202,23 @@ export function rateLimit(limits: DoorLimits): Koa.Middleware {
  */
 export function publicRateLimit(limits: DoorLimits): Koa.Middleware {
   return async (ctx, next) => {
-    const t = limits.address(ctx.ip);
-    ctx.set(limitHeaders(t));
-    if (t.limited) throw limitedError(t.limited);
+    countAddress(ctx, limits);
     await next();
   };
+}
+
+/** A request without a credential, counted per client address; throws the 429 past it. */
+export function countAddress(ctx: Koa.Context, limits: DoorLimits): void {
+  const t = limits.address(ctx.ip);
+  ctx.set(limitHeaders(t));
+  if (t.limited) throw limitedError(t.limited);
 }
 
 /**
  * Counts a public link's request in its own budget (after `publicRateLimit` counted the
  * address); the headers show whichever budget has less left. Throws the 429.
  */
-export function countToken(ctx: Koa.Context, limits: DoorLimits, c: Credential): void {
+export function countToken(ctx: Koa.Context, limits: DoorLimits, c: Budget): void {
   const t = limits.credential(c);
   if (t.remaining < Number(ctx.response.get('RateLimit-Remaining') || Infinity))
     ctx.set(limitHeaders(t));
@@ -242,16 +230,16 @@ export function countToken(ctx: Koa.Context, limits: DoorLimits, c: Credential):
  * spends the address's budget of failures, and past it the answer is 429 instead. A valid
  * credential is served whatever else came from the address.
  */
-export function failedCredentials(
+export function failedCredentials<S>(
   limits: DoorLimits,
-  authenticate: Koa.Middleware,
-): Koa.Middleware {
+  authenticate: Koa.Middleware<S>,
+): Koa.Middleware<S> {
   return async (ctx, next) => {
     let authenticated = false;
     try {
-      await authenticate(ctx, () => {
+      await authenticate(ctx, async () => {
         authenticated = true;
-        return next();
+        await next();
       });
     } catch (err) {
       if (!authenticated && err instanceof Unauthorized) {
@@ -281,7 +269,11 @@ export function addressBucket(ip: string): string {
   const groups =
     tail === undefined
       ? left
-      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+      : [
+          ...left,
+          ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'),
+          ...right,
+        ];
   return `${groups
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ''))

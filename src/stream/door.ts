@@ -1,18 +1,34 @@
 /**
- * The live change stream's doors (docs/api.md, "Live change stream"): the stream itself and the
- * tickets a browser opens it with.
+ * The live change stream's door (docs/api.md, "Live change stream"): the stream itself and the
+ * tickets a browser opens it with. Its routes sit under REST's family paths and answer errors
+ * in the same JSON form; a browser's ticket is a credential kind of the door core's.
  */
 import { Invalid } from '../domain/shared/errors.js';
-import { HttpError } from '../http/errors.js';
-import { defineRoutes, withStatus } from '../http/route.js';
-import { S } from '../http/schema.js';
-import { Refused } from './hub.js';
-import { TICKET_PATTERN } from './tickets.js';
+import { DoorError } from '../door/errors.js';
+import { familyOfRoute, type Door } from '../door/door.js';
+import { renderJson } from '../door/jsonForm.js';
+import {
+  defineRoutes,
+  FAMILY_PREFIX,
+  routeFor,
+  withStatus,
+  type CoreServices,
+} from '../door/route.js';
+import { S } from '../door/schema.js';
+import { Refused, type StreamHub } from './hub.js';
+import { TICKET_PATTERN, type StreamTickets } from './tickets.js';
+
+/** What the stream's handlers use besides the core's. */
+export interface StreamServices extends CoreServices {
+  stream: { hub: StreamHub; tickets: StreamTickets };
+}
+
+const route = routeFor<StreamServices>();
 
 const tags = ['Changes'];
 
-export default defineRoutes([
-  {
+const routes = defineRoutes([
+  route({
     method: 'get',
     path: '/changes/stream',
     tags,
@@ -46,7 +62,7 @@ export default defineRoutes([
     produces: 'text/event-stream',
     response: { type: 'string', description: 'Server-sent events, one per change-log record' },
     errors: [503],
-    handler: ({ koa, query, family, key, services }) => {
+    handler: ({ koa, query, family, caller, services }) => {
       const header = koa.get('last-event-id').trim();
       let after: number | null = query.after ?? null;
       if (header !== '') {
@@ -60,15 +76,15 @@ export default defineRoutes([
       try {
         services.stream.hub.open(koa.req, koa.res, {
           familyId: family.info.id,
-          keyId: key.id,
+          keyId: caller.keyId,
           after,
         });
       } catch (err) {
         if (!(err instanceof Refused)) throw err;
         if (err.reason === 'per_key')
-          throw new HttpError(429, 'rate_limited', err.message, undefined, { 'Retry-After': '5' });
+          throw new DoorError('rate_limited', err.message, { headers: { 'Retry-After': '5' } });
         if (err.reason === 'closing')
-          throw new HttpError(503, 'unavailable', err.message, undefined, { 'Retry-After': '5' });
+          throw new DoorError('unavailable', err.message, { headers: { 'Retry-After': '5' } });
         throw Invalid.at(
           header !== '' ? ['headers', 'Last-Event-ID'] : ['query', 'after'],
           err.message,
@@ -78,7 +94,7 @@ export default defineRoutes([
       koa.respond = false;
       return withStatus(200, undefined);
     },
-  },
+  }),
   {
     method: 'post',
     path: '/changes/stream-tickets',
@@ -110,8 +126,8 @@ export default defineRoutes([
         },
       ],
     },
-    handler: ({ family, key, services }) => {
-      const { ticket, expiresAt } = services.stream.tickets.issue(key.id, family.info.id);
+    handler: ({ family, caller, services }) => {
+      const { ticket, expiresAt } = services.stream.tickets.issue(caller.keyId, family.info.id);
       return {
         ok: true,
         ticket,
@@ -121,3 +137,14 @@ export default defineRoutes([
     },
   },
 ]);
+
+/** The live stream's door: its two routes, answered in REST's JSON form. */
+export function streamDoor(): Door<StreamServices> {
+  return {
+    name: 'stream',
+    prefixes: [`${FAMILY_PREFIX}/changes/stream`, `${FAMILY_PREFIX}/changes/stream-tickets`],
+    familyOf: familyOfRoute,
+    render: renderJson,
+    routes,
+  };
+}

@@ -7,7 +7,7 @@
  * cap passed, naming where, as checkShape would. It only counts: a body that is not JSON is
  * left to JSON.parse to refuse (the scan gives up on anything it does not expect).
  */
-import type { Issue, Path } from '../../domain/shared/errors.js';
+import type { Issue, Path } from '../domain/shared/errors.js';
 
 export interface ShapeCaps {
   depth: number;
