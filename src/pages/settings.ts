@@ -9,7 +9,6 @@ import { PREFERENCE_CHANNELS, PREFERENCE_KINDS } from '../domain/notifications/t
 import type { PageAnswer, PageRequest, PageRoute } from './context.js';
 import { sessionOf } from './context.js';
 import { PageError } from './errors.js';
-import { field } from './forms.js';
 import { buttonForm, e } from './html.js';
 import { rest } from './rest.js';
 import { framed } from './sections.js';
