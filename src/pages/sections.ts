@@ -5,6 +5,7 @@
  */
 import type { PageAnswer, PageRequest, PageRoute } from './context.js';
 import { sessionOf } from './context.js';
+import { PageError } from './errors.js';
 import { field } from './forms.js';
 import { buttonForm, csrfField, e, page } from './html.js';
 import { rest } from './rest.js';
@@ -94,19 +95,47 @@ async function peoplePage(r: PageRequest): Promise<PageAnswer> {
     ? `<ul class="items">${people
         .map(
           (p) =>
-            `<li class="row"><span><strong>${e(p.name)}</strong> <span class="muted">${e(p.kind)}${p.email ? ` · ${e(p.email)}` : ''}${p.phone ? ` · ${e(p.phone)}` : ''}</span></span>${buttonForm(`/people/${p.id}/remove`, csrf, `Remove ${p.name}`)}</li>`,
+            `<li class="row"><span><strong>${e(p.name)}</strong> <span class="muted">${e(p.kind)}${p.email ? ` · ${e(p.email)}` : ''}${p.phone ? ` · ${e(p.phone)}` : ''}</span></span><span><a href="/people/${e(p.id)}">Edit ${e(p.name)}</a> ${buttonForm(`/people/${p.id}/remove`, csrf, `Remove ${p.name}`)}</span></li>`,
         )
         .join('')}</ul>`
     : '<p>Nobody yet.</p>';
   const body = `${list}
 <h2>Add a person</h2>
 <form method="post" action="/people">${csrfField(csrf)}
-<label for="name">Name</label><input id="name" name="name" required maxlength="200">
-<label for="kind">Kind</label><select id="kind" name="kind">${KINDS.map((k) => `<option>${k}</option>`).join('')}</select>
-<label for="email">Email (optional)</label><input id="email" name="email" type="email">
-<label for="phone">Phone (optional)</label><input id="phone" name="phone" type="tel">
+${personFields(null)}
 <button type="submit">Add</button></form>`;
   return framed(r, 'People', '/people', body);
+}
+
+/** The person fields of the add and edit forms, filled with `p` (the edit page). */
+function personFields(p: Person | null): string {
+  return `<label for="name">Name</label><input id="name" name="name" required maxlength="200" value="${e(p?.name ?? '')}">
+<label for="kind">Kind</label><select id="kind" name="kind">${KINDS.map((k) => `<option${k === p?.kind ? ' selected' : ''}>${k}</option>`).join('')}</select>
+<label for="email">Email (optional)</label><input id="email" name="email" type="email" value="${e(p?.email ?? '')}">
+<label for="phone">Phone (optional)</label><input id="phone" name="phone" type="tel" value="${e(p?.phone ?? '')}">`;
+}
+
+async function personPage(r: PageRequest): Promise<PageAnswer> {
+  const { people } = await rest<{ people: Person[] }>(r, 'GET', '/people');
+  const p = people.find((x) => x.id === r.params[0]);
+  if (!p) throw new PageError(404, 'Nobody with that id lives here (any more).');
+  const body = `<form method="post" action="/people/${e(p.id)}">${csrfField(sessionOf(r).csrf)}
+${personFields(p)}
+<button type="submit">Save</button></form>
+<p><a href="/people">Back to the people</a></p>`;
+  return framed(r, p.name, '/people', body);
+}
+
+async function savePerson(r: PageRequest): Promise<PageAnswer> {
+  // Empty email or phone removes it (REST takes null for that).
+  const orNull = (name: string) => field(r.form, name) || null;
+  await rest(r, 'PATCH', `/people/${encodeURIComponent(r.params[0])}`, {
+    name: field(r.form, 'name'),
+    kind: field(r.form, 'kind') || 'adult',
+    email: orNull('email'),
+    phone: orNull('phone'),
+  });
+  return { redirect: '/people' };
 }
 
 async function addPerson(r: PageRequest): Promise<PageAnswer> {
@@ -131,6 +160,8 @@ export const sectionRoutes: PageRoute[] = [
   { method: 'GET', path: /^\/people$/, signedIn: true, handle: peoplePage },
   { method: 'POST', path: /^\/people$/, signedIn: true, handle: addPerson },
   { method: 'POST', path: /^\/people\/([^/]+)\/remove$/, signedIn: true, handle: removePerson },
+  { method: 'GET', path: /^\/people\/([^/]+)$/, signedIn: true, handle: personPage },
+  { method: 'POST', path: /^\/people\/([^/]+)$/, signedIn: true, handle: savePerson },
 ];
 
 export { home };

@@ -193,7 +193,7 @@ describe('the household pages', function () {
     await context.close();
   });
 
-  it('adds a person and a device whose QR code, Apple profile and key work, then revokes the device', async function () {
+  it('adds and edits a person, and adds a device whose QR code, Apple profile and key work, then revokes the device', async function () {
     this.timeout(30_000);
     needsBrowser(this);
     const { context, page } = await signedInContext(server!.apiKey);
@@ -205,6 +205,24 @@ describe('the household pages', function () {
     await page.waitForURL(`${server!.url}/people`);
     expect(await people()).to.deep.equal(['Ana', 'Bo', 'Cleo']);
     await check(page, 'people');
+    // Edited through PATCH: a phone added, the email removed.
+    const cleo = (
+      (await server!.api.get('/people')).body.people as { id: string; name: string }[]
+    ).find((p) => p.name === 'Cleo')!;
+    await page.click(`a[href="/people/${cleo.id}"]`);
+    await check(page, 'person');
+    await page.fill('#phone', '+351 912 345 678');
+    await page.fill('#email', '');
+    await page.click(`form[action="/people/${cleo.id}"] button`);
+    await page.waitForURL(`${server!.url}/people`);
+    const edited = (
+      (await server!.api.get('/people')).body.people as {
+        id: string;
+        email: string | null;
+        phone: string | null;
+      }[]
+    ).find((p) => p.id === cleo.id)!;
+    expect([edited.email, edited.phone]).to.deep.equal([null, '+351 912 345 678']);
     // The change went through REST under the session's own key: the change log says so.
     const session = (await context.cookies()).find((c) => c.name === 'ho_session')!.value;
     const changes = (await server!.api.get('/changes')).body.changes as {
