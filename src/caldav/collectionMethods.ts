@@ -1,8 +1,11 @@
 /**
  * The collection methods of the CalDAV door: PROPPATCH (a collection's displayname and
- * calendar-color, all or nothing) and MKCALENDAR/MKCOL (a new event calendar).
+ * calendar-color, all or nothing) and MKCALENDAR/MKCOL (a new event calendar, or a to-do list
+ * when the client asks for VTODO alone). A display name is a label here: one another collection
+ * has is taken and made distinct for REST ("Packing (2)"), never refused.
  */
 import {
+  LIST_FIELDS,
   decideCreateCollection,
   decideUpdateCollection,
 } from '../domain/collections/collections.js';
@@ -87,7 +90,10 @@ export async function proppatch(req: DavRequest): Promise<void> {
     return;
   }
   if (done.length)
-    await req.actor.execute((s, ctx) => decideUpdateCollection(s, key, input, ctx), callerOf(req));
+    await req.actor.execute(
+      (s, ctx) => decideUpdateCollection(s, key, { ...input, onNameTaken: 'number' }, ctx),
+      callerOf(req),
+    );
   multistatus(
     req,
     propResponse(
@@ -95,6 +101,26 @@ export async function proppatch(req: DavRequest): Promise<void> {
       done.map((o) => el(o)),
       [],
     ),
+  );
+}
+
+/**
+ * What a new collection holds, from the MKCALENDAR's supported-calendar-component-set: VTODO
+ * alone makes a to-do list (an ordinary collection, as iOS Reminders' "Add List" and tasks.org
+ * ask); VEVENT, both, or no set make a calendar (to-dos stay in lists). Other names (VJOURNAL,
+ * VFREEBUSY, …) are ignored beside one of these — their objects are refused when PUT — and a set
+ * of only those is refused.
+ */
+function componentOf(set: XmlElement | undefined): 'VEVENT' | 'VTODO' {
+  const comps = set ? child(set, CALDAV, 'supported-calendar-component-set') : undefined;
+  if (!comps) return 'VEVENT';
+  const names = new Set(comps.children.map((c) => (c.attrs.name ?? '').toUpperCase()));
+  if (names.has('VEVENT')) return 'VEVENT';
+  if (names.has('VTODO')) return 'VTODO';
+  throw new CalDavError(
+    403,
+    `Collections here hold events (VEVENT) or to-dos (VTODO), not ${[...names].join(', ').slice(0, 60) || 'nothing'}`,
+    { ns: CALDAV, local: 'supported-calendar-component' },
   );
 }
 
@@ -107,15 +133,15 @@ export async function mkcalendar(req: DavRequest): Promise<void> {
     });
   const body = xmlBody(req);
   const set = body ? child(child(body, DAV, 'set'), DAV, 'prop') : undefined;
-  const props = collectionProps(set);
-  const comps = set ? child(set, CALDAV, 'supported-calendar-component-set') : undefined;
-  if (comps && comps.children.some((c) => c.attrs.name?.toUpperCase() !== 'VEVENT')) {
+  // Extended MKCOL (RFC 5689, DAVx⁵'s way) makes a calendar only when it asks for one.
+  if (req.koa.method === 'MKCOL' && !child(child(set, DAV, 'resourcetype'), CALDAV, 'calendar'))
     throw new CalDavError(
       403,
-      'New collections made through CalDAV are event calendars (VEVENT); make to-do lists through the API',
-      { ns: CALDAV, local: 'supported-calendar-component' },
+      'Only calendar collections are made here: MKCOL needs a resourcetype with CALDAV:calendar',
+      { ns: DAV, local: 'valid-resourcetype' },
     );
-  }
+  const props = collectionProps(set);
+  const component = componentOf(set);
   await req.actor.read((state) => {
     if (findCollection(state, key))
       throw new CalDavError(
@@ -132,7 +158,8 @@ export async function mkcalendar(req: DavRequest): Promise<void> {
         {
           name: props.name || key,
           key,
-          category: 'calendar',
+          onNameTaken: 'number',
+          ...(component === 'VEVENT' ? { category: 'calendar' } : { fields: [...LIST_FIELDS] }),
           ...(props.color ? { color: props.color } : {}),
         },
         ctx,

@@ -11,6 +11,7 @@
 import type Koa from 'koa';
 import { DomainError } from '../domain/shared/errors.js';
 import { DoorError, type ErrorAnswer, type ErrorKind } from '../door/errors.js';
+import { reasonPhrase } from './reason.js';
 import { CALDAV, DAV, HOUSEHOLD, document, el, escapeXml } from './xml.js';
 
 /** The statuses CalDAV's own refusals use, and the table's kind of each. */
@@ -74,6 +75,8 @@ export function renderDav(answer: ErrorAnswer, ctx: Koa.Context): void {
   const precondition =
     cause instanceof CalDavError ? cause.precondition : DEFAULT_PRECONDITION[answer.kind];
   ctx.status = answer.status;
+  // The status line says why too: vdirsyncer, DAVx⁵ and Home Assistant show a person that.
+  ctx.message = reasonPhrase(answer.message);
   ctx.set(answer.headers);
   ctx.type = 'application/xml; charset=utf-8';
   ctx.body = errorXml(answer.message, precondition);

@@ -26,6 +26,8 @@ export interface CalObject {
   /** The component without RECURRENCE-ID (absent when a client sends only overrides). */
   master?: Component;
   overrides: Component[];
+  /** The object's VTIMEZONE components, as sent. */
+  zones: Component[];
   /** TZID → IANA zone, or null when the name is unknown. */
   zone: (tzid: string) => string | null;
 }
@@ -88,6 +90,7 @@ export function readObject(body: string, now: Date): CalObject {
     uid: [...uids][0]!,
     ...(masters[0] ? { master: masters[0] } : {}),
     overrides,
+    zones: cal[2].filter((x) => x[0] === 'vtimezone'),
     zone: zoneResolver(vtimezones, now),
   };
 }

@@ -19,14 +19,23 @@ import { CalDavError, readOnly, unsupportedObject } from './errors.js';
 import { eventPut } from './eventIn.js';
 import { readObject } from './icalRead.js';
 import { davCollections, objectsOf } from './objects.js';
-import { collectionAt, objectName } from './paths.js';
+import { collectionAt, MAKES_COLLECTION, objectName, resourceExists } from './paths.js';
 import { ALLPROP, propResponse, respond, type PropContext, type Resource } from './props.js';
 import { handleReport } from './reports.js';
 import { todoPut } from './todo.js';
 import { CALDAV, DAV, child, el, type QName, type XmlElement } from './xml.js';
 
 export async function handleMethod(req: DavRequest, root: boolean): Promise<void> {
-  switch (req.koa.method) {
+  const method = req.koa.method;
+  // A method this kind of resource never takes is a 405 with what it does take, there or not;
+  // for the others a missing resource is a 404 (but for the method that makes it).
+  const allowed = allowAt(req.segments).split(', ').includes(method);
+  if (!allowed && !MAKES_COLLECTION.has(method)) notAllowed(req);
+  const exists = await req.actor.read((state) =>
+    resourceExists(state, req.segments, method, req.services.now()),
+  );
+  if (exists && !allowed) notAllowed(req);
+  switch (method) {
     case 'PROPFIND':
       return propfind(req, root);
     case 'REPORT':
@@ -44,13 +53,17 @@ export async function handleMethod(req: DavRequest, root: boolean): Promise<void
     case 'MKCOL':
       return mkcalendar(req);
     default:
-      throw new CalDavError(
-        405,
-        `${req.koa.method} is not supported here; this resource takes ${allowAt(req.segments)}`,
-        undefined,
-        { Allow: allowAt(req.segments) },
-      );
+      return notAllowed(req);
   }
+}
+
+function notAllowed(req: DavRequest): never {
+  throw new CalDavError(
+    405,
+    `${req.koa.method} is not supported here; this resource takes ${allowAt(req.segments)}`,
+    undefined,
+    { Allow: allowAt(req.segments) },
+  );
 }
 
 /** The properties a PROPFIND asks for: a list, allprop (also an empty body) or propname. */

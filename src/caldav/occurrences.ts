@@ -1,6 +1,6 @@
 /**
  * Time ranges for REPORTs (RFC 4791 §9.9): a time-range or expand element read once per request,
- * and the occurrences of an event (or the day of a to-do) that overlap one, from the calendar's
+ * and the occurrences of an event that overlap one, from the calendar's
  * own expansion with removed and moved occurrences where they really are, each in its event's
  * own zone.
  */
@@ -10,9 +10,8 @@ import {
   type TimedOccurrence,
 } from '../domain/calendar/series.js';
 import type { EventRecord } from '../domain/calendar/types.js';
-import { addDays, localInstantMs, localToInstant } from '../domain/shared/time.js';
+import { localInstantMs } from '../domain/shared/time.js';
 import { CalDavError } from './errors.js';
-import type { DavCollection, DavObject } from './objects.js';
 import { CALDAV, type XmlElement } from './xml.js';
 
 export type Range = InstantRange;
@@ -78,13 +77,7 @@ export function instant(date: string, time: string, tz: string): number {
   return localInstantMs(date, time, tz);
 }
 
-export function overlaps(obj: DavObject, col: DavCollection, r: Range, tz: string): boolean {
-  if (col.component === 'VEVENT')
-    return !occurrencesOf(obj.entry as EventRecord, r, tz).next().done;
-  // A to-do with a DUE date occupies that day; one without matches every range (RFC 4791 §9.9).
-  const due = /\r\nDUE;VALUE=DATE:(\d{4})(\d{2})(\d{2})/.exec(obj.ics);
-  if (!due) return true;
-  const day = `${due[1]}-${due[2]}-${due[3]}`;
-  const start = localToInstant(day, '00:00', tz).getTime();
-  return start < r.end && localToInstant(addDays(day, 1), '00:00', tz).getTime() > r.start;
+/** Whether an event has an occurrence overlapping `r` (to-dos: todoTimes.ts). */
+export function overlaps(ev: EventRecord, r: Range, tz: string): boolean {
+  return !occurrencesOf(ev, r, tz).next().done;
 }

@@ -1,10 +1,9 @@
 /**
- * REPORTs: calendar-multiget and calendar-query (RFC 4791 §7.8–7.9: comp-filter, prop-filter
- * with text-match and is-not-defined, time-range, expand, limit-recurrence-set) and
- * sync-collection (RFC 6578). Time ranges are matched on the occurrences the calendar's own
- * expansion produces (the same code the REST listing and the ICS feed use), so a series with
- * removed and moved occurrences matches exactly where it happens (occurrences.ts); expanded
- * answers are written by expand.ts.
+ * REPORTs: calendar-multiget and calendar-query (RFC 4791 §7.8–7.9; its filters are
+ * evaluated by filters.ts) and sync-collection (RFC 6578). Time ranges are matched on the
+ * occurrences the calendar's own expansion produces (the same code the REST listing and the ICS
+ * feed use), so a series with removed and moved occurrences matches exactly where it happens
+ * (occurrences.ts); expanded answers are written by expand.ts.
  */
 import type { EventRecord } from '../domain/calendar/types.js';
 import { DAV_TOMBSTONES, type DavTombstone } from '../domain/collections/tombstones.js';
@@ -23,7 +22,11 @@ import {
   type DavObject,
   type ObjectIndex,
 } from './objects.js';
-import { occurrencesOf, overlaps, range, type Range } from './occurrences.js';
+import { occurrencesOf, type Range } from './occurrences.js';
+import { checkFilter, matchesFilter } from './filters.js';
+import { addShaped } from './calendarData.js';
+import { freeBusyReport } from './freebusy.js';
+import { dataRequest, type DataRequest } from './selection.js';
 import {
   objectHref,
   respond,
@@ -48,13 +51,16 @@ export async function handleReport(req: DavRequest): Promise<void> {
   const body = xmlBody(req);
   if (!body) throw new CalDavError(400, 'A REPORT needs a body');
   const [key, segment] = req.segments;
+  const kind = `${body.ns}|${body.local}`;
+  // A free-busy-query is answered in iCalendar, of a calendar or of the whole home.
+  if (kind === `${CALDAV}|free-busy-query` && segment === undefined)
+    return freeBusyReport(req, body);
   if (key === undefined || segment !== undefined) {
     throw new CalDavError(403, 'Reports are asked of a collection: /dav/<family>/<collection>/', {
       ns: DAV,
       local: 'supported-report',
     });
   }
-  const kind = `${body.ns}|${body.local}`;
   const now = req.services.now();
   // An answer is kept until the family's next write, keyed by the request itself.
   const asked = createHash('sha256').update(req.body).digest('base64url');
@@ -98,32 +104,48 @@ export async function handleReport(req: DavRequest): Promise<void> {
   sendMultistatus(req.koa, answer);
 }
 
-/** The requested properties, with calendar-data's expand range when it asks for one. */
-function requested(body: XmlElement): { props: QName[]; expand?: Range } {
+/** The requested properties, with what calendar-data asks beyond the whole object. */
+function requested(body: XmlElement): { props: QName[]; data?: DataRequest } {
   const prop = child(body, DAV, 'prop');
   const props = (prop?.children ?? []).map((c) => ({ ns: c.ns, local: c.local }));
-  const data = child(prop, CALDAV, 'calendar-data');
-  const expand = child(data, CALDAV, 'expand');
-  return { props, ...(expand ? { expand: range(expand) } : {}) };
+  const data = dataRequest(child(prop, CALDAV, 'calendar-data'));
+  return { props, ...(data ? { data } : {}) };
 }
 
 /**
- * One object's response, added to the answer. Expanded, each occurrence is counted against the
- * answer's budget as it is produced, and written in parts (escaped once per distinct part: the
- * same long note comes back for every occurrence).
+ * One object's response, added to the answer: as it is, expanded (an event's occurrences are
+ * written in parts below; to-dos and selections by calendarData.ts), or with only the parts
+ * calendar-data selects.
  */
 async function addObject(
   obj: DavObject,
   s: Snapshot,
   props: QName[],
   answer: Answer,
-  expand?: Range,
+  data?: DataRequest,
 ): Promise<void> {
   const wantsData = props.some((p) => p.ns === CALDAV && p.local === 'calendar-data');
-  if (!expand || !wantsData || s.col.component !== 'VEVENT') {
+  if (!data || !wantsData) {
     answer.add(respond({ type: 'object', col: s.col, obj }, props, s.x));
     return;
   }
+  if (data.expand && !data.comp && s.col.component === 'VEVENT')
+    return addExpandedEvent(obj, s, props, answer, data.expand);
+  await addShaped(obj, { col: s.col, x: s.x, tz: s.tz }, props, answer, data);
+}
+
+/**
+ * An event expanded: each occurrence is counted against the answer's budget as it is produced,
+ * and written in parts (escaped once per distinct part: the same long note comes back for every
+ * occurrence).
+ */
+async function addExpandedEvent(
+  obj: DavObject,
+  s: Snapshot,
+  props: QName[],
+  answer: Answer,
+  expand: Range,
+): Promise<void> {
   const ev = obj.entry as EventRecord;
   const escaped = new Map<string, [string, number, number]>();
   const data: string[] = [];
@@ -158,7 +180,7 @@ async function addObject(
 }
 
 async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
-  const { props, expand } = requested(body);
+  const { props, data } = requested(body);
   const prefix = objectHref(s.x.state.family.slug, s.col.collection.key, '');
   const decodedPrefix = decodeURIComponent(prefix.slice(0, -4));
   for (const h of children(body, DAV, 'href')) {
@@ -174,7 +196,7 @@ async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<
         ? path.slice(decodedPrefix.length, -4)
         : undefined;
     const obj = name === undefined ? undefined : s.index.byName.get(name);
-    if (obj) await addObject(obj, s, props, answer, expand);
+    if (obj) await addObject(obj, s, props, answer, data);
     else answer.add(statusResponse(raw, '404 Not Found'));
     await answer.pause();
   }
@@ -183,81 +205,14 @@ async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<
 // ---- calendar-query ------------------------------------------------------------------------
 
 async function query(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
-  const { props, expand } = requested(body);
-  const filter = child(body, CALDAV, 'filter');
-  const top = child(filter, CALDAV, 'comp-filter');
-  if (!top || top.attrs.name?.toUpperCase() !== 'VCALENDAR') {
-    throw new CalDavError(400, 'calendar-query needs a filter with a VCALENDAR comp-filter', {
-      ns: CALDAV,
-      local: 'valid-filter',
-    });
-  }
-  const inner = children(top, CALDAV, 'comp-filter');
-  // Ranges are checked before any object is looked at, so a bad filter is refused on an empty calendar too.
-  for (const f of inner) for (const tr of children(f, CALDAV, 'time-range')) range(tr);
+  const { props, data } = requested(body);
+  const top = checkFilter(child(body, CALDAV, 'filter'));
+  const now = s.x.req.services.now();
   for (const obj of [...s.index.byName.values()]) {
-    if (inner.every((f) => matchesComponent(f, obj, s.col, s.tz)))
-      await addObject(obj, s, props, answer, expand);
+    if (matchesFilter(top, { obj, col: s.col, tz: s.tz, now }))
+      await addObject(obj, s, props, answer, data);
     await answer.pause();
   }
-}
-
-function matchesComponent(f: XmlElement, obj: DavObject, col: DavCollection, tz: string): boolean {
-  const name = f.attrs.name?.toUpperCase();
-  const present = name === col.component;
-  if (child(f, CALDAV, 'is-not-defined')) return !present;
-  if (!present) return false;
-  const tr = child(f, CALDAV, 'time-range');
-  if (tr && !overlaps(obj, col, range(tr), tz)) return false;
-  for (const pf of children(f, CALDAV, 'prop-filter'))
-    if (!matchesProp(pf, obj, col.component)) return false;
-  // Nested comp-filters (VALARM) are not evaluated: the object is answered (a superset).
-  return true;
-}
-
-/** The master component's (the first VEVENT or VTODO, never a VTIMEZONE) properties by name. */
-function componentProps(ics: string, component: string): Map<string, string[]> {
-  const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n');
-  const out = new Map<string, string[]>();
-  let inside = false;
-  let depth = 0;
-  for (const l of lines) {
-    if (!inside) {
-      if (l.toUpperCase() === `BEGIN:${component}`) inside = true;
-      continue;
-    }
-    if (/^BEGIN:/i.test(l)) {
-      depth++;
-      continue;
-    }
-    if (/^END:/i.test(l)) {
-      if (depth === 0) break;
-      depth--;
-      continue;
-    }
-    if (depth !== 0) continue; // an alarm's own properties
-    const m = /^([A-Za-z0-9-]+)(?:;[^:]*)?:(.*)$/.exec(l);
-    if (!m) continue;
-    const k = m[1].toUpperCase();
-    out.set(k, [...(out.get(k) ?? []), m[2]]);
-  }
-  return out;
-}
-
-function matchesProp(pf: XmlElement, obj: DavObject, component: string): boolean {
-  const values = componentProps(obj.ics, component).get((pf.attrs.name ?? '').toUpperCase());
-  if (child(pf, CALDAV, 'is-not-defined')) return values === undefined;
-  if (values === undefined) return false;
-  const tm = child(pf, CALDAV, 'text-match');
-  if (!tm) return true;
-  // i;octet compares exactly; the default i;ascii-casemap ignores ASCII case.
-  const exact = tm.attrs.collation === 'i;octet';
-  const fold = (v: string) => (exact ? v : v.toLowerCase());
-  const needle = fold(tm.text);
-  const hit = values.some((v) =>
-    fold(v.replace(/\\([\\;,])/g, '$1').replace(/\\n/gi, '\n')).includes(needle),
-  );
-  return tm.attrs['negate-condition'] === 'yes' ? !hit : hit;
 }
 
 // ---- sync-collection -----------------------------------------------------------------------

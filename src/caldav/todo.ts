@@ -5,11 +5,21 @@
  * DESCRIPTION; every other field ↔ X-HOUSEHOLD-<FIELD KEY>. A property the object leaves out
  * clears DUE and DESCRIPTION (the client sent the whole to-do) but keeps X-HOUSEHOLD-* fields
  * as they were, since most clients drop properties they do not know. Anything else a client
- * sends (priorities, categories, alarms, a repeat rule) is kept and served back as sent.
+ * sends (priorities, categories, alarms, a repeat rule, DTSTART) is kept and served back as
+ * sent, and so are the object's other components: its VTIMEZONEs and the changed occurrences of a
+ * repeating to-do (python-caldav and others complete one occurrence so), which no entry holds.
+ * A DUE written with a time is served as written while the entry's date is still the one it
+ * was read as (clients compute with DUE − DTSTART, which a bare date would break).
  */
 import { escapeText, foldLine } from '../domain/calendar/ics.js';
 import type { TodoPut } from '../domain/caldav/objects.js';
-import type { Collection, Entry, EntryStatus, FieldDef } from '../domain/collections/types.js';
+import type {
+  Collection,
+  DavMeta,
+  Entry,
+  EntryStatus,
+  FieldDef,
+} from '../domain/collections/types.js';
 import type { FamilyState } from '../domain/shared/state.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
 import { localOf, prop, rawLines, text, written, type CalObject } from './icalRead.js';
@@ -58,7 +68,9 @@ export function renderTodo(state: FamilyState, c: Collection, e: Entry): string 
   if (e.status === 'done') lines.push(`COMPLETED:${stamp(e.updatedAt)}`);
   const due = shape.due && e.data[shape.due.key];
   if (typeof due === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(due))
-    lines.push(`DUE;VALUE=DATE:${due.replaceAll('-', '')}`);
+    lines.push(
+      e.dav?.due?.date === due ? e.dav.due.line : `DUE;VALUE=DATE:${due.replaceAll('-', '')}`,
+    );
   const description = shape.description && e.data[shape.description.key];
   if (typeof description === 'string' && description)
     lines.push(`DESCRIPTION:${escapeText(description)}`);
@@ -68,7 +80,11 @@ export function renderTodo(state: FamilyState, c: Collection, e: Entry): string 
     if (v === undefined || v === null || v === '') continue;
     lines.push(`${xName(f)}:${escapeText(typeof v === 'string' ? v : JSON.stringify(v))}`);
   }
-  lines.push(...(e.dav?.keep ?? []), 'END:VTODO', 'END:VCALENDAR');
+  lines.push(...(e.dav?.keep ?? []), 'END:VTODO');
+  const others = e.dav?.components ?? [];
+  const zones = others.filter((c) => c[0] === 'BEGIN:VTIMEZONE');
+  lines.splice(4, 0, ...zones.flat());
+  lines.push(...others.filter((c) => c[0] !== 'BEGIN:VTIMEZONE').flat(), 'END:VCALENDAR');
   return lines.map(foldLine).join('\r\n') + '\r\n';
 }
 
@@ -96,19 +112,19 @@ export function todoPut(
     throw unsupportedObject(
       'The object holds only changed occurrences (RECURRENCE-ID) of a to-do and no to-do',
     );
-  if (obj.overrides.length)
-    throw unsupportedObject(
-      'Changed occurrences of repeating to-dos are not held: send the to-do alone',
-    );
   const p = master[1];
   const shape = shapeOf(c);
   const data: Record<string, unknown> = {};
   const keep: string[] = [];
   const read = new Set(READ);
+  let dueAsWritten: DavMeta['due'];
   if (shape.due) {
     read.add('due');
     const due = prop(p, 'due');
-    data[shape.due.key] = due ? localOf(written(due, obj)[0], state.family.timezone).date : null;
+    const w = due ? written(due, obj)[0] : undefined;
+    const date = w ? localOf(w, state.family.timezone).date : null;
+    data[shape.due.key] = date;
+    if (w?.time !== undefined && date) dueAsWritten = { line: rawLines(due!, false)[0], date };
   }
   if (shape.description) {
     read.add('description');
@@ -136,12 +152,19 @@ export function todoPut(
   let status: EntryStatus = 'active';
   if (statusText === 'COMPLETED' || (!statusText && prop(p, 'completed'))) status = 'done';
   else if (statusText === 'CANCELLED') status = 'archived';
+  const components = [...obj.zones, ...obj.overrides].map((x) => rawLines(x, true));
   return {
     collectionKey: c.key,
     ...(before ? { id: before.id } : {}),
     title: text(prop(p, 'summary'))?.trim() || 'Untitled',
     status,
     data,
-    dav: { name, uid: obj.uid, ...(keep.length ? { keep } : {}) },
+    dav: {
+      name,
+      uid: obj.uid,
+      ...(keep.length ? { keep } : {}),
+      ...(dueAsWritten ? { due: dueAsWritten } : {}),
+      ...(components.length ? { components } : {}),
+    },
   };
 }

@@ -24,8 +24,6 @@ import {
 } from './help.js';
 import { PARSE_OPTIONS, checkArguments, usageFor, type Values } from './args.js';
 import { serve } from './serve.js';
-import { COMMAND_TABLE } from './commands.js';
-import { openCommandTopology } from './topology.js';
 import { VERSION } from '../version.js';
 
 /** Words that start a group of commands (`family create`). */
@@ -138,6 +136,12 @@ async function run(
   });
   const [cmd, sub, arg] = pos;
   if (cmd === 'serve') return await serve(config);
+  // Loaded only for a command that runs one: `--help`, a usage error and `serve` do not pay for
+  // the store, the cluster client and every command's modules at start.
+  const [{ COMMAND_TABLE }, { openCommandTopology }] = await Promise.all([
+    import('./commands.js'),
+    import('./topology.js'),
+  ]);
   const command = `${cmd} ${GROUPS.has(cmd) ? (sub ?? '') : ''}`.trim();
   const perform = Object.hasOwn(COMMAND_TABLE, command) ? COMMAND_TABLE[command] : undefined;
   if (!perform) throw new UsageError(`unknown command "${pos.join(' ')}"`);

@@ -12,6 +12,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 
 export interface NatsServer {
   name: string;
@@ -129,14 +131,21 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
     await stop();
     throw err;
   }
-  // JetStream answers only once the servers elected a metadata leader.
-  const until = Date.now() + 15_000;
-  while (!servers.every((s) => /metadata leader/.test(s.log()))) {
-    if (Date.now() > until) {
-      await stop();
-      throw new Error(`no JetStream metadata leader:\n${servers.map((s) => s.log()).join('\n')}`);
-    }
+  // JetStream answers only once the servers elected a metadata leader. Only the servers that
+  // were routed when it was elected log it (one joining later may never say so), so: a leader in
+  // some log, then JetStream answering through every server. Generous: a loaded CI machine
+  // has taken over 15 s.
+  const until = Date.now() + 40_000;
+  const fail = async (why: string) => {
+    await stop();
+    return new Error(`${why}:\n${servers.map((s) => s.log()).join('\n')}`);
+  };
+  while (!servers.some((s) => /metadata leader/.test(s.log()))) {
+    if (Date.now() > until) throw await fail('no JetStream metadata leader');
     await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const s of servers) {
+    if (!(await jetStreamAnswers(s.url, until))) throw await fail(`JetStream silent at ${s.name}`);
   }
   const restart = async (i: number, avoid: number[] = []): Promise<NatsServer> => {
     const old = servers[i];
@@ -155,6 +164,25 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
     restart,
     stop,
   };
+}
+
+/** Whether JetStream answers an account-info request through `url` before `until`. */
+async function jetStreamAnswers(url: string, until: number): Promise<boolean> {
+  while (Date.now() < until) {
+    const nc = await connect({ servers: url, timeout: 2_000 }).catch(() => null);
+    if (nc) {
+      try {
+        await (await jetstreamManager(nc, { timeout: 2_000 })).getAccountInfo();
+        return true;
+      } catch {
+        // No leader known to this server yet, or the request timed out: ask again.
+      } finally {
+        await nc.close();
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
 }
 
 /**

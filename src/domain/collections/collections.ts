@@ -2,8 +2,12 @@
  * Collections (wire name: tracker): create, update, delete and their views.
  *
  * Keys are derived from names and never change; names are unique within a family regardless
- * of case. Built-ins cannot be deleted. Deleting a custom collection deletes its entries in the
- * same transaction and logs one `collection.deleted` (no per-entry records).
+ * of case. A name taken already is refused (409) when the REST API is asked for it, where the
+ * caller can choose another; a calendar app, for which a name is only a label (CalDAV's address
+ * is the key), gets it made distinct instead — "Packing (2)" — so nothing it does is refused for
+ * a name (`onNameTaken: 'number'`). Built-ins cannot be deleted. Deleting a custom collection
+ * deletes its entries in the same transaction and logs one `collection.deleted` (no per-entry
+ * records).
  */
 import { Conflict, Invalid, NotFound, failOnIssues, type Issue } from '../shared/errors.js';
 import type {
@@ -161,9 +165,14 @@ export function normalizeFields(input: readonly FieldInput[]): FieldDef[] {
   return out;
 }
 
+/** The longest name a collection may have, in characters (the REST schema's limit, for every door). */
+export const NAME_MAX = 100;
+
 function cleanName(name: string): string {
   const n = name.trim();
   if (!n) throw Invalid.at(['name'], 'must not be blank');
+  if (Array.from(n).length > NAME_MAX)
+    throw Invalid.at(['name'], `must be at most ${NAME_MAX} characters`);
   return n;
 }
 
@@ -181,8 +190,60 @@ function nameTaken(state: FamilyState, name: string, except?: string): Collectio
   return undefined;
 }
 
+/**
+ * What happens when the name is another collection's: `refuse` (409, the REST API's rule) or
+ * `number` — the name gets the first free " (n)", n ≥ 2 (a CalDAV client's label).
+ */
+export type OnNameTaken = 'refuse' | 'number';
+
+/**
+ * `name`, or when another collection (other than `except`) has it in any case, the name with the
+ * first free " (2)", " (3)"…, shortened so it stays within NAME_MAX.
+ */
+export function distinctName(state: FamilyState, name: string, except?: string): string {
+  if (!nameTaken(state, name, except)) return name;
+  for (let n = 2; ; n++) {
+    const suffix = ` (${n})`;
+    const candidate =
+      Array.from(name)
+        .slice(0, NAME_MAX - suffix.length)
+        .join('')
+        .trimEnd() + suffix;
+    if (!nameTaken(state, candidate, except)) return candidate;
+  }
+}
+
+/** The name a write may take: as given, made distinct, or a 409 naming the collection that has it. */
+function freeName(
+  state: FamilyState,
+  name: string,
+  onTaken: OnNameTaken | undefined,
+  except?: string,
+): string {
+  if (onTaken === 'number') return distinctName(state, name, except);
+  const clash = nameTaken(state, name, except);
+  if (clash)
+    throw new Conflict(
+      `A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`,
+      [{ path: ['name'], message: 'is already taken' }],
+    );
+  return name;
+}
+
+/**
+ * The fields of a to-do list a calendar app makes (CalDAV MKCALENDAR with VTODO): a due date and
+ * notes, so a to-do's DUE and DESCRIPTION have fields to land in (docs/caldav.md, "To-dos").
+ * `notes` is long text, as the built-in lists' notes are.
+ */
+export const LIST_FIELDS: readonly FieldDef[] = [
+  { key: 'due', label: 'Due', type: 'date' },
+  { key: 'notes', label: 'Notes', type: 'textarea' },
+];
+
 export interface CreateCollectionInput {
   name: string;
+  /** Default `refuse`. */
+  onNameTaken?: OnNameTaken;
   /**
    * The key, when the caller names the address itself (a CalDAV client's MKCALENDAR); else it
    * is derived from the name. Letters, digits, `.`, `_` and `-`, at most 48; must be free.
@@ -199,14 +260,8 @@ export function decideCreateCollection(
   input: CreateCollectionInput,
   ctx: CommandContext,
 ): Decision<Collection> {
-  const name = cleanName(input.name);
+  const name = freeName(state, cleanName(input.name), input.onNameTaken);
   const fields = normalizeFields(input.fields ?? []);
-  const clash = nameTaken(state, name);
-  if (clash)
-    throw new Conflict(
-      `A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`,
-      [{ path: ['name'], message: 'is already taken' }],
-    );
   if (input.key !== undefined) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(input.key) || input.key.length > KEY_MAX)
       throw Invalid.at(['key'], 'must be letters, digits, ".", "_" or "-", at most 48');
@@ -238,6 +293,8 @@ export function decideCreateCollection(
 
 export interface UpdateCollectionInput {
   name?: string;
+  /** Default `refuse`. */
+  onNameTaken?: OnNameTaken;
   color?: Color;
   description?: string | null;
   fields?: FieldInput[];
@@ -253,13 +310,7 @@ export function decideUpdateCollection(
   const before = requireCollection(state, key);
   const next: Collection = { ...before };
   if (input.name !== undefined) {
-    next.name = cleanName(input.name);
-    const clash = nameTaken(state, next.name, key);
-    if (clash)
-      throw new Conflict(
-        `A collection named ${JSON.stringify(clash.name)} already exists (key ${clash.key})`,
-        [{ path: ['name'], message: 'is already taken' }],
-      );
+    next.name = freeName(state, cleanName(input.name), input.onNameTaken, key);
   }
   if (input.description !== undefined) next.description = cleanDescription(input.description);
   if (input.color !== undefined) next.color = input.color;

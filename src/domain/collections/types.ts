@@ -62,6 +62,17 @@ export interface DavMeta {
   keep?: string[];
   /** The same, for single changed occurrences, by the occurrence's original start date. */
   keepByOccurrence?: Record<string, string[]>;
+  /**
+   * A to-do's DUE written with a time, and the date it was read as: served as written while the
+   * entry's date field still holds that date (the field holds a date only).
+   */
+  due?: { line: string; date: string };
+  /**
+   * Whole components a to-do's object holds beside the to-do, as sent (unfolded lines of each):
+   * its VTIMEZONEs and the changed occurrences (RECURRENCE-ID) of a repeating to-do, which no
+   * entry holds.
+   */
+  components?: string[][];
 }
 
 /** Limits of text values in entry data. */
