@@ -188,6 +188,19 @@ export class HouseholdAccess {
     return revoked;
   }
 
+  /**
+   * Revokes the sessions and sign-in links whose end has passed (housekeeping, every ten
+   * minutes), so the keys' list says they are over; answers how many.
+   */
+  async sweep(now: Date): Promise<number> {
+    const ended = this.store
+      .listKeys()
+      .filter((k) => (k.kind === 'session' || k.kind === 'link') && !k.revokedAt && !live(k, now));
+    for (const k of ended)
+      await this.store.putKey({ ...k, revokedAt: k.expiresAt ?? now.toISOString() });
+    return ended.length;
+  }
+
   /** The family's keys, devices and sessions that still work (links and setup codes aside). */
   listAccess(familyId: string, now: Date): ApiKeyRecord[] {
     return this.store

@@ -18,6 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { CHROMIUM, axeViolations, launchChromium } from '../helpers/browser.js';
 import { runCli } from '../helpers/child.js';
+import { HouseholdAccess } from '../../src/family/access.js';
 
 // jsQR is CommonJS: its function is the module itself.
 const jsQR = createRequire(import.meta.url)('jsqr') as (
@@ -418,6 +419,12 @@ describe('the household pages', function () {
     try {
       const expired = await post({ name: 'Mallory', csrf });
       expect([expired.status, expired.headers.get('location')]).to.deep.equal([303, '/signin']);
+      // Housekeeping revokes ended sessions, so the keys' list says they are over.
+      const sessionId = cookie.split('_')[2];
+      expect(
+        await new HouseholdAccess(server!.daemon.store).sweep(new Date(Date.now() + offsetMs)),
+      ).to.be.above(0);
+      expect(server!.daemon.store.getKey(sessionId)!.revokedAt).to.be.a('string');
     } finally {
       offsetMs = 0;
     }
