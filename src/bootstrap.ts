@@ -58,18 +58,12 @@ export async function bootstrap(
           now: d.now(),
           newId: d.newId,
           defaultTimezone: defaultFamilyZone(d.config),
-          withKey: setup ? undefined : 'admin (first start)',
+          // An admin key always: the first start prints one, so a script or the CLI works
+          // before anyone opens a browser. The setup page is for the household; its code
+          // guards the page from others on the LAN until someone who saw this terminal uses it.
+          withKey: 'admin (first start)',
         },
       );
-      if (setup) {
-        // No key yet: the setup page makes the admin's session (docs/pages.md).
-        await offerSetup(store, made.family, d);
-        d.logger.info(
-          { family: made.family.slug },
-          'created the first family; it waits for its setup page',
-        );
-        return;
-      }
       const local = d.addresses.local;
       const url = d.addresses.shareable[0] ?? local;
       if (d.opts.onBootstrap) d.opts.onBootstrap(made.family, made.apiKey!, url, local);
@@ -79,6 +73,10 @@ export async function bootstrap(
         { family: made.family.slug, keyId: made.key?.id ?? null },
         'created the first family and its admin key (printed on stderr)',
       );
+      if (setup) {
+        await offerSetup(store, made.family, d);
+        d.logger.info({ family: made.family.slug }, 'the first family waits for its setup page');
+      }
       return;
     } catch (err) {
       if (err instanceof Invalid) {

@@ -53,8 +53,8 @@ export const COMMANDS: CommandSpec[] = [
     details: [
       'Serves the API, the share pages and feeds, and runs scheduled jobs (and backups with backup.every).',
       'Logs go to stdout: readable on a terminal, JSON lines otherwise (log.format). The first start on an',
-      'empty store creates family "home" and prints, on stderr, the addresses and the setup code its setup',
-      'page at / asks for (a new code at each start until it is set up; with --no-setup, its admin key).',
+      'empty store creates family "home" and prints, on stderr, its admin key, the addresses and the setup',
+      'code its setup page at / asks for (a new code at each start until it is set up; not with --no-setup).',
       'SIGTERM or SIGINT stop it cleanly within 10 s (in-flight requests finish, writes are committed).',
     ],
     options: [
@@ -70,7 +70,7 @@ export const COMMANDS: CommandSpec[] = [
       },
       {
         name: 'no-setup',
-        text: 'the first family prints an admin key instead of waiting for the setup page (families.firstRunSetup)',
+        text: 'the first family does not wait for the setup page; only its admin key is printed (families.firstRunSetup)',
       },
     ],
     examples: [

@@ -50,6 +50,7 @@ describe('the household pages', function () {
   let browser: Browser | undefined;
   let offsetMs = 0;
   let printedCode = '';
+  let printedKey = '';
   const tmp = mkdtempSync(join(tmpdir(), 'pages-test-'));
   const people = async () =>
     ((await server!.api.get('/people')).body as { people: { name: string }[] }).people.map(
@@ -69,6 +70,9 @@ describe('the household pages', function () {
       hooks: {
         onSetupCode: (_family, code) => {
           printedCode = code;
+        },
+        onBootstrap: (_family, key) => {
+          printedKey = key;
         },
       },
     });
@@ -117,6 +121,14 @@ describe('the household pages', function () {
     const b = needsBrowser(this);
     const code = printedCode;
     expect(code).to.match(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    // The first start also printed an admin key, which works before the setup (scripts, CLI).
+    const before = await fetch(`${server!.url}/api/v1/families/home`, {
+      headers: { 'x-api-key': printedKey },
+    });
+    expect([
+      before.status,
+      ((await before.json()) as { family: { slug: string } }).family.slug,
+    ]).to.deep.equal([200, 'home']);
     const context = await b.newContext({ viewport: PHONE });
     const page = await context.newPage();
     await page.goto(`${server!.url}/`);
