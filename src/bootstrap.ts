@@ -6,13 +6,13 @@ import { resolve as resolvePath } from 'node:path';
 import type { Logger } from 'pino';
 import { defaultFamilyZone, type Config } from './config.js';
 import type { AdminStore } from './family/admin.js';
-import type { Directory } from './store/ports.js';
 import { createFamily } from './family/admin.js';
 import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import type { IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
 import { addressLines, runningInContainer } from './banner.js';
+import { HouseholdAccess, type AccessStore } from './family/access.js';
 import type { Addresses } from './addresses.js';
 
 /** What a caller of the daemon may do instead of printing (tests, mostly). */
@@ -25,6 +25,11 @@ export interface BootstrapHooks {
   onBootstrap?: (family: FamilyInfo, apiKey: string, url: string, localUrl: string) => void;
   /** Called when the first family exists but has no usable key (default: print how to make one). */
   onNoKey?: (family: FamilyInfo, dataDir: string) => void;
+  /**
+   * Called at each start while the first family waits for its setup page, with the code that
+   * page asks for (default: print it with the addresses on stderr).
+   */
+  onSetupCode?: (family: FamilyInfo, code: string, url: string) => void;
 }
 
 interface BootstrapDeps {
@@ -39,10 +44,11 @@ interface BootstrapDeps {
 }
 
 export async function bootstrap(
-  store: AdminStore & Pick<Directory, 'listFamilies' | 'listKeys'>,
+  store: AdminStore & AccessStore,
   slug: string,
   d: BootstrapDeps,
 ): Promise<void> {
+  const setup = d.config.families.firstRunSetup;
   if (store.listFamilies().length === 0) {
     try {
       const made = await createFamily(
@@ -52,6 +58,9 @@ export async function bootstrap(
           now: d.now(),
           newId: d.newId,
           defaultTimezone: defaultFamilyZone(d.config),
+          // An admin key always: the first start prints one, so a script or the CLI works
+          // before anyone opens a browser. The setup page is for the household; its code
+          // guards the page from others on the LAN until someone who saw this terminal uses it.
           withKey: 'admin (first start)',
         },
       );
@@ -64,6 +73,10 @@ export async function bootstrap(
         { family: made.family.slug, keyId: made.key?.id ?? null },
         'created the first family and its admin key (printed on stderr)',
       );
+      if (setup) {
+        await offerSetup(store, made.family, d);
+        d.logger.info({ family: made.family.slug }, 'the first family waits for its setup page');
+      }
       return;
     } catch (err) {
       if (err instanceof Invalid) {
@@ -76,10 +89,40 @@ export async function bootstrap(
     }
   }
   const family = store.getFamilyBySlug(slug);
+  if (family && new HouseholdAccess(store).setupPending(family.id)) {
+    await offerSetup(store, family, d);
+    return;
+  }
   if (family && !store.listKeys(family.id).some((k) => !k.revokedAt)) {
     (d.opts.onNoKey ?? printNoKey)(family, d.config.storage.dataDir);
     d.logger.warn({ family: family.slug }, 'the first family has no active API key');
   }
+}
+
+/**
+ * A new setup code for a family that waits for its setup page (the last one printed works),
+ * printed with the addresses to open; the log says where it was printed, never the code.
+ */
+async function offerSetup(store: AccessStore, family: FamilyInfo, d: BootstrapDeps): Promise<void> {
+  const code = await new HouseholdAccess(store).mintSetupCode(family.id, d.now());
+  const url = d.addresses.shareable[0] ?? d.addresses.local;
+  if (d.opts.onSetupCode) d.opts.onSetupCode(family, code, url);
+  else
+    process.stderr.write(
+      `\nFamily "${family.slug}" waits to be set up. Open the household's address in a browser and give this setup code:\n\n` +
+        `    ${code}\n\n` +
+        addressLines(d.addresses, runningInContainer()) +
+        (d.publicUrlUnusable
+          ? `server.publicUrl names this machine's localhost: set HOUSEHOLD_PUBLIC_URL to an address above (or the one Docker publishes), or unset it.\n`
+          : '') +
+        '\n',
+    );
+  // In the log too, as the setup page tells (like a notebook server's token): it opens only
+  // the setup, is replaced at the next start, and stops working once the family is set up.
+  d.logger.info(
+    { family: family.slug, setupCode: code, url },
+    `setup code for "${family.slug}": ${code}`,
+  );
 }
 
 /**

@@ -185,6 +185,11 @@ export const ConfigStruct = object({
     /** null: the machine's zone (see defaultFamilyZone). */
     defaultTimezone: nullable(string()),
     bootstrapSlug: nullable(string()),
+    /**
+     * The first family waits for the setup page (`/`, guarded by a setup code printed at each
+     * start) instead of printing an admin key; `serve --no-setup` turns it off.
+     */
+    firstRunSetup: boolean(),
     actorIdleMinutes: min(number(), 0),
     maxActiveActors: min(integer(), 1),
   }),
@@ -298,7 +303,13 @@ export interface ConfigSources {
   /** Path of an extra JSON file (`--config`); falls back to `HOUSEHOLD_CONFIG`. */
   configFile?: string | undefined;
   env?: NodeJS.ProcessEnv;
-  flags?: { port?: number | undefined; host?: string | undefined; dataDir?: string | undefined };
+  flags?: {
+    port?: number | undefined;
+    host?: string | undefined;
+    dataDir?: string | undefined;
+    /** `--no-setup`: false. */
+    setup?: boolean | undefined;
+  };
   /** Already-parsed overrides applied after the file (used by tests and the bench). */
   overrides?: DeepPartial<Config>;
 }
@@ -454,6 +465,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     };
   }
   if (f.dataDir !== undefined) flagOver.storage = { dataDir: f.dataDir };
+  if (f.setup !== undefined) flagOver.families = { firstRunSetup: f.setup };
   merged = deepMerge(merged, flagOver);
   // A cluster section fills in its optional keys; none at all stays null (one embedded node).
   if (isPlainObject(merged) && isPlainObject(merged.cluster)) {

@@ -1,6 +1,7 @@
 /**
  * The daemon's housekeeping (server.ts, step 5): expired idempotency records and expired OAuth
- * codes, tokens and unused registrations, removed in the background until `stop`.
+ * codes, tokens and unused registrations, removed in the background until `stop`; ended
+ * browser sessions and sign-in links revoked.
  */
 import type { Logger } from 'pino';
 import type { IdempotencyRecords } from './store/ports.js';
@@ -11,6 +12,8 @@ export function startHousekeeping(
   authority: OAuthAuthority,
   now: () => Date,
   logger: Logger,
+  /** Ended browser sessions and sign-in links, revoked (src/family/access.ts). */
+  access?: { sweep(now: Date): Promise<number> },
 ): { stop(): void } {
   // Expired idempotency records, in bounded passes that follow each other while there is more
   // to remove, then once a minute.
@@ -33,6 +36,7 @@ export function startHousekeeping(
   // Expired OAuth codes and tokens, and registrations never used, every ten minutes.
   const oauthSweep = setInterval(() => {
     authority.sweep().catch((err: unknown) => logger.warn({ err }, 'OAuth sweep failed'));
+    access?.sweep(now()).catch((err: unknown) => logger.warn({ err }, 'session sweep failed'));
   }, 600_000);
   oauthSweep.unref();
   return {

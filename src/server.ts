@@ -29,6 +29,7 @@ import { closeSharedFeedReader } from './integrations/icsFeed.js';
 import { VERSION } from './version.js';
 import { bootstrap, type BootstrapHooks } from './bootstrap.js';
 import { startHousekeeping } from './housekeeping.js';
+import { HouseholdAccess } from './family/access.js';
 import { openTopology } from './daemon/topology.js';
 import { buildParts, type CommitObservers, type DaemonParts } from './daemon/parts.js';
 import { composeDoors, type ComposedDoors } from './daemon/doors.js';
@@ -125,9 +126,15 @@ export async function startDaemon(config: Config, opts: DaemonOptions = {}): Pro
   await topology.start();
   // `family update` from the command line, applied on the family's actor within POLL_MS.
   const queuedUpdates = followQueuedFamilyUpdates(parts.store, parts.registry, logger);
-  // 5. Housekeeping: expired idempotency records, OAuth codes, tokens and unused registrations;
-  //    scheduled backups of the store when backup.every is set.
-  const housekeeping = startHousekeeping(parts.store, parts.authority, now, logger);
+  // 5. Housekeeping: expired idempotency records, OAuth codes, tokens and unused registrations,
+  //    ended browser sessions; scheduled backups of the store when backup.every is set.
+  const housekeeping = startHousekeeping(
+    parts.store,
+    parts.authority,
+    now,
+    logger,
+    new HouseholdAccess(parts.store),
+  );
   const backups = scheduledBackups(config, {
     store: parts.store,
     now,

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { defaultFamilyZone, type Config } from '../config.js';
+import { defaultFamilyZone, publicBase, type Config } from '../config.js';
+import { HouseholdAccess } from '../family/access.js';
 import {
   createFamily,
   createKey,
@@ -175,6 +176,20 @@ async function grantRevoke({ topology, arg }: CommandContext): Promise<Said> {
   };
 }
 
+/** `open <slug>`: a one-time admin sign-in link for the household pages (docs/pages.md). */
+async function open({ topology, config, sub }: CommandContext): Promise<Said> {
+  if (!sub) throw new UsageError('open needs a family slug');
+  const link = await new HouseholdAccess(topology.store()).createLink(sub, new Date());
+  const base = config.server.publicUrl
+    ? publicBase(config.server.publicUrl)
+    : `http://localhost:${config.server.port}`;
+  const url = `${base}/signin?link=${link.apiKey}`;
+  return {
+    human: `Open this link within 10 minutes to sign in to "${sub}" (it works once):\n${url}`,
+    machine: { url, expiresAt: link.expiresAt },
+  };
+}
+
 function backup({ topology, sub }: CommandContext): Promise<Said> {
   if (!sub) throw new UsageError('backup needs a target directory');
   return topology.backup(sub, new Date());
@@ -240,6 +255,7 @@ export const COMMAND_TABLE: Readonly<Record<string, Command>> = {
   'key revoke': keyRevoke,
   'grant list': grantList,
   'grant revoke': grantRevoke,
+  open,
   backup,
   export: exportCommand,
   import: importCommand,

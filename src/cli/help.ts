@@ -53,7 +53,8 @@ export const COMMANDS: CommandSpec[] = [
     details: [
       'Serves the API, the share pages and feeds, and runs scheduled jobs (and backups with backup.every).',
       'Logs go to stdout: readable on a terminal, JSON lines otherwise (log.format). The first start on an',
-      'empty store creates family "home" and prints its admin key and the addresses to use once, on stderr.',
+      'empty store creates family "home" and prints, on stderr, its admin key, the addresses and the setup',
+      'code its setup page at / asks for (a new code at each start until it is set up; not with --no-setup).',
       'SIGTERM or SIGINT stop it cleanly within 10 s (in-flight requests finish, writes are committed).',
     ],
     options: [
@@ -66,6 +67,10 @@ export const COMMANDS: CommandSpec[] = [
         name: 'host',
         value: 'H',
         text: 'address to listen on (HOUSEHOLD_HOST, server.host; default 0.0.0.0, every interface)',
+      },
+      {
+        name: 'no-setup',
+        text: 'the first family does not wait for the setup page; only its admin key is printed (families.firstRunSetup)',
       },
     ],
     examples: [
@@ -145,6 +150,23 @@ export const COMMANDS: CommandSpec[] = [
       `${BIN} key create home --scopes read --name "kitchen tablet"`,
       `${BIN} key create home --person person_01kaq5m2v8x3c4d5e6f7 --name "Ana's phone"`,
     ],
+  },
+  {
+    name: 'open',
+    args: ['<slug>'],
+    summary: 'print a one-time link that signs a browser in to the household pages',
+    details: [
+      'The link signs its first user in as an admin of the family; it works once, for 10 minutes.',
+      'It points at server.publicUrl, else at this machine on server.port (docs/pages.md).',
+    ],
+    options: [
+      {
+        name: 'port',
+        value: 'N',
+        text: 'the port of the link when server.publicUrl is not set (default server.port)',
+      },
+    ],
+    examples: [`${BIN} open home`, `${BIN} open home --port 9000 --json`],
   },
   {
     name: 'key list',

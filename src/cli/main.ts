@@ -127,7 +127,12 @@ async function run(
   }
   const config = loadConfig({
     configFile: v.config,
-    flags: { port: portOf(v), host: v.host, dataDir: v['data-dir'] },
+    flags: {
+      port: portOf(v),
+      host: v.host,
+      dataDir: v['data-dir'],
+      ...(v['no-setup'] === true ? { setup: false } : {}),
+    },
   });
   const [cmd, sub, arg] = pos;
   if (cmd === 'serve') return await serve(config);

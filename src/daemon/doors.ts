@@ -1,7 +1,7 @@
 /**
  * The front doors, side by side, and the services their handlers use: REST (first: it answers
  * the paths no door owns), the public pages and the family display, the live stream, OAuth,
- * MCP and CalDAV (the order of their routes is the OpenAPI document's). A new door is one more line in `doors`. Every door is served through the
+ * MCP, CalDAV and the household pages (the order of their routes is the OpenAPI document's). A new door is one more line in `doors`. Every door is served through the
  * door core's one app (src/door/app.ts): one error table, one set of credentials, one limiter,
  * one body reader.
  */
@@ -29,6 +29,9 @@ import type { PublicServices } from '../public/route.js';
 import { StreamHub } from '../stream/hub.js';
 import { streamDoor, type StreamServices } from '../stream/door.js';
 import { VERSION } from '../version.js';
+import { HouseholdAccess } from '../family/access.js';
+import { deviceRoutes } from '../http/routes/devices.js';
+import { pagesDoor } from '../pages/index.js';
 import type { DaemonParts } from './parts.js';
 
 /** What every door's handlers may use: each door's own services, in one object. */
@@ -95,8 +98,14 @@ export function composeDoors(p: DaemonParts, baseUrl: () => string): ComposedDoo
     display,
   };
   let document: unknown;
+  // Setup codes, sign-in links, browser sessions and devices: key records of their kinds.
+  const access = new HouseholdAccess(p.store);
   const doors: Door<DaemonServices>[] = [
-    restDoor([...systemRoutes(() => document, VERSION, p.metrics), ...areaRoutes()]),
+    restDoor([
+      ...systemRoutes(() => document, VERSION, p.metrics),
+      ...areaRoutes(),
+      ...deviceRoutes(access),
+    ]),
     publicDoor(),
     streamDoor(),
     // Assistants' OAuth (docs/oauth.md): metadata, registration, consent page, tokens.
@@ -105,6 +114,8 @@ export function composeDoors(p: DaemonParts, baseUrl: () => string): ComposedDoo
     mcpDoor({ urlsFor: oauthUrlsFor(p.addresses, MCP_PATH), isAccessToken: looksLikeAccessToken }),
     // Calendar apps (CalDAV): /.well-known/caldav and /dav/…, in their own XML and iCalendar.
     caldavDoor(),
+    // The household's own pages (docs/pages.md): setup, sign-in, devices, and the rest.
+    pagesDoor(access),
   ];
   const { app, router, routes } = createApp({
     services,

@@ -32,6 +32,7 @@ const REFUSED: Record<Credential['kind'], string> = {
   basic: 'The API key is not valid (unknown, malformed or revoked)',
   bearer: 'The API key is not valid (unknown, malformed or revoked)',
   ticket: 'The stream ticket is not valid (unknown, used, expired, or its key was revoked)',
+  session: 'The session has ended (signed out, revoked or expired): sign in again',
 };
 
 export interface AuthDeps {

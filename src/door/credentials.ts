@@ -30,6 +30,11 @@ export type Credential =
   /** `?ticket=` (a browser's one-minute live stream ticket; spent when resolved). */
   | { kind: 'ticket'; ticket: string }
   /**
+   * The household pages' `ho_session` cookie: a key record of kind `session` (src/family/access.ts),
+   * good only as one. The pages present it to REST as the session's API key.
+   */
+  | { kind: 'session'; text: string }
+  /**
    * A request one door of this process sent to another for a client it already checked (an MCP
    * tool call answered by REST): the client's key or access token with this process's proof.
    */
@@ -203,6 +208,10 @@ export class Credentials {
       },
       bearer: (c) => this.byToken(c.token, 'bearer', c.resource),
       ticket: (c) => this.byTicket(c.ticket),
+      session: (c) => {
+        const caller = this.byKey(c.text, 'session');
+        return caller?.key.kind === 'session' ? caller : null;
+      },
       // A proof of this process lets an access token in, and the call is not counted again
       // (the door the client spoke to counted it). An API key is good anywhere, proof or not:
       // with another process's proof (a tool call that reached another cluster node) it is a
@@ -228,6 +237,7 @@ export class Credentials {
   familyIdOf(c: Credential): string | null {
     switch (c.kind) {
       case 'apiKey':
+      case 'session':
         return this.familyOfKey(c.text);
       case 'basic':
         return c.user ? (this.directory.getFamilyBySlug(c.user)?.id ?? null) : null;

@@ -12,20 +12,41 @@ export { hasScope, SCOPES } from './scopes.js';
 
 const KEY_FORMAT = /^hk_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})$/;
 
-/** The key record for a presented key, or null (malformed, unknown, wrong secret, revoked). */
+/**
+ * The key record for a presented key, or null (malformed, unknown, wrong secret, revoked,
+ * expired, or a sign-in link or setup code: those open only the household pages).
+ */
 export function verifyApiKey(
   store: Pick<Directory, 'getKey'>,
   presented: string,
 ): ApiKeyRecord | null {
+  const record = matchKey(store, presented);
+  if (!record || record.kind === 'link' || record.kind === 'setup') return null;
+  // The wall clock: a session's end is checked on the injected clock by the pages first.
+  if (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) return null;
+  return record;
+}
+
+/** The unrevoked record whose id and secret hash match the presented `hk_<id>_<secret>`. */
+export function matchKey(store: Pick<Directory, 'getKey'>, presented: string): ApiKeyRecord | null {
   const m = KEY_FORMAT.exec(presented);
   if (!m) return null;
   const record = store.getKey(m[1]);
-  const actual = Buffer.from(hashSecret(m[2]), 'hex');
   // Compare against a dummy when the key is unknown so timing does not tell which part failed.
-  const expected = record ? Buffer.from(record.secretHash, 'hex') : Buffer.alloc(32);
-  const same = expected.length === actual.length && timingSafeEqual(expected, actual);
+  const same = sameHash(record?.secretHash, m[2]);
   if (!record || !same || record.revokedAt) return null;
   return record;
+}
+
+/** Whether `secret` hashes to `expectedHex`, in constant time (false when there is none). */
+export function sameHash(expectedHex: string | undefined, secret: string): boolean {
+  const actual = Buffer.from(hashSecret(secret), 'hex');
+  const expected = expectedHex ? Buffer.from(expectedHex, 'hex') : Buffer.alloc(32);
+  return (
+    expected.length === actual.length &&
+    timingSafeEqual(expected, actual) &&
+    expectedHex !== undefined
+  );
 }
 
 /**

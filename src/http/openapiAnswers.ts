@@ -98,6 +98,7 @@ export const PATH_PARAMS: Record<
   },
   asset: { description: 'A file of the reference page', example: 'swagger-ui.css' },
   grantId: { description: "An assistant's OAuth grant", example: 'grant_01kaq5m2v8x3c4d5e6f7' },
+  deviceId: { description: "A device: its API key's id", example: 'A1b2C3d4E5f6' },
   displayId: { description: 'A family display link', example: 'display_01kaq5m2v8x3c4d5e6f7' },
   displayToken: {
     description: "The display's token: the credential of the page",
@@ -188,6 +189,10 @@ export const NOT_FOUND: Record<
   grantId: (v) => ({
     summary: 'No such grant',
     value: errorBody(`No OAuth grant ${v.grantId} in this family`, 'not_found'),
+  }),
+  deviceId: (v) => ({
+    summary: 'No such device',
+    value: errorBody(`No device ${v.deviceId} in this family`, 'not_found'),
   }),
 };
 

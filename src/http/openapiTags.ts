@@ -47,4 +47,8 @@ export const TAGS: [string, string][] = [
     'OAuth grants',
     'Assistants (MCP clients) an admin let in on the OAuth consent page: list and revoke them (admin scope).',
   ],
+  [
+    'Devices',
+    "A person's phones, tablets and computers: each an API key with a name, added with a one-use pairing page that sets it up (admin scope).",
+  ],
 ];

@@ -14,6 +14,21 @@ export interface ApiKeyRecord {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /**
+   * What the key is for (absent: an API key made by the CLI or the first start). `device`: a
+   * phone or computer added on the pages or `POST …/devices`; `session`: a browser signed in to
+   * the household pages (the `ho_session` cookie is the key); `link`: a one-time sign-in link of
+   * `household-organizer open`; `setup`: the first-run setup code of a family never set up.
+   * Links and setup codes are no API key: REST refuses them.
+   */
+  kind?: 'device' | 'session' | 'link' | 'setup';
+  /** When it stops working (sessions slide, links and setup codes do not); absent: never. */
+  expiresAt?: string | null;
+  /**
+   * A device's pairing link (`/pair/<keyId>.<token>`), until its profile is downloaded or it
+   * expires: the token's hash, and the device's key sealed with a key derived from the token.
+   */
+  pairing?: { tokenHash: string; sealed: string; expiresAt: string } | null;
 }
 
 export interface ChangeRecord {

@@ -55,7 +55,7 @@ function expectForm(door: string, path: string, kind: ErrorKind, text: string, t
       .and.include('<h:message');
     return;
   }
-  if (door === 'oauth' && path === '/oauth/authorize') {
+  if (door === 'pages' || (door === 'oauth' && path === '/oauth/authorize')) {
     expect(type, `${door} ${kind}`).to.match(/^text\/html/);
     expect(text).to.include('<!doctype html>');
     return;
@@ -126,6 +126,7 @@ describe('the error table, through every door', function () {
       'oauth',
       'mcp',
       'caldav',
+      'pages',
     ]);
   });
 
@@ -137,6 +138,7 @@ describe('the error table, through every door', function () {
       oauth: ['/oauth/token', '/oauth/authorize'],
       mcp: ['/mcp'],
       caldav: ['/dav/home/calendar/'],
+      pages: ['/people'],
     };
     for (const door of server.daemon.doors) {
       for (const path of paths[door.name]) {
@@ -261,6 +263,26 @@ describe('the doors of the daemon: refusals, unknown paths and methods in their 
     });
     expect(put.status).to.equal(405);
     expect(put.headers.get('allow')).to.not.include('PUT');
+  });
+
+  it('the household pages: a form without its token, an unknown path and method, as pages', async () => {
+    const refused = await fetch(`${server.url}/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'key=x',
+    });
+    const lost = await fetch(`${server.url}/pair/nope/x/y`);
+    const put = await fetch(`${server.url}/people`, { method: 'PUT' });
+    for (const [res, status] of [
+      [refused, 403],
+      [lost, 404],
+      [put, 405],
+    ] as const) {
+      expect(res.status).to.equal(status);
+      expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+      expect(await res.text()).to.include('<!doctype html>');
+    }
+    expect(put.headers.get('allow')).to.include('GET').and.include('POST');
   });
 
   it('OAuth: a refused request, an unknown path and an unknown method, as OAuth error JSON', async () => {

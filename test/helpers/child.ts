@@ -30,7 +30,18 @@ export async function spawnDaemon(
   env: Record<string, string> = {},
   launcher?: (node: string, args: string[]) => [string, string[]],
 ): Promise<ChildDaemon> {
-  const args = [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'];
+  // --no-setup: these tests start from the printed admin key (the setup page: test/pages).
+  const args = [
+    BIN,
+    'serve',
+    '--data-dir',
+    dataDir,
+    '--port',
+    '0',
+    '--host',
+    '127.0.0.1',
+    '--no-setup',
+  ];
   const [command, argv] = launcher ? launcher(process.execPath, args) : [process.execPath, args];
   const proc = spawn(command, argv, {
     env: { ...process.env, HOUSEHOLD_LOG_LEVEL: 'info', ...env },

@@ -14,6 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import type { AnyRoute } from '../../src/door/route.js';
 import type { Logger } from 'pino';
 import type { Egress } from '../../src/integrations/egress.js';
+import type { BootstrapHooks } from '../../src/bootstrap.js';
 import type { Scope } from '../../src/store/types.js';
 
 export interface Reply<T = any> {
@@ -115,6 +116,8 @@ export interface StartOptions {
   logger?: Logger;
   /** The daemon's outbound client (e.g. one that trusts a local server under a stricter policy). */
   egress?: Egress;
+  /** What the first start does instead of printing (with families.bootstrapSlug set). */
+  hooks?: BootstrapHooks;
 }
 
 export function tempDataDir(): string {
@@ -142,6 +145,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   const logger = opts.logger ?? createLogger('silent');
   const now = opts.now ?? (() => new Date());
   const daemon = await startDaemon(config, {
+    ...opts.hooks,
     logger,
     now,
     ...(opts.egress ? { egress: opts.egress } : {}),

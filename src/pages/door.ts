@@ -1,0 +1,172 @@
+/**
+ * The household pages' door (docs/pages.md): server-rendered HTML at `/`, `/signin`, the
+ * sections of a signed-in admin and the devices' pairing pages. It answers its own paths and
+ * passes every other request on. Each answer carries the strict CSP of the consent page (no
+ * outside assets; an inline script only by its hash), is never cached nor framed, and every
+ * refusal is a page.
+ *
+ * A request is read in this order: the session cookie (a signed-in section without one sends
+ * the browser to /signin), the form of a POST, its CSRF token (refused before any handler
+ * runs), then the handler, which acts through REST with the session's key (rest.ts).
+ */
+import { createHash } from 'node:crypto';
+import type Koa from 'koa';
+import type { DoorMiddleware } from '../door/state.js';
+import { PageError } from './errors.js';
+import {
+  checkCsrf,
+  cookie,
+  FORM_COOKIE,
+  readForm,
+  SESSION_COOKIE,
+  sessionCsrf,
+  setCookie,
+} from './forms.js';
+import type { PageAnswer, PageRequest, PageRoute, PagesDeps, Session } from './context.js';
+import { errorBox, page } from './html.js';
+import { SESSION_DAYS } from '../family/access.js';
+
+export function pagesHandler(deps: PagesDeps, routes: readonly PageRoute[]): DoorMiddleware {
+  return async (ctx, next): Promise<void> => {
+    const matched = match(routes, ctx);
+    if (!matched) {
+      await next();
+      return;
+    }
+    const { route, params } = matched;
+    const origin = deps.services.addresses.forRequest(ctx);
+    const r: PageRequest = {
+      koa: ctx,
+      deps,
+      params,
+      form: Object.create(null) as PageRequest['form'],
+      session: null,
+      now: deps.services.now(),
+      origin,
+      secure: origin.startsWith('https:'),
+    };
+    try {
+      const limited = deps.services.limits.address(ctx.ip).limited;
+      if (limited) throw new PageError(429, limited.message, limited.retryAfter);
+      r.session = await sessionOf(r);
+      if (route.signedIn && !r.session) return writeAnswer(ctx, { redirect: '/signin' });
+      if (route.method === 'POST') {
+        r.form = await readForm(ctx);
+        checkCsrf(r.form, route.signedIn ? r.session?.csrf : cookie(ctx, FORM_COOKIE));
+      }
+      writeAnswer(ctx, await route.handle(r));
+    } catch (err) {
+      writeAnswer(ctx, problem(r, err));
+    }
+  };
+}
+
+function match(
+  routes: readonly PageRoute[],
+  ctx: Koa.Context,
+): { route: PageRoute; params: string[] } | null {
+  const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+  let pathMatched = false;
+  for (const route of routes) {
+    const m = route.path.exec(ctx.path);
+    if (!m) continue;
+    pathMatched = true;
+    if (route.method === method) return { route, params: m.slice(1) };
+  }
+  if (pathMatched) {
+    // One of the pages' paths, asked with another method.
+    const allow = routes.filter((rt) => rt.path.test(ctx.path)).map((rt) => rt.method);
+    return {
+      route: {
+        method: method as 'GET',
+        path: /^/,
+        signedIn: false,
+        handle: () => {
+          ctx.set('Allow', [...new Set(allow)].join(', '));
+          throw new PageError(405, `${ctx.method} is not allowed here.`);
+        },
+      },
+      params: [],
+    };
+  }
+  return null;
+}
+
+/** The live session of the request's cookie (its end slides; the cookie follows it). */
+async function sessionOf(r: PageRequest): Promise<Session | null> {
+  const value = cookie(r.koa, SESSION_COOKIE);
+  if (!value) return null;
+  // The core's credential check (its key cache), then the session's end on the daemon's clock.
+  const caller = r.deps.services.credentials.resolve({ kind: 'session', text: value });
+  const key = caller ? await r.deps.access.session(value, r.now) : null;
+  const family = key ? r.deps.access.family(key.familyId) : undefined;
+  if (!key || !family) {
+    // Expired or revoked: the browser forgets it.
+    setCookie(r.koa, SESSION_COOKIE, '', 0, r.secure);
+    return null;
+  }
+  setCookie(r.koa, SESSION_COOKIE, value, SESSION_DAYS * 86_400, r.secure);
+  return { key, cookie: value, family, csrf: sessionCsrf(value) };
+}
+
+function problem(r: PageRequest, err: unknown): PageAnswer {
+  if (!(err instanceof PageError)) {
+    r.deps.services.logger.error({ err }, 'a household page failed');
+    err = new PageError(500, 'Something went wrong on our side. Try again in a moment.');
+  }
+  const { status, message, retryAfter } = err as PageError;
+  if (retryAfter !== undefined) r.koa.set('Retry-After', String(retryAfter));
+  const back = r.session
+    ? '<p><a href="/">Back to the household</a></p>'
+    : '<p><a href="/signin">Sign in</a></p>';
+  return {
+    status,
+    html: page({ title: titleOf(status) }, `${errorBox(message)}\n${back}`),
+  };
+}
+
+function titleOf(status: number): string {
+  if (status === 403) return 'Not allowed';
+  if (status === 404) return 'Not found';
+  if (status === 429) return 'Too many tries';
+  if (status >= 500) return 'Something went wrong';
+  return 'That did not work';
+}
+
+/** Writes a page's answer with the headers every page carries. */
+export function writeAnswer(ctx: Koa.Context, a: PageAnswer): void {
+  ctx.set({
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-robots-tag': 'noindex, nofollow',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  });
+  if ('redirect' in a) {
+    ctx.status = 303;
+    ctx.set('Location', a.redirect);
+    ctx.body = '';
+    return;
+  }
+  if ('html' in a) {
+    ctx.status = a.status ?? 200;
+    ctx.set('content-security-policy', csp(a.html));
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = a.html;
+    return;
+  }
+  ctx.status = 200;
+  if (a.headers) ctx.set(a.headers);
+  ctx.type = a.type;
+  ctx.body = a.body;
+}
+
+/** The consent page's policy, with the hash of the page's one inline script, if it has one. */
+function csp(html: string): string {
+  const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1];
+  const scriptSrc =
+    script === undefined
+      ? ''
+      : `script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'; `;
+  return `default-src 'none'; ${scriptSrc}style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+}
