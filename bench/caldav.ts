@@ -19,10 +19,11 @@
  *    throughput, only requests left half-done when a round stops (their CPU would be counted
  *    without their answers). Before each round the server is left to finish what the last one
  *    left in flight. Server CPU per answer comes from /proc/<pid>/stat.
- * 5. The four REPORTs again with a body made unique per request (an XML comment): the daemon
- *    keeps a REPORT's answer until the family's next write, keyed by the body, so the first
- *    set measures a client asking the same again (what polling clients do) and this one a
- *    question not answered yet. Radicale keeps no such answers; it is measured both times.
+ * 5. The four REPORTs again with a new body for every request, its window moved a quarter
+ *    hour further each time (up to a day) and a comment naming the request: the daemon keeps a
+ *    REPORT's answer until the family's next write, keyed by the body, so the first set
+ *    measures a client asking the same again (what polling clients do) and this one a question
+ *    over a window not asked yet. Radicale keeps no such answers; it is measured both times.
  * 6. PUT of new events (If-None-Match: *, a new name and UID each time) into a calendar of its
  *    own on each server.
  */
@@ -124,7 +125,7 @@ function newEventIcs(n: number): string {
   ].join('\r\n');
 }
 
-const WINDOWS = [
+export const WINDOWS = [
   {
     key: 'day',
     label: 'one day (10 March 2026)',
@@ -143,7 +144,7 @@ const WINDOWS = [
   },
 ] as const;
 
-function queryBody(w: (typeof WINDOWS)[number], expand: boolean): string {
+export function queryBody(w: (typeof WINDOWS)[number], expand: boolean): string {
   return (
     '<?xml version="1.0" encoding="utf-8"?>\n' +
     '<C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">' +
@@ -151,6 +152,21 @@ function queryBody(w: (typeof WINDOWS)[number], expand: boolean): string {
     `<C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"><C:time-range start="${w.start}" end="${w.end}"/>` +
     '</C:comp-filter></C:comp-filter></C:filter></C:calendar-query>'
   );
+}
+
+/**
+ * The body of the n-th new question: every time-range and expand moved `n % 96` quarter hours
+ * later (up to a day), and a comment naming the request, so no body comes twice and the window
+ * itself is new (a kept answer, or one kept per window, cannot serve it).
+ */
+export function shiftedBody(body: string, n: number): string {
+  const shift = (n % 96) * 15 * 60_000;
+  return body
+    .replace(/"(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z"/g, (_m, y, mo, d, h, mi, se) => {
+      const t = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +se) + shift).toISOString();
+      return `"${t.slice(0, 19).replace(/[-:]/g, '')}Z"`;
+    })
+    .replace('</C:calendar-query>', `<!-- request ${n} --></C:calendar-query>`);
 }
 
 /** The responses of a multistatus: the object's name and its VEVENTs (SUMMARY, RRULE?, RECURRENCE-ID?). */
@@ -234,6 +250,10 @@ export async function runCaldavCase(opts: {
   daemonScript: string;
   seconds: number;
   connections: number;
+  /** Which kinds of case to load: `repeat`, `fresh`, `put` (all by default). */
+  kinds?: ReadonlySet<string>;
+  /** Node flags for the daemon's process (`--cpu-prof` to see where its time goes). */
+  daemonFlags?: string[];
   log: (s: string) => void;
 }): Promise<CaldavResult> {
   const version = radicaleVersion();
@@ -247,6 +267,7 @@ export async function runCaldavCase(opts: {
   try {
     const [fam, putFam] = await createFamilies(dataDir, ['bench-dav', 'bench-dav-put']);
     daemon = await Child.start(opts.daemonScript, {
+      execArgv: opts.daemonFlags ?? [],
       env: {
         BENCH_DAEMON_OVERRIDES: JSON.stringify({
           server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
@@ -443,14 +464,17 @@ export async function runCaldavCase(opts: {
       });
     };
     let asked = 0;
+    const kinds = opts.kinds ?? new Set(['repeat', 'fresh', 'put']);
     for (const fresh of [false, true]) {
+      if (!kinds.has(fresh ? 'fresh' : 'repeat')) continue;
       for (const w of WINDOWS) {
         for (const expand of [false, true]) {
           const body = queryBody(w, expand);
           const what = `${w.label}, time-range${expand ? ' + expand' : ' alone'}`;
           // The daemon keeps a REPORT's answer until the family's next write, keyed by the
           // request body: the same body again is the repeat a polling client sends; a body
-          // made unique by an XML comment is a question it has not answered yet.
+          // whose window moves a quarter hour further each time (shiftedBody) is a question it
+          // has not answered yet, over a window it has not seen either.
           await measure(
             fresh ? `REPORT ${what}, each body new` : `REPORT calendar-query, ${what}`,
             100,
@@ -467,10 +491,7 @@ export async function runCaldavCase(opts: {
               ...(fresh
                 ? {
                     setupRequest: (req) => {
-                      req.body = body.replace(
-                        '</C:calendar-query>',
-                        `<!-- request ${++asked} --></C:calendar-query>`,
-                      );
+                      req.body = shiftedBody(body, ++asked);
                       return req;
                     },
                   }
@@ -481,22 +502,23 @@ export async function runCaldavCase(opts: {
       }
     }
     let n = 0;
-    await measure('PUT of a new event (If-None-Match: *)', 10, null, (s) => ({
-      method: 'PUT',
-      path: `${s.put}new-0.ics`,
-      body: newEventIcs(0),
-      headers: {
-        authorization: s.putAuth,
-        'content-type': 'text/calendar; charset=utf-8',
-        'if-none-match': '*',
-      },
-      setupRequest: (req) => {
-        const i = ++n;
-        req.path = `${s.put}new-${i}.ics`;
-        req.body = newEventIcs(i);
-        return req;
-      },
-    }));
+    if (kinds.has('put'))
+      await measure('PUT of a new event (If-None-Match: *)', 10, null, (s) => ({
+        method: 'PUT',
+        path: `${s.put}new-0.ics`,
+        body: newEventIcs(0),
+        headers: {
+          authorization: s.putAuth,
+          'content-type': 'text/calendar; charset=utf-8',
+          'if-none-match': '*',
+        },
+        setupRequest: (req) => {
+          const i = ++n;
+          req.path = `${s.put}new-${i}.ics`;
+          req.body = newEventIcs(i);
+          return req;
+        },
+      }));
     return {
       radicaleVersion: version,
       seconds: opts.seconds,

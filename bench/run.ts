@@ -7,7 +7,8 @@
  *   npm run bench -- --cases=webhooks   only the webhooks case (bench/webhooks.ts, about a minute)
  *   npm run bench -- --cases=stream     only the live change stream case (bench/stream.ts, about half a minute)
  *   npm run bench -- --cases=caldav     only the CalDAV case against Radicale (bench/caldav.ts, about
- *                                       2.5 minutes; never in the default run: it needs `radicale`)
+ *                                       8 minutes; never in the default run: it needs `radicale`;
+ *                                       --caldav-cases=repeat,fresh,put picks some of its cases)
  *   npm run bench -- --feeds            … then the external-calendar case (20,000-event feed; about a minute)
  *   npm run bench -- --feeds-only       only the external-calendar case
  *
@@ -565,6 +566,8 @@ if (!MEMORY_ONLY && !FEEDS_ONLY && CASES.has('caldav')) {
     daemonScript: DAEMON,
     seconds: SECONDS,
     connections: CONNECTIONS,
+    kinds: new Set(option('caldav-cases', 'repeat,fresh,put').split(',')),
+    daemonFlags: DAEMON_FLAGS,
     log,
   });
   const block = caldavMarkdown(result, { command, date });

@@ -15,6 +15,7 @@ import type { FamilyState } from '../domain/shared/state.js';
 import { listPeople } from '../domain/people/people.js';
 import { objectUid, renderEvent } from './eventOut.js';
 import { renderTodo } from './todo.js';
+import { escapeXml } from './xml.js';
 
 export interface DavCollection {
   collection: Collection;
@@ -92,6 +93,21 @@ function render(
   const fresh = { inputs, ics, etag: etagOf(ics) };
   rendered.set(e, fresh);
   return fresh;
+}
+
+/** Objects' text escaped for XML, by their record, with the text it was escaped from. */
+const escaped = new WeakMap<Entry, { ics: string; xml: string }>();
+
+/**
+ * The object's text as calendar-data in an XML answer, escaped once per rendering: a query
+ * answering thirty objects then copies their text instead of escaping it again.
+ */
+export function calendarDataXml(obj: DavObject): string {
+  const hit = escaped.get(obj.entry);
+  if (hit && hit.ics === obj.ics) return hit.xml;
+  const xml = escapeXml(obj.ics);
+  escaped.set(obj.entry, { ics: obj.ics, xml });
+  return xml;
 }
 
 /**

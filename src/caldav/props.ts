@@ -10,7 +10,7 @@ import { activePerson } from '../domain/people/people.js';
 import type { FamilyState } from '../domain/shared/state.js';
 import { hasScope } from '../family/scopes.js';
 import { MAX_BODY, type DavRequest } from './request.js';
-import type { DavCollection, DavObject } from './objects.js';
+import { calendarDataXml, type DavCollection, type DavObject } from './objects.js';
 import { APPLE, CALDAV, CS, DAV, HOUSEHOLD, c, d, el, escapeXml, type QName } from './xml.js';
 import { PRODID } from './eventOut.js';
 
@@ -182,7 +182,7 @@ const CALDAV_PROPS: Record<string, PropReader> = {
       : undefined,
   [`${CALDAV}|calendar-timezone`]: (r, x) =>
     r.type === 'collection' ? escapeXml(timezoneObject(x.state, x.req.services.now())) : undefined,
-  [`${CALDAV}|calendar-data`]: onlyObject((r) => escapeXml(r.obj.ics)),
+  [`${CALDAV}|calendar-data`]: onlyObject((r) => calendarDataXml(r.obj)),
   [`${APPLE}|calendar-color`]: onlyCollection(
     (r) => PALETTE[r.col.collection.color ?? (r.col.component === 'VEVENT' ? 'sage' : 'blue')],
   ),

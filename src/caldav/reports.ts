@@ -11,7 +11,13 @@ import type { DavRequest } from './request.js';
 import { createHash } from 'node:crypto';
 import { hasScope } from '../family/scopes.js';
 import { CalDavError } from './errors.js';
-import { expandedParts } from './expand.js';
+import {
+  EXPANDED_HEAD,
+  EXPANDED_TAIL,
+  expandedOccurrence,
+  expandedRun,
+  type Written,
+} from './expand.js';
 import { ANSWER_LIMITS, Answer, sendMultistatus, tooMuch } from './answer.js';
 import { recall, remember } from './answerCache.js';
 import { multistatus, parseToken, syncToken, xmlBody } from './common.js';
@@ -22,18 +28,13 @@ import {
   type DavObject,
   type ObjectIndex,
 } from './objects.js';
-import { occurrencesOf, type Range } from './occurrences.js';
+import { occurrenceRuns, occurrencesOf, takeWindows, type Range } from './occurrences.js';
+import { aroundExpanded, objectResponse, responseKey } from './objectResponses.js';
 import { checkFilter, matchesFilter } from './filters.js';
 import { addShaped } from './calendarData.js';
 import { freeBusyReport } from './freebusy.js';
 import { dataRequest, type DataRequest } from './selection.js';
-import {
-  objectHref,
-  respond,
-  responseAroundData,
-  statusResponse,
-  type PropContext,
-} from './props.js';
+import { objectHref, respond, statusResponse, type PropContext } from './props.js';
 import { CALDAV, DAV, child, children, d, escapeXml, type QName, type XmlElement } from './xml.js';
 
 /** What a report reads, taken in one actor read: later parts of a long answer see the same. */
@@ -70,6 +71,8 @@ export async function handleReport(req: DavRequest): Promise<void> {
     if (hit !== undefined) return hit;
     const col = findCollection(state, key);
     if (!col) throw new CalDavError(404, `No collection ${key} in this family`);
+    // The occurrence index's windows for the body's time ranges, as this read sees the family.
+    takeWindows(state, col, body);
     return {
       x: { req, state, token: syncToken(req, state) },
       col,
@@ -104,83 +107,97 @@ export async function handleReport(req: DavRequest): Promise<void> {
   sendMultistatus(req.koa, answer);
 }
 
-/** The requested properties, with what calendar-data asks beyond the whole object. */
-function requested(body: XmlElement): { props: QName[]; data?: DataRequest } {
+/**
+ * The requested properties, with what calendar-data asks beyond the whole object, and what else
+ * an object's response depends on (objectResponses.ts).
+ */
+function requested(
+  body: XmlElement,
+  x: PropContext,
+): { props: QName[]; data?: DataRequest; key: string | null } {
   const prop = child(body, DAV, 'prop');
   const props = (prop?.children ?? []).map((c) => ({ ns: c.ns, local: c.local }));
   const data = dataRequest(child(prop, CALDAV, 'calendar-data'));
-  return { props, ...(data ? { data } : {}) };
+  return { props, ...(data ? { data } : {}), key: responseKey(prop, x) };
 }
 
+type Requested = ReturnType<typeof requested>;
+
 /**
- * One object's response, added to the answer: as it is, expanded (an event's occurrences are
- * written in parts below; to-dos and selections by calendarData.ts), or with only the parts
- * calendar-data selects.
+ * One object's response, added to the answer: as it is (kept per object and properties asked),
+ * expanded (an event's occurrences from the occurrence index, below; to-dos and selections by
+ * calendarData.ts), or with only the parts calendar-data selects.
  */
 async function addObject(
   obj: DavObject,
   s: Snapshot,
-  props: QName[],
+  asked: Requested,
   answer: Answer,
-  data?: DataRequest,
 ): Promise<void> {
+  const { props, data, key } = asked;
   const wantsData = props.some((p) => p.ns === CALDAV && p.local === 'calendar-data');
   if (!data || !wantsData) {
-    answer.add(respond({ type: 'object', col: s.col, obj }, props, s.x));
+    const r = objectResponse(s.col, obj, props, s.x, key);
+    answer.add(r.text, r.bytes);
     return;
   }
-  if (data.expand && !data.comp && s.col.component === 'VEVENT')
-    return addExpandedEvent(obj, s, props, answer, data.expand);
+  if (data.expand && !data.comp && s.col.component === 'VEVENT') {
+    const { parts, length, bytes } = await expandedData(obj, s, data.expand, answer);
+    const { head, tail } = aroundExpanded(s.col, obj, props, s.x, key, length);
+    answer.add(head.text, head.bytes);
+    answer.addWritten(parts, bytes);
+    answer.add(tail.text, tail.bytes);
+    return;
+  }
   await addShaped(obj, { col: s.col, x: s.x, tz: s.tz }, props, answer, data);
 }
 
 /**
- * An event expanded: each occurrence is counted against the answer's budget as it is produced,
- * and written in parts (escaped once per distinct part: the same long note comes back for every
- * occurrence).
+ * An event's calendar-data expanded over `expand`, as escaped parts and their sizes, each
+ * occurrence counted against the answer's budget as it is added. From the occurrence index, a
+ * run of an event's occurrences in one month is one slice of text written before; otherwise
+ * each occurrence is written (once: expand.ts keeps it with the occurrence) as it comes.
  */
-async function addExpandedEvent(
+async function expandedData(
   obj: DavObject,
   s: Snapshot,
-  props: QName[],
-  answer: Answer,
   expand: Range,
-): Promise<void> {
+  answer: Answer,
+): Promise<{ parts: string[]; length: number; bytes: number }> {
   const ev = obj.entry as EventRecord;
-  const escaped = new Map<string, [string, number, number]>();
-  const data: string[] = [];
-  let length = 0;
-  let bytes = 0;
-  const parts = expandedParts(s.tz, obj.uid, ev, occurrencesOf(ev, expand, s.tz), () =>
-    answer.countOccurrences(1),
-  );
-  for (const part of parts) {
-    let e = escaped.get(part);
-    if (!e) {
-      const x = escapeXml(part);
-      e = [x, Buffer.byteLength(part), Buffer.byteLength(x)];
-      if (part.length > 200 && escaped.size < 1000) escaped.set(part, e);
-    }
-    length += e[1];
-    bytes += e[2];
+  const parts: string[] = [...EXPANDED_HEAD.parts];
+  let length = EXPANDED_HEAD.length + EXPANDED_TAIL.length;
+  let bytes = EXPANDED_HEAD.bytes + EXPANDED_TAIL.bytes;
+  const add = (w: Written) => {
+    length += w.length;
+    bytes += w.bytes;
     if (answer.bytes + bytes > ANSWER_LIMITS.bytes)
       throw tooMuch(`${ANSWER_LIMITS.bytes / 1024 / 1024} MiB`);
-    data.push(e[0]);
-    await answer.pause();
+    for (const p of w.parts) parts.push(p);
+  };
+  const runs = occurrenceRuns(ev, expand, s.tz);
+  for (const run of runs ?? []) {
+    answer.countOccurrences(run.to - run.from);
+    const joined = expandedRun(s.tz, obj.uid, ev, run);
+    if (joined) add(joined);
+    else
+      for (let k = run.from; k < run.to; k++)
+        add(expandedOccurrence(s.tz, obj.uid, ev, run.list[k]));
+    if (answer.due()) await answer.pause();
   }
-  const { head, tail } = responseAroundData(
-    { type: 'object', col: s.col, obj },
-    props,
-    s.x,
-    length,
-  );
-  answer.add(head);
-  answer.addWritten(data, bytes);
-  answer.add(tail);
+  if (!runs) {
+    for (const o of occurrencesOf(ev, expand, s.tz)) {
+      answer.countOccurrences(1);
+      add(expandedOccurrence(s.tz, obj.uid, ev, o));
+      if (answer.due()) await answer.pause();
+    }
+  }
+  parts.push(...EXPANDED_TAIL.parts);
+  return { parts, length, bytes };
 }
 
 async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
-  const { props, data } = requested(body);
+  const asked = requested(body, s.x);
   const prefix = objectHref(s.x.state.family.slug, s.col.collection.key, '');
   const decodedPrefix = decodeURIComponent(prefix.slice(0, -4));
   for (const h of children(body, DAV, 'href')) {
@@ -196,7 +213,7 @@ async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<
         ? path.slice(decodedPrefix.length, -4)
         : undefined;
     const obj = name === undefined ? undefined : s.index.byName.get(name);
-    if (obj) await addObject(obj, s, props, answer, data);
+    if (obj) await addObject(obj, s, asked, answer);
     else answer.add(statusResponse(raw, '404 Not Found'));
     await answer.pause();
   }
@@ -205,12 +222,12 @@ async function multiget(body: XmlElement, s: Snapshot, answer: Answer): Promise<
 // ---- calendar-query ------------------------------------------------------------------------
 
 async function query(body: XmlElement, s: Snapshot, answer: Answer): Promise<void> {
-  const { props, data } = requested(body);
+  const asked = requested(body, s.x);
   const top = checkFilter(child(body, CALDAV, 'filter'));
   const now = s.x.req.services.now();
   for (const obj of [...s.index.byName.values()]) {
     if (matchesFilter(top, { obj, col: s.col, tz: s.tz, now }))
-      await addObject(obj, s, props, answer, data);
+      await addObject(obj, s, asked, answer);
     await answer.pause();
   }
 }
@@ -237,7 +254,7 @@ async function sync(body: XmlElement, s: Snapshot, answer: Answer): Promise<void
       ns: DAV,
       local: 'sync-traversal-supported',
     });
-  const { props } = requested(body);
+  const { props } = requested(body, x);
   const tokenEl = d('sync-token', escapeXml(x.token));
   const all = async () => {
     for (const obj of [...index.byName.values()]) {

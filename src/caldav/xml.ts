@@ -34,7 +34,12 @@ export function children(el: XmlElement | undefined, ns: string, local: string):
   return el?.children.filter((c) => c.ns === ns && c.local === local) ?? [];
 }
 
+/** Whether a text holds anything escapeXml changes (most hrefs and ETags do not). */
+// eslint-disable-next-line no-control-regex -- the control characters escapeXml removes
+const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+
 export function escapeXml(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return s;
   return (
     s
       .replace(/[&<>"]/g, (c) =>
