@@ -8,3 +8,22 @@ export function escapeHtml(s: string): string {
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 }
+
+/**
+ * The start of every page a door writes, through `</head>`: the same metadata everywhere (no
+ * indexing, no referrer, phone-sized), the title escaped, and the page's one inline style, which
+ * each door's Content-Security-Policy allows by its hash. `extra` is trusted markup (a favicon).
+ */
+export function pageHead(p: { title: string; style: string; extra?: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+${p.extra ? `${p.extra}\n` : ''}<title>${escapeHtml(p.title)}</title>
+<style>${p.style}</style>
+</head>
+`;
+}

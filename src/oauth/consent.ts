@@ -4,7 +4,7 @@
  * as the plan page: inline CSS, no scripts, no outside assets, every value escaped, readable
  * on a phone; the form posts back to the same address (relative, so a path prefix holds).
  */
-import { escapeHtml as e } from '../door/html.js';
+import { escapeHtml as e, pageHead } from '../door/html.js';
 import type { OAuthScope } from '../domain/oauth/grants.js';
 import { formActionSource } from './credentials.js';
 
@@ -54,18 +54,7 @@ button:focus-visible,input:focus-visible{outline:3px solid #7fa487;outline-offse
 const FAVICON = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%232f4a38'/%3E%3Cpath d='M16 6 5 15.5h3.2V26h5.6v-6.5h4.4V26h5.6V15.5H27z' fill='%23f4f6f2'/%3E%3C/svg%3E">`;
 
 function head(title: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-${FAVICON}
-<title>${e(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
+  return `${pageHead({ title, style: CSS, extra: FAVICON })}<body>
 <main>
 `;
 }

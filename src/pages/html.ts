@@ -3,7 +3,7 @@
  * and dark by the system's choice, phone-sized first), no outside assets, every value escaped.
  * Forms post back to this daemon and carry their CSRF token (forms.ts).
  */
-import { escapeHtml as e } from '../door/html.js';
+import { escapeHtml as e, pageHead } from '../door/html.js';
 
 export { e };
 
@@ -73,18 +73,7 @@ export function page(f: Frame, body: string): string {
       ).join('')}</ul></nav>
 <form class="inline" method="post" action="/signout">${csrfField(f.nav.csrf)}<button class="quiet" type="submit">Sign out of ${e(f.nav.familyName)}</button></form></header>`
     : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-${FAVICON}
-<title>${e(f.title)} · Household</title>
-<style>${CSS}</style>
-</head>
-<body>
+  return `${pageHead({ title: `${f.title} · Household`, style: CSS, extra: FAVICON })}<body>
 ${nav}<main>
 <h1>${e(f.title)}</h1>
 ${body}

@@ -18,7 +18,7 @@ import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.content.schema.j
 import { DISPLAY_CSP, DISPLAY_CSS, DISPLAY_JS } from './displayClient.js';
 import { PER_DISPLAY } from './displayStream.js';
 import { HEADERS as PLAN_HEADERS } from './planPage.js';
-import { escapeHtml } from '../door/html.js';
+import { escapeHtml, pageHead } from '../door/html.js';
 
 const HEADERS = { ...PLAN_HEADERS, 'content-security-policy': DISPLAY_CSP };
 
@@ -71,18 +71,11 @@ function page(c: DisplayContent): string {
   // The first content rides in the page as data (never run): `<` is escaped so no text in it
   // can close the script element.
   const data = JSON.stringify(c).replace(/</g, '\\u003c');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light dark">
-<title>${escapeHtml(c.family)} · ${escapeHtml(c.name)}</title>
-<style>${DISPLAY_CSS}</style>
-</head>
-<body>
+  return `${pageHead({
+    title: `${c.family} · ${c.name}`,
+    style: DISPLAY_CSS,
+    extra: '<meta name="color-scheme" content="light dark">',
+  })}<body>
 <header><h1 id="name">${escapeHtml(c.family)} · ${escapeHtml(c.name)}</h1><span id="status" data-state="live" role="status">Live</span><span id="clock" aria-label="Time"></span></header>
 <div id="next" aria-live="polite"></div>
 <main id="board"></main>

@@ -18,7 +18,7 @@ import { publicPlan, type PublicPlan } from '../domain/plans/publicView.js';
 import { route, defineRoutes, withStatus } from './route.js';
 import { PUBLIC_PLAN_SCHEMA } from '../http/routes/plans.schema.js';
 import { readSharedPlan } from './shared.js';
-import { escapeHtml } from '../door/html.js';
+import { escapeHtml, pageHead } from '../door/html.js';
 
 const CSS = `
 *{box-sizing:border-box}
@@ -65,18 +65,7 @@ const FAVICON = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,
 export function renderPlanPage(c: PublicPlan, icsHref: string): string {
   const e = escapeHtml;
   const parts: string[] = [];
-  parts.push(`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-${FAVICON}
-<title>${e(c.title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
+  parts.push(`${pageHead({ title: c.title, style: CSS, extra: FAVICON })}<body>
 <main>
 <h1 id="title">${e(c.title)}</h1>
 <p class="when" id="when">${e(c.when)}${c.phase !== 'unscheduled' ? ` <span class="phase">${e(PHASE_TEXT[c.phase])}</span>` : ''}</p>
