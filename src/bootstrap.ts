@@ -74,7 +74,7 @@ export async function bootstrap(
         'created the first family and its admin key (printed on stderr)',
       );
       if (setup) {
-        await offerSetup(store, made.family, d);
+        await offerSetup(store, made.family, d, false);
         d.logger.info({ family: made.family.slug }, 'the first family waits for its setup page');
       }
       return;
@@ -101,9 +101,15 @@ export async function bootstrap(
 
 /**
  * A new setup code for a family that waits for its setup page (the last one printed works),
- * printed with the addresses to open; the log says where it was printed, never the code.
+ * printed with the addresses to open, and in the log.
  */
-async function offerSetup(store: AccessStore, family: FamilyInfo, d: BootstrapDeps): Promise<void> {
+async function offerSetup(
+  store: AccessStore,
+  family: FamilyInfo,
+  d: BootstrapDeps,
+  // False right after the key's banner, which already listed them.
+  withAddresses = true,
+): Promise<void> {
   const code = await new HouseholdAccess(store).mintSetupCode(family.id, d.now());
   const url = d.addresses.shareable[0] ?? d.addresses.local;
   if (d.opts.onSetupCode) d.opts.onSetupCode(family, code, url);
@@ -111,8 +117,8 @@ async function offerSetup(store: AccessStore, family: FamilyInfo, d: BootstrapDe
     process.stderr.write(
       `\nFamily "${family.slug}" waits to be set up. Open the household's address in a browser and give this setup code:\n\n` +
         `    ${code}\n\n` +
-        addressLines(d.addresses, runningInContainer()) +
-        (d.publicUrlUnusable
+        (withAddresses ? addressLines(d.addresses, runningInContainer()) : '') +
+        (withAddresses && d.publicUrlUnusable
           ? `server.publicUrl names this machine's localhost: set HOUSEHOLD_PUBLIC_URL to an address above (or the one Docker publishes), or unset it.\n`
           : '') +
         '\n',
