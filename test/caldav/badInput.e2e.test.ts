@@ -16,7 +16,7 @@ describe('CalDAV bad input', () => {
     server = await startTestServer({ timezone: 'Europe/Berlin' });
     dav = new Dav(server, server.slug, server.apiKey);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const logLength = async () =>
     (await server.api.get('/changes?after=0&limit=500')).body.changes.length as number;

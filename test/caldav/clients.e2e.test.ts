@@ -103,7 +103,7 @@ describe('CalDAV with real clients (python-caldav, vdirsyncer)', function () {
     calendar = `${home}calendar/`;
     chores = `${home}chores/`;
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   /** A raw request with the family's Basic credentials, for what the test sends itself. */
   async function raw(

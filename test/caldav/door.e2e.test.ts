@@ -15,7 +15,7 @@ describe('CalDAV door (/dav)', () => {
     server = await startTestServer({ timezone: 'Europe/Berlin' });
     dav = new Dav(server, server.slug, server.apiKey);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const event = (uid: string, summary: string, start = '20261207T180000', extra: string[] = []) =>
     ics(

@@ -21,7 +21,7 @@ describe('CalDAV door (/dav): rate limits', () => {
     });
     dav = new Dav(server, 'home', server.apiKey);
   });
-  after(() => server.close());
+  after(() => server?.close());
   beforeEach(() => clock.advance(60_000));
 
   it('answers a key perMinute requests a minute, then 429 as a DAV:error with Retry-After', async () => {

@@ -20,7 +20,7 @@ describe('CalDAV MKCALENDAR, DELETE and PROPPATCH of collections', () => {
     server = await startTestServer({ timezone: 'Europe/Berlin' });
     dav = new Dav(server, server.slug, server.apiKey);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   async function tracker(key: string): Promise<any> {
     const r = await server.api.get('/trackers');

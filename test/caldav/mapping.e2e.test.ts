@@ -16,7 +16,7 @@ describe('CalDAV mapping (events and to-dos, both ways)', () => {
     server = await startTestServer({ timezone: 'Europe/Berlin' });
     dav = new Dav(server, server.slug, server.apiKey);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   /** The REST listing of one day's occurrences. */
   async function day(date: string, to = date): Promise<any[]> {

@@ -133,7 +133,7 @@ describe('CalDAV REPORT: filters, calendar-data and free-busy', () => {
       ]),
     );
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   describe('comp-filter inside VEVENT and VTODO', () => {
     it('finds events with an alarm (VALARM comp-filter), and those without one (is-not-defined)', async () => {

@@ -38,7 +38,7 @@ describe('REPORT calendar-query with windows never asked before (the occurrence 
     server = await startTestServer({ timezone: 'Europe/Berlin' });
     dav = new Dav(server, server.slug, server.apiKey);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   async function readState<T>(fn: (state: FamilyState) => T): Promise<T> {
     const actor = await server.daemon.registry.get(server.daemon.store.getFamilyBySlug('home')!);

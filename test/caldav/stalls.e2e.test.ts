@@ -21,7 +21,7 @@ describe('CalDAV bodies that could hold the event loop', () => {
     readAuth = basic(await server.key({ scopes: ['read'] }));
     writeAuth = basic(server.apiKey);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   function refusedQuickly(s: Stall, status: number, words: string): void {
     expect(s.latencies.length, 'health checks while it was in flight').to.be.above(0);
@@ -202,7 +202,7 @@ describe('CalDAV objects at every limit', () => {
     server = await startTestServer({ timezone: 'Europe/Berlin' });
     auth = 'Basic ' + Buffer.from(`home:${server.apiKey}`).toString('base64');
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const local = (day: number, hour: string) =>
     new Date(Date.UTC(2026, 11, 2 + day)).toISOString().slice(0, 10).replace(/-/g, '') +
@@ -280,7 +280,7 @@ describe('CalDAV REPORT answers that could hold the event loop', () => {
     });
     expect(r.status, r.text).to.equal(201);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const expandQuery = (start: string, end: string) =>
     `<?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data><c:expand start="${start}" end="${end}"/></c:calendar-data></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="${start}" end="${end}"/></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`;

@@ -20,7 +20,7 @@ describe('CalDAV events in their own zone', () => {
     server = await startTestServer({ timezone: 'Europe/Berlin' });
     dav = new Dav(server, server.slug, server.apiKey);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   async function put(name: string, body: string, status = 201): Promise<void> {
     const r = await dav.put(CAL + name, body);

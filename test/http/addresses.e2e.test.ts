@@ -119,7 +119,7 @@ describe('links the daemon hands out, without server.publicUrl', function () {
       overrides: { server: { publicUrl: null, trustedProxies: ['10.9.9.9', 'fd00::/8'] } },
     });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('puts the display, share and plan links, OpenAPI servers and OAuth documents on the port it listens on', async () => {
     const base = `http://127.0.0.1:${server.daemon.port}`;
@@ -186,7 +186,7 @@ describe('links behind a trusted proxy (server.trustedProxies)', function () {
       overrides: { server: { publicUrl: null, trustedProxies: ['127.0.0.0/8', '::1'] } },
     });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it("builds links and the OAuth documents on the proxy's X-Forwarded-Host and -Proto", async () => {
     const proxied = {
@@ -230,7 +230,7 @@ describe('a set server.publicUrl', function () {
       },
     });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it("wins over the Host and a trusted proxy's headers, in answers and in the change log", async () => {
     const after = await lastSeq(server.api);

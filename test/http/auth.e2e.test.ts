@@ -7,7 +7,7 @@ describe('API keys and scopes', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('answers 401 without a key, with a malformed key, with an unknown key and with a wrong secret', async () => {
     const keyId = server.apiKey.slice(3, 15);

@@ -60,7 +60,7 @@ describe('auth on every family route', () => {
       wrongSecret: `${server.apiKey.slice(0, 16)}${'A'.repeat(32)}`,
     };
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   /** The path with its parameters filled with well-formed ids that name nothing. */
   const fill = (template: string, slug = server.slug) =>

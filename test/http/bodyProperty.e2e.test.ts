@@ -526,7 +526,7 @@ describe('every route with a body, under random bodies', () => {
     }
     expect(ops.length).to.be.above(30);
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it(`answers 2xx, or a 4xx in the error shape that changed nothing — never a 5xx`, async function () {
     this.timeout(60_000);

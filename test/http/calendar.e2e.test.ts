@@ -12,7 +12,7 @@ describe('calendar events over HTTP', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now, timezone: 'Europe/Berlin' });
   });
-  after(() => server.close());
+  after(() => server?.close());
   afterEach(() => clock.set('2026-11-22T08:30:00.000Z'));
 
   /** A family of its own, so a test sees only its own events. */

@@ -23,7 +23,7 @@ describe('calendar events with their own timeZone', function () {
   before(async () => {
     server = await startTestServer({ now: clock.now, timezone: 'Europe/Berlin' });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   let families = 0;
   /** A family of its own per test (Berlin unless told), so listings and agendas do not mix. */

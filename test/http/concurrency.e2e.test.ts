@@ -6,7 +6,7 @@ describe('POST /people under concurrency', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('persists 1,000 writes from 50 requests in flight, in mailbox order, and keeps them across a restart', async function () {
     this.timeout(60_000);

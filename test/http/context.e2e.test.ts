@@ -39,7 +39,7 @@ describe('GET /context', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now });
   });
-  after(() => server.close());
+  after(() => server?.close());
   beforeEach(() => clock.set('2026-11-22T08:30:00.000Z'));
 
   describe('ranking', () => {

@@ -48,7 +48,7 @@ describe('CORS (server.corsOrigins)', function () {
     before(async () => {
       server = await startTestServer();
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('sends no CORS header to any origin, on preflights or requests', async () => {
       expect(server.config.server.corsOrigins).to.deep.equal([]);
@@ -70,7 +70,7 @@ describe('CORS (server.corsOrigins)', function () {
         },
       });
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('answers its preflight 204 without a key, naming the methods and headers a page may use', async () => {
       const r = await preflight(server, '/api/v1/families/home/people', TABLET);
@@ -173,7 +173,7 @@ describe('CORS (server.corsOrigins)', function () {
     before(async () => {
       server = await startTestServer({ overrides: { server: { corsOrigins: ['*'] } } });
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('allows every origin with a literal *, without credentials and without Vary: Origin', async () => {
       const pre = await preflight(

@@ -42,7 +42,7 @@ describe('GET /api/docs', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('serves the reference page without a key, loading only files of this daemon', async () => {
     const r = await server.http.get('/api/docs');

@@ -15,7 +15,7 @@ describe('GET /api/docs in a browser', () => {
   before(async () => {
     server = await startTestServer({ timezone: 'Europe/Berlin' });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('renders every operation offline, within its CSP, and tries GET /api/v1/families/{familySlug} with a key', async function () {
     if (!existsSync(CHROMIUM)) {

@@ -26,7 +26,7 @@ describe('durability: what a failed commit may touch', () => {
     before(async () => {
       server = await startTestServer();
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('is refused with 400 while concurrent writes and reads of the family go on untouched', async () => {
       const before = await changesAfter(server.api, 0);

@@ -23,7 +23,7 @@ describe('entries over HTTP', () => {
     });
     expect(r.status).to.equal(201);
   });
-  after(() => server.close());
+  after(() => server?.close());
   const lastSeq = () => changes.lastSeq(server.api);
   const changesAfter = (seq: number) => changes.changesAfter(server.api, seq);
 

@@ -9,7 +9,7 @@ describe('GET /api/v1/families/:familySlug', () => {
   before(async () => {
     server = await startTestServer({ timezone: 'Europe/Berlin' });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const keyId = (apiKey: string) => /^hk_([0-9A-Za-z]{12})_/.exec(apiKey)![1];
 

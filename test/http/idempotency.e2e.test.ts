@@ -8,7 +8,7 @@ describe('Idempotency-Key', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('replays the first answer for the same request and does the work once', async () => {
     const headers = { 'idempotency-key': 'create-ana-1' };
@@ -138,7 +138,7 @@ describe('rate limit', () => {
   before(async () => {
     server = await startTestServer({ overrides: { rateLimit: { perMinute: 5 } } });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('answers 429 with Retry-After past the limit, per key', async () => {
     const statuses: number[] = [];

@@ -208,7 +208,7 @@ describe('length caps beyond the contract, on both sides', () => {
     plan = (await server.api.post('/plans', { title: 'Caps' })).body.planId;
     expect(plan).to.be.a('string');
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const send = (cap: Cap, n: number) => {
     const path = cap.path(n).replace('{plan}', plan);

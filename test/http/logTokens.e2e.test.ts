@@ -26,7 +26,7 @@ describe('the request log and credentials', function () {
     });
     server = await startTestServer({ logger: createLogger('info', sink) });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   async function flushed(marker: string): Promise<string> {
     await server.http.get('/healthz', { headers: { 'x-request-id': marker } });

@@ -59,7 +59,7 @@ describe('GET /metrics', function () {
     before(async () => {
       server = await startTestServer();
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('answers 404 naming the setting, and the daemon keeps no metrics', async () => {
       const r = await server.http.get('/metrics');
@@ -91,7 +91,7 @@ describe('GET /metrics', function () {
     before(async () => {
       server = await startTestServer({ now: clock.now, overrides: { metrics: { enabled: true } } });
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('answers the Prometheus text format with the version and the process figures', async () => {
       const r = await server.http.get('/metrics');
@@ -353,7 +353,7 @@ describe('GET /metrics', function () {
     before(async () => {
       server = await startTestServer({ overrides: { metrics: { enabled: true, token } } });
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('needs Authorization: Bearer <token>, and answers 401 with WWW-Authenticate otherwise', async () => {
       for (const authorization of [

@@ -35,7 +35,7 @@ describe('/metrics route labels of every door', function () {
   before(async () => {
     server = await startTestServer({ overrides: { metrics: { enabled: true } } });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('labels CalDAV, MCP, OAuth, .well-known and the pages by a fixed template, not unmatched', async () => {
     const basic = `Basic ${Buffer.from(`home:${server.apiKey}`).toString('base64')}`;

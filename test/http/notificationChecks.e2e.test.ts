@@ -14,7 +14,7 @@ describe('POST /checks', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now, timezone: 'Europe/Berlin' });
   });
-  after(() => server.close());
+  after(() => server?.close());
   beforeEach(() => clock.set('2026-11-22T08:30:00.000Z'));
 
   const event = async (body: Record<string, unknown>) =>

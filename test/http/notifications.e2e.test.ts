@@ -193,7 +193,7 @@ describe('POST /notifications without transports', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('suppresses channels that are not configured, each with its reason, never dropping them silently', async () => {
     const r = await server.api.post('/notifications', {
@@ -248,7 +248,7 @@ describe('GET /notifications', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('lists newest first with title and body, filters by triggerId, and pages with nextCursor', async () => {
     const ids: string[] = [];

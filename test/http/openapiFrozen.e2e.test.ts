@@ -37,7 +37,7 @@ describe('the served OpenAPI document', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('is the one in test/fixtures/openapi.stripped.json but for descriptions', async () => {
     const res = await server.http.get('/api/v1/openapi.json');

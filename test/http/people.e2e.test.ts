@@ -10,7 +10,7 @@ describe('people over HTTP', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(() => server.close());
+  after(() => server?.close());
   const lastSeq = () => changes.lastSeq(server.api);
   const changesAfter = (seq: number) => changes.changesAfter(server.api, seq);
 

@@ -20,7 +20,7 @@ describe('GET /p/:token.ics', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now, timezone: 'Europe/Berlin' });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   async function sharedPlan(api: Client = server.api) {
     const plan = await makePlan(api, 'Grandma’s 80th: «party»');
@@ -171,7 +171,7 @@ describe("GET /p/:token times in the family's convention", () => {
   before(async () => {
     server = await startTestServer({ now: new FakeClock('2026-06-01T10:00:00.000Z').now });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   async function page(timezone: string) {
     const fam = await server.family(

@@ -23,7 +23,7 @@ describe('plans over HTTP', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now, timezone: 'Europe/Berlin' });
   });
-  after(() => server.close());
+  after(() => server?.close());
   beforeEach(() => clock.set('2026-06-01T10:00:00.000Z'));
 
   describe('POST /plans', () => {

@@ -18,7 +18,7 @@ describe('GET /p/:token in a browser', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now, timezone: 'Europe/London' });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it("shows the title, events in the family's zone, shared notes and poll counts on a phone-sized screen, hides the location, and passes axe", async function () {
     if (!existsSync(CHROMIUM)) {

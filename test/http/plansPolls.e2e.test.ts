@@ -14,7 +14,7 @@ describe('plan polls over HTTP', () => {
     ana = await voterKey(server, 'Ana');
     bo = await voterKey(server, 'Bo');
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const OPTIONS = [
     { label: 'Early June', date: '2026-06-13', endDate: '2026-06-15' },

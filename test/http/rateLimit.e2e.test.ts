@@ -58,7 +58,7 @@ describe('rate limits', () => {
       await conforms(server, await server.http.get('/healthz'), 'get', '/healthz');
       clock.advance(60_000);
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('answers publicPerMinute requests per address, then 429 with Retry-After until the window ends', async () => {
       const seen: [number, string | null][] = [];
@@ -101,7 +101,7 @@ describe('rate limits', () => {
     before(async () => {
       server = await start(clock, { publicPerMinute: 3 });
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('answers an address publicPerMinute 401s, then 429 for bad keys until the window ends, while a valid key is served', async () => {
       const wrong = `${server.apiKey.slice(0, -4)}zzzz`;

@@ -80,7 +80,7 @@ describe('request bodies', () => {
     });
     server = await withLimit(8192, { logger: createLogger('info', sink) });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   /** Runs `send` and checks it wrote nothing to the family's change log. */
   async function writesNothing(send: () => Promise<Reply>): Promise<Reply> {

@@ -50,7 +50,7 @@ describe('request log lines', function () {
     before(async () => {
       ({ server, lines } = await logged({}));
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('name the client address and user agent, and a matched route by its template only', async () => {
       await server.api.get('/people', {
@@ -146,7 +146,7 @@ describe('request log lines', function () {
     before(async () => {
       ({ server, lines } = await logged({ trustedProxies: ['127.0.0.1', '10.0.0.0/8'] }));
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('log the rightmost X-Forwarded-For address that is not a trusted proxy itself', async () => {
       // Client → (10.1.2.3, an inner proxy) → this peer: the inner proxy is skipped; what the
@@ -173,7 +173,7 @@ describe('request log lines', function () {
     before(async () => {
       ({ server, lines } = await logged({ trustProxy: true }));
     });
-    after(() => server.close());
+    after(() => server?.close());
 
     it('log the address the proxy reports: the last X-Forwarded-For entry, as before', async () => {
       await server.api.get('/people', {

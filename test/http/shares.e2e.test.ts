@@ -20,7 +20,7 @@ describe('calendar shares over HTTP', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now, timezone: 'Europe/Berlin' });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   let n = 0;
   async function fresh(): Promise<Client> {

@@ -25,7 +25,7 @@ describe('JSON bodies that could hold the event loop', () => {
   before(async () => {
     server = await startTestServer();
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const event = (rest: string) => `{"title":"Hostile","date":"2026-12-01",${rest}}`;
   // Bodies are made when their test runs, so the daemon's heap does not carry them all.
@@ -100,7 +100,7 @@ describe('GET /calendar/events over a century of daily series', () => {
       expect(r.status, r.text).to.equal(201);
     }
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const window = (query: string) =>
     leastStall(server.url, {

@@ -25,7 +25,7 @@ describe('webhook destinations', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now });
   });
-  after(() => server.close());
+  after(() => server?.close());
   beforeEach(async () => {
     receiver = await startReceiver();
     // Each test starts without destinations.

@@ -18,7 +18,7 @@ describe('wire conventions', () => {
       overrides: { server: { bodyLimitBytes: 2048 } },
     });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   describe('GET /healthz', () => {
     it('answers without a key', async () => {

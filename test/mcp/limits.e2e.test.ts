@@ -27,7 +27,7 @@ describe('MCP /mcp: rate limits', () => {
       overrides: { rateLimit: { perMinute: 5, publicPerMinute: 20 } },
     });
   });
-  after(() => server.close());
+  after(() => server?.close());
   beforeEach(() => clock.advance(60_000));
 
   it('counts every MCP message of a key — initialize, tools/list, ping, resources/list — and answers 429 with Retry-After past perMinute', async () => {

@@ -47,7 +47,7 @@ describe('MCP tools: path arguments', () => {
     writeGrant = (await approvedGrant(server.url, server.apiKey, { scope: 'write' })).accessToken;
     readGrant = (await approvedGrant(server.url, server.apiKey, { scope: 'read' })).accessToken;
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   function expectRefused(r: { status: number; body: any }, argument: string, value: string) {
     expect(r.status).to.equal(200);

@@ -24,7 +24,7 @@ describe('MCP OAuth grants: rate limits', () => {
     });
     admin = await server.key({ scopes: ['read', 'write', 'admin'], name: 'approver' });
   });
-  after(() => server.close());
+  after(() => server?.close());
   beforeEach(() => clock.advance(60_000));
 
   it("counts a grant's calls in its own bucket: the approving admin key keeps its whole budget", async () => {

@@ -24,7 +24,7 @@ describe('OAuth and /mcp at each of the daemon’s addresses (no publicUrl)', fu
     A = `127.0.0.1:${server.daemon.port}`;
     B = `localhost:${server.daemon.port}`;
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   const at = (
     host: string,

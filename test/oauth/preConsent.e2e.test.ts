@@ -25,7 +25,7 @@ describe('GET /oauth/authorize: errors before consent', () => {
   before(async () => {
     server = await startTestServer({ now: clock.now });
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it("shows a never-granted client's bad request on our own page: no Location, the error named", async () => {
     const clientId = await registerClient(server.url, 'Evil redirector');

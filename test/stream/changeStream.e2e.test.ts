@@ -41,7 +41,7 @@ describe('GET /changes/stream', function () {
   afterEach(() => {
     for (const r of open.splice(0)) r.close();
   });
-  after(() => server.close());
+  after(() => server?.close());
 
   it('sends each durable record as id, event and data, in order, as GET /changes has them', async () => {
     const r = await sse();
