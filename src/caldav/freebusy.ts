@@ -9,6 +9,7 @@
  * occurrence limit as `expand` (507 past it).
  */
 import type { EventRecord } from '../domain/calendar/types.js';
+import { utcStamp } from '../domain/calendar/ics.js';
 import { Answer } from './answer.js';
 import { CalDavError } from './errors.js';
 import { PRODID } from './eventOut.js';
@@ -16,14 +17,6 @@ import { davCollections, findCollection, objectsOf, type DavCollection } from '.
 import { occurrencesOf, range, type Range } from './occurrences.js';
 import type { DavRequest } from './request.js';
 import { CALDAV, child, type XmlElement } from './xml.js';
-
-/** `YYYYMMDDTHHMMSSZ`. */
-function utc(ms: number): string {
-  return new Date(ms)
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z')
-    .replace(/[-:]/g, '');
-}
 
 const TRANSPARENT = /^TRANSP:TRANSPARENT$/i;
 const TRANSP = /^TRANSP:/i;
@@ -101,10 +94,10 @@ export async function freeBusyReport(req: DavRequest, body: XmlElement): Promise
     'VERSION:2.0',
     `PRODID:${PRODID}`,
     'BEGIN:VFREEBUSY',
-    `DTSTAMP:${utc(req.services.now().getTime())}`,
-    `DTSTART:${utc(Math.max(r.start, Date.UTC(1900, 0, 1)))}`,
-    `DTEND:${utc(Math.min(r.end, Date.UTC(2201, 0, 1)))}`,
-    ...periods.map(([a, b]) => `FREEBUSY:${utc(a)}/${utc(b)}`),
+    `DTSTAMP:${utcStamp(req.services.now().getTime())}`,
+    `DTSTART:${utcStamp(Math.max(r.start, Date.UTC(1900, 0, 1)))}`,
+    `DTEND:${utcStamp(Math.min(r.end, Date.UTC(2201, 0, 1)))}`,
+    ...periods.map(([a, b]) => `FREEBUSY:${utcStamp(a)}/${utcStamp(b)}`),
     'END:VFREEBUSY',
     'END:VCALENDAR',
   ];

@@ -11,7 +11,7 @@
  * A DUE written with a time is served as written while the entry's date is still the one it
  * was read as (clients compute with DUE − DTSTART, which a bare date would break).
  */
-import { escapeText, foldLine } from '../domain/calendar/ics.js';
+import { escapeText, foldLine, utcStamp } from '../domain/calendar/ics.js';
 import type { TodoPut } from '../domain/caldav/objects.js';
 import type {
   Collection,
@@ -43,12 +43,7 @@ function shapeOf(c: Collection): TodoShape {
 
 const xName = (f: FieldDef) => `X-HOUSEHOLD-${f.key.toUpperCase()}`;
 
-function stamp(iso: string): string {
-  return new Date(iso)
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z')
-    .replace(/[-:]/g, '');
-}
+const stamp = (iso: string) => utcStamp(new Date(iso));
 
 export function renderTodo(state: FamilyState, c: Collection, e: Entry): string {
   const shape = shapeOf(c);

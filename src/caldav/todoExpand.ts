@@ -4,26 +4,18 @@
  * in UTC and no RRULE, RDATE or EXDATE; a to-do that does not repeat comes back with its times in
  * UTC. No VTIMEZONE is written, since nothing refers to one.
  */
-import { foldLine } from '../domain/calendar/ics.js';
+import { foldLine, utcStamp } from '../domain/calendar/ics.js';
 import { instantToLocal } from '../domain/shared/time.js';
 import { PRODID } from './eventOut.js';
 import { componentLines, param, type IcalComp, type IcalProp } from './icalTree.js';
 import type { Range } from './occurrences.js';
 import { todoInstances, type TodoInstance } from './todoTimes.js';
 
-/** `YYYYMMDDTHHMMSSZ`. */
-function utc(ms: number): string {
-  return new Date(ms)
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z')
-    .replace(/[-:]/g, '');
-}
-
 /** A time property of an instance: UTC, or a date (on the family's clock) when written as one. */
 function timeLine(name: string, ms: number, asDate: boolean, tz: string): string {
   return asDate
     ? `${name};VALUE=DATE:${instantToLocal(new Date(ms), tz).date.replaceAll('-', '')}`
-    : `${name}:${utc(ms)}`;
+    : `${name}:${utcStamp(ms)}`;
 }
 
 const REPLACED = new Set(['RRULE', 'RDATE', 'EXDATE', 'EXRULE', 'RECURRENCE-ID', 'DTSTART', 'DUE']);

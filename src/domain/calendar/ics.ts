@@ -316,8 +316,9 @@ function compactDate(date: string): string {
   return date.replaceAll('-', '');
 }
 
-function utcStamp(d: Date): string {
-  return d
+/** An instant as iCalendar's UTC form, `YYYYMMDDTHHMMSSZ` (RFC 5545 §3.3.5, form #2). */
+export function utcStamp(d: Date | number): string {
+  return new Date(d)
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
     .replace(/[-:]/g, '');
