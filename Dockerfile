@@ -1,17 +1,18 @@
 # syntax=docker/dockerfile:1
 
 # The base image: Node.js 26, the Active LTS line since 2026-10-28 (security fixes until
-# 2029-04-30). Node 20 reached end of life on 2026-04-30; Node 24 is in maintenance (until
-# 2028-04-30). The program needs Node >= 20 (package.json "engines"); its test suite runs on
-# Node 20 in CI, so another line is one build argument away when 26 misbehaves:
+# 2029-04-30), the line the test suite runs on in CI (.ci/run, the release in .node-version).
+# Node 20 reached end of life on 2026-04-30; Node 24 is in maintenance (until 2028-04-30). The
+# program needs Node >= 22.12 (package.json "engines"), so 24 is one build argument away:
 #   docker build --build-arg NODE_IMAGE=node:24-trixie-slim .
+# Install scripts of dependencies never run (.npmrc: ignore-scripts; package.json allowScripts).
 # Debian 13 (trixie) slim: glibc for LMDB's prebuilt N-API binary, so no compiler is needed.
 ARG NODE_IMAGE=node:26-trixie-slim
 
 # ---- build: all dependencies, compile TypeScript -------------------------------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
@@ -22,7 +23,7 @@ RUN npx tsc -p . && rm -rf dist/test dist/bench
 # ---- production dependencies only -----------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # ---- runtime: compiled JS, production dependencies, non-root, data in a volume ---------------
@@ -41,7 +42,10 @@ LABEL org.opencontainers.image.title="Household Organizer" \
       org.opencontainers.image.created="${CREATED}" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.base.name="${NODE_IMAGE}"
+# HOUSEHOLD_IMAGE: the start banner tells other devices to use the host's published port, since
+# the interfaces it sees are the container's (src/banner.ts).
 ENV NODE_ENV=production \
+    HOUSEHOLD_IMAGE=1 \
     HOUSEHOLD_DATA_DIR=/data \
     HOUSEHOLD_HOST=0.0.0.0 \
     HOUSEHOLD_PORT=8080

@@ -6,11 +6,14 @@
 import { existsSync } from 'node:fs';
 import { isLoopbackHost, listensEverywhere, type Addresses } from './addresses.js';
 
-/** Docker writes /.dockerenv, Podman /run/.containerenv and sets `container`. */
-export function runningInContainer(): boolean {
-  return (
-    existsSync('/.dockerenv') || existsSync('/run/.containerenv') || Boolean(process.env.container)
-  );
+/**
+ * Whether this process is the published image (the Dockerfile sets HOUSEHOLD_IMAGE): there the
+ * interfaces the daemon sees are the container's, and other devices use the host's address with
+ * the port the container publishes. Any other process — `npm start` on a laptop, in a dev
+ * container or a VM — lists its own interfaces, which are what its neighbours reach.
+ */
+export function runningInImage(): boolean {
+  return process.env.HOUSEHOLD_IMAGE === '1';
 }
 
 /**

@@ -11,7 +11,7 @@ import { Conflict, Invalid } from './domain/shared/errors.js';
 import { StartupError } from './startup.js';
 import type { IdGenerator } from './domain/shared/ids.js';
 import type { FamilyInfo } from './domain/shared/state.js';
-import { addressLines, runningInContainer } from './banner.js';
+import { addressLines, runningInImage } from './banner.js';
 import { HouseholdAccess, type AccessStore } from './family/access.js';
 import type { Addresses } from './addresses.js';
 
@@ -117,7 +117,7 @@ async function offerSetup(
     process.stderr.write(
       `\nFamily "${family.slug}" waits to be set up. Open the household's address in a browser and give this setup code:\n\n` +
         `    ${code}\n\n` +
-        (withAddresses ? addressLines(d.addresses, runningInContainer()) : '') +
+        (withAddresses ? addressLines(d.addresses, runningInImage()) : '') +
         (withAddresses && d.publicUrlUnusable
           ? `server.publicUrl names this machine's localhost: set HOUSEHOLD_PUBLIC_URL to an address above (or the one Docker publishes), or unset it.\n`
           : '') +
@@ -146,7 +146,7 @@ function printBootstrap(
     `\nCreated the first family "${family.slug}" in time zone ${family.timezone}. If the household lives in another zone:\n` +
       `    household-organizer family update ${family.slug} --timezone <Area/City>\n` +
       `Its admin API key is shown only this once; keep it somewhere safe:\n\n    ${apiKey}\n\n` +
-      addressLines(addresses, runningInContainer()) +
+      addressLines(addresses, runningInImage()) +
       `Try: curl -H 'x-api-key: ${apiKey}' ${url}/api/v1/families/${family.slug}/changes\n` +
       `API reference in a browser (no key needed to read it): ${url}/api/docs\n` +
       (publicUrlUnusable

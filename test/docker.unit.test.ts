@@ -63,8 +63,43 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
       '${NODE_IMAGE} AS deps',
       '${NODE_IMAGE} AS runtime',
     ]);
-    // The code keeps working on the oldest line it supports.
-    expect(pkg.engines.node).to.equal('>=20');
+    // The oldest line it supports (its dependencies want 22.12), and the release CI tests on:
+    // the image's line, pinned in .node-version (.ci/run fetches it).
+    expect(pkg.engines.node).to.equal('>=22.12.0');
+    const tested = read('.node-version').trim();
+    expect(tested).to.match(/^\d+\.\d+\.\d+$/);
+    expect(tested.split('.')[0]).to.equal(m![1]);
+    expect(read('.ci/run')).to.include('.node-version');
+  });
+
+  it('runs no install script of any dependency, in the image or on a machine, and says so for each one that has one', () => {
+    const npmrc = read('.npmrc')
+      .split('\n')
+      .filter((l) => !/^\s*#/.test(l) && l.trim());
+    expect(npmrc).to.deep.equal(['ignore-scripts=true']);
+    // Both installs in the image read it.
+    const installs = all.filter((i) => i.op === 'COPY' && i.args.includes('package-lock.json'));
+    expect(installs.length).to.equal(2);
+    for (const i of installs) expect(i.args.split(' ')).to.include('.npmrc');
+    // Every dependency in the lockfile that has an install script is decided in allowScripts.
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const scripted = Object.entries(lock.packages)
+      .filter(([, p]) => p.hasInstallScript)
+      .map(([path]) => path.replace(/^.*node_modules\//, ''));
+    const decided = (JSON.parse(read('package.json')) as { allowScripts: Record<string, boolean> })
+      .allowScripts;
+    expect(Object.keys(decided).sort()).to.deep.equal([...new Set(scripted)].sort());
+    expect(Object.values(decided).every((allowed) => allowed === false)).to.equal(true);
+  });
+
+  it('tells the start banner it runs in the image (HOUSEHOLD_IMAGE), so it names the published port', () => {
+    const env = runtime
+      .filter((i) => i.op === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
+    expect(env).to.match(/(^| )HOUSEHOLD_IMAGE=1( |$)/);
   });
 
   it('ships compiled code and production dependencies only', () => {
@@ -210,5 +245,24 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
     expect(Number(/^(\d+)s$/.exec(h.stop_grace_period ?? '')?.[1])).to.be.greaterThan(10);
     // The backup runs inside the serving container (LMDB tells processes apart by PID).
     expect(text).to.include('docker compose exec household household-organizer backup /backups/');
+  });
+
+  it('runs the cluster on a pinned NATS release that syncs every write before acknowledging it', () => {
+    const doc = parseYaml(read('compose.cluster.yaml')) as {
+      services: Record<string, { image?: string; command?: string[]; volumes?: string[] }>;
+    };
+    const nats = Object.entries(doc.services).filter(([name]) => name.startsWith('nats-'));
+    expect(nats.length).to.equal(3);
+    for (const [name, s] of nats) {
+      // A pinned patch release, past the stream losses fixed in 2.10.23.
+      const v = /^nats:(\d+)\.(\d+)\.(\d+)-alpine$/.exec(s.image ?? '');
+      expect(v, `${name}: ${s.image}`).to.not.equal(null);
+      expect(Number(v![1]) * 1e6 + Number(v![2]) * 1e3 + Number(v![3])).to.be.at.least(2_010_023);
+      expect(s.command?.slice(0, 2), name).to.deep.equal(['-c', '/etc/nats/household.conf']);
+      expect(s.volumes, name).to.include('./config/nats.conf:/etc/nats/household.conf:ro');
+    }
+    const conf = read('config/nats.conf').replace(/#.*$/gm, '');
+    expect(conf).to.match(/jetstream\s*\{[^}]*sync_interval:\s*always[^}]*\}/);
+    expect(conf).to.match(/store_dir:\s*\/data/);
   });
 });

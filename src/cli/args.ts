@@ -70,5 +70,12 @@ export function checkArguments(
       throw new UsageError(`${command.name} does not take --${name}`);
   }
   const extra = positionals.slice(command.name.split(' ').length + command.args.length);
-  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" for ${command.name}`);
+  if (!extra.length) return;
+  // `npm start --port 8081`: npm keeps `--port` for itself (as npm_config_port) and hands over
+  // only the value. Say how to pass it through rather than only that "8081" is unexpected.
+  const keptByNpm = [...takes].find((n) => process.env[`npm_config_${n.replace(/-/g, '_')}`]);
+  const hint = keptByNpm
+    ? `: npm kept --${keptByNpm} for itself; write \`npm start -- --${keptByNpm} ${extra[0]}\``
+    : '';
+  throw new UsageError(`unexpected argument "${extra[0]}" for ${command.name}${hint}`);
 }

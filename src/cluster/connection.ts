@@ -44,3 +44,23 @@ export async function connectCluster(cfg: ClusterConnectionConfig): Promise<Nats
     ...(tls ? { tls } : {}),
   });
 }
+
+/**
+ * What the daemon says at start about the NATS server it joined, from the version the server
+ * reports (its INFO): nothing for a release past the known losses, else one warning line. A
+ * client cannot read the server's `sync_interval`; docs/scaling.md ("Durability") says why the
+ * cluster's servers must sync always (config/nats.conf) and what each setting guarantees.
+ */
+export function natsServerWarning(version: string | undefined): string | null {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version ?? '');
+  if (!m)
+    return `the NATS server did not report a version: check it is 2.10.23 or later and syncs always (docs/scaling.md, "Durability")`;
+  const [major, minor, patch] = m.slice(1).map(Number);
+  const at = (a: number, b: number, c: number) =>
+    major !== a ? major > a : minor !== b ? minor > b : patch >= c;
+  if (at(2, 10, 23)) return null;
+  const why = at(2, 10, 0)
+    ? 'loses whole JetStream streams when its processes crash (fixed in 2.10.23)'
+    : 'cannot sync JetStream before acknowledging (no sync_interval before 2.10) and loses streams on crashes fixed in 2.10.23';
+  return `NATS server ${version} ${why}: acknowledged writes can be lost; upgrade to the release compose.cluster.yaml ships and set jetstream { sync_interval: always } (docs/scaling.md, "Durability")`;
+}

@@ -17,6 +17,7 @@ import { StoreWriteError } from '../store/errors.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import type { HouseholdStore, WholeFamily } from '../store/ports.js';
 import { ClusterNode } from './node.js';
+import { natsServerWarning } from './connection.js';
 import { Follower } from './follower.js';
 import { ReplicatedDirectory } from './directory.js';
 import type { LeaseValue } from './lease.js';
@@ -91,6 +92,8 @@ export class ClusterRuntime implements Ownership {
           `${err instanceof Error ? err.message : String(err)}`,
       );
     });
+    const warning = natsServerWarning(node.nc.info?.version);
+    if (warning) logger.warn({ natsVersion: node.nc.info?.version }, warning);
     try {
       const follower = new Follower(local, node.log, logger);
       await follower.start();

@@ -180,6 +180,12 @@ describe('household-organizer --help and <command> --help', function () {
     const extra = await runCli(['key', 'list', 'home', 'smiths']);
     expect(extra.code).to.equal(2);
     expect(extra.stderr.split('\n')[0]).to.equal('unexpected argument "smiths" for key list');
+    // `npm start --port 8081`: npm keeps --port (npm_config_port=true) and passes "8081" on.
+    const npmStart = await runCli(['serve', '8081'], { npm_config_port: 'true' });
+    expect(npmStart.code).to.equal(2);
+    expect(npmStart.stderr.split('\n')[0]).to.equal(
+      'unexpected argument "8081" for serve: npm kept --port for itself; write `npm start -- --port 8081`',
+    );
     const unknown = await runCli(['key', 'create', 'home', '--scope', 'read']);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr.split('\n').slice(0, 3)).to.deep.equal([

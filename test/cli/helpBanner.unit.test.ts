@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { NetworkInterfaceInfo } from 'node:os';
-import { addressLines, publicUrlWarning } from '../../src/banner.js';
+import { addressLines, publicUrlWarning, runningInImage } from '../../src/banner.js';
 import {
   Addresses,
   interfaceUrls,
@@ -112,6 +112,20 @@ describe('first-start addresses', () => {
         'On this machine: http://127.0.0.1:9000\n',
     );
     expect(loopbackOnly.stored).to.equal('http://127.0.0.1:9000');
+  });
+
+  it('speaks of the published port only in the image (HOUSEHOLD_IMAGE), not in any other container or machine', () => {
+    const before = process.env.HOUSEHOLD_IMAGE;
+    try {
+      delete process.env.HOUSEHOLD_IMAGE;
+      // Whatever the machine is (this one may well have /.dockerenv): not the image.
+      expect(runningInImage()).to.equal(false);
+      process.env.HOUSEHOLD_IMAGE = '1';
+      expect(runningInImage()).to.equal(true);
+    } finally {
+      if (before === undefined) delete process.env.HOUSEHOLD_IMAGE;
+      else process.env.HOUSEHOLD_IMAGE = before;
+    }
   });
 
   it('warns when every interface listens and a set publicUrl names localhost — and only then', () => {

@@ -54,11 +54,12 @@ export async function spawnDaemon(
   );
   const url = await new Promise<string>((res, rej) => {
     // One that does not start in time is killed: left running, it would start later beside a
-    // retry on the same data directory.
+    // retry on the same data directory. Generous: a cluster node joining three NATS servers on a
+    // loaded two-core machine has taken over 15 s (the daemon retries JetStream for 15 s).
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
       rej(new Error(`daemon did not start:\n${out}`));
-    }, 15_000);
+    }, 45_000);
     // The JSON log (stdout) says when it listens; the first-start key is printed on stderr,
     // which may arrive after it: wait for it when the log says a first family was made.
     const onData = (chunk: Buffer) => {

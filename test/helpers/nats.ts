@@ -9,7 +9,7 @@
  * the two others route to the first server's cluster port; the servers then learn each other.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
@@ -44,6 +44,27 @@ export function hasNatsServer(): boolean {
   return spawnSync('nats-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
+/** The nats-server on PATH's version (`[2, 15, 1]`), or null without one. */
+export const natsServerVersion: () => [number, number, number] | null = (() => {
+  let known: [number, number, number] | null | undefined;
+  return () => {
+    if (known !== undefined) return known;
+    const out = spawnSync('nats-server', ['--version'], { encoding: 'utf8' }).stdout ?? '';
+    const m = /v(\d+)\.(\d+)\.(\d+)/.exec(out);
+    known = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+    return known;
+  };
+})();
+
+/**
+ * Whether the server knows `jetstream { sync_interval }` (2.10 and later): the tests then run it
+ * as compose.cluster.yaml does, syncing every write before acknowledging it (config/nats.conf).
+ */
+export function natsSyncsAlways(): boolean {
+  const v = natsServerVersion();
+  return v !== null && (v[0] > 2 || (v[0] === 2 && v[1] >= 10));
+}
+
 /** The message a test skips with when nats-server is missing. */
 export const NO_NATS =
   'nats-server is not installed (Debian package nats-server; .ci/run installs it)';
@@ -54,10 +75,15 @@ function startOne(
   route: string,
   lifetimeS: number,
 ): Promise<NatsServer> {
+  // The shipped setting where the server knows it (the store folder comes from -sd below).
+  const conf = join(dir, `${name}.conf`);
+  writeFileSync(conf, natsSyncsAlways() ? 'jetstream { sync_interval: always }\n' : '');
   const args = [
     '--kill-after=2',
     String(lifetimeS),
     'nats-server',
+    '-c',
+    conf,
     '-js',
     '-a',
     '127.0.0.1',
@@ -78,7 +104,8 @@ function startOne(
   let out = '';
   const exited = new Promise<void>((res) => proc.once('exit', () => res()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 10_000);
+    // Generous: three servers and a daemon starting on a loaded two-core machine take a while.
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${out}`)), 30_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const client = /client connections on 127\.0\.0\.1:(\d+)/.exec(out);
