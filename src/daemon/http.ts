@@ -4,7 +4,7 @@
  * share of the thread follows it); and its orderly stop.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type Koa from 'koa';
 import type { Addresses } from '../addresses.js';
 import { addressWarnings, publicUrlWarning } from '../banner.js';
@@ -41,9 +41,19 @@ export async function serveHttp(
   const server = createServer((req, res) => {
     void handle(req, res);
   });
-  server.on('request', (_req, res) => {
+  const answering = new Map<Socket, number>();
+  openSockets.set(server, answering);
+  server.on('request', (req, res) => {
     requests.add(1);
-    res.once('close', () => requests.add(-1));
+    answering.set(req.socket, (answering.get(req.socket) ?? 0) + 1);
+    res.once('close', () => {
+      requests.add(-1);
+      answering.set(req.socket, (answering.get(req.socket) ?? 1) - 1);
+    });
+  });
+  server.on('connection', (socket) => {
+    answering.set(socket, 0);
+    socket.once('close', () => answering.delete(socket));
   });
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
@@ -65,12 +75,26 @@ export async function serveHttp(
   };
 }
 
-/** Stops accepting; idle keep-alive sockets go now, busy ones once their request finishes. */
+/**
+ * Every open socket of the daemon's servers, with how many of its requests are being answered.
+ * Node's closeIdleConnections leaves a socket that has not finished sending its first request —
+ * a browser's preconnected socket, or one half through its headers — until a timeout (8 s),
+ * so a stop with a browser on a page took that long: such sockets have nothing to finish.
+ */
+const openSockets = new WeakMap<Server, Map<Socket, number>>();
+
+/** Ends the server's sockets that are not answering a request now. */
+function closeUnanswered(server: Server): void {
+  server.closeIdleConnections();
+  for (const [socket, n] of openSockets.get(server) ?? []) if (n === 0) socket.destroy();
+}
+
+/** Stops accepting; sockets not being answered go now, busy ones once their request finishes. */
 export async function stopHttp(server: Server): Promise<void> {
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   // A keep-alive socket turns idle when its last response is sent; close those as they do.
-  server.closeIdleConnections();
-  const idle = setInterval(() => server.closeIdleConnections(), 25);
+  closeUnanswered(server);
+  const idle = setInterval(() => closeUnanswered(server), 25);
   const forced = setTimeout(() => server.closeAllConnections(), 8_000);
   forced.unref();
   await stopped;
