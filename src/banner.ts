@@ -3,7 +3,6 @@
  * banner, src/bootstrap.ts), and the warning when a configured `publicUrl` names this
  * machine's localhost although other devices are meant to connect.
  */
-import { existsSync } from 'node:fs';
 import { isLoopbackHost, listensEverywhere, type Addresses } from './addresses.js';
 
 /**
