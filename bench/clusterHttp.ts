@@ -4,7 +4,11 @@
  * machine over loopback. Clients spread their writes over the three nodes, as a load balancer
  * would: two thirds of them reach a node that does not own the family and are forwarded.
  *
- *   npm run bench:cluster-http -- --seconds=5 --families=6 --inflight=4
+ *   npm run bench:cluster-http -- --seconds=5 --families=6 --inflight=4 [--sync=default]
+ *
+ * The NATS servers sync every write before acknowledging it, as compose.cluster.yaml ships them
+ * (config/nats.conf); `--sync=default` runs them on NATS's default (a sync every two minutes),
+ * to measure what `always` costs. A server before 2.10 knows neither: it runs its default.
  *
  * Reported per case: writes/s, p50/p99 latency, and CPU milliseconds per write of the daemons
  * and of the NATS servers (from /proc: the stable figure on a shared 2-core machine).
@@ -14,7 +18,13 @@ import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, spawnDaemon, type ChildDaemon } from '../test/helpers/child.js';
-import { hasNatsServer, serverPid, startNatsCluster } from '../test/helpers/nats.js';
+import {
+  hasNatsServer,
+  natsServerVersion,
+  natsSyncsAlways,
+  serverPid,
+  startNatsCluster,
+} from '../test/helpers/nats.js';
 
 function arg(name: string, fallback: number): number {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -23,6 +33,7 @@ function arg(name: string, fallback: number): number {
 const SECONDS = arg('seconds', 5);
 const FAMILIES = arg('families', 6);
 const INFLIGHT = arg('inflight', 4);
+const SYNC = process.argv.includes('--sync=default') ? 'default' : 'always';
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
 
 function cpuMs(pid: number | undefined): number {
@@ -141,7 +152,7 @@ async function main(): Promise<void> {
   const configFile = join(dir(), 'bench.json');
   writeFileSync(configFile, JSON.stringify({ rateLimit: { perMinute: 1_000_000 } }));
   const base = { HOUSEHOLD_CONFIG: configFile };
-  const nats = await startNatsCluster(SECONDS * 4 + 120);
+  const nats = await startNatsCluster(SECONDS * 4 + 120, SYNC);
   try {
     // Embedded: one daemon, its own LMDB.
     const embeddedDir = dir();
@@ -173,7 +184,9 @@ async function main(): Promise<void> {
       `| ${name} | ${Math.round(r.perSecond)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ` +
       `${r.daemonCpuMsPerWrite.toFixed(2)} | ${r.natsCpuMsPerWrite.toFixed(2)} | ${r.errors} |`;
     console.log(
-      `${SECONDS} s, ${FAMILIES} families x ${INFLIGHT} writers, POST an entry, keep-alive\n\n` +
+      `${SECONDS} s, ${FAMILIES} families x ${INFLIGHT} writers, POST an entry, keep-alive; ` +
+        `nats-server ${natsServerVersion()?.join('.')}, JetStream sync ` +
+        `${SYNC === 'always' && natsSyncsAlways() ? 'always' : "the server's default"}\n\n` +
         '| case | writes/s | p50 ms | p99 ms | daemon CPU ms/write | NATS CPU ms/write | errors |\n' +
         '|---|---|---|---|---|---|---|\n' +
         `${row('embedded (1 daemon, LMDB)', e)}\n` +

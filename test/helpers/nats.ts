@@ -69,15 +69,20 @@ export function natsSyncsAlways(): boolean {
 export const NO_NATS =
   'nats-server is not installed (Debian package nats-server; .ci/run installs it)';
 
+/** `always`: as shipped (config/nats.conf), where the server knows it; `default`: NATS's own. */
+export type NatsSync = 'always' | 'default';
+
 function startOne(
   name: string,
   dir: string,
   route: string,
   lifetimeS: number,
+  sync: NatsSync,
 ): Promise<NatsServer> {
-  // The shipped setting where the server knows it (the store folder comes from -sd below).
+  // The store folder comes from -sd below.
   const conf = join(dir, `${name}.conf`);
-  writeFileSync(conf, natsSyncsAlways() ? 'jetstream { sync_interval: always }\n' : '');
+  const always = sync === 'always' && natsSyncsAlways();
+  writeFileSync(conf, always ? 'jetstream { sync_interval: always }\n' : '');
   const args = [
     '--kill-after=2',
     String(lifetimeS),
@@ -132,7 +137,10 @@ function startOne(
 }
 
 /** Starts three clustered JetStream servers; they die on their own after `lifetimeS`. */
-export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
+export async function startNatsCluster(
+  lifetimeS = 120,
+  sync: NatsSync = 'always',
+): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'household-nats-'));
   const servers: NatsServer[] = [];
   const stop = async () => {
@@ -149,10 +157,10 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    servers.push(await startOne('n1', dir, 'nats://127.0.0.1:1', lifetimeS));
+    servers.push(await startOne('n1', dir, 'nats://127.0.0.1:1', lifetimeS, sync));
     const seed = `nats://127.0.0.1:${servers[0].routePort}`;
     servers.push(
-      ...(await Promise.all(['n2', 'n3'].map((n) => startOne(n, dir, seed, lifetimeS)))),
+      ...(await Promise.all(['n2', 'n3'].map((n) => startOne(n, dir, seed, lifetimeS, sync)))),
     );
   } catch (err) {
     await stop();
@@ -179,7 +187,13 @@ export async function startNatsCluster(lifetimeS = 120): Promise<NatsCluster> {
     if (old.proc.exitCode === null && old.proc.signalCode === null)
       throw new Error(`${old.name} is still running`);
     const peer = servers.find((s, j) => j !== i && !avoid.includes(j)) ?? servers[(i + 1) % 3];
-    const fresh = await startOne(old.name, dir, `nats://127.0.0.1:${peer.routePort}`, lifetimeS);
+    const fresh = await startOne(
+      old.name,
+      dir,
+      `nats://127.0.0.1:${peer.routePort}`,
+      lifetimeS,
+      sync,
+    );
     servers[i] = fresh;
     return fresh;
   };
