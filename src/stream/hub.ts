@@ -200,8 +200,6 @@ export class StreamHub {
     this.opts.onOpen?.();
     req.socket.setNoDelay(true);
     res.writeHead(200, SSE_HEADERS);
-    // A first comment flushes the headers, so the client sees the stream open at once.
-    res.write(': open\n\n');
     const reader: Reader = {
       res,
       socket: req.socket,
@@ -215,7 +213,13 @@ export class StreamHub {
     follower.readers.add(reader);
     const f = follower;
     res.once('close', () => this.release(reader, f));
-    follower.catchUp(reader).catch(() => res.end());
+    // A first comment flushes the headers, so the client sees the stream open at once. Records
+    // are written on the socket itself (framed once for every reader): only after the
+    // response's own bytes are on it — Node 22+ holds a response's chunks back until the next
+    // tick, and a record written before them reached the client ahead of the headers.
+    res.write(': open\n\n', () => {
+      if (!reader.closed) f.catchUp(reader).catch(() => res.end());
+    });
   }
 
   /** Sends `event: dropped` and closes the reader (it fell too far behind). */

@@ -51,7 +51,8 @@ async function startWriter(
       throw new Error(`writer did not take ${familyId}:\n${out}`);
     await sleep(20);
   }
-  const r = spawnSync('pgrep', ['-P', String(proc.pid), '-x', 'node'], { encoding: 'utf8' });
+  // `timeout`'s one child. Not by name: Node 22+ calls its main thread "node-MainThread".
+  const r = spawnSync('pgrep', ['-P', String(proc.pid)], { encoding: 'utf8' });
   const pid = Number(r.stdout.trim().split('\n')[0]);
   if (!(pid > 0)) throw new Error('no writer process under timeout');
   return { proc, pid, out: () => out, exited };
