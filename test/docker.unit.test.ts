@@ -248,7 +248,7 @@ describe('Dockerfile, .dockerignore and compose.yaml', () => {
   });
 
   it('runs the cluster on a pinned NATS release that syncs every write before acknowledging it', () => {
-    const doc = parseYaml(read('compose.cluster.yaml')) as {
+    const doc = parseYaml(read('compose.cluster.yaml'), { merge: true }) as {
       services: Record<string, { image?: string; command?: string[]; volumes?: string[] }>;
     };
     const nats = Object.entries(doc.services).filter(([name]) => name.startsWith('nats-'));

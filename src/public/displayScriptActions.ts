@@ -45,8 +45,8 @@ export const ACTIONS_JS = String.raw`
     undoTimer = setTimeout(hideUndo, UNDO_MS);
   }
 
-  function enqueue(body, label) {
-    var item = { key: newKey(), body: body, label: label };
+  function enqueue(body, label, before) {
+    var item = { key: newKey(), body: body, label: label, before: before };
     queue.push(item);
     saveQueue();
     render(true);
@@ -55,8 +55,8 @@ export const ACTIONS_JS = String.raw`
     return item;
   }
   /** A tap: its action now, and for a few seconds its inverse (made when Undo is tapped). */
-  function tap(body, label, inverse) {
-    var item = enqueue(body, label);
+  function tap(body, label, inverse, before) {
+    var item = enqueue(body, label, before);
     offerUndo(label, inverse ? function () { enqueue(inverse(item), 'Undo: ' + label); } : null);
   }
 
@@ -66,8 +66,12 @@ export const ACTIONS_JS = String.raw`
     tap(body, (done ? 'Back on: “' : 'Ticked off: “') + item.title + '”', function () { return back; });
   }
   function tapAdd(l, title) {
+    // The items of that title already there: the stream may bring the new one before the
+    // action's answer names it, and it must not be shown twice meanwhile (addIn).
+    var before = l.items.filter(function (it) { return it.title === title && it.id; })
+      .map(function (it) { return it.id; });
     tap({ action: 'add', collection: l.key, title: title }, 'Added to ' + l.name + ': “' + title + '”',
-      function (item) { return { action: 'remove', collection: l.key, ref: item.key }; });
+      function (item) { return { action: 'remove', collection: l.key, ref: item.key }; }, before);
   }
   function attendBody(ev, personId, going) {
     var b = { action: 'attend', eventId: ev.id, personId: personId, going: going };
@@ -120,7 +124,7 @@ export const ACTIONS_JS = String.raw`
     saveQueue();
     sendRetry = 1000;
     if (status >= 200 && status < 300) {
-      acked.push({ key: item.key, body: item.body, until: Date.now() + ACK_MS });
+      acked.push({ key: item.key, body: item.body, before: item.before, until: Date.now() + ACK_MS });
       if (item.body.action === 'add' && json.change && json.change.object) {
         added[item.key] = json.change.object.id;
         var keys = Object.keys(added);

@@ -90,8 +90,11 @@ export const STATE_JS = String.raw`
     each(v.lists, function (l) {
       if (l.key !== b.collection) return;
       var id = added[a.key] || null;
-      // Confirmed and already in the content the stream sent: shown once.
+      // Confirmed and already in the content the stream sent: shown once. Not confirmed yet,
+      // but an item of that title the list did not have at the tap: the stream was first.
       if (id && l.items.some(function (it) { return it.id === id; })) return;
+      var before = a.before || [];
+      if (!id && l.items.some(function (it) { return it.title === b.title && it.id && before.indexOf(it.id) < 0; })) return;
       l.items.push({ id: id, ref: a.key, title: b.title, done: false, pending: a.pending });
     });
   }
@@ -133,8 +136,8 @@ export const STATE_JS = String.raw`
     var v = clone(content);
     var now = Date.now();
     acked = acked.filter(function (a) { return a.until > now; });
-    var taps = acked.map(function (a) { return { key: a.key, body: a.body, pending: false }; })
-      .concat(queue.map(function (q) { return { key: q.key, body: q.body, pending: true }; }));
+    var taps = acked.map(function (a) { return { key: a.key, body: a.body, before: a.before, pending: false }; })
+      .concat(queue.map(function (q) { return { key: q.key, body: q.body, before: q.before, pending: true }; }));
     each(taps, function (a) {
       var b = a.body;
       if (b.action === 'done' || b.action === 'undone') tickIn(v, b, a.pending);

@@ -312,6 +312,46 @@ describe('the interactive family display by touch', function () {
     }
   });
 
+  it('shows an added item once when the stream brings it before the answer to the add', async () => {
+    // A context of its own: nothing another test queued in the page's storage goes first.
+    const own = await browser!.newContext({
+      viewport: { width: 1280, height: 800 },
+      hasTouch: true,
+    });
+    const page = await own.newPage();
+    try {
+      expect((await page.goto(url))?.status()).to.equal(200);
+      await page.waitForSelector('#status[data-state=live]');
+      const groceries = page.locator('section[data-list=groceries]');
+      // The answer to the add is held until the page's own stream showed the new entry.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((r) => (release = r));
+      let answered: Promise<void> = Promise.resolve();
+      await page.route('**/actions', (route) => {
+        answered = (async () => {
+          const answer = await route.fetch();
+          await held;
+          await route.fulfill({ response: answer });
+        })();
+        return answered;
+      });
+      await page.locator('#add-groceries').fill('Oat milk');
+      await page.getByRole('button', { name: 'Add', exact: true }).tap();
+      await eventually(async () => (await entry('groceries', 'Oat milk')) !== undefined, 'the add');
+      // The page's content now has it (an item with an id is a button); the add's answer has
+      // not come: shown once, not beside a copy waiting to be sent.
+      await groceries.getByRole('button', { name: /Oat milk/ }).waitFor();
+      expect(await groceries.getByText('Oat milk', { exact: true }).count()).to.equal(1);
+      release();
+      await answered;
+      await page.unroute('**/actions');
+      await groceries.getByRole('button', { name: /Oat milk/ }).waitFor();
+      expect(await groceries.getByText('Oat milk', { exact: true }).count()).to.equal(1);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('keeps what someone is typing when new content arrives, and shows that content when they leave the field', async () => {
     const page = await open();
     try {
