@@ -1,6 +1,15 @@
 // Runs the whole suite (compiled to dist/ by `npm run build`) with mocha and ends with the
 // line CI reads: "N passed, N failed" (plus ", N skipped" when tests were skipped).
+//
+//   node test/run.mjs [FILTER] [--lint]
+//
+// FILTER runs the files whose path contains it. --lint (what `npm test` passes) runs the lint
+// (`npm run lint`: eslint, prettier, jscpd) beside the suite, as one more check in the count:
+// it keeps one core busy while mocha's files mostly wait on daemons, browsers and clocks, and
+// its output is printed before the count when it fails. HOUSEHOLD_TEST_TIMINGS=N prints the N
+// slowest files before the count.
 import Mocha from 'mocha';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,7 +22,23 @@ function find(dir, out = []) {
   return out;
 }
 
-const filter = process.argv[2];
+/** `npm run lint` in the background: resolves with its exit code, output and duration. */
+function startLint() {
+  const t0 = performance.now();
+  const child = spawn('npm', ['run', '--silent', 'lint'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
+  return new Promise((resolve) => {
+    child.once('error', (err) => resolve({ code: 1, out: String(err), s: 0 }));
+    child.once('close', (code) => resolve({ code, out, s: (performance.now() - t0) / 1000 }));
+  });
+}
+
+const args = process.argv.slice(2);
+const filter = args.find((a) => !a.startsWith('--'));
+const lint = args.includes('--lint') ? startLint() : null;
+const started = performance.now();
 const files = find('dist/test')
   .filter((f) => !filter || f.includes(filter))
   .sort();
@@ -25,7 +50,7 @@ const mocha = new Mocha({
 for (const f of files) mocha.addFile(f);
 await mocha.loadFilesAsync();
 const runner = mocha.run();
-// Where the time goes, per file (HOUSEHOLD_TEST_TIMINGS=N prints the N slowest before the count).
+// Where the time goes, per file.
 const timings = new Map();
 runner.on('suite', (suite) => {
   if (suite.file && suite.parent?.root) timings.set(suite, performance.now());
@@ -37,21 +62,37 @@ runner.on('suite end', (suite) => {
   const file = suite.file.replace(/^.*dist\/test\//, '');
   timings.set(file, (timings.get(file) ?? 0) + performance.now() - at);
 });
-runner.on('end', () => {
-  const slowest = Number(process.env.HOUSEHOLD_TEST_TIMINGS ?? 0);
-  if (slowest > 0) {
-    const files = [...timings].filter(([k]) => typeof k === 'string');
-    files.sort((a, b) => b[1] - a[1]);
-    process.stdout.write('\nslowest files:\n');
-    for (const [file, ms] of files.slice(0, slowest))
-      process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
-  }
+
+function slowestFiles(n) {
+  if (!(n > 0)) return '';
+  const files = [...timings].filter(([k]) => typeof k === 'string');
+  files.sort((a, b) => b[1] - a[1]);
+  return `\nslowest files:\n${files
+    .slice(0, n)
+    .map(([file, ms]) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`)
+    .join('')}`;
+}
+
+runner.on('end', async () => {
   const s = runner.stats;
+  let passes = s.passes;
+  let failures = s.failures;
+  let text = slowestFiles(Number(process.env.HOUSEHOLD_TEST_TIMINGS ?? 0));
+  text += `\nmocha: ${((performance.now() - started) / 1000).toFixed(0)} s\n`;
+  if (lint) {
+    const l = await lint;
+    if (l.code === 0) passes += 1;
+    else failures += 1;
+    text +=
+      l.code === 0
+        ? `lint: passed in ${l.s.toFixed(0)} s\n`
+        : `\nlint failed (npm run lint, exit ${l.code}):\n${l.out}\n`;
+  }
   const skipped = s.pending ? `, ${s.pending} skipped` : '';
-  const code = s.failures > 0 || s.passes === 0 ? 1 : 0;
+  const code = failures > 0 || passes === 0 ? 1 : 0;
   // Exit once the line is out: a handle a failed test left open (a daemon whose `after` never
   // ran, a child process) must not keep CI waiting after the count is printed.
-  process.stdout.write(`\n${s.passes} passed, ${s.failures} failed${skipped}\n`, () =>
+  process.stdout.write(`${text}\n${passes} passed, ${failures} failed${skipped}\n`, () =>
     process.exit(code),
   );
 });
