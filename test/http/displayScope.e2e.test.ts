@@ -1,8 +1,8 @@
 /**
- * A wall display acts only on what it shows, and its answers carry only what it renders (issue
- * 37, finding 1): a display of Ana alone cannot tick Bob's chore nor answer for an event it does
- * not show (403, whatever the id), and the answer for what it may do carries no private note, no
- * previous state and no one's attendance. Entries made together have ids that do not give their
+ * A wall display acts only on what it shows, and its answers carry only what it renders: a
+ * display of Ana alone cannot tick Bob's chore nor answer for an event it does not show (403,
+ * whatever the id), and the answer for what it may do carries no private note, no previous
+ * state and no one's attendance. Entries made together have ids that do not give their
  * neighbours away.
  */
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 /**
- * Every one-time secret is one-time under concurrency (issue 37, finding 4): the setup code, a
+ * Every one-time secret is one-time under concurrency: the setup code, a
  * sign-in link, a pairing link, an OAuth code, a refresh token and a stream ticket, each fired
  * ten times at once over ten sockets, give exactly one success — and the loser's answers carry
  * nothing the winner got.

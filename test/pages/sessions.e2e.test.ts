@@ -1,5 +1,5 @@
 /**
- * Page sessions are their own credential (issue 37, findings 3 and 5): a random `hs_…` id, taken
+ * Page sessions are their own credential: a random `hs_…` id, taken
  * by the pages door alone (never as x-api-key, Basic or Bearer, nor as `hk_<its id>_<its
  * secret>`); ended with the key or device it was signed in with (CLI revoke, REST delete); at
  * most ten per key; counted in its own budget; a key's last use noted whatever door it came

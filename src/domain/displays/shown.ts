@@ -61,7 +61,8 @@ function shows(view: DisplayContent, a: DisplayAction): boolean {
       const options = poll?.options.map((o) => o.id) ?? [];
       return !!poll && a.optionIds.every((id) => options.includes(id));
     }
-    default:
+    case 'add':
+    case 'remove':
       return true;
   }
 }
