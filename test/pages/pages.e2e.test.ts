@@ -207,7 +207,8 @@ describe('the household pages', function () {
   });
 
   it('adds and edits a person, and adds a device whose QR code, Apple profile and key work, then revokes the device', async function () {
-    this.timeout(30_000);
+    // axe checks seven pages at two widths here (the pairing link's two among them).
+    this.timeout(60_000);
     const b = needsBrowser(this);
     const { context, page } = await signedInContext(server!.apiKey);
     await page.goto(`${server!.url}/people`);

@@ -42,30 +42,10 @@ import {
   type DisplayAdd,
   type DisplayRecord,
 } from './displays.js';
-import { requireInView } from './shown.js';
+import { requireInView, type ActionKind, type DisplayAction } from './shown.js';
 
-export type DisplayAction =
-  | { action: 'done' | 'undone'; collection: string; entryId: string }
-  | { action: 'add'; collection: string; title: string }
-  | { action: 'remove'; collection: string; entryId: string }
-  | {
-      action: 'attend';
-      eventId: string;
-      occurrence?: string | undefined;
-      personId: string;
-      going: boolean | null;
-    }
-  | { action: 'vote'; planId: string; pollId: string; optionIds: string[]; personId: string };
-
-export type ActionKind = DisplayAction['action'];
-export const ACTION_KINDS: readonly ActionKind[] = [
-  'done',
-  'undone',
-  'add',
-  'remove',
-  'attend',
-  'vote',
-];
+export type { ActionKind, DisplayAction } from './shown.js';
+export { ACTION_KINDS } from './shown.js';
 
 /** How many of its own adds a display remembers, so that their undo can delete them. */
 export const ADDS_KEPT = 20;

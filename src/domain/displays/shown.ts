@@ -18,9 +18,31 @@ interface Change {
   actor: unknown;
   object: unknown;
 }
-import type { DisplayAction } from './actions.js';
 import type { DisplayRecord } from './displays.js';
 import { displayContent, type DisplayContent } from './view.js';
+
+export type DisplayAction =
+  | { action: 'done' | 'undone'; collection: string; entryId: string }
+  | { action: 'add'; collection: string; title: string }
+  | { action: 'remove'; collection: string; entryId: string }
+  | {
+      action: 'attend';
+      eventId: string;
+      occurrence?: string | undefined;
+      personId: string;
+      going: boolean | null;
+    }
+  | { action: 'vote'; planId: string; pollId: string; optionIds: string[]; personId: string };
+
+export type ActionKind = DisplayAction['action'];
+export const ACTION_KINDS: readonly ActionKind[] = [
+  'done',
+  'undone',
+  'add',
+  'remove',
+  'attend',
+  'vote',
+];
 
 const NOT_SHOWN = 'This display does not show that: it acts only on what is on its screen';
 
