@@ -282,7 +282,9 @@ export class HouseholdAccess {
   listAccess(familyId: string, now: Date): ApiKeyRecord[] {
     return this.store
       .listKeys(familyId)
-      .filter((k) => live(k, now) && k.kind !== 'link' && k.kind !== 'setup');
+      .filter((k) => live(k, now) && k.kind !== 'link' && k.kind !== 'setup')
+      // A session whose source ended meanwhile is over, even before its own record says so.
+      .filter((k) => k.kind !== 'session' || this.sourceLive(k, now));
   }
 
   // ---- devices -----------------------------------------------------------------------------
