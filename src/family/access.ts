@@ -280,11 +280,13 @@ export class HouseholdAccess {
 
   /** The family's keys, devices and sessions that still work (links and setup codes aside). */
   listAccess(familyId: string, now: Date): ApiKeyRecord[] {
-    return this.store
-      .listKeys(familyId)
-      .filter((k) => live(k, now) && k.kind !== 'link' && k.kind !== 'setup')
-      // A session whose source ended meanwhile is over, even before its own record says so.
-      .filter((k) => k.kind !== 'session' || this.sourceLive(k, now));
+    return (
+      this.store
+        .listKeys(familyId)
+        .filter((k) => live(k, now) && k.kind !== 'link' && k.kind !== 'setup')
+        // A session whose source ended meanwhile is over, even before its own record says so.
+        .filter((k) => k.kind !== 'session' || this.sourceLive(k, now))
+    );
   }
 
   // ---- devices -----------------------------------------------------------------------------
