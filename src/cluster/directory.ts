@@ -9,7 +9,7 @@
  */
 import type { RecordChange } from '../domain/shared/state.js';
 import { Conflict } from '../domain/shared/errors.js';
-import type { StoreWrites, WholeFamily } from '../store/ports.js';
+import type { KeysTransaction, StoreWrites, WholeFamily } from '../store/ports.js';
 import type {
   ApiKeyRecord,
   FamilyInfo,
@@ -26,6 +26,8 @@ import { FencedError, type JetStreamLog } from './log.js';
 export type DirectoryEntry =
   | { v: 1; op: 'family'; family: FamilyInfo; seed: RecordChange[]; firstKey?: ApiKeyRecord }
   | { v: 1; op: 'key'; key: ApiKeyRecord }
+  /** Keys written together (a one-time secret spent, a revocation with its sessions). */
+  | { v: 1; op: 'keys'; keys: ApiKeyRecord[] }
   | { v: 1; op: 'queue'; familyId: string; patch: FamilyPatch; id: string; at: string }
   | { v: 1; op: 'oauth'; writes: OAuthWrite[] }
   /** An imported family's directory part; its records and log follow on its own subject. */
@@ -51,6 +53,9 @@ export async function applyDirectoryEntry(store: Store, entry: DirectoryEntry): 
       return;
     case 'key':
       await local.putKey(entry.key);
+      return;
+    case 'keys':
+      await local.transactKeys(() => ({ writes: entry.keys, result: undefined }));
       return;
     case 'queue':
       await local.queueFamilyUpdate(entry.familyId, entry.patch, entry.id, entry.at);
@@ -86,7 +91,7 @@ const ATTEMPTS = 20;
 
 export class ReplicatedDirectory implements Pick<
   StoreWrites,
-  'createFamily' | 'putKey' | 'queueFamilyUpdate' | 'transactOAuth'
+  'createFamily' | 'putKey' | 'transactKeys' | 'queueFamilyUpdate' | 'transactOAuth'
 > {
   constructor(
     private readonly store: Store,
@@ -130,6 +135,17 @@ export class ReplicatedDirectory implements Pick<
 
   putKey(key: ApiKeyRecord): Promise<void> {
     return this.write(() => ({ entry: { v: 1, op: 'key', key }, result: undefined }));
+  }
+
+  /** Decided on the directory as applied up to the head, so two nodes cannot both spend one. */
+  transactKeys<R>(fn: KeysTransaction<R>): Promise<R> {
+    return this.write(() => {
+      const { writes, result } = fn((id) => this.store.getKey(id));
+      const entry: DirectoryEntry | null = writes.length
+        ? { v: 1, op: 'keys', keys: [...writes] }
+        : null;
+      return { entry, result };
+    });
   }
 
   queueFamilyUpdate(

@@ -69,6 +69,7 @@ export class ClusterRuntime implements Ownership {
       createFamily: (family, seed, firstKey) => directory.createFamily(family, seed, firstKey),
       queueFamilyUpdate: (...args) => directory.queueFamilyUpdate(...args),
       putKey: (key) => directory.putKey(key),
+      transactKeys: (fn) => directory.transactKeys(fn),
       transactOAuth: (fn) => directory.transactOAuth(fn),
       putWholeFamily: (doc) => this.putWholeFamily(doc),
     });

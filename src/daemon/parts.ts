@@ -138,13 +138,17 @@ export function buildParts(config: Config, topology: Topology, opts: PartsOption
   // Assistants authorize the OAuth way (docs/oauth.md); the daemon is its own authorization server.
   const authority = new OAuthAuthority({ store, registry, now, newId });
   const tickets = new StreamTickets(() => now().getTime());
-  const credentials = new Credentials(store, {
-    accessTokens: {
-      isAccessToken: looksLikeAccessToken,
-      verifyAccess: (t, resource) => authority.verifyAccess(t, resource),
+  const credentials = new Credentials(
+    store,
+    {
+      accessTokens: {
+        isAccessToken: looksLikeAccessToken,
+        verifyAccess: (t, resource) => authority.verifyAccess(t, resource),
+      },
+      tickets,
     },
-    tickets,
-  });
+    now,
+  );
   const limits = new DoorLimits(config.rateLimit, () => now().getTime());
   scheduler = new Scheduler({
     store,

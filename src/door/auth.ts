@@ -14,8 +14,6 @@ import type { Scope } from '../store/types.js';
 import { INNER_CALL_HEADER, type Credential, type Credentials } from './credentials.js';
 import type { DoorContext, DoorMiddleware } from './state.js';
 
-const TOUCH_EVERY_MS = 10 * 60_000;
-
 /** The credential a family route takes: the key header, a stream ticket, or an inner call. */
 function routeCredential(ctx: DoorContext, ticketed: boolean): Credential | null {
   const presented = ctx.get('x-api-key');
@@ -55,14 +53,7 @@ export function authenticate(deps: AuthDeps, scope: Scope, ticketed = false): Do
     }
     if (!hasScope(key, scope)) throw new Forbidden(`This API key lacks the "${scope}" scope`);
     ctx.state.family = family;
-    const now = deps.now();
-    if (
-      caller.grantId === undefined &&
-      (!key.lastUsedAt || now.getTime() - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS)
-    ) {
-      key.lastUsedAt = now.toISOString();
-      deps.directory.touchKey(key.id, key.lastUsedAt);
-    }
+    // Its last use was noted by the core as it resolved it (whatever door it came through).
     await next();
   };
 }

@@ -10,7 +10,7 @@
  * one more kind and one more resolver.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { keyIdOf, verifyApiKey } from '../family/keys.js';
+import { isSessionText, keyIdOf, matchSession, verifyApiKey } from '../family/keys.js';
 import type { Caller as ChangeCaller } from '../domain/shared/state.js';
 import type { Directory } from '../store/ports.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../store/types.js';
@@ -30,8 +30,9 @@ export type Credential =
   /** `?ticket=` (a browser's one-minute live stream ticket; spent when resolved). */
   | { kind: 'ticket'; ticket: string }
   /**
-   * The household pages' `ho_session` cookie: a key record of kind `session` (src/family/access.ts),
-   * good only as one. The pages present it to REST as the session's API key.
+   * The household pages' `ho_session` cookie: `hs_<id>_<secret>`, a record of kind `session`
+   * (src/family/access.ts), good only as one and only at the pages door. The pages act through
+   * REST with it as an inner call (this process's proof), never as a key.
    */
   | { kind: 'session'; text: string }
   /**
@@ -55,6 +56,9 @@ export interface Caller extends ChangeCaller {
   /** How the credential came. */
   via: CredentialKind;
 }
+
+/** A key's last use is written at most this often (each is a background write). */
+const TOUCH_EVERY_MS = 10 * 60_000;
 
 // ---- parsers: one per way a credential travels ------------------------------------------------
 
@@ -103,7 +107,8 @@ export function credentialOf(req: Presented): Credential | null {
 
 // ---- the one key cache -------------------------------------------------------------------------
 
-export type KeyDirectory = Pick<Directory, 'getKey' | 'getFamily' | 'keysVersion'>;
+export type KeyDirectory = Pick<Directory, 'getKey' | 'getFamily' | 'keysVersion'> &
+  Partial<Pick<Directory, 'touchKey'>>;
 
 interface Verified {
   key: ApiKeyRecord;
@@ -198,6 +203,7 @@ export class Credentials {
   constructor(
     private readonly directory: KeyDirectory & Pick<Directory, 'getFamilyBySlug'>,
     private readonly doors: DoorResolvers = {},
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.keys = new KeyCache(directory);
     this.resolvers = {
@@ -208,26 +214,39 @@ export class Credentials {
       },
       bearer: (c) => this.byToken(c.token, 'bearer', c.resource),
       ticket: (c) => this.byTicket(c.ticket),
-      session: (c) => {
-        const caller = this.byKey(c.text, 'session');
-        return caller?.key.kind === 'session' ? caller : null;
-      },
-      // A proof of this process lets an access token in, and the call is not counted again
-      // (the door the client spoke to counted it). An API key is good anywhere, proof or not:
-      // with another process's proof (a tool call that reached another cluster node) it is a
-      // plain key, counted here; a token is not a key, so without a valid proof it is refused.
+      session: (c) => this.bySession(c.text, 'session'),
+      // A proof of this process lets an access token or a pages session in, and the call is not
+      // counted again (the door the client spoke to counted it). An API key is good anywhere,
+      // proof or not: with another process's proof (a tool call that reached another cluster
+      // node) it is a plain key, counted here; a token or a session is not a key, so without a
+      // valid proof it is refused.
       inner: (c) =>
         this.inner.verify(c.text, c.proof)
-          ? this.byToken(c.text, 'inner', null)
+          ? isSessionText(c.text)
+            ? this.bySession(c.text, 'inner')
+            : this.byToken(c.text, 'inner', null)
           : this.doors.accessTokens?.isAccessToken(c.text)
             ? null
             : this.byKey(c.text, 'apiKey'),
     };
   }
 
-  /** The caller a credential stands for, or null (unknown, malformed, revoked, spent). */
+  /**
+   * The caller a credential stands for, or null (unknown, malformed, revoked, spent). Its key's
+   * last use is noted whatever door it came through (at most every ten minutes; an OAuth
+   * grant's use is its grant's, noted by the OAuth door).
+   */
   resolve(c: Credential): Caller | null {
-    return (this.resolvers[c.kind] as Resolver<CredentialKind>)(c);
+    const caller = (this.resolvers[c.kind] as Resolver<CredentialKind>)(c);
+    if (caller && caller.grantId === undefined) this.noteUse(caller.key);
+    return caller;
+  }
+
+  private noteUse(key: ApiKeyRecord): void {
+    const now = this.now();
+    if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) <= TOUCH_EVERY_MS) return;
+    key.lastUsedAt = now.toISOString();
+    this.directory.touchKey?.(key.id, key.lastUsedAt);
   }
 
   /**
@@ -238,6 +257,7 @@ export class Credentials {
     switch (c.kind) {
       case 'apiKey':
       case 'session':
+        // keyIdOf reads both shapes: a session names its family as a key does.
         return this.familyOfKey(c.text);
       case 'basic':
         return c.user ? (this.directory.getFamilyBySlug(c.user)?.id ?? null) : null;
@@ -261,6 +281,23 @@ export class Credentials {
   private byKey(text: string, via: CredentialKind): Caller | null {
     const v = this.keys.verify(text);
     return v?.family ? callerOf(v.key, v.family, via) : null;
+  }
+
+  /**
+   * A pages session: live (unrevoked, within its end on the wall clock; the pages door checks
+   * its end on the daemon's clock first) and its source key, when it has one, live too.
+   */
+  private bySession(text: string, via: CredentialKind): Caller | null {
+    const s = matchSession(this.directory, text);
+    const now = Date.now();
+    if (!s || (s.expiresAt && Date.parse(s.expiresAt) <= now)) return null;
+    if (s.derivedFrom) {
+      const source = this.directory.getKey(s.derivedFrom);
+      if (!source || source.revokedAt) return null;
+      if (source.expiresAt && Date.parse(source.expiresAt) <= now) return null;
+    }
+    const family = this.directory.getFamily(s.familyId);
+    return family ? callerOf(s, family, via) : null;
   }
 
   /**

@@ -6,10 +6,15 @@
  * - `setup`: a family never set up. Its secret is the setup code printed at each start until
  *   the setup page has been sent with it; then it is revoked, and the family counts as set up.
  * - `link`: a one-time sign-in link (`household-organizer open <slug>`), 10 minutes, one use.
- * - `session`: a signed-in browser. The `ho_session` cookie is the key itself (so the pages act
- *   through REST with it, under its scopes); 30 days, sliding; sign-out revokes it.
+ * - `session`: a signed-in browser. The `ho_session` cookie holds `hs_<id>_<secret>`: no API key,
+ *   taken by the pages door alone (which acts through REST with it as an inner call); 30 days,
+ *   sliding; sign-out revokes it. A session signed in with a key or device names it
+ *   (`derivedFrom`) and ends with it; at most SESSIONS_PER_KEY per key (the oldest end first).
  * - `device`: an API key with a name and a person, and for 10 minutes a pairing link whose token
- *   unseals the key for the phone's setup page (spent when the Apple profile is downloaded).
+ *   unseals the key once: the first Continue on its page spends the link in the same write.
+ *
+ * Every one-time secret here (setup code, sign-in link, pairing link) is spent by a
+ * compare-and-set inside one keys transaction (`transactKeys`): N concurrent uses, one success.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Directory, WholeFamilies } from '../store/ports.js';
@@ -17,7 +22,17 @@ import { exportFamily, type FamilyExport } from '../store/portable.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../store/types.js';
 import { Invalid, NotFound } from '../domain/shared/errors.js';
 import { hashSecret, randomBase62 } from './secrets.js';
-import { makeKey, matchKey, sameHash, type NewKey } from './keys.js';
+import {
+  keyIdOf,
+  makeKey,
+  makeSession,
+  matchKey,
+  matchSession,
+  revokeWithSessions,
+  sameHash,
+  SESSIONS_PER_KEY,
+  type NewKey,
+} from './keys.js';
 import { SCOPES } from './scopes.js';
 
 export const SESSION_DAYS = 30;
@@ -50,7 +65,13 @@ const normalCode = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, ''
 /** The store as the household's access needs it: families and keys, and whole-family reads. */
 export type AccessStore = Pick<
   Directory,
-  'getFamily' | 'getFamilyBySlug' | 'listFamilies' | 'getKey' | 'listKeys' | 'putKey'
+  | 'getFamily'
+  | 'getFamilyBySlug'
+  | 'listFamilies'
+  | 'getKey'
+  | 'listKeys'
+  | 'putKey'
+  | 'transactKeys'
 > &
   Pick<WholeFamilies, 'snapshotFamily'>;
 
@@ -106,12 +127,18 @@ export class HouseholdAccess {
     return sameHash(record?.secretHash, normalCode(code)) && record !== undefined;
   }
 
-  /** Ends the setup (the code stops working) and signs its admin in. */
-  async finishSetup(familyId: string, now: Date): Promise<NewKey> {
-    const record = this.setupRecord(familyId);
-    if (!record) throw new NotFound('This family is already set up');
-    await this.store.putKey({ ...record, revokedAt: now.toISOString() });
-    return this.newSession(familyId, [...SCOPES], null, now, 'admin (first-run setup)');
+  /**
+   * Spends the setup code and signs its admin in, in one write: the code is checked again inside
+   * it, so of concurrent setups with the right code exactly one gets a session (the others null).
+   */
+  async finishSetup(familyId: string, code: string, now: Date): Promise<NewKey | null> {
+    const id = this.setupRecord(familyId)?.id;
+    if (!id) return null;
+    return this.spend(id, now, (setup) =>
+      setup.kind === 'setup' && sameHash(setup.secretHash, normalCode(code))
+        ? { familyId, scopes: [...SCOPES], personId: null, name: 'admin (first-run setup)' }
+        : null,
+    );
   }
 
   // ---- sign-in -----------------------------------------------------------------------------
@@ -132,60 +159,110 @@ export class HouseholdAccess {
     return { ...made, expiresAt };
   }
 
-  /** Spends a sign-in link (once, within its 10 minutes) for a new admin session. */
+  /**
+   * Spends a sign-in link (once, within its 10 minutes) for a new admin session: the link is
+   * revoked and the session made in the same write, so concurrent uses give one session.
+   */
   async redeemLink(presented: string, now: Date): Promise<NewKey | null> {
-    const link = matchKey(this.store, presented);
-    if (!link || link.kind !== 'link' || !live(link, now)) return null;
-    await this.store.putKey({ ...link, revokedAt: now.toISOString() });
-    return this.newSession(
-      link.familyId,
-      link.scopes,
-      link.personId,
-      now,
-      'browser (sign-in link)',
+    const id = keyIdOf(presented);
+    if (!id || !/^hk_/.test(presented)) return null;
+    return this.spend(id, now, (link) =>
+      link.kind === 'link' && matchKey({ getKey: () => link }, presented) && live(link, now)
+        ? { ...link, name: 'browser (sign-in link)' }
+        : null,
     );
   }
 
-  /** A session with the scopes and person of the API key typed on the sign-in page. */
+  /** Revokes a one-time record and makes the session it opens, if `check` says so, in one write. */
+  private spend(
+    id: string,
+    now: Date,
+    check: (
+      current: ApiKeyRecord,
+    ) => { familyId: string; scopes: Scope[]; personId: string | null; name: string } | null,
+  ): Promise<NewKey | null> {
+    return this.store.transactKeys((read) => {
+      const current = read(id);
+      const opens = current && !current.revokedAt ? check(current) : null;
+      if (!current || !opens) return { writes: [], result: null };
+      const made = makeSession(
+        opens.familyId,
+        { ...opens, derivedFrom: null },
+        now,
+        after(now, SESSION_DAYS * DAY_MS),
+      );
+      return {
+        writes: [{ ...current, revokedAt: now.toISOString() }, made.record],
+        result: made,
+      };
+    });
+  }
+
+  /**
+   * A session with the scopes and person of the API key or device typed on the sign-in page,
+   * derived from it (it ends when the key does). At most SESSIONS_PER_KEY per key: the oldest
+   * end, in the same write.
+   */
   async signInWithKey(presented: string, now: Date): Promise<NewKey | null> {
     const key = matchKey(this.store, presented);
-    if (!key || key.kind === 'link' || key.kind === 'setup' || !live(key, now)) return null;
-    return this.newSession(key.familyId, key.scopes, key.personId, now, `browser (key ${key.id})`);
+    if (!key || key.kind === 'link' || key.kind === 'setup' || key.kind === 'session') return null;
+    if (!live(key, now)) return null;
+    const mine = this.store
+      .listKeys(key.familyId)
+      .filter((k) => k.derivedFrom === key.id && !k.revokedAt)
+      .map((k) => k.id);
+    return this.store.transactKeys((read) => {
+      const source = read(key.id);
+      if (!source || !live(source, now)) return { writes: [], result: null };
+      const made = makeSession(
+        key.familyId,
+        { ...key, name: `browser (key ${key.id})`, derivedFrom: key.id },
+        now,
+        after(now, SESSION_DAYS * DAY_MS),
+      );
+      const open = mine
+        .map(read)
+        .filter((k): k is ApiKeyRecord => !!k && live(k, now))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      const ended = open
+        .slice(0, Math.max(0, open.length - (SESSIONS_PER_KEY - 1)))
+        .map((k) => ({ ...k, revokedAt: now.toISOString() }));
+      return { writes: [...ended, made.record], result: made };
+    });
   }
 
-  private async newSession(
-    familyId: string,
-    scopes: Scope[],
-    personId: string | null,
-    now: Date,
-    name: string,
-  ): Promise<NewKey> {
-    const made = makeKey(familyId, { name, scopes, personId }, now);
-    made.record.kind = 'session';
-    made.record.expiresAt = after(now, SESSION_DAYS * DAY_MS);
-    await this.store.putKey(made.record);
-    return made;
-  }
-
-  /** The live session a cookie holds, its end moved 30 days on (at most hourly), or null. */
+  /**
+   * The live session a cookie holds (its source, when it has one, still live), its end moved
+   * 30 days on (at most hourly, and never over a revocation written meanwhile), or null.
+   */
   async session(cookie: string, now: Date): Promise<ApiKeyRecord | null> {
-    const s = matchKey(this.store, cookie);
-    if (!s || s.kind !== 'session' || !live(s, now)) return null;
+    const s = matchSession(this.store, cookie);
+    if (!s || !live(s, now) || !this.sourceLive(s, now)) return null;
     const end = after(now, SESSION_DAYS * DAY_MS);
     if (Date.parse(end) - Date.parse(s.expiresAt!) < SLIDE_EVERY_MS) return s;
-    const slid = { ...s, expiresAt: end };
-    await this.store.putKey(slid);
-    return slid;
+    return this.store.transactKeys((read) => {
+      const current = read(s.id);
+      if (!current || !live(current, now)) return { writes: [], result: null };
+      const slid = { ...current, expiresAt: end };
+      return { writes: [slid], result: slid };
+    });
   }
 
-  /** Revokes a session, a device or a key of the family (sign-out, the pages' revoke buttons). */
+  /** Whether a session's source (the key or device it was signed in with) still works. */
+  sourceLive(s: ApiKeyRecord, now: Date): boolean {
+    if (!s.derivedFrom) return true;
+    const source = this.store.getKey(s.derivedFrom);
+    return !!source && live(source, now);
+  }
+
+  /**
+   * Revokes a session, a device or a key of the family (sign-out, the pages' revoke buttons,
+   * `DELETE …/devices/{id}`), with the sessions signed in with it, in one write.
+   */
   async revoke(familyId: string, keyId: string, now: Date): Promise<ApiKeyRecord> {
-    const key = this.store.getKey(keyId);
-    if (!key || key.familyId !== familyId) throw new NotFound(`no key or device "${keyId}"`);
-    if (key.revokedAt) return key;
-    const revoked = { ...key, revokedAt: now.toISOString(), pairing: null };
-    await this.store.putKey(revoked);
-    return revoked;
+    const done = await revokeWithSessions(this.store, familyId, keyId, now);
+    if (!done) throw new NotFound(`no key or device "${keyId}"`);
+    return done.key;
   }
 
   /**
@@ -203,9 +280,13 @@ export class HouseholdAccess {
 
   /** The family's keys, devices and sessions that still work (links and setup codes aside). */
   listAccess(familyId: string, now: Date): ApiKeyRecord[] {
-    return this.store
-      .listKeys(familyId)
-      .filter((k) => live(k, now) && k.kind !== 'link' && k.kind !== 'setup');
+    return (
+      this.store
+        .listKeys(familyId)
+        .filter((k) => live(k, now) && k.kind !== 'link' && k.kind !== 'setup')
+        // A session whose source ended meanwhile is over, even before its own record says so.
+        .filter((k) => k.kind !== 'session' || this.sourceLive(k, now))
+    );
   }
 
   // ---- devices -----------------------------------------------------------------------------
@@ -239,22 +320,39 @@ export class HouseholdAccess {
     return this.store.listKeys(familyId).filter((k) => k.kind === 'device' && !k.revokedAt);
   }
 
-  /** The device and its key a pairing token opens (within its 10 minutes, until spent). */
-  openPairing(token: string, now: Date): { device: ApiKeyRecord; apiKey: string } | null {
-    const m = /^([0-9A-Za-z]{12})\.([0-9A-Za-z]{32})$/.exec(token);
-    if (!m) return null;
-    const device = this.store.getKey(m[1]);
-    const p = device?.pairing;
-    if (!sameHash(p?.tokenHash, m[2]) || !device || !p || device.revokedAt) return null;
-    if (Date.parse(p.expiresAt) <= now.getTime()) return null;
-    return { device, apiKey: unseal(p.sealed, m[2]) };
+  /** The device a pairing token names while its link is good (10 minutes, unspent), or null. */
+  openPairing(token: string, now: Date): ApiKeyRecord | null {
+    const m = PAIRING_TOKEN.exec(token);
+    const device = m ? this.store.getKey(m[1]) : undefined;
+    return m && device && pairingGood(device, m[2], now) ? device : null;
   }
 
-  /** Spends a pairing link: its pages answer 404 from now on. */
-  async spendPairing(device: ApiKeyRecord): Promise<void> {
-    const current = this.store.getKey(device.id);
-    if (current?.pairing) await this.store.putKey({ ...current, pairing: null });
+  /**
+   * Spends a pairing link and answers the device's key, in one write: of concurrent uses exactly
+   * one gets the key; the others (and every later one) null.
+   */
+  claimPairing(token: string, now: Date): Promise<{ device: ApiKeyRecord; apiKey: string } | null> {
+    const m = PAIRING_TOKEN.exec(token);
+    if (!m) return Promise.resolve(null);
+    return this.store.transactKeys((read) => {
+      const device = read(m[1]);
+      if (!device || !pairingGood(device, m[2], now)) return { writes: [], result: null };
+      const apiKey = unseal(device.pairing!.sealed, m[2]);
+      return { writes: [{ ...device, pairing: null }], result: { device, apiKey } };
+    });
   }
+}
+
+const PAIRING_TOKEN = /^([0-9A-Za-z]{12})\.([0-9A-Za-z]{32})$/;
+
+function pairingGood(device: ApiKeyRecord, secret: string, now: Date): boolean {
+  const p = device.pairing;
+  return (
+    sameHash(p?.tokenHash, secret) &&
+    !!p &&
+    !device.revokedAt &&
+    Date.parse(p.expiresAt) > now.getTime()
+  );
 }
 
 // The device's key rests sealed with AES-256-GCM under the SHA-256 of the pairing token's

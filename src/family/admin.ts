@@ -16,14 +16,16 @@ export type AdminStore = Pick<
   | 'createFamily'
   | 'getFamilyBySlug'
   | 'getKey'
+  | 'listKeys'
   | 'putKey'
+  | 'transactKeys'
   | 'queueFamilyUpdate'
   | 'queuedFamilyUpdate'
 > &
   Pick<LogReads, 'getRecord'>;
 import type { ApiKeyRecord, QueuedFamilyUpdate, Scope } from '../store/types.js';
 import { checkFamilyPatch, patched } from '../domain/family/settings.js';
-import { makeKey, type NewKey } from './keys.js';
+import { makeKey, revokeWithSessions, type NewKey } from './keys.js';
 import { SCOPES } from './scopes.js';
 
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -149,10 +151,9 @@ export async function revokeKey(
   keyId: string,
   now: Date,
 ): Promise<ApiKeyRecord> {
-  const key = store.getKey(keyId);
-  if (!key) throw new NotFound(`no key "${keyId}"`);
-  if (key.revokedAt) throw new Conflict(`key "${keyId}" was already revoked`);
-  const revoked = { ...key, revokedAt: now.toISOString() };
-  await store.putKey(revoked);
-  return revoked;
+  // The sessions signed in with it end in the same write.
+  const done = await revokeWithSessions(store, null, keyId, now);
+  if (!done) throw new NotFound(`no key "${keyId}"`);
+  if (done.already) throw new Conflict(`key "${keyId}" was already revoked`);
+  return done.key;
 }

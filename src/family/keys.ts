@@ -11,6 +11,11 @@ import { hashSecret, randomBase62 } from './secrets.js';
 export { hasScope, SCOPES } from './scopes.js';
 
 const KEY_FORMAT = /^hk_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})$/;
+/** A browser session of the household pages: its own shape, so no door mistakes it for a key. */
+const SESSION_FORMAT = /^hs_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})$/;
+
+/** At most this many live sessions per key or device: a new one ends the oldest. */
+export const SESSIONS_PER_KEY = 10;
 
 /**
  * The key record for a presented key, or null (malformed, unknown, wrong secret, revoked,
@@ -21,7 +26,9 @@ export function verifyApiKey(
   presented: string,
 ): ApiKeyRecord | null {
   const record = matchKey(store, presented);
-  if (!record || record.kind === 'link' || record.kind === 'setup') return null;
+  // A session is no API key, even presented as `hk_<its id>_<its secret>`.
+  if (!record || record.kind === 'link' || record.kind === 'setup' || record.kind === 'session')
+    return null;
   // The wall clock: a session's end is checked on the injected clock by the pages first.
   if (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) return null;
   return record;
@@ -29,7 +36,24 @@ export function verifyApiKey(
 
 /** The unrevoked record whose id and secret hash match the presented `hk_<id>_<secret>`. */
 export function matchKey(store: Pick<Directory, 'getKey'>, presented: string): ApiKeyRecord | null {
-  const m = KEY_FORMAT.exec(presented);
+  return matchFormat(store, KEY_FORMAT, presented);
+}
+
+/** The unrevoked session record of a presented `hs_<id>_<secret>` (its end is not checked). */
+export function matchSession(
+  store: Pick<Directory, 'getKey'>,
+  presented: string,
+): ApiKeyRecord | null {
+  const s = matchFormat(store, SESSION_FORMAT, presented);
+  return s?.kind === 'session' ? s : null;
+}
+
+function matchFormat(
+  store: Pick<Directory, 'getKey'>,
+  format: RegExp,
+  presented: string,
+): ApiKeyRecord | null {
+  const m = format.exec(presented);
   if (!m) return null;
   const record = store.getKey(m[1]);
   // Compare against a dummy when the key is unknown so timing does not tell which part failed.
@@ -54,7 +78,12 @@ export function sameHash(expectedHex: string | undefined, secret: string): boole
  * family to forward to by it; the owner checks the key), or null when it is not shaped like one.
  */
 export function keyIdOf(presented: string): string | null {
-  return KEY_FORMAT.exec(presented)?.[1] ?? null;
+  return (KEY_FORMAT.exec(presented) ?? SESSION_FORMAT.exec(presented))?.[1] ?? null;
+}
+
+/** Whether a presented text is shaped like a session (`hs_…`), not a key. */
+export function isSessionText(presented: string): boolean {
+  return SESSION_FORMAT.test(presented);
 }
 
 /** The secret part of a presented key (what derives its idempotent answers' keys), or null. */
@@ -65,6 +94,50 @@ export function apiKeySecret(presented: string): string | null {
 export interface NewKey {
   record: ApiKeyRecord;
   apiKey: string;
+}
+
+/** A new session record and its cookie text (`hs_<id>_<secret>`). */
+export function makeSession(
+  familyId: string,
+  opts: { name: string; scopes: Scope[]; personId: string | null; derivedFrom: string | null },
+  now: Date,
+  expiresAt: string,
+): NewKey {
+  const made = makeKey(familyId, opts, now);
+  return {
+    record: { ...made.record, kind: 'session', expiresAt, derivedFrom: opts.derivedFrom },
+    apiKey: made.apiKey.replace(/^hk_/, 'hs_'),
+  };
+}
+
+/**
+ * A key revoked with every session signed in with it, in one write (a session never outlives
+ * its source); its pairing link ends too. Unknown or another family's key → null; already
+ * revoked → the record as it is.
+ */
+export function revokeWithSessions(
+  store: Pick<Directory, 'listKeys' | 'transactKeys'>,
+  familyId: string | null,
+  keyId: string,
+  now: Date,
+): Promise<{ key: ApiKeyRecord; already: boolean } | null> {
+  const derived = store
+    .listKeys(familyId ?? undefined)
+    .filter((k) => k.derivedFrom === keyId)
+    .map((k) => k.id);
+  const at = now.toISOString();
+  return store.transactKeys<{ key: ApiKeyRecord; already: boolean } | null>((read) => {
+    const key = read(keyId);
+    if (!key || (familyId !== null && key.familyId !== familyId))
+      return { writes: [], result: null };
+    if (key.revokedAt) return { writes: [], result: { key, already: true } };
+    const revoked = { ...key, revokedAt: at, pairing: null };
+    const sessions = derived
+      .map(read)
+      .filter((k): k is ApiKeyRecord => !!k && !k.revokedAt)
+      .map((k) => ({ ...k, revokedAt: at }));
+    return { writes: [revoked, ...sessions], result: { key: revoked, already: false } };
+  });
 }
 
 export function makeKey(

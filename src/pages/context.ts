@@ -7,17 +7,20 @@ import type { HouseholdAccess } from '../family/access.js';
 import type { ApiKeyRecord } from '../store/types.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import type { Form } from './forms.js';
+import type { PairingProfiles } from './profiles.js';
 
 export interface PagesDeps {
   services: CoreServices;
   access: HouseholdAccess;
   /** The daemon's own listening address: the pages act through its REST API. */
   baseUrl: () => string;
+  /** The Apple profiles pairing pages prepared, for the browser that asked (profiles.ts). */
+  profiles: PairingProfiles;
 }
 
 export interface Session {
   key: ApiKeyRecord;
-  /** The cookie's value: the session's key, which the pages present to REST. */
+  /** The cookie's value (`hs_…`), which the pages present to REST as an inner call. */
   cookie: string;
   family: FamilyInfo;
   csrf: string;

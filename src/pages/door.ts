@@ -6,12 +6,14 @@
  * refusal is a page.
  *
  * A request is read in this order: the session cookie (a signed-in section without one sends
- * the browser to /signin), the form of a POST, its CSRF token (refused before any handler
- * runs), then the handler, which acts through REST with the session's key (rest.ts).
+ * the browser to /signin), its budget (the session's own when signed in, else the address's),
+ * the form of a POST, its CSRF token (refused before any handler runs), then the handler, which
+ * acts through REST with the session as an inner call of this process (rest.ts).
  */
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { DoorMiddleware } from '../door/state.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { PageError } from './errors.js';
 import {
   checkCsrf,
@@ -46,9 +48,14 @@ export function pagesHandler(deps: PagesDeps, routes: readonly PageRoute[]): Doo
       secure: origin.startsWith('https:'),
     };
     try {
-      const limited = deps.services.limits.address(ctx.ip).limited;
-      if (limited) throw new PageError(429, limited.message, limited.retryAfter);
       r.session = await sessionOf(r);
+      // A signed-in request counts in its session's budget, never in the address's anonymous one.
+      const limited = (
+        r.session
+          ? deps.services.limits.credential({ kind: 'key', keyId: r.session.key.id })
+          : deps.services.limits.address(ctx.ip)
+      ).limited;
+      if (limited) throw new PageError(429, limited.message, limited.retryAfter);
       if (route.signedIn && !r.session) return writeAnswer(ctx, { redirect: '/signin' });
       if (route.method === 'POST') {
         r.form = await readForm(ctx);
@@ -96,7 +103,7 @@ function match(
 async function sessionOf(r: PageRequest): Promise<Session | null> {
   const value = cookie(r.koa, SESSION_COOKIE);
   if (!value) return null;
-  // The core's credential check (its key cache), then the session's end on the daemon's clock.
+  // The core's credential check (live, its source live), then its end on the daemon's clock.
   const caller = r.deps.services.credentials.resolve({ kind: 'session', text: value });
   const key = caller ? await r.deps.access.session(value, r.now) : null;
   const family = key ? r.deps.access.family(key.familyId) : undefined;
@@ -109,7 +116,17 @@ async function sessionOf(r: PageRequest): Promise<Session | null> {
   return { key, cookie: value, family, csrf: sessionCsrf(value) };
 }
 
+/** A domain refusal (an unknown or another family's id: 404) as the page's own. */
+const DOMAIN_STATUS: Record<string, number> = {
+  invalid: 400,
+  not_found: 404,
+  forbidden: 403,
+  conflict: 409,
+};
+
 function problem(r: PageRequest, err: unknown): PageAnswer {
+  if (err instanceof DomainError && DOMAIN_STATUS[err.kind])
+    err = new PageError(DOMAIN_STATUS[err.kind], err.message);
   if (!(err instanceof PageError)) {
     r.deps.services.logger.error({ err }, 'a household page failed');
     err = new PageError(500, 'Something went wrong on our side. Try again in a moment.');

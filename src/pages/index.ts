@@ -14,6 +14,7 @@ import { deviceRoutes } from './devices.js';
 import { cookie, SESSION_COOKIE } from './forms.js';
 import { errorBox, page } from './html.js';
 import { pairRoutes } from './pair.js';
+import { PairingProfiles } from './profiles.js';
 import { runningRoutes } from './running.js';
 import { home, sectionRoutes } from './sections.js';
 import { settingsRoutes } from './settings.js';
@@ -77,6 +78,15 @@ export function pagesDoor(access: HouseholdAccess): Door<CoreServices> {
     routeLabel: (path) =>
       path === '/' ? '/' : (SECTIONS.find((s) => path === s || path.startsWith(`${s}/`)) ?? null),
     render,
-    handler: ({ services, baseUrl }) => pagesHandler({ services, access, baseUrl }, PAGE_ROUTES),
+    handler: ({ services, baseUrl }) =>
+      pagesHandler(
+        {
+          services,
+          access,
+          baseUrl,
+          profiles: new PairingProfiles(() => services.now().getTime()),
+        },
+        PAGE_ROUTES,
+      ),
   };
 }

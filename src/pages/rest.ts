@@ -1,9 +1,15 @@
 /**
  * The pages act through the REST API, never beside it: each form becomes the REST request a
- * client would send, to this daemon's own address, with the session's key. So the same route
- * decides it — scopes, validation, the family's actor, the change log, webhooks — and a
- * refusal reads the same on both doors.
+ * client would send, to this daemon's own address, with the session as an inner call (the
+ * session's text with this process's proof: REST takes a session only so, never as a key). So
+ * the same route decides it — scopes, validation, the family's actor, the change log, webhooks —
+ * and a refusal reads the same on both doors.
+ *
+ * Every path is built from encoded segments and checked as resolved: a segment that is `.` or
+ * `..` (encoded or not), or a URL that resolves anywhere but where it was built, is refused
+ * (404) before anything is sent, so a form's id can never reach another route.
  */
+import { INNER_CALL_HEADER } from '../door/credentials.js';
 import { PageError } from './errors.js';
 import type { PageRequest } from './context.js';
 import { sessionOf } from './context.js';
@@ -21,18 +27,20 @@ export async function rest<T = Record<string, unknown>>(
   body?: unknown,
 ): Promise<T> {
   const s = sessionOf(r);
-  const res = await fetch(
-    `${r.deps.baseUrl()}/api/v1/families/${encodeURIComponent(s.family.slug)}${path}`,
-    {
-      method,
-      headers: {
-        'x-api-key': s.cookie,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    },
+  const url = checkedUrl(
+    `${r.deps.baseUrl()}/api/v1/families/${encodeURIComponent(s.family.slug)}`,
+    path,
   );
+  const res = await fetch(url, {
+    method,
+    headers: {
+      'x-api-key': s.cookie,
+      [INNER_CALL_HEADER]: r.deps.services.credentials.inner.proof(s.cookie),
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -45,4 +53,16 @@ export async function rest<T = Record<string, unknown>>(
     throw new PageError(res.status, message);
   }
   return parsed as T;
+}
+
+/** The family path's URL, refused (404) when a segment would move it anywhere else. */
+export function checkedUrl(familyBase: string, path: string): string {
+  const [pathname] = path.split('?');
+  const dots = pathname
+    .split('/')
+    .some((seg) => /^(\.|%2e){1,2}$/i.test(seg) || /%2f|%5c|\\/i.test(seg));
+  const built = familyBase + path;
+  if (dots || new URL(built).href !== built)
+    throw new PageError(404, 'There is nothing at that address.');
+  return built;
 }

@@ -1,8 +1,9 @@
 /**
  * Getting in: the first-run setup of a family never set up (guarded by the setup code printed
  * at start), sign-in with an API key or a one-time link of `household-organizer open`, and
- * sign-out. Each way in ends in a session: a key of its own, sent back as the `ho_session`
- * cookie. A wrong code or key spends the address's budget of failures (then 429).
+ * sign-out. Each way in ends in a session: a record of its own (`hs_…`, no API key), sent back
+ * as the `ho_session` cookie. Every one-time way in (the setup code, a sign-in link) is spent
+ * in the same write that makes the session (src/family/access.ts). A wrong code or key spends the address's budget of failures (then 429).
  */
 import { normalizeTimeZone } from '../domain/shared/time.js';
 import { SESSION_DAYS } from '../family/access.js';
@@ -90,7 +91,12 @@ async function setup(r: PageRequest): Promise<PageAnswer> {
     .map((n) => n.trim())
     .filter(Boolean)
     .slice(0, 30);
-  const made = await access.finishSetup(pending.id, r.now);
+  // The code is spent and the session made in one write: of concurrent setups, one wins.
+  const made = await access.finishSetup(pending.id, field(r.form, 'code'), r.now);
+  if (!made) {
+    failed(r, 'Too many wrong setup codes from this address');
+    return setupPage(r, v, 'This setup code has just been used. Sign in instead.');
+  }
   const family = access.family(pending.id)!;
   r.session = { key: made.record, cookie: made.apiKey, family, csrf: '' };
   await rest(r, 'PATCH', '', { name: v.name, timezone: zone });

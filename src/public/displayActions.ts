@@ -16,12 +16,15 @@
  *   4. a key seen before replays its kept answer (the REST rules: 422 for another request, 409
  *      while the first runs), scoped to the display and sealed under its token;
  *   5. the action is decided on the family's actor by the REST commands
- *      (src/domain/displays/actions.ts), its answer kept in the same transaction as the change.
+ *      (src/domain/displays/actions.ts) — only on an item the display shows right now (403 for
+ *      any other id: shown.ts) —, its answer (the change as the display renders it, nothing
+ *      more) kept in the same transaction as the change.
  */
 import { Invalid, NotFound } from '../domain/shared/errors.js';
 import type { Caller } from '../domain/shared/state.js';
 import { displayByTokenHash } from '../domain/displays/displays.js';
 import { decideDisplayAction, type DisplayAction } from '../domain/displays/actions.js';
+import { displayChange } from '../domain/displays/shown.js';
 import { displayToken } from '../family/shareTokens.js';
 import { rateLimited } from '../door/errors.js';
 import { keptAnswer, keptUnder, repeatOf } from '../door/idempotency.js';
@@ -44,8 +47,8 @@ export default defineRoutes([
     summary: "An interactive display's action: tick off, add, answer, vote",
     description:
       'No API key: the token in the address is the credential. One of `done` / `undone` (a chore or an item of one of its lists), `add` (to one of its lists) and `remove` (the undo of an add), `attend` (going, not going, or no answer for one of its people), `vote` (one of its people, in an open poll). ' +
-      'Each goes through the same command as the REST API; the change record it answers carries the display in `actor.displayId`. ' +
-      '403 when the display is not interactive or does not show that collection, calendar or person; 404/409 when the family changed meanwhile (the entry was deleted, the poll settled). ' +
+      'Each goes through the same command as the REST API; the change it answers carries the display in `actor.displayId` and, of the object, only what the display renders (id, collection, title, status, vote). ' +
+      '403 when the display is not interactive or does not show that collection, calendar, person or item right now (an id it does not show is 403, whatever it is); 404/409 when the family changed meanwhile (the entry was deleted, the poll settled). ' +
       'The Idempotency-Key is required: a retry with the same key is answered with the first answer and applies nothing. ' +
       'At most `display.actionsPerMinute` actions a minute per display (429).',
     response: DISPLAY_ACTION_RESPONSE,
@@ -89,10 +92,12 @@ export default defineRoutes([
       };
       try {
         return await actor.execute(
-          (state, ctx) => decideDisplayAction(state, hash!, action, ctx),
+          (state, ctx) =>
+            decideDisplayAction(state, hash!, action, ctx, services.config.display.days),
           caller,
           {
-            answer: (_result, _state, log) => ({ ok: true, change: log[0] ?? null }),
+            // Only what the display renders (shown.ts): never the whole record.
+            answer: (_result, _state, log) => ({ ok: true, change: displayChange(log[0]) }),
             idempotency: keptUnder(opened.intent, (answer) =>
               keptAnswer(opened.intent, 200, answer),
             ),

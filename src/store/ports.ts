@@ -107,6 +107,12 @@ export interface OAuthCredentials {
   ): Promise<R>;
 }
 
+/** What a keys transaction decides from the keys it reads: the records to write, and its answer. */
+export type KeysTransaction<R> = (read: (keyId: string) => ApiKeyRecord | undefined) => {
+  writes: readonly ApiKeyRecord[];
+  result: R;
+};
+
 /** Families, their API keys and the store-wide token index: who is who. */
 export interface Directory {
   getFamily(familyId: string): FamilyInfo | undefined;
@@ -133,6 +139,13 @@ export interface Directory {
   getKey(keyId: string): ApiKeyRecord | undefined;
   listKeys(familyId?: string): ApiKeyRecord[];
   putKey(key: ApiKeyRecord): Promise<void>;
+  /**
+   * Reads and writes keys in one durable transaction (a compare-and-set): `fn` sees the keys as
+   * they are inside it, so a one-time secret (setup code, sign-in link, pairing link) is spent
+   * exactly once even by concurrent requests or processes, and a revocation ends the sessions
+   * derived from the key in the same write.
+   */
+  transactKeys<R>(fn: KeysTransaction<R>): Promise<R>;
   /** Changes whenever a key is made or revoked by any process: a key cache's validity. */
   keysVersion(): number;
   /** Records a key's use without waiting for the disk (losing it is harmless). */
@@ -169,7 +182,7 @@ export interface WholeFamilies {
 export { StoreWriteError } from './errors.js';
 
 export type StoreWrites = Pick<BatchCommits, 'commit'> &
-  Pick<Directory, 'createFamily' | 'queueFamilyUpdate' | 'putKey'> &
+  Pick<Directory, 'createFamily' | 'queueFamilyUpdate' | 'putKey' | 'transactKeys'> &
   Pick<WholeFamilies, 'putWholeFamily'> &
   Pick<OAuthCredentials, 'transactOAuth'>;
 

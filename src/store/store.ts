@@ -15,7 +15,14 @@ import { keys, SCHEMA_VERSION } from './layout.js';
 import { openPrivately } from './files.js';
 import { guardCommitFailures } from './lmdb/commitFailures.js';
 import { sealOlderIdempotencyRecords } from './lmdb/sealIdempotency.js';
-import type { CommitBatch, Directory, HouseholdStore, StoreWrites, WholeFamily } from './ports.js';
+import type {
+  CommitBatch,
+  Directory,
+  HouseholdStore,
+  KeysTransaction,
+  StoreWrites,
+  WholeFamily,
+} from './ports.js';
 import type {
   ApiKeyRecord,
   ChangeRecord,
@@ -182,6 +189,9 @@ export class Store implements HouseholdStore {
   }
   putKey(key: ApiKeyRecord): Promise<void> {
     return this.directory.putKey(key);
+  }
+  transactKeys<R>(fn: KeysTransaction<R>): Promise<R> {
+    return this.directory.transactKeys(fn);
   }
   keysVersion(): number {
     return this.directory.keysVersion();

@@ -17,9 +17,10 @@ export interface ApiKeyRecord {
   /**
    * What the key is for (absent: an API key made by the CLI or the first start). `device`: a
    * phone or computer added on the pages or `POST …/devices`; `session`: a browser signed in to
-   * the household pages (the `ho_session` cookie is the key); `link`: a one-time sign-in link of
+   * the household pages (the `ho_session` cookie holds `hs_<id>_<secret>`, no API key: only the
+   * pages door takes it); `link`: a one-time sign-in link of
    * `household-organizer open`; `setup`: the first-run setup code of a family never set up.
-   * Links and setup codes are no API key: REST refuses them.
+   * Sessions, links and setup codes are no API key: REST, CalDAV and MCP refuse them.
    */
   kind?: 'device' | 'session' | 'link' | 'setup';
   /** When it stops working (sessions slide, links and setup codes do not); absent: never. */
@@ -29,6 +30,12 @@ export interface ApiKeyRecord {
    * expires: the token's hash, and the device's key sealed with a key derived from the token.
    */
   pairing?: { tokenHash: string; sealed: string; expiresAt: string } | null;
+  /**
+   * A session's source: the id of the API key or device it was signed in with. The session ends
+   * when that key is revoked (in the same write) and is refused whenever it is not live. Absent
+   * or null: a session of a sign-in link or the first-run setup, which have no lasting source.
+   */
+  derivedFrom?: string | null;
 }
 
 export interface ChangeRecord {

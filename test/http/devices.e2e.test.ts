@@ -2,12 +2,13 @@
  * Devices over REST (`POST/GET/DELETE …/devices`, docs/pages.md) and the pairing link they hand
  * out, without a browser: the key works with the scopes chosen and stops at revocation; the
  * body is checked field by field on both sides of its caps; only an admin key adds or lists;
- * the pairing page lives ten minutes (the daemon's clock, moved by the test) and is spent by the
- * Apple profile.
+ * the pairing page lives ten minutes (the daemon's clock, moved by the test), shows no key to a
+ * GET, and is spent by its first Continue, which alone sees the key; the Apple profile is held
+ * five minutes for that browser only.
  */
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { until } from '../helpers/until.js';
+import { formPost, formToken, oneSocket } from '../helpers/burst.js';
 
 describe('devices over REST and their pairing link', () => {
   let server: TestServer;
@@ -50,11 +51,9 @@ describe('devices over REST and their pairing link', () => {
 
     const listed = (await server.api.get('/devices')).body.devices as Record<string, unknown>[];
     expect(listed.map((d) => d.id)).to.deep.equal([made.body.device.id]);
-    // A key's last use is noted without waiting for the disk (auth.ts): wait for it to land.
-    const lastUsedAt = await until("the device key's last use on /devices", async () => {
-      const devices = (await server.api.get('/devices')).body.devices as Record<string, unknown>[];
-      return typeof devices[0]?.lastUsedAt === 'string' ? devices[0].lastUsedAt : undefined;
-    });
+    // The key's last use is on the list at once (its write to the disk may still be on its way).
+    const lastUsedAt = listed[0].lastUsedAt as string;
+    expect(lastUsedAt).to.be.a('string');
     expect(Date.parse(lastUsedAt)).to.be.closeTo(Date.now() + offsetMs, 60e3);
 
     const gone = await server.api.delete(`/devices/${made.body.device.id}`);
@@ -97,20 +96,51 @@ describe('devices over REST and their pairing link', () => {
     expect((await server.api.get('/devices')).body.devices).to.deep.equal(before);
   });
 
-  it('opens the pairing page for ten minutes, and the Apple profile spends it', async () => {
+  it('opens the pairing page for ten minutes, without the key; its first Continue shows the key once and spends it; the profile is that browser’s', async () => {
     const first = (await server.api.post('/devices', { name: 'iPad', scopes: ['read', 'write'] }))
       .body;
-    const page = await server.http.get(new URL(first.pairing.url).pathname);
-    expect(page.status).to.equal(200);
-    expect(page.text).to.include(first.apiKey);
-    const profile = await server.http.get(
-      `${new URL(first.pairing.url).pathname}/apple.mobileconfig`,
-    );
+    const pairPath = new URL(first.pairing.url).pathname;
+    // A GET (a link preview, a proxy), again and again: the device's name, never its key.
+    for (let i = 0; i < 3; i++) {
+      const page = await server.http.get(pairPath);
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('cache-control')).to.equal('no-store');
+      expect(page.text).to.include('iPad');
+      expect(page.text).to.not.include(first.apiKey);
+      expect(page.text).to.not.match(/hk_/);
+    }
+    const token = await formToken(`${server.url}${pairPath}`);
+    const shown = await oneSocket(`${server.url}${pairPath}`, formPost(token, {}));
+    expect(shown.status).to.equal(200);
+    expect(shown.headers['cache-control']).to.equal('no-store');
+    expect(shown.text).to.include(first.apiKey);
+    const browser = ([] as string[])
+      .concat(shown.headers['set-cookie'] ?? [])
+      .map((c) => c.split(';')[0])
+      .find((c) => c.startsWith('ho_pair='))!;
+    expect(browser).to.be.a('string');
+    // Shown once: a second Continue, a second GET find the link spent.
+    expect((await oneSocket(`${server.url}${pairPath}`, formPost(token, {}))).status).to.equal(404);
+    expect((await server.http.get(pairPath)).status).to.equal(404);
+    // The profile: for the browser that pressed Continue, and no other.
+    const anyone = await server.http.get(`${pairPath}/apple.mobileconfig`);
+    expect(anyone.status).to.equal(404);
+    expect(anyone.text).to.not.include(first.apiKey);
+    const profile = await server.http.get(`${pairPath}/apple.mobileconfig`, {
+      headers: { cookie: browser },
+    });
     expect(profile.status).to.equal(200);
+    expect(profile.headers.get('cache-control')).to.equal('no-store');
     expect(profile.headers.get('content-type')).to.match(/^application\/x-apple-aspen-config/);
     expect(profile.text).to.include('<string>com.apple.caldav.account</string>');
     expect(profile.text).to.include(`<string>${first.apiKey}</string>`);
-    expect((await server.http.get(new URL(first.pairing.url).pathname)).status).to.equal(404);
+    // Its minutes on the daemon's clock.
+    offsetMs = 6 * 60e3;
+    const late = await server.http.get(`${pairPath}/apple.mobileconfig`, {
+      headers: { cookie: browser },
+    });
+    expect(late.status).to.equal(404);
+    offsetMs = 0;
 
     const second = (await server.api.post('/devices', { name: 'Mac', scopes: ['read'] })).body;
     const path = new URL(second.pairing.url).pathname;

@@ -49,9 +49,14 @@ describe('POST /display/:displayToken/actions', function () {
     server.http.post(`/display/${token}/actions`, body, {
       headers: key === null ? {} : { 'idempotency-key': key },
     });
+  // A chore is on the display when it is due within its days (today here): only then may it act.
   const chore = async (title: string, collection = 'chores') =>
-    (await server.api.post(`/trackers/${collection}/entries`, { title, data: {} })).body.entry
-      .id as string;
+    (
+      await server.api.post(`/trackers/${collection}/entries`, {
+        title,
+        data: collection === 'chores' ? { due: '2026-06-10' } : {},
+      })
+    ).body.entry.id as string;
   const entry = async (collection: string, id: string) =>
     (await server.api.get(`/trackers/${collection}/entries?limit=50`)).body.entries.find(
       (e: { id: string }) => e.id === id,
@@ -77,11 +82,22 @@ describe('POST /display/:displayToken/actions', function () {
       actor: { keyId: null, personId: null, displayId: d.display.id },
     });
     expect(done.body.change.object).to.include({ id: bins, status: 'done' });
-    expect(done.body.change.previous).to.include({ status: 'active' });
+    // Only what the display renders: no previous state, no data.
+    expect(done.body.change).to.not.have.property('previous');
+    expect(done.body.change.object).to.not.have.property('data');
     expect(await statusOf('chores', bins)).to.equal('done');
     const logged = await changesAfter(server.api, before);
     expect(logged).to.have.length(1);
-    expect(logged[0]).to.deep.equal(done.body.change);
+    const { id, seq, at, type, actor, object } = logged[0];
+    const o = object as Record<string, unknown>;
+    expect(done.body.change).to.deep.equal({
+      id,
+      seq,
+      at,
+      type,
+      actor,
+      object: { id: o.id, collectionKey: o.collectionKey, title: o.title, status: o.status },
+    });
     const [delivery] = await receiver.waitFor(1, 5_000);
     expect(delivery.json.type).to.equal('tracker.entry.updated');
     expect(delivery.json.data.object).to.deep.include({ id: bins, status: 'done' });
@@ -106,9 +122,15 @@ describe('POST /display/:displayToken/actions', function () {
       expect(r.body.code).to.equal('forbidden');
     }
     expect(await statusOf('meals', meal)).to.equal('active');
+    // An id it does not show is 403, whatever it is: unknown, or a chore with no due date.
     const missing = await act(d.token, { action: 'done', collection: 'chores', entryId: 'ent_x' });
-    expect(missing.status).to.equal(404);
-    expect(missing.body.issues[0].path).to.deep.equal(['entryId']);
+    expect(missing.status).to.equal(403);
+    const undated = (
+      await server.api.post('/trackers/chores/entries', { title: 'Someday', data: {} })
+    ).body.entry.id as string;
+    const hidden = await act(d.token, { action: 'done', collection: 'chores', entryId: undated });
+    expect(hidden.status).to.equal(403);
+    expect(await statusOf('chores', undated)).to.equal('active');
     const bad = await act(d.token, { action: 'done', collection: 'chores' });
     expect(bad.status).to.equal(400);
     expect(bad.body.issues).to.deep.equal([{ path: ['entryId'], message: 'is required' }]);
@@ -237,8 +259,8 @@ describe('POST /display/:displayToken/actions', function () {
       personId: ben,
       going: true,
     });
-    expect(notOne.status).to.equal(404);
-    expect(notOne.body.issues[0].path).to.deep.equal(['occurrence']);
+    // Not an occurrence it shows: 403.
+    expect(notOne.status).to.equal(403);
 
     const nobody = await act(d.token, {
       action: 'attend',
@@ -254,7 +276,7 @@ describe('POST /display/:displayToken/actions', function () {
       personId: ana,
       going: true,
     });
-    expect(noEvent.status).to.equal(404);
+    expect(noEvent.status).to.equal(403);
     const anas = await display({ personIds: [ana] });
     const notHers = await act(anas.token, {
       action: 'attend',
@@ -282,7 +304,7 @@ describe('POST /display/:displayToken/actions', function () {
     expect(otherCalendar.status, otherCalendar.text).to.equal(403);
   });
 
-  it('votes for its people in an open poll, moves and withdraws the vote, and answers 409 once it is settled', async () => {
+  it('votes for its people in an open poll, moves and withdraws the vote, and answers 403 once it is settled (off the display)', async () => {
     const d = await display();
     const planId = (await server.api.post('/plans', { title: 'Summer trip' })).body.planId;
     const poll = (
@@ -320,8 +342,8 @@ describe('POST /display/:displayToken/actions', function () {
     expect(two.status).to.equal(400);
     expect(two.body.issues[0].path).to.deep.equal(['optionIds']);
     const unknown = await vote(['option_x']);
-    expect(unknown.status).to.equal(404);
-    expect(unknown.body.issues[0].path).to.deep.equal(['optionIds', 0]);
+    // Not an option it shows: 403.
+    expect(unknown.status).to.equal(403);
     const bens = await display({ personIds: [ben] });
     const notHers = await act(bens.token, {
       action: 'vote',
@@ -336,9 +358,10 @@ describe('POST /display/:displayToken/actions', function () {
       optionId: second,
     });
     expect(settled.status, settled.text).to.equal(200);
+    // A settled poll leaves the display: voting in it is 403 like anything it does not show.
     const late = await vote([first]);
-    expect(late.status).to.equal(409);
-    expect(late.body.code).to.equal('conflict');
+    expect(late.status).to.equal(403);
+    expect(late.body.code).to.equal('forbidden');
     expect(await votes()).to.deep.equal([0, 1]);
   });
 

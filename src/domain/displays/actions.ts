@@ -42,29 +42,10 @@ import {
   type DisplayAdd,
   type DisplayRecord,
 } from './displays.js';
+import { requireInView, type ActionKind, type DisplayAction } from './shown.js';
 
-export type DisplayAction =
-  | { action: 'done' | 'undone'; collection: string; entryId: string }
-  | { action: 'add'; collection: string; title: string }
-  | { action: 'remove'; collection: string; entryId: string }
-  | {
-      action: 'attend';
-      eventId: string;
-      occurrence?: string | undefined;
-      personId: string;
-      going: boolean | null;
-    }
-  | { action: 'vote'; planId: string; pollId: string; optionIds: string[]; personId: string };
-
-export type ActionKind = DisplayAction['action'];
-export const ACTION_KINDS: readonly ActionKind[] = [
-  'done',
-  'undone',
-  'add',
-  'remove',
-  'attend',
-  'vote',
-];
+export type { ActionKind, DisplayAction } from './shown.js';
+export { ACTION_KINDS } from './shown.js';
 
 /** How many of its own adds a display remembers, so that their undo can delete them. */
 export const ADDS_KEPT = 20;
@@ -211,13 +192,15 @@ const HANDLERS: { [K in ActionKind]: Handler<K> } = {
 
 /**
  * Decides an action of the display whose token hashes to `tokenHash`: 404 when the link is
- * gone, 403 when it is not interactive, else what the action's own rules say.
+ * gone, 403 when it is not interactive or the item is not in what it shows now (over `days`
+ * days: shown.ts), else what the action's own rules say.
  */
 export function decideDisplayAction(
   state: FamilyState,
   tokenHash: string,
   action: DisplayAction,
   ctx: CommandContext,
+  days: number,
 ): Decision<unknown> {
   const display = displayByTokenHash(state, tokenHash);
   if (!display) throw new NotFound('No family display at this address');
@@ -225,6 +208,7 @@ export function decideDisplayAction(
     throw new Forbidden(
       'This display is read-only: an admin can let it change things (PATCH …/displays/{displayId} with {"interactive": true})',
     );
+  requireInView(state, display, action, ctx.now, days);
   const handler = HANDLERS[action.action] as Handler<ActionKind>;
   return handler(state, display, action, ctx);
 }

@@ -1,7 +1,9 @@
 /**
  * Identifiers: a prefix plus 20 characters of lower-case Crockford base32 — 10 for the
- * millisecond time (sortable until the year 10889) and 10 random, incremented within the same
- * millisecond so ids made by one generator sort in creation order (ULID-like; docs/api.md).
+ * millisecond time (sortable until the year 10889) and 10 random. Within the same millisecond
+ * the random part grows by a random step (1 to 2^20), not by one: ids made by one generator
+ * still sort in creation order (ULID-like; docs/api.md), but an id shown (on a family display,
+ * a public page) does not give away its neighbours.
  */
 export const ID_PREFIXES = [
   'ent',
@@ -55,8 +57,10 @@ export function createIdGenerator(
   return (prefix) => {
     const t = now();
     if (t <= lastTime) {
-      if (++lo === HALF) {
-        lo = 0;
+      const b = randomBytes(3);
+      lo += 1 + (((b[0] & 0x0f) << 16) | (b[1] << 8) | b[2]);
+      if (lo >= HALF) {
+        lo -= HALF;
         if (++hi === HALF) hi = 0;
       }
     } else {

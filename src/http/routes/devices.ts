@@ -87,7 +87,8 @@ export function deviceRoutes(access: HouseholdAccess) {
       tags,
       scope: 'admin',
       summary: 'Revoke a device',
-      description: 'Its key stops working with the next request, its pairing link too.',
+      description:
+        'Its key stops working with the next request, its pairing link too, and the household pages sessions signed in with it end in the same write.',
       response: DEVICE_REVOKED_RESPONSE,
       handler: async ({ family, params, services }) => {
         const device = access.listDevices(family.info.id).find((d) => d.id === params.deviceId);

@@ -51,15 +51,42 @@ export const DisplayActionBody = withExamples(
 );
 export type DisplayActionBody = Infer<typeof DisplayActionBody>;
 
+/** The change as a display renders it (src/domain/displays/shown.ts): never the whole record. */
+const DISPLAY_CHANGE_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['id', 'seq', 'at', 'type', 'actor', 'object'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    seq: { type: 'integer' },
+    at: { type: 'string', format: 'date-time' },
+    type: { type: 'string' },
+    actor: CHANGE_RECORD_SCHEMA.properties.actor,
+    object: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'Of the changed item, only what the display renders: no data, notes, previous state or attendance',
+      properties: {
+        id: { type: 'string' },
+        collectionKey: { type: 'string' },
+        title: { type: 'string' },
+        status: { type: 'string' },
+        myVoteOptionId: { type: ['string', 'null'] },
+      },
+    },
+  },
+};
+
 export const DISPLAY_ACTION_RESPONSE: JsonSchema = {
   type: 'object',
   required: ['ok', 'change'],
   properties: {
     ok: { const: true },
     change: {
-      anyOf: [CHANGE_RECORD_SCHEMA, { type: 'null' }],
+      anyOf: [DISPLAY_CHANGE_SCHEMA, { type: 'null' }],
       description:
-        'The change-log record the action made (its actor carries the displayId); null when the family already was that way',
+        'The change the action made, as the display renders it (its actor carries the displayId); null when the family already was that way',
     },
   },
   examples: [
@@ -76,18 +103,6 @@ export const DISPLAY_ACTION_RESPONSE: JsonSchema = {
           collectionKey: 'chores',
           title: 'Bins out',
           status: 'done',
-          data: { due: '2026-11-22' },
-          createdAt: '2026-11-20T18:00:00.000Z',
-          updatedAt: '2026-11-22T08:30:00.000Z',
-        },
-        previous: {
-          id: 'ent_01kaq5m2v8x3c4d5e6f7',
-          collectionKey: 'chores',
-          title: 'Bins out',
-          status: 'active',
-          data: { due: '2026-11-22' },
-          createdAt: '2026-11-20T18:00:00.000Z',
-          updatedAt: '2026-11-20T18:00:00.000Z',
         },
       },
     },

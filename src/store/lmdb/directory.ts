@@ -2,7 +2,7 @@
 import { Conflict } from '../../domain/shared/errors.js';
 import type { IndexChange, RecordChange } from '../../domain/shared/state.js';
 import { keys } from '../layout.js';
-import type { Directory } from '../ports.js';
+import type { Directory, KeysTransaction } from '../ports.js';
 import { mergeQueuedUpdate } from '../types.js';
 import type { ApiKeyRecord, FamilyInfo, FamilyPatch, QueuedFamilyUpdate } from '../types.js';
 import type { LmdbEnv } from './env.js';
@@ -12,6 +12,8 @@ const KEYS_VERSION_MS = 100;
 
 export class LmdbDirectory implements Directory {
   private keysVersionCache: { value: number; at: number } | null = null;
+  /** Last uses noted by touchKey whose background write has not run yet. */
+  private readonly touched = new Map<string, string>();
 
   constructor(private readonly env: LmdbEnv) {}
 
@@ -94,7 +96,16 @@ export class LmdbDirectory implements Directory {
   }
 
   getKey(keyId: string): ApiKeyRecord | undefined {
-    return this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
+    return this.withTouch(this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined);
+  }
+
+  /** A key with its last use as noted by this process, while that write is still on its way. */
+  private withTouch(k: ApiKeyRecord | undefined): ApiKeyRecord | undefined {
+    const at = k ? this.touched.get(k.id) : undefined;
+    if (!k || !at) return k;
+    if (!k.lastUsedAt || k.lastUsedAt < at) return { ...k, lastUsedAt: at };
+    this.touched.delete(k.id); // written: the store says as much now
+    return k;
   }
 
   listKeys(familyId?: string): ApiKeyRecord[] {
@@ -102,7 +113,7 @@ export class LmdbDirectory implements Directory {
     const range = { start: keys.apiKeyRangeStart(), end: keys.apiKeyRangeEnd() };
     for (const { value } of this.db.getRange(range)) {
       const k = value as ApiKeyRecord;
-      if (familyId === undefined || k.familyId === familyId) out.push(k);
+      if (familyId === undefined || k.familyId === familyId) out.push(this.withTouch(k)!);
     }
     return out;
   }
@@ -111,6 +122,18 @@ export class LmdbDirectory implements Directory {
     await this.writeKeys(() => {
       this.db.putSync(keys.apiKey(key.id), key);
       this.bumpKeysVersion();
+    });
+  }
+
+  /** See Directory.transactKeys. */
+  async transactKeys<R>(fn: KeysTransaction<R>): Promise<R> {
+    return this.writeKeys(() => {
+      const { writes, result } = fn(
+        (id) => this.db.get(keys.apiKey(id)) as ApiKeyRecord | undefined,
+      );
+      for (const k of writes) this.db.putSync(keys.apiKey(k.id), k);
+      if (writes.length) this.bumpKeysVersion();
+      return result;
     });
   }
 
@@ -150,6 +173,9 @@ export class LmdbDirectory implements Directory {
    * Records a key's use without waiting for the disk: losing it (a crash, a full disk) is harmless.
    */
   touchKey(keyId: string, at: string): void {
+    // Seen at once by this process's reads (a listing right after the use shows it), written
+    // in the background; forgotten once a read finds it written.
+    this.touched.set(keyId, at);
     this.env.background(() => {
       const k = this.db.get(keys.apiKey(keyId)) as ApiKeyRecord | undefined;
       if (k) this.db.putSync(keys.apiKey(keyId), { ...k, lastUsedAt: at });

@@ -34,22 +34,53 @@ describe('ids', () => {
 });
 
 describe('ids (random part)', () => {
-  it('carry the low 49 bits of the random bytes and count up within a millisecond, across the 25-bit halves', async () => {
+  it('carry the low 49 bits of the random bytes and grow by a random step within a millisecond, across the 25-bit halves', async () => {
     const { createIdGenerator } = await import('../../../src/domain/shared/ids.js');
     const t = 1_790_000_000_000;
+    // The first id's 7 bytes, then each step's 3 (low 20 bits: 0x00001 → a step of 2; 0x0fffff → 2^20).
+    const draws = [
+      [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfc],
+      [0x00, 0x00, 0x01],
+      [0xff, 0xff, 0xff],
+    ];
     const gen = createIdGenerator(
       () => t,
-      () => Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe]),
+      () => Uint8Array.from(draws.shift()!),
     );
+    const value = (id: string) =>
+      [...id.slice(-10)].reduce(
+        (v, c) => v * 32 + '0123456789abcdefghjkmnpqrstvwxyz'.indexOf(c),
+        0,
+      );
     const first = gen('ent');
-    // 2^49 - 2: the top bit of the 50 stays clear, so the first character is "f" (01111).
-    expect(first.slice(-10)).to.equal('fzzzzzzzzy');
+    // 2^49 - 4: the top bit of the 50 stays clear, so the first character is "f" (01111).
+    expect(first.slice(-10)).to.equal('fzzzzzzzzw');
     const second = gen('ent');
     const third = gen('ent');
-    expect(second.slice(-10)).to.equal('fzzzzzzzzz');
-    // The carry from the low 25 bits into the high ones.
-    expect(third.slice(-10)).to.equal('g000000000');
+    expect(value(second) - value(first)).to.equal(2);
+    // The step carries from the low 25 bits into the high ones.
+    expect(value(third) - value(second)).to.equal(2 ** 20);
+    expect(third.slice(-10, -5)).to.equal('g0000');
     expect(second > first && third > second).to.equal(true);
+  });
+
+  it('made together, are not neighbours: one id shown does not give the next away', async () => {
+    const { createIdGenerator } = await import('../../../src/domain/shared/ids.js');
+    const { randomBytes } = await import('node:crypto');
+    const gen = createIdGenerator(
+      () => 1_790_000_000_000,
+      (n) => randomBytes(n),
+    );
+    const ids = Array.from({ length: 50 }, () => gen('ent'));
+    const value = (id: string) =>
+      [...id.slice(-10)].reduce(
+        (v, c) => v * 32 + '0123456789abcdefghjkmnpqrstvwxyz'.indexOf(c),
+        0,
+      );
+    const steps = ids.slice(1).map((id, i) => value(id) - value(ids[i]));
+    expect(steps.every((d) => d >= 1 && d <= 2 ** 20)).to.equal(true);
+    expect(steps.filter((d) => d === 1).length).to.be.below(3);
+    expect([...ids].sort()).to.deep.equal(ids);
   });
 
   it('pooledRandom hands out fresh bytes and refills when the pool runs out', async () => {
