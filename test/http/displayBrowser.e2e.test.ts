@@ -153,15 +153,14 @@ describe('GET /display/:displayToken in a browser', () => {
       await page.emulateMedia({ colorScheme: 'light' });
       await page.screenshot({ path: join('test-artifacts', 'display.png') });
 
-      // A write shows up within a second.
-      const t0 = Date.now();
+      // A write shows up through the stream, not at the page's next refresh (minutes away):
+      // well within ten seconds even on a loaded machine.
       await api.post('/calendar/events', { title: 'Piano lesson', date: today, time: '18:30' });
       await page
         .locator('section.day')
         .nth(0)
         .getByText('Piano lesson')
-        .waitFor({ timeout: 1_000 });
-      expect(Date.now() - t0).to.be.lessThan(1_000);
+        .waitFor({ timeout: 10_000 });
 
       // The connection drops: the page keeps what it shows, says so, and comes back by itself.
       server.daemon.server.closeAllConnections();

@@ -379,8 +379,9 @@ describe('/displays and /display/:displayToken', function () {
       date: clock.now().toISOString().slice(0, 10),
       time: '18:30',
     });
-    await r.count(2, 3_000);
-    expect(Date.now() - t0).to.be.lessThan(1_000);
+    // Through the stream at once, not at a refresh minutes away (generous for a loaded machine).
+    await r.count(2, 10_000);
+    expect(Date.now() - t0).to.be.lessThan(10_000);
     const titles = JSON.parse(r.events[1].data).days[0].events.map(
       (e: { title: string }) => e.title,
     );

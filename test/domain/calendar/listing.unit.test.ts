@@ -102,7 +102,8 @@ describe('calendar listing (domain)', () => {
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
     expect(page.events).to.have.length(50);
     expect(page.events.every((e) => e.data.date === '2026-01-01')).to.equal(true);
-    expect(ms).to.be.below(500);
+    // Walking 200 daily series for ten years takes seconds; jumping, milliseconds.
+    expect(ms).to.be.below(2_000);
   });
 
   it('shows a moved occurrence on its new date only and leaves out removed dates', () => {

@@ -298,7 +298,8 @@ describe('occurrenceStarts against ical.js', () => {
     expect(got).to.have.length(365);
     expect(got[0]).to.equal('2026-01-01');
     expect(got).to.deep.equal(reference(t, '2026-01-01', '2026-12-31'));
-    expect(ms).to.be.below(50);
+    // Jumping costs well under a millisecond; the bound only has to hold on a loaded machine.
+    expect(ms).to.be.below(250);
   });
   it('agrees with ical.js on windows far from the start for every frequency', () => {
     const from = '2031-05-10';
