@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDataDir } from '../helpers/server.js';
-import { runCli, spawnDaemon } from '../helpers/child.js';
+import { runCli, runCliHere, spawnDaemon } from '../helpers/child.js';
 import { COMMANDS, ENVIRONMENT, EXIT_CODES } from '../../src/cli/help.js';
 
 const VERSION = (
@@ -24,6 +24,8 @@ function words(line: string): string[] {
 
 describe('household-organizer --help and <command> --help', function () {
   this.timeout(60_000);
+  // The executable itself is run for --help, --version and the examples; what each command
+  // says about itself and its usage errors is asked of the program in this process.
 
   it('--help lists every command, the common options, the environment variables and the exit codes', async () => {
     const r = await runCli(['--help']);
@@ -82,7 +84,7 @@ describe('household-organizer --help and <command> --help', function () {
   });
 
   it('without a command prints the overview on stderr and exits 2', async () => {
-    const r = await runCli([]);
+    const r = await runCliHere([]);
     expect(r.code).to.equal(2);
     expect(r.stdout).to.equal('');
     expect(r.stderr).to.include('Usage: household-organizer <command> [options]');
@@ -90,7 +92,7 @@ describe('household-organizer --help and <command> --help', function () {
 
   for (const c of COMMANDS) {
     it(`${c.name} --help shows its usage, what it does, its options and examples`, async () => {
-      const r = await runCli([...c.name.split(' '), '--help']);
+      const r = await runCliHere([...c.name.split(' '), '--help']);
       expect(r.code, r.stderr).to.equal(0);
       const lines = r.stdout.split('\n');
       expect(lines[0]).to.equal(
@@ -116,9 +118,9 @@ describe('household-organizer --help and <command> --help', function () {
 
   it('help <command> and <command> -h say the same as <command> --help', async () => {
     const [long, viaHelp, short] = await Promise.all([
-      runCli(['key', 'create', '--help']),
-      runCli(['help', 'key', 'create']),
-      runCli(['key', 'create', '-h']),
+      runCliHere(['key', 'create', '--help']),
+      runCliHere(['help', 'key', 'create']),
+      runCliHere(['key', 'create', '-h']),
     ]);
     expect(long.stdout).to.match(/^Usage: household-organizer key create /);
     expect(viaHelp.stdout).to.equal(long.stdout);
@@ -126,18 +128,18 @@ describe('household-organizer --help and <command> --help', function () {
   });
 
   it('serve --help names the environment variables too', async () => {
-    const r = await runCli(['serve', '--help']);
+    const r = await runCliHere(['serve', '--help']);
     expect(r.stdout).to.include('Environment:\n  HOUSEHOLD_CONFIG');
     expect(r.stdout).to.include('HOUSEHOLD_PUBLIC_URL');
   });
 
   it('family --help and key --help list their commands', async () => {
-    const family = await runCli(['family', '--help']);
+    const family = await runCliHere(['family', '--help']);
     expect(family.code).to.equal(0);
     expect(family.stdout.split('\n')[0]).to.equal(
       'Usage: household-organizer family <create|update|list> …',
     );
-    const key = await runCli(['key', '--help']);
+    const key = await runCliHere(['key', '--help']);
     expect(key.stdout.split('\n')[0]).to.equal(
       'Usage: household-organizer key <create|list|revoke> …',
     );
@@ -148,55 +150,63 @@ describe('household-organizer --help and <command> --help', function () {
     const dir = tempDataDir();
     try {
       expect((await runCli(['family', 'create', 'home', '--data-dir', dir])).code).to.equal(0);
-      for (const c of COMMANDS.filter((x) => x.name !== 'serve')) {
-        for (const e of c.examples.filter((x) => x.startsWith('household-organizer '))) {
-          // Where an example names a file or folder, use one in the test's folder; `> file` is the shell's.
-          const args = words(e)
-            .slice(1)
-            .filter((_w, i, all) => !all.slice(0, i + 1).includes('>'))
-            .map((w) => w.replace(/\$\([^)]*\)/g, 'stamp'))
-            .map((w) => (/^\/var\/|\.json$/.test(w) ? join(dir, w.replace(/\//g, '_')) : w));
-          const r = await runCli(args.includes('--data-dir') ? args : [...args, '--data-dir', dir]);
-          // 1 is a refusal the example's data explains (no such key, grant or person); 2 would be a usage error.
-          expect(r.code, `${e}\n${r.stderr}`).to.be.oneOf(
-            /key revoke|grant revoke|--person/.test(e) ? [1] : [0],
-          );
-        }
-      }
+      const examples = COMMANDS.filter((x) => x.name !== 'serve').flatMap((c) =>
+        c.examples.filter((x) => x.startsWith('household-organizer ')),
+      );
+      const check = async (e: string) => {
+        // Where an example names a file or folder, use one in the test's folder; `> file` is the shell's.
+        const args = words(e)
+          .slice(1)
+          .filter((_w, i, all) => !all.slice(0, i + 1).includes('>'))
+          .map((w) => w.replace(/\$\([^)]*\)/g, 'stamp'))
+          .map((w) => (/^\/var\/|\.json$/.test(w) ? join(dir, w.replace(/\//g, '_')) : w));
+        const r = await runCli(args.includes('--data-dir') ? args : [...args, '--data-dir', dir]);
+        // 1 is a refusal the example's data explains (no such key, grant or person); 2 would be a usage error.
+        expect(r.code, `${e}\n${r.stderr}`).to.be.oneOf(
+          /key revoke|grant revoke|--person/.test(e) ? [1] : [0],
+        );
+      };
+      // Two at a time (LMDB takes several processes on one store): one per core.
+      const queue = [...examples];
+      await Promise.all(
+        [0, 1].map(async () => {
+          for (let e = queue.shift(); e !== undefined; e = queue.shift()) await check(e);
+        }),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it("refuses an option a command does not take, an extra argument and an unknown option, with that command's usage (exit 2)", async () => {
-    const wrong = await runCli(['family', 'list', '--scopes', 'read']);
+    const wrong = await runCliHere(['family', 'list', '--scopes', 'read']);
     expect(wrong.code).to.equal(2);
     expect(wrong.stderr).to.equal(
       "family list does not take --scopes\n\nUsage: household-organizer family list\nRun 'household-organizer family list --help' for its options and examples.\n",
     );
-    const port = await runCli(['backup', '/tmp/x', '--port', '8080']);
+    const port = await runCliHere(['backup', '/tmp/x', '--port', '8080']);
     expect(port.code).to.equal(2);
     expect(port.stderr.split('\n')[0]).to.equal('backup does not take --port');
-    const extra = await runCli(['key', 'list', 'home', 'smiths']);
+    const extra = await runCliHere(['key', 'list', 'home', 'smiths']);
     expect(extra.code).to.equal(2);
     expect(extra.stderr.split('\n')[0]).to.equal('unexpected argument "smiths" for key list');
     // `npm start --port 8081`: npm keeps --port (npm_config_port=true) and passes "8081" on.
-    const npmStart = await runCli(['serve', '8081'], { npm_config_port: 'true' });
+    const npmStart = await runCliHere(['serve', '8081'], { npm_config_port: 'true' });
     expect(npmStart.code).to.equal(2);
     expect(npmStart.stderr.split('\n')[0]).to.equal(
       'unexpected argument "8081" for serve: npm kept --port for itself; write `npm start -- --port 8081`',
     );
-    const unknown = await runCli(['key', 'create', 'home', '--scope', 'read']);
+    const unknown = await runCliHere(['key', 'create', 'home', '--scope', 'read']);
     expect(unknown.code).to.equal(2);
     expect(unknown.stderr.split('\n').slice(0, 3)).to.deep.equal([
       'unknown option --scope',
       '',
       'Usage: household-organizer key create <slug> [--scopes LIST] [--person ID] [--name N]',
     ]);
-    const group = await runCli(['key']);
+    const group = await runCliHere(['key']);
     expect(group.code).to.equal(2);
     expect(group.stderr.split('\n')[0]).to.equal('key needs a command: create, list, revoke');
-    const missing = await runCli(['export']);
+    const missing = await runCliHere(['export']);
     expect(missing.code).to.equal(2);
     expect(missing.stderr).to.equal(
       "export needs a family slug\n\nUsage: household-organizer export <slug> [--out FILE]\nRun 'household-organizer export --help' for its options and examples.\n",

@@ -115,3 +115,46 @@ export function runCli(
     );
   });
 }
+
+let inProcess: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the command line's `main` in this process, with what it writes on stdout and stderr
+ * captured: for tests of what the program says (help, usage errors), which would otherwise
+ * spend most of their time starting a Node process per question. Runs one at a time (the
+ * capture is the process's streams); env entries are set for the call and restored. A test of
+ * the executable itself, its exit and its files uses runCli.
+ */
+export function runCliHere(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const run = inProcess.then(async () => {
+    const { main } = await import('../../src/cli/main.js');
+    const out = { stdout: '', stderr: '' };
+    const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    const umask = process.umask();
+    const capture = (name: 'stdout' | 'stderr') =>
+      ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+        out[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+        const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+        done?.();
+        return true;
+      }) as typeof process.stdout.write;
+    Object.assign(process.env, env);
+    process.stdout.write = capture('stdout');
+    process.stderr.write = capture('stderr');
+    try {
+      const code = await main(args);
+      return { code, ...out };
+    } finally {
+      process.stdout.write = writes.stdout;
+      process.stderr.write = writes.stderr;
+      process.umask(umask);
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+  inProcess = run.catch(() => undefined);
+  return run;
+}
