@@ -7,7 +7,7 @@
  * paths, Windows names, or a VTIMEZONE matched by its offsets).
  */
 import ICAL from 'ical.js';
-import { zoneResolver } from '../integrations/icsZones.js';
+import { ZoneLimitError, zoneResolver } from '../integrations/icsZones.js';
 import {
   instantToLocal,
   localToInstant,
@@ -91,7 +91,7 @@ export function readObject(body: string, now: Date): CalObject {
     ...(masters[0] ? { master: masters[0] } : {}),
     overrides,
     zones: cal[2].filter((x) => x[0] === 'vtimezone'),
-    zone: zoneResolver(vtimezones, now),
+    zone: zoneResolver(vtimezones, now, true),
   };
 }
 
@@ -145,7 +145,13 @@ export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
     typeof tzidRaw === 'string' ? tzidRaw : Array.isArray(tzidRaw) ? String(tzidRaw[0]) : undefined;
   let tz: string | null = null;
   if (tzid !== undefined) {
-    tz = obj.zone(tzid);
+    try {
+      tz = obj.zone(tzid);
+    } catch (e) {
+      // A VTIMEZONE beyond what is read (vtimezoneRules.ts): refused, naming the limit.
+      if (e instanceof ZoneLimitError) throw unsupportedObject(e.message);
+      throw e;
+    }
     if (!tz)
       throw badCalendarData(
         `${p[0].toUpperCase()} names the time zone ${JSON.stringify(tzid.slice(0, 80))}, which is not a zone this server knows (send an IANA name or its VTIMEZONE)`,
