@@ -7,7 +7,7 @@
  * paths, Windows names, or a VTIMEZONE matched by its offsets).
  */
 import ICAL from 'ical.js';
-import { ZoneLimitError, zoneResolver } from '../integrations/icsZones.js';
+import { ZoneLimitError, namedZone, zoneResolver } from '../integrations/icsZones.js';
 import {
   instantToLocal,
   localToInstant,
@@ -145,13 +145,7 @@ export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
     typeof tzidRaw === 'string' ? tzidRaw : Array.isArray(tzidRaw) ? String(tzidRaw[0]) : undefined;
   let tz: string | null = null;
   if (tzid !== undefined) {
-    try {
-      tz = obj.zone(tzid);
-    } catch (e) {
-      // A VTIMEZONE beyond what is read (vtimezoneRules.ts): refused, naming the limit.
-      if (e instanceof ZoneLimitError) throw unsupportedObject(e.message);
-      throw e;
-    }
+    tz = zoneOfTzid(obj, tzid);
     if (!tz)
       throw badCalendarData(
         `${p[0].toUpperCase()} names the time zone ${JSON.stringify(tzid.slice(0, 80))}, which is not a zone this server knows (send an IANA name or its VTIMEZONE)`,
@@ -188,6 +182,30 @@ export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
       floating: !utc && tz === null,
     };
   });
+}
+
+/** The IANA zone a TZID of the object means (null: none); a VTIMEZONE past a limit is a 403. */
+export function zoneOfTzid(obj: CalObject, tzid: string): string | null {
+  try {
+    return obj.zone(tzid);
+  } catch (e) {
+    // A VTIMEZONE beyond what is read (vtimezoneRules.ts): refused, naming the limit.
+    if (e instanceof ZoneLimitError) throw unsupportedObject(e.message);
+    throw e;
+  }
+}
+
+/**
+ * A kept VTIMEZONE as it is stored: when its TZID names no zone by itself but its rules match
+ * one, with that zone's name in X-LIC-LOCATION (as Thunderbird writes it), so reading the object
+ * later (a REPORT's time range, after any restart) finds the zone by name and never matches the
+ * rules again. Resolved here, on the write, in strict mode: past a limit the PUT is refused.
+ */
+export function locatedZone(tz: Component, obj: CalObject): Component {
+  const tzid = text(prop(tz[1], 'tzid'));
+  if (!tzid || namedZone(tzid) || prop(tz[1], 'x-lic-location')) return tz;
+  const z = zoneOfTzid(obj, tzid);
+  return z ? [tz[0], [...tz[1], ['x-lic-location', {}, 'unknown', z]], tz[2]] : tz;
 }
 
 /**

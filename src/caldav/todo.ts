@@ -22,7 +22,7 @@ import type {
 } from '../domain/collections/types.js';
 import type { FamilyState } from '../domain/shared/state.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
-import { localOf, prop, rawLines, text, written, type CalObject } from './icalRead.js';
+import { locatedZone, localOf, prop, rawLines, text, written, type CalObject } from './icalRead.js';
 import { PRODID, objectUid } from './eventOut.js';
 
 interface TodoShape {
@@ -147,7 +147,9 @@ export function todoPut(
   let status: EntryStatus = 'active';
   if (statusText === 'COMPLETED' || (!statusText && prop(p, 'completed'))) status = 'done';
   else if (statusText === 'CANCELLED') status = 'archived';
-  const components = [...obj.zones, ...obj.overrides].map((x) => rawLines(x, true));
+  // Each VTIMEZONE's zone is found now, once, and stored with it (locatedZone).
+  const zones = obj.zones.map((z) => locatedZone(z, obj));
+  const components = [...zones, ...obj.overrides].map((x) => rawLines(x, true));
   return {
     collectionKey: c.key,
     ...(before ? { id: before.id } : {}),

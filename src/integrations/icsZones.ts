@@ -77,6 +77,11 @@ function matchByOffsets(vtimezone: ICAL.JCalComponent, now: Date): string | null
   return null;
 }
 
+/** The zone a TZID names by itself (an IANA name, a vendor path, a Windows name), or null. */
+export function namedZone(tzid: string): string | null {
+  return ianaIn(tzid) ?? windowsZone(tzid);
+}
+
 /**
  * A resolver for one feed or object: TZID → IANA zone (or null), remembering its answers.
  * `vtimezones` are its VTIMEZONE components by TZID. `strict`: a VTIMEZONE beyond what is read
@@ -91,7 +96,7 @@ export function zoneResolver(
   const known = new Map<string, string | null>();
   return (tzid) => {
     if (known.has(tzid)) return known.get(tzid)!;
-    let z = ianaIn(tzid) ?? windowsZone(tzid);
+    let z = namedZone(tzid);
     const vtz = vtimezones.get(tzid);
     if (!z && vtz) {
       const location = propValue(vtz, 'x-lic-location');
