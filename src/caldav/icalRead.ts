@@ -16,6 +16,7 @@ import {
 } from '../domain/shared/time.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
 import { checkIcsShape } from './icalShape.js';
+import { unfold } from './icalTree.js';
 
 export type Props = ICAL.JCalProperty[];
 export type Component = ICAL.JCalComponent;
@@ -241,10 +242,7 @@ export function rawLines(
   const s = isComponent
     ? new ICAL.Component(x as ICAL.JCalComponent).toString()
     : new ICAL.Property(x as ICAL.JCalProperty).toICALString();
-  return s
-    .replace(/\r?\n[ \t]/g, '')
-    .split(/\r?\n/)
-    .filter((l) => l !== '');
+  return unfold(s);
 }
 
 export { addDays };

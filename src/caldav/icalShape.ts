@@ -8,6 +8,7 @@
  * what a calendar client writes for a household, so no PUT holds the loop for long.
  */
 import { CalDavError, badCalendarData } from './errors.js';
+import { contentLines } from './icalTree.js';
 import { CALDAV } from './xml.js';
 
 export const ICS_LIMITS = {
@@ -48,28 +49,25 @@ const tooBig = (limit: number, what: string) =>
     { ns: CALDAV, local: 'max-resource-size' },
   );
 
-/** Matches of `re` (global) in `s`, counted up to one past `limit` (found natively). */
-function countUpTo(s: string, re: RegExp, limit: number): number {
-  re.lastIndex = 0;
+/** Occurrences of the characters `chars` in `s`, counted up to one past `limit` (indexOf). */
+function countUpTo(s: string, chars: string, limit: number): number {
   let n = 0;
-  while (re.test(s)) if (++n > limit) break;
+  for (const ch of chars)
+    for (let at = s.indexOf(ch); at !== -1; at = s.indexOf(ch, at + 1)) if (++n > limit) return n;
   return n;
 }
 
-const NEWLINE = /\n/g;
-const SEPARATOR = /[,;\\^]/g;
-
 /**
- * Throws a CalDavError when the body is beyond ICS_LIMITS. Its cost is native scans (regular
- * expressions, indexOf) per character, and JavaScript only per line, separator and quoted
+ * Throws a CalDavError when the body is beyond ICS_LIMITS. Its cost is native scans (indexOf,
+ * split) per character, and JavaScript only per line, separator and quoted
  * value, each of which is counted against its limit as it is found.
  */
 export function checkIcsShape(body: string): void {
-  if (countUpTo(body, NEWLINE, ICS_LIMITS.physicalLines) > ICS_LIMITS.physicalLines)
+  if (countUpTo(body, '\n', ICS_LIMITS.physicalLines) > ICS_LIMITS.physicalLines)
     throw tooBig(ICS_LIMITS.physicalLines, 'lines');
-  if (countUpTo(body, SEPARATOR, ICS_LIMITS.separators) > ICS_LIMITS.separators)
+  if (countUpTo(body, ',;\\^', ICS_LIMITS.separators) > ICS_LIMITS.separators)
     throw tooBig(ICS_LIMITS.separators, 'commas, semicolons, backslashes and carets');
-  const lines = body.replace(/\r?\n[ \t]/g, '').split(/\r?\n/);
+  const lines = contentLines(body);
   if (lines.length > ICS_LIMITS.contentLines) throw tooBig(ICS_LIMITS.contentLines, 'properties');
   let depth = 0;
   let components = 0;
