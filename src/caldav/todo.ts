@@ -8,6 +8,8 @@
  * sends (priorities, categories, alarms, a repeat rule, DTSTART) is kept and served back as
  * sent, and so are the object's other components: its VTIMEZONEs and the changed occurrences of a
  * repeating to-do (python-caldav and others complete one occurrence so), which no entry holds.
+ * A custom VTIMEZONE is resolved on the PUT and stored with its zone's name in X-LIC-LOCATION
+ * (locatedZone), so a REPORT's time range never matches its rules again.
  * A DUE written with a time is served as written while the entry's date is still the one it
  * was read as (clients compute with DUE − DTSTART, which a bare date would break).
  */
