@@ -13,6 +13,7 @@ import {
   decideDeleteEventScoped,
   decideUpdateEvent,
 } from '../../../src/domain/calendar/occurrences.js';
+import { Invalid } from '../../../src/domain/shared/errors.js';
 import { calendarFixture } from './fixture.js';
 
 const FAMILY = 'Europe/Berlin';
@@ -326,6 +327,58 @@ describe('calendar listing: complete up to its limit (random calendars)', () => 
 
   it('compared windows that list something (not only empty ones)', () => {
     expect(total).to.be.above(1_000);
+  });
+
+  it('refuses, naming the window, a page that would look at more than 10,000 occurrences, never answering it short', function () {
+    this.timeout(120_000);
+    const f = calendarFixture({ timezone: FAMILY, now: NOW.toISOString() });
+    // 200 daily series whose words match, each changed on its first 51 days to words that do
+    // not: the page must look at every changed occurrence (10,200) before any that matches.
+    for (let i = 0; i < 200; i++) {
+      const id = f.run((s, c) =>
+        decideCreateEvent(
+          s,
+          {
+            title: `Zebra ${i}`,
+            date: '2026-01-01',
+            time: '09:00',
+            repeatFrequency: 'daily',
+          } as EventInput,
+          c,
+        ),
+      ).result.id;
+      for (let d = 0; d < 51; d++)
+        f.run((s, c) =>
+          decideUpdateEvent(
+            s,
+            id,
+            {
+              editScope: 'occurrence',
+              occurrenceDate: plusDays('2026-01-01', d),
+              title: 'Walk',
+            } as never,
+            c,
+          ),
+        );
+    }
+    const q: EventListQuery = { from: '2026-01-01', to: '2026-03-01', query: 'zebra', limit: 5 };
+    let error: unknown = null;
+    try {
+      listEvents(f.state, q, NOW);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(Invalid);
+    expect((error as Invalid).issues).to.deep.equal([
+      {
+        path: ['query', 'to'],
+        message:
+          'makes a window (from 2026-01-01 to 2026-03-01) that needs more than 10000 events and occurrences looked at for one page',
+      },
+    ]);
+    // A window past the changes answers at once.
+    const later = listEvents(f.state, { ...q, from: '2026-02-21' }, NOW);
+    expect(later.events).to.have.length(5);
   });
 
   it('answers all ten birthdays of ten years beside four daily series (the review’s family)', () => {
