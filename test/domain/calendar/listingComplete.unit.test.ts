@@ -343,7 +343,7 @@ describe('calendar listing: complete up to its limit (random calendars)', () => 
             date: '2026-01-01',
             time: '09:00',
             repeatFrequency: 'daily',
-          } as EventInput,
+          },
           c,
         ),
       ).result.id;
