@@ -7,7 +7,7 @@
  * paths, Windows names, or a VTIMEZONE matched by its offsets).
  */
 import ICAL from 'ical.js';
-import { zoneResolver } from '../integrations/icsZones.js';
+import { ZoneLimitError, namedZone, zoneResolver } from '../integrations/icsZones.js';
 import {
   instantToLocal,
   localToInstant,
@@ -16,6 +16,7 @@ import {
 } from '../domain/shared/time.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
 import { checkIcsShape } from './icalShape.js';
+import { unfold } from './icalTree.js';
 
 export type Props = ICAL.JCalProperty[];
 export type Component = ICAL.JCalComponent;
@@ -91,7 +92,7 @@ export function readObject(body: string, now: Date): CalObject {
     ...(masters[0] ? { master: masters[0] } : {}),
     overrides,
     zones: cal[2].filter((x) => x[0] === 'vtimezone'),
-    zone: zoneResolver(vtimezones, now),
+    zone: zoneResolver(vtimezones, now, true),
   };
 }
 
@@ -145,7 +146,7 @@ export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
     typeof tzidRaw === 'string' ? tzidRaw : Array.isArray(tzidRaw) ? String(tzidRaw[0]) : undefined;
   let tz: string | null = null;
   if (tzid !== undefined) {
-    tz = obj.zone(tzid);
+    tz = zoneOfTzid(obj, tzid);
     if (!tz)
       throw badCalendarData(
         `${p[0].toUpperCase()} names the time zone ${JSON.stringify(tzid.slice(0, 80))}, which is not a zone this server knows (send an IANA name or its VTIMEZONE)`,
@@ -184,6 +185,30 @@ export function written(p: ICAL.JCalProperty, obj: CalObject): Written[] {
   });
 }
 
+/** The IANA zone a TZID of the object means (null: none); a VTIMEZONE past a limit is a 403. */
+export function zoneOfTzid(obj: CalObject, tzid: string): string | null {
+  try {
+    return obj.zone(tzid);
+  } catch (e) {
+    // A VTIMEZONE beyond what is read (vtimezoneRules.ts): refused, naming the limit.
+    if (e instanceof ZoneLimitError) throw unsupportedObject(e.message);
+    throw e;
+  }
+}
+
+/**
+ * A kept VTIMEZONE as it is stored: when its TZID names no zone by itself but its rules match
+ * one, with that zone's name in X-LIC-LOCATION (as Thunderbird writes it), so reading the object
+ * later (a REPORT's time range, after any restart) finds the zone by name and never matches the
+ * rules again. Resolved here, on the write, in strict mode: past a limit the PUT is refused.
+ */
+export function locatedZone(tz: Component, obj: CalObject): Component {
+  const tzid = text(prop(tz[1], 'tzid'));
+  if (!tzid || namedZone(tzid) || prop(tz[1], 'x-lic-location')) return tz;
+  const z = zoneOfTzid(obj, tzid);
+  return z ? [tz[0], [...tz[1], ['x-lic-location', {}, 'unknown', z]], tz[2]] : tz;
+}
+
 /**
  * The written value on the clock of zone `tz` (the event's zone; a floating time is read as
  * that clock's, a value in another zone is converted at its instant).
@@ -217,10 +242,7 @@ export function rawLines(
   const s = isComponent
     ? new ICAL.Component(x as ICAL.JCalComponent).toString()
     : new ICAL.Property(x as ICAL.JCalProperty).toICALString();
-  return s
-    .replace(/\r?\n[ \t]/g, '')
-    .split(/\r?\n/)
-    .filter((l) => l !== '');
+  return unfold(s);
 }
 
 export { addDays };

@@ -8,6 +8,7 @@
  * what a calendar client writes for a household, so no PUT holds the loop for long.
  */
 import { CalDavError, badCalendarData } from './errors.js';
+import { contentLines } from './icalTree.js';
 import { CALDAV } from './xml.js';
 
 export const ICS_LIMITS = {
@@ -48,19 +49,25 @@ const tooBig = (limit: number, what: string) =>
     { ns: CALDAV, local: 'max-resource-size' },
   );
 
-/** Throws a CalDavError when the body is beyond ICS_LIMITS; costs one pass over it. */
+/** Occurrences of the characters `chars` in `s`, counted up to one past `limit` (indexOf). */
+function countUpTo(s: string, chars: string, limit: number): number {
+  let n = 0;
+  for (const ch of chars)
+    for (let at = s.indexOf(ch); at !== -1; at = s.indexOf(ch, at + 1)) if (++n > limit) return n;
+  return n;
+}
+
+/**
+ * Throws a CalDavError when the body is beyond ICS_LIMITS. Its cost is native scans (indexOf,
+ * split) per character, and JavaScript only per line, separator and quoted
+ * value, each of which is counted against its limit as it is found.
+ */
 export function checkIcsShape(body: string): void {
-  let physical = 0;
-  let separators = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body.charCodeAt(i);
-    if (c === 0x0a) physical++;
-    else if (c === 0x2c || c === 0x3b || c === 0x5c || c === 0x5e) separators++; // , ; \ ^
-  }
-  if (physical > ICS_LIMITS.physicalLines) throw tooBig(ICS_LIMITS.physicalLines, 'lines');
-  if (separators > ICS_LIMITS.separators)
+  if (countUpTo(body, '\n', ICS_LIMITS.physicalLines) > ICS_LIMITS.physicalLines)
+    throw tooBig(ICS_LIMITS.physicalLines, 'lines');
+  if (countUpTo(body, ',;\\^', ICS_LIMITS.separators) > ICS_LIMITS.separators)
     throw tooBig(ICS_LIMITS.separators, 'commas, semicolons, backslashes and carets');
-  const lines = body.replace(/\r?\n[ \t]/g, '').split(/\r?\n/);
+  const lines = contentLines(body);
   if (lines.length > ICS_LIMITS.contentLines) throw tooBig(ICS_LIMITS.contentLines, 'properties');
   let depth = 0;
   let components = 0;
@@ -88,19 +95,43 @@ export function checkIcsShape(body: string): void {
   }
 }
 
+/** Semicolons of `line` in [from, to), counted up to one past the parameter limit. */
+function semicolons(line: string, from: number, to: number, seen: number): number {
+  let n = seen;
+  for (let at = line.indexOf(';', from); at !== -1 && at < to; at = line.indexOf(';', at + 1))
+    if (++n > ICS_LIMITS.parameters)
+      throw tooBig(ICS_LIMITS.parameters, 'parameters on one property');
+  return n;
+}
+
+/**
+ * Where a property's value starts (its first colon outside quoted parameter values; the line's
+ * length when none), its parameters counted on the way.
+ */
+function valueStart(line: string): number {
+  let params = 0;
+  let at = 0;
+  let colon = line.indexOf(':');
+  for (let quoted = 0; ; quoted++) {
+    // Looked for again only once a quoted value has passed it.
+    if (colon !== -1 && colon < at) colon = line.indexOf(':', at);
+    const quote = line.indexOf('"', at);
+    if (quote === -1 || (colon !== -1 && colon < quote)) {
+      semicolons(line, at, colon === -1 ? line.length : colon, params);
+      return colon === -1 ? line.length : colon;
+    }
+    if (quoted >= ICS_LIMITS.parameters * 4)
+      throw tooBig(ICS_LIMITS.parameters * 4, 'quoted parameter values on one property');
+    params = semicolons(line, at, quote, params);
+    const close = line.indexOf('"', quote + 1);
+    if (close === -1) return line.length;
+    at = close + 1;
+  }
+}
+
 /** Checks a property's parameters (outside quoted values); answers its EXDATE or RDATE values. */
 function checkProperty(line: string): number {
-  let params = 0;
-  let quoted = false;
-  let i = 0;
-  for (; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 0x22 /* " */) quoted = !quoted;
-    else if (quoted) continue;
-    else if (c === 0x3a /* : */) break;
-    else if (c === 0x3b /* ; */ && ++params > ICS_LIMITS.parameters)
-      throw tooBig(ICS_LIMITS.parameters, 'parameters on one property');
-  }
+  const i = valueStart(line);
   const name = line.slice(0, Math.min(i, 6)).toUpperCase();
   if (name.startsWith('RRULE') || name.startsWith('EXRULE')) {
     if (line.length - i > ICS_LIMITS.ruleLength)

@@ -59,12 +59,27 @@ export function readProp(line: string): IcalProp | null {
   return { name, params, value: line.slice(i + 1), line };
 }
 
-/** The unfolded content lines of a text. */
+/**
+ * The content lines of a text, unfolded (a line starting with a space or tab goes on the one
+ * before it), empty ones kept. Native splits and joins, and JavaScript once per line (a body
+ * has at most 20,000, icalShape.ts): a regular expression with an optional CR (`/\r?\n/`)
+ * cannot skip ahead to a line feed, and read a megabyte of carriage returns at about 100 ms.
+ */
+export function contentLines(ics: string): string[] {
+  const lines = ics.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.charCodeAt(l.length - 1) === 0x0d) lines[i] = l.slice(0, -1);
+  }
+  let text = lines.join('\n');
+  if (text.includes('\n ')) text = text.split('\n ').join('');
+  if (text.includes('\n\t')) text = text.split('\n\t').join('');
+  return text.split('\n');
+}
+
+/** The unfolded content lines of a text, without empty ones. */
 export function unfold(ics: string): string[] {
-  return ics
-    .replace(/\r?\n[ \t]/g, '')
-    .split(/\r?\n/)
-    .filter((l) => l !== '');
+  return contentLines(ics).filter((l) => l !== '');
 }
 
 /** The text as a tree (lines that are not properties are skipped). */

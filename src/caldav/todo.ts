@@ -8,6 +8,8 @@
  * sends (priorities, categories, alarms, a repeat rule, DTSTART) is kept and served back as
  * sent, and so are the object's other components: its VTIMEZONEs and the changed occurrences of a
  * repeating to-do (python-caldav and others complete one occurrence so), which no entry holds.
+ * A custom VTIMEZONE is resolved on the PUT and stored with its zone's name in X-LIC-LOCATION
+ * (locatedZone), so a REPORT's time range never matches its rules again.
  * A DUE written with a time is served as written while the entry's date is still the one it
  * was read as (clients compute with DUE − DTSTART, which a bare date would break).
  */
@@ -22,7 +24,7 @@ import type {
 } from '../domain/collections/types.js';
 import type { FamilyState } from '../domain/shared/state.js';
 import { badCalendarData, unsupportedObject } from './errors.js';
-import { localOf, prop, rawLines, text, written, type CalObject } from './icalRead.js';
+import { locatedZone, localOf, prop, rawLines, text, written, type CalObject } from './icalRead.js';
 import { PRODID, objectUid } from './eventOut.js';
 
 interface TodoShape {
@@ -147,7 +149,9 @@ export function todoPut(
   let status: EntryStatus = 'active';
   if (statusText === 'COMPLETED' || (!statusText && prop(p, 'completed'))) status = 'done';
   else if (statusText === 'CANCELLED') status = 'archived';
-  const components = [...obj.zones, ...obj.overrides].map((x) => rawLines(x, true));
+  // Each VTIMEZONE's zone is found now, once, and stored with it (locatedZone).
+  const zones = obj.zones.map((z) => locatedZone(z, obj));
+  const components = [...zones, ...obj.overrides].map((x) => rawLines(x, true));
   return {
     collectionKey: c.key,
     ...(before ? { id: before.id } : {}),

@@ -18,6 +18,8 @@
  * reserved `xml` and `xmlns`). test/caldav/xmlRead.unit.test.ts holds it to saxes' verdicts.
  */
 
+import { attributeSpaces, lineFeeds } from './xmlChars.js';
+
 export interface XmlElement {
   ns: string;
   local: string;
@@ -83,7 +85,7 @@ const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "
 export function parseXml(body: string): XmlElement {
   if (NOT_CHAR.test(body)) fail('it holds a character XML does not allow');
   // §2.11: every line end is read as a line feed.
-  const text = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
+  const text = lineFeeds(body);
   const r = new Reader(text);
   r.read();
   if (!r.root) fail('it has no element', 'The XML body has no element');
@@ -233,8 +235,8 @@ class Reader {
     let attributes: [string, string][] | null = null;
     for (;;) {
       const before = at;
-      let c = s.charCodeAt(at);
-      while (c === 0x20 || c === 0x09 || c === 0x0a) c = s.charCodeAt(++at);
+      at = skipSpace(s, at);
+      const c = s.charCodeAt(at);
       if (c === 0x3e /* > */ || c === 0x2f /* / */) break;
       // An attribute, after at least one white-space character.
       if (at === before) fail(`a malformed start tag: ${name.slice(0, 40)}`);
@@ -247,7 +249,7 @@ class Reader {
       const attrName = checkName(a[1], 'an attribute');
       if (attributes.some(([n]) => n === attrName)) fail(`duplicate attribute: ${attrName}`);
       // §3.3.3: white space in a value reads as a space; references are then replaced.
-      attributes.push([attrName, this.decode((a[2] ?? a[3]).replace(/[\t\n]/g, ' '))]);
+      attributes.push([attrName, this.decode(attributeSpaces(a[2] ?? a[3]))]);
       at = ATTRIBUTE.lastIndex;
     }
     let c = s.charCodeAt(at);
@@ -266,10 +268,8 @@ class Reader {
     const name = s.slice(this.pos + 2, nameEnd);
     if (this.openNames[this.openNames.length - 1] !== name)
       fail(`unexpected close tag: ${name.slice(0, 40)}`);
-    let at = nameEnd;
-    let c = s.charCodeAt(at);
-    while (c === 0x20 || c === 0x09 || c === 0x0a) c = s.charCodeAt(++at);
-    if (c !== 0x3e) fail('a malformed end tag');
+    const at = skipSpace(s, nameEnd);
+    if (s.charCodeAt(at) !== 0x3e) fail('a malformed end tag');
     this.pos = at + 1;
     this.closeElement();
   }
@@ -346,7 +346,9 @@ class Reader {
  */
 function nameAt(s: string, at: number): number {
   let i = at;
-  for (; i < s.length; i++) {
+  // A name longer than the limit is refused anyway: its end is not looked for.
+  const last = Math.min(s.length, at + XML_LIMITS.nameLength + 1);
+  for (; i < last; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x80) {
       NAME_AT.lastIndex = at;
@@ -358,6 +360,15 @@ function nameAt(s: string, at: number): number {
     break;
   }
   return i > at ? i : -1;
+}
+
+const SPACE = /[ \t\n]*/y;
+
+/** Where the white space starting at `at` ends (a native scan: a megabyte of it is one call). */
+function skipSpace(s: string, at: number): number {
+  SPACE.lastIndex = at;
+  SPACE.test(s);
+  return SPACE.lastIndex;
 }
 
 function checkName(name: string, what: string): string {

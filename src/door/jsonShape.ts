@@ -28,15 +28,24 @@ export function scanShape(text: string, caps: ShapeCaps): Issue | null {
   const stack: Frame[] = [];
   const pathOf = (upTo = stack.length): Path =>
     stack.slice(0, upTo).map((f) => (f.object ? (f.key ?? '') : f.commas));
-  for (let i = 0; i < text.length; i++) {
+  // From one character that matters to the next, natively: white space, numbers and literals
+  // between them cost no JavaScript.
+  const next = /["{}[\],]/g;
+  for (let m = next.exec(text); m; m = next.exec(text)) {
+    const i = m.index;
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       const end = stringEnd(text, i);
       if (end === -1) return null;
+      const after = nextNonSpace(text, end + 1);
+      // In JSON a string is followed by one of these (or ends the text); anything else is left
+      // to JSON.parse to refuse, so no run of strings costs a step each.
+      if (after !== -1 && after !== 0x3a && after !== 0x2c && after !== 0x5d && after !== 0x7d)
+        return null;
       const top = stack[stack.length - 1];
       // A key: a string in an object followed by a colon.
-      if (top?.object && nextNonSpace(text, end + 1) === 0x3a) top.key = keyText(text, i, end);
-      i = end;
+      if (top?.object && after === 0x3a) top.key = keyText(text, i, end);
+      next.lastIndex = end + 1;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (stack.length >= caps.depth)
         return { path: pathOf(), message: `nests deeper than ${caps.depth} levels` };
@@ -57,24 +66,24 @@ export function scanShape(text: string, caps: ShapeCaps): Issue | null {
   return null;
 }
 
-/** Index of the quote that closes the string opened at `open`, or -1. */
+const CLOSES_AT_ONCE = /(?:\\\\)*"/y;
+/** A quote after a character that is not a backslash and an even run of backslashes. */
+const CLOSES = /[^\\](?:\\\\)*"/g;
+
+/** Index of the quote that closes the string opened at `open`, or -1 (native scans only). */
 function stringEnd(text: string, open: number): number {
-  let at = text.indexOf('"', open + 1);
-  while (at !== -1) {
-    let backslashes = 0;
-    for (let j = at - 1; text.charCodeAt(j) === 0x5c; j--) backslashes++;
-    if (backslashes % 2 === 0) return at;
-    at = text.indexOf('"', at + 1);
-  }
-  return -1;
+  CLOSES_AT_ONCE.lastIndex = open + 1;
+  if (CLOSES_AT_ONCE.test(text)) return CLOSES_AT_ONCE.lastIndex - 1;
+  CLOSES.lastIndex = open + 1;
+  return CLOSES.test(text) ? CLOSES.lastIndex - 1 : -1;
 }
 
+const SPACE = /[ \t\n\r]*/y;
+
 function nextNonSpace(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return c;
-  }
-  return -1;
+  SPACE.lastIndex = from;
+  SPACE.test(text);
+  return SPACE.lastIndex < text.length ? text.charCodeAt(SPACE.lastIndex) : -1;
 }
 
 /** A key as JSON.parse would read it (escapes resolved), for the path of an issue. */

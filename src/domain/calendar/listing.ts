@@ -5,9 +5,11 @@
  * inclusive window and everything is sorted by (date, all-day first, time, title, id,
  * occurrenceDate). Each series yields its occurrences lazily in that order, and a k-way merge
  * over all series takes only as many as the page needs (limit + 1 to know whether more follow),
- * so a one-year window of hundreds of series costs a page, not a year; a page also looks at
- * no more than SCAN_BUDGET of them, so a filter that matches little cannot make it walk a
- * century (the page then ends early with a cursor). Occurrences moved to
+ * so a one-year window of hundreds of series costs a page, not a year. A text query and a status
+ * are applied to each series before it is expanded (its changed occurrences each on their own),
+ * so a page looks at what matches, not at every occurrence of the window: it answers
+ * min(limit, matches in the window), whatever else the calendar holds. A page that would still
+ * look at more than SCAN_BUDGET is refused, naming the window. Occurrences moved to
  * another date by an exception do not fit their series' order and form one extra sorted stream.
  *
  * The sort key and items, and the cached unexpanded order, are in listingItems.ts.
@@ -21,11 +23,12 @@ import { Invalid } from '../shared/errors.js';
 import { PAGE_LIMIT } from '../shared/paging.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, todayIn } from '../shared/time.js';
-import { eventView, isSeries, occurrenceData, occurrenceView, type EventView } from './events.js';
+import { eventView, isSeries, occurrenceData, occurrenceView } from './events.js';
 import { endMs, seriesStarts } from './series.js';
 import {
   compare,
   item,
+  changedOccurrencesOf,
   occurrencesOf,
   prepared,
   slack,
@@ -34,6 +37,10 @@ import {
   type Key,
 } from './listingItems.js';
 import type { EventData, EventRecord } from './types.js';
+import { arrayFrom, Heap } from './listingMerge.js';
+import { PageFill, decodeCursor, type Computed, type EventPage } from './listingPage.js';
+
+export { SCAN_BUDGET, type EventPage } from './listingPage.js';
 import { collectText } from '../shared/text.js';
 
 export interface EventListQuery {
@@ -44,11 +51,13 @@ export interface EventListQuery {
   excludeEnded?: boolean;
   limit?: number;
   cursor?: string;
-}
-
-export interface EventPage {
-  events: EventView[];
-  nextCursor?: string;
+  /**
+   * In-process callers only (the display): a further test of an event's or occurrence's data
+   * and calendar, applied as the words are (to a series before it is expanded, to a changed
+   * occurrence on its own), so the page stays complete. It must read no date or time field;
+   * `key` names it in the page cache.
+   */
+  only?: { key: string; test: (data: EventData, calendarKey: string) => boolean };
 }
 
 /**
@@ -69,42 +78,21 @@ function notEndedFrom(tz: string, now: number): string {
   return addDays(todayIn(tz, new Date(now)), -2);
 }
 
-// ---- cursor ---------------------------------------------------------------------------------
-
-function encodeCursor(k: Key): string {
-  return Buffer.from(JSON.stringify(k), 'utf8').toString('base64url');
-}
-
-function decodeCursor(s: string): Key {
-  try {
-    const k = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
-    if (
-      Array.isArray(k) &&
-      k.length === 6 &&
-      typeof k[1] === 'number' &&
-      k.every((v, i) => i === 1 || typeof v === 'string')
-    )
-      return k as Key;
-  } catch {
-    /* answered below */
-  }
-  throw Invalid.at(['query', 'cursor'], 'is not a cursor this list gave out');
-}
-
 // ---- filters --------------------------------------------------------------------------------
 
 const texts = new WeakMap<object, string>();
 
 const collect = (value: unknown, out: string[]): void => collectText(value, out);
 
-/** Title and data values, folded (cached per stored record for unchanged occurrences). */
-function searchText(it: Item): string {
-  const exception = it.occurrenceDate ? it.ev.exceptions?.[it.occurrenceDate] : undefined;
-  const holder: object = exception ?? it.ev;
+/**
+ * Title and data values but the dates, folded (cached per stored record). Every unchanged
+ * occurrence of a series has the series' own (holder `ev`); a changed one its exception's.
+ */
+function textOf(holder: object, title: string, data: EventData): string {
   let t = texts.get(holder);
   if (t === undefined) {
-    const parts = [it.title];
-    const { date: _d, endDate: _e, time: _t, endTime: _et, ...rest } = it.data;
+    const parts = [title];
+    const { date: _d, endDate: _e, time: _t, endTime: _et, ...rest } = data;
     collect(rest, parts);
     t = normalizeText(parts.join('\n'));
     texts.set(holder, t);
@@ -112,18 +100,45 @@ function searchText(it: Item): string {
   return t;
 }
 
+function searchText(it: Item): string {
+  const exception = it.occurrenceDate ? it.ev.exceptions?.[it.occurrenceDate] : undefined;
+  return exception ? textOf(exception, it.title, it.data) : textOf(it.ev, it.ev.title, it.ev.data);
+}
+
 interface Filter {
   status?: EntryStatus;
+  only?: EventListQuery['only'];
   terms: string[];
   /** Only events ending after this instant (excludeEnded). */
   after?: number;
   tz: string;
 }
 
+/** Whether a status, a text and data pass the filter's `status`, words and `only`. */
+function fieldsPass(
+  status: EntryStatus,
+  text: () => string,
+  f: Filter,
+  data: EventData,
+  calendarKey: string,
+): boolean {
+  if (f.status ? status !== f.status : status === 'archived') return false;
+  if (f.terms.length && !matchesTerms(text(), f.terms)) return false;
+  return !f.only || f.only.test(data, calendarKey);
+}
+
+/**
+ * Whether a series' own fields pass: then so does every occurrence it has not changed, and only
+ * its changed ones need a look of their own; otherwise only changed ones can pass.
+ */
+function seriesPasses(ev: EventRecord, f: Filter): boolean {
+  return fieldsPass(ev.status, () => textOf(ev, ev.title, ev.data), f, ev.data, ev.collectionKey);
+}
+
 /** Whether the item passes; for excludeEnded also its end (the page's expiry). */
 function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
-  if (f.status ? it.status !== f.status : it.status === 'archived') return { ok: false };
-  if (f.terms.length && !matchesTerms(searchText(it), f.terms)) return { ok: false };
+  if (!fieldsPass(it.status, () => searchText(it), f, it.data, it.ev.collectionKey))
+    return { ok: false };
   if (f.after !== undefined) {
     const end = endMs(it.data, f.tz);
     return { ok: end > f.after, end };
@@ -131,109 +146,7 @@ function passes(it: Item, f: Filter): { ok: boolean; end?: number } {
   return { ok: true };
 }
 
-/**
- * Events and occurrences one page looks at, at most. A filter that matches little (a query, a
- * status) over a long window of many daily series would otherwise walk every occurrence of the
- * window (a century of a hundred daily series is 3.6 million) before answering; past this the
- * page ends early, perhaps short or empty, with a `nextCursor` after the last one looked at.
- * About 10–20 ms of work on a busy two-core machine (docs/performance.md).
- */
-export const SCAN_BUDGET = 10_000;
-
-/**
- * A page being filled: candidates in key order are offered one by one; those that pass are
- * kept up to `limit`, and no more than SCAN_BUDGET are looked at. The next page starts after the
- * last one listed, or, when the budget ran out first, after the last one looked at.
- */
-class PageFill<T> {
-  private readonly out: { item: T; key: Key }[] = [];
-  private validUntil = Infinity;
-  private resume: Key | undefined;
-  private looked: Key | undefined;
-  private examined = 0;
-
-  constructor(private readonly limit: number) {}
-
-  /** Looks at one candidate; false when the page is done (full, or out of budget). */
-  offer(item: T, key: Key, check: () => { ok: boolean; end?: number }): boolean {
-    if (++this.examined > SCAN_BUDGET) {
-      this.resume = this.looked;
-      return false;
-    }
-    const r = check();
-    if (r.ok && this.out.length === this.limit) {
-      this.resume = this.out[this.out.length - 1].key;
-      return false;
-    }
-    this.looked = key;
-    if (!r.ok) return true;
-    if (r.end !== undefined) this.validUntil = Math.min(this.validUntil, r.end);
-    this.out.push({ item, key });
-    return true;
-  }
-
-  page(view: (item: T) => EventView): Computed {
-    return {
-      page: {
-        events: this.out.map((o) => view(o.item)),
-        ...(this.resume ? { nextCursor: encodeCursor(this.resume) } : {}),
-      },
-      validUntil: this.validUntil,
-    };
-  }
-}
-
 // ---- the merge ------------------------------------------------------------------------------
-
-class Heap {
-  private a: { it: Item; src: Iterator<Item> }[] = [];
-  get size(): number {
-    return this.a.length;
-  }
-  push(src: Iterator<Item>): void {
-    const n = src.next();
-    if (n.done) return;
-    const a = this.a;
-    a.push({ it: n.value, src });
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (compare(a[p].it.key, a[i].it.key) <= 0) break;
-      [a[p], a[i]] = [a[i], a[p]];
-      i = p;
-    }
-  }
-  pop(): Item {
-    const a = this.a;
-    const top = a[0];
-    const last = a.pop()!;
-    if (a.length) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && compare(a[l].it.key, a[m].it.key) < 0) m = l;
-        if (r < a.length && compare(a[r].it.key, a[m].it.key) < 0) m = r;
-        if (m === i) break;
-        [a[m], a[i]] = [a[i], a[m]];
-        i = m;
-      }
-    }
-    this.push(top.src);
-    return top.it;
-  }
-}
-
-function* arrayFrom<T>(list: readonly T[], start: number): Generator<T> {
-  for (let i = start; i < list.length; i++) yield list[i];
-}
-
-interface Computed {
-  page: EventPage;
-  validUntil: number;
-}
 
 function expanded(
   state: FamilyState,
@@ -256,11 +169,17 @@ function expanded(
   const farTo = addDays(to, 2); // the latest own start date an event in another zone may have
   for (const ev of p.events) {
     if (ev.data.date > (slack(ev, f.tz) ? farTo : to)) continue;
-    heap.push(occurrencesOf(ev, walkFrom, to, f.tz));
+    // A series that does not pass on its own fields is looked at only where it was changed.
+    if (seriesPasses(ev, f)) heap.push(occurrencesOf(ev, walkFrom, to, f.tz));
+    else if (isSeries(ev) && ev.exceptions) heap.push(changedOccurrencesOf(ev, walkFrom, to, f.tz));
   }
-  const moved = p.moved.filter((it) => within(it, from, to));
+  const moved = p.moved.filter(
+    (it) =>
+      within(it, from, to) &&
+      fieldsPass(it.status, () => searchText(it), f, it.data, it.ev.collectionKey),
+  );
   heap.push(arrayFrom(moved, 0));
-  const fill = new PageFill<Item>(limit);
+  const fill = new PageFill<Item>(limit, { from, to });
   while (heap.size) {
     const it = heap.pop();
     if (after && compare(it.key, after) <= 0) continue;
@@ -313,8 +232,6 @@ function passesUnexpanded(
   to: string | undefined,
   f: Filter,
 ): { ok: boolean; end?: number } {
-  if (f.status ? it.status !== f.status : it.status === 'archived') return { ok: false };
-  if (f.terms.length && !matchesTerms(searchText(it), f.terms)) return { ok: false };
   return meets(it.ev, from, to, f);
 }
 
@@ -341,9 +258,14 @@ function unexpanded(
     if (compare(item(ev, '', ev.data, ev.title, ev.status, f.tz).key, after) <= 0) lo = mid + 1;
     else hi = mid;
   }
-  const fill = new PageFill<Item>(limit);
+  const fill = new PageFill<Item>(limit, {
+    ...(from ? { from } : {}),
+    ...(q.to ? { to: q.to } : {}),
+  });
   for (let i = lo; i < p.events.length; i++) {
     const ev = p.events[i];
+    // Status and words first, at no cost to the page's budget: only the bounds cost a walk.
+    if (!seriesPasses(ev, f)) continue;
     const it = item(ev, '', ev.data, ev.title, ev.status, f.tz);
     if (!fill.offer(it, it.key, () => passesUnexpanded(it, from, q.to, f))) break;
   }
@@ -365,6 +287,7 @@ export function listEvents(state: FamilyState, q: EventListQuery, now: Date): Ev
     !!q.excludeEnded,
     q.limit,
     q.cursor,
+    q.only?.key,
   ]);
   const cache = state.derived('calendar:pages', () => new Map<string, Computed>());
   const hit = cache.get(cacheKey);
@@ -376,6 +299,7 @@ export function listEvents(state: FamilyState, q: EventListQuery, now: Date): Ev
     terms: queryTerms(q.query),
     tz: state.family.timezone,
     ...(q.status ? { status: q.status } : {}),
+    ...(q.only ? { only: q.only } : {}),
     ...(q.excludeEnded ? { after: t } : {}),
   };
   const computed =

@@ -14,7 +14,7 @@ import type { EntryStatus } from '../collections/types.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays } from '../shared/time.js';
 import { isSeries, occurrenceData } from './events.js';
-import { onFamilyClock, seriesStarts, zoneOf, type FamilyClock } from './series.js';
+import { isSeriesStart, onFamilyClock, seriesStarts, zoneOf, type FamilyClock } from './series.js';
 import type { EventData, EventRecord } from './types.js';
 
 /** Sort key: date, all-day (0) before timed (1), time, folded title, id, occurrence date. */
@@ -152,5 +152,28 @@ export function* occurrencesOf(
     if (x && (x.removed || moves(ev, date, tz))) continue;
     const it = occurrenceItem(ev, date, tz);
     if (!extra || within(it, from, to)) yield it;
+  }
+}
+
+/**
+ * The changed occurrences of a series overlapping the family's days [from, to], in key order
+ * (removed and moved ones left out): what a listing looks at of a series whose own fields do
+ * not pass its filter. Costs one look per change, not per occurrence.
+ */
+export function* changedOccurrencesOf(
+  ev: EventRecord,
+  from: string,
+  to: string,
+  tz: string,
+): Generator<Item> {
+  const extra = slack(ev, tz);
+  const dates = Object.keys(ev.exceptions ?? {})
+    .filter((d) => d <= addDays(to, extra))
+    .sort();
+  for (const date of dates) {
+    const x = ev.exceptions![date];
+    if (x.removed || moves(ev, date, tz) || !isSeriesStart(ev, date)) continue;
+    const it = occurrenceItem(ev, date, tz);
+    if (within(it, from, to)) yield it;
   }
 }

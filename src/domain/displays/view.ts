@@ -174,10 +174,15 @@ function eventOf(s: Scope, e: EventView, date: string): DisplayEvent {
 
 function daysOf(s: Scope, count: number, weather: DisplayWeather | null): DisplayDay[] {
   const calendars = new Set(s.display.calendars);
-  const window = { from: s.today, to: s.last, limit: 50, status: 'active' as const };
-  const events = listEvents(s.state, window, s.now)
-    .events.filter((e) => !calendars.size || calendars.has(e.calendarKey))
-    .filter((e) => !s.people.size || concerns(e.data as unknown as EventData, s.people));
+  // Its calendars and people are part of the listing's filter, not applied to its page after:
+  // 50 events of calendars it does not show must not take the place of those it does.
+  const only = {
+    key: `display:${[...calendars].join(',')}:${[...s.people].join(',')}`,
+    test: (d: EventData, calendarKey: string) =>
+      (!calendars.size || calendars.has(calendarKey)) && (!s.people.size || concerns(d, s.people)),
+  };
+  const window = { from: s.today, to: s.last, limit: 50, status: 'active' as const, only };
+  const events = listEvents(s.state, window, s.now).events;
   const out: DisplayDay[] = [];
   for (let i = 0; i < count; i++) {
     const date = addDays(s.today, i);
