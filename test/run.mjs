@@ -1,13 +1,14 @@
 // Runs the whole suite (compiled to dist/ by `npm run build`) with mocha and ends with the
 // line CI reads: "N passed, N failed" (plus ", N skipped" when tests were skipped).
 //
-//   node test/run.mjs [FILTER] [--lint]
+//   node test/run.mjs [FILTER] [--lint] [--jobs=N]
 //
 // FILTER runs the files whose path contains it. --lint (what `npm test` passes) runs the lint
 // (`npm run lint`: eslint, prettier, jscpd) beside the suite, as one more check in the count:
 // it keeps one core busy while mocha's files mostly wait on daemons, browsers and clocks, and
 // its output is printed before the count when it fails. HOUSEHOLD_TEST_TIMINGS=N prints the N
-// slowest files before the count.
+// slowest files before the count. --jobs=N runs the files in N worker processes at once (mocha's
+// parallel mode): most files spend their time waiting on daemons, browsers and clocks.
 import Mocha from 'mocha';
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -38,6 +39,7 @@ function startLint() {
 const args = process.argv.slice(2);
 const filter = args.find((a) => !a.startsWith('--'));
 const lint = args.includes('--lint') ? startLint() : null;
+const jobs = Number(args.find((a) => a.startsWith('--jobs='))?.slice('--jobs='.length) ?? 1);
 const started = performance.now();
 const files = find('dist/test')
   .filter((f) => !filter || f.includes(filter))
@@ -46,14 +48,23 @@ const mocha = new Mocha({
   forbidOnly: true,
   timeout: 30_000,
   reporter: process.env.MOCHA_REPORTER ?? 'spec',
+  ...(jobs > 1 ? { parallel: true, jobs } : {}),
 });
 for (const f of files) mocha.addFile(f);
-await mocha.loadFilesAsync();
+// In parallel mode each worker loads its files; the main process only gathers their results.
+if (jobs <= 1) await mocha.loadFilesAsync();
 const runner = mocha.run();
 // Where the time goes, per file.
 const timings = new Map();
 runner.on('suite', (suite) => {
-  if (suite.file && suite.parent?.root) timings.set(suite, performance.now());
+  if (jobs <= 1 && suite.file && suite.parent?.root) timings.set(suite, performance.now());
+});
+// In parallel mode the suites' events are replayed when a file ends: the tests' own durations
+// (hooks not counted) are the figure then.
+runner.on('test end', (test) => {
+  if (jobs <= 1 || !test.file || typeof test.duration !== 'number') return;
+  const file = test.file.replace(/^.*dist\/test\//, '');
+  timings.set(file, (timings.get(file) ?? 0) + test.duration);
 });
 runner.on('suite end', (suite) => {
   const at = timings.get(suite);

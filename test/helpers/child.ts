@@ -129,6 +129,8 @@ export function runCliHere(args: string[], env: Record<string, string> = {}): Pr
   const run = inProcess.then(async () => {
     const { main } = await import('../../src/cli/main.js');
     const out = { stdout: '', stderr: '' };
+    // The streams' own methods, put back as they were (not bound copies) when the call ends.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
     const umask = process.umask();
