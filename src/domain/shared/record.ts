@@ -133,10 +133,13 @@ export function patchStruct<T extends FieldTable>(table: T): SomeStruct<PatchOf<
   ) as unknown as SomeStruct<PatchOf<T>>;
 }
 
-/** Cleans and checks every value sent (not null ones); a broken rule is a 400 naming the field. */
-export function cleanSent<I extends object>(table: FieldTable, input: I): I {
+/**
+ * Cleans and checks every value sent (not null ones); a broken rule is a 400 naming the field,
+ * or an issue added to `issues` when the caller has more rules to check before it answers.
+ */
+export function cleanSent<I extends object>(table: FieldTable, input: I, into?: Issue[]): I {
   const out = { ...input } as Record<string, unknown>;
-  const issues: Issue[] = [];
+  const issues: Issue[] = into ?? [];
   for (const k of names(table)) {
     const f: Field<unknown> = table[k];
     const v = out[k];
@@ -146,7 +149,7 @@ export function cleanSent<I extends object>(table: FieldTable, input: I): I {
     const verdict = f.check ? f.check(cleaned) : true;
     if (verdict !== true) issues.push({ path: [k], message: verdict });
   }
-  failOnIssues(issues);
+  if (!into) failOnIssues(issues);
   return out as I;
 }
 
@@ -157,14 +160,15 @@ function fallback(f: Field<unknown>): unknown {
 
 /**
  * The fields a create stores: what it sent, cleaned and checked, the defaults for the rest, and
- * the ones the daemon sets (`own`: ids and times).
+ * the ones the daemon sets (`own`: ids and times). Issues go to `issues` when given.
  */
 export function createFields<T extends FieldTable>(
   table: T,
   input: CreateOf<T>,
   own: Partial<RecordOf<T>>,
+  issues?: Issue[],
 ): RecordOf<T> {
-  const sentNow = cleanSent(table, input) as Record<string, unknown>;
+  const sentNow = cleanSent(table, input, issues) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of names(table)) {
     const f = table[k];
