@@ -17,15 +17,18 @@ export interface FieldFacts<T> {
   readonly create: 'required' | 'optional' | 'never';
   /** A PATCH may send it, or not. */
   readonly patch: 'value' | 'never';
-  /** null is one of its values: a create or a PATCH may send null, which clears it. */
-  readonly nullable?: boolean;
+  /**
+   * null is one of its values: a create or a PATCH may send null, which clears it (`true`), or
+   * only a PATCH may (`'patch'`: a create leaves it out for null).
+   */
+  readonly nullable?: boolean | 'patch';
   /**
    * What a create without it stores, and what a record written before the field existed reads
    * (a nullable field without one: null). A field a create may leave out must have one.
    */
   readonly default?: T | null;
-  /** Normalises a value past its struct (trims text), before `check`. */
-  readonly clean?: (value: T) => T;
+  /** Normalises a value past its struct (trims text; null: blank text is none), before `check`. */
+  readonly clean?: (value: T) => T | null;
   /** A rule the struct cannot say: true, or the message of the 400 naming the field. */
   readonly check?: (value: T) => true | string;
   /** The answer shows it always (null when unset), only when set, or never. */
@@ -50,7 +53,9 @@ export type FieldTable = Record<string, Field<any>>;
 
 type ValueOf<F> = F extends { struct: SomeStruct<infer T> } ? T : never;
 /** A field's value as stored: null too when it is nullable. */
-export type Stored<F> = F extends { nullable: true } ? ValueOf<F> | null : ValueOf<F>;
+export type Stored<F> = F extends { nullable: true | 'patch' } ? ValueOf<F> | null : ValueOf<F>;
+/** What a create sends for it. */
+type Created<F> = F extends { nullable: true } ? ValueOf<F> | null : ValueOf<F>;
 type Keys<T extends FieldTable, P extends keyof FieldFacts<unknown>, V> = {
   [K in keyof T]: T[K][P] extends V ? K : never;
 }[keyof T];
@@ -60,8 +65,8 @@ type Flat<T> = { [K in keyof T]: T[K] } & {};
 export type RecordOf<T extends FieldTable> = Flat<{ -readonly [K in keyof T]: Stored<T[K]> }>;
 /** What a create sends (already through its struct). */
 export type CreateOf<T extends FieldTable> = Flat<
-  { [K in Keys<T, 'create', 'required'>]: Stored<T[K]> } & {
-    [K in Keys<T, 'create', 'optional'>]?: Stored<T[K]>;
+  { [K in Keys<T, 'create', 'required'>]: Created<T[K]> } & {
+    [K in Keys<T, 'create', 'optional'>]?: Created<T[K]>;
   }
 >;
 /** What a PATCH sends (already through its struct). */
@@ -81,9 +86,10 @@ function names<T extends FieldTable>(table: T): (keyof T & string)[] {
   return Object.keys(table);
 }
 
-/** A field's struct as a body sends it: null too when nullable. */
-function sent(f: Field<unknown>): SomeStruct {
-  return f.nullable ? S.nullable(f.struct) : f.struct;
+/** A field's struct as a body sends it: null too when nullable there. */
+function sent(f: Field<unknown>, body: 'create' | 'patch'): SomeStruct {
+  const nullable = f.nullable === true || (f.nullable === 'patch' && body === 'patch');
+  return nullable ? S.nullable(f.struct) : f.struct;
 }
 
 /** The fields of a create body. */
@@ -92,7 +98,7 @@ export function createShape(table: FieldTable): Shape {
   for (const k of names(table)) {
     const f = table[k];
     if (f.create === 'never') continue;
-    out[k] = f.create === 'required' ? sent(f) : S.optional(sent(f));
+    out[k] = f.create === 'required' ? sent(f, 'create') : S.optional(sent(f, 'create'));
   }
   return out;
 }
@@ -100,7 +106,8 @@ export function createShape(table: FieldTable): Shape {
 /** The fields of a PATCH body. */
 export function patchShape(table: FieldTable): Shape {
   const out: Shape = {};
-  for (const k of names(table)) if (table[k].patch === 'value') out[k] = S.optional(sent(table[k]));
+  for (const k of names(table))
+    if (table[k].patch === 'value') out[k] = S.optional(sent(table[k], 'patch'));
   return out;
 }
 
@@ -146,6 +153,7 @@ export function cleanSent<I extends object>(table: FieldTable, input: I, into?: 
     if (v === undefined || v === null) continue;
     const cleaned = f.clean ? f.clean(v) : v;
     out[k] = cleaned;
+    if (cleaned === null) continue;
     const verdict = f.check ? f.check(cleaned) : true;
     if (verdict !== true) issues.push({ path: [k], message: verdict });
   }
@@ -218,14 +226,15 @@ export function applyPatch<T extends FieldTable, R extends RecordOf<T>>(
 }
 
 /** A field the answer shows that is not stored: computed from the record, placed after `after`. */
-export interface Derived<R> {
+export interface Derived<R, C = void> {
   readonly after: string;
   readonly schema: JsonSchema;
-  readonly of: (record: R) => unknown;
+  /** Its value, from the record (and what else the view is given, such as the family's state). */
+  readonly of: (record: R, context: C) => unknown;
 }
 
 /** The derived fields placed after `key`, each followed by those placed after it. */
-function placedAfter<R>(derived: Record<string, Derived<R>>, key: string): string[] {
+function placedAfter(derived: Record<string, { after: string }>, key: string): string[] {
   const out: string[] = [];
   for (const [d, spec] of Object.entries(derived))
     if (spec.after === key) out.push(d, ...placedAfter(derived, d));
@@ -233,10 +242,11 @@ function placedAfter<R>(derived: Record<string, Derived<R>>, key: string): strin
 }
 
 /** The answer's fields of a record, in table order, derived fields in their places. */
-export function viewFields<T extends FieldTable, R extends RecordOf<T>>(
+export function viewFields<T extends FieldTable, R extends RecordOf<T>, C = void>(
   table: T,
   record: R,
-  derived: Record<string, Derived<R>> = {},
+  derived: Record<string, Derived<R, C>> = {},
+  context?: C,
 ): Record<string, unknown> {
   const full = readFields(table, record) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
@@ -244,7 +254,7 @@ export function viewFields<T extends FieldTable, R extends RecordOf<T>>(
     const f = table[k];
     const v = full[k];
     if (f.view === 'always' || (f.view === 'whenSet' && v !== null && v !== undefined)) out[k] = v;
-    for (const d of placedAfter(derived, k)) out[d] = derived[d].of(record);
+    for (const d of placedAfter(derived, k)) out[d] = derived[d].of(record, context as C);
   }
   return out;
 }
@@ -253,13 +263,15 @@ export function viewFields<T extends FieldTable, R extends RecordOf<T>>(
 export function viewSchema(f: Field<unknown>): JsonSchema {
   if (f.response) return f.response;
   const schema = toJsonSchema(f.struct);
-  return f.nullable && f.view === 'always' ? { anyOf: [schema, { type: 'null' }] } : schema;
+  return f.nullable !== undefined && f.nullable !== false && f.view === 'always'
+    ? { anyOf: [schema, { type: 'null' }] }
+    : schema;
 }
 
 /** The JSON Schema of the answer's record: its properties, the always-shown ones required. */
-export function recordSchema<T extends FieldTable, R>(
+export function recordSchema<T extends FieldTable>(
   table: T,
-  derived: Record<string, Derived<R>> = {},
+  derived: Record<string, { after: string; schema: JsonSchema }> = {},
   more: JsonSchema = {},
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
