@@ -12,6 +12,7 @@ import { fieldNames, type Derived, type FieldTable } from '../../src/domain/shar
 import { SHARE_FIELDS } from '../../src/domain/calendar/shares.js';
 import { ROUTINE_FIELDS } from '../../src/domain/notifications/types.js';
 import { ROUTINE_DERIVED } from '../../src/domain/notifications/routines.js';
+import { DESTINATION_FIELDS } from '../../src/domain/webhooks/types.js';
 import { PERSON_DERIVED, PERSON_FIELDS } from '../../src/domain/people/people.js';
 
 interface RecordCase {
@@ -20,6 +21,8 @@ interface RecordCase {
   storeTable: string;
   schemas: { view: string; create: string; update?: string };
   table: FieldTable;
+  /** Fields of the PATCH body that are orders, not the record's. */
+  patchMore?: string[];
   derived?: Record<string, Derived<never, never>>;
   /** Makes one record with every field the create takes set; its view. */
   create(client: Client): Promise<Record<string, unknown>>;
@@ -103,6 +106,35 @@ const RECORDS: RecordCase[] = [
       return r.body.routines.find((s: { id: string }) => s.id === id);
     },
   },
+  {
+    name: 'webhook destination',
+    storeTable: 'webhook_destinations',
+    schemas: {
+      view: 'WebhookDestination',
+      create: 'CreateDestinationBody',
+      update: 'UpdateDestinationBody',
+    },
+    table: DESTINATION_FIELDS,
+    patchMore: ['rotateSecret'],
+    async create(client) {
+      const r = await client.post('/webhook-destinations', {
+        name: ' Home Assistant ',
+        url: 'http://receiver.test/hook',
+        eventTypes: ['person.created', 'person.created'],
+        enabled: false,
+      });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body.destination).to.include({ name: 'Home Assistant', disabledReason: 'manual' });
+      expect(r.body.destination.eventTypes).to.deep.equal(['person.created']);
+      return r.body.destination;
+    },
+    async read(client, id) {
+      const r = await client.get('/webhook-destinations');
+      const listed = r.body.destinations.find((d: { id: string }) => d.id === id);
+      const { history: _h, usage: _u, ...view } = listed;
+      return view;
+    },
+  },
 ];
 
 type Schema = {
@@ -164,7 +196,10 @@ describe('records described by a field table', () => {
         }
         const update = schemas[rec.schemas.update];
         const patched = names.filter((k) => facts(k).patch === 'value');
-        expect(Object.keys(update.properties!)).to.deep.equal(patched);
+        expect(Object.keys(update.properties!)).to.deep.equal([
+          ...patched,
+          ...(rec.patchMore ?? []),
+        ]);
         expect(update.required ?? []).to.deep.equal([]);
         for (const k of patched)
           expect(takesNull(update.properties![k]), `PATCH ${k} null`).to.equal(!!facts(k).nullable);

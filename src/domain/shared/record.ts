@@ -9,7 +9,7 @@
  * described once"; `EVENT_FIELDS` is the calendar's own, older form of the same idea).
  */
 import { failOnIssues, type Issue } from './errors.js';
-import { S, toJsonSchema, type JsonSchema, type SomeStruct } from './schema.js';
+import { S, toJsonSchema, type Infer, type JsonSchema, type SomeStruct } from './schema.js';
 
 /** What a field is, besides its struct. */
 export interface FieldFacts<T> {
@@ -126,18 +126,29 @@ export function createStruct<T extends FieldTable>(
   return S.object(createShape(table), description) as unknown as SomeStruct<CreateOf<T>>;
 }
 
-/** The PATCH body's struct: only the fields to change, at least one. */
-export function patchStruct<T extends FieldTable>(table: T): SomeStruct<PatchOf<T>> {
-  const patchable = names(table).filter((k) => table[k].patch === 'value');
-  const nullable = patchable.filter((k) => table[k].nullable);
+/**
+ * The PATCH body's struct: only the fields to change, at least one. `more` are fields of the
+ * request that are not the record's (an order such as rotating a secret).
+ */
+export function patchStruct<T extends FieldTable, M extends Shape = Record<never, never>>(
+  table: T,
+  opts: { more?: M; description?: string } = {},
+): SomeStruct<PatchOf<T> & { [K in keyof M]?: Infer<M[K]> }> {
+  const patchable = [
+    ...names(table).filter((k) => table[k].patch === 'value'),
+    ...Object.keys(opts.more ?? {}),
+  ];
+  const nullable = names(table).filter((k) => table[k].patch === 'value' && table[k].nullable);
+  const them = nullable.length > 1 ? 'them' : 'it';
   return S.refine(
-    S.object(patchShape(table)),
+    S.object({ ...patchShape(table), ...opts.more }),
     'nonEmpty',
     (v) => Object.keys(v).length > 0 || `must change at least one of ${patchable.join(', ')}`,
-    nullable.length
-      ? `Only the fields to change; ${wordList(nullable)} may be null to remove ${nullable.length > 1 ? 'them' : 'it'}`
-      : 'Only the fields to change',
-  ) as unknown as SomeStruct<PatchOf<T>>;
+    opts.description ??
+      (nullable.length
+        ? `Only the fields to change; ${wordList(nullable)} may be null to remove ${them}`
+        : 'Only the fields to change'),
+  ) as unknown as SomeStruct<PatchOf<T> & { [K in keyof M]?: Infer<M[K]> }>;
 }
 
 /**
