@@ -13,7 +13,7 @@
 import { publicBase } from '../config.js';
 import { fullPath, requiredScope, type AnyRoute } from '../door/route.js';
 import { toJsonSchema, type JsonSchema } from '../door/schema.js';
-import { BODY_CAPS } from '../door/body.js';
+import { BODY_CAPS } from '../door/jsonShape.js';
 import {
   headerRef,
   HEADER_COMPONENT,
