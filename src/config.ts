@@ -1,8 +1,8 @@
 /**
  * Configuration: `config/default.json`, deep-merged with the file named by `--config` or
- * `HOUSEHOLD_CONFIG`, then environment variables, then command-line flags (README.md).
- * The merged result is validated with superstruct; an unknown or ill-typed key stops the start
- * with a message naming it.
+ * `HOUSEHOLD_CONFIG`, then environment variables (configEnv.ts), then command-line flags
+ * (README.md). The merged result is validated with superstruct; an unknown or ill-typed key stops
+ * the start with a message naming it. The cluster section is described in configCluster.ts.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -26,6 +26,10 @@ import {
 import ipaddr from 'ipaddr.js';
 import { normalizeTimeZone } from './domain/shared/time.js';
 import { parseEvery } from './backupEvery.js';
+import { CLUSTER_DEFAULTS, ClusterStruct } from './configCluster.js';
+import { envOverrides } from './configEnv.js';
+
+export type { ClusterConfig } from './configCluster.js';
 
 const Egress = enums(['public', 'lan', 'any']);
 const Url = size(string(), 1, 2048);
@@ -46,20 +50,6 @@ const Origin = refine(size(string(), 1, 2048), 'Origin', (value) => {
   return (
     (origin !== 'null' && origin === value && /^https?:/.test(value)) ||
     `must be "*" or an origin such as http://tablet.local:3000 (scheme, host and port as a browser sends them: no path, no trailing slash, lower case), got "${value}"`
-  );
-});
-
-/** A NATS server as the client dials it: `nats://`, `tls://` or `ws(s)://` host and port. */
-const NatsUrl = refine(size(string(), 1, 2048), 'NatsUrl', (value) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `must be a URL such as nats://10.0.0.5:4222, got "${value}"`;
-  }
-  return (
-    (['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol) && url.hostname !== '') ||
-    `must be a nats://, tls://, ws:// or wss:// URL with a host, got "${value}"`
   );
 });
 
@@ -102,63 +92,6 @@ const BackupEveryText = refine(size(string(), 1, 200), 'BackupEvery', (value) =>
   const parsed = parseEvery(value);
   return typeof parsed === 'string' ? parsed : true;
 });
-
-/** How other nodes reach this one over HTTP (forwarded requests go there). */
-const HttpUrl = refine(Url, 'HttpUrl', (value) => {
-  const why = `must be an http:// or https:// URL, got "${value}"`;
-  try {
-    return /^https?:$/.test(new URL(value).protocol) || why;
-  } catch {
-    return why;
-  }
-});
-
-/**
- * Cluster mode (docs/scaling.md): absent (null) is the single embedded node. `leaseSeconds`,
- * `credsFile` and `tls` may be left out (defaults in CLUSTER_DEFAULTS).
- */
-const ClusterStruct = object({
-  natsServers: size(array(NatsUrl), 1, 64),
-  /** Unique per node: the lease holder's name, in logs and metrics. */
-  nodeName: refine(
-    string(),
-    'NodeName',
-    (v) =>
-      /^[A-Za-z0-9_-]{1,64}$/.test(v) || `must be 1 to 64 letters, digits, "-" or "_", got "${v}"`,
-  ),
-  advertiseUrl: HttpUrl,
-  /** Shared by every node: the HMAC key of forwarded requests. */
-  secret: refine(
-    string(),
-    'ClusterSecret',
-    (t) =>
-      (t.length >= 32 && t.length <= 1024) ||
-      'must be 32 to 1024 characters (every node signs forwarded requests with it)',
-  ),
-  leaseSeconds: size(integer(), 1, 300),
-  /**
-   * Copies JetStream keeps of the log and the leases (1, 3 or 5; never more than the servers):
-   * 3 on the usual three servers, so one may be lost without losing a write.
-   */
-  replicas: refine(integer(), 'Replicas', (n) => [1, 3, 5].includes(n) || 'must be 1, 3 or 5'),
-  /** A NATS `.creds` file (JWT + nkey), or null. */
-  credsFile: nullable(size(string(), 1, 4096)),
-  /** TLS to NATS: files in PEM; null for a plain connection. */
-  tls: nullable(
-    object({
-      caFile: nullable(size(string(), 1, 4096)),
-      certFile: nullable(size(string(), 1, 4096)),
-      keyFile: nullable(size(string(), 1, 4096)),
-    }),
-  ),
-});
-
-export const CLUSTER_DEFAULTS = {
-  leaseSeconds: 10,
-  replicas: 3,
-  credsFile: null,
-  tls: null,
-} as const;
 
 export const ConfigStruct = object({
   server: object({
@@ -260,8 +193,6 @@ export const ConfigStruct = object({
   cluster: nullable(ClusterStruct),
 });
 
-export type ClusterConfig = Infer<typeof ClusterStruct>;
-
 export type Config = Infer<typeof ConfigStruct>;
 
 /**
@@ -362,92 +293,6 @@ export function deepMerge(base: unknown, over: unknown): unknown {
   return out;
 }
 
-/** A comma-separated list in one variable (NATS servers, trusted proxies). */
-function list(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-/** `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`; anything else stops the start. */
-function flag(name: string, value: string): boolean {
-  const v = value.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
-  throw new ConfigError(`${name} must be 1 or 0 (true or false), got "${value}"`);
-}
-
-function serverEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const server: Record<string, unknown> = {};
-  if (env.HOUSEHOLD_PORT !== undefined) {
-    const port = Number(env.HOUSEHOLD_PORT);
-    if (!Number.isInteger(port))
-      throw new ConfigError(`HOUSEHOLD_PORT must be a whole number, got "${env.HOUSEHOLD_PORT}"`);
-    server.port = port;
-  }
-  if (env.HOUSEHOLD_HOST !== undefined) server.host = env.HOUSEHOLD_HOST;
-  // Empty: no fixed address (links follow each request), so compose files can pass it through.
-  if (env.HOUSEHOLD_PUBLIC_URL !== undefined)
-    server.publicUrl = env.HOUSEHOLD_PUBLIC_URL.trim() === '' ? null : env.HOUSEHOLD_PUBLIC_URL;
-  if (env.HOUSEHOLD_TRUSTED_PROXIES !== undefined)
-    server.trustedProxies = list(env.HOUSEHOLD_TRUSTED_PROXIES);
-  return server;
-}
-
-/** Logs, metrics and backups: what an operator switches from a container's environment. */
-function operationsEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const log: Record<string, unknown> = {};
-  if (env.HOUSEHOLD_LOG_LEVEL !== undefined) log.level = env.HOUSEHOLD_LOG_LEVEL;
-  if (env.HOUSEHOLD_LOG_FORMAT !== undefined) log.format = env.HOUSEHOLD_LOG_FORMAT;
-  if (Object.keys(log).length) out.log = log;
-  const metrics: Record<string, unknown> = {};
-  if (env.HOUSEHOLD_METRICS !== undefined)
-    metrics.enabled = flag('HOUSEHOLD_METRICS', env.HOUSEHOLD_METRICS);
-  // The token stays out of a checked-in file this way; setting one does not switch metrics on.
-  if (env.HOUSEHOLD_METRICS_TOKEN !== undefined)
-    metrics.token = env.HOUSEHOLD_METRICS_TOKEN === '' ? null : env.HOUSEHOLD_METRICS_TOKEN;
-  if (Object.keys(metrics).length) out.metrics = metrics;
-  const backup: Record<string, unknown> = {};
-  if (env.HOUSEHOLD_BACKUP_EVERY !== undefined)
-    backup.every = env.HOUSEHOLD_BACKUP_EVERY.trim() === '' ? null : env.HOUSEHOLD_BACKUP_EVERY;
-  if (env.HOUSEHOLD_BACKUP_KEEP !== undefined) {
-    const keep = Number(env.HOUSEHOLD_BACKUP_KEEP);
-    if (!Number.isInteger(keep))
-      throw new ConfigError(
-        `HOUSEHOLD_BACKUP_KEEP must be a whole number, got "${env.HOUSEHOLD_BACKUP_KEEP}"`,
-      );
-    backup.keep = keep;
-  }
-  if (env.HOUSEHOLD_BACKUP_DIR !== undefined) backup.dir = env.HOUSEHOLD_BACKUP_DIR;
-  if (Object.keys(backup).length) out.backup = backup;
-  return out;
-}
-
-function clusterEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const cluster: Record<string, unknown> = {};
-  if (env.HOUSEHOLD_NATS_SERVERS !== undefined)
-    cluster.natsServers = list(env.HOUSEHOLD_NATS_SERVERS);
-  if (env.HOUSEHOLD_NODE_NAME !== undefined) cluster.nodeName = env.HOUSEHOLD_NODE_NAME;
-  if (env.HOUSEHOLD_ADVERTISE_URL !== undefined) cluster.advertiseUrl = env.HOUSEHOLD_ADVERTISE_URL;
-  // The secret may come from the environment so that it stays out of a checked-in file.
-  if (env.HOUSEHOLD_CLUSTER_SECRET !== undefined) cluster.secret = env.HOUSEHOLD_CLUSTER_SECRET;
-  if (env.HOUSEHOLD_LEASE_SECONDS !== undefined)
-    cluster.leaseSeconds = Number(env.HOUSEHOLD_LEASE_SECONDS);
-  return cluster;
-}
-
-function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const out: Record<string, unknown> = operationsEnv(env);
-  const server = serverEnv(env);
-  if (Object.keys(server).length) out.server = server;
-  if (env.HOUSEHOLD_DATA_DIR !== undefined) out.storage = { dataDir: env.HOUSEHOLD_DATA_DIR };
-  const cluster = clusterEnv(env);
-  if (Object.keys(cluster).length) out.cluster = cluster;
-  return out;
-}
-
 /** Loads, merges and validates the configuration; throws ConfigError naming the bad key. */
 export function loadConfig(sources: ConfigSources = {}): Config {
   const env = sources.env ?? process.env;
@@ -455,7 +300,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const file = sources.configFile ?? env.HOUSEHOLD_CONFIG;
   if (file) merged = deepMerge(merged, readJson(resolve(file)));
   if (sources.overrides) merged = deepMerge(merged, sources.overrides);
-  merged = deepMerge(merged, envOverrides(env));
+  merged = deepMerge(
+    merged,
+    envOverrides(env, (message) => new ConfigError(message)),
+  );
   const f = sources.flags ?? {};
   const flagOver: Record<string, unknown> = {};
   if (f.port !== undefined || f.host !== undefined) {

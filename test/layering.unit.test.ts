@@ -174,6 +174,8 @@ const FLOORS: readonly (readonly string[])[] = [
   [
     'domain',
     'config.ts',
+    'configCluster.ts',
+    'configEnv.ts',
     'version.ts',
     'logger.ts',
     'logFormat.ts',

@@ -1,22 +1,15 @@
 /**
- * Reading the command line: the options parseArgs accepts (every option of help.ts's table),
+ * Reading the command line: the options parseArgs accepts (every option of helpText.ts's table),
  * the check that a command is given only its own options and arguments, and the short usage a
  * usage error ends with.
  */
-import {
-  COMMANDS,
-  GLOBAL_OPTIONS,
-  groupCommands,
-  groupHelp,
-  overview,
-  usageLine,
-  type CommandSpec,
-} from './help.js';
+import { groupCommands, groupHelp, overview, usageLine } from './help.js';
+import { COMMANDS, GLOBAL_OPTIONS, type CommandSpec } from './helpText.js';
 import { UsageError } from './exit.js';
 import { VERSION } from '../version.js';
 
 /**
- * What parseArgs accepts: every option of the table in help.ts (a command's own are checked after).
+ * What parseArgs accepts: every option of the table in helpText.ts (a command's own are checked after).
  */
 export const PARSE_OPTIONS = Object.fromEntries(
   [...GLOBAL_OPTIONS, ...COMMANDS.flatMap((c) => c.options)].map((o) => [

@@ -4,8 +4,9 @@
  * Every command but `serve` opens the store briefly, so they work while `serve` runs.
  * Only `serve`, `family create` and `import` may start a new store: the others, pointed at a
  * folder without one (a mistyped `--data-dir`), refuse instead of reading an empty store.
- * Usage, options and examples of each command are in help.ts, which `--help` prints and which
- * says which options a command takes (any other is a usage error, so a typo cannot pass).
+ * Usage, options and examples of each command are in helpText.ts, which `--help` prints
+ * (help.ts) and which says which options a command takes (any other is a usage error, so a typo
+ * cannot pass).
  * Reading the arguments is in args.ts; `serve` in serve.ts; the commands in commands.ts, over
  * the topology the configuration names (topology.ts): with a cluster section every command
  * acts on the cluster; `backup` then writes one export per family, and `cluster
@@ -14,14 +15,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { UsageError, EXIT, reportFailure } from './exit.js';
-import {
-  commandHelp,
-  findCommand,
-  groupCommands,
-  groupHelp,
-  overview,
-  type CommandSpec,
-} from './help.js';
+import { commandHelp, findCommand, groupCommands, groupHelp, overview } from './help.js';
+import type { CommandSpec } from './helpText.js';
 import { PARSE_OPTIONS, checkArguments, usageFor, type Values } from './args.js';
 import { serve } from './serve.js';
 import { VERSION } from '../version.js';

@@ -20,7 +20,8 @@ import type {
 } from '../store/types.js';
 import type { Store } from '../store/store.js';
 import { mergeQueuedUpdate } from '../store/types.js';
-import { FencedError, type JetStreamLog } from './log.js';
+import type { JetStreamLog } from './log.js';
+import { FencedError } from './logEntry.js';
 
 /** One directory entry. */
 export type DirectoryEntry =

@@ -27,7 +27,8 @@ import type { Store } from '../store/store.js';
 import { StoreWriteError } from '../store/errors.js';
 import { familyOfSubject } from './connection.js';
 import { applyDirectoryEntry, type AppliedUpTo, type DirectoryEntry } from './directory.js';
-import { counts, SHARED_HEADER, type Chained, type JetStreamLog, type LogEntry } from './log.js';
+import type { JetStreamLog } from './log.js';
+import { counts, SHARED_HEADER, type Chained, type LogEntry } from './logEntry.js';
 import { CHECKPOINT } from './replicated.js';
 import { LOG_STREAM } from './connection.js';
 

@@ -13,7 +13,8 @@
 import { StoreWriteError } from '../store/errors.js';
 import { OwnedElsewhere } from '../family/ownership.js';
 import type { BatchCommits, CommitBatch, LogReads } from '../store/ports.js';
-import { FencedError, type Appended, type JetStreamLog, type LogEntry } from './log.js';
+import type { JetStreamLog } from './log.js';
+import { FencedError, type Appended, type LogEntry } from './logEntry.js';
 import type { HeldLease, Leases } from './lease.js';
 
 /** The checkpoint consumer name of the applied JetStream stream sequence. */

@@ -10,9 +10,9 @@
  * 2. Content-Encoding identity, gzip, deflate or br; another → 415; bytes that are not what
  *    the header says → 400.
  * 3. The size limit holds for the bytes on the wire and for the decoded text → 413.
- * 4. The shape caps below checked on the text (jsonShape.ts: JSON.parse cannot stop early, and
- *    a million-level or 80,000-key body cost it tens of ms), then JSON.parse, then one
- *    iterative walk (no recursion, so no nesting can overflow the stack) enforcing the caps
+ * 4. The shape caps (jsonShape.ts) checked on the text (JSON.parse cannot stop early, and a
+ *    million-level or 80,000-key body cost it tens of ms), then JSON.parse, then one iterative
+ *    walk (checkShape: no recursion, so no nesting can overflow the stack) enforcing the caps
  *    again and refusing keys that name object internals → 400 naming the path. All of this
  *    happens before validation walks the value.
  *
@@ -27,37 +27,9 @@ import type { Transform } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
-import {
-  Invalid,
-  MAX_ISSUES,
-  failOnIssues,
-  type Issue,
-  type Path,
-} from '../domain/shared/errors.js';
+import { Invalid, failOnIssues } from '../domain/shared/errors.js';
 import { DoorError } from './errors.js';
-import { scanShape } from './jsonShape.js';
-
-/**
- * Shape caps (docs/decisions.md, "Request bodies and rate limits"). The API's largest
- * legitimate shapes (docs/api.md) are far below them: 200 ids in a share, 100 fields of 100
- * options, 50 batch items, nesting of about five levels.
- */
-export const BODY_CAPS = { depth: 32, keys: 1000, items: 1000 } as const;
-
-/**
- * Keys that reach object internals: `__proto__`, `constructor` and `prototype` pollute
- * prototypes when a value is copied or merged; the other names of Object.prototype's members
- * (`toString`, `valueOf`, `hasOwnProperty`, …) shadow methods that code calls on any object —
- * an own `toString` that is not a function makes `${value}` throw, even inside superstruct's
- * error messages.
- */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
-  'prototype',
-  ...Object.getOwnPropertyNames(Object.prototype),
-]);
-
-/** With the u flag a surrogate class matches only unpaired surrogates. */
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+import { BODY_CAPS, checkShape, scanShape } from './jsonShape.js';
 
 const DECODERS: Record<string, (() => Transform) | null> = {
   identity: null,
@@ -300,76 +272,6 @@ function readAll(
     req.on('error', onAborted);
     req.on('close', onClose);
   });
-}
-
-/**
- * One pass over the parsed value with an explicit stack: depth, keys per object, items per
- * array, forbidden keys, and strings or keys that are not well-formed Unicode (a lone
- * surrogate from a `\ud800` escape cannot be written as UTF-8 anywhere later). Stops after a
- * few issues; an oversized array is reported and not entered.
- */
-export function checkShape(root: object): Issue[] {
-  interface Frame {
-    value: object;
-    depth: number;
-    key: string | number | null;
-    parent: Frame | null;
-  }
-  const issues: Issue[] = [];
-  const pathOf = (f: Frame, extra?: string | number): Path => {
-    const path: Path = extra === undefined ? [] : [extra];
-    for (let at: Frame | null = f; at && at.key !== null; at = at.parent) path.unshift(at.key);
-    return path;
-  };
-  const stack: Frame[] = [{ value: root, depth: 1, key: null, parent: null }];
-  // Strings are checked where they are met; only objects and arrays go on the stack.
-  const visit = (parent: Frame, key: string | number, child: unknown) => {
-    if (typeof child === 'string') {
-      if (LONE_SURROGATE.test(child))
-        issues.push({
-          path: pathOf(parent, key),
-          message: 'is not well-formed Unicode (a lone surrogate)',
-        });
-    } else if (typeof child === 'object' && child !== null) {
-      stack.push({ value: child, depth: parent.depth + 1, key, parent });
-    }
-  };
-  while (stack.length && issues.length < MAX_ISSUES) {
-    const frame = stack.pop()!;
-    const { value, depth } = frame;
-    if (depth > BODY_CAPS.depth) {
-      issues.push({ path: pathOf(frame), message: `nests deeper than ${BODY_CAPS.depth} levels` });
-      continue;
-    }
-    if (Array.isArray(value)) {
-      if (value.length > BODY_CAPS.items) {
-        issues.push({ path: pathOf(frame), message: `must have at most ${BODY_CAPS.items} items` });
-        continue;
-      }
-      for (let i = value.length - 1; i >= 0; i--) visit(frame, i, value[i]);
-      continue;
-    }
-    const keys = Object.keys(value);
-    if (keys.length > BODY_CAPS.keys) {
-      issues.push({ path: pathOf(frame), message: `must have at most ${BODY_CAPS.keys} keys` });
-      continue;
-    }
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i];
-      if (FORBIDDEN_KEYS.has(key))
-        issues.push({
-          path: pathOf(frame, key),
-          message: 'is not allowed as a key (it names a built-in property of objects)',
-        });
-      else if (LONE_SURROGATE.test(key))
-        issues.push({
-          path: pathOf(frame, key),
-          message: 'is not well-formed Unicode (a lone surrogate)',
-        });
-      else visit(frame, key, (value as Record<string, unknown>)[key]);
-    }
-  }
-  return issues.slice(0, MAX_ISSUES);
 }
 
 /** What a reader of a request may touch besides its stream: Koa, our readers, the MCP SDK. */

@@ -14,36 +14,41 @@
  * disk only during that window, and nobody — API, public page, feed, webhook — reads it then.
  * When the batch is durable the waiting reads run first, then the next batch is decided.
  * If the commit fails (a full disk, an I/O error), only the batch's own requests fail; the
- * family is reloaded from disk (so no sequence number is lost) and the queue goes on.
+ * family is reloaded from disk (so no sequence number is lost) and the queue goes on. What one
+ * batch holds, and the change-log records a decision adds to it, are in batch.ts.
  */
 import type {
   AgendaReads,
   BatchCommits,
-  CommitBatch,
   Directory,
   IdempotencyRecords,
   LogReads,
 } from '../store/ports.js';
-import type { ChangeRecord, IdempotencyWrite } from '../store/types.js';
+import type { ChangeRecord } from '../store/types.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { decideUpdateFamily } from '../domain/family/settings.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import {
   FamilyState,
   type Caller,
-  type AgendaChange,
   type Command,
   type Decision,
   type FamilyInfo,
-  type IndexChange,
   type Reactions,
-  type RecordChange,
 } from '../domain/shared/state.js';
 import { seedRecords } from '../domain/areas.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 import { applyDecision } from '../domain/shared/decision.js';
 import { assertStorable } from './storable.js';
 import { AnsweredBefore, AnswerInFlight, slotOf, type KeptAnswer } from './repeats.js';
+import {
+  addToBatch,
+  changeRecords,
+  decisionWrites,
+  newBatch,
+  writesNothing,
+  type Batch,
+} from './batch.js';
 
 export interface ActorDeps {
   /** The seams an actor and its registry use (src/store/ports.ts), not the whole store. */
@@ -78,15 +83,6 @@ export interface ExecuteOptions<R, A> {
    */
   idempotency?: KeptAnswer<A>;
 }
-
-/** One batch being decided: everything its commands write, committed at once. */
-type Batch = CommitBatch & {
-  records: RecordChange[];
-  log: ChangeRecord[];
-  indexes: IndexChange[];
-  agenda: AgendaChange[];
-  idempotency: IdempotencyWrite[];
-};
 
 /** A decided command and what it is answered once its batch is durable. */
 interface Answered {
@@ -235,29 +231,15 @@ export class FamilyActor {
     const items = this.queue;
     this.queue = [];
     const now = this.deps.now();
-    const batch: Batch = {
-      records: [],
-      log: [],
-      indexes: [],
-      agenda: [],
-      idempotency: [],
-      // Only this actor appends to the family's log: a log that moved meanwhile is refused.
-      expectedLastSeq: this.durableSeq,
-    };
+    // Only this actor appends to the family's log: a log that moved meanwhile is refused.
+    const batch = newBatch(this.durableSeq);
     const answered: Answered[] = [];
     const slots = new Set<string>();
     for (const q of items) {
       const a = this.decideOne(q, batch, now, slots);
       if (a) answered.push(a);
     }
-    const nothing =
-      !batch.records.length &&
-      !batch.log.length &&
-      !batch.indexes.length &&
-      !batch.agenda.length &&
-      !batch.family &&
-      batch.settlesQueuedUpdate === undefined;
-    if (nothing) {
+    if (writesNothing(batch)) {
       // Only answers (e.g. re-linking what is linked): memory equals the disk, answer now.
       for (const a of answered) settle(a);
       this.pump();
@@ -305,31 +287,11 @@ export class FamilyActor {
       q.reject(err);
       return null;
     }
-    const writes =
-      decision.changes.length > 0 ||
-      decision.events.length > 0 ||
-      (decision.indexes?.length ?? 0) > 0 ||
-      (decision.agenda?.length ?? 0) > 0 ||
-      decision.family !== undefined;
-    const at = now.toISOString();
-    const log: ChangeRecord[] = decision.events.map((e) => ({
-      id: this.deps.newId('event'),
-      seq: ++this.lastAssignedSeq,
-      at,
-      type: e.type,
-      actor: {
-        keyId: q.ref.keyId,
-        personId: q.ref.personId,
-        ...(q.ref.grantId ? { grantId: q.ref.grantId } : {}),
-        ...(q.ref.displayId ? { displayId: q.ref.displayId } : {}),
-      },
-      object: e.object,
-      ...(e.previous !== undefined ? { previous: e.previous } : {}),
-    }));
+    const log = changeRecords(decision, q.ref, now, {
+      newId: this.deps.newId,
+      nextSeq: () => ++this.lastAssignedSeq,
+    });
     // 2. evolve, and render the answer from exactly this state
-    if (decision.family) batch.family = decision.family;
-    if (decision.settlesQueuedUpdate !== undefined)
-      batch.settlesQueuedUpdate = decision.settlesQueuedUpdate;
     applyDecision(this.state, decision);
     let answer: unknown = decision.result;
     let failed: unknown;
@@ -338,12 +300,9 @@ export class FamilyActor {
     } catch (err) {
       failed = err;
     }
-    batch.records.push(...decision.changes);
-    batch.log.push(...log);
-    if (decision.indexes) batch.indexes.push(...decision.indexes);
-    if (decision.agenda) batch.agenda.push(...decision.agenda);
+    addToBatch(batch, decision, log);
     if (failed !== undefined) return { q, answer: undefined, failed };
-    if (writes && kept) {
+    if (decisionWrites(decision) && kept) {
       const record = kept.keep(answer);
       if (record) batch.idempotency.push(record);
       slots.add(slotOf(kept));

@@ -7,19 +7,22 @@
  * 429, …), the headers and the path parameters. What differs per endpoint stays inline: its
  * 400 example is what the daemon answers to a fixed wrong request to that endpoint
  * (openapiBadRequests.ts), its 404 examples what it answers for each path parameter that names
- * nothing (openapiAnswers.ts). The named schemas are collected in openapiSchemas.ts, the tags
- * listed in openapiTags.ts.
+ * nothing (openapiAnswers.ts, with the answers endpoints share and the header parameters). The
+ * named schemas are collected in openapiSchemas.ts, the tags listed in openapiTags.ts.
  */
 import { publicBase } from '../config.js';
 import { fullPath, requiredScope, type AnyRoute } from '../door/route.js';
 import { toJsonSchema, type JsonSchema } from '../door/schema.js';
-import { BODY_CAPS } from '../door/body.js';
+import { BODY_CAPS } from '../door/jsonShape.js';
 import {
   headerRef,
   HEADER_COMPONENT,
+  HEADER_PARAMS,
   HEADERS,
+  IDEMPOTENCY_KEY_REQUIRED,
   LIMITER_HEADERS,
   NOT_FOUND,
+  OUTSIDE_ERRORS,
   PATH_PARAMS,
   SHARED_RESPONSES,
 } from './openapiAnswers.js';
@@ -35,59 +38,6 @@ const BODY_NOTE =
   'Content-Encoding gzip, deflate or br is accepted; the size limit applies before and after decoding. ' +
   `Objects may nest ${BODY_CAPS.depth} levels deep and hold ${BODY_CAPS.keys.toLocaleString('en')} keys, arrays ${BODY_CAPS.items.toLocaleString('en')} items; ` +
   'the keys `__proto__`, `constructor`, `prototype` and the other names of built-in object methods are refused anywhere, as are strings with unpaired surrogates.';
-
-/** Answers of endpoints that ask an outside service (weather, web search, page text). */
-const OUTSIDE_ERRORS: Record<number, { description: string; example: unknown }> = {
-  502: {
-    description: 'The outside service failed or answered something unusable',
-    example: { ok: false, error: 'The forecast service answered 500', code: 'upstream_failed' },
-  },
-  503: {
-    description: 'The outside service is not configured',
-    example: {
-      ok: false,
-      error:
-        'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled',
-      code: 'not_configured',
-    },
-  },
-  504: {
-    description: 'The outside service did not answer in time',
-    example: {
-      ok: false,
-      error: 'The forecast service did not answer within 10 s',
-      code: 'upstream_timeout',
-    },
-  },
-};
-
-/** The header parameters every document carries. */
-const HEADER_PARAMS = {
-  RequestId: {
-    name: 'x-request-id',
-    in: 'header',
-    required: false,
-    description:
-      'Your id for the request (1 to 128 of `A-Za-z0-9._:-`); echoed in the answer and written in the log',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
-  },
-  IdempotencyKey: {
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: false,
-    description:
-      'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)',
-    schema: { type: 'string', minLength: 1, maxLength: 255 },
-  },
-};
-
-/** The Idempotency-Key of a route that requires one (a display's actions). */
-const IDEMPOTENCY_KEY_REQUIRED = {
-  ...HEADER_PARAMS.IdempotencyKey,
-  required: true,
-  description:
-    'Made once per action (at the tap) and sent with every retry of it: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true), so the action is applied once',
-};
 
 function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');

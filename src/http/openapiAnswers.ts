@@ -2,8 +2,8 @@
  * What the daemon answers, as the OpenAPI document shows it: the error shape, the path
  * parameters with their example values, each endpoint's 404 examples (built from the same
  * wording the daemon uses; the openapi tests replay them), the answers every endpoint of a kind
- * shares, and the headers. The 400 examples are in openapiBadRequests.ts; openapi.ts assembles
- * the document.
+ * shares (those asking an outside service too), the headers and the header parameters. The 400
+ * examples are in openapiBadRequests.ts; openapi.ts assembles the document.
  */
 import { errorBody } from '../door/jsonForm.js';
 import type { JsonSchema } from '../door/schema.js';
@@ -339,3 +339,56 @@ export const HEADER_COMPONENT: Record<string, string> = {
   'RateLimit-Reset': 'RateLimitReset',
 };
 export const headerRef = (h: string) => ({ $ref: `#/components/headers/${HEADER_COMPONENT[h]}` });
+
+/** Answers of endpoints that ask an outside service (weather, web search, page text). */
+export const OUTSIDE_ERRORS: Record<number, { description: string; example: unknown }> = {
+  502: {
+    description: 'The outside service failed or answered something unusable',
+    example: { ok: false, error: 'The forecast service answered 500', code: 'upstream_failed' },
+  },
+  503: {
+    description: 'The outside service is not configured',
+    example: {
+      ok: false,
+      error:
+        'Web search is not configured: set webSearch.searxngUrl to a SearXNG instance with the json format enabled',
+      code: 'not_configured',
+    },
+  },
+  504: {
+    description: 'The outside service did not answer in time',
+    example: {
+      ok: false,
+      error: 'The forecast service did not answer within 10 s',
+      code: 'upstream_timeout',
+    },
+  },
+};
+
+/** The header parameters every document carries. */
+export const HEADER_PARAMS = {
+  RequestId: {
+    name: 'x-request-id',
+    in: 'header',
+    required: false,
+    description:
+      'Your id for the request (1 to 128 of `A-Za-z0-9._:-`); echoed in the answer and written in the log',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe for 24 h: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true)',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+};
+
+/** The Idempotency-Key of a route that requires one (a display's actions). */
+export const IDEMPOTENCY_KEY_REQUIRED = {
+  ...HEADER_PARAMS.IdempotencyKey,
+  required: true,
+  description:
+    'Made once per action (at the tap) and sent with every retry of it: a repeat with the same body gets the first answer again (with Idempotent-Replayed: true), so the action is applied once',
+};

@@ -23,7 +23,7 @@ import type { FamilyInfo } from '../domain/shared/state.js';
 import type { IdGenerator } from '../domain/shared/ids.js';
 import { AGENDA_TABLE } from '../domain/shared/agenda.js';
 import { hasEnabledDestination } from '../domain/webhooks/destinations.js';
-import { decideReclaim, outboxCheckpoint, wants } from '../domain/webhooks/deliveries.js';
+import { decideReclaim, outboxCheckpoint, wants } from '../domain/webhooks/jobs.js';
 import {
   DESTINATIONS,
   OUTBOX,

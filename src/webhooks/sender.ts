@@ -23,7 +23,7 @@ import type { FamilyRegistry } from '../family/registry.js';
 import type { LogReads } from '../store/ports.js';
 import type { Egress } from '../integrations/egress.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
-import { deliverable, liveJob } from '../domain/webhooks/deliveries.js';
+import { deliverable, liveJob } from '../domain/webhooks/jobs.js';
 import type { DestinationRecord } from '../domain/webhooks/types.js';
 import { sendAttempt } from './attempt.js';
 import { eventPayload } from './payload.js';

@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDataDir } from '../helpers/server.js';
 import { runCli, runCliHere, spawnDaemon } from '../helpers/child.js';
-import { COMMANDS, ENVIRONMENT, EXIT_CODES } from '../../src/cli/help.js';
+import { COMMANDS, ENVIRONMENT, EXIT_CODES } from '../../src/cli/helpText.js';
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {

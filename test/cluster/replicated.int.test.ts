@@ -14,7 +14,7 @@ import type { ChangeRecord } from '../../src/store/types.js';
 import type { ClusterConfig } from '../../src/config.js';
 import { ClusterNode } from '../../src/cluster/node.js';
 import { LOG_STREAM } from '../../src/cluster/connection.js';
-import { FencedError } from '../../src/cluster/log.js';
+import { FencedError } from '../../src/cluster/logEntry.js';
 import { CHECKPOINT } from '../../src/cluster/replicated.js';
 import { OwnedElsewhere } from '../../src/family/ownership.js';
 import { tempDataDir } from '../helpers/server.js';

@@ -11,14 +11,13 @@ import {
   decideUpdateDestination,
 } from '../../src/domain/webhooks/destinations.js';
 import { decideEnqueue } from './enqueue.js';
+import { decideOutcome, type AttemptOutcome } from '../../src/domain/webhooks/deliveries.js';
 import {
   decideLease,
-  decideOutcome,
   decideReclaim,
   liveJob,
   outboxCheckpoint,
-  type AttemptOutcome,
-} from '../../src/domain/webhooks/deliveries.js';
+} from '../../src/domain/webhooks/jobs.js';
 import { historyOf, usageOf } from '../../src/domain/webhooks/usage.js';
 import { AGENDA_TABLE } from '../../src/domain/shared/agenda.js';
 import { fireCommand } from '../../src/scheduler/scheduler.js';

@@ -1,6 +1,6 @@
 /** Owed delivery jobs put the durable way, for the deciders' unit tests. */
 import type { CommandContext, Decision, FamilyState } from '../../src/domain/shared/state.js';
-import { outboxCheckpoint, wants, type LogPointer } from '../../src/domain/webhooks/deliveries.js';
+import { outboxCheckpoint, wants, type LogPointer } from '../../src/domain/webhooks/jobs.js';
 import {
   DELIVER_KIND,
   DESTINATIONS,

@@ -3,7 +3,7 @@ import { FamilyState, type CommandContext } from '../../src/domain/shared/state.
 import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { REACT, runner } from '../helpers/decide.js';
 import type { EventType } from '../../src/domain/shared/events.js';
-import type { LogPointer } from '../../src/domain/webhooks/deliveries.js';
+import type { LogPointer } from '../../src/domain/webhooks/jobs.js';
 
 export function fixture(now = '2026-11-22T08:30:00.000Z') {
   const family = { id: 'fam_1', slug: 'home', name: 'Home', timezone: 'UTC', createdAt: now };

@@ -10,15 +10,13 @@ import { decideCreateDestination } from '../../src/domain/webhooks/destinations.
 import {
   decideOutcome,
   decideOutcomes,
-  liveJob,
-  outboxCheckpoint,
   type AttemptOutcome,
 } from '../../src/domain/webhooks/deliveries.js';
 import { historyOf, usageOf } from '../../src/domain/webhooks/usage.js';
 import { DELIVER_KIND, STATS, jobIdOf, type DeliveryJob } from '../../src/domain/webhooks/types.js';
 import { AGENDA_TABLE } from '../../src/domain/shared/agenda.js';
 import { CheckpointTracker } from '../../src/webhooks/checkpoint.js';
-import type { LogPointer } from '../../src/domain/webhooks/deliveries.js';
+import { liveJob, outboxCheckpoint, type LogPointer } from '../../src/domain/webhooks/jobs.js';
 
 const SCHEDULE = [5, 300, 1800];
 

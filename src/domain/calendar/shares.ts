@@ -20,35 +20,59 @@ import { endMs, zoneOf } from './series.js';
 import { addDays, instantToLocal } from '../shared/time.js';
 import { rruleFor } from './recurrence.js';
 import type { EventRecord } from './types.js';
+import { S } from '../shared/schema.js';
+import {
+  createFields,
+  field,
+  timestamp,
+  viewFields,
+  type CreateOf,
+  type RecordOf,
+  type ViewOf,
+} from '../shared/record.js';
 
 export const CALENDAR_SHARES = 'calendar_shares';
 
-export interface CalendarShare {
-  id: string;
-  name: string;
-  categories: string[];
-  eventIds: string[];
-  personIds: string[];
-  sourceIds: string[];
+const ids = S.array(S.string({ min: 1, max: 100 }), { max: 200 });
+const unique = (xs: readonly string[]) => Array.from(new Set(xs));
+/** A list of ids a create may send; the record holds each once. */
+const idList = () =>
+  field(ids, { create: 'optional', patch: 'never', default: [], view: 'always', clean: unique });
+
+/** Every field of a share, once (src/domain/shared/record.ts). A share is not changed. */
+export const SHARE_FIELDS = {
+  id: field(S.string(), { create: 'never', patch: 'never', view: 'always' }),
+  name: field(S.string({ min: 1, max: 200 }), {
+    create: 'required',
+    patch: 'never',
+    view: 'always',
+    clean: (v) => v.trim(),
+    check: (v) => v !== '' || 'must not be blank',
+  }),
+  /** Calendar collection keys. */
+  categories: idList(),
+  eventIds: idList(),
+  personIds: idList(),
+  sourceIds: idList(),
   /** SHA-256 (hex) of the token. */
-  tokenHash: string;
-  createdAt: string;
-  createdByKeyId: string | null;
-}
+  tokenHash: field(S.string(), { create: 'never', patch: 'never', view: 'never' }),
+  createdAt: field(timestamp, { create: 'never', patch: 'never', view: 'always' }),
+  createdByKeyId: field(S.string(), {
+    create: 'never',
+    patch: 'never',
+    nullable: true,
+    view: 'never',
+  }),
+};
+
+export type CalendarShare = RecordOf<typeof SHARE_FIELDS>;
+export type ShareInput = CreateOf<typeof SHARE_FIELDS>;
 
 /** A share as the API shows it: everything but the token's hash and who made it. */
-export type CalendarShareView = Omit<CalendarShare, 'tokenHash' | 'createdByKeyId'>;
+export type CalendarShareView = ViewOf<typeof SHARE_FIELDS>;
 
 export function shareView(s: CalendarShare): CalendarShareView {
-  return {
-    id: s.id,
-    name: s.name,
-    categories: s.categories,
-    eventIds: s.eventIds,
-    personIds: s.personIds,
-    sourceIds: s.sourceIds,
-    createdAt: s.createdAt,
-  };
+  return viewFields(SHARE_FIELDS, s) as CalendarShareView;
 }
 
 /** Shares, oldest first. */
@@ -62,16 +86,6 @@ export function shareByTokenHash(state: FamilyState, hash: string): CalendarShar
   return undefined;
 }
 
-export interface ShareInput {
-  name: string;
-  categories?: string[];
-  eventIds?: string[];
-  personIds?: string[];
-  sourceIds?: string[];
-}
-
-const unique = (xs: readonly string[] | undefined) => Array.from(new Set(xs ?? []));
-
 /** Creates a share for a token the caller made; `tokenHash` is its SHA-256 (hex). */
 export function decideCreateShare(
   state: FamilyState,
@@ -80,12 +94,14 @@ export function decideCreateShare(
   ctx: CommandContext,
 ): Decision<CalendarShare> {
   const issues: Issue[] = [];
-  const name = input.name.trim();
-  if (!name) issues.push({ path: ['name'], message: 'must not be blank' });
-  const categories = unique(input.categories);
-  const eventIds = unique(input.eventIds);
-  const personIds = unique(input.personIds);
-  const sourceIds = unique(input.sourceIds);
+  const own = {
+    id: ctx.newId('share'),
+    tokenHash,
+    createdAt: ctx.now.toISOString(),
+    createdByKeyId: ctx.caller.keyId,
+  };
+  const share = createFields(SHARE_FIELDS, input, own, issues);
+  const { categories, eventIds, personIds, sourceIds } = share;
   categories.forEach((k, i) => {
     if (getCollection(state, k)?.category !== 'calendar')
       issues.push({ path: ['categories', i], message: `is not a calendar of this family: ${k}` });
@@ -114,17 +130,6 @@ export function decideCreateShare(
       });
   });
   failOnIssues(issues);
-  const share: CalendarShare = {
-    id: ctx.newId('share'),
-    name,
-    categories,
-    eventIds,
-    personIds,
-    sourceIds,
-    tokenHash,
-    createdAt: ctx.now.toISOString(),
-    createdByKeyId: ctx.caller.keyId,
-  };
   return {
     result: share,
     changes: [{ table: CALENDAR_SHARES, id: share.id, value: share }],

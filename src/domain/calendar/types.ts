@@ -77,7 +77,7 @@ function field<Stored, Input = Stored>() {
  * Every event field, once: its stored type (input type where a request sends it otherwise) and
  * its facts. The order is the order of the request bodies, the stored data and the view.
  * To add a field: add it here, then give it a request struct and a response schema in
- * src/http/routes/calendar.schema.ts (the compiler asks for them); docs/design.md says more.
+ * src/http/routes/calendarFields.schema.ts (the compiler asks for them); docs/design.md says more.
  */
 export const EVENT_FIELDS = Object.freeze({
   date: field<string>()({ create: 'required', patch: 'value', view: 'always', feed: 'owned' }),

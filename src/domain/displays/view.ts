@@ -20,7 +20,7 @@ import { displaySettings, type DisplayRecord } from './displays.js';
 import {
   choresOf,
   listsOf,
-  nameOf,
+  displayNameOf,
   peopleOf,
   pollsOf,
   type DisplayChore,
@@ -164,7 +164,7 @@ function eventOf(s: Scope, e: EventView, date: string): DisplayEvent {
     endDate: at.endDate !== at.date ? at.endDate : null,
     where: typeof d.where === 'string' && d.where ? d.where : null,
     going: [...goingIds(state, d)]
-      .map((id) => nameOf(state, id))
+      .map((id) => displayNameOf(state, id))
       .filter((n): n is string => n !== null),
     leaveBy: leave && leave.slice(0, 10) === date ? leave.slice(11) : null,
     calendar: getCollection(state, e.calendarKey)?.name ?? e.calendarKey,

@@ -7,7 +7,7 @@
 import { entriesOf } from '../collections/listing.js';
 import { getCollection, isCalendar } from '../collections/collections.js';
 import type { Entry } from '../collections/types.js';
-import { activePerson, listPeople } from '../people/people.js';
+import { activePerson, listPeople, PERSON_DERIVED } from '../people/people.js';
 import { itemWhen, clockOf } from '../plans/clock.js';
 import { listPlans } from '../plans/views.js';
 import type { OptionRecord } from '../plans/types.js';
@@ -78,9 +78,10 @@ const MAX_ITEMS = 40;
 const MAX_DONE_ITEMS = 15;
 const MAX_POLLS = 5;
 
-export function nameOf(state: FamilyState, id: string): string | null {
+/** The person's display name (familiar name, else name), as their record's view shows it. */
+export function displayNameOf(state: FamilyState, id: string): string | null {
   const p = activePerson(state, id);
-  return p ? (p.familiarName ?? p.name) : null;
+  return p ? PERSON_DERIVED.displayName.of(p) : null;
 }
 
 const doneToday = (e: Entry, s: Scope) =>
@@ -91,7 +92,8 @@ export function choresOf(s: Scope): { due: DisplayChore[]; done: DisplayChore[] 
   const { state, today, last } = s;
   const choreOf = (c: Entry): DisplayChore => {
     const due = typeof c.data.due === 'string' ? c.data.due : null;
-    const assignee = typeof c.data.assignee === 'string' ? nameOf(state, c.data.assignee) : null;
+    const assignee =
+      typeof c.data.assignee === 'string' ? displayNameOf(state, c.data.assignee) : null;
     return {
       ...(s.interactive ? { id: c.id } : {}),
       title: c.title,
@@ -176,7 +178,7 @@ export function pollsOf(s: Scope): DisplayPoll[] {
         label: optionLabel(o, s.tz),
         voters: votes
           .filter(([, v]) => v === o.id)
-          .map(([pid]) => nameOf(s.state, pid))
+          .map(([pid]) => displayNameOf(s.state, pid))
           .filter((n): n is string => n !== null),
       })),
       ...(s.interactive ? { votes: Object.fromEntries(shown) } : {}),

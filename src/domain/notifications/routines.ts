@@ -13,37 +13,21 @@ import type {
   Decision,
   FamilyState,
 } from '../shared/state.js';
-import { checkCron, checkTimeZone, nextCronRun } from './cron.js';
-import { putOrRemove } from './schedule.js';
+import { nextCronRun } from './cron.js';
 import {
-  JOB,
-  jobId,
-  ROUTINES,
-  type Channel,
-  type RoutineIntent,
-  type RoutineMode,
-  type RoutineRecord,
-} from './types.js';
+  applyPatch,
+  createFields,
+  viewFields,
+  type CreateOf,
+  type Derived,
+  type PatchOf,
+} from '../shared/record.js';
+import { putOrRemove } from './schedule.js';
+import { JOB, jobId, ROUTINE_FIELDS, ROUTINES, type RoutineRecord } from './types.js';
 import { noChange } from '../shared/decision.js';
 
-export interface RoutineInput {
-  channels?: Channel[];
-  cron?: string;
-  intent?: RoutineIntent;
-  isEnabled?: boolean;
-  mode?: RoutineMode;
-  /** null (on a change): follow the family's zone again. */
-  timezone?: string | null;
-  title?: string | null;
-  message?: string | null;
-}
-
-export const ROUTINE_DEFAULTS = {
-  cron: '0 7 * * *',
-  intent: 'briefing',
-  mode: 'plain',
-  channels: ['in_app'],
-} as const;
+export type RoutineInput = CreateOf<typeof ROUTINE_FIELDS>;
+export type RoutinePatch = PatchOf<typeof ROUTINE_FIELDS>;
 
 export interface RoutineView extends Omit<RoutineRecord, 'timezone'> {
   /** The zone it runs in (the family's when it follows it). */
@@ -52,6 +36,24 @@ export interface RoutineView extends Omit<RoutineRecord, 'timezone'> {
   nextRunAt: string | null;
 }
 
+/** What the view of a routine shows besides its fields, given the family's state. */
+export const ROUTINE_DERIVED = {
+  followsFamilyZone: {
+    after: 'timezone',
+    schema: {
+      type: 'boolean',
+      description:
+        "Extension: made (or changed) without a zone, it runs in the family's zone and follows it when the family's zone changes",
+    },
+    of: (r: RoutineRecord) => r.timezone === null,
+  },
+  nextRunAt: {
+    after: 'message',
+    schema: { type: ['string', 'null'], format: 'date-time', description: 'Null when disabled' },
+    of: (_r: RoutineRecord, next: string | null) => next,
+  },
+} satisfies Record<string, Derived<RoutineRecord, string | null>>;
+
 /** The zone a routine runs in: its own, else the family's. */
 export function routineZone(state: FamilyState, r: RoutineRecord): string {
   return r.timezone ?? state.family.timezone;
@@ -59,12 +61,13 @@ export function routineZone(state: FamilyState, r: RoutineRecord): string {
 
 export function routineView(state: FamilyState, r: RoutineRecord): RoutineView {
   const job = state.get<AgendaJob>(AGENDA_TABLE, jobId.routine(r.id));
-  return { ...viewOf(state, r), nextRunAt: job ? new Date(job.dueAt).toISOString() : null };
+  return viewOf(state, r, job ? new Date(job.dueAt).toISOString() : null);
 }
 
-function viewOf(state: FamilyState, r: RoutineRecord): Omit<RoutineView, 'nextRunAt'> {
-  const { timezone: _own, ...rest } = r;
-  return { ...rest, timezone: routineZone(state, r), followsFamilyZone: r.timezone === null };
+/** The view, with the next run as given; `timezone` shows the zone it runs in. */
+function viewOf(state: FamilyState, r: RoutineRecord, nextRunAt: string | null): RoutineView {
+  const view = viewFields(ROUTINE_FIELDS, r, ROUTINE_DERIVED, nextRunAt);
+  return { ...view, timezone: routineZone(state, r) } as RoutineView;
 }
 
 export function listRoutines(state: FamilyState): RoutineRecord[] {
@@ -87,36 +90,17 @@ function requireRoutine(state: FamilyState, id: string): RoutineRecord {
   return r;
 }
 
-function cleanText(v: string | null | undefined): string | null | undefined {
-  if (v === undefined || v === null) return v;
-  const t = v.trim();
-  return t ? t : null;
-}
-
 export function decideCreateRoutine(
   state: FamilyState,
   input: RoutineInput,
   ctx: CommandContext,
 ): Decision<RoutineRecord> {
-  const cron = input.cron ?? ROUTINE_DEFAULTS.cron;
-  checkCron(cron);
-  // Without a zone it follows the family's, also when that changes.
-  const timezone = typeof input.timezone === 'string' ? checkTimeZone(input.timezone) : null;
   const at = ctx.now.toISOString();
-  const r: RoutineRecord = {
+  const r = createFields(ROUTINE_FIELDS, input, {
     id: ctx.newId('trg'),
-    cron,
-    timezone,
-    intent: input.intent ?? ROUTINE_DEFAULTS.intent,
-    mode: input.mode ?? ROUTINE_DEFAULTS.mode,
-    channels: [...new Set(input.channels ?? ROUTINE_DEFAULTS.channels)],
-    isEnabled: input.isEnabled ?? true,
-    title: cleanText(input.title) ?? null,
-    message: cleanText(input.message) ?? null,
-    lastRunAt: null,
     createdAt: at,
     updatedAt: at,
-  };
+  });
   const agenda = nextRoutineJob(state, r, ctx.now);
   return {
     result: r,
@@ -129,34 +113,21 @@ export function decideCreateRoutine(
 /** The view with the agenda as this decision leaves it. */
 function viewAfter(state: FamilyState, r: RoutineRecord, agenda: AgendaChange[]): RoutineView {
   const put = agenda.find((a) => 'put' in a && a.put.id === jobId.routine(r.id));
-  if (put && 'put' in put)
-    return { ...viewOf(state, r), nextRunAt: new Date(put.put.dueAt).toISOString() };
+  if (put && 'put' in put) return viewOf(state, r, new Date(put.put.dueAt).toISOString());
   if (agenda.some((a) => 'remove' in a && a.remove === jobId.routine(r.id)))
-    return { ...viewOf(state, r), nextRunAt: null };
+    return viewOf(state, r, null);
   return routineView(state, r);
 }
 
 export function decideUpdateRoutine(
   state: FamilyState,
   id: string,
-  input: RoutineInput,
+  input: RoutinePatch,
   ctx: CommandContext,
 ): Decision<RoutineRecord> {
   const before = requireRoutine(state, id);
-  const next: RoutineRecord = { ...before };
-  if (input.cron !== undefined) {
-    checkCron(input.cron);
-    next.cron = input.cron;
-  }
-  if (input.timezone !== undefined)
-    next.timezone = input.timezone === null ? null : checkTimeZone(input.timezone);
-  if (input.intent !== undefined) next.intent = input.intent;
-  if (input.mode !== undefined) next.mode = input.mode;
-  if (input.channels !== undefined) next.channels = [...new Set(input.channels)];
-  if (input.isEnabled !== undefined) next.isEnabled = input.isEnabled;
-  if (input.title !== undefined) next.title = cleanText(input.title) ?? null;
-  if (input.message !== undefined) next.message = cleanText(input.message) ?? null;
-  if (JSON.stringify(next) === JSON.stringify(before)) return noChange(before);
+  const { next, changed } = applyPatch(ROUTINE_FIELDS, before, input);
+  if (!changed) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   const timing =
     next.cron !== before.cron ||

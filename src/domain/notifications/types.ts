@@ -7,6 +7,10 @@
  */
 import { CHANNELS, REMINDER_MODES, type Channel, type ReminderMode } from '../calendar/types.js';
 
+import { checkCron, checkTimeZone } from './cron.js';
+import { S } from '../shared/schema.js';
+import { field, timestamp, type RecordOf } from '../shared/record.js';
+
 export { CHANNELS, type Channel };
 
 export const NOTIFICATIONS = 'notifications';
@@ -85,21 +89,105 @@ export type RoutineIntent = (typeof ROUTINE_INTENTS)[number];
 export const ROUTINE_MODES = REMINDER_MODES;
 export type RoutineMode = ReminderMode;
 
-export interface RoutineRecord {
-  id: string;
-  cron: string;
+/** Bounds of a notification's text (routines, sends). */
+export const TITLE_MAX = 200;
+export const BODY_MAX = 4_000;
+/** The channels a notification goes out on. */
+export const channels = S.array(S.enums(CHANNELS), { min: 1, max: 8 });
+
+const blankIsNone = (v: string): string | null => v.trim() || null;
+const own = { create: 'never', patch: 'never', view: 'always' } as const;
+
+/**
+ * Every field of a routine, once (src/domain/shared/record.ts). Defaults: `0 7 * * *`, intent
+ * briefing, mode plain, channels [in_app], enabled, the family's time zone (followed when it
+ * changes: a routine's own `timezone` is null then, and the view shows the family's).
+ */
+export const ROUTINE_FIELDS = {
+  /** The trigger id (trg_…). */
+  id: field(S.string({ description: 'The trigger id (trg_…)' }), own),
+  cron: field(
+    S.string({
+      min: 1,
+      max: 100,
+      description:
+        'Cron pattern (five fields, or six with seconds; @daily and friends), in `timezone`',
+    }),
+    {
+      create: 'optional',
+      patch: 'value',
+      default: '0 7 * * *',
+      view: 'always',
+      clean: (v) => (checkCron(v), v),
+    },
+  ),
   /** The routine's own zone, or null: it follows the family's (src/domain/family/settings.ts). */
-  timezone: string | null;
-  intent: RoutineIntent;
-  mode: RoutineMode;
-  channels: Channel[];
-  isEnabled: boolean;
-  title: string | null;
-  message: string | null;
-  lastRunAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  timezone: field(
+    S.string({
+      min: 1,
+      max: 64,
+      description:
+        "IANA time zone; left out (or null on a change): the family's, following it when it changes",
+    }),
+    {
+      create: 'optional',
+      patch: 'value',
+      nullable: 'patch',
+      default: null,
+      view: 'always',
+      clean: (v) => checkTimeZone(v),
+      response: {
+        type: 'string',
+        description: "The zone it runs in: its own, or the family's when it follows the family",
+      },
+    },
+  ),
+  intent: field(S.enums(ROUTINE_INTENTS), {
+    create: 'optional',
+    patch: 'value',
+    default: 'briefing',
+    view: 'always',
+  }),
+  mode: field(S.enums(ROUTINE_MODES), {
+    create: 'optional',
+    patch: 'value',
+    default: 'plain',
+    view: 'always',
+  }),
+  channels: field(channels, {
+    create: 'optional',
+    patch: 'value',
+    default: ['in_app'],
+    view: 'always',
+    clean: (v) => [...new Set(v)],
+  }),
+  isEnabled: field(S.boolean(), {
+    create: 'optional',
+    patch: 'value',
+    default: true,
+    view: 'always',
+  }),
+  title: field(
+    S.string({
+      max: TITLE_MAX,
+      description:
+        "Extension: the notification's title (default by intent: Morning briefing, Digest, Reminder)",
+    }),
+    { create: 'optional', patch: 'value', nullable: true, view: 'always', clean: blankIsNone },
+  ),
+  message: field(
+    S.string({
+      max: BODY_MAX,
+      description: 'Extension: the text of a plain routine; put before a contextual one',
+    }),
+    { create: 'optional', patch: 'value', nullable: true, view: 'always', clean: blankIsNone },
+  ),
+  lastRunAt: field(timestamp, { ...own, nullable: true }),
+  createdAt: field(timestamp, own),
+  updatedAt: field(timestamp, own),
+};
+
+export type RoutineRecord = RecordOf<typeof ROUTINE_FIELDS>;
 
 export interface CheckRecord {
   id: string;

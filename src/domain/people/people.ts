@@ -3,7 +3,20 @@
  * lists and from new references (entries, events, reminders), while records that already point
  * at them stay readable.
  */
-import { NotFound, failOnIssues } from '../shared/errors.js';
+import { NotFound } from '../shared/errors.js';
+import { S } from '../shared/schema.js';
+import {
+  applyPatch,
+  createFields,
+  field,
+  timestamp,
+  viewFields,
+  type CreateOf,
+  type Derived,
+  type PatchOf,
+  type RecordOf,
+  type ViewOf,
+} from '../shared/record.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import type { EventData } from '../calendar/types.js';
 import { noChange } from '../shared/decision.js';
@@ -13,40 +26,90 @@ export const PEOPLE = 'people';
 export const PERSON_KINDS = ['adult', 'child', 'helper', 'caregiver', 'other'] as const;
 export type PersonKind = (typeof PERSON_KINDS)[number];
 
-export interface Person {
-  id: string;
-  name: string;
-  kind: PersonKind;
-  familiarName: string | null;
-  email: string | null;
-  phone: string | null;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt: string | null;
-}
+const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const PHONE_RE = /^\+?[0-9][0-9 ()./-]{3,30}$/;
+const trim = (v: string): string => v.trim();
 
-/** A person as the API shows it: `displayName` = familiarName or name, `role` = kind. */
-export type PersonView = Omit<Person, 'deletedAt'> & {
-  displayName: string;
-  role: PersonKind;
+/**
+ * Every field of a person, once (src/domain/shared/record.ts): the type, the request bodies,
+ * patching, the view and the OpenAPI schema come from here. A person is soft-deleted.
+ */
+export const PERSON_FIELDS = {
+  id: field(S.string(), { create: 'never', patch: 'never', view: 'always' }),
+  name: field(S.string({ min: 1, max: 200 }), {
+    create: 'required',
+    patch: 'value',
+    view: 'always',
+    clean: trim,
+    check: (v) => v !== '' || 'must not be blank',
+  }),
+  /** The contract's word; the view repeats it as `role` (the older name of the same value). */
+  kind: field(S.enums(PERSON_KINDS), {
+    create: 'optional',
+    patch: 'value',
+    default: 'adult',
+    view: 'always',
+  }),
+  familiarName: field(
+    S.string({
+      min: 1,
+      max: 200,
+      description: 'Shown instead of the name when set; null removes it',
+    }),
+    {
+      create: 'optional',
+      patch: 'value',
+      nullable: true,
+      view: 'always',
+      clean: trim,
+      check: (v) => v !== '' || 'must not be blank (send null to remove it)',
+    },
+  ),
+  email: field(S.string({ min: 3, max: 254, format: 'email' }), {
+    create: 'optional',
+    patch: 'value',
+    nullable: true,
+    view: 'always',
+    clean: trim,
+    check: (v) => EMAIL_RE.test(v) || 'must be an email address such as ana@example.com',
+  }),
+  phone: field(S.string({ min: 4, max: 32, description: 'For sms notifications (extension)' }), {
+    create: 'optional',
+    patch: 'value',
+    nullable: true,
+    view: 'always',
+    clean: trim,
+    check: (v) => PHONE_RE.test(v) || 'must be a phone number such as +44 20 7946 0958',
+  }),
+  createdAt: field(timestamp, { create: 'never', patch: 'never', view: 'always' }),
+  updatedAt: field(timestamp, { create: 'never', patch: 'never', view: 'always' }),
   /** Only on a deleted person (the `person.deleted` change-log record). */
-  deletedAt?: string;
+  deletedAt: field(timestamp, { create: 'never', patch: 'never', nullable: true, view: 'whenSet' }),
 };
 
+export type Person = RecordOf<typeof PERSON_FIELDS>;
+export type PersonInput = CreateOf<typeof PERSON_FIELDS>;
+export type PersonPatch = PatchOf<typeof PERSON_FIELDS>;
+
+/** What the answer shows of a person besides its fields. */
+export const PERSON_DERIVED = {
+  displayName: {
+    after: 'phone',
+    schema: { type: 'string', description: 'familiarName, else name' },
+    of: (p: Person) => p.familiarName ?? p.name,
+  },
+  role: {
+    after: 'displayName',
+    schema: { type: 'string', enum: [...PERSON_KINDS], description: 'The same as kind' },
+    of: (p: Person) => p.kind,
+  },
+} satisfies Record<string, Derived<Person>>;
+
+/** A person as the API shows it: `displayName` = familiarName or name, `role` = kind. */
+export type PersonView = ViewOf<typeof PERSON_FIELDS> & { displayName: string; role: PersonKind };
+
 export function personView(p: Person): PersonView {
-  return {
-    id: p.id,
-    name: p.name,
-    kind: p.kind,
-    familiarName: p.familiarName,
-    email: p.email,
-    phone: p.phone,
-    displayName: p.familiarName ?? p.name,
-    role: p.kind,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-    ...(p.deletedAt ? { deletedAt: p.deletedAt } : {}),
-  };
+  return viewFields(PERSON_FIELDS, p, PERSON_DERIVED) as PersonView;
 }
 
 /** The person if it exists and is not deleted: the test for every new reference to a person. */
@@ -64,65 +127,17 @@ export function listPeople(state: FamilyState): Person[] {
   });
 }
 
-export interface PersonInput {
-  name?: string;
-  kind?: PersonKind;
-  familiarName?: string | null;
-  email?: string | null;
-  phone?: string | null;
-}
-
-const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-const PHONE_RE = /^\+?[0-9][0-9 ()./-]{3,30}$/;
-
-/** Trims the text fields and checks what the request schema cannot (blank names, formats). */
-function clean(input: PersonInput): PersonInput {
-  const out: PersonInput = { ...input };
-  const issues: { path: string[]; message: string }[] = [];
-  if (out.name !== undefined) {
-    out.name = out.name.trim();
-    if (!out.name) issues.push({ path: ['name'], message: 'must not be blank' });
-  }
-  if (typeof out.familiarName === 'string') {
-    out.familiarName = out.familiarName.trim();
-    if (!out.familiarName)
-      issues.push({
-        path: ['familiarName'],
-        message: 'must not be blank (send null to remove it)',
-      });
-  }
-  if (typeof out.email === 'string') {
-    out.email = out.email.trim();
-    if (!EMAIL_RE.test(out.email))
-      issues.push({ path: ['email'], message: 'must be an email address such as ana@example.com' });
-  }
-  if (typeof out.phone === 'string') {
-    out.phone = out.phone.trim();
-    if (!PHONE_RE.test(out.phone))
-      issues.push({ path: ['phone'], message: 'must be a phone number such as +44 20 7946 0958' });
-  }
-  failOnIssues(issues);
-  return out;
-}
-
 export function decideCreatePerson(
   _state: FamilyState,
-  input: PersonInput & { name: string },
+  input: PersonInput,
   ctx: CommandContext,
 ): Decision<Person> {
-  const c = clean(input);
   const at = ctx.now.toISOString();
-  const person: Person = {
+  const person = createFields(PERSON_FIELDS, input, {
     id: ctx.newId('person'),
-    name: c.name!,
-    kind: c.kind ?? 'adult',
-    familiarName: c.familiarName ?? null,
-    email: c.email ?? null,
-    phone: c.phone ?? null,
     createdAt: at,
     updatedAt: at,
-    deletedAt: null,
-  };
+  });
   return {
     result: person,
     changes: [{ table: PEOPLE, id: person.id, value: person }],
@@ -140,24 +155,12 @@ function requirePerson(state: FamilyState, id: string): Person {
 export function decideUpdatePerson(
   state: FamilyState,
   id: string,
-  input: PersonInput,
+  input: PersonPatch,
   ctx: CommandContext,
 ): Decision<Person> {
   const before = requirePerson(state, id);
-  const c = clean(input);
-  const next: Person = { ...before };
-  if (c.name !== undefined) next.name = c.name;
-  if (c.kind !== undefined) next.kind = c.kind;
-  if (c.familiarName !== undefined) next.familiarName = c.familiarName;
-  if (c.email !== undefined) next.email = c.email;
-  if (c.phone !== undefined) next.phone = c.phone;
-  const same =
-    next.name === before.name &&
-    next.kind === before.kind &&
-    next.familiarName === before.familiarName &&
-    next.email === before.email &&
-    next.phone === before.phone;
-  if (same) return noChange(before);
+  const { next, changed } = applyPatch(PERSON_FIELDS, before, input);
+  if (!changed) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   return {
     result: next,

@@ -4,44 +4,70 @@
  * The public page renders it as HTML or JSON (src/public/planPage.ts).
  */
 import type { FamilyState } from '../shared/state.js';
-import { planTiming, type Phase } from './timing.js';
+import { PHASES, planTiming } from './timing.js';
+import { J, type ShapeOf } from '../shared/shape.js';
 import { PLANS, type PlanRecord } from './types.js';
-import { eventItemView, noteAuthor, optionView, type EventItemView } from './views.js';
+import {
+  EVENT_TIMING,
+  eventItemView,
+  noteAuthor,
+  optionView,
+  type EventItemView,
+} from './views.js';
 import { clockOf, itemWhen } from './clock.js';
 
-export interface PublicEvent {
-  title: string | null;
-  when: string;
-  timing: EventItemView['timing'];
-  location?: string;
-}
-export interface PublicOption {
-  label: string | null;
-  when: string | null;
-  date: string | null;
-  endDate: string | null;
-  time: string | null;
-  endTime: string | null;
-  votes: number;
-  chosen: boolean;
-}
-export interface PublicPoll {
-  question: string;
-  status: 'open' | 'settled';
-  options: PublicOption[];
-}
-export interface PublicPlan {
-  ok: true;
-  title: string;
-  prose: string | null;
-  when: string;
-  phase: Phase;
-  /** The family's IANA zone: every date and time of the plan is in it. */
-  timezone: string;
-  events: PublicEvent[];
-  notes: { body: string; author: string }[];
-  polls: PublicPoll[];
-}
+const text = J.string();
+const nullableText = (description?: string) => J.nullable(J.string(), description);
+const nullableDate = J.nullable(J.of<string>({ type: 'string', format: 'date' }));
+
+/** An event of the page: its title only when its details are shared, its location likewise. */
+const PUBLIC_EVENT = J.object(
+  {
+    title: nullableText("null when the event's details are not shared"),
+    when: text,
+    timing: EVENT_TIMING,
+  },
+  { location: J.string('Only when the location is shared') },
+);
+const PUBLIC_OPTION = J.object({
+  label: nullableText(),
+  when: nullableText(),
+  date: nullableDate,
+  endDate: nullableDate,
+  time: nullableText('Local time text such as 3:30 PM'),
+  endTime: nullableText('Local time text such as 6:00 PM'),
+  votes: J.integer(),
+  chosen: J.boolean(),
+});
+/** A poll as the page shows it: the options with their counts, no voters. */
+const PUBLIC_POLL = J.object({
+  question: text,
+  status: J.enums(['open', 'settled']),
+  options: J.array(PUBLIC_OPTION),
+});
+
+/**
+ * The shared plan page's JSON (`Accept: application/json`): what the HTML shows, nothing more.
+ * Its type and its published schema (`PublicPlan`) are this one description.
+ */
+export const PUBLIC_PLAN = J.object({
+  ok: J.literal(true),
+  title: text,
+  prose: nullableText(),
+  when: text,
+  phase: J.enums(PHASES),
+  timezone: J.string(
+    "The family's IANA zone: the times are in it, 12-hour for zones of the United States, else 24-hour",
+  ),
+  events: J.array(PUBLIC_EVENT),
+  notes: J.array(J.object({ body: text, author: text })),
+  polls: J.array(PUBLIC_POLL),
+});
+
+export type PublicEvent = ShapeOf<typeof PUBLIC_EVENT>;
+export type PublicOption = ShapeOf<typeof PUBLIC_OPTION>;
+export type PublicPoll = ShapeOf<typeof PUBLIC_POLL>;
+export type PublicPlan = ShapeOf<typeof PUBLIC_PLAN>;
 
 export function planBySharedHash(state: FamilyState, hash: string): PlanRecord | undefined {
   for (const p of state.table<PlanRecord>(PLANS).values()) {

@@ -3,6 +3,7 @@
  * caller's own vote (`myVoteOptionId`), and `phase`/`when` depend on today in the family's
  * time zone, so both come in as arguments.
  */
+import { J, type ShapeOf } from '../shared/shape.js';
 import { eventTiming, getEvent, type EventRecord } from '../calendar/events.js';
 import { PEOPLE, personView, type Person } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
@@ -25,19 +26,27 @@ export interface Viewer {
   personId: string | null;
 }
 
+const date = J.of<string>({ type: 'string', format: 'date' });
+
+/** When a plan's event happens, on the family's clock (published as `EventTiming`). */
+export const EVENT_TIMING = J.object({
+  date,
+  endDate: J.of<string>({
+    ...date.schema,
+    description: 'Inclusive last day (the same as date for a one-day event)',
+  }),
+  kind: J.enums(['all-day', 'timed']),
+  time: J.nullable(J.string(), 'Local start time HH:mm; null when all-day'),
+  endTime: J.nullable(J.string(), 'Local end time HH:mm'),
+});
+
 export interface EventItemView {
   eventId: string;
   title: string;
   location: string | null;
   showDetailsOnShare: boolean;
   showLocationOnShare: boolean;
-  timing: {
-    date: string;
-    endDate: string;
-    kind: 'all-day' | 'timed';
-    time: string | null;
-    endTime: string | null;
-  };
+  timing: ShapeOf<typeof EVENT_TIMING>;
   status: string;
   calendarKey: string;
 }

@@ -3,8 +3,15 @@
  * update (name, url, event types, enabled, secret rotation), delete. Every change logs a
  * `webhook_destination.*` record carrying the destination as the API shows it — never a secret.
  */
-import { Conflict, Invalid, NotFound } from '../shared/errors.js';
-import type { EventType } from '../shared/events.js';
+import { Conflict, NotFound } from '../shared/errors.js';
+import {
+  applyPatch,
+  cleanSent,
+  createFields,
+  viewFields,
+  type CreateOf,
+  type PatchOf,
+} from '../shared/record.js';
 import type {
   AgendaChange,
   AgendaJob,
@@ -17,6 +24,7 @@ import { AGENDA_TABLE } from '../shared/agenda.js';
 import {
   ATTEMPTS,
   DELIVER_KIND,
+  DESTINATION_FIELDS,
   DESTINATIONS,
   HISTORY_SIZE,
   MAX_DESTINATIONS,
@@ -33,18 +41,7 @@ import {
 import { noChange } from '../shared/decision.js';
 
 export function destinationView(d: DestinationRecord): DestinationView {
-  return {
-    id: d.id,
-    name: d.name,
-    url: d.url,
-    enabled: d.enabled,
-    eventTypes: d.eventTypes,
-    disabledReason: d.disabledReason,
-    disabledAt: d.disabledAt,
-    secretRotatedAt: d.secretRotatedAt,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  };
+  return viewFields(DESTINATION_FIELDS, d) as DestinationView;
 }
 
 /** Destinations, oldest first. */
@@ -74,28 +71,6 @@ export function signingSecrets(d: DestinationRecord, now: Date): string[] {
     out.push(d.previousSecret);
   return out;
 }
-
-/** Checks what the schema cannot: a URL that parses, with http or https. */
-function checkUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw Invalid.at(['url'], 'must be an absolute http or https URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw Invalid.at(['url'], `must be an http or https URL, not ${parsed.protocol}`);
-  if (!parsed.hostname) throw Invalid.at(['url'], 'must name a host');
-  return url;
-}
-
-function checkName(name: string): string {
-  const n = name.trim();
-  if (!n) throw Invalid.at(['name'], 'must not be blank');
-  return n;
-}
-
-const uniqueTypes = (types: readonly EventType[]) => Array.from(new Set(types));
 
 /**
  * The sequence number of a command's `i`-th event: the actor tells the last number decided
@@ -131,12 +106,7 @@ export function dropJobs(
   return out;
 }
 
-export interface CreateDestinationInput {
-  name: string;
-  url: string;
-  eventTypes: EventType[];
-  enabled?: boolean;
-}
+export type CreateDestinationInput = CreateOf<typeof DESTINATION_FIELDS>;
 
 /** Creates a destination for a secret the caller made (`whsec_…`). */
 export function decideCreateDestination(
@@ -145,31 +115,23 @@ export function decideCreateDestination(
   secret: string,
   ctx: CommandContext,
 ): Decision<DestinationRecord> {
-  const name = checkName(input.name);
-  const url = checkUrl(input.url);
+  const sent = cleanSent(DESTINATION_FIELDS, input);
   if (state.table(DESTINATIONS).size >= MAX_DESTINATIONS) {
     throw new Conflict(
       `A family has at most ${MAX_DESTINATIONS} webhook destinations; delete one first`,
     );
   }
   const at = ctx.now.toISOString();
-  const enabled = input.enabled ?? true;
-  const d: DestinationRecord = {
+  const enabled = sent.enabled ?? true;
+  const d = createFields(DESTINATION_FIELDS, sent, {
     id: ctx.newId('whd'),
-    name,
-    url,
-    eventTypes: uniqueTypes(input.eventTypes),
-    enabled,
     disabledReason: enabled ? null : 'manual',
     disabledAt: enabled ? null : at,
     secret,
-    previousSecret: null,
-    previousSecretExpiresAt: null,
-    secretRotatedAt: null,
     sinceSeq: seqOfEvent(ctx),
     createdAt: at,
     updatedAt: at,
-  };
+  });
   return {
     result: d,
     changes: [
@@ -180,13 +142,9 @@ export function decideCreateDestination(
   };
 }
 
-export interface UpdateDestinationInput {
-  name?: string;
-  url?: string;
-  eventTypes?: EventType[];
-  enabled?: boolean;
+export type UpdateDestinationInput = PatchOf<typeof DESTINATION_FIELDS> & {
   rotateSecret?: boolean;
-}
+};
 
 export interface UpdateResult {
   destination: DestinationRecord;
@@ -209,10 +167,8 @@ export function decideUpdateDestination(
 ): Decision<UpdateResult> {
   const old = getDestination(state, id);
   const at = ctx.now.toISOString();
-  const next: DestinationRecord = { ...old };
-  if (input.name !== undefined) next.name = checkName(input.name);
-  if (input.url !== undefined) next.url = checkUrl(input.url);
-  if (input.eventTypes !== undefined) next.eventTypes = uniqueTypes(input.eventTypes);
+  // The fields as sent; whether anything changed is told by the view below (with the secrets).
+  const { next } = applyPatch(DESTINATION_FIELDS, old, input);
   const rotated = input.rotateSecret === true;
   if (rotated) {
     if (!newSecret) throw new Error('rotating needs a new secret');
@@ -230,7 +186,6 @@ export function decideUpdateDestination(
   const changes: RecordChange[] = [];
   const agenda: AgendaChange[] = [];
   if (input.enabled !== undefined && input.enabled !== old.enabled) {
-    next.enabled = input.enabled;
     if (input.enabled) {
       next.disabledReason = null;
       next.disabledAt = null;

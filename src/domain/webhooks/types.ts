@@ -7,7 +7,9 @@
  * and `outbox/webhooks` (how far the outbox has turned the change log into deliveries).
  * Pending deliveries are agenda jobs of kind `webhook.deliver`.
  */
-import type { EventType } from '../shared/events.js';
+import { EVENT_TYPES, type EventType } from '../shared/events.js';
+import { S } from '../shared/schema.js';
+import { field, timestamp, type RecordOf, type ViewOf } from '../shared/record.js';
 
 export const DESTINATIONS = 'webhook_destinations';
 export const STATS = 'webhook_stats';
@@ -30,50 +32,91 @@ export const JITTER = 0.1;
 /** A receiver's Retry-After is honoured up to this long. */
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
-/**
- * Why a destination is disabled: by the household, by a 410 answer, or after 5 days of failures.
- */
-export type DisabledReason = 'manual' | 'receiver_gone' | 'failing';
+const DISABLED_REASONS = ['manual', 'receiver_gone', 'failing'] as const;
+const own = { create: 'never', patch: 'never', view: 'always' } as const;
+const hidden = { create: 'never', patch: 'never', view: 'never' } as const;
 
-export interface DestinationRecord {
-  id: string;
-  name: string;
-  url: string;
-  eventTypes: EventType[];
-  enabled: boolean;
-  disabledReason: DisabledReason | null;
-  disabledAt: string | null;
+/** Checks what the struct cannot: a URL that parses, with http or https. */
+function checkUrl(url: string): true | string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'must be an absolute http or https URL';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `must be an http or https URL, not ${parsed.protocol}`;
+  return parsed.hostname ? true : 'must name a host';
+}
+
+/**
+ * Every field of a webhook destination, once (src/domain/shared/record.ts); the view, and the
+ * `webhook_destination.*` records, show no secret.
+ */
+export const DESTINATION_FIELDS = {
+  id: field(S.string(), { ...own, response: { type: 'string', pattern: '^whd_' } }),
+  name: field(S.string({ min: 1, max: 200 }), {
+    create: 'required',
+    patch: 'value',
+    view: 'always',
+    clean: (v) => v.trim(),
+    check: (v) => v !== '' || 'must not be blank',
+  }),
+  url: field(
+    S.string({
+      min: 1,
+      max: 2048,
+      format: 'uri',
+      description:
+        'An http or https URL; reachable addresses follow the `egress.webhooks` policy (default: internet and LAN, not loopback)',
+    }),
+    { create: 'required', patch: 'value', view: 'always', check: checkUrl },
+  ),
+  enabled: field(S.boolean(), {
+    create: 'optional',
+    patch: 'value',
+    default: true,
+    view: 'always',
+  }),
+  eventTypes: field(S.array(S.enums(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length }), {
+    create: 'required',
+    patch: 'value',
+    view: 'always',
+    clean: (v) => Array.from(new Set(v)),
+  }),
+  /** Why it is disabled: by the household, by a 410 answer, or after 5 days of failures. */
+  disabledReason: field(S.enums(DISABLED_REASONS), {
+    ...own,
+    nullable: true,
+    response: {
+      enum: [...DISABLED_REASONS, null],
+      description:
+        'Why it is disabled: by the household, by a 410 answer, or after failing every delivery for 5 days',
+    },
+  }),
+  disabledAt: field(timestamp, { ...own, nullable: true }),
   /**
    * `whsec_…`. Kept as it is, not hashed: Standard Webhooks signs with an HMAC keyed by the
    * secret itself, so the daemon must be able to read it. Never in views, logs or the change log.
    */
-  secret: string;
+  secret: field(S.string(), hidden),
   /**
    * The secret before the last rotation, signing beside the new one until
    * `previousSecretExpiresAt`.
    */
-  previousSecret: string | null;
-  previousSecretExpiresAt: string | null;
-  secretRotatedAt: string | null;
+  previousSecret: field(S.string(), { ...hidden, nullable: true }),
+  previousSecretExpiresAt: field(timestamp, { ...hidden, nullable: true }),
+  secretRotatedAt: field(timestamp, { ...own, nullable: true }),
   /** Deliver only change-log records after this sequence number (its creation or re-enabling). */
-  sinceSeq: number;
-  createdAt: string;
-  updatedAt: string;
-}
+  sinceSeq: field(S.integer(), hidden),
+  createdAt: field(timestamp, own),
+  updatedAt: field(timestamp, own),
+};
 
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+export type DestinationRecord = RecordOf<typeof DESTINATION_FIELDS>;
 /** The destination as the API shows it and as `webhook_destination.*` records carry it. */
-export interface DestinationView {
-  id: string;
-  name: string;
-  url: string;
-  enabled: boolean;
-  eventTypes: EventType[];
-  disabledReason: DisabledReason | null;
-  disabledAt: string | null;
-  secretRotatedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type DestinationView = ViewOf<typeof DESTINATION_FIELDS>;
 
 /** `[bucket start (ms), attempted, succeeded, failed]` */
 export type UsageBucket = [number, number, number, number];

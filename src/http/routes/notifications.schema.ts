@@ -5,18 +5,18 @@
 import { S, type Infer, type JsonSchema } from '../../door/schema.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import {
+  BODY_MAX,
   CHANNELS,
+  channels,
   NOTIFICATION_KINDS,
   PREFERENCE_CHANNELS,
   PREFERENCE_KINDS,
   SINCE_MINUTES_MAX,
+  TITLE_MAX,
 } from '../../domain/notifications/types.js';
 import { withExamples } from './collections.schema.js';
 
-export const TITLE_MAX = 200;
-export const BODY_MAX = 4_000;
-
-export const channels = S.array(S.enums(CHANNELS), { min: 1, max: 8 });
+export { BODY_MAX, channels, TITLE_MAX };
 
 export const SendBody = withExamples(
   S.object(

@@ -1,83 +1,28 @@
 /**
  * Request structs and response schemas of the people endpoints.
  */
-import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
-import { PERSON_KINDS } from '../../domain/people/people.js';
+import { named, type Infer, type JsonSchema } from '../../door/schema.js';
+import { PERSON_DERIVED, PERSON_FIELDS } from '../../domain/people/people.js';
+import { createStruct, patchStruct, recordSchema } from '../../domain/shared/record.js';
 import { withExamples } from './collections.schema.js';
 
-const name = S.string({ min: 1, max: 200 });
-const kind = S.enums(PERSON_KINDS);
-const familiarName = S.nullable(
-  S.string({
-    min: 1,
-    max: 200,
-    description: 'Shown instead of the name when set; null removes it',
-  }),
-);
-const email = S.nullable(S.string({ min: 3, max: 254, format: 'email' }));
-const phone = S.nullable(
-  S.string({ min: 4, max: 32, description: 'For sms notifications (extension)' }),
-);
-
-export const CreatePersonBody = withExamples(
-  S.object({
-    name,
-    kind: S.optional(kind),
-    familiarName: S.optional(familiarName),
-    email: S.optional(email),
-    phone: S.optional(phone),
-  }),
-  { name: 'Ana Lima', kind: 'adult', familiarName: 'Mum', email: 'ana@example.com' },
-);
+// Built from the table (PERSON_FIELDS): a field is added there, not here.
+export const CreatePersonBody = withExamples(createStruct(PERSON_FIELDS), {
+  name: 'Ana Lima',
+  kind: 'adult',
+  familiarName: 'Mum',
+  email: 'ana@example.com',
+});
 export type CreatePersonBody = Infer<typeof CreatePersonBody>;
 
 export const UpdatePersonBody = withExamples(
-  S.refine(
-    S.object({
-      name: S.optional(name),
-      kind: S.optional(kind),
-      familiarName: S.optional(familiarName),
-      email: S.optional(email),
-      phone: S.optional(phone),
-    }),
-    'nonEmpty',
-    (v) =>
-      Object.keys(v).length > 0 ||
-      'must change at least one of name, kind, familiarName, email, phone',
-    'Only the fields to change; familiarName, email and phone may be null to remove them',
-  ),
+  patchStruct(PERSON_FIELDS),
   { familiarName: null },
   { email: 'ana.lima@example.com' },
 );
 export type UpdatePersonBody = Infer<typeof UpdatePersonBody>;
 
-export const PERSON_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: [
-    'id',
-    'name',
-    'kind',
-    'familiarName',
-    'email',
-    'phone',
-    'displayName',
-    'role',
-    'createdAt',
-    'updatedAt',
-  ],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    kind: { type: 'string', enum: [...PERSON_KINDS] },
-    familiarName: { type: ['string', 'null'] },
-    email: { type: ['string', 'null'] },
-    phone: { type: ['string', 'null'] },
-    displayName: { type: 'string', description: 'familiarName, else name' },
-    role: { type: 'string', enum: [...PERSON_KINDS], description: 'The same as kind' },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const PERSON_SCHEMA: JsonSchema = recordSchema(PERSON_FIELDS, PERSON_DERIVED);
 
 const EXAMPLE_PERSON = {
   id: 'person_01kaq5m2v8x3c4d5e6f7',

@@ -4,6 +4,7 @@
  * `ok: true` (their OpenAPI names are given in plans.schema.ts).
  */
 import type { JsonSchema } from '../../door/schema.js';
+import { EVENT_TIMING } from '../../domain/plans/views.js';
 
 export const str = { type: 'string' };
 export const strOrNull = { type: ['string', 'null'] };
@@ -11,17 +12,8 @@ export const ok = { const: true };
 export const instant = { type: 'string', format: 'date-time' };
 export const date = { type: 'string', format: 'date' };
 
-export const TIMING_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['date', 'endDate', 'kind', 'time', 'endTime'],
-  properties: {
-    date,
-    endDate: { ...date, description: 'Inclusive last day (the same as date for a one-day event)' },
-    kind: { type: 'string', enum: ['all-day', 'timed'] },
-    time: { ...strOrNull, description: 'Local start time HH:mm; null when all-day' },
-    endTime: { ...strOrNull, description: 'Local end time HH:mm' },
-  },
-};
+/** Described once with the view's type (src/domain/plans/views.ts). */
+export const TIMING_SCHEMA: JsonSchema = EVENT_TIMING.schema;
 
 export const EVENT_ITEM_SCHEMA: JsonSchema = {
   type: 'object',

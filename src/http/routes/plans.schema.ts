@@ -1,7 +1,7 @@
 /**
  * Request structs and response schemas of the plans endpoints, and the OpenAPI names of all of
- * them (the element schemas are in planObjects.schema.ts, the public page's in
- * planPublic.schema.ts).
+ * them (the element schemas are in planObjects.schema.ts; the public page's is described with
+ * its type in src/domain/plans/publicView.ts).
  */
 import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
@@ -18,7 +18,7 @@ import {
   str,
   strOrNull,
 } from './planObjects.schema.js';
-import { PUBLIC_PLAN_SCHEMA } from './planPublic.schema.js';
+import { PUBLIC_PLAN } from '../../domain/plans/publicView.js';
 import {
   LABEL_MAX,
   NOTE_MAX,
@@ -347,7 +347,8 @@ export const REOPEN_RESPONSE = body(['removedFromCalendar', 'removedEventId'], {
   poll: POLL_SCHEMA,
 });
 
-export { PUBLIC_PLAN_SCHEMA };
+/** The shared page's JSON: the domain's one description of it, its type read from it too. */
+export const PUBLIC_PLAN_SCHEMA: JsonSchema = PUBLIC_PLAN.schema;
 
 // Published once in the OpenAPI document, as components/schemas/<name>.
 named('EventTiming', TIMING_SCHEMA);

@@ -1,112 +1,26 @@
 /**
  * Request structs and response schemas of the notification routines (docs/notifications.md).
  */
-import { S, type Infer, type JsonSchema } from '../../door/schema.js';
-import { CHANNELS, ROUTINE_INTENTS, ROUTINE_MODES } from '../../domain/notifications/types.js';
+import { named, type Infer, type JsonSchema } from '../../door/schema.js';
+import { ROUTINE_FIELDS } from '../../domain/notifications/types.js';
+import { ROUTINE_DERIVED } from '../../domain/notifications/routines.js';
+import { createStruct, patchStruct, recordSchema } from '../../domain/shared/record.js';
 import { withExamples } from './collections.schema.js';
-import { BODY_MAX, channels, TITLE_MAX } from './notifications.schema.js';
 
-const timezone = {
-  min: 1,
-  max: 64,
-  description:
-    "IANA time zone; left out (or null on a change): the family's, following it when it changes",
-};
-const fields = {
-  channels: S.optional(channels),
-  cron: S.optional(
-    S.string({
-      min: 1,
-      max: 100,
-      description:
-        'Cron pattern (five fields, or six with seconds; @daily and friends), in `timezone`',
-    }),
-  ),
-  intent: S.optional(S.enums(ROUTINE_INTENTS)),
-  isEnabled: S.optional(S.boolean()),
-  mode: S.optional(S.enums(ROUTINE_MODES)),
-  timezone: S.optional(S.string(timezone)),
-  title: S.optional(
-    S.nullable(
-      S.string({
-        max: TITLE_MAX,
-        description:
-          "Extension: the notification's title (default by intent: Morning briefing, Digest, Reminder)",
-      }),
-    ),
-  ),
-  message: S.optional(
-    S.nullable(
-      S.string({
-        max: BODY_MAX,
-        description: 'Extension: the text of a plain routine; put before a contextual one',
-      }),
-    ),
-  ),
-};
-
+// Built from the table (ROUTINE_FIELDS): a field is added there, not here.
 export const CreateRoutineBody = withExamples(
-  S.object(
-    fields,
+  createStruct(
+    ROUTINE_FIELDS,
     "All optional: cron `0 7 * * *`, intent briefing, mode plain, channels [in_app], enabled, the family's time zone",
   ),
   { cron: '30 6 * * 1-5', intent: 'briefing', mode: 'contextual', channels: ['in_app', 'push'] },
 );
 export type CreateRoutineBody = Infer<typeof CreateRoutineBody>;
 
-export const UpdateRoutineBody = withExamples(
-  S.refine(
-    S.object({ ...fields, timezone: S.optional(S.nullable(S.string(timezone))) }),
-    'nonEmpty',
-    (v) => Object.keys(v).length > 0 || 'must change at least one field',
-    'Only the fields to change',
-  ),
-  { isEnabled: false },
-);
+export const UpdateRoutineBody = withExamples(patchStruct(ROUTINE_FIELDS), { isEnabled: false });
 export type UpdateRoutineBody = Infer<typeof UpdateRoutineBody>;
 
-export const ROUTINE_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: [
-    'id',
-    'cron',
-    'timezone',
-    'followsFamilyZone',
-    'intent',
-    'mode',
-    'channels',
-    'isEnabled',
-    'title',
-    'message',
-    'nextRunAt',
-    'lastRunAt',
-    'createdAt',
-    'updatedAt',
-  ],
-  properties: {
-    id: { type: 'string', description: 'The trigger id (trg_…)' },
-    cron: { type: 'string' },
-    timezone: {
-      type: 'string',
-      description: "The zone it runs in: its own, or the family's when it follows the family",
-    },
-    followsFamilyZone: {
-      type: 'boolean',
-      description:
-        "Extension: made (or changed) without a zone, it runs in the family's zone and follows it when the family's zone changes",
-    },
-    intent: { type: 'string', enum: [...ROUTINE_INTENTS] },
-    mode: { type: 'string', enum: [...ROUTINE_MODES] },
-    channels: { type: 'array', items: { type: 'string', enum: [...CHANNELS] } },
-    isEnabled: { type: 'boolean' },
-    title: { type: ['string', 'null'] },
-    message: { type: ['string', 'null'] },
-    nextRunAt: { type: ['string', 'null'], format: 'date-time', description: 'Null when disabled' },
-    lastRunAt: { type: ['string', 'null'], format: 'date-time' },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const ROUTINE_SCHEMA: JsonSchema = recordSchema(ROUTINE_FIELDS, ROUTINE_DERIVED);
 
 const EXAMPLE = {
   id: 'trg_01kaq5m2v8x3c4d5e6f7',
@@ -148,3 +62,8 @@ export const ROUTINE_DELETE_RESPONSE: JsonSchema = {
   properties: { ok: { const: true }, routineId: { type: 'string' } },
   examples: [{ ok: true, routineId: EXAMPLE.id }],
 };
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('NotificationRoutine', ROUTINE_SCHEMA);
+named('CreateRoutineBody', CreateRoutineBody);
+named('UpdateRoutineBody', UpdateRoutineBody);

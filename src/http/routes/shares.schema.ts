@@ -1,40 +1,23 @@
 /**
  * Request structs and response schemas of the calendar share endpoints (docs/feeds.md).
  */
-import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
+import { named, type Infer, type JsonSchema } from '../../door/schema.js';
+import { SHARE_FIELDS } from '../../domain/calendar/shares.js';
+import { createStruct, recordSchema } from '../../domain/shared/record.js';
 import { withExamples } from './collections.schema.js';
 import { calendarShareToken } from '../../family/shareTokens.js';
 
-const ids = S.array(S.string({ min: 1, max: 100 }), { max: 200 });
-
+// Built from the table (SHARE_FIELDS): a field is added there, not here.
 export const CreateShareBody = withExamples(
-  S.object(
-    {
-      name: S.string({ min: 1, max: 200 }),
-      categories: S.optional(ids),
-      eventIds: S.optional(ids),
-      personIds: S.optional(ids),
-      sourceIds: S.optional(ids),
-    },
+  createStruct(
+    SHARE_FIELDS,
     'The union of calendars (categories = calendar collection keys), events, people (owner, responsible or attending) and external feeds; all empty shares every calendar',
   ),
   { name: 'Grandparents', categories: ['calendar'] },
 );
 export type CreateShareBody = Infer<typeof CreateShareBody>;
 
-export const SHARE_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['id', 'name', 'categories', 'eventIds', 'personIds', 'sourceIds', 'createdAt'],
-  properties: {
-    id: { type: 'string' },
-    name: { type: 'string' },
-    categories: { type: 'array', items: { type: 'string' } },
-    eventIds: { type: 'array', items: { type: 'string' } },
-    personIds: { type: 'array', items: { type: 'string' } },
-    sourceIds: { type: 'array', items: { type: 'string' } },
-    createdAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const SHARE_SCHEMA: JsonSchema = recordSchema(SHARE_FIELDS);
 
 const EXAMPLE = {
   id: 'share_01kaq5m2v8x3c4d5e6f7',

@@ -2,29 +2,16 @@
  * Request structs and response schemas of the webhook destination endpoints, and the OpenAPI
  * `webhooks` section describing a delivery itself (docs/webhooks.md).
  */
-import { S, type Infer, type JsonSchema } from '../../door/schema.js';
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { EVENT_TYPES } from '../../domain/shared/events.js';
-import { HISTORY_SIZE } from '../../domain/webhooks/types.js';
+import { DESTINATION_FIELDS, HISTORY_SIZE } from '../../domain/webhooks/types.js';
+import { createStruct, patchStruct, recordSchema } from '../../domain/shared/record.js';
 import { withExamples } from './collections.schema.js';
 
-const name = S.string({ min: 1, max: 200 });
-const url = S.string({
-  min: 1,
-  max: 2048,
-  format: 'uri',
-  description:
-    'An http or https URL; reachable addresses follow the `egress.webhooks` policy (default: internet and LAN, not loopback)',
-});
-const eventTypes = S.array(S.enums(EVENT_TYPES), { min: 1, max: EVENT_TYPES.length });
-
+// Built from the table (DESTINATION_FIELDS): a field is added there, not here.
 export const CreateDestinationBody = withExamples(
-  S.object(
-    {
-      name,
-      url,
-      eventTypes,
-      enabled: S.optional(S.boolean()),
-    },
+  createStruct(
+    DESTINATION_FIELDS,
     'A receiver and the event types it subscribes to; enabled defaults to true',
   ),
   {
@@ -36,20 +23,11 @@ export const CreateDestinationBody = withExamples(
 export type CreateDestinationBody = Infer<typeof CreateDestinationBody>;
 
 export const UpdateDestinationBody = withExamples(
-  S.refine(
-    S.object({
-      name: S.optional(name),
-      url: S.optional(url),
-      eventTypes: S.optional(eventTypes),
-      enabled: S.optional(S.boolean()),
-      rotateSecret: S.optional(S.boolean()),
-    }),
-    'nonEmpty',
-    (v) =>
-      Object.keys(v).length > 0 ||
-      'must change at least one of name, url, eventTypes, enabled, rotateSecret',
-    'Only the fields to change. rotateSecret: true issues a new secret (answered once); the old one keeps signing beside it for 24 hours',
-  ),
+  patchStruct(DESTINATION_FIELDS, {
+    more: { rotateSecret: S.optional(S.boolean()) },
+    description:
+      'Only the fields to change. rotateSecret: true issues a new secret (answered once); the old one keeps signing beside it for 24 hours',
+  }),
   { enabled: false },
   { rotateSecret: true },
 );
@@ -57,37 +35,7 @@ export type UpdateDestinationBody = Infer<typeof UpdateDestinationBody>;
 
 const nullableString = { type: ['string', 'null'] };
 
-export const DESTINATION_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: [
-    'id',
-    'name',
-    'url',
-    'enabled',
-    'eventTypes',
-    'disabledReason',
-    'disabledAt',
-    'secretRotatedAt',
-    'createdAt',
-    'updatedAt',
-  ],
-  properties: {
-    id: { type: 'string', pattern: '^whd_' },
-    name: { type: 'string' },
-    url: { type: 'string' },
-    enabled: { type: 'boolean' },
-    eventTypes: { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] } },
-    disabledReason: {
-      enum: ['manual', 'receiver_gone', 'failing', null],
-      description:
-        'Why it is disabled: by the household, by a 410 answer, or after failing every delivery for 5 days',
-    },
-    disabledAt: { ...nullableString, format: 'date-time' },
-    secretRotatedAt: { ...nullableString, format: 'date-time' },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const DESTINATION_SCHEMA: JsonSchema = recordSchema(DESTINATION_FIELDS);
 
 const COUNTS: JsonSchema = {
   type: 'object',
@@ -394,3 +342,8 @@ export function webhooksOpenApi(): {
   }
   return { webhooks, schemas, parameters };
 }
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('WebhookDestination', DESTINATION_SCHEMA);
+named('CreateDestinationBody', CreateDestinationBody);
+named('UpdateDestinationBody', UpdateDestinationBody);
