@@ -40,7 +40,7 @@ interface Node {
 }
 
 describe('cluster: the agenda across a failover', function () {
-  this.timeout(30_000);
+  this.timeout(90_000); // its before hook starts three NATS servers: generous on a loaded machine
   const clock = new FakeClock('2026-11-22T08:30:00.000Z');
   let nats: NatsCluster | undefined;
   let receiver: Receiver | undefined;

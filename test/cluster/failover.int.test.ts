@@ -86,7 +86,7 @@ function from(
 }
 
 describe('cluster: two nodes, one owner', function () {
-  this.timeout(30_000);
+  this.timeout(90_000);
   let nats: NatsCluster | undefined;
   let a: Node | undefined;
   let b: Node | undefined;

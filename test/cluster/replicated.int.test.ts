@@ -55,7 +55,7 @@ function seqs(store: Store, familyId: string): number[] {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('cluster: the replicated log over three JetStream servers', function () {
-  this.timeout(40_000);
+  this.timeout(90_000);
   let nats: NatsCluster | undefined;
   const dirs: string[] = [];
   const stores: Store[] = [];

@@ -63,7 +63,7 @@ function acks(out: string): number[] {
 }
 
 describe('cluster: owners stopped by real signals', function () {
-  this.timeout(40_000);
+  this.timeout(90_000);
   let nats: NatsCluster | undefined;
   const dirs: string[] = [];
   const writers: Writer[] = [];

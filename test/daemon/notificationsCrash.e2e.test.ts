@@ -9,23 +9,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, startTestServer, tempDataDir } from '../helpers/server.js';
 import { spawnDaemon, type ChildDaemon } from '../helpers/child.js';
+import { until as waitFor } from '../helpers/until.js';
 import { startNtfy, type NtfyRecorder } from '../helpers/fakes/ntfy.js';
 import { decideManualNotification } from '../../src/domain/notifications/manual.js';
 import { SCHEDULER_CALLER } from '../../src/domain/shared/agenda.js';
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 8_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('notifications across restarts of the daemon process', function () {
   this.timeout(60_000);
