@@ -170,7 +170,8 @@ export async function startNatsCluster(
   // were routed when it was elected log it (one joining later may never say so), so: a leader in
   // some log, then JetStream answering through every server. Generous: a loaded CI machine
   // has taken over 15 s.
-  const until = Date.now() + 40_000;
+  const electing = Date.now();
+  const until = electing + 40_000;
   const fail = async (why: string) => {
     await stop();
     return new Error(`${why}:\n${servers.map((s) => s.log()).join('\n')}`);
@@ -182,6 +183,11 @@ export async function startNatsCluster(
   for (const s of servers) {
     if (!(await jetStreamAnswers(s.url, until))) throw await fail(`JetStream silent at ${s.name}`);
   }
+  // Usually a second or two; a slow election is worth seeing in the run's output.
+  if (Date.now() - electing > 10_000)
+    console.warn(
+      `      (the NATS test cluster took ${Date.now() - electing} ms to elect and answer)`,
+    );
   const restart = async (i: number, avoid: number[] = []): Promise<NatsServer> => {
     const old = servers[i];
     if (old.proc.exitCode === null && old.proc.signalCode === null)
