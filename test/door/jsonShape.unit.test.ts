@@ -86,15 +86,25 @@ describe('The JSON shape scan', () => {
       `{${'"a" '.repeat(N / 4)}}`,
       `[${'"",'.repeat(N / 3)}""]`,
     ];
-    for (const text of shapes) {
-      scanShape(text, caps);
-      let best = Infinity;
+    const best = (work: () => unknown) => {
+      work();
+      let least = Infinity;
       for (let i = 0; i < 5; i++) {
         const t = performance.now();
-        scanShape(text, caps);
-        best = Math.min(best, performance.now() - t);
+        work();
+        least = Math.min(least, performance.now() - t);
       }
-      expect(best, text.slice(0, 20)).to.be.below(20);
+      return least;
+    };
+    for (const text of shapes) {
+      // Under 20 ms on a quiet machine; on a loaded one, measured against a native pass over the
+      // same text in the same moment (escaping it), so the bound moves with the machine's speed.
+      // A walk in JavaScript, character by character, costs tens of times a native pass.
+      const native = best(() => JSON.stringify(text));
+      const scan = best(() => scanShape(text, caps));
+      expect(scan, `${text.slice(0, 20)}: native pass ${native.toFixed(1)} ms`).to.be.below(
+        Math.max(20, 4 * native),
+      );
     }
   });
 });

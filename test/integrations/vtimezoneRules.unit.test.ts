@@ -217,7 +217,8 @@ describe('VTIMEZONE rules read on a budget', () => {
       expect((error as Error).message).to.match(
         n > VTIMEZONE_LIMITS.observances ? /more than 200 STANDARD and DAYLIGHT/ : /FREQ=YEARLY/,
       );
-      expect(ms).to.be.below(50);
+      // Milliseconds on a quiet machine; the old expansion took seconds to minutes.
+      expect(ms).to.be.below(500);
     });
   }
 
@@ -238,7 +239,8 @@ describe('VTIMEZONE rules read on a budget', () => {
     );
     expect(error).to.be.instanceOf(ZoneLimitError);
     expect((error as Error).message).to.contain('more than 2000 times');
-    expect(ms).to.be.below(50);
+    // Milliseconds on a quiet machine; the old expansion took seconds to minutes.
+    expect(ms).to.be.below(500);
   });
 
   it('reads a feed’s zone beyond the limits as no zone (its times floating), not an error', () => {
