@@ -14,6 +14,13 @@ import { ROUTINE_FIELDS } from '../../src/domain/notifications/types.js';
 import { ROUTINE_DERIVED } from '../../src/domain/notifications/routines.js';
 import { DESTINATION_FIELDS } from '../../src/domain/webhooks/types.js';
 import { PERSON_DERIVED, PERSON_FIELDS } from '../../src/domain/people/people.js';
+import { FEED_FIELDS } from '../../src/domain/feeds/types.js';
+import { FEED_DERIVED } from '../../src/domain/feeds/views.js';
+import { startIcsServer, type IcsServer } from '../helpers/fakes/icsServer.js';
+import { calendar } from '../helpers/fakes/icsText.js';
+
+/** The calendar feeds a linked feed reads (started by the suite). */
+let ics: IcsServer;
 
 interface RecordCase {
   /** The record's name, its store table and the names of its published schemas. */
@@ -23,6 +30,10 @@ interface RecordCase {
   table: FieldTable;
   /** Fields of the PATCH body that are orders, not the record's. */
   patchMore?: string[];
+  /** Fields a PATCH must send (a feed's hint, the one field it changes). */
+  patchRequired?: string[];
+  /** The answer's name of the record's id, where it is not `id`. */
+  idKey?: string;
   derived?: Record<string, Derived<never, never>>;
   /** Makes one record with every field the create takes set; its view. */
   create(client: Client): Promise<Record<string, unknown>>;
@@ -135,6 +146,38 @@ const RECORDS: RecordCase[] = [
       return view;
     },
   },
+  {
+    name: 'external calendar',
+    storeTable: 'calendar_feeds',
+    schemas: { view: 'ExternalCalendar', create: 'LinkFeedBody', update: 'UpdateFeedBody' },
+    table: FEED_FIELDS,
+    derived: FEED_DERIVED,
+    patchRequired: ['hint'],
+    idKey: 'sourceId',
+    async create(client) {
+      ics.set('/club.ics', {
+        body: calendar(
+          [{ uid: 'a', summary: 'Practice', lines: ['DTSTART;VALUE=DATE:20261124'] }],
+          ['X-WR-CALNAME:Club'],
+        ),
+        basic: { username: 'coach', password: 'secret' },
+      });
+      const r = await client.post('/calendar/external', {
+        name: ' Club ',
+        url: ics.url('/club.ics').replace('//', '//coach:secret@'),
+        color: 'gold',
+        hint: '  ',
+      });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body.feed).to.include({ name: 'Club', hint: null, calendarName: 'Club' });
+      expect(r.body.feed.url).to.not.include('secret');
+      return r.body.feed;
+    },
+    async read(client, id) {
+      const r = await client.get('/calendar/external');
+      return r.body.feeds.find((f: { sourceId: string }) => f.sourceId === id);
+    },
+  },
 ];
 
 type Schema = {
@@ -157,10 +200,12 @@ describe('records described by a field table', () => {
     server = await startTestServer();
     other = await startTestServer();
     schemas = (await server.http.get('/api/v1/openapi.json')).body.components.schemas;
+    ics = await startIcsServer();
   });
   after(async () => {
     await server?.close();
     await other?.close();
+    await ics?.close();
   });
 
   for (const rec of RECORDS) {
@@ -200,7 +245,7 @@ describe('records described by a field table', () => {
           ...patched,
           ...(rec.patchMore ?? []),
         ]);
-        expect(update.required ?? []).to.deep.equal([]);
+        expect(update.required ?? []).to.deep.equal(rec.patchRequired ?? []);
         for (const k of patched)
           expect(takesNull(update.properties![k]), `PATCH ${k} null`).to.equal(!!facts(k).nullable);
       });
@@ -209,7 +254,7 @@ describe('records described by a field table', () => {
         const slug = `rt-${rec.storeTable.toLowerCase().replace(/_/g, '-')}-a`;
         const { client } = await server.family(slug);
         const made = await rec.create(client);
-        const id = made.id as string;
+        const id = made[rec.idKey ?? 'id'] as string;
         expect(await rec.read(client, id)).to.deep.equal(made);
         const exported = exportFamily(server.daemon.store, slug, new Date());
         await importFamily(other.daemon.store, JSON.parse(JSON.stringify(exported)));
@@ -225,13 +270,13 @@ describe('records described by a field table', () => {
         const optional = names.filter((k) => facts(k).create === 'optional');
         const exported = exportFamily(server.daemon.store, slug, new Date());
         const stored = exported.records.find(
-          (r) => r.table === rec.storeTable && r.id === made.id,
+          (r) => r.table === rec.storeTable && r.id === made[rec.idKey ?? 'id'],
         ) as { value: Record<string, unknown> };
         for (const k of optional) delete stored.value[k];
         await importFamily(other.daemon.store, JSON.parse(JSON.stringify(exported)));
         const key = await other.key({ slug, scopes: ['admin'] });
         const there = new Client(`${other.url}/api/v1/families/${slug}`, key);
-        const view = await rec.read(there, made.id as string);
+        const view = await rec.read(there, made[rec.idKey ?? 'id'] as string);
         // A field with a response schema of its own shows something else than what is stored.
         for (const k of optional.filter((k) => !facts(k).response)) {
           const d = facts(k).default;

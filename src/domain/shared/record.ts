@@ -244,11 +244,15 @@ export interface Derived<R, C = void> {
   readonly of: (record: R, context: C) => unknown;
 }
 
-/** The derived fields placed after `key`, each followed by those placed after it. */
+/**
+ * The derived fields placed after `key`, each followed by those placed after it. One named as
+ * the field it is placed after shows in its place (a field never shown as stored: a feed's URL,
+ * masked).
+ */
 function placedAfter(derived: Record<string, { after: string }>, key: string): string[] {
   const out: string[] = [];
   for (const [d, spec] of Object.entries(derived))
-    if (spec.after === key) out.push(d, ...placedAfter(derived, d));
+    if (spec.after === key) out.push(d, ...(d === key ? [] : placedAfter(derived, d)));
   return out;
 }
 
