@@ -17,6 +17,8 @@ import { DESTINATION_FIELDS } from '../../src/domain/webhooks/types.js';
 import { PERSON_DERIVED, PERSON_FIELDS } from '../../src/domain/people/people.js';
 import { FEED_FIELDS } from '../../src/domain/feeds/types.js';
 import { CHECK_FIELDS } from '../../src/domain/notifications/types.js';
+import { NOTE_FIELDS } from '../../src/domain/plans/types.js';
+import { NOTE_DERIVED } from '../../src/domain/plans/views.js';
 import { CHECK_DERIVED } from '../../src/domain/notifications/checks.js';
 import { FEED_DERIVED } from '../../src/domain/feeds/views.js';
 import { startIcsServer, type IcsServer } from '../helpers/fakes/icsServer.js';
@@ -41,6 +43,8 @@ interface RecordCase {
   patchRequired?: string[];
   /** The answer's name of the record's id, where it is not `id`. */
   idKey?: string;
+  /** Where it is stored, when inside another record (a note in its plan's `notes`). */
+  within?: string;
   derived?: Record<string, Derived<never, never>>;
   /** Makes one record with every field the create takes set; its view. */
   create(client: Client): Promise<Record<string, unknown>>;
@@ -217,12 +221,57 @@ const RECORDS: RecordCase[] = [
       return view;
     },
   },
+  {
+    name: 'plan note',
+    storeTable: 'plans',
+    within: 'notes',
+    schemas: { view: 'PlanNote', create: 'CreateNoteBody', update: 'UpdateNoteBody' },
+    table: NOTE_FIELDS,
+    derived: NOTE_DERIVED,
+    idKey: 'noteId',
+    async create(client) {
+      const plan = await client.post('/plans', { title: 'Lake weekend' });
+      expect(plan.status, plan.text).to.equal(201);
+      const r = await client.post(`/plans/${plan.body.planId}/notes`, {
+        body: ' Bring the big tent. ',
+        showOnSharedPage: true,
+      });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.body.note).to.include({ body: 'Bring the big tent.', onSharedPage: true });
+      return r.body.note;
+    },
+    async read(client, id) {
+      for (const { planId } of (await client.get('/plans')).body.plans) {
+        const plan = (await client.get(`/plans/${planId}`)).body;
+        const note = plan.notes.find((n: { noteId: string }) => n.noteId === id);
+        if (note) return note;
+      }
+      throw new Error(`no note ${id}`);
+    },
+  },
 ];
 
+type Stored = { table: string; id: string; value: Record<string, unknown> };
+
+/** The stored record of that id among an export's records (inside its parent's list `within`). */
+function locate(
+  rec: RecordCase,
+  records: readonly Stored[],
+  id: unknown,
+): Record<string, unknown> | undefined {
+  if (!rec.within) return records.find((r) => r.table === rec.storeTable && r.id === id)?.value;
+  for (const r of records.filter((r) => r.table === rec.storeTable)) {
+    const list = r.value[rec.within] as Record<string, unknown>[];
+    const found = list.find((x) => x.id === id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** The stored record of that id in an export of the family. */
-function storedIn(t: TestServer, slug: string, table: string, id: unknown): unknown {
+function storedIn(rec: RecordCase, t: TestServer, slug: string, id: unknown): unknown {
   const exported = exportFamily(t.daemon.store, slug, new Date());
-  return exported.records.find((r) => r.table === table && r.id === id)?.value;
+  return locate(rec, exported.records as Stored[], id);
 }
 
 type Schema = {
@@ -319,8 +368,8 @@ describe('records described by a field table', () => {
         if (rec.read) expect(await rec.read(client, id)).to.deep.equal(made);
         const exported = exportFamily(server.daemon.store, slug, new Date());
         await importFamily(other.daemon.store, JSON.parse(JSON.stringify(exported)));
-        const here = storedIn(server, slug, rec.storeTable, id);
-        expect(storedIn(other, slug, rec.storeTable, id)).to.deep.equal(here).and.to.exist;
+        const here = storedIn(rec, server, slug, id);
+        expect(storedIn(rec, other, slug, id)).to.deep.equal(here).and.to.exist;
         if (!rec.read) return;
         const key = await other.key({ slug, scopes: ['admin'] });
         const there = new Client(`${other.url}/api/v1/families/${slug}`, key);
@@ -336,14 +385,15 @@ describe('records described by a field table', () => {
           const made = await rec.create(client);
           const optional = names.filter((k) => facts(k).create === 'optional');
           const exported = exportFamily(server.daemon.store, slug, new Date());
-          const stored = exported.records.find(
-            (r) => r.table === rec.storeTable && r.id === made[rec.idKey ?? 'id'],
-          ) as { value: Record<string, unknown> };
-          for (const k of optional) delete stored.value[k];
+          const stored = locate(rec, exported.records as Stored[], made[rec.idKey ?? 'id'])!;
+          for (const k of optional) delete stored[k];
           await importFamily(other.daemon.store, JSON.parse(JSON.stringify(exported)));
           const key = await other.key({ slug, scopes: ['admin'] });
           const there = new Client(`${other.url}/api/v1/families/${slug}`, key);
           const view = await read(there, made[rec.idKey ?? 'id'] as string);
+          // Every always-shown and derived field is there (derived ones read the defaults too).
+          const always = names.filter((k) => facts(k).view === 'always');
+          expect(Object.keys(view)).to.include.members([...always, ...derived]);
           // A field with a response schema of its own shows something else than what is stored.
           for (const k of optional.filter((k) => !facts(k).response)) {
             const d = facts(k).default;

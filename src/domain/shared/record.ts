@@ -256,7 +256,10 @@ function placedAfter(derived: Record<string, { after: string }>, key: string): s
   return out;
 }
 
-/** The answer's fields of a record, in table order, derived fields in their places. */
+/**
+ * The answer's fields of a record, in table order, derived fields in their places; those are
+ * computed from the record with its defaults (one written before a field existed).
+ */
 export function viewFields<T extends FieldTable, R extends RecordOf<T>, C = void>(
   table: T,
   record: R,
@@ -269,7 +272,7 @@ export function viewFields<T extends FieldTable, R extends RecordOf<T>, C = void
     const f = table[k];
     const v = full[k];
     if (f.view === 'always' || (f.view === 'whenSet' && v !== null && v !== undefined)) out[k] = v;
-    for (const d of placedAfter(derived, k)) out[d] = derived[d].of(record, context as C);
+    for (const d of placedAfter(derived, k)) out[d] = derived[d].of(full as R, context as C);
   }
   return out;
 }
