@@ -9,7 +9,15 @@ import { expect } from 'chai';
 import { Client, startTestServer, type TestServer } from '../helpers/server.js';
 import { changesAfter, lastSeq } from '../helpers/changes.js';
 import { exportFamily, importFamily } from '../../src/store/portable.js';
-import { fieldNames, type Derived, type FieldTable } from '../../src/domain/shared/record.js';
+import { fieldNames } from '../../src/domain/shared/record.js';
+import {
+  locate,
+  storedIn,
+  takesNull,
+  type RecordCase,
+  type Schema,
+  type Stored,
+} from '../helpers/recordTables.js';
 import { SHARE_FIELDS } from '../../src/domain/calendar/shares.js';
 import { ROUTINE_FIELDS } from '../../src/domain/notifications/types.js';
 import { ROUTINE_DERIVED } from '../../src/domain/notifications/routines.js';
@@ -26,34 +34,6 @@ import { calendar } from '../helpers/fakes/icsText.js';
 
 /** The calendar feeds a linked feed reads (started by the suite). */
 let ics: IcsServer;
-
-interface RecordCase {
-  /**
-   * The record's name, its store table and the names of its published schemas (a body that is
-   * not a named schema: `POST /path`, read from the operation). A record no endpoint answers
-   * with (a check) has no view schema.
-   */
-  name: string;
-  storeTable: string;
-  schemas: { view?: string; create: string; update?: string };
-  table: FieldTable;
-  /** Fields of the PATCH body that are orders, not the record's. */
-  patchMore?: string[];
-  /** Fields a PATCH must send (a feed's hint, the one field it changes). */
-  patchRequired?: string[];
-  /** The answer's name of the record's id, where it is not `id`. */
-  idKey?: string;
-  /** Where it is stored, when inside another record (a note in its plan's `notes`). */
-  within?: string;
-  derived?: Record<string, Derived<never, never>>;
-  /** Makes one record with every field the create takes set; its view. */
-  create(client: Client): Promise<Record<string, unknown>>;
-  /**
-   * The view of the record with that id, read over REST. Without one (no endpoint lists the
-   * record), the round trip compares the stored records.
-   */
-  read?(client: Client, id: string): Promise<Record<string, unknown>>;
-}
 
 const RECORDS: RecordCase[] = [
   {
@@ -250,41 +230,6 @@ const RECORDS: RecordCase[] = [
     },
   },
 ];
-
-type Stored = { table: string; id: string; value: Record<string, unknown> };
-
-/** The stored record of that id among an export's records (inside its parent's list `within`). */
-function locate(
-  rec: RecordCase,
-  records: readonly Stored[],
-  id: unknown,
-): Record<string, unknown> | undefined {
-  if (!rec.within) return records.find((r) => r.table === rec.storeTable && r.id === id)?.value;
-  for (const r of records.filter((r) => r.table === rec.storeTable)) {
-    const list = r.value[rec.within] as Record<string, unknown>[];
-    const found = list.find((x) => x.id === id);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** The stored record of that id in an export of the family. */
-function storedIn(rec: RecordCase, t: TestServer, slug: string, id: unknown): unknown {
-  const exported = exportFamily(t.daemon.store, slug, new Date());
-  return locate(rec, exported.records as Stored[], id);
-}
-
-type Schema = {
-  properties?: Record<string, Schema>;
-  required?: string[];
-  anyOf?: Schema[];
-  type?: unknown;
-  $ref?: string;
-};
-
-function takesNull(s: Schema): boolean {
-  return s.type === 'null' || (s.anyOf ?? []).some(takesNull);
-}
 
 describe('records described by a field table', () => {
   let server: TestServer;
