@@ -10,8 +10,9 @@
  */
 import { collectionView, decideCreateCollection } from '../collections/collections.js';
 import { entriesOf } from '../collections/listing.js';
-import { COLLECTIONS, ENTRIES, type Collection, type Color } from '../collections/types.js';
-import { Conflict, Invalid } from '../shared/errors.js';
+import { COLLECTIONS, ENTRIES, type Collection } from '../collections/types.js';
+import { Conflict } from '../shared/errors.js';
+import { applyPatch, cleanSent, type CreateOf } from '../shared/record.js';
 import type {
   CommandContext,
   Decision,
@@ -21,33 +22,29 @@ import type {
 } from '../shared/state.js';
 import { mergeFeedItems } from './merge.js';
 import { refreshJobId, scheduleNext, scheduleNow } from './schedule.js';
-import { FEEDS, FEED_NAME_MAX, HINT_MAX, type CalendarFeed, type FeedSnapshot } from './types.js';
+import {
+  FEEDS,
+  FEED_FIELDS,
+  FEED_NAME_MAX,
+  type CalendarFeed,
+  type FeedSnapshot,
+} from './types.js';
 import type { FeedAddress } from './url.js';
 import { feedView, listFeeds, requireFeed, type FeedView } from './views.js';
 import { noChange } from '../shared/decision.js';
-
-function cleanHint(hint: string | null | undefined): string | null {
-  if (hint === undefined || hint === null) return null;
-  const t = hint.trim();
-  if (Array.from(t).length > HINT_MAX)
-    throw Invalid.at(['hint'], `must be at most ${HINT_MAX} characters`);
-  return t || null;
-}
 
 function defaultName(snapshot: FeedSnapshot, address: FeedAddress): string {
   const name = snapshot.calendarName?.trim() || new URL(address.url).hostname;
   return Array.from(name).slice(0, FEED_NAME_MAX).join('');
 }
 
-export interface LinkFeedInput {
-  name?: string;
-  color?: Color;
-  hint?: string | null;
+/** The fields a link sends (its URL read into `address`), and what the fetch brought. */
+export type LinkFeedInput = Omit<CreateOf<typeof FEED_FIELDS>, 'url'> & {
   address: FeedAddress;
   snapshot: FeedSnapshot;
   /** `calendarFeeds.refreshMinutes`. */
   refreshMinutes: number;
-}
+};
 
 export interface LinkedFeed {
   feed: CalendarFeed;
@@ -64,9 +61,8 @@ export function decideLinkFeed(
   input: LinkFeedInput,
   ctx: CommandContext,
 ): Decision<LinkedFeed> {
-  const hint = cleanHint(input.hint);
-  const name = input.name?.trim() ?? defaultName(input.snapshot, input.address);
-  if (!name) throw Invalid.at(['name'], 'must not be blank');
+  const sent = cleanSent(FEED_FIELDS, { name: input.name, hint: input.hint });
+  const name = sent.name ?? defaultName(input.snapshot, input.address);
   const id = ctx.newId('src');
   const made = decideCreateCollection(
     state,
@@ -81,7 +77,7 @@ export function decideLinkFeed(
     id,
     name: calendar.name,
     color: calendar.color,
-    hint,
+    hint: sent.hint ?? null,
     url: input.address.url,
     credentials: input.address.credentials,
     calendarKey: calendar.key,
@@ -123,8 +119,8 @@ export function decideUpdateFeedHint(
   ctx: CommandContext,
 ): Decision<FeedView> {
   const before = requireFeed(state, id);
-  const next: CalendarFeed = { ...before, hint: cleanHint(hint) };
-  if (next.hint === before.hint) return noChange(feedView(state, before));
+  const { next, changed } = applyPatch(FEED_FIELDS, before, { hint });
+  if (!changed) return noChange(feedView(state, before));
   next.updatedAt = ctx.now.toISOString();
   const view = feedView(state, next);
   return {

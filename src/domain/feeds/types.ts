@@ -9,7 +9,9 @@
  * expanded at query time; the feed's moved and cancelled occurrences are exceptions on it,
  * keyed like every other exception by the occurrence's original local start date.
  */
-import type { Color } from '../collections/types.js';
+import { COLORS } from '../collections/types.js';
+import { field, timestamp, type RecordOf } from '../shared/record.js';
+import { S } from '../shared/schema.js';
 
 export const FEEDS = 'calendar_feeds';
 
@@ -40,34 +42,124 @@ export interface FeedCredentials {
   password: string;
 }
 
-export interface CalendarFeed {
-  id: string;
-  name: string;
-  color: Color | null;
-  hint: string | null;
-  /** What is fetched: http or https (webcal read as https), without credentials. */
-  url: string;
-  /** From the URL's user-info; sent as Basic auth, never shown. */
-  credentials: FeedCredentials | null;
-  calendarKey: string;
-  eventCount: number;
-  /** X-WR-CALNAME (or NAME) of the last good fetch. */
-  calendarName: string | null;
+const own = { create: 'never', patch: 'never', view: 'always' } as const;
+const hidden = { create: 'never', patch: 'never', view: 'never' } as const;
+const nullableText = S.string();
+
+/**
+ * Every field of a linked feed, once (src/domain/shared/record.ts), in the answer's order. The
+ * answer names the id `sourceId` and shows the URL masked (both `FEED_DERIVED`, views.ts); the
+ * credentials and the refresh's validators are never shown.
+ */
+export const FEED_FIELDS = {
+  id: field(S.string(), hidden),
+  /** Default (a link without one): the feed's X-WR-CALNAME, else its host. */
+  name: field(
+    S.string({
+      min: 1,
+      max: FEED_NAME_MAX,
+      description:
+        "Name of the feed and its calendar; default the feed's X-WR-CALNAME, else its host",
+    }),
+    {
+      create: 'optional',
+      patch: 'never',
+      view: 'always',
+      clean: (v) => v.trim(),
+      check: (v) => v !== '' || 'must not be blank',
+    },
+  ),
+  /** Its calendar's colour; a link without one leaves it unset. */
+  color: field(S.enums(COLORS), {
+    create: 'optional',
+    patch: 'never',
+    nullable: 'patch',
+    view: 'always',
+  }),
+  hint: field(
+    S.string({
+      max: HINT_MAX,
+      description:
+        "Words that make a refresh notify (intake_update) when a new or changed event's title or description contains one; null or blank clears",
+    }),
+    {
+      create: 'optional',
+      patch: 'value',
+      nullable: true,
+      view: 'always',
+      clean: (v) => v.trim() || null,
+      check: (v) => Array.from(v).length <= HINT_MAX || `must be at most ${HINT_MAX} characters`,
+    },
+  ),
+  calendarKey: field(S.string(), {
+    ...own,
+    response: {
+      type: 'string',
+      description: "The read-only calendar collection holding the feed's events",
+    },
+  }),
+  eventCount: field(S.integer(0), own),
   /** Last fetch that succeeded (also when nothing had changed). */
-  lastSyncedAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  /** Validators and body hash of the last good fetch, for conditional and skipped refreshes. */
-  etag: string | null;
-  lastModified: string | null;
-  bodyHash: string | null;
+  lastSyncedAt: field(timestamp, {
+    ...own,
+    nullable: true,
+    response: {
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'Last successful fetch (also when nothing had changed)',
+    },
+  }),
+  lastError: field(nullableText, {
+    ...own,
+    nullable: true,
+    response: {
+      type: ['string', 'null'],
+      description: 'Why the last refresh failed; null after a good one. The last good events stay.',
+    },
+  }),
+  lastErrorAt: field(timestamp, { ...own, nullable: true }),
+  /** What is fetched: http or https (webcal read as https), without credentials. */
+  url: field(
+    S.string({
+      min: 1,
+      max: FEED_URL_MAX,
+      description:
+        'http, https or webcal (read as https); user:password@ in the URL is sent as Basic auth and never shown again',
+    }),
+    { create: 'required', patch: 'never', view: 'never' },
+  ),
+  /** X-WR-CALNAME (or NAME) of the last good fetch. */
+  calendarName: field(nullableText, {
+    ...own,
+    nullable: true,
+    response: { type: ['string', 'null'], description: "The feed's own X-WR-CALNAME" },
+  }),
   /** The feed's own REFRESH-INTERVAL / X-PUBLISHED-TTL in minutes, when it states one. */
-  ttlMinutes: number | null;
+  ttlMinutes: field(S.integer(), {
+    ...own,
+    nullable: true,
+    response: {
+      type: ['integer', 'null'],
+      description:
+        "The feed's REFRESH-INTERVAL / X-PUBLISHED-TTL; it may lengthen the refresh interval",
+    },
+  }),
+  createdAt: field(timestamp, own),
+  updatedAt: field(timestamp, own),
+  /** From the URL's user-info; sent as Basic auth, never shown. */
+  credentials: field(S.object({ username: S.string(), password: S.string() }), {
+    ...hidden,
+    nullable: true,
+  }),
+  /** Validators and body hash of the last good fetch, for conditional and skipped refreshes. */
+  etag: field(nullableText, { ...hidden, nullable: true }),
+  lastModified: field(nullableText, { ...hidden, nullable: true }),
+  bodyHash: field(nullableText, { ...hidden, nullable: true }),
   /** The family's zone the events were read in; another zone means reading them again. */
-  zone: string;
-  createdAt: string;
-  updatedAt: string;
-}
+  zone: field(S.string(), hidden),
+};
+
+export type CalendarFeed = RecordOf<typeof FEED_FIELDS>;
 
 /**
  * The recurrence of a repeating feed event, as the feed wrote it. Local dates of occurrences

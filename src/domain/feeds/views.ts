@@ -8,28 +8,45 @@ import { AGENDA_TABLE } from '../shared/agenda.js';
 import { NotFound } from '../shared/errors.js';
 import type { AgendaJob, FamilyState } from '../shared/state.js';
 import { refreshJobId } from './schedule.js';
-import { FEEDS, type CalendarFeed } from './types.js';
+import { FEEDS, FEED_FIELDS, type CalendarFeed } from './types.js';
+import { viewFields, type Derived, type ViewOf } from '../shared/record.js';
 import { maskedUrl } from './url.js';
 
-export interface FeedView {
+/** Fields of the answer that are not stored as they are shown (record.ts, `Derived`). */
+interface ViewContext {
+  /** When the feed's next refresh is due (ms), or null. */
+  due: number | null;
+}
+
+/** The answer's `sourceId`, the URL masked, and the next refresh (the agenda's). */
+export const FEED_DERIVED: Record<string, Derived<CalendarFeed, ViewContext>> = {
+  sourceId: {
+    after: 'id',
+    schema: { type: 'string', pattern: '^src_[0-9a-z]{20}$' },
+    of: (f) => f.id,
+  },
+  url: {
+    after: 'url',
+    schema: {
+      type: 'string',
+      description: 'Scheme and host; path and query masked (private feed URLs are secrets)',
+    },
+    of: (f) => maskedUrl(f.url),
+  },
+  nextRefreshAt: {
+    after: 'ttlMinutes',
+    schema: { type: ['string', 'null'], format: 'date-time' },
+    of: (_f, { due }) => (due === null ? null : new Date(due).toISOString()),
+  },
+};
+
+/** The feed as the API shows it and as `external_calendar.*` records carry it. */
+export type FeedView = ViewOf<typeof FEED_FIELDS> & {
   sourceId: string;
-  name: string;
-  color: CalendarFeed['color'];
-  hint: string | null;
-  calendarKey: string;
-  eventCount: number;
-  lastSyncedAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
   /** Scheme and host; path and query masked. */
   url: string;
-  calendarName: string | null;
-  /** The feed's own REFRESH-INTERVAL / X-PUBLISHED-TTL (minutes), when it states one. */
-  ttlMinutes: number | null;
   nextRefreshAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export function getFeed(state: FamilyState, id: string): CalendarFeed | undefined {
   return state.get<CalendarFeed>(FEEDS, id);
@@ -55,23 +72,7 @@ export function feedView(state: FamilyState, f: CalendarFeed, dueAt?: number | n
     dueAt !== undefined
       ? dueAt
       : (state.get<AgendaJob>(AGENDA_TABLE, refreshJobId(f.id))?.dueAt ?? null);
-  return {
-    sourceId: f.id,
-    name: f.name,
-    color: f.color,
-    hint: f.hint,
-    calendarKey: f.calendarKey,
-    eventCount: f.eventCount,
-    lastSyncedAt: f.lastSyncedAt,
-    lastError: f.lastError,
-    lastErrorAt: f.lastErrorAt,
-    url: maskedUrl(f.url),
-    calendarName: f.calendarName,
-    ttlMinutes: f.ttlMinutes,
-    nextRefreshAt: due === null ? null : new Date(due).toISOString(),
-    createdAt: f.createdAt,
-    updatedAt: f.updatedAt,
-  };
+  return viewFields(FEED_FIELDS, f, FEED_DERIVED, { due }) as FeedView;
 }
 
 /** Fingerprints of the feed's stored events by id: a refresh's reader compares against them. */

@@ -4,20 +4,23 @@
  * decision as the event's change); deleting the event removes the check. It fires once.
  */
 import { requireEvent } from '../calendar/events.js';
-import { Conflict, Invalid } from '../shared/errors.js';
+import { Conflict } from '../shared/errors.js';
+import {
+  cleanSent,
+  createFields,
+  viewFields,
+  type CreateOf,
+  type Derived,
+  type ViewOf,
+} from '../shared/record.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import { nextCheckRun } from './schedule.js';
-import { CHECKS, JOB, jobId, type Channel, type CheckRecord } from './types.js';
+import { CHECK_FIELDS, CHECKS, JOB, jobId, LEAD_HOURS_MAX, type CheckRecord } from './types.js';
 
-/** Upper bound of `leadHours` (a decision: 30 days ahead is as far as a check looks). */
-export const LEAD_HOURS_MAX = 720;
+export { LEAD_HOURS_MAX };
 
-export interface CheckInput {
-  eventId: string;
-  leadHours: number;
-  task: string;
-  channels?: Channel[];
-}
+/** What a create sends (already through its struct). */
+export type CheckInput = CreateOf<typeof CHECK_FIELDS>;
 
 export interface CreatedCheck {
   check: CheckRecord;
@@ -30,8 +33,7 @@ export function decideCreateCheck(
   input: CheckInput,
   ctx: CommandContext,
 ): Decision<CreatedCheck> {
-  const task = input.task.trim();
-  if (!task) throw Invalid.at(['task'], 'must not be blank');
+  const sent = cleanSent(CHECK_FIELDS, input);
   const ev = requireEvent(state, input.eventId);
   const run = nextCheckRun(state, ev, input.leadHours, ctx.now);
   if (!run)
@@ -39,14 +41,10 @@ export function decideCreateCheck(
       `Event ${ev.id} has no start still to come: there is nothing to check ahead of`,
       [{ path: ['eventId'], message: 'has no upcoming start' }],
     );
-  const check: CheckRecord = {
+  const check = createFields(CHECK_FIELDS, sent, {
     id: ctx.newId('trg'),
-    eventId: ev.id,
-    leadHours: input.leadHours,
-    task,
-    channels: [...new Set<Channel>(input.channels ?? ['in_app'])],
     createdAt: ctx.now.toISOString(),
-  };
+  });
   const runAt = new Date(run.dueAt).toISOString();
   return {
     result: { check, runAt, occurrenceDate: run.occurrence.date },
@@ -70,14 +68,18 @@ export function decideCreateCheck(
   };
 }
 
-export function checkView(c: CheckRecord) {
-  return {
-    id: c.id,
-    triggerId: c.id,
-    eventId: c.eventId,
-    leadHours: c.leadHours,
-    task: c.task,
-    channels: c.channels,
-    createdAt: c.createdAt,
+/** The answer's `triggerId`: the check's id, as its notification carries it. */
+export const CHECK_DERIVED: Record<string, Derived<CheckRecord>> = {
+  triggerId: {
+    after: 'id',
+    schema: { type: 'string', description: "The check's id (trg_…); its notification carries it" },
+    of: (c) => c.id,
+  },
+};
+
+/** The check as the `calendar.check.created` record carries it. */
+export function checkView(c: CheckRecord): ViewOf<typeof CHECK_FIELDS> & { triggerId: string } {
+  return viewFields(CHECK_FIELDS, c, CHECK_DERIVED) as ViewOf<typeof CHECK_FIELDS> & {
+    triggerId: string;
   };
 }

@@ -30,7 +30,9 @@ import {
   routineText,
   type WeatherNote,
 } from './texts.js';
+import { readFields } from '../shared/record.js';
 import {
+  CHECK_FIELDS,
   CHECKS,
   KEEP_MS,
   MARKS,
@@ -271,8 +273,9 @@ export function fireCheck(
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
   const agenda: AgendaChange[] = [];
-  const check = state.get<CheckRecord>(CHECKS, data.checkId);
-  if (!check) return result(null, changes, events, agenda);
+  const stored = state.get<CheckRecord>(CHECKS, data.checkId);
+  if (!stored) return result(null, changes, events, agenda);
+  const check = readFields(CHECK_FIELDS, stored);
   const ev = getEvent(state, check.eventId);
   const o = ev
     ? (nextCheckRun(state, ev, 0, new Date(ctx.now.getTime() - 1))?.occurrence ?? null)

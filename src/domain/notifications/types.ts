@@ -189,14 +189,48 @@ export const ROUTINE_FIELDS = {
 
 export type RoutineRecord = RecordOf<typeof ROUTINE_FIELDS>;
 
-export interface CheckRecord {
-  id: string;
-  eventId: string;
-  leadHours: number;
-  task: string;
-  channels: Channel[];
-  createdAt: string;
-}
+/** Upper bound of a check's `leadHours` (a decision: 30 days ahead is as far as a check looks). */
+export const LEAD_HOURS_MAX = 720;
+
+/**
+ * Every field of a check, once (src/domain/shared/record.ts): a task to be reminded of
+ * `leadHours` before a calendar event's next start. Channels default [in_app], each once. The
+ * view (the `calendar.check.created` record) shows the id again as `triggerId` (checks.ts).
+ */
+export const CHECK_FIELDS = {
+  /** The trigger id (trg_…): the check's notification carries it. */
+  id: field(S.string(), own),
+  eventId: field(S.string({ min: 1, max: 100 }), {
+    create: 'required',
+    patch: 'never',
+    view: 'always',
+  }),
+  leadHours: field(S.number(0, LEAD_HOURS_MAX), {
+    create: 'required',
+    patch: 'never',
+    view: 'always',
+  }),
+  task: field(
+    S.string({ min: 1, max: 500, description: "The notification's title when the check runs" }),
+    {
+      create: 'required',
+      patch: 'never',
+      view: 'always',
+      clean: (v) => v.trim(),
+      check: (v) => v !== '' || 'must not be blank',
+    },
+  ),
+  channels: field(channels, {
+    create: 'optional',
+    patch: 'never',
+    default: ['in_app'],
+    view: 'always',
+    clean: (v) => [...new Set(v)],
+  }),
+  createdAt: field(timestamp, own),
+};
+
+export type CheckRecord = RecordOf<typeof CHECK_FIELDS>;
 
 /** Which transports the daemon has configured: a channel without one is suppressed. */
 export interface Transports {

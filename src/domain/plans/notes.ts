@@ -4,20 +4,12 @@
  * `showOnSharedPage` (default false) puts a note on the public plan page.
  */
 import { Conflict, Invalid, NotFound } from '../shared/errors.js';
-import { charCount } from '../shared/text.js';
+import { applyPatch, createFields, type CreateOf, type PatchOf } from '../shared/record.js';
 import type { CommandContext, Decision, FamilyState, LogEvent } from '../shared/state.js';
 import { putPlan, requirePlan } from './plans.js';
-import { NOTE_MAX, NOTES_MAX, type NoteRecord, type PlanRecord } from './types.js';
+import { NOTE_FIELDS, NOTES_MAX, type NoteRecord, type PlanRecord } from './types.js';
 import { noteView, type NoteView } from './views.js';
 import { noChange } from '../shared/decision.js';
-
-function cleanBody(body: string): string {
-  const t = body.trim();
-  if (!t) throw Invalid.at(['body'], 'must not be blank');
-  if (charCount(t) > NOTE_MAX)
-    throw Invalid.at(['body'], `must be at most ${NOTE_MAX} characters long`);
-  return t;
-}
 
 function noteEvent(
   type: 'plan.note.created' | 'plan.note.updated' | 'plan.note.deleted',
@@ -33,10 +25,7 @@ function noteEvent(
   return { type, object: view(note), ...(before ? { previous: view(before) } : {}) };
 }
 
-export interface CreateNoteInput {
-  body: string;
-  showOnSharedPage?: boolean | undefined;
-}
+export type CreateNoteInput = CreateOf<typeof NOTE_FIELDS>;
 
 export function decideCreateNote(
   state: FamilyState,
@@ -47,15 +36,13 @@ export function decideCreateNote(
   const plan = requirePlan(state, planId);
   if (plan.notes.length >= NOTES_MAX) throw new Conflict(`A plan holds at most ${NOTES_MAX} notes`);
   const at = ctx.now.toISOString();
-  const note: NoteRecord = {
+  const note = createFields(NOTE_FIELDS, input, {
     id: ctx.newId('note'),
-    body: cleanBody(input.body),
     authorPersonId: ctx.caller.personId,
     authorKeyName: ctx.caller.keyName?.trim() || 'API key',
-    showOnSharedPage: input.showOnSharedPage ?? false,
     createdAt: at,
     updatedAt: at,
-  };
+  });
   const next: PlanRecord = { ...plan, notes: [...plan.notes, note], updatedAt: at };
   return {
     result: note,
@@ -70,10 +57,7 @@ function requireNote(plan: PlanRecord, noteId: string): NoteRecord {
   return n;
 }
 
-export interface UpdateNoteInput {
-  body?: string | undefined;
-  showOnSharedPage?: boolean | undefined;
-}
+export type UpdateNoteInput = PatchOf<typeof NOTE_FIELDS>;
 
 export function decideUpdateNote(
   state: FamilyState,
@@ -89,13 +73,8 @@ export function decideUpdateNote(
       { path: [], message: 'must change at least one of body, showOnSharedPage' },
     ]);
   }
-  const note: NoteRecord = {
-    ...before,
-    body: input.body !== undefined ? cleanBody(input.body) : before.body,
-    showOnSharedPage: input.showOnSharedPage ?? before.showOnSharedPage,
-  };
-  if (note.body === before.body && note.showOnSharedPage === before.showOnSharedPage)
-    return noChange(before);
+  const { next: note, changed } = applyPatch(NOTE_FIELDS, before, input);
+  if (!changed) return noChange(before);
   const at = ctx.now.toISOString();
   note.updatedAt = at;
   const next: PlanRecord = {

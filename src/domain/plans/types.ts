@@ -6,6 +6,10 @@
  * notes, polls and share with it by construction. Calendar events stay in the calendar area;
  * a link only points at one.
  */
+import { field, timestamp, type RecordOf } from '../shared/record.js';
+import { S } from '../shared/schema.js';
+import { charCount } from '../shared/text.js';
+
 export const PLANS = 'plans';
 
 /** Limits of our own choosing (docs/decisions.md). */
@@ -28,17 +32,42 @@ export interface EventLink {
   linkedAt: string;
 }
 
-export interface NoteRecord {
-  id: string;
-  body: string;
+const own = { create: 'never', patch: 'never', view: 'always' } as const;
+const hidden = { create: 'never', patch: 'never', view: 'never' } as const;
+
+/**
+ * Every field of a plan note, once (src/domain/shared/record.ts). A note lives in its plan's
+ * record (`notes`, in the order written); the answer names its id `noteId`, shows the author's
+ * name (`author`) and `showOnSharedPage` as `onSharedPage` (`NOTE_DERIVED`, views.ts).
+ */
+export const NOTE_FIELDS = {
+  id: field(S.string(), hidden),
+  body: field(S.string({ min: 1, max: NOTE_MAX }), {
+    create: 'required',
+    patch: 'value',
+    view: 'always',
+    clean: (v) => v.trim(),
+    check: (v) =>
+      v === ''
+        ? 'must not be blank'
+        : charCount(v) <= NOTE_MAX || `must be at most ${NOTE_MAX} characters long`,
+  }),
   /** The key's person when it had one (the author shows that person's display name). */
-  authorPersonId: string | null;
+  authorPersonId: field(S.string(), { ...hidden, nullable: true }),
   /** The key's name at the time of writing: the author when the key has no person. */
-  authorKeyName: string;
-  showOnSharedPage: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+  authorKeyName: field(S.string(), hidden),
+  /** Puts the note on the public plan page. */
+  showOnSharedPage: field(S.boolean(), {
+    create: 'optional',
+    patch: 'value',
+    default: false,
+    view: 'never',
+  }),
+  createdAt: field(timestamp, own),
+  updatedAt: field(timestamp, own),
+};
+
+export type NoteRecord = RecordOf<typeof NOTE_FIELDS>;
 
 /** A poll option; times are stored `HH:mm` and shown `3:30 PM`. */
 export interface OptionRecord {

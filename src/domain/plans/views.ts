@@ -9,7 +9,9 @@ import { PEOPLE, personView, type Person } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { formatTime12 } from '../shared/time.js';
 import { planTiming, type Phase } from './timing.js';
+import { viewFields, type Derived, type ViewOf } from '../shared/record.js';
 import {
+  NOTE_FIELDS,
   PLANS,
   type EventLink,
   type NoteRecord,
@@ -51,14 +53,11 @@ export interface EventItemView {
   calendarKey: string;
 }
 
-export interface NoteView {
+export type NoteView = ViewOf<typeof NOTE_FIELDS> & {
   noteId: string;
-  body: string;
   author: string;
   onSharedPage: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export interface OptionView {
   optionId: string;
@@ -155,15 +154,26 @@ export function noteAuthor(state: FamilyState, note: NoteRecord): string {
   return p ? personView(p).displayName : note.authorKeyName;
 }
 
+/** The answer's `noteId`, `author` and `onSharedPage` (the family's state names the author). */
+export const NOTE_DERIVED: Record<string, Derived<NoteRecord, FamilyState>> = {
+  noteId: { after: 'id', schema: { type: 'string' }, of: (n) => n.id },
+  author: {
+    after: 'authorKeyName',
+    schema: {
+      type: 'string',
+      description: "Display name of the writing key's person, else the key's name",
+    },
+    of: (n, state) => noteAuthor(state, n),
+  },
+  onSharedPage: {
+    after: 'showOnSharedPage',
+    schema: { type: 'boolean' },
+    of: (n) => n.showOnSharedPage,
+  },
+};
+
 export function noteView(state: FamilyState, note: NoteRecord): NoteView {
-  return {
-    noteId: note.id,
-    body: note.body,
-    author: noteAuthor(state, note),
-    onSharedPage: note.showOnSharedPage,
-    createdAt: note.createdAt,
-    updatedAt: note.updatedAt,
-  };
+  return viewFields(NOTE_FIELDS, note, NOTE_DERIVED, state) as NoteView;
 }
 
 export function optionView(o: OptionRecord, poll: PollRecord): OptionView {

@@ -244,15 +244,22 @@ export interface Derived<R, C = void> {
   readonly of: (record: R, context: C) => unknown;
 }
 
-/** The derived fields placed after `key`, each followed by those placed after it. */
+/**
+ * The derived fields placed after `key`, each followed by those placed after it. One named as
+ * the field it is placed after shows in its place (a field never shown as stored: a feed's URL,
+ * masked).
+ */
 function placedAfter(derived: Record<string, { after: string }>, key: string): string[] {
   const out: string[] = [];
   for (const [d, spec] of Object.entries(derived))
-    if (spec.after === key) out.push(d, ...placedAfter(derived, d));
+    if (spec.after === key) out.push(d, ...(d === key ? [] : placedAfter(derived, d)));
   return out;
 }
 
-/** The answer's fields of a record, in table order, derived fields in their places. */
+/**
+ * The answer's fields of a record, in table order, derived fields in their places; those are
+ * computed from the record with its defaults (one written before a field existed).
+ */
 export function viewFields<T extends FieldTable, R extends RecordOf<T>, C = void>(
   table: T,
   record: R,
@@ -265,7 +272,7 @@ export function viewFields<T extends FieldTable, R extends RecordOf<T>, C = void
     const f = table[k];
     const v = full[k];
     if (f.view === 'always' || (f.view === 'whenSet' && v !== null && v !== undefined)) out[k] = v;
-    for (const d of placedAfter(derived, k)) out[d] = derived[d].of(record, context as C);
+    for (const d of placedAfter(derived, k)) out[d] = derived[d].of(full as R, context as C);
   }
   return out;
 }

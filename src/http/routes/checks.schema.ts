@@ -1,23 +1,15 @@
 /**
  * Request struct and response schema of `POST /checks` (docs/notifications.md).
  */
-import { S, type Infer, type JsonSchema } from '../../door/schema.js';
-import { LEAD_HOURS_MAX } from '../../domain/notifications/checks.js';
+import { type Infer, type JsonSchema } from '../../door/schema.js';
+import { CHECK_FIELDS } from '../../domain/notifications/types.js';
+import { createStruct } from '../../domain/shared/record.js';
 import { withExamples } from './collections.schema.js';
-import { channels } from './notifications.schema.js';
 
+// Built from the table (CHECK_FIELDS): a field is added there, not here.
 export const CreateCheckBody = withExamples(
-  S.object(
-    {
-      eventId: S.string({ min: 1, max: 100 }),
-      leadHours: S.number(0, LEAD_HOURS_MAX),
-      task: S.string({
-        min: 1,
-        max: 500,
-        description: "The notification's title when the check runs",
-      }),
-      channels: S.optional(channels),
-    },
+  createStruct(
+    CHECK_FIELDS,
     "Runs leadHours (0..720, fractions allowed) before the event's next start; channels default [in_app]",
   ),
   {

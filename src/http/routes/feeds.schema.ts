@@ -1,111 +1,39 @@
 /**
  * Request structs and response schemas of the external calendar endpoints (docs/feeds.md).
  */
-import { COLORS } from '../../domain/collections/types.js';
-import { FEED_NAME_MAX, FEED_URL_MAX, HINT_MAX } from '../../domain/feeds/types.js';
-import { S, type Infer, type JsonSchema } from '../../door/schema.js';
+import { FEED_FIELDS } from '../../domain/feeds/types.js';
+import { FEED_DERIVED } from '../../domain/feeds/views.js';
+import { createStruct, recordSchema } from '../../domain/shared/record.js';
+import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
 
-const url = S.string({
-  min: 1,
-  max: FEED_URL_MAX,
-  description:
-    'http, https or webcal (read as https); user:password@ in the URL is sent as Basic auth and never shown again',
+// Built from the table (FEED_FIELDS, FEED_DERIVED): a field is added there, not here.
+export const LinkFeedBody = withExamples(createStruct(FEED_FIELDS), {
+  name: 'School',
+  url: 'webcal://school.example/calendar.ics',
+  color: 'blue',
+  hint: 'trip, closed',
 });
-const hint = S.nullable(
-  S.string({
-    max: HINT_MAX,
-    description:
-      "Words that make a refresh notify (intake_update) when a new or changed event's title or description contains one; null or blank clears",
-  }),
-);
-
-export const LinkFeedBody = withExamples(
-  S.object({
-    name: S.optional(
-      S.string({
-        min: 1,
-        max: FEED_NAME_MAX,
-        description:
-          "Name of the feed and its calendar; default the feed's X-WR-CALNAME, else its host",
-      }),
-    ),
-    url,
-    color: S.optional(S.enums(COLORS)),
-    hint: S.optional(hint),
-  }),
-  {
-    name: 'School',
-    url: 'webcal://school.example/calendar.ics',
-    color: 'blue',
-    hint: 'trip, closed',
-  },
-);
 export type LinkFeedBody = Infer<typeof LinkFeedBody>;
 
-export const ProbeFeedBody = withExamples(S.object({ url }), {
+export const ProbeFeedBody = withExamples(S.object({ url: FEED_FIELDS.url.struct }), {
   url: 'https://school.example/calendar.ics',
 });
 export type ProbeFeedBody = Infer<typeof ProbeFeedBody>;
 
+/** The hint is the one field a PATCH changes, so it must be sent (`{}` is refused naming it). */
 export const UpdateFeedBody = withExamples(
-  S.object({ hint }, 'Only the hint can be changed; other fields answer 400'),
+  S.object(
+    { hint: S.nullable(FEED_FIELDS.hint.struct) },
+    'Only the hint can be changed; other fields answer 400',
+  ),
   { hint: 'trip, closed, concert' },
 );
 export type UpdateFeedBody = Infer<typeof UpdateFeedBody>;
 
 const nullableString = { type: ['string', 'null'] };
 
-export const FEED_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: [
-    'sourceId',
-    'name',
-    'color',
-    'hint',
-    'calendarKey',
-    'eventCount',
-    'lastSyncedAt',
-    'lastError',
-    'url',
-    'createdAt',
-    'updatedAt',
-  ],
-  properties: {
-    sourceId: { type: 'string', pattern: '^src_[0-9a-z]{20}$' },
-    name: { type: 'string' },
-    color: { anyOf: [{ type: 'string', enum: [...COLORS] }, { type: 'null' }] },
-    hint: nullableString,
-    calendarKey: {
-      type: 'string',
-      description: "The read-only calendar collection holding the feed's events",
-    },
-    eventCount: { type: 'integer', minimum: 0 },
-    lastSyncedAt: {
-      ...nullableString,
-      format: 'date-time',
-      description: 'Last successful fetch (also when nothing had changed)',
-    },
-    lastError: {
-      ...nullableString,
-      description: 'Why the last refresh failed; null after a good one. The last good events stay.',
-    },
-    lastErrorAt: { ...nullableString, format: 'date-time' },
-    url: {
-      type: 'string',
-      description: 'Scheme and host; path and query masked (private feed URLs are secrets)',
-    },
-    calendarName: { ...nullableString, description: "The feed's own X-WR-CALNAME" },
-    ttlMinutes: {
-      type: ['integer', 'null'],
-      description:
-        "The feed's REFRESH-INTERVAL / X-PUBLISHED-TTL; it may lengthen the refresh interval",
-    },
-    nextRefreshAt: { ...nullableString, format: 'date-time' },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const FEED_SCHEMA: JsonSchema = recordSchema(FEED_FIELDS, FEED_DERIVED);
 
 const EXAMPLE = {
   sourceId: 'src_01kaq5m2v8x3c4d5e6f7',
@@ -206,3 +134,8 @@ export const FEED_REFRESH_RESPONSE: JsonSchema = {
   },
   examples: [{ ok: true, sourceId: EXAMPLE.sourceId, queued: true, feed: EXAMPLE }],
 };
+
+// Published once in the OpenAPI document, as components/schemas/<name>.
+named('ExternalCalendar', FEED_SCHEMA);
+named('LinkFeedBody', LinkFeedBody);
+named('UpdateFeedBody', UpdateFeedBody);

@@ -4,7 +4,9 @@
  * `ok: true` (their OpenAPI names are given in plans.schema.ts).
  */
 import type { JsonSchema } from '../../door/schema.js';
-import { EVENT_TIMING } from '../../domain/plans/views.js';
+import { EVENT_TIMING, NOTE_DERIVED } from '../../domain/plans/views.js';
+import { NOTE_FIELDS } from '../../domain/plans/types.js';
+import { recordSchema } from '../../domain/shared/record.js';
 
 export const str = { type: 'string' };
 export const strOrNull = { type: ['string', 'null'] };
@@ -34,21 +36,8 @@ export const EVENT_ITEM_SCHEMA: JsonSchema = {
   },
 };
 
-export const NOTE_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['noteId', 'body', 'author', 'onSharedPage'],
-  properties: {
-    noteId: str,
-    body: str,
-    author: {
-      ...str,
-      description: "Display name of the writing key's person, else the key's name",
-    },
-    onSharedPage: { type: 'boolean' },
-    createdAt: instant,
-    updatedAt: instant,
-  },
-};
+/** Built from the note's table (NOTE_FIELDS, NOTE_DERIVED). */
+export const NOTE_SCHEMA: JsonSchema = recordSchema(NOTE_FIELDS, NOTE_DERIVED);
 
 export const OPTION_SCHEMA: JsonSchema = {
   type: 'object',

@@ -19,9 +19,10 @@ import {
   strOrNull,
 } from './planObjects.schema.js';
 import { PUBLIC_PLAN } from '../../domain/plans/publicView.js';
+import { createStruct, patchStruct } from '../../domain/shared/record.js';
 import {
   LABEL_MAX,
-  NOTE_MAX,
+  NOTE_FIELDS,
   OPTIONS_MAX,
   OPTIONS_MIN,
   PROSE_MAX,
@@ -81,27 +82,17 @@ export const LinkEventBody = withExamples(
 );
 export type LinkEventBody = Infer<typeof LinkEventBody>;
 
-const noteBody = S.string({ min: 1, max: NOTE_MAX });
-
-export const CreateNoteBody = withExamples(
-  S.object({
-    body: noteBody,
-    showOnSharedPage: S.optional(flag()),
-  }),
-  { body: 'Bring the big tent.', showOnSharedPage: true },
-);
+// Built from the table (NOTE_FIELDS): a field is added there, not here.
+export const CreateNoteBody = withExamples(createStruct(NOTE_FIELDS), {
+  body: 'Bring the big tent.',
+  showOnSharedPage: true,
+});
 export type CreateNoteBody = Infer<typeof CreateNoteBody>;
 
 export const UpdateNoteBody = withExamples(
-  S.refine(
-    S.object({
-      body: S.optional(noteBody),
-      showOnSharedPage: S.optional(flag()),
-    }),
-    'nonEmpty',
-    (v) => Object.keys(v).length > 0 || 'must change at least one of body, showOnSharedPage',
-    'At least one of body, showOnSharedPage; author and place are kept',
-  ),
+  patchStruct(NOTE_FIELDS, {
+    description: 'At least one of body, showOnSharedPage; author and place are kept',
+  }),
   { showOnSharedPage: false },
 );
 export type UpdateNoteBody = Infer<typeof UpdateNoteBody>;
