@@ -100,6 +100,7 @@ const PURE_LIBRARIES = new Set([
   'ical-expander',
   'ical.js',
   'minisearch',
+  'intl-messageformat',
   'superstruct',
 ]);
 /** Node modules that do I/O, read clocks or make randomness. */

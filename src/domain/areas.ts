@@ -4,6 +4,8 @@
  * a feed's intake. An area left out of AREAS is a type error, not a silent gap, and no entry
  * point has to remember an import for its side effects.
  *
+ * (`src/domain/i18n`, the catalogs and formats every area speaks with, is not an area.)
+ *
  * Nothing in src/domain imports this file: the actor's owner composes the reactions from the
  * list once (`areaReactions`) and deciders reach them as `ctx.react`, so an area that changes
  * something never imports the areas that react to it (no import circle).
