@@ -24,6 +24,16 @@ export interface FamilyInfo {
    * --location`).
    */
   location?: string | null;
+  /**
+   * The household's language and formats, a BCP 47 tag (docs/i18n.md); absent on a family that
+   * never chose one, which speaks `en` (read it with `familyLocale`).
+   */
+  locale?: string;
+}
+
+/** A family's locale: its own, else `en` (a family written before the field existed). */
+export function familyLocale(family: Pick<FamilyInfo, 'locale'>): string {
+  return family.locale ?? 'en';
 }
 
 /** Who made a change: the API key and the household member it acts for. */
