@@ -91,13 +91,11 @@ const CATALOG = Object.values(DISPLAY_MESSAGES_EN).map((m) => m.replace(/\{\w+\}
 function looksLikeWords(s: string): boolean {
   // The name of a message (`t('nothingMore')`) is not shown.
   if (Object.hasOwn(DISPLAY_MESSAGES_EN, s)) return false;
-  if (!/[A-Za-z]{2}/.test(s) && !/[^\x00-\x7f]/.test(s)) return false;
-  if (/[^\x00-\x7f]/.test(s) || /[A-Z][a-z]/.test(s) || /\b[a-z]+ [a-z]+\b/i.test(s)) return true;
+  if (!/[A-Za-z]{2}/.test(s) && !/[^ -~\s]/.test(s)) return false;
+  if (/[^ -~\s]/.test(s) || /[A-Z][a-z]/.test(s) || /\b[a-z]+ [a-z]+\b/i.test(s)) return true;
   if (/\b[A-Z]{2,}\b/.test(s) && !/^(POST|UTC)$/.test(s)) return true;
-  // A lower-case word of the catalog ("until"), unless it is the name of a message.
-  return (
-    !Object.hasOwn(DISPLAY_MESSAGES_EN, s) && CATALOG.some((m) => m.length > 1 && s.trim() === m)
-  );
+  // A lower-case word of the catalog ("until").
+  return CATALOG.some((m) => m.length > 1 && s.trim() === m);
 }
 
 /** The class and tag arguments of the page's element helpers (dom.ts) are not shown. */
