@@ -8,7 +8,11 @@
  *   it publishes), and the door core imports no door;
  * - below the composition, no module takes the whole store (`Store`, `HouseholdStore`): each is
  *   handed the ports of store/ports.ts it uses, and its types say which, so the compiler checks
- *   what the store allow-lists of this test used to.
+ *   what the store allow-lists of this test used to;
+ * - `src/display` is the browser's (the family display's script, its own TypeScript project):
+ *   it imports its own files, the shared words and formats of `src/locale`, and of the daemon
+ *   only types (erased when compiled); nothing of the daemon imports it; `src/locale`, compiled
+ *   by both projects, imports nothing but itself.
  */
 import { expect } from 'chai';
 import {
@@ -183,8 +187,14 @@ const FLOORS: readonly (readonly string[])[] = [
     'backupEvery.ts',
     'startup.ts',
     'types',
+    'locale',
   ],
 ];
+
+/** The browser's own place: no floor of the daemon's house (browserViolations). */
+const BROWSER = 'display';
+/** What the browser's script and the daemon both compile: pure, imports only itself. */
+const SHARED = 'locale';
 
 /** The doors: none imports another's internals (only its published `*.schema.ts` shapes). */
 const DOORS = new Set(FLOORS[2]);
@@ -206,6 +216,7 @@ function upwardViolations(srcDir: string): string[] {
   const bad: string[] = [];
   for (const f of files(srcDir)) {
     const from = unitOf(srcDir, f);
+    if (from === BROWSER) continue;
     if (floorOf(from) === -1) bad.push(`${rel(f)} is in ${from}, which no floor names`);
     for (const i of importsOf(f)) {
       if (!i.target?.startsWith(srcDir + '/')) continue;
@@ -230,6 +241,30 @@ function doorViolations(srcDir: string): string[] {
       if (from === 'door') bad.push(`the door core's ${rel(f)} imports the door ${rel(i.target)}`);
       else if (!i.target.endsWith('.schema.ts'))
         bad.push(`${rel(f)} imports ${rel(i.target)}, an internal of the ${to} door`);
+    }
+  }
+  return bad;
+}
+
+/**
+ * The browser's script importing a value of the daemon (or any package), the shared module
+ * importing anything but itself, or the daemon importing the browser's script.
+ */
+function browserViolations(srcDir: string): string[] {
+  const bad: string[] = [];
+  for (const f of files(srcDir)) {
+    const from = unitOf(srcDir, f);
+    for (const i of importsOf(f)) {
+      const to = i.target?.startsWith(srcDir + '/') ? unitOf(srcDir, i.target) : null;
+      if (from === BROWSER) {
+        if (!to) bad.push(`${rel(f)} imports ${i.spec}: the browser's script imports no package`);
+        else if (to !== BROWSER && to !== SHARED && !i.typeOnly)
+          bad.push(`${rel(f)} imports ${rel(i.target!)}: only its types may reach the browser`);
+      } else if (from === SHARED) {
+        if (to !== SHARED) bad.push(`${rel(f)} imports ${i.spec}: ${SHARED} imports only itself`);
+      } else if (to === BROWSER) {
+        bad.push(`${rel(f)} imports ${rel(i.target!)}, the browser's script`);
+      }
     }
   }
   return bad;
@@ -263,6 +298,10 @@ describe('layering of src/', () => {
 
   it("keeps each door to its own: no door imports another's internals, the core imports no door", () => {
     expect(doorViolations(src)).to.deep.equal([]);
+  });
+
+  it("keeps the browser's script to its own files, the shared module and the daemon's types", () => {
+    expect(browserViolations(src)).to.deep.equal([]);
   });
 
   it('hands every module the store ports it uses, never the whole store', () => {
@@ -349,6 +388,26 @@ describe('layering of src/', () => {
         'public/p.ts',
         'webhooks/w.ts',
       ]);
+      // The browser's place and the shared module.
+      for (const dir of ['display', 'locale']) mkdirSync(join(fake, dir), { recursive: true });
+      writeFileSync(join(fake, 'locale/words.ts'), "import { x } from '../domain/x/ok.js';\n");
+      writeFileSync(
+        join(fake, 'display/main.ts'),
+        "import type { S } from '../store/store.js';\nimport { w } from '../locale/words.js';\nimport { Store } from '../store/store.js';\nimport got from 'got';\n",
+      );
+      writeFileSync(join(fake, 'caldav/b.ts'), "import { m } from '../display/main.js';\n");
+      const browser = browserViolations(fake).map((v) =>
+        v.split(relative(root, fake) + '/').join(''),
+      );
+      expect(
+        browser.map((v) => v.replace(/^(\S+ imports [^\s,:]+).*$/, '$1')).sort(),
+      ).to.deep.equal([
+        'caldav/b.ts imports display/main.ts',
+        'display/main.ts imports got',
+        'display/main.ts imports store/store.ts',
+        'locale/words.ts imports ../domain/x/ok.js',
+      ]);
+      expect(upwardViolations(fake).some((v) => v.includes('display/'))).to.equal(false);
     } finally {
       rmSync(fake, { recursive: true, force: true });
     }
