@@ -160,7 +160,7 @@ export default defineRoutes([
     tags: ['Family displays'],
     summary: "A module of the family display's script",
     description:
-      'The display page\'s script: ES2017 modules (`<script type="module">`), built with the daemon. ' +
+      "The display page's script: ES2017 modules, loaded by the page as a module script, built with the daemon. " +
       'The address carries a hash of them all, so a module is cached for a year and a new build has new ' +
       'addresses; another version or file → 404. No token: the script is the same for every display.',
     produces: 'text/javascript',
