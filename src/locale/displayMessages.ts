@@ -2,7 +2,7 @@
  * Every word the family display shows, in one catalog: the page the daemon writes
  * (src/public/displayPage.ts) and the script the browser runs (src/display/) read them from
  * here, and the page delivers them to the script with its locale (`DisplayText`), so a language
- * is one catalog away (issue 40). English for now. `{name}` marks a value filled in by `fill`.
+ * is one catalog away. English for now. `{name}` marks a value filled in by `fill`.
  *
  * Pure and shared: compiled by the daemon's project and the browser's (ES2017, no Node types),
  * so it uses nothing either lacks.

@@ -71,7 +71,7 @@ function countDisplay(koa: Koa.Context, services: PublicServices, found: Found):
 }
 
 /**
- * The words and the locale of the display's page (issue 40): English, with dates written the
+ * The words and the locale of the display's page: English, with dates written the
  * British way (a 24-hour clock, the day before the month), as the display wrote them before.
  */
 const TEXT: DisplayText = { locale: 'en-GB', messages: DISPLAY_MESSAGES_EN };
