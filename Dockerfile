@@ -14,11 +14,13 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.types.json ./
 COPY src ./src
 COPY test ./test
 COPY bench ./bench
-RUN npx tsc -p . && rm -rf dist/test dist/bench
+# The daemon (dist/src), then the family display's browser script (src/display/tsconfig.json:
+# ES2017 modules in dist/browser, checked against the domain's types in dist/types).
+RUN npx tsc -p . && npx tsc -b src/display && rm -rf dist/test dist/bench dist/types
 
 # ---- production dependencies only -----------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps
@@ -53,6 +55,8 @@ WORKDIR /app
 # The program's files belong to root: the `node` user that runs it can read them, not change them.
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+# The display's script, which the daemon reads from dist/browser when it starts.
+COPY --from=build /app/dist/browser ./dist/browser
 COPY package.json ./
 COPY config ./config
 COPY bin ./bin

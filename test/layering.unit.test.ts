@@ -8,88 +8,24 @@
  *   it publishes), and the door core imports no door;
  * - below the composition, no module takes the whole store (`Store`, `HouseholdStore`): each is
  *   handed the ports of store/ports.ts it uses, and its types say which, so the compiler checks
- *   what the store allow-lists of this test used to.
+ *   what the store allow-lists of this test used to;
+ * - `src/display` is the browser's (the family display's script, its own TypeScript project):
+ *   it imports its own files, the shared words and formats of `src/locale`, and of the daemon
+ *   only types (erased when compiled); nothing of the daemon imports it; `src/locale`, compiled
+ *   by both projects, imports nothing but itself.
  */
 import { expect } from 'chai';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const src = join(root, 'src');
 
-function files(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) files(p, out);
-    else if (name.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
-
-interface Import {
-  spec: string;
-  typeOnly: boolean;
-  target: string | null;
-  names: string[];
-}
+import { files, importsOf } from './helpers/sourceImports.js';
 
 const CRYPTO = /^(node:)?crypto$/;
-
-/** Every import and re-export of a file; `target` is the resolved path of a relative one. */
-function importsOf(file: string): Import[] {
-  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
-  const out: Import[] = [];
-  for (const st of sf.statements) {
-    let spec: string | undefined;
-    let typeOnly = false;
-    let names: string[] = [];
-    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
-      spec = st.moduleSpecifier.text;
-      const clause = st.importClause;
-      if (clause?.namedBindings && ts.isNamedImports(clause.namedBindings))
-        names = clause.namedBindings.elements.map((e) => (e.propertyName ?? e.name).text);
-      if (clause?.name || (clause?.namedBindings && !ts.isNamedImports(clause.namedBindings)))
-        names.push('*');
-      typeOnly =
-        !!clause &&
-        (clause.isTypeOnly ||
-          (!clause.name &&
-            !!clause.namedBindings &&
-            ts.isNamedImports(clause.namedBindings) &&
-            clause.namedBindings.elements.length > 0 &&
-            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
-    } else if (
-      ts.isExportDeclaration(st) &&
-      st.moduleSpecifier &&
-      ts.isStringLiteral(st.moduleSpecifier)
-    ) {
-      spec = st.moduleSpecifier.text;
-      typeOnly = st.isTypeOnly;
-      const clause = st.exportClause;
-      names =
-        clause && ts.isNamedExports(clause)
-          ? clause.elements.map((e) => (e.propertyName ?? e.name).text)
-          : ['*'];
-    }
-    if (spec === undefined) continue;
-    const target = spec.startsWith('.')
-      ? resolve(dirname(file), spec).replace(/\.js$/, '.ts')
-      : null;
-    out.push({ spec, typeOnly, target, names });
-  }
-  return out;
-}
 
 const rel = (p: string) => relative(root, p);
 
@@ -184,8 +120,14 @@ const FLOORS: readonly (readonly string[])[] = [
     'backupEvery.ts',
     'startup.ts',
     'types',
+    'locale',
   ],
 ];
+
+/** The browser's own place: no floor of the daemon's house (browserViolations). */
+const BROWSER = 'display';
+/** What the browser's script and the daemon both compile: pure, imports only itself. */
+const SHARED = 'locale';
 
 /** The doors: none imports another's internals (only its published `*.schema.ts` shapes). */
 const DOORS = new Set(FLOORS[2]);
@@ -207,6 +149,7 @@ function upwardViolations(srcDir: string): string[] {
   const bad: string[] = [];
   for (const f of files(srcDir)) {
     const from = unitOf(srcDir, f);
+    if (from === BROWSER) continue;
     if (floorOf(from) === -1) bad.push(`${rel(f)} is in ${from}, which no floor names`);
     for (const i of importsOf(f)) {
       if (!i.target?.startsWith(srcDir + '/')) continue;
@@ -231,6 +174,30 @@ function doorViolations(srcDir: string): string[] {
       if (from === 'door') bad.push(`the door core's ${rel(f)} imports the door ${rel(i.target)}`);
       else if (!i.target.endsWith('.schema.ts'))
         bad.push(`${rel(f)} imports ${rel(i.target)}, an internal of the ${to} door`);
+    }
+  }
+  return bad;
+}
+
+/**
+ * The browser's script importing a value of the daemon (or any package), the shared module
+ * importing anything but itself, or the daemon importing the browser's script.
+ */
+function browserViolations(srcDir: string): string[] {
+  const bad: string[] = [];
+  for (const f of files(srcDir)) {
+    const from = unitOf(srcDir, f);
+    for (const i of importsOf(f)) {
+      const to = i.target?.startsWith(srcDir + '/') ? unitOf(srcDir, i.target) : null;
+      if (from === BROWSER) {
+        if (!to) bad.push(`${rel(f)} imports ${i.spec}: the browser's script imports no package`);
+        else if (to !== BROWSER && to !== SHARED && !i.typeOnly)
+          bad.push(`${rel(f)} imports ${rel(i.target!)}: only its types may reach the browser`);
+      } else if (from === SHARED) {
+        if (to !== SHARED) bad.push(`${rel(f)} imports ${i.spec}: ${SHARED} imports only itself`);
+      } else if (to === BROWSER) {
+        bad.push(`${rel(f)} imports ${rel(i.target!)}, the browser's script`);
+      }
     }
   }
   return bad;
@@ -264,6 +231,10 @@ describe('layering of src/', () => {
 
   it("keeps each door to its own: no door imports another's internals, the core imports no door", () => {
     expect(doorViolations(src)).to.deep.equal([]);
+  });
+
+  it("keeps the browser's script to its own files, the shared module and the daemon's types", () => {
+    expect(browserViolations(src)).to.deep.equal([]);
   });
 
   it('hands every module the store ports it uses, never the whole store', () => {
@@ -350,6 +321,26 @@ describe('layering of src/', () => {
         'public/p.ts',
         'webhooks/w.ts',
       ]);
+      // The browser's place and the shared module.
+      for (const dir of ['display', 'locale']) mkdirSync(join(fake, dir), { recursive: true });
+      writeFileSync(join(fake, 'locale/words.ts'), "import { x } from '../domain/x/ok.js';\n");
+      writeFileSync(
+        join(fake, 'display/main.ts'),
+        "import type { S } from '../store/store.js';\nimport { w } from '../locale/words.js';\nimport { Store } from '../store/store.js';\nimport got from 'got';\n",
+      );
+      writeFileSync(join(fake, 'caldav/b.ts'), "import { m } from '../display/main.js';\n");
+      const browser = browserViolations(fake).map((v) =>
+        v.split(relative(root, fake) + '/').join(''),
+      );
+      expect(
+        browser.map((v) => v.replace(/^(\S+ imports [^\s,:]+).*$/, '$1')).sort(),
+      ).to.deep.equal([
+        'caldav/b.ts imports display/main.ts',
+        'display/main.ts imports got',
+        'display/main.ts imports store/store.ts',
+        'locale/words.ts imports ../domain/x/ok.js',
+      ]);
+      expect(upwardViolations(fake).some((v) => v.includes('display/'))).to.equal(false);
     } finally {
       rmSync(fake, { recursive: true, force: true });
     }

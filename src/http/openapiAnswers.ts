@@ -97,6 +97,12 @@ export const PATH_PARAMS: Record<
     example: 'shr_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH.ics',
   },
   asset: { description: 'A file of the reference page', example: 'swagger-ui.css' },
+  assetVersion: {
+    description: "A hash of the family display's script, which the page names",
+    example: 'Hq3mZ0bS1x9Ld2Kc',
+  },
+  assetFolder: { description: "A folder of the display's script", example: 'display' },
+  assetFile: { description: "A module of the display's script", example: 'main.js' },
   grantId: { description: "An assistant's OAuth grant", example: 'grant_01kaq5m2v8x3c4d5e6f7' },
   deviceId: { description: "A device: its API key's id", example: 'A1b2C3d4E5f6' },
   displayId: { description: 'A family display link', example: 'display_01kaq5m2v8x3c4d5e6f7' },

@@ -15,7 +15,10 @@ import { DoorError } from '../door/errors.js';
 import { countToken } from '../door/limits.js';
 import { route, defineRoutes, withStatus, type PublicServices } from './route.js';
 import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.content.schema.js';
-import { DISPLAY_CSP, DISPLAY_CSS, DISPLAY_JS } from './displayClient.js';
+import { DISPLAY_CSP, DISPLAY_CSS } from './displayClient.js';
+import { DISPLAY_ASSET_TYPE, DISPLAY_SCRIPT_URL, displayAsset } from './displayAssets.js';
+import { DISPLAY_MESSAGES_EN, fill, type DisplayText } from '../locale/displayMessages.js';
+import { localParts } from '../locale/displayFormat.js';
 import { PER_DISPLAY } from './displayStream.js';
 import { HEADERS as PLAN_HEADERS } from './planPage.js';
 import { escapeHtml, pageHead } from '../door/html.js';
@@ -67,22 +70,32 @@ function countDisplay(koa: Koa.Context, services: PublicServices, found: Found):
   countToken(koa, services.limits, { kind: 'display', displayId: found.displayId });
 }
 
-function page(c: DisplayContent): string {
-  // The first content rides in the page as data (never run): `<` is escaped so no text in it
-  // can close the script element.
-  const data = JSON.stringify(c).replace(/</g, '\\u003c');
+/**
+ * The words and the locale of the display's page: English, with dates written the
+ * British way (a 24-hour clock, the day before the month), as the display wrote them before.
+ */
+const TEXT: DisplayText = { locale: 'en-GB', messages: DISPLAY_MESSAGES_EN };
+const m = TEXT.messages;
+
+/** JSON as data in the page (never run): `<` is escaped so no text in it can close the element. */
+const data = (x: unknown) => JSON.stringify(x).replace(/</g, '\\u003c');
+
+function page(c: DisplayContent, now: Date): string {
+  const title = fill(m.title, { family: c.family, name: c.name });
+  // The first content and the words ride in the page; the clock shows before the script runs.
   return `${pageHead({
-    title: `${c.family} · ${c.name}`,
+    title,
     style: DISPLAY_CSS,
     extra: '<meta name="color-scheme" content="light dark">',
   })}<body>
-<header><h1 id="name">${escapeHtml(c.family)} · ${escapeHtml(c.name)}</h1><span id="status" data-state="live" role="status">Live</span><span id="clock" aria-label="Time"></span></header>
+<header><h1 id="name">${escapeHtml(title)}</h1><span id="status" data-state="live" role="status">${escapeHtml(m.statusLive)}</span><span id="clock" aria-label="${escapeHtml(m.clockLabel)}">${localParts(now.getTime(), c.timezone).time}</span></header>
 <div id="next" aria-live="polite"></div>
 <main id="board"></main>
-<div id="notice" role="alert" hidden><span id="notice-text"></span><button id="notice-ok" class="act" type="button">OK</button></div>
-<div id="undo" hidden><span id="undo-text" role="status"></span><button id="undo-button" class="act" type="button">Undo</button></div>
-<script type="application/json" id="initial">${data}</script>
-<script>${DISPLAY_JS}</script>
+<div id="notice" role="alert" hidden><span id="notice-text"></span><button id="notice-ok" class="act" type="button">${escapeHtml(m.ok)}</button></div>
+<div id="undo" hidden><span id="undo-text" role="status"></span><button id="undo-button" class="act" type="button">${escapeHtml(m.undo)}</button></div>
+<script type="application/json" id="initial">${data(c)}</script>
+<script type="application/json" id="display-text">${data(TEXT)}</script>
+<script type="module" src="${DISPLAY_SCRIPT_URL}"></script>
 </body>
 </html>
 `;
@@ -90,8 +103,8 @@ function page(c: DisplayContent): string {
 
 const NOT_FOUND_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>Not found</title><style>${DISPLAY_CSS}</style></head>
-<body><main><section><h1>Nothing here</h1><p>This display link was turned off, or the address is mistyped.</p></section></main></body></html>
+<title>${escapeHtml(m.notFoundTitle)}</title><style>${DISPLAY_CSS}</style></head>
+<body><main><section><h1>${escapeHtml(m.notFoundHeading)}</h1><p>${escapeHtml(m.notFoundText)}</p></section></main></body></html>
 `;
 
 export default defineRoutes([
@@ -136,7 +149,34 @@ export default defineRoutes([
         if (wantsJson) throw new NotFound('No family display at this address');
         return withStatus(404, NOT_FOUND_PAGE, HEADERS);
       }
-      return withStatus(200, wantsJson ? content : page(content), HEADERS);
+      return withStatus(200, wantsJson ? content : page(content, services.now()), HEADERS);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/display/assets/:assetVersion/:assetFolder/:assetFile',
+    family: false,
+    scope: 'public',
+    tags: ['Family displays'],
+    summary: "A module of the family display's script",
+    description:
+      "The display page's script: ES2017 modules, loaded by the page as a module script, built with the daemon. " +
+      'The address carries a hash of them all, so a module is cached for a year and a new build has new ' +
+      'addresses; another version or file → 404. No token: the script is the same for every display.',
+    produces: 'text/javascript',
+    response: { type: 'string', description: 'An ES2017 module' },
+    handler: ({ params }) => {
+      const body = displayAsset(
+        params.assetVersion ?? '',
+        `${params.assetFolder ?? ''}/${params.assetFile ?? ''}`,
+      );
+      if (!body) throw new NotFound("No such file of the family display's script");
+      return withStatus(200, body, {
+        'content-type': DISPLAY_ASSET_TYPE,
+        'cache-control': 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+      });
     },
   }),
   route({
