@@ -78,7 +78,7 @@ export function exportedRecords(
   return (exported.keys as { id: string }[]).map((k) => ({
     table: rec.storeTable,
     id: k.id,
-    value: k as unknown as Record<string, unknown>,
+    value: k,
   }));
 }
 

@@ -26,6 +26,13 @@ export const J = {
   integer: (description?: string): Shape<number> => ({
     schema: { type: 'integer', ...doc(description) },
   }),
+  number: (description?: string): Shape<number> => ({
+    schema: { type: 'number', ...doc(description) },
+  }),
+  /** A calendar date `YYYY-MM-DD`. */
+  date: (description?: string): Shape<string> => ({
+    schema: { type: 'string', format: 'date', ...doc(description) },
+  }),
   boolean: (description?: string): Shape<boolean> => ({
     schema: { type: 'boolean', ...doc(description) },
   }),
@@ -65,6 +72,14 @@ export const J = {
       },
     };
   },
+  /** An object of any keys, each value of one shape (person id → answer). */
+  map: <T>(values: Shape<T>, description?: string): Shape<Record<string, T>> => ({
+    schema: { type: 'object', additionalProperties: values.schema, ...doc(description) },
+  }),
+  /** The shape with its description (a shared shape described where it is used). */
+  described: <T>(shape: Shape<T>, description: string): Shape<T> => ({
+    schema: { ...shape.schema, description },
+  }),
   /** A schema written elsewhere, with the type of what it describes. */
   of: <T>(schema: JsonSchema): Shape<T> => ({ schema }),
 };

@@ -4,7 +4,7 @@
  */
 import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
-import { CHANGE_RECORD_SCHEMA } from './system.js';
+import { CHANGE_ACTOR } from '../../domain/shared/changeRecord.js';
 
 const id = S.string({ min: 1, max: 100 });
 const collection = S.string({
@@ -61,7 +61,7 @@ const DISPLAY_CHANGE_SCHEMA: JsonSchema = {
     seq: { type: 'integer' },
     at: { type: 'string', format: 'date-time' },
     type: { type: 'string' },
-    actor: CHANGE_RECORD_SCHEMA.properties.actor,
+    actor: CHANGE_ACTOR.schema,
     object: {
       type: 'object',
       additionalProperties: false,
