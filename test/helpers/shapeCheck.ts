@@ -9,10 +9,9 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../../src/door/schema.js';
 
- 
+// ajv's and ajv-formats' CommonJS default exports.
 const AjvClass = (Ajv2020 as any).default ?? Ajv2020;
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
- 
 
 /** The schema with `additionalProperties: false` on every object it gives properties. */
 export function closed(schema: unknown): unknown {

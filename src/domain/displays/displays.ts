@@ -40,6 +40,9 @@ const ids = S.array(S.string({ min: 1, max: 100 }), { max: 200 });
 const keys = S.array(S.string({ min: 1, max: 100 }), { max: 20 });
 const keysAnswered = { type: 'array', items: { type: 'string' } };
 const settable = { create: 'optional', patch: 'value', view: 'always' } as const;
+/** A field the daemon sets; `stored`: and never answers. */
+const daemonSets = { create: 'never', patch: 'never' } as const;
+const stored = { ...daemonSets, view: 'never' } as const;
 
 /** An entry the display added, which it may delete again as the undo of that add. */
 const DISPLAY_ADD = S.object({ collection: S.string(), entryId: S.string(), at: timestamp });
@@ -52,11 +55,7 @@ const DISPLAY_ADD = S.object({ collection: S.string(), entryId: S.string(), at: 
  * against the family in `checkedAgainst`.
  */
 export const DISPLAY_FIELDS = {
-  id: field(S.string({ pattern: /^display_[0-9a-z]{20}$/ }), {
-    create: 'never',
-    patch: 'never',
-    view: 'always',
-  }),
+  id: field(S.string({ pattern: /^display_[0-9a-z]{20}$/ }), { ...daemonSets, view: 'always' }),
   name: field(S.string({ min: 1, max: 200 }), {
     ...settable,
     create: 'required',
@@ -97,21 +96,12 @@ export const DISPLAY_FIELDS = {
     response: { type: ['string', 'null'], description: '`HH:mm` local: …until then' },
   }),
   /** The entries it added last (at most ADDS_KEPT, oldest first): what its undo may delete. */
-  added: field(S.array(DISPLAY_ADD), {
-    create: 'never',
-    patch: 'never',
-    view: 'never',
-    default: [],
-  }),
+  added: field(S.array(DISPLAY_ADD), { ...stored, default: [] }),
   /** SHA-256 (hex) of the token. */
-  tokenHash: field(S.string(), { create: 'never', patch: 'never', view: 'never' }),
-  createdAt: field(timestamp, { create: 'never', patch: 'never', view: 'always' }),
-  createdByKeyId: field(S.string(), {
-    create: 'never',
-    patch: 'never',
-    nullable: true,
-    view: 'never',
-  }),
+  tokenHash: field(S.string(), stored),
+  createdAt: field(timestamp, { ...daemonSets, view: 'always' }),
+  /** The key that made it (null: one with no key). */
+  createdByKeyId: field(S.string(), { ...stored, nullable: true }),
 };
 
 export type DisplayRecord = RecordOf<typeof DISPLAY_FIELDS>;
@@ -190,7 +180,7 @@ export function decideCreateDisplay(
     createdByKeyId: ctx.caller.keyId,
   };
   const display = createFields(DISPLAY_FIELDS, input, own, issues);
-  if (!issues.length) checkedAgainst(state, display, issues);
+  checkedAgainst(state, display, issues);
   failOn(issues);
   if (state.table(DISPLAYS).size >= DISPLAYS_MAX) {
     throw Invalid.at(

@@ -70,11 +70,11 @@ function dateLabel(date: string, today: string): string {
 }
 
 /** Whether a display filtered by people shows this event (owner, responsible, or going/maybe). */
-function concerns(d: EventData, people: ReadonlySet<string>): boolean {
-  if (d.ownerPersonId && people.has(d.ownerPersonId)) return true;
-  if (d.responsiblePersonIds?.some((id) => people.has(id))) return true;
+function concerns(d: EventData, personIds: ReadonlySet<string>): boolean {
+  if (d.ownerPersonId && personIds.has(d.ownerPersonId)) return true;
+  if (d.responsiblePersonIds?.some((id) => personIds.has(id))) return true;
   if (d.everyoneAttendance === 'going') return true;
-  return Object.entries(d.attendance ?? {}).some(([id, a]) => a !== 'out' && people.has(id));
+  return Object.entries(d.attendance ?? {}).some(([id, a]) => a !== 'out' && personIds.has(id));
 }
 
 /**
@@ -126,9 +126,10 @@ function daysOf(s: Scope, count: number, weather: DisplayWeather | null): Displa
   // Its calendars and people are part of the listing's filter, not applied to its page after:
   // 50 events of calendars it does not show must not take the place of those it does.
   const only = {
-    key: `display:${[...calendars].join(',')}:${[...s.people].join(',')}`,
+    key: `display:${[...calendars].join(',')}:${[...s.personIds].join(',')}`,
     test: (d: EventData, calendarKey: string) =>
-      (!calendars.size || calendars.has(calendarKey)) && (!s.people.size || concerns(d, s.people)),
+      (!calendars.size || calendars.has(calendarKey)) &&
+      (!s.personIds.size || concerns(d, s.personIds)),
   };
   const window = { from: s.today, to: s.last, limit: 50, status: 'active' as const, only };
   const events = listEvents(s.state, window, s.now).events;
@@ -171,7 +172,7 @@ export function displayContent(
     tz,
     now,
     interactive: settings.interactive,
-    people: new Set(display.personIds),
+    personIds: new Set(display.personIds),
   };
   return {
     ok: true,

@@ -32,8 +32,8 @@ export interface Scope {
   tz: string;
   now: Date;
   interactive: boolean;
-  /** The display's people; empty: everyone. */
-  people: ReadonlySet<string>;
+  /** The ids of the display's people; empty: everyone. */
+  personIds: ReadonlySet<string>;
 }
 
 const MAX_CHORES = 30;
@@ -78,7 +78,7 @@ export function choresOf(s: Scope): { due: DisplayChore[]; done: DisplayChore[] 
     };
   };
   const mine = (c: Entry) =>
-    !s.people.size || (typeof c.data.assignee === 'string' && s.people.has(c.data.assignee));
+    !s.personIds.size || (typeof c.data.assignee === 'string' && s.personIds.has(c.data.assignee));
   const chores = entriesOf(state, 'chores').filter(mine);
   const byDue = (a: DisplayChore, b: DisplayChore) =>
     (a.due ?? '9') < (b.due ?? '9')
@@ -143,7 +143,7 @@ export function pollsOf(s: Scope): DisplayPoll[] {
   open.sort((a, b) => (a.poll.updatedAt > b.poll.updatedAt ? -1 : 1));
   for (const { plan, poll } of open.slice(0, MAX_POLLS)) {
     const votes = Object.entries(poll.votes).filter(([pid]) => activePerson(s.state, pid));
-    const shown = votes.filter(([pid]) => !s.people.size || s.people.has(pid));
+    const shown = votes.filter(([pid]) => !s.personIds.size || s.personIds.has(pid));
     out.push({
       ...(s.interactive ? { planId: plan.id, pollId: poll.id } : {}),
       plan: plan.title,
@@ -170,6 +170,6 @@ export function pollsOf(s: Scope): DisplayPoll[] {
 export function peopleAnsweredFor(s: Scope): DisplayPerson[] {
   if (!s.interactive) return [];
   return listPeople(s.state)
-    .filter((p) => !s.people.size || s.people.has(p.id))
+    .filter((p) => !s.personIds.size || s.personIds.has(p.id))
     .map((p) => ({ id: p.id, name: PERSON_DERIVED.displayName.of(p) }));
 }
