@@ -32,6 +32,17 @@ export const DISPLAY_DEVICE_PREFERENCE_CASES: RecordCase[] = [
       expect(r.body.display.calendars).to.deep.equal(['calendar']);
       return r.body.display;
     },
+    async samePatch(client, made) {
+      // Its own values, one as the table cleans it (a 12-hour time, a repeated calendar).
+      const r = await client.patch(`/displays/${made.id as string}`, {
+        name: ' Kitchen ',
+        calendars: ['calendar', 'calendar'],
+        nightFrom: '9:30 PM',
+        interactive: true,
+      });
+      expect(r.status, r.text).to.equal(200);
+      return r.body.display;
+    },
     async read(client, id) {
       const r = await client.get('/displays');
       return r.body.displays.find((d: { id: string }) => d.id === id);

@@ -39,6 +39,11 @@ export interface RecordCase {
   /** Where it is stored, when inside another record (a note in its plan's `notes`). */
   within?: string;
   derived?: Record<string, Derived<never, never>>;
+  /**
+   * Sends a PATCH of values the record already has (as sent or as the table cleans them) and
+   * answers the record it gets back: nothing may change and nothing be logged.
+   */
+  samePatch?(client: Client, made: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Makes one record with every field the create takes set; its view. */
   create(client: Client): Promise<Record<string, unknown>>;
   /**

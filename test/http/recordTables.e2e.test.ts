@@ -321,6 +321,18 @@ describe('records described by a field table', () => {
         expect(await rec.read(there, id)).to.deep.equal(made);
       });
 
+      const samePatch = rec.samePatch?.bind(rec);
+      if (samePatch)
+        it('writes and logs nothing for a PATCH of the values it has', async () => {
+          const slug = `rt-${rec.storeTable.toLowerCase().replace(/_/g, '-')}-c`;
+          const { client } = await server.family(slug);
+          const made = await rec.create(client);
+          const seq = await lastSeq(client);
+          expect(await samePatch(client, made)).to.deep.equal(made);
+          expect(await lastSeq(client)).to.equal(seq);
+          expect((await changesAfter(client, seq)).length).to.equal(0);
+        });
+
       // Defaults are read where the record is read; a record no endpoint lists has no reader here.
       const read = rec.read?.bind(rec);
       if (read)
