@@ -1,12 +1,13 @@
 /**
  * The answers described once with `J.*` (src/domain/shared/shape.ts) hold to what the daemon
  * sends: the family display's content (its page's JSON form and its stream's `display` event,
- * read-only and interactive), the shared plan page with its public poll, and the change records
+ * read-only and interactive) and its action answer, the shared plan page with its public poll, and the change records
  * of `GET …/changes` and the live stream. Each is validated against the very schema the OpenAPI
  * document publishes, closed (a key the daemon sends that the schema does not name fails), and
  * each is filled enough (names, ids, weather, night, votes) that every part of the shape is met.
  */
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { FakeClock } from '../helpers/clock.js';
 import { openSse, type SseReader } from '../helpers/sse.js';
@@ -16,6 +17,7 @@ import { sharePath } from '../helpers/plans.js';
 import { DISPLAY_CONTENT_SCHEMA } from '../../src/http/routes/displays.content.schema.js';
 import { PUBLIC_PLAN_SCHEMA } from '../../src/http/routes/plans.schema.js';
 import { CHANGE_RECORD_SCHEMA } from '../../src/http/routes/system.js';
+import { DISPLAY_ACTION_RESPONSE } from '../../src/http/routes/displays.actions.schema.js';
 
 describe('answers described once hold to what the daemon sends', function () {
   this.timeout(20_000);
@@ -26,6 +28,7 @@ describe('answers described once hold to what the daemon sends', function () {
   const readers: SseReader[] = [];
   let ana: string;
   let planId: string;
+  let chore: string;
 
   before(async () => {
     weather = await startWeather();
@@ -54,10 +57,12 @@ describe('answers described once hold to what the daemon sends', function () {
       date: '2026-06-10',
       endDate: '2026-06-12',
     });
-    await api.post('/trackers/chores/entries', {
-      title: 'Bins out',
-      data: { due: '2026-06-09', assignee: ana },
-    });
+    chore = (
+      await api.post('/trackers/chores/entries', {
+        title: 'Bins out',
+        data: { due: '2026-06-09', assignee: ana },
+      })
+    ).body.entry.id;
     await api.post('/trackers/groceries/entries', { title: 'Milk' });
     planId = (await api.post('/plans', { title: 'Summer trip' })).body.planId;
     await api.post(`/plans/${planId}/notes`, { body: 'Bring tents', showOnSharedPage: true });
@@ -130,6 +135,24 @@ describe('answers described once hold to what the daemon sends', function () {
       expect(r.events[0].event).to.equal('display');
       holdsTo(DISPLAY_CONTENT_SCHEMA, JSON.parse(r.events[0].data), 'the stream');
     });
+
+  it("an interactive display's action answer: the change as the display renders it", async () => {
+    const token = await display({ name: 'Hall', interactive: true });
+    const r = await server.http.post(
+      `/display/${token}/actions`,
+      { action: 'done', collection: 'chores', entryId: chore },
+      { headers: { 'idempotency-key': randomUUID() } },
+    );
+    expect(r.status, r.text).to.equal(200);
+    holdsTo(DISPLAY_ACTION_RESPONSE, r.body, 'the action answer');
+    expect(r.body.change.object).to.deep.equal({
+      id: chore,
+      collectionKey: 'chores',
+      title: 'Bins out',
+      status: 'done',
+    });
+    expect(r.body.change.actor).to.have.property('displayId');
+  });
 
   it('the shared plan page with its public poll', async () => {
     const share = await server.api.post(`/plans/${planId}/share`, { enabled: true });

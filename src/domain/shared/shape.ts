@@ -55,7 +55,10 @@ export const J = {
   array: <T>(items: Shape<T>, description?: string): Shape<T[]> => ({
     schema: { type: 'array', items: items.schema, ...doc(description) },
   }),
-  /** An object: the keys of `always` are required, those of `sometimes` may be absent. */
+  /**
+   * An object: the keys of `always` are required, those of `sometimes` may be absent (an object
+   * of only those states no `required`).
+   */
   object<A extends Shapes, O extends Shapes = Record<never, never>>(
     always: A,
     sometimes?: O,
@@ -66,7 +69,7 @@ export const J = {
     return {
       schema: {
         type: 'object',
-        required: Object.keys(always),
+        ...(Object.keys(always).length ? { required: Object.keys(always) } : {}),
         properties,
         ...doc(description),
       },
@@ -79,6 +82,10 @@ export const J = {
   /** The shape with its description (a shared shape described where it is used). */
   described: <T>(shape: Shape<T>, description: string): Shape<T> => ({
     schema: { ...shape.schema, description },
+  }),
+  /** The object shape refusing keys it does not name (an answer that promises no more). */
+  closed: <T>(shape: Shape<T>): Shape<T> => ({
+    schema: { ...shape.schema, additionalProperties: false },
   }),
   /** A schema written elsewhere, with the type of what it describes. */
   of: <T>(schema: JsonSchema): Shape<T> => ({ schema }),
