@@ -9,8 +9,9 @@ import type { Derived, FieldTable } from '../../src/domain/shared/record.js';
 export interface RecordCase {
   /**
    * The record's name, its store table and the names of its published schemas (a body that is
-   * not a named schema: `POST /path`, read from the operation). A record no endpoint answers
-   * with (a check) has no view schema.
+   * not a named schema: `POST /path`, read from the operation; a view inside another's:
+   * `Parent.list[]`, the items of that property). A record no endpoint answers with (a check)
+   * has no view schema.
    */
   name: string;
   storeTable: string;
@@ -24,6 +25,8 @@ export interface RecordCase {
   idKey?: string;
   /** Where it is stored, when inside another record (a note in its plan's `notes`). */
   within?: string;
+  /** The stored name of its id inside its parent's list, where it is not `id`. */
+  storedIdKey?: string;
   derived?: Record<string, Derived<never, never>>;
   /** Makes one record with every field the create takes set; its view. */
   create(client: Client): Promise<Record<string, unknown>>;
@@ -45,7 +48,7 @@ export function locate(
   if (!rec.within) return records.find((r) => r.table === rec.storeTable && r.id === id)?.value;
   for (const r of records.filter((r) => r.table === rec.storeTable)) {
     const list = r.value[rec.within] as Record<string, unknown>[];
-    const found = list.find((x) => x.id === id);
+    const found = list.find((x) => x[rec.storedIdKey ?? 'id'] === id);
     if (found) return found;
   }
   return undefined;
@@ -61,6 +64,7 @@ export type Schema = {
   properties?: Record<string, Schema>;
   required?: string[];
   anyOf?: Schema[];
+  items?: Schema;
   type?: unknown;
   $ref?: string;
 };

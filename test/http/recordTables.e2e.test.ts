@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { Client, startTestServer, type TestServer } from '../helpers/server.js';
 import { changesAfter, lastSeq } from '../helpers/changes.js';
 import { exportFamily, importFamily } from '../../src/store/portable.js';
-import { fieldNames } from '../../src/domain/shared/record.js';
+import { fieldNames, sendsNull } from '../../src/domain/shared/record.js';
 import {
   locate,
   storedIn,
@@ -31,6 +31,7 @@ import { CHECK_DERIVED } from '../../src/domain/notifications/checks.js';
 import { FEED_DERIVED } from '../../src/domain/feeds/views.js';
 import { startIcsServer, type IcsServer } from '../helpers/fakes/icsServer.js';
 import { calendar } from '../helpers/fakes/icsText.js';
+import { COLLECTION_CASES } from '../helpers/recordCasesCollections.js';
 
 /** The calendar feeds a linked feed reads (started by the suite). */
 let ics: IcsServer;
@@ -229,6 +230,7 @@ const RECORDS: RecordCase[] = [
       throw new Error(`no note ${id}`);
     },
   },
+  ...COLLECTION_CASES,
 ];
 
 describe('records described by a field table', () => {
@@ -246,6 +248,11 @@ describe('records described by a field table', () => {
       if (!path) continue;
       const op = doc.paths[`/api/v1/families/{familySlug}${path}`][method.toLowerCase()];
       schemas[rec.schemas.create] = op.requestBody.content['application/json'].schema;
+    }
+    // A view inside another's (`Parent.list[]`): the items of that property.
+    for (const { schemas: names } of RECORDS) {
+      const [parent, list] = names.view?.replace('[]', '').split('.') ?? [];
+      if (list) schemas[names.view!] = schemas[parent].properties![list].items!;
     }
     ics = await startIcsServer();
   });
@@ -297,11 +304,13 @@ describe('records described by a field table', () => {
         ]);
         expect(update.required ?? []).to.deep.equal(rec.patchRequired ?? []);
         for (const k of patched)
-          expect(takesNull(update.properties![k]), `PATCH ${k} null`).to.equal(!!facts(k).nullable);
+          expect(takesNull(update.properties![k]), `PATCH ${k} null`).to.equal(
+            sendsNull(facts(k), 'patch'),
+          );
       });
 
       it('makes the round trip create → view → export → import → view unchanged', async () => {
-        const slug = `rt-${rec.storeTable.toLowerCase().replace(/_/g, '-')}-a`;
+        const slug = `rt-${rec.name.replace(/\W+/g, '-')}-a`;
         const { client } = await server.family(slug);
         const made = await rec.create(client);
         const id = made[rec.idKey ?? 'id'] as string;
@@ -325,7 +334,7 @@ describe('records described by a field table', () => {
       const read = rec.read?.bind(rec);
       if (read)
         it('reads the defaults of fields a record was written without', async () => {
-          const slug = `rt-${rec.storeTable.toLowerCase().replace(/_/g, '-')}-b`;
+          const slug = `rt-${rec.name.replace(/\W+/g, '-')}-b`;
           const { client } = await server.family(slug);
           const made = await rec.create(client);
           const optional = names.filter((k) => facts(k).create === 'optional');
