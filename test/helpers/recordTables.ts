@@ -23,7 +23,10 @@ export interface RecordCase {
   patchRequired?: string[];
   /** The answer's name of the record's id, where it is not `id`. */
   idKey?: string;
-  /** Where it is stored, when inside another record (a note in its plan's `notes`). */
+  /**
+   * Where it is stored, when inside another record (a note in its plan's `notes`; an option in
+   * `polls.options`, the options of its plan's polls).
+   */
   within?: string;
   /** The stored name of its id inside its parent's list, where it is not `id`. */
   storedIdKey?: string;
@@ -46,12 +49,11 @@ export function locate(
   id: unknown,
 ): Record<string, unknown> | undefined {
   if (!rec.within) return records.find((r) => r.table === rec.storeTable && r.id === id)?.value;
-  for (const r of records.filter((r) => r.table === rec.storeTable)) {
-    const list = r.value[rec.within] as Record<string, unknown>[];
-    const found = list.find((x) => x[rec.storedIdKey ?? 'id'] === id);
-    if (found) return found;
-  }
-  return undefined;
+  // Inside lists of lists (`polls.options`): each level's items hold the next level's list.
+  let items = records.filter((r) => r.table === rec.storeTable).map((r) => r.value);
+  for (const list of rec.within.split('.'))
+    items = items.flatMap((x) => x[list] as Record<string, unknown>[]);
+  return items.find((x) => x[rec.storedIdKey ?? 'id'] === id);
 }
 
 /** The stored record of that id in an export of the family. */

@@ -32,6 +32,7 @@ import { FEED_DERIVED } from '../../src/domain/feeds/views.js';
 import { startIcsServer, type IcsServer } from '../helpers/fakes/icsServer.js';
 import { calendar } from '../helpers/fakes/icsText.js';
 import { COLLECTION_CASES } from '../helpers/recordCasesCollections.js';
+import { PLAN_CASES } from '../helpers/recordCasesPlans.js';
 
 /** The calendar feeds a linked feed reads (started by the suite). */
 let ics: IcsServer;
@@ -231,6 +232,7 @@ const RECORDS: RecordCase[] = [
     },
   },
   ...COLLECTION_CASES,
+  ...PLAN_CASES,
 ];
 
 describe('records described by a field table', () => {
@@ -352,7 +354,8 @@ describe('records described by a field table', () => {
           for (const k of optional.filter((k) => !facts(k).response)) {
             const d = facts(k).default;
             if (facts(k).view === 'always') expect(view[k], k).to.deep.equal(d ?? null);
-            else if (d === undefined || d === null) expect(view, k).to.not.have.property(k);
+            else if (facts(k).view === 'whenSet' && (d === undefined || d === null))
+              expect(view, k).to.not.have.property(k);
           }
         });
     });
