@@ -210,4 +210,5 @@ export const PLAN_FIELDS = {
 export type PlanRecord = RecordOf<typeof PLAN_FIELDS>;
 
 /** What the list of plans shows of each: the plan without its prose (nor its lists). */
-export const { prose: _prose, ...PLAN_SUMMARY_FIELDS } = PLAN_FIELDS;
+const { prose: _prose, ...summary } = PLAN_FIELDS;
+export const PLAN_SUMMARY_FIELDS = summary;

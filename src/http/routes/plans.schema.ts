@@ -26,6 +26,7 @@ import {
   PLAN_FIELDS,
   PLAN_SUMMARY_FIELDS,
   POLL_FIELDS,
+  type OptionInput,
 } from '../../domain/plans/types.js';
 
 // ---- requests ---------------------------------------------------------------------------------
@@ -117,18 +118,9 @@ export const ShareBody = withExamples(S.object({ enabled: flag() }), { enabled: 
 export type ShareBody = Infer<typeof ShareBody>;
 
 /** Request option → domain input (null and absent both mean unset). */
-export function optionInput(o: OptionBody): {
-  label?: string;
-  date?: string;
-  endDate?: string;
-  time?: string;
-  endTime?: string;
-} {
+export function optionInput(o: OptionBody): OptionInput {
   const out: Record<string, string> = {};
-  for (const k of ['label', 'date', 'endDate', 'time', 'endTime'] as const) {
-    const v = o[k];
-    if (v !== null && v !== undefined) out[k] = v;
-  }
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
   return out;
 }
 
