@@ -5,7 +5,7 @@
  * its planId).
  */
 import { getEvent } from '../calendar/events.js';
-import { Conflict, NotFound } from '../shared/errors.js';
+import { Conflict, Invalid, NotFound } from '../shared/errors.js';
 import type {
   CommandContext,
   Decision,
@@ -86,6 +86,11 @@ export function decideUpdatePlan(
   ctx: CommandContext,
 ): Decision<PlanRecord> {
   const before = requirePlan(state, id);
+  if (input.title === undefined && input.prose === undefined && input.archived === undefined) {
+    throw new Invalid('Send at least one of title, prose, archived', [
+      { path: [], message: 'must change at least one of title, prose, archived' },
+    ]);
+  }
   const { next, changed } = applyPatch(PLAN_FIELDS, before, input);
   if (!changed) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
