@@ -190,6 +190,8 @@ export const PLAN_FIELDS = {
   ),
   /** true archives the plan (its linked events stay). */
   archived: field(S.boolean(), { create: 'never', patch: 'value', default: false, view: 'always' }),
+  // Written by their own commands (links, notes, polls, share), never sent with the plan: their
+  // structs only give the stored types; the answer shows the lists as views (PLAN_DERIVED).
   events: field(S.array(S.any()) as SomeStruct<EventLink[]>, {
     ...hidden,
     default: [] as EventLink[],
