@@ -171,8 +171,6 @@ export function normalizeFields(input: readonly FieldInput[]): FieldDef[] {
   return out;
 }
 
-export { NAME_MAX };
-
 function nameTaken(state: FamilyState, name: string, except?: string): Collection | undefined {
   const folded = name.toLowerCase();
   for (const c of state.table<Collection>(COLLECTIONS).values()) {
