@@ -11,7 +11,8 @@ export interface RecordCase {
    * The record's name, its store table and the names of its published schemas (a body that is
    * not a named schema: `POST /path`, read from the operation; an answer's record that is not:
    * `GET /path key`, the answer's `key`, an item of it when a list). A record no endpoint
-   * answers with (a check) has no view schema; one no create makes (preferences) no create.
+   * answers with (a check) has no view schema; one no create makes (preferences) no create;
+   * a view inside another's: `Parent.list[]`, the items of that property.
    */
   name: string;
   storeTable: string;
@@ -36,8 +37,13 @@ export interface RecordCase {
   patchRequired?: string[];
   /** The answer's name of the record's id, where it is not `id`. */
   idKey?: string;
-  /** Where it is stored, when inside another record (a note in its plan's `notes`). */
+  /**
+   * Where it is stored, when inside another record (a note in its plan's `notes`; an option in
+   * `polls.options`, the options of its plan's polls).
+   */
   within?: string;
+  /** The stored name of its id inside its parent's list, where it is not `id`. */
+  storedIdKey?: string;
   derived?: Record<string, Derived<never, never>>;
   /**
    * Sends a PATCH of values the record already has (as sent or as the table cleans them) and
@@ -66,12 +72,11 @@ export function locate(
     return value?.[rec.storedAt] as Record<string, unknown> | undefined;
   }
   if (!rec.within) return records.find((r) => r.table === rec.storeTable && r.id === id)?.value;
-  for (const r of records.filter((r) => r.table === rec.storeTable)) {
-    const list = r.value[rec.within] as Record<string, unknown>[];
-    const found = list.find((x) => x.id === id);
-    if (found) return found;
-  }
-  return undefined;
+  // Inside lists of lists (`polls.options`): each level's items hold the next level's list.
+  let items = records.filter((r) => r.table === rec.storeTable).map((r) => r.value);
+  for (const list of rec.within.split('.'))
+    items = items.flatMap((x) => x[list] as Record<string, unknown>[]);
+  return items.find((x) => x[rec.storedIdKey ?? 'id'] === id);
 }
 
 /** The stored records of an export where the record is kept (a device among the keys). */
