@@ -14,15 +14,9 @@ import { buttonForm, csrfField, doneBox, e, rich, sayer } from './html.js';
 import { scopeWords } from './running.js';
 import { qrSvg } from './pair.js';
 import { rest } from './rest.js';
+import type { DeviceView } from '../domain/family/devices.js';
 import { framed } from './sections.js';
 
-interface Device {
-  id: string;
-  name: string;
-  personId: string | null;
-  scopes: string[];
-  lastUsedAt: string | null;
-}
 interface Person {
   id: string;
   name: string;
@@ -43,7 +37,7 @@ function keyItem(
 }
 
 async function devicesPage(r: PageRequest): Promise<PageAnswer> {
-  const { devices } = await rest<{ devices: Device[] }>(r, 'GET', '/devices');
+  const { devices } = await rest<{ devices: DeviceView[] }>(r, 'GET', '/devices');
   const { people } = await rest<{ people: Person[] }>(r, 'GET', '/people');
   const s = sessionOf(r);
   const say = sayer(r.voice);
@@ -84,7 +78,7 @@ async function devicesPage(r: PageRequest): Promise<PageAnswer> {
 }
 
 async function addDevice(r: PageRequest): Promise<PageAnswer> {
-  const made = await rest<{ device: Device; pairing: { url: string; expiresAt: string } }>(
+  const made = await rest<{ device: DeviceView; pairing: { url: string; expiresAt: string } }>(
     r,
     'POST',
     '/devices',
