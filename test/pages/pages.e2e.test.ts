@@ -218,7 +218,7 @@ describe('the household pages', function () {
     await page.fill('#email', 'cleo@example.com');
     await page.click('form[action="/people"] button');
     await page.waitForURL(`${server!.url}/people?added=Cleo`);
-    expect(await page.textContent("#added")).to.include("Added Cleo.");
+    expect(await page.textContent('#added')).to.include('Added Cleo.');
     expect(await people()).to.deep.equal(['Ana', 'Bo', 'Cleo']);
     await check(page, 'people');
     // Edited through PATCH: a phone added, the email removed.
@@ -356,7 +356,7 @@ describe('the household pages', function () {
       await page.fill('#name', 'School');
       await page.click('form[action="/calendars"] button[type=submit]');
       await page.waitForURL(`${server!.url}/calendars?added=School`);
-      expect(await page.textContent("#added")).to.include("Added School.");
+      expect(await page.textContent('#added')).to.include('Added School.');
       expect(await page.textContent('main')).to.include('School');
       await check(page, 'calendars');
       const [feed] = (await server!.api.get('/calendar/external')).body.feeds as {
