@@ -1,7 +1,7 @@
 /**
  * Webhooks leave through the egress guard under the `webhooks` policy: under the default `lan`
  * a receiver written as a loopback address is refused when it is added (400 at `url`, as a
- * calendar feed's is, issue 40); one added while the policy allowed it (the policy tightened
+ * calendar feed's is); one added while the policy allowed it (the policy tightened
  * since) is refused at connect time, the attempt recorded with a clear error, and the receiver
  * never sees a connection. (Other address classes are proven on the classifier and the resolver
  * hook in test/integrations; nothing here connects anywhere but 127.0.0.1.)

@@ -1,5 +1,5 @@
 /**
- * What a household found on the pages (issue 40, item 7), each through the real daemon: a failed
+ * What a household found on the pages (the household's-language work), each through the real daemon: a failed
  * webhook test is an error, not a success; a test is a POST that redirects (a reload sends
  * nothing); a feed or webhook address the egress policy refuses stays on the form with what was
  * typed and names the setting that allows it, and REST refuses such a webhook when it is added
@@ -27,7 +27,7 @@ async function signedIn(b: Browser, server: TestServer): Promise<{ c: BrowserCon
   return { c, p };
 }
 
-describe('the pages as a household found them (issue 40, item 7)', function () {
+describe('the pages as a household found them', function () {
   this.timeout(60_000);
   let browser: Browser | undefined;
   before(async () => {

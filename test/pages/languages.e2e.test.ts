@@ -1,6 +1,5 @@
 /**
- * The household pages, the plan page and the consent page in the household's language (issue
- * 40), through the real daemon in Chromium: the first-run setup offers the browser's language
+ * The household pages, the plan page and the consent page in the household's language, through the real daemon in Chromium: the first-run setup offers the browser's language
  * and keeps it; in the pseudo-locale `en-XA` no page shows a word that did not come through the
  * catalog; German and Arabic set `lang` and `dir` (Arabic reads right to left) and the family's
  * times are on its zone and its locale's clock where the pages said UTC; a language changed on
