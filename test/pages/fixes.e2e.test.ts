@@ -39,7 +39,7 @@ describe('the pages as a household found them', function () {
       console.log(`      skipped: ${CHROMIUM} is missing`);
       ctx.skip();
     }
-    return browser!;
+    return browser;
   }
 
   describe('with a receiver on this machine', () => {

@@ -97,7 +97,7 @@ describe('the pages in the household’s language', function () {
       console.log(`      skipped: ${CHROMIUM} is missing`);
       ctx.skip();
     }
-    return browser!;
+    return browser;
   }
   const html = (p: Page) =>
     p.evaluate<string[]>('[document.documentElement.lang, document.documentElement.dir]');
@@ -147,7 +147,7 @@ describe('the pages in the household’s language', function () {
         eventTypes: ['person.created'],
       })
     ).body.destination as { id: string };
-    const page = admin!.page;
+    const page = admin.page;
     const seen: Record<string, string[]> = {};
     const look = async (name: string, path?: string) => {
       if (path) await page.goto(`${server!.url}${path}`);
@@ -214,7 +214,7 @@ describe('the pages in the household’s language', function () {
   it('reads German left to right and Arabic right to left, with the family’s clock where UTC was', async function () {
     if (!admin) this.skip();
     const api = server!.api;
-    const page = admin!.page;
+    const page = admin.page;
     await api.patch('', { locale: 'de-DE' });
     const before = Date.now();
     await page.goto(`${server!.url}/devices`);
@@ -263,7 +263,7 @@ describe('the pages in the household’s language', function () {
 
   it('changes the family’s language on the family page, and the next page speaks it', async function () {
     if (!admin) this.skip();
-    const page = admin!.page;
+    const page = admin.page;
     await page.goto(`${server!.url}/family`);
     await page.selectOption('#locale', 'en-US');
     await page.click('form[action="/family"] button[type=submit]');
