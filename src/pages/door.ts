@@ -186,6 +186,9 @@ export function writeAnswer(ctx: Koa.Context, a: PageAnswer): void {
   if ('html' in a) {
     ctx.status = a.status ?? 200;
     ctx.set('content-security-policy', csp(a.html));
+    // The page's language (its `<html lang>`), for what reads the headers.
+    const lang = /^<!doctype html>\s*<html lang="([^"]+)"/i.exec(a.html)?.[1];
+    if (lang) ctx.set('content-language', lang);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = a.html;
     return;

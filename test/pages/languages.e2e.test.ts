@@ -249,6 +249,8 @@ describe('the pages in the household’s language', function () {
     await api.patch('', { locale: 'ar-EG' });
     await page.goto(`${server!.url}/people`);
     expect(await html(page)).to.deep.equal(['ar-EG', 'rtl']);
+    const headers = await page.request.get(`${server!.url}/people`);
+    expect(headers.headers()['content-language']).to.equal('ar-EG');
     expect(await page.textContent('h1')).to.equal('الأشخاص');
     // Right to left: the heading starts at the right edge of the page's column.
     const [left, right, width] = await page.evaluate<number[]>(`(() => {
