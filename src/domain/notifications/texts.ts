@@ -127,7 +127,8 @@ export function reminderText(
     const parts = [startText(voice, o.data, now)];
     if (o.data.where) parts.push(o.data.where);
     const leave = leaveByOf(o.data, tz);
-    if (leave !== null) parts.push(voice.say('notifications', 'leaveByAt', { time: clock(voice, leave) }));
+    if (leave !== null)
+      parts.push(voice.say('notifications', 'leaveByAt', { time: clock(voice, leave) }));
     const lines = [parts.join(SEP)];
     if (contextual) {
       const list = (ids: string[]) => voice.formats.list(ids);
@@ -260,7 +261,10 @@ export function routineText(
     for (const date of [today, tomorrow]) {
       const day = events.filter((e) => familyDate(state, e) === date);
       lines.push(
-        voice.say('notifications', 'dayHeading', { day: f.dayLabel(date, today), date: f.date(date) }),
+        voice.say('notifications', 'dayHeading', {
+          day: f.dayLabel(date, today),
+          date: f.date(date),
+        }),
       );
       if (!day.length) lines.push(`- ${voice.say('notifications', 'nothingPlanned')}`);
       for (const e of day) lines.push(eventLine(state, voice, e));
@@ -273,10 +277,7 @@ export function routineText(
 }
 
 /** "New in <feed>: <titles>" and how many match. */
-export function intakeText(intake: {
-  feedName: string;
-  titles: readonly string[];
-}): Texts {
+export function intakeText(intake: { feedName: string; titles: readonly string[] }): Texts {
   return (voice) => ({
     title: voice.say('notifications', 'intakeTitle', {
       feed: intake.feedName,
@@ -284,7 +285,10 @@ export function intakeText(intake: {
     }),
     body:
       intake.titles.length === 1
-        ? voice.say('notifications', 'intakeOne', { title: intake.titles[0], feed: intake.feedName })
+        ? voice.say('notifications', 'intakeOne', {
+            title: intake.titles[0],
+            feed: intake.feedName,
+          })
         : voice.say('notifications', 'intakeMany', {
             count: intake.titles.length,
             feed: intake.feedName,

@@ -58,7 +58,9 @@ function part(raw: string): { headers: string; body: string } {
 
 /** The text and html of a message, single or multipart/alternative. */
 function bodies(headers: string, raw: string): { text: string; html?: string } {
-  const boundary = /content-type:\s*multipart\/[^;]+;.*boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+  const boundary = /content-type:\s*multipart\/[^;]+;.*boundary="?([^";\r\n]+)"?/i.exec(
+    headers,
+  )?.[1];
   if (!boundary) return { text: part(raw).body };
   const out: { text: string; html?: string } = { text: '' };
   for (const chunk of raw.split(`--${boundary}`).slice(1)) {
