@@ -111,7 +111,8 @@ function weatherLine(voice: Voice, w: WeatherNote | null | undefined): string | 
         percent: f.percent(Math.round(w.precipitationProbability)),
       }),
     );
-  return voice.say('notifications', 'weather', { place: w.place, forecast: parts.join(', ') });
+  const forecast = voice.formats.list(parts, 'unit');
+  return voice.say('notifications', 'weather', { place: w.place, forecast });
 }
 
 /** A reminder: title the event's, body its start, place and leave-by time. */
@@ -234,7 +235,10 @@ function choresLine(state: FamilyState, voice: Voice, today: string): string {
       due < today
         ? voice.say('notifications', 'overdueSince', { date: f.date(due) })
         : f.relativeDay(due, today);
-    return `${c.title} (${[...whose, when].join(', ')})`;
+    const detail = whose.length
+      ? voice.say('notifications', 'choreWhoWhen', { name: f.list(whose), when })
+      : when;
+    return `${c.title} (${detail})`;
   });
   return voice.say('notifications', 'choresDue', { chores: items.join('; ') });
 }

@@ -42,6 +42,7 @@ export const DE: Catalog = {
       'Jede Zustellung an {host} schlägt seit 5 Tagen fehl, deshalb bekommt er keine Ereignisse mehr. Behebt den Fehler beim Empfänger und schaltet das Ziel dann wieder ein.',
     webhookGone:
       '{host} hat mit 410 Gone geantwortet, deshalb bekommt er keine Ereignisse mehr. Schaltet das Ziel wieder ein, falls das ein Versehen war.',
+    choreWhoWhen: '{name}, {when}',
   },
 
   // ── pages ───────────────────────────────────────────────────────────────────────────────

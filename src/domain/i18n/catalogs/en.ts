@@ -52,6 +52,8 @@ export const EN = {
       'Every delivery to {host} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.',
     webhookGone:
       '{host} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.',
+    /** A chore's assignee and when it is due: "Ana, today". */
+    choreWhoWhen: '{name}, {when}',
   },
 
   // ── pages: the household pages, their emails, the consent page ──────────────────────────

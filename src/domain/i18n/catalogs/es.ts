@@ -42,6 +42,7 @@ export const ES: Catalog = {
       'Todas las entregas a {host} llevan 5 días fallando, así que ya no recibe eventos. Arregla el receptor y vuelve a activar el destino.',
     webhookGone:
       '{host} respondió 410 Gone, así que ya no recibe eventos. Vuelve a activar el destino si fue un error.',
+    choreWhoWhen: '{name}, {when}',
   },
 
   // ── pages ───────────────────────────────────────────────────────────────────────────────

@@ -42,6 +42,7 @@ export const FR: Catalog = {
       'Toutes les livraisons vers {host} échouent depuis 5 jours : il ne reçoit plus d’événements. Réparez le destinataire, puis réactivez la destination.',
     webhookGone:
       '{host} a répondu 410 Gone : il ne reçoit plus d’événements. Réactivez la destination si c’était une erreur.',
+    choreWhoWhen: '{name}, {when}',
   },
 
   // ── pages ───────────────────────────────────────────────────────────────────────────────

@@ -42,6 +42,7 @@ export const NL: Catalog = {
       'Elke bezorging aan {host} mislukt al 5 dagen, dus die krijgt geen gebeurtenissen meer. Los het probleem bij de ontvanger op en zet de bestemming daarna weer aan.',
     webhookGone:
       '{host} antwoordde 410 Gone, dus die krijgt geen gebeurtenissen meer. Zet de bestemming weer aan als dat een vergissing was.',
+    choreWhoWhen: '{name}, {when}',
   },
 
   // ── pages ───────────────────────────────────────────────────────────────────────────────

@@ -42,6 +42,7 @@ export const PT_BR: Catalog = {
       'Todas as entregas para {host} falham há 5 dias, então ele não recebe mais eventos. Corrija o receptor e depois ative o destino de novo.',
     webhookGone:
       '{host} respondeu 410 Gone, então ele não recebe mais eventos. Ative o destino de novo se foi um engano.',
+    choreWhoWhen: '{name}, {when}',
   },
 
   // ── pages ───────────────────────────────────────────────────────────────────────────────
