@@ -3,7 +3,8 @@
  * and notificationPseudo.e2e.test.ts): a family in Berlin with a location, Ana (email), a
  * contextual digest at 08:00, an event "Swim" at 17:00 at the "Pool" with a reminder an hour
  * before and nobody responsible (a coverage alert at once); the real server on a fake clock
- * sends through the local SMTP and ntfy stand-ins.
+ * sends through the local SMTP, ntfy and SMS gateway stand-ins (the reminder goes by sms too,
+ * to whoever has a phone).
  */
 import { expect } from 'chai';
 import { startTestServer, type Client, type TestServer } from './server.js';
@@ -11,6 +12,7 @@ import { FakeClock } from './clock.js';
 import { startSmtp, type Mail, type SmtpFake } from './fakes/smtp.js';
 import { startNtfy, type NtfyRecorder, type Publish } from './fakes/ntfy.js';
 import { startWeather, type WeatherFake } from './fakes/weather.js';
+import { startSmsGateway, type SmsGateway } from './fakes/sms.js';
 import { until } from './until.js';
 
 export interface Stand {
@@ -18,6 +20,7 @@ export interface Stand {
   smtp: SmtpFake;
   ntfy: NtfyRecorder;
   weather: WeatherFake;
+  sms: SmsGateway;
   clock: FakeClock;
   close(): Promise<void>;
 }
@@ -26,13 +29,19 @@ export const DAY = '2026-06-10';
 
 export async function startStand(): Promise<Stand> {
   const clock = new FakeClock(`${DAY}T04:00:00.000Z`);
-  const [smtp, ntfy, weather] = await Promise.all([startSmtp(), startNtfy(), startWeather()]);
+  const [smtp, ntfy, weather, sms] = await Promise.all([
+    startSmtp(),
+    startNtfy(),
+    startWeather(),
+    startSmsGateway(),
+  ]);
   const server = await startTestServer({
     now: clock.now,
     timezone: 'Europe/Berlin',
     overrides: {
       email: { smtpUrl: smtp.url },
       push: { ntfyUrl: ntfy.url },
+      sms: { gatewayUrl: sms.url },
       weather: { geocodingUrl: weather.geocodingUrl, forecastUrl: weather.forecastUrl },
     },
   });
@@ -41,10 +50,11 @@ export async function startStand(): Promise<Stand> {
     smtp,
     ntfy,
     weather,
+    sms,
     clock,
     async close() {
       await server.close();
-      await Promise.all([smtp.close(), ntfy.close(), weather.close()]);
+      await Promise.all([smtp.close(), ntfy.close(), weather.close(), sms.close()]);
     },
   };
 }
@@ -104,11 +114,12 @@ export async function dayIn(
   stand: Stand,
   slug: string,
   locale: string,
-  people: { name: string; email: string; locale?: string }[] = [],
+  people: { name: string; email: string; locale?: string; phone?: string }[] = [],
 ): Promise<Day> {
   stand.clock.set(`${DAY}T04:00:00.000Z`);
   stand.smtp.messages.length = 0;
   stand.ntfy.published.length = 0;
+  stand.sms.sent.length = 0;
   const { client: api } = await stand.server.family(slug, { timezone: 'Europe/Berlin' });
   const patched = await api.patch('', { locale, location: 'Berlin' });
   expect(patched.status, patched.text).to.equal(200);
@@ -128,7 +139,7 @@ export async function dayIn(
     date: DAY,
     time: '17:00',
     where: 'Pool',
-    reminders: [{ offsetMinutes: 60, channels: ['in_app', 'email', 'push'] }],
+    reminders: [{ offsetMinutes: 60, channels: ['in_app', 'email', 'push', 'sms'] }],
   });
   expect(ev.status, ev.text).to.equal(201);
   const emails = 1 + people.length;

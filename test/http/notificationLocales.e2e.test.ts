@@ -143,7 +143,7 @@ describe('notifications in the household’s language', () => {
 
   it('sends a person with a locale of their own their language, the rest the family’s', async () => {
     const d = await dayIn(stand, 'own-locale', 'de-DE', [
-      { name: 'Ben', email: 'ben@own-locale.test', locale: 'fr-fr' },
+      { name: 'Ben', email: 'ben@own-locale.test', locale: 'fr-fr', phone: '+33 6 12 34 56 78' },
     ]);
     const people = (await d.api.get('/people')).body.people;
     expect(
@@ -164,6 +164,9 @@ describe('notifications in the household’s language', () => {
       'fr-FR',
     ]);
     expect(ben.html).to.contain('<html lang="fr-FR" dir="ltr">');
+    expect(stand.sms.sent).to.deep.equal([
+      { to: '+33 6 12 34 56 78', message: 'Swim\nAujourd’hui à 17:00 · Pool' },
+    ]);
     const alert = to(d.coverage, 'ben@own-locale.test');
     expect(alert.subject).to.equal('Personne ne s’occupe de Swim');
     expect(to(d.digest, 'ben@own-locale.test').subject).to.equal('Résumé');
