@@ -67,7 +67,7 @@ export async function runAt(stand: Stand, at: string): Promise<void> {
 
 /** What one kind of notification sent: its in-app record, its emails and its push. */
 export interface Sent {
-  record: { title: string; body: string };
+  record: { title: string; body: string; deliveries: { recipient?: string }[] };
   mails: Mail[];
   push: Publish;
 }

@@ -170,6 +170,10 @@ describe('notifications in the household’s language', () => {
     const alert = to(d.coverage, 'ben@own-locale.test');
     expect(alert.subject).to.equal('Personne ne s’occupe de Swim');
     expect(to(d.digest, 'ben@own-locale.test').subject).to.equal('Résumé');
+    // The words kept for Ben's sends are the record's own business, not the API's.
+    expect(d.reminder.record).not.to.have.any.keys('locale', 'localized');
+    for (const delivery of d.reminder.record.deliveries)
+      expect(delivery).not.to.have.property('locale');
     // The household's own copy (in-app) and the family's topic (push) are in the family's locale.
     expect(d.coverage.record.title).to.equal('Niemand kümmert sich um Swim');
     expect(d.coverage.push.title).to.equal('Niemand kümmert sich um Swim');
