@@ -107,12 +107,18 @@ export function closestLocale(wanted: string): string {
   return LOCALE_CHOICES.find((l) => l.split('-')[0] === language) ?? 'en-US';
 }
 
-export function localeSelect(chosen: string): string {
+/**
+ * The language list. `none` adds a first choice of no locale of its own (a person's: the
+ * family's), chosen when `chosen` is null.
+ */
+export function localeSelect(chosen: string | null, none?: string): string {
   const tags: string[] = [...LOCALE_CHOICES];
   // A family's own tag (set through the API or the CLI) is kept and shown.
-  if (!tags.includes(chosen) && chosen !== 'en') tags.unshift(chosen);
+  if (chosen && !tags.includes(chosen) && chosen !== 'en') tags.unshift(chosen);
   const picked = chosen === 'en' ? 'en-US' : chosen;
-  return `<select id="locale" name="locale">${tags
+  const first =
+    none === undefined ? '' : `<option value=""${picked ? '' : ' selected'}>${e(none)}</option>`;
+  return `<select id="locale" name="locale">${first}${tags
     .map(
       (t) =>
         `<option value="${e(t)}" lang="${e(t)}"${t === picked ? ' selected' : ''}>${e(autonym(t))}</option>`,

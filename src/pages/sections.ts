@@ -28,6 +28,7 @@ interface Person {
   kind: string;
   email: string | null;
   phone: string | null;
+  locale?: string | null;
 }
 
 /** A signed-in page: the menu with the current section marked. */
@@ -153,7 +154,8 @@ function personFields(r: PageRequest, p: Person | null): string {
   return `<label for="name">${say('fieldName')}</label><input id="name" name="name" required maxlength="200" value="${e(p?.name ?? '')}">
 <label for="kind">${say('fieldKind')}</label><select id="kind" name="kind">${KINDS.map((k) => `<option value="${k}"${k === p?.kind ? ' selected' : ''}>${say('kind', { kind: k })}</option>`).join('')}</select>
 <label for="email">${say('fieldEmail')}</label><input id="email" name="email" type="email" value="${e(p?.email ?? '')}">
-<label for="phone">${say('fieldPhone')}</label><input id="phone" name="phone" type="tel" value="${e(p?.phone ?? '')}">`;
+<label for="phone">${say('fieldPhone')}</label><input id="phone" name="phone" type="tel" value="${e(p?.phone ?? '')}">
+<label for="locale">${say('fieldPersonLanguage')}</label>${localeSelect(p?.locale ?? null, r.voice.say('pages', 'familyLanguage'))}`;
 }
 
 async function personOf(r: PageRequest): Promise<Person> {
@@ -181,6 +183,7 @@ async function savePerson(r: PageRequest): Promise<PageAnswer> {
     kind: field(r.form, 'kind') || 'adult',
     email: orNull('email'),
     phone: orNull('phone'),
+    locale: orNull('locale'),
   });
   return { redirect: '/people' };
 }
@@ -192,6 +195,7 @@ async function addPerson(r: PageRequest): Promise<PageAnswer> {
     kind: field(r.form, 'kind') || 'adult',
     ...optional('email'),
     ...optional('phone'),
+    ...optional('locale'),
   });
   return { redirect: `/people?added=${encodeURIComponent(person.name)}` };
 }

@@ -273,6 +273,19 @@ describe('the pages in the household’s language', function () {
     expect(await html(page)).to.deep.equal(['en-US', 'ltr']);
     expect(await page.textContent('#saved')).to.equal('Saved.');
     expect((await server!.api.get('')).body.family.locale).to.equal('en-US');
+
+    // A person's own language (what is sent to them), and back to the family's.
+    const [anais] = (await server!.api.get('/people')).body.people as { id: string }[];
+    const personLocale = async (tag: string) => {
+      await page.goto(`${server!.url}/people/${anais.id}`);
+      await page.selectOption('#locale', tag);
+      await page.click(`form[action="/people/${anais.id}"] button[type=submit]`);
+      await page.waitForURL(`${server!.url}/people`);
+      const people = (await server!.api.get('/people')).body.people as { locale: string | null }[];
+      return people[0].locale;
+    };
+    expect(await personLocale('fr-FR')).to.equal('fr-FR');
+    expect(await personLocale('')).to.equal(null);
   });
 });
 

@@ -106,6 +106,8 @@ export const AR: Catalog = {
     kind: '{kind, select, adult {بالغ} child {طفل} helper {مساعد} caregiver {مقدّم رعاية} other {آخر}}',
     fieldEmail: 'البريد الإلكتروني (اختياري)',
     fieldPhone: 'الهاتف (اختياري)',
+    fieldPersonLanguage: 'لغة ما يُرسل إليه',
+    familyLanguage: 'لغة العائلة',
     personGone: 'هذا الشخص ليس (أو لم يعد) من أهل البيت.',
     backPeople: 'العودة إلى الأشخاص',
     addedName: 'تمت إضافة {name}.',

@@ -105,6 +105,8 @@ export const DE: Catalog = {
     kind: '{kind, select, adult {Erwachsene Person} child {Kind} helper {Hilfe} caregiver {Betreuung} other {Andere}}',
     fieldEmail: 'E-Mail (optional)',
     fieldPhone: 'Telefon (optional)',
+    fieldPersonLanguage: 'Sprache ihrer Nachrichten',
+    familyLanguage: 'Die der Familie',
     personGone: 'Diese Person gehört nicht (mehr) zum Haushalt.',
     backPeople: 'Zurück zu den Personen',
     addedName: '{name} hinzugefügt.',

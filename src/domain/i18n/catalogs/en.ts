@@ -121,6 +121,8 @@ export const EN = {
     kind: '{kind, select, adult {adult} child {child} helper {helper} caregiver {caregiver} other {other}}',
     fieldEmail: 'Email (optional)',
     fieldPhone: 'Phone (optional)',
+    fieldPersonLanguage: 'Language of what is sent to them',
+    familyLanguage: 'The family’s',
     personGone: 'Nobody with that id lives here (any more).',
     backPeople: 'Back to the people',
     addedName: 'Added {name}.',

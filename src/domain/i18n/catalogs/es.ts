@@ -105,6 +105,8 @@ export const ES: Catalog = {
     kind: '{kind, select, adult {adulto} child {niño o niña} helper {ayuda} caregiver {cuidador} other {otro}}',
     fieldEmail: 'Correo (opcional)',
     fieldPhone: 'Teléfono (opcional)',
+    fieldPersonLanguage: 'Idioma de lo que se le envía',
+    familyLanguage: 'El de la familia',
     personGone: 'Esa persona ya no forma parte del hogar (o nunca lo hizo).',
     backPeople: 'Volver a las personas',
     addedName: '{name} añadido.',

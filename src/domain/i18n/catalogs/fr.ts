@@ -104,6 +104,8 @@ export const FR: Catalog = {
     kind: '{kind, select, adult {adulte} child {enfant} helper {aide} caregiver {garde} other {autre}}',
     fieldEmail: 'E-mail (facultatif)',
     fieldPhone: 'Téléphone (facultatif)',
+    fieldPersonLanguage: 'Langue de ce qui lui est envoyé',
+    familyLanguage: 'Celle de la famille',
     personGone: 'Cette personne ne fait pas (plus) partie du foyer.',
     backPeople: 'Retour aux personnes',
     addedName: '{name} ajouté(e).',

@@ -105,6 +105,8 @@ export const NL: Catalog = {
     kind: '{kind, select, adult {volwassene} child {kind} helper {hulp} caregiver {verzorger} other {anders}}',
     fieldEmail: 'E-mail (optioneel)',
     fieldPhone: 'Telefoon (optioneel)',
+    fieldPersonLanguage: 'Taal van wat naar hen gaat',
+    familyLanguage: 'Die van het gezin',
     personGone: 'Die persoon hoort niet (meer) bij het huishouden.',
     backPeople: 'Terug naar de mensen',
     addedName: '{name} toegevoegd.',

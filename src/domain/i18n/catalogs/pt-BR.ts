@@ -105,6 +105,8 @@ export const PT_BR: Catalog = {
     kind: '{kind, select, adult {adulto} child {criança} helper {ajudante} caregiver {cuidador} other {outro}}',
     fieldEmail: 'E-mail (opcional)',
     fieldPhone: 'Telefone (opcional)',
+    fieldPersonLanguage: 'Idioma do que é enviado para a pessoa',
+    familyLanguage: 'O da família',
     personGone: 'Essa pessoa não faz (mais) parte da casa.',
     backPeople: 'Voltar para as pessoas',
     addedName: '{name} adicionado.',
