@@ -1,3 +1,5 @@
+import { langAttributes, type Voice } from '../domain/i18n/voice.js';
+
 /**
  * Text into HTML, for every door that writes a page (the public pages, the family display,
  * the OAuth consent page, the household's pages).
@@ -11,12 +13,18 @@ export function escapeHtml(s: string): string {
 
 /**
  * The start of every page a door writes, through `</head>`: the same metadata everywhere (no
- * indexing, no referrer, phone-sized), the title escaped, and the page's one inline style, which
+ * indexing, no referrer, phone-sized, `lang` and `dir` of the reader's voice), the title escaped, and the page's one inline style, which
  * each door's Content-Security-Policy allows by its hash. `extra` is trusted markup (a favicon).
  */
-export function pageHead(p: { title: string; style: string; extra?: string }): string {
+export function pageHead(p: {
+  title: string;
+  style: string;
+  extra?: string;
+  /** The reader's language and direction (docs/i18n.md); English left to right without one. */
+  voice?: Pick<Voice, 'locale' | 'dir'>;
+}): string {
   return `<!doctype html>
-<html lang="en">
+<html ${p.voice ? langAttributes(p.voice) : 'lang="en"'}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

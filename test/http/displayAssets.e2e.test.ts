@@ -14,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addDays, todayIn } from '../../src/domain/shared/time.js';
 import { CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { DISPLAY_MESSAGES_EN } from '../../src/locale/displayMessages.js';
+import { CATALOGS } from '../../src/domain/i18n/catalogs/index.js';
+
+const DISPLAY_MESSAGES_EN = CATALOGS.en.display;
 
 const BROWSER_OUT = join(
   resolve(dirname(fileURLToPath(import.meta.url)), '../../..'),

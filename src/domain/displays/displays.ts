@@ -43,6 +43,8 @@ export interface DisplayRecord {
   /** From when (`HH:mm` in the family's zone) until when the page dims; null: never. */
   nightFrom?: string | null;
   nightTo?: string | null;
+  /** The locale it speaks (docs/i18n.md); absent or null: its family's. */
+  locale?: string | null;
   /** The entries it added last (at most ADDS_KEPT, oldest first): what its undo may delete. */
   added?: DisplayAdd[];
   /** SHA-256 (hex) of the token. */

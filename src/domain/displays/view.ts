@@ -17,6 +17,8 @@ import { goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, todayIn } from '../shared/time.js';
 import { displaySettings, type DisplayRecord } from './displays.js';
+import { displayLocale } from './text.js';
+import { voiceOf, type Voice } from '../i18n/voice.js';
 import {
   choresOf,
   listsOf,
@@ -96,27 +98,11 @@ export interface DisplayWeather {
 }
 
 const MAX_EVENTS_PER_DAY = 30;
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-function dateLabel(date: string, today: string): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  const day = `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
-  if (date === today) return `Today · ${day}`;
-  if (date === addDays(today, 1)) return `Tomorrow · ${day}`;
+/** A day's label, as the display's locale writes it: "Today · Thursday, 26 November 2026". */
+function dateLabel(voice: Voice, date: string, today: string): string {
+  const day = voice.formats.date(date, 'full');
+  if (date === today) return voice.say('display', 'labelToday', { date: day });
+  if (date === addDays(today, 1)) return voice.say('display', 'labelTomorrow', { date: day });
   return day;
 }
 
@@ -172,7 +158,12 @@ function eventOf(s: Scope, e: EventView, date: string): DisplayEvent {
   };
 }
 
-function daysOf(s: Scope, count: number, weather: DisplayWeather | null): DisplayDay[] {
+function daysOf(
+  s: Scope,
+  voice: Voice,
+  count: number,
+  weather: DisplayWeather | null,
+): DisplayDay[] {
   const calendars = new Set(s.display.calendars);
   // Its calendars and people are part of the listing's filter, not applied to its page after:
   // 50 events of calendars it does not show must not take the place of those it does.
@@ -195,7 +186,7 @@ function daysOf(s: Scope, count: number, weather: DisplayWeather | null): Displa
       .map((e) => eventOf(s, e, date));
     out.push({
       date,
-      label: dateLabel(date, s.today),
+      label: dateLabel(voice, date, s.today),
       events: todays,
       weather: weather?.days.get(date) ?? null,
     });
@@ -235,7 +226,7 @@ export function displayContent(
       settings.nightFrom && settings.nightTo
         ? { from: settings.nightFrom, to: settings.nightTo }
         : null,
-    days: daysOf(s, days, weather),
+    days: daysOf(s, voiceOf(displayLocale(state.family, display), tz), days, weather),
     chores: choresOf(s),
     lists: listsOf(s),
     polls: pollsOf(s),
