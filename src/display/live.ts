@@ -8,7 +8,7 @@
 import type { DisplayContent } from '../domain/displays/view.js';
 import type { DisplayText } from '../domain/displays/text.js';
 import { kick } from './actions.js';
-import { $, setText, t } from './page.js';
+import { $, setText, t, text } from './page.js';
 import { fixedWords, render } from './render.js';
 import { keep, KEYS, local, S } from './state.js';
 import { clock } from './words.js';
@@ -74,7 +74,10 @@ export function connect(): void {
   });
   // The family's or the display's locale changed: new words, the page's lang and dir follow.
   es.addEventListener('text', (ev) => {
-    setText(JSON.parse((ev as MessageEvent<string>).data) as DisplayText);
+    const next = JSON.parse((ev as MessageEvent<string>).data) as DisplayText;
+    // Sent when the stream opens too: only another locale changes the page.
+    if (next.locale === text.locale) return;
+    setText(next);
     fixedWords();
     render(true);
     showStatus();

@@ -49,7 +49,7 @@ h3{font-size:1rem;margin:.5rem 0 .2rem}
 ul{list-style:none;margin:0;padding:0}
 li{padding:.35rem 0;border-top:1px solid var(--line)}
 li:first-child{border-top:0}
-.t{display:inline-block;-webkit-margin-end:.45em;margin-inline-end:.45em;font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap}
+.t{display:inline-block;-webkit-margin-end:.45em;margin-inline-end:.45em;font-weight:700;font-variant-numeric:tabular-nums}
 .title{font-weight:600}
 .event .title{display:inline-block}
 .meta{display:block;font-size:.85rem;color:var(--muted)}
