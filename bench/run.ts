@@ -11,6 +11,8 @@
  *                                       --caldav-cases=repeat,fresh,put picks some of its cases)
  *   npm run bench -- --feeds            … then the external-calendar case (20,000-event feed; about a minute)
  *   npm run bench -- --feeds-only       only the external-calendar case
+ *   npm run bench -- --against <ref>    this tree beside another commit, interleaved, CPU per
+ *                                       request side by side (bench/against.ts)
  *
  * Options: --seconds=5 (per round) --connections=64 --paced-rate=2000
  *          --cases=list,paced,query,calendar,context,post,spread,mixed,webhooks,stream (a subset runs only those)
@@ -35,6 +37,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Child } from './child.js';
+import { againstOptions, runAgainst } from './against.js';
 import { runRound, summarize, type LoadSpec, type Round } from './load.js';
 import { runPaced } from './paced.js';
 import { chore, createFamilies, postChores, QUERY, type BenchFamily } from './seed.js';
@@ -75,6 +78,12 @@ const DOC = join(root, 'docs/performance.md');
 // ---- options ---------------------------------------------------------------------------------
 
 const argv = process.argv.slice(2);
+// `--against <ref>`: this tree beside another commit, interleaved (bench/against.ts).
+const AGAINST = againstOptions(argv);
+if (AGAINST) {
+  await runAgainst(AGAINST);
+  process.exit(0);
+}
 const flag = (name: string) => argv.includes(`--${name}`);
 const option = (name: string, fallback: string) =>
   argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;

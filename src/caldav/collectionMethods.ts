@@ -9,7 +9,7 @@ import {
   decideCreateCollection,
   decideUpdateCollection,
 } from '../domain/collections/collections.js';
-import type { Color } from '../domain/collections/types.js';
+import type { NamedColor } from '../domain/collections/types.js';
 import { ALLOW_AT, type DavRequest } from './request.js';
 import { callerOf, multistatus, xmlBody } from './common.js';
 import { CalDavError } from './errors.js';
@@ -21,10 +21,10 @@ import { APPLE, CALDAV, DAV, child, d, el, type QName, type XmlElement } from '.
 /** displayname and calendar-color of a set/remove, as UpdateCollectionInput. */
 function collectionProps(el: XmlElement | undefined): {
   name?: string;
-  color?: Color;
+  color?: NamedColor;
   other: QName[];
 } {
-  const out: { name?: string; color?: Color; other: QName[] } = { other: [] };
+  const out: { name?: string; color?: NamedColor; other: QName[] } = { other: [] };
   for (const p of el?.children ?? []) {
     if (p.ns === DAV && p.local === 'displayname') out.name = p.text.trim();
     else if (p.ns === APPLE && p.local === 'calendar-color') {
@@ -57,7 +57,7 @@ export async function proppatch(req: DavRequest): Promise<void> {
   const removes = body.children
     .filter((c) => c.ns === DAV && c.local === 'remove')
     .flatMap((r) => child(r, DAV, 'prop')?.children ?? []);
-  const input: { name?: string; color?: Color } = {};
+  const input: { name?: string; color?: NamedColor } = {};
   const other: QName[] = [];
   for (const s of sets) {
     if (s.name !== undefined) input.name = s.name;

@@ -4,7 +4,7 @@
  * A property a resource does not have is answered 404 in its own propstat, as RFC 4918 asks.
  */
 import { vtimezone } from '../domain/calendar/icsTimezone.js';
-import { COLORS, type Color } from '../domain/collections/types.js';
+import { NAMED_COLORS, type NamedColor } from '../domain/collections/types.js';
 import { isUtcZone } from '../domain/shared/time.js';
 import { activePerson } from '../domain/people/people.js';
 import type { FamilyState } from '../domain/shared/state.js';
@@ -21,7 +21,7 @@ export type Resource =
   | { type: 'object'; col: DavCollection; obj: DavObject };
 
 /** The API's palette names ↔ the fixed colours CalDAV clients get (#RRGGBBAA, as Apple writes). */
-export const PALETTE: Record<Color, string> = {
+export const PALETTE: Record<NamedColor, string> = {
   sage: '#8FA876FF',
   blue: '#3F7FD0FF',
   clay: '#C46F4EFF',
@@ -30,13 +30,13 @@ export const PALETTE: Record<Color, string> = {
 };
 
 /** The palette colour nearest to a client's `#RRGGBB[AA]`, or null when it is not a colour. */
-export function nearestColor(hex: string): Color | null {
+export function nearestColor(hex: string): NamedColor | null {
   const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})(?:[0-9a-f]{2})?$/i.exec(hex.trim());
   if (!m) return null;
   const rgb = m.slice(1, 4).map((x) => parseInt(x, 16));
-  let best: Color = COLORS[0];
+  let best: NamedColor = NAMED_COLORS[0];
   let bestDistance = Infinity;
-  for (const name of COLORS) {
+  for (const name of NAMED_COLORS) {
     const p = PALETTE[name];
     const q = [1, 3, 5].map((i) => parseInt(p.slice(i, i + 2), 16));
     const dist = q.reduce((s, v, i) => s + (v - rgb[i]) ** 2, 0);

@@ -33,7 +33,8 @@ export type Values = { [name: string]: string | boolean | undefined } & Partial<
     | 'scopes'
     | 'person'
     | 'out'
-    | 'location',
+    | 'location'
+    | 'locale',
     string
   >
 > & { json?: boolean; help?: boolean; version?: boolean };

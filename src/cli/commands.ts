@@ -23,6 +23,7 @@ import { Conflict, NotFound } from '../domain/shared/errors.js';
 import { exportFamily, importFamily } from '../store/portable.js';
 import type { Scope } from '../store/types.js';
 import { UsageError } from './exit.js';
+import { familyLocale } from '../domain/shared/state.js';
 import { writePrivateFile } from './output.js';
 import type { Values } from './args.js';
 import { readBackup, readEmbeddedStore } from './cluster.js';
@@ -52,40 +53,43 @@ async function familyCreate({ topology, config, v, arg }: CommandContext): Promi
   );
   const made = await createFamily(
     topology.store(),
-    { slug: arg, name: v.name, timezone: v.timezone },
+    { slug: arg, name: v.name, timezone: v.timezone, locale: v.locale },
     { now, newId, defaultTimezone: defaultFamilyZone(config), withKey: 'admin' },
   );
   const { id, slug, name, timezone } = made.family;
+  const locale = familyLocale(made.family);
   return {
-    human: `Created family "${slug}" (${name}, ${timezone}).\nAdmin API key (shown only once): ${made.apiKey}`,
-    machine: { family: { id, slug, name, timezone }, apiKey: made.apiKey },
+    human: `Created family "${slug}" (${name}, ${timezone}, ${locale}).\nAdmin API key (shown only once): ${made.apiKey}`,
+    machine: { family: { id, slug, name, timezone, locale }, apiKey: made.apiKey },
   };
 }
 
 async function familyUpdate({ topology, v, arg }: CommandContext): Promise<Said> {
   if (!arg) throw new UsageError('family update needs a slug');
-  if (v.name === undefined && v.timezone === undefined && v.location === undefined) {
-    throw new UsageError('family update needs at least one of --name, --timezone, --location');
+  if ([v.name, v.timezone, v.location, v.locale].every((x) => x === undefined)) {
+    throw new UsageError(
+      'family update needs at least one of --name, --timezone, --location, --locale',
+    );
   }
   const store = topology.store();
   const { family, queued } = await queueFamilyUpdate(
     store,
     arg,
-    { name: v.name, timezone: v.timezone, location: v.location },
+    { name: v.name, timezone: v.timezone, location: v.location, locale: v.locale },
     { now: new Date(), id: randomBytes(10).toString('hex') },
   );
   // A running daemon applies it on the family's actor within a fraction of a second.
   const waitMs = topology.queuedUpdateWaitMs;
   const applied = await waitForQueuedUpdate(store, queued, waitMs);
-  const { id, slug, name, timezone, location } = applied
-    ? (store.getFamily(family.id) ?? family)
-    : family;
-  const what = `"${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''})`;
+  const now = applied ? (store.getFamily(family.id) ?? family) : family;
+  const { id, slug, name, timezone, location } = now;
+  const locale = familyLocale(now);
+  const what = `"${slug}" (${name}, ${timezone}${location ? `, ${location}` : ''}, ${locale})`;
   return {
     human: applied
       ? `Updated family ${what}; the running daemon re-planned its reminders and routines.`
       : `Queued the update of family ${what}: no running daemon took it within ${waitMs / 1000} s, so it is applied (with its re-planning) when the daemon next loads the family.`,
-    machine: { family: { id, slug, name, timezone, location: location ?? null }, applied },
+    machine: { family: { id, slug, name, timezone, location: location ?? null, locale }, applied },
   };
 }
 

@@ -86,7 +86,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'create a family and its admin API key',
     details: [
       'Creates a family with the built-in collections and an admin key, shown only once.',
-      'With --json: {"family": {"id", "slug", "name", "timezone"}, "apiKey"}. Works while serve runs.',
+      'With --json: {"family": {"id", "slug", "name", "timezone", "locale"}, "apiKey"}. Works while serve runs.',
     ],
     options: [
       { name: 'name', value: 'N', text: 'display name (default: the slug)' },
@@ -94,6 +94,11 @@ export const COMMANDS: CommandSpec[] = [
         name: 'timezone',
         value: 'TZ',
         text: "IANA time zone, e.g. Europe/Berlin (default: families.defaultTimezone, else this machine's)",
+      },
+      {
+        name: 'locale',
+        value: 'TAG',
+        text: 'language and formats, e.g. de-DE or en-US (default: en)',
       },
     ],
     examples: [
@@ -104,21 +109,24 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'family update',
     args: ['<slug>'],
-    summary: "change a family's name, time zone or place",
+    summary: "change a family's name, time zone, place or language",
     details: [
       'The place (a name such as "Berlin" or "52.52,13.40") gives contextual briefings their weather;',
       'an empty --location removes it. A running daemon applies the change within a second and',
       're-plans reminders and routines for a new zone; with none running it is applied at the next start.',
-      'With --json: {"family": {"id", "slug", "name", "timezone", "location"}, "applied"}.',
+      '--locale (a BCP 47 tag such as de-DE) is the language and formats of its display, pages and messages.',
+      'With --json: {"family": {"id", "slug", "name", "timezone", "location", "locale"}, "applied"}.',
     ],
     options: [
       { name: 'name', value: 'N', text: 'display name' },
       { name: 'timezone', value: 'TZ', text: 'IANA time zone, e.g. Europe/Berlin' },
       { name: 'location', value: 'PLACE', text: 'a place name or lat,lon; "" removes it' },
+      { name: 'locale', value: 'TAG', text: 'language and formats, e.g. de-DE, en-US, ar-EG' },
     ],
     examples: [
       `${BIN} family update smiths --location "Berlin"`,
       `${BIN} family update smiths --timezone Europe/Berlin --json`,
+      `${BIN} family update smiths --locale de-DE`,
     ],
   },
   {

@@ -20,8 +20,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import type { Directory, WholeFamilies } from '../store/ports.js';
 import { exportFamily, type FamilyExport } from '../store/portable.js';
 import type { ApiKeyRecord, FamilyInfo, Scope } from '../store/types.js';
-import { Invalid, NotFound } from '../domain/shared/errors.js';
+import { NotFound } from '../domain/shared/errors.js';
 import { hashSecret, randomBase62 } from './secrets.js';
+import { deviceInput, type DeviceInput } from '../domain/family/devices.js';
 import {
   keyIdOf,
   makeKey,
@@ -293,12 +294,10 @@ export class HouseholdAccess {
 
   async createDevice(
     familyId: string,
-    input: { personId: string | null; name: string; scopes: Scope[] },
+    sent: DeviceInput,
     now: Date,
   ): Promise<{ record: ApiKeyRecord; apiKey: string; pairingToken: string; expiresAt: string }> {
-    const name = input.name.trim();
-    if (!name) throw Invalid.at(['name'], 'must not be empty');
-    const made = makeKey(familyId, { ...input, name }, now);
+    const made = makeKey(familyId, deviceInput(sent), now);
     const secret = randomBase62(32);
     const expiresAt = after(now, PAIRING_MINUTES * 60_000);
     made.record.kind = 'device';

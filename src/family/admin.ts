@@ -24,7 +24,7 @@ export type AdminStore = Pick<
 > &
   Pick<LogReads, 'getRecord'>;
 import type { ApiKeyRecord, QueuedFamilyUpdate, Scope } from '../store/types.js';
-import { checkFamilyPatch, patched } from '../domain/family/settings.js';
+import { checkFamilyPatch, checkLocale, patched } from '../domain/family/settings.js';
 import { makeKey, revokeWithSessions, type NewKey } from './keys.js';
 import { SCOPES } from './scopes.js';
 
@@ -44,6 +44,8 @@ export interface CreateFamilyInput {
   slug: string;
   name?: string | undefined;
   timezone?: string | undefined;
+  /** A BCP 47 tag (docs/i18n.md); without one the family speaks `en`. */
+  locale?: string | undefined;
 }
 
 /** Creates a family with its built-in records and, optionally, a first admin key. */
@@ -67,6 +69,7 @@ export async function createFamily(
     name,
     timezone,
     createdAt: deps.now.toISOString(),
+    ...(input.locale !== undefined ? { locale: checkLocale(input.locale) } : {}),
   };
   const seed: RecordChange[] = seedRecords(family, family.createdAt);
   const key = deps.withKey
@@ -88,6 +91,7 @@ export async function queueFamilyUpdate(
     name?: string | undefined;
     timezone?: string | undefined;
     location?: string | undefined;
+    locale?: string | undefined;
   },
   deps: { now: Date; id: string },
 ): Promise<{ family: FamilyInfo; queued: QueuedFamilyUpdate }> {

@@ -12,15 +12,9 @@ import { field } from './forms.js';
 import { buttonForm, csrfField, e } from './html.js';
 import { qrSvg } from './pair.js';
 import { rest } from './rest.js';
+import type { DeviceView } from '../domain/family/devices.js';
 import { framed } from './sections.js';
 
-interface Device {
-  id: string;
-  name: string;
-  personId: string | null;
-  scopes: string[];
-  lastUsedAt: string | null;
-}
 interface Person {
   id: string;
   name: string;
@@ -39,17 +33,17 @@ function keyItem(
 }
 
 async function devicesPage(r: PageRequest): Promise<PageAnswer> {
-  const { devices } = await rest<{ devices: Device[] }>(r, 'GET', '/devices');
+  const { devices } = await rest<{ devices: DeviceView[] }>(r, 'GET', '/devices');
   const { people } = await rest<{ people: Person[] }>(r, 'GET', '/people');
   const s = sessionOf(r);
-  const nameOf = (id: string | null) =>
-    people.find((p) => p.id === id)?.name ?? 'Nobody in particular';
+  const ownerName = (personId: string | null) =>
+    people.find((p) => p.id === personId)?.name ?? 'Nobody in particular';
   const owners = [...new Set(devices.map((d) => d.personId))];
   const deviceList = devices.length
     ? owners
         .map(
           (owner) =>
-            `<h3>${e(nameOf(owner))}</h3><ul class="items">${devices
+            `<h3>${e(ownerName(owner))}</h3><ul class="items">${devices
               .filter((d) => d.personId === owner)
               .map((d) => keyItem(d, `/devices/${d.id}/revoke`, s.csrf))
               .join('')}</ul>`,
@@ -84,7 +78,7 @@ async function devicesPage(r: PageRequest): Promise<PageAnswer> {
 }
 
 async function addDevice(r: PageRequest): Promise<PageAnswer> {
-  const made = await rest<{ device: Device; pairing: { url: string; expiresAt: string } }>(
+  const made = await rest<{ device: DeviceView; pairing: { url: string; expiresAt: string } }>(
     r,
     'POST',
     '/devices',

@@ -1,5 +1,4 @@
-import type { Caller, AgendaJob, FamilyInfo } from '../domain/shared/state.js';
-import type { LoggedEventType } from '../domain/shared/events.js';
+import type { AgendaJob, FamilyInfo } from '../domain/shared/state.js';
 
 export type Scope = 'read' | 'write' | 'admin';
 
@@ -38,20 +37,13 @@ export interface ApiKeyRecord {
   derivedFrom?: string | null;
 }
 
-export interface ChangeRecord {
-  /** `event_…`: minted when the command is decided; the webhook id of this change. */
-  id: string;
-  seq: number;
-  at: string;
-  type: LoggedEventType;
-  /**
-   * `grantId` only when an assistant's OAuth grant made the change (src/oauth), `displayId` only
-   * when a family display's page did (src/domain/displays/actions.ts).
-   */
-  actor: Pick<Caller, 'keyId' | 'personId' | 'grantId' | 'displayId'>;
-  object: unknown;
-  previous?: unknown;
-}
+/**
+ * One record of a family's change log: its `id` (`event_…`) is minted when the command is
+ * decided and is the webhook id of the change; its `actor` has `grantId` only when an
+ * assistant's OAuth grant made the change, `displayId` only when a family display's page did.
+ * Described once with its JSON Schema, in src/domain/shared/changeRecord.ts.
+ */
+export type { ChangeRecord } from '../domain/shared/changeRecord.js';
 
 /** What the OAuth door (src/oauth) keeps: registered clients, grants, codes and tokens. */
 export type OAuthKind = 'client' | 'grant' | 'code' | 'token';

@@ -11,6 +11,18 @@ import type { Socket } from 'node:net';
 import type { ChangeRecord } from '../store/types.js';
 import type { FollowedLog } from '../family/followedLog.js';
 import { SSE_HEADERS } from '../door/sse.js';
+import { J, type ShapeOf } from '../domain/shared/shape.js';
+
+/**
+ * The stream's events, described once with their schemas: each record is `event: <its type>`
+ * with the change record as its data (`CHANGE_RECORD`, src/domain/shared/changeRecord.ts);
+ * `event: dropped` closes a reader that fell too far behind, with this data.
+ */
+export const STREAM_DROPPED = J.object({
+  after: J.integer('The seq of the last record the reader was sent: resume after it'),
+  head: J.integer("The seq of the family log's last record"),
+});
+export type StreamDropped = ShapeOf<typeof STREAM_DROPPED>;
 
 export interface HubOptions {
   heartbeatMs: number;
@@ -225,10 +237,8 @@ export class StreamHub {
   /** Sends `event: dropped` and closes the reader (it fell too far behind). */
   drop(reader: Reader, f: Follower): void {
     if (reader.closed) return;
-    send(
-      reader,
-      `event: dropped\ndata: ${JSON.stringify({ after: reader.pos, head: f.head })}\n\n`,
-    );
+    const dropped: StreamDropped = { after: reader.pos, head: f.head };
+    send(reader, `event: dropped\ndata: ${JSON.stringify(dropped)}\n\n`);
     reader.res.end();
     this.release(reader, f);
   }

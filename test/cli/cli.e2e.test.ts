@@ -97,6 +97,13 @@ describe('household-organizer CLI', function () {
     expect(JSON.parse(cased.stdout).family.timezone).to.equal('Europe/Berlin');
     expect((await cli('family', 'update', 'nobody', '--location', 'Oslo')).code).to.equal(1);
     expect((await cli('family', 'update', 'smiths')).code).to.equal(2);
+    // The language: the API's rule (canonical form, 400 naming locale), live on the daemon.
+    const german = await cli('family', 'update', 'smiths', '--locale', 'de-de', '--json');
+    expect(JSON.parse(german.stdout).family.locale).to.equal('de-DE');
+    const bad = await cli('family', 'update', 'smiths', '--locale', 'de_DE');
+    expect([bad.code, bad.stderr]).to.satisfy(
+      ([c, e]: [number, string]) => c !== 0 && /locale/.test(e),
+    );
   });
 
   it('family update --timezone reaches the running daemon within a second: the zone, and the routines that follow it, move at once', async () => {

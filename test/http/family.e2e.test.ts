@@ -26,7 +26,13 @@ describe('GET /api/v1/families/:familySlug', () => {
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       expect(r.body).to.deep.equal({
         ok: true,
-        family: { slug: 'home', name: 'Home', timezone: 'Europe/Berlin', location: null },
+        family: {
+          slug: 'home',
+          name: 'Home',
+          timezone: 'Europe/Berlin',
+          location: null,
+          locale: 'en',
+        },
         key: { id: keyId(key), name: c.name, scopes: [...c.scopes], personId: c.personId },
       });
       // Nothing secret: not the key, not its hash.
@@ -44,6 +50,7 @@ describe('GET /api/v1/families/:familySlug', () => {
       name: 'cabin',
       timezone: 'America/New_York',
       location: null,
+      locale: 'en',
     });
     expect(r.body.key.id).to.equal(keyId(other.key));
     expect((await server.api.get('')).body.key.id).to.equal(keyId(server.apiKey));

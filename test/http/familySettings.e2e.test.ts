@@ -12,6 +12,7 @@ import { conforms } from '../helpers/contract.js';
 import * as changes from '../helpers/changes.js';
 import { startIcsServer, type IcsServer } from '../helpers/fakes/icsServer.js';
 import { calendar } from '../helpers/fakes/icsText.js';
+import { exportFamily, importFamily } from '../../src/store/portable.js';
 
 const TEMPLATE = '/api/v1/families/{familySlug}';
 
@@ -70,6 +71,7 @@ describe('family settings: PATCH /families/{slug} and what a new zone moves', ()
       name: 'The Silvas',
       timezone: 'America/New_York',
       location: 'Boston',
+      locale: 'en',
     };
     expect(r.body).to.deep.equal({ ok: true, family });
     await conforms(server, r, 'patch', TEMPLATE);
@@ -79,7 +81,7 @@ describe('family settings: PATCH /families/{slug} and what a new zone moves', ()
       [
         'family.updated',
         family,
-        { slug: 'home', name: 'Home', timezone: 'Europe/Berlin', location: null },
+        { slug: 'home', name: 'Home', timezone: 'Europe/Berlin', location: null, locale: 'en' },
       ],
     ]);
     // null removes the location; the same values again change nothing and log nothing.
@@ -101,6 +103,12 @@ describe('family settings: PATCH /families/{slug} and what a new zone moves', ()
       [{ location: '95,13' }, ['location']],
       [{ colour: 'blue' }, ['colour']],
       [{ name: 'x'.repeat(201) }, ['name']],
+      [{ locale: 'not a language' }, ['locale']],
+      [{ locale: 'zz-ZZ' }, ['locale']],
+      [{ locale: 'de_DE' }, ['locale']],
+      [{ locale: 'en-u-hc-h12' }, ['locale']],
+      [{ locale: '' }, ['locale']],
+      [{ locale: 'de-' + 'a'.repeat(33) }, ['locale']],
     ];
     for (const [body, path] of cases) {
       const r = await server.api.patch('', body);
@@ -121,6 +129,44 @@ describe('family settings: PATCH /families/{slug} and what a new zone moves', ()
     });
     expect(hook.status).to.equal(400);
     expect(hook.body.issues[0].path).to.deep.equal(['eventTypes', 0]);
+  });
+
+  it('keeps the locale a family chose in its canonical form (35 characters at most), through export and import', async () => {
+    const { api } = await family('lingua', 'Europe/Berlin');
+    expect((await api.get('')).body.family.locale).to.equal('en');
+    const seq = await changes.lastSeq(api);
+    const r = await api.patch('', { locale: 'de-de' });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(r.body.family.locale).to.equal('de-DE');
+    const logged = await changes.changesAfter(api, seq);
+    expect(logged.map((c) => [c.type, c.object.locale, c.previous.locale])).to.deep.equal([
+      ['family.updated', 'de-DE', 'en'],
+    ]);
+    // The same tag again changes nothing; the longest tag accepted is 35 characters.
+    const after = await changes.lastSeq(api);
+    expect((await api.patch('', { locale: 'de-DE' })).status).to.equal(200);
+    expect(await changes.lastSeq(api)).to.equal(after);
+    const longest = 'de-DE-' + ['1901', 'abcde', 'fghij', 'klmno', 'pqrstu'].join('-');
+    expect(longest.length).to.equal(35);
+    const long = await api.patch('', { locale: longest });
+    expect(long.status, JSON.stringify(long.body)).to.equal(200);
+    expect(long.body.family.locale).to.equal(longest);
+    const tooLong = await api.patch('', { locale: longest + 'x' });
+    expect(tooLong.status).to.equal(400);
+    expect(tooLong.body.issues[0].path).to.deep.equal(['locale']);
+    expect((await api.patch('', { locale: 'ar-EG' })).body.family.locale).to.equal('ar-EG');
+    const exported = JSON.parse(
+      JSON.stringify(exportFamily(server.daemon.store, 'lingua', clock.now())),
+    ) as ReturnType<typeof exportFamily>;
+    const other = await startTestServer({ now: clock.now, timezone: 'UTC' });
+    try {
+      await importFamily(other.daemon.store, exported);
+      const key = await other.key({ slug: 'lingua', scopes: ['read'] });
+      const got = await other.http.get('/api/v1/families/lingua', { key });
+      expect(got.body.family).to.include({ locale: 'ar-EG', timezone: 'Europe/Berlin' });
+    } finally {
+      await other.close();
+    }
   });
 
   it('fires a reminder planned in Berlin at the new local time in New York, on the night New York springs forward, once', async () => {

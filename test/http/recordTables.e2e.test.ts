@@ -9,14 +9,15 @@ import { expect } from 'chai';
 import { Client, startTestServer, type TestServer } from '../helpers/server.js';
 import { changesAfter, lastSeq } from '../helpers/changes.js';
 import { exportFamily, importFamily } from '../../src/store/portable.js';
-import { fieldNames } from '../../src/domain/shared/record.js';
+import { fieldNames, sendsNull } from '../../src/domain/shared/record.js';
 import {
+  exportedRecords,
   locate,
+  operationSchema,
   storedIn,
   takesNull,
   type RecordCase,
   type Schema,
-  type Stored,
 } from '../helpers/recordTables.js';
 import { SHARE_FIELDS } from '../../src/domain/calendar/shares.js';
 import { ROUTINE_FIELDS } from '../../src/domain/notifications/types.js';
@@ -31,6 +32,9 @@ import { CHECK_DERIVED } from '../../src/domain/notifications/checks.js';
 import { FEED_DERIVED } from '../../src/domain/feeds/views.js';
 import { startIcsServer, type IcsServer } from '../helpers/fakes/icsServer.js';
 import { calendar } from '../helpers/fakes/icsText.js';
+import { DISPLAY_DEVICE_PREFERENCE_CASES } from '../helpers/recordCasesDisplays.js';
+import { COLLECTION_CASES } from '../helpers/recordCasesCollections.js';
+import { PLAN_CASES } from '../helpers/recordCasesPlans.js';
 
 /** The calendar feeds a linked feed reads (started by the suite). */
 let ics: IcsServer;
@@ -229,6 +233,9 @@ const RECORDS: RecordCase[] = [
       throw new Error(`no note ${id}`);
     },
   },
+  ...DISPLAY_DEVICE_PREFERENCE_CASES,
+  ...COLLECTION_CASES,
+  ...PLAN_CASES,
 ];
 
 describe('records described by a field table', () => {
@@ -240,12 +247,14 @@ describe('records described by a field table', () => {
     other = await startTestServer();
     const doc = (await server.http.get('/api/v1/openapi.json')).body;
     schemas = { ...doc.components.schemas };
-    // A body that is not a named schema, by its operation.
-    for (const rec of RECORDS) {
-      const [method, path] = rec.schemas.create.split(' ');
-      if (!path) continue;
-      const op = doc.paths[`/api/v1/families/{familySlug}${path}`][method.toLowerCase()];
-      schemas[rec.schemas.create] = op.requestBody.content['application/json'].schema;
+    // A body or an answer's record that is not a named schema, by its operation.
+    for (const rec of RECORDS)
+      for (const spec of Object.values(rec.schemas))
+        if (spec?.includes(' ')) schemas[spec] = operationSchema(doc, spec);
+    // A view inside another's (`Parent.list[]`): the items of that property.
+    for (const { schemas: names } of RECORDS) {
+      const [parent, list] = names.view?.replace('[]', '').split('.') ?? [];
+      if (list) schemas[names.view!] = schemas[parent].properties![list].items!;
     }
     ics = await startIcsServer();
   });
@@ -271,13 +280,13 @@ describe('records described by a field table', () => {
           expect(Object.keys(view.properties!).sort()).to.deep.equal([...shown, ...derived].sort());
           const always = names.filter((k) => facts(k).view === 'always');
           expect([...view.required!].sort()).to.deep.equal([...always, ...derived].sort());
-          for (const k of always.filter((k) => !facts(k).response))
+          for (const k of always.filter((k) => rec.responseShowsStored || !facts(k).response))
             expect(takesNull(view.properties![k]), `${k} null`).to.equal(!!facts(k).nullable);
         });
 
       it('publishes the create and PATCH bodies the table says', () => {
-        const create = schemas[rec.schemas.create];
         const sent = names.filter((k) => facts(k).create !== 'never');
+        const create = rec.schemas.create ? schemas[rec.schemas.create] : { properties: {} };
         expect(Object.keys(create.properties!)).to.deep.equal(sent);
         expect(create.required ?? []).to.deep.equal(
           names.filter((k) => facts(k).create === 'required'),
@@ -297,14 +306,16 @@ describe('records described by a field table', () => {
         ]);
         expect(update.required ?? []).to.deep.equal(rec.patchRequired ?? []);
         for (const k of patched)
-          expect(takesNull(update.properties![k]), `PATCH ${k} null`).to.equal(!!facts(k).nullable);
+          expect(takesNull(update.properties![k]), `PATCH ${k} null`).to.equal(
+            sendsNull(facts(k), 'patch'),
+          );
       });
 
       it('makes the round trip create → view → export → import → view unchanged', async () => {
-        const slug = `rt-${rec.storeTable.toLowerCase().replace(/_/g, '-')}-a`;
+        const slug = `rt-${rec.name.replace(/\W+/g, '-')}-a`;
         const { client } = await server.family(slug);
         const made = await rec.create(client);
-        const id = made[rec.idKey ?? 'id'] as string;
+        const id = (rec.storedId ?? made[rec.idKey ?? 'id']) as string;
         // The view shows the table's fields (those only when set, when set) and derived ones.
         const shown = names.filter(
           (k) => facts(k).view === 'always' || (facts(k).view === 'whenSet' && k in made),
@@ -321,29 +332,45 @@ describe('records described by a field table', () => {
         expect(await rec.read(there, id)).to.deep.equal(made);
       });
 
+      const samePatch = rec.samePatch?.bind(rec);
+      if (samePatch)
+        it('writes and logs nothing for a PATCH of the values it has', async () => {
+          const slug = `rt-${rec.storeTable.toLowerCase().replace(/_/g, '-')}-c`;
+          const { client } = await server.family(slug);
+          const made = await rec.create(client);
+          const seq = await lastSeq(client);
+          expect(await samePatch(client, made)).to.deep.equal(made);
+          expect(await lastSeq(client)).to.equal(seq);
+          expect((await changesAfter(client, seq)).length).to.equal(0);
+        });
+
       // Defaults are read where the record is read; a record no endpoint lists has no reader here.
       const read = rec.read?.bind(rec);
       if (read)
         it('reads the defaults of fields a record was written without', async () => {
-          const slug = `rt-${rec.storeTable.toLowerCase().replace(/_/g, '-')}-b`;
+          const slug = `rt-${rec.name.replace(/\W+/g, '-')}-b`;
           const { client } = await server.family(slug);
           const made = await rec.create(client);
-          const optional = names.filter((k) => facts(k).create === 'optional');
+          const id = (rec.storedId ?? made[rec.idKey ?? 'id']) as string;
+          const optional = names.filter(
+            (k) => facts(k).create === 'optional' || rec.olderLacks?.includes(k),
+          );
           const exported = exportFamily(server.daemon.store, slug, new Date());
-          const stored = locate(rec, exported.records as Stored[], made[rec.idKey ?? 'id'])!;
+          const stored = locate(rec, exportedRecords(rec, exported), id)!;
           for (const k of optional) delete stored[k];
           await importFamily(other.daemon.store, JSON.parse(JSON.stringify(exported)));
           const key = await other.key({ slug, scopes: ['admin'] });
           const there = new Client(`${other.url}/api/v1/families/${slug}`, key);
-          const view = await read(there, made[rec.idKey ?? 'id'] as string);
+          const view = await read(there, id);
           // Every always-shown and derived field is there (derived ones read the defaults too).
           const always = names.filter((k) => facts(k).view === 'always');
           expect(Object.keys(view)).to.include.members([...always, ...derived]);
           // A field with a response schema of its own shows something else than what is stored.
-          for (const k of optional.filter((k) => !facts(k).response)) {
+          for (const k of optional.filter((k) => rec.responseShowsStored || !facts(k).response)) {
             const d = facts(k).default;
             if (facts(k).view === 'always') expect(view[k], k).to.deep.equal(d ?? null);
-            else if (d === undefined || d === null) expect(view, k).to.not.have.property(k);
+            else if (facts(k).view === 'whenSet' && (d === undefined || d === null))
+              expect(view, k).to.not.have.property(k);
           }
         });
     });

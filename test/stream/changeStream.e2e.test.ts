@@ -1,12 +1,16 @@
 /**
  * GET …/changes/stream and POST …/changes/stream-tickets on the wire: records as server-sent
  * events in order and once durable, resuming by Last-Event-ID (over ?after=), heartbeats, the
- * per-key limit, tickets, dropping a reader that stops reading, CORS, and a clean stop.
+ * per-key limit, tickets, dropping a reader that stops reading (its `dropped` event and the
+ * records before it hold to their published shapes), CORS, and a clean stop.
  */
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSse, type SseReader } from '../helpers/sse.js';
 import { FakeClock } from '../helpers/clock.js';
+import { holdsTo } from '../helpers/shapeCheck.js';
+import { STREAM_DROPPED, type StreamDropped } from '../../src/stream/hub.js';
+import { CHANGE_RECORD_SCHEMA } from '../../src/http/routes/system.js';
 
 const STREAM = '/api/v1/families/home/changes/stream';
 
@@ -181,7 +185,11 @@ describe('GET /changes/stream', function () {
     await r.until(() => r.ended, 10_000, 'the end of the stream');
     const last = r.events[r.events.length - 1];
     expect(last.event).to.equal('dropped');
-    const info = JSON.parse(last.data) as { after: number; head: number };
+    const info = JSON.parse(last.data) as StreamDropped;
+    // Its data is the shape the stream describes, and every record before it a change record.
+    holdsTo(STREAM_DROPPED.schema, info, 'event: dropped');
+    for (const e of r.events.slice(0, 3))
+      holdsTo(CHANGE_RECORD_SCHEMA, JSON.parse(e.data), e.event);
     expect(info.head - info.after).to.be.greaterThan(20);
     // Everything before it arrived whole and in order.
     const seqs = r.events.slice(0, -1).map((e) => Number(e.id));

@@ -22,17 +22,31 @@ import { BUILTIN_ORDER } from './builtins.js';
 import { entriesOf } from './listing.js';
 import { normalizeText } from './search.js';
 import {
+  COLLECTION_FIELDS,
   COLLECTIONS,
   ENTRIES,
+  FIELD_DEF_FIELDS,
   FIELD_KEY_RE,
   KEY_MAX,
+  NAME_MAX,
   type Collection,
-  type Color,
   type Entry,
   type FieldDef,
-  type FieldType,
+  type FieldInput,
 } from './types.js';
 import { noChange } from '../shared/decision.js';
+import {
+  applyPatch,
+  cleanSent,
+  createFields,
+  recordSchema,
+  viewFields,
+  type CreateOf,
+  type Derived,
+  type PatchOf,
+  type ViewOf,
+} from '../shared/record.js';
+import type { JsonSchema } from '../shared/schema.js';
 
 export function getCollection(state: FamilyState, key: string): Collection | undefined {
   return state.get<Collection>(COLLECTIONS, key);
@@ -66,33 +80,32 @@ export function calendarCollections(state: FamilyState): Collection[] {
   return listCollections(state).filter(isCalendar);
 }
 
-export interface CollectionView {
-  key: string;
-  name: string;
-  description: string | null;
-  fields: FieldDef[];
-  color?: Color;
-  category?: 'calendar';
-  sourceId?: string;
-  builtin: boolean;
-  createdAt: string;
-  updatedAt: string;
+/** A field definition as the answer shows it: `type` always, `options` only when set. */
+export function fieldDefView(f: FieldDef): FieldDef {
+  return viewFields(FIELD_DEF_FIELDS, f as FieldDef & { options: string[] | null }) as FieldDef;
 }
+
+/** The answer's schema of a field definition. */
+export const FIELD_DEF_SCHEMA: JsonSchema = recordSchema(
+  FIELD_DEF_FIELDS,
+  {},
+  { additionalProperties: false, description: 'type is always present in responses' },
+);
+
+/** The answer's `fields`, each through its own table. */
+export const COLLECTION_DERIVED = {
+  fields: {
+    after: 'fields',
+    schema: { type: 'array', items: FIELD_DEF_SCHEMA },
+    of: (c: Collection) => c.fields.map(fieldDefView),
+  },
+} satisfies Record<string, Derived<Collection>>;
+
+export type CollectionView = ViewOf<typeof COLLECTION_FIELDS> & { fields: FieldDef[] };
 
 /** A collection as the API shows it: `color`, `category`, `sourceId` only when set. */
 export function collectionView(c: Collection): CollectionView {
-  return {
-    key: c.key,
-    name: c.name,
-    description: c.description,
-    fields: c.fields,
-    ...(c.color ? { color: c.color } : {}),
-    ...(c.category ? { category: c.category } : {}),
-    ...(c.sourceId ? { sourceId: c.sourceId } : {}),
-    builtin: c.builtin,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
+  return viewFields(COLLECTION_FIELDS, c, COLLECTION_DERIVED) as CollectionView;
 }
 
 /**
@@ -112,13 +125,6 @@ export function deriveKey(name: string, taken: (key: string) => boolean): string
     key = fit(base, KEY_MAX - suffix.length) + suffix;
   }
   return key;
-}
-
-export interface FieldInput {
-  key: string;
-  label: string;
-  type?: FieldType;
-  options?: string[];
 }
 
 /**
@@ -163,23 +169,6 @@ export function normalizeFields(input: readonly FieldInput[]): FieldDef[] {
   });
   failOnIssues(issues);
   return out;
-}
-
-/** The longest name a collection may have, in characters (the REST schema's limit, for every door). */
-export const NAME_MAX = 100;
-
-function cleanName(name: string): string {
-  const n = name.trim();
-  if (!n) throw Invalid.at(['name'], 'must not be blank');
-  if (Array.from(n).length > NAME_MAX)
-    throw Invalid.at(['name'], `must be at most ${NAME_MAX} characters`);
-  return n;
-}
-
-function cleanDescription(d: string | null | undefined): string | null {
-  if (d === undefined || d === null) return null;
-  const t = d.trim();
-  return t ? t : null;
 }
 
 function nameTaken(state: FamilyState, name: string, except?: string): Collection | undefined {
@@ -240,8 +229,8 @@ export const LIST_FIELDS: readonly FieldDef[] = [
   { key: 'notes', label: 'Notes', type: 'textarea' },
 ];
 
-export interface CreateCollectionInput {
-  name: string;
+/** A create's fields (COLLECTION_FIELDS), with how to treat a taken name and a key of its own. */
+export type CreateCollectionInput = Omit<CreateOf<typeof COLLECTION_FIELDS>, 'fields'> & {
   /** Default `refuse`. */
   onNameTaken?: OnNameTaken;
   /**
@@ -249,41 +238,29 @@ export interface CreateCollectionInput {
    * is derived from the name. Letters, digits, `.`, `_` and `-`, at most 48; must be free.
    */
   key?: string;
-  category?: 'calendar';
-  color?: Color;
-  description?: string | null;
   fields?: FieldInput[];
-}
+};
 
 export function decideCreateCollection(
   state: FamilyState,
   input: CreateCollectionInput,
   ctx: CommandContext,
 ): Decision<Collection> {
-  const name = freeName(state, cleanName(input.name), input.onNameTaken);
-  const fields = normalizeFields(input.fields ?? []);
-  if (input.key !== undefined) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(input.key) || input.key.length > KEY_MAX)
+  const { onNameTaken, key: askedKey, fields: sentFields, ...sent } = input;
+  const at = ctx.now.toISOString();
+  const made = createFields(COLLECTION_FIELDS, sent, { createdAt: at, updatedAt: at });
+  const name = freeName(state, made.name, onNameTaken);
+  const fields = normalizeFields(sentFields ?? []);
+  if (askedKey !== undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(askedKey) || askedKey.length > KEY_MAX)
       throw Invalid.at(['key'], 'must be letters, digits, ".", "_" or "-", at most 48');
-    if (getCollection(state, input.key))
-      throw new Conflict(`A collection with the key ${input.key} already exists`, [
+    if (getCollection(state, askedKey))
+      throw new Conflict(`A collection with the key ${askedKey} already exists`, [
         { path: ['key'], message: 'is already taken' },
       ]);
   }
-  const key = input.key ?? deriveKey(name, (k) => getCollection(state, k) !== undefined);
-  const at = ctx.now.toISOString();
-  const c: Collection = {
-    key,
-    name,
-    description: cleanDescription(input.description),
-    fields,
-    color: input.color ?? null,
-    category: input.category ?? null,
-    builtin: false,
-    sourceId: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const key = askedKey ?? deriveKey(name, (k) => getCollection(state, k) !== undefined);
+  const c: Collection = { ...made, key, name, fields };
   return {
     result: c,
     changes: [{ table: COLLECTIONS, id: key, value: c }],
@@ -291,14 +268,12 @@ export function decideCreateCollection(
   };
 }
 
-export interface UpdateCollectionInput {
-  name?: string;
+/** A PATCH's fields (COLLECTION_FIELDS), with how to treat a taken name. */
+export type UpdateCollectionInput = Omit<PatchOf<typeof COLLECTION_FIELDS>, 'fields'> & {
   /** Default `refuse`. */
   onNameTaken?: OnNameTaken;
-  color?: Color;
-  description?: string | null;
   fields?: FieldInput[];
-}
+};
 
 /** Only the fields sent change; `fields` replaces the whole list; a no-op writes nothing. */
 export function decideUpdateCollection(
@@ -308,19 +283,12 @@ export function decideUpdateCollection(
   ctx: CommandContext,
 ): Decision<Collection> {
   const before = requireCollection(state, key);
-  const next: Collection = { ...before };
-  if (input.name !== undefined) {
-    next.name = freeName(state, cleanName(input.name), input.onNameTaken, key);
-  }
-  if (input.description !== undefined) next.description = cleanDescription(input.description);
-  if (input.color !== undefined) next.color = input.color;
-  if (input.fields !== undefined) next.fields = normalizeFields(input.fields);
-  const same =
-    next.name === before.name &&
-    next.description === before.description &&
-    next.color === before.color &&
-    JSON.stringify(next.fields) === JSON.stringify(before.fields);
-  if (same) return noChange(before);
+  const { onNameTaken, fields: sentFields, ...rest } = input;
+  const sent = cleanSent<PatchOf<typeof COLLECTION_FIELDS>>(COLLECTION_FIELDS, rest);
+  if (sent.name !== undefined) sent.name = freeName(state, sent.name, onNameTaken, key);
+  if (sentFields !== undefined) sent.fields = normalizeFields(sentFields);
+  const { next, changed } = applyPatch(COLLECTION_FIELDS, before, sent);
+  if (!changed) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   return {
     result: next,

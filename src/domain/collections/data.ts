@@ -107,11 +107,3 @@ export function visibleData(
   for (const [k, v] of Object.entries(data)) if (fields.has(k)) out[k] = v;
   return out;
 }
-
-/** Shallow equality of two data objects (values are JSON primitives). */
-export function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (!(k in b) || a[k] !== b[k]) return false;
-  return true;
-}

@@ -21,9 +21,16 @@ import type {
   RecordChange,
 } from '../shared/state.js';
 import { isCalendar, requireCollection } from './collections.js';
-import { mergeData, sameData } from './data.js';
+import { mergeData } from './data.js';
 import { entryView } from './listing.js';
-import { ENTRIES, type Collection, type Entry, type EntryStatus } from './types.js';
+import { ENTRIES, ENTRY_FIELDS, type Collection, type Entry } from './types.js';
+import {
+  applyPatch,
+  cleanSent,
+  createFields,
+  type CreateOf,
+  type PatchOf,
+} from '../shared/record.js';
 import { tombstonesFor } from './tombstones.js';
 
 export const BATCH_MAX = 50;
@@ -50,16 +57,17 @@ function fail(issues: Issue[], Kind: typeof Invalid | typeof NotFound = Invalid)
   throw new Error('fail() needs an issue');
 }
 
-function cleanTitle(title: string, path: Path, issues: Issue[]): string {
-  const t = title.trim();
-  if (!t) issues.push({ path, message: 'must not be blank' });
-  return t;
+/**
+ * The entry's own fields sent, cleaned and checked by its table; each issue at the item's place.
+ */
+function cleanItem<I extends object>(item: I, at: Path, issues: Issue[]): I {
+  const found: Issue[] = [];
+  const out = cleanSent(ENTRY_FIELDS, item, found);
+  for (const issue of found) issues.push({ ...issue, path: [...at, ...issue.path] });
+  return out;
 }
 
-export interface NewEntryInput {
-  title: string;
-  data?: Record<string, unknown>;
-}
+export type NewEntryInput = CreateOf<typeof ENTRY_FIELDS>;
 
 export function decideCreateEntries(
   state: FamilyState,
@@ -72,20 +80,19 @@ export function decideCreateEntries(
   const issues: Issue[] = [];
   const now = ctx.now.toISOString();
   const made = items.map((item, i) => {
-    const title = cleanTitle(item.title, [...at(i), 'title'], issues);
+    const { title } = cleanItem({ title: item.title }, at(i), issues);
     const data = mergeData(state, c, {}, item.data, [...at(i), 'data'], issues);
     return { title, data };
   });
   if (issues.length) fail(issues);
-  const entries: Entry[] = made.map(({ title, data }) => ({
-    id: ctx.newId('ent'),
-    collectionKey: c.key,
-    title,
-    status: 'active',
-    data,
-    createdAt: now,
-    updatedAt: now,
-  }));
+  const entries: Entry[] = made.map((sent) =>
+    createFields(ENTRY_FIELDS, sent, {
+      id: ctx.newId('ent'),
+      collectionKey: c.key,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   return {
     result: entries,
     changes: entries.map((e) => ({ table: ENTRIES, id: e.id, value: e })),
@@ -118,12 +125,7 @@ function refuseRepeats(ids: readonly string[], path: (i: number) => Path): void 
   if (issues.length) fail(issues);
 }
 
-export interface EntryPatchInput {
-  entryId: string;
-  title?: string;
-  data?: Record<string, unknown>;
-  status?: EntryStatus;
-}
+export type EntryPatchInput = PatchOf<typeof ENTRY_FIELDS> & { entryId: string };
 
 /**
  * Updates entries: title and status replace, `data` is merged key by key (`null` removes a
@@ -150,25 +152,20 @@ export function decideUpdateEntries(
     if (item.title === undefined && item.data === undefined && item.status === undefined) {
       issues.push({ path: at(i), message: 'must change at least one of title, data, status' });
     }
-    const next: Entry = { ...before };
-    if (item.title !== undefined) next.title = cleanTitle(item.title, [...at(i), 'title'], issues);
-    if (item.status !== undefined) next.status = item.status;
-    if (item.data !== undefined)
-      next.data = mergeData(state, c, before.data, item.data, [...at(i), 'data'], issues);
-    return { before, next };
+    const { entryId: _id, data, ...own } = item;
+    const sent: PatchOf<typeof ENTRY_FIELDS> = cleanItem(own, at(i), issues);
+    if (data !== undefined)
+      sent.data = mergeData(state, c, before.data, data, [...at(i), 'data'], issues);
+    return { before, sent };
   });
   if (missing.length) fail(missing, NotFound);
   if (issues.length) fail(issues);
   const changes: RecordChange[] = [];
   const events: LogEvent[] = [];
   const result = pairs.map((p) => {
-    const { before, next } = p!;
-    if (
-      next.title === before.title &&
-      next.status === before.status &&
-      sameData(next.data, before.data)
-    )
-      return before;
+    const { before, sent } = p!;
+    const { next, changed } = applyPatch(ENTRY_FIELDS, before, sent);
+    if (!changed) return before;
     next.updatedAt = now;
     changes.push({ table: ENTRIES, id: next.id, value: next });
     events.push({

@@ -10,7 +10,8 @@ import { PAGE_LIMIT } from '../shared/paging.js';
 import type { FamilyState, RecordChange } from '../shared/state.js';
 import { visibleData } from './data.js';
 import { matchesTerms, normalizeText, queryTerms } from './search.js';
-import { ENTRIES, type Collection, type Entry, type EntryStatus } from './types.js';
+import { ENTRIES, ENTRY_FIELDS, type Collection, type Entry, type EntryStatus } from './types.js';
+import { viewFields, type Derived, type ViewOf } from '../shared/record.js';
 
 /** Newest first: later `createdAt` first, then larger id (ids are time-sortable). */
 function newerFirst(a: Entry, b: Entry): number {
@@ -92,23 +93,29 @@ export function entriesOf(state: FamilyState, collectionKey: string): readonly E
   return index(state).get(collectionKey) ?? EMPTY;
 }
 
-/** An entry as the API shows it: the stored fields, as a copy the caller may hand out. */
-export type EntryView = Entry;
+/** An entry as the API shows it: the table's fields, as a copy the caller may hand out. */
+export type EntryView = ViewOf<typeof ENTRY_FIELDS> & { data: Record<string, unknown> };
 
 /**
- * An entry as the API shows it. Data of ordinary collections shows only the fields the
- * collection still defines; calendar entries (events) show their data as stored.
+ * The answer's `data`: of ordinary collections only the fields the collection still defines;
+ * calendar entries (events) show their data as stored.
  */
+export const ENTRY_DERIVED = {
+  data: {
+    after: 'data',
+    schema: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'Values of the fields the collection defines',
+    },
+    of: (e: Entry, collection: Collection) =>
+      collection.category === 'calendar' ? e.data : visibleData(collection, e.data),
+  },
+} satisfies Record<string, Derived<Entry, Collection>>;
+
+/** An entry as the API shows it (its collection says which data it shows). */
 export function entryView(collection: Collection, e: Entry): EntryView {
-  return {
-    id: e.id,
-    collectionKey: e.collectionKey,
-    title: e.title,
-    status: e.status,
-    data: collection.category === 'calendar' ? (e.data ?? {}) : visibleData(collection, e.data),
-    createdAt: e.createdAt,
-    updatedAt: e.updatedAt,
-  };
+  return viewFields(ENTRY_FIELDS, e, ENTRY_DERIVED, collection) as EntryView;
 }
 
 const searchable = new WeakMap<Entry, { fields: unknown; text: string }>();

@@ -7,13 +7,27 @@
  *
  * A display may be made `interactive`: its page then offers a fixed, narrow set of actions
  * (actions.ts). Which lists it shows (`lists`) and when it dims (`nightFrom`/`nightTo`) are
- * set here too.
+ * set here too. Its fields are described once, in `DISPLAY_FIELDS`.
  */
 import { getCollection, isCalendar } from '../collections/collections.js';
 import { activePerson } from '../people/people.js';
 import { NotFound, Invalid, type Issue } from '../shared/errors.js';
+import { noChange } from '../shared/decision.js';
+import {
+  applyPatch,
+  createFields,
+  field,
+  readFields,
+  timestamp,
+  viewFields,
+  type CreateOf,
+  type PatchOf,
+  type RecordOf,
+  type ViewOf,
+} from '../shared/record.js';
+import { S } from '../shared/schema.js';
+import { canonicalLocale, LOCALE_MAX_LENGTH } from '../i18n/locale.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
-import { parseLocalTime } from '../shared/time.js';
 
 export const DISPLAYS = 'displays';
 
@@ -22,64 +36,103 @@ export const DEFAULT_LISTS: readonly string[] = ['groceries'];
 /** Lists one display shows at most (besides the chores, always shown). */
 export const LISTS_MAX = 5;
 
+const unique = (xs: readonly string[]): string[] => Array.from(new Set(xs));
+const ids = S.array(S.string({ min: 1, max: 100 }), { max: 200 });
+const keys = S.array(S.string({ min: 1, max: 100 }), { max: 20 });
+const keysAnswered = { type: 'array', items: { type: 'string' } };
+const settable = { create: 'optional', patch: 'value', view: 'always' } as const;
+/** A field the daemon sets; `stored`: and never answers. */
+const daemonSets = { create: 'never', patch: 'never' } as const;
+const stored = { ...daemonSets, view: 'never' } as const;
+
 /** An entry the display added, which it may delete again as the undo of that add. */
-export interface DisplayAdd {
-  collection: string;
-  entryId: string;
-  at: string;
-}
+const DISPLAY_ADD = S.object({ collection: S.string(), entryId: S.string(), at: timestamp });
 
-export interface DisplayRecord {
-  id: string;
-  name: string;
+/**
+ * Every field of a display, once (src/domain/shared/record.ts): its type, the create and PATCH
+ * bodies, patching, the view and the `FamilyDisplay` schema come from here. The answer's
+ * schemas (`response`) are those the API published before the table, kept as they were. What
+ * the family must hold (its calendars, people and lists; night mode's two ends) is checked
+ * against the family in `checkedAgainst`.
+ */
+export const DISPLAY_FIELDS = {
+  id: field(S.string({ pattern: /^display_[0-9a-z]{20}$/ }), { ...daemonSets, view: 'always' }),
+  name: field(S.string({ min: 1, max: 200 }), {
+    ...settable,
+    create: 'required',
+    clean: (v) => v.trim(),
+    check: (v) => v !== '' || 'must not be blank',
+    response: { type: 'string' },
+  }),
   /** Calendar collection keys whose events it shows; empty: every calendar. */
-  calendars: string[];
+  calendars: field(ids, { ...settable, default: [], clean: unique, response: keysAnswered }),
   /** People whose events and chores it shows; empty: everyone's. */
-  personIds: string[];
-  /** Whether its page may change things (actions.ts); absent on links made before: false. */
-  interactive?: boolean;
-  /** Keys of the lists it shows besides the chores; absent on links made before: groceries. */
-  lists?: string[];
+  personIds: field(ids, { ...settable, default: [], clean: unique, response: keysAnswered }),
+  /** Whether its page may change things (actions.ts); false on links made before it existed. */
+  interactive: field(S.boolean(), {
+    ...settable,
+    default: false,
+    response: { type: 'boolean', description: 'Whether its page may change things' },
+  }),
+  /** Keys of the lists it shows besides the chores; groceries on links made before it existed. */
+  lists: field(keys, {
+    ...settable,
+    default: [...DEFAULT_LISTS],
+    clean: unique,
+    check: (v) => v.length <= LISTS_MAX || `must have at most ${LISTS_MAX} items`,
+    response: {
+      ...keysAnswered,
+      description: 'Collection keys of the lists it shows besides the chores',
+    },
+  }),
   /** From when (`HH:mm` in the family's zone) until when the page dims; null: never. */
-  nightFrom?: string | null;
-  nightTo?: string | null;
-  /** The locale it speaks (docs/i18n.md); absent or null: its family's. */
-  locale?: string | null;
+  nightFrom: field(S.time(), {
+    ...settable,
+    nullable: true,
+    response: { type: ['string', 'null'], description: '`HH:mm` local: the page dims from then' },
+  }),
+  nightTo: field(S.time(), {
+    ...settable,
+    nullable: true,
+    response: { type: ['string', 'null'], description: '`HH:mm` local: …until then' },
+  }),
+  /**
+   * The locale its page speaks (docs/i18n.md), a BCP 47 tag stored in its canonical form; null:
+   * its family's. Set it where one screen is read by someone else (a grandparent's frame).
+   */
+  locale: field(S.string({ min: 1, max: LOCALE_MAX_LENGTH }), {
+    ...settable,
+    nullable: true,
+    clean: (v) => canonicalLocale(v) ?? v,
+    check: (v) =>
+      canonicalLocale(v) === v || 'must be a BCP 47 language tag (de-DE, en-US, pt-BR, ar-EG)',
+    response: {
+      type: ['string', 'null'],
+      description: "The locale its page speaks (BCP 47); null: the family's",
+    },
+  }),
   /** The entries it added last (at most ADDS_KEPT, oldest first): what its undo may delete. */
-  added?: DisplayAdd[];
+  added: field(S.array(DISPLAY_ADD), { ...stored, default: [] }),
   /** SHA-256 (hex) of the token. */
-  tokenHash: string;
-  createdAt: string;
-  createdByKeyId: string | null;
-}
+  tokenHash: field(S.string(), stored),
+  createdAt: field(timestamp, { ...daemonSets, view: 'always' }),
+  /** The key that made it (null: one with no key). */
+  createdByKeyId: field(S.string(), { ...stored, nullable: true }),
+};
 
-/** What an admin sets on a display, with the defaults of links made before these existed. */
-export interface DisplaySettings {
-  name: string;
-  calendars: string[];
-  personIds: string[];
-  interactive: boolean;
-  lists: string[];
-  nightFrom: string | null;
-  nightTo: string | null;
-}
+export type DisplayRecord = RecordOf<typeof DISPLAY_FIELDS>;
+export type DisplayAdd = DisplayRecord['added'][number];
+export type DisplayInput = CreateOf<typeof DISPLAY_FIELDS>;
+export type DisplayPatch = PatchOf<typeof DISPLAY_FIELDS>;
+export type DisplayView = ViewOf<typeof DISPLAY_FIELDS>;
 
-export type DisplayView = DisplaySettings & { id: string; createdAt: string };
-
-export function displaySettings(d: DisplayRecord): DisplaySettings {
-  return {
-    name: d.name,
-    calendars: d.calendars,
-    personIds: d.personIds,
-    interactive: d.interactive ?? false,
-    lists: d.lists ?? [...DEFAULT_LISTS],
-    nightFrom: d.nightFrom ?? null,
-    nightTo: d.nightTo ?? null,
-  };
+/** The display with the defaults of the fields it was written without (links made before them). */
+export function displaySettings(d: DisplayRecord): DisplayRecord {
+  return readFields(DISPLAY_FIELDS, d);
 }
 
 export function displayView(d: DisplayRecord): DisplayView {
-  return { id: d.id, ...displaySettings(d), createdAt: d.createdAt };
+  return viewFields(DISPLAY_FIELDS, d) as DisplayView;
 }
 
 /** Displays, oldest first. */
@@ -92,68 +145,40 @@ export function displayByTokenHash(state: FamilyState, hash: string): DisplayRec
   return undefined;
 }
 
-export interface DisplayInput {
-  name: string;
-  calendars?: string[];
-  personIds?: string[];
-  interactive?: boolean;
-  lists?: string[];
-  nightFrom?: string | null;
-  nightTo?: string | null;
-}
-
-export type DisplayPatch = Partial<DisplayInput>;
-
 /** A family keeps at most this many display links (a kitchen, a hallway, a grandparent's frame…). */
 export const DISPLAYS_MAX = 50;
 
-const unique = (xs: readonly string[] | undefined) => Array.from(new Set(xs ?? []));
-
-/** A local time `HH:mm` (or `3:30 PM`) as `HH:mm`, or null when it is none. */
-function localTime(v: string | null, path: string, issues: Issue[]): string | null {
-  if (v === null) return null;
-  const t = parseLocalTime(v);
-  if (!t) issues.push({ path: [path], message: 'must be a time HH:mm' });
-  return t;
-}
-
-/** The settings an input leaves, checked against the family (400 naming each bad field). */
-function checkedSettings(state: FamilyState, s: DisplaySettings): DisplaySettings {
-  const issues: Issue[] = [];
-  const name = s.name.trim();
-  if (!name) issues.push({ path: ['name'], message: 'must not be blank' });
-  const calendars = unique(s.calendars);
-  const personIds = unique(s.personIds);
-  const lists = unique(s.lists);
-  calendars.forEach((k, i) => {
+/**
+ * What the fields' own rules cannot say: its calendars, people and lists are the family's, and
+ * night mode has both ends, which differ. Each broken rule is an issue naming its field.
+ */
+function checkedAgainst(state: FamilyState, d: DisplayRecord, issues: Issue[]): void {
+  d.calendars.forEach((k, i) => {
     if (getCollection(state, k)?.category !== 'calendar')
       issues.push({ path: ['calendars', i], message: `is not a calendar of this family: ${k}` });
   });
-  personIds.forEach((id, i) => {
+  d.personIds.forEach((id, i) => {
     if (!activePerson(state, id))
       issues.push({ path: ['personIds', i], message: `is not a person of this family: ${id}` });
   });
-  lists.forEach((k, i) => {
+  d.lists.forEach((k, i) => {
     const c = getCollection(state, k);
     if (k === 'chores')
       issues.push({ path: ['lists', i], message: 'chores are always shown: leave them out' });
     else if (!c || isCalendar(c))
       issues.push({ path: ['lists', i], message: `is not a list of this family: ${k}` });
   });
-  if (lists.length > LISTS_MAX)
-    issues.push({ path: ['lists'], message: `must have at most ${LISTS_MAX} items` });
-  const before = issues.length;
-  const nightFrom = localTime(s.nightFrom, 'nightFrom', issues);
-  const nightTo = localTime(s.nightTo, 'nightTo', issues);
-  const timesOk = issues.length === before;
-  if (timesOk && (nightFrom === null) !== (nightTo === null)) {
+  const { nightFrom, nightTo } = d;
+  if ((nightFrom === null) !== (nightTo === null)) {
     const missing = nightFrom === null ? 'nightFrom' : 'nightTo';
     issues.push({ path: [missing], message: 'is needed too: night mode has a start and an end' });
-  } else if (timesOk && nightFrom !== null && nightFrom === nightTo) {
+  } else if (nightFrom !== null && nightFrom === nightTo) {
     issues.push({ path: ['nightTo'], message: 'must differ from nightFrom' });
   }
+}
+
+function failOn(issues: Issue[]): void {
   if (issues.length) throw new Invalid(`${issues[0].path.join('.')}: ${issues[0].message}`, issues);
-  return { ...s, name, calendars, personIds, lists, nightFrom, nightTo };
 }
 
 /** Creates a display for a token the caller made; `tokenHash` is its SHA-256 (hex). */
@@ -163,28 +188,22 @@ export function decideCreateDisplay(
   tokenHash: string,
   ctx: CommandContext,
 ): Decision<DisplayRecord> {
-  const settings = checkedSettings(state, {
-    name: input.name,
-    calendars: input.calendars ?? [],
-    personIds: input.personIds ?? [],
-    interactive: input.interactive ?? false,
-    lists: input.lists ?? [...DEFAULT_LISTS],
-    nightFrom: input.nightFrom ?? null,
-    nightTo: input.nightTo ?? null,
-  });
+  const issues: Issue[] = [];
+  const own = {
+    id: ctx.newId('display'),
+    tokenHash,
+    createdAt: ctx.now.toISOString(),
+    createdByKeyId: ctx.caller.keyId,
+  };
+  const display = createFields(DISPLAY_FIELDS, input, own, issues);
+  checkedAgainst(state, display, issues);
+  failOn(issues);
   if (state.table(DISPLAYS).size >= DISPLAYS_MAX) {
     throw Invalid.at(
       ['name'],
       `this family already has ${DISPLAYS_MAX} display links; delete one first`,
     );
   }
-  const display: DisplayRecord = {
-    id: ctx.newId('display'),
-    ...settings,
-    tokenHash,
-    createdAt: ctx.now.toISOString(),
-    createdByKeyId: ctx.caller.keyId,
-  };
   return {
     result: display,
     changes: [{ table: DISPLAYS, id: display.id, value: display }],
@@ -201,7 +220,8 @@ export function requireDisplay(state: FamilyState, id: string): DisplayRecord {
 
 /**
  * Changes what a display shows and may do; fields left out stay. Its token and address stay
- * too: a page already on the wall picks the change up from its stream. Logs display.updated.
+ * too: a page already on the wall picks the change up from its stream. Logs display.updated;
+ * a change to nothing writes and logs nothing.
  */
 export function decideUpdateDisplay(
   state: FamilyState,
@@ -210,20 +230,11 @@ export function decideUpdateDisplay(
   _ctx: CommandContext,
 ): Decision<DisplayRecord> {
   const before = requireDisplay(state, id);
-  const was = displaySettings(before);
-  const settings = checkedSettings(state, {
-    name: patch.name ?? was.name,
-    calendars: patch.calendars ?? was.calendars,
-    personIds: patch.personIds ?? was.personIds,
-    interactive: patch.interactive ?? was.interactive,
-    lists: patch.lists ?? was.lists,
-    nightFrom: patch.nightFrom !== undefined ? patch.nightFrom : was.nightFrom,
-    nightTo: patch.nightTo !== undefined ? patch.nightTo : was.nightTo,
-  });
-  if (JSON.stringify(settings) === JSON.stringify(was)) {
-    return { result: before, changes: [], events: [] };
-  }
-  const next: DisplayRecord = { ...before, ...settings };
+  const { next, changed } = applyPatch(DISPLAY_FIELDS, before, patch);
+  const issues: Issue[] = [];
+  checkedAgainst(state, next, issues);
+  failOn(issues);
+  if (!changed) return noChange(before);
   return {
     result: next,
     changes: [{ table: DISPLAYS, id, value: next }],

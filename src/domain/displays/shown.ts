@@ -8,16 +8,8 @@
  */
 import { Forbidden } from '../shared/errors.js';
 import type { FamilyState } from '../shared/state.js';
-
-/** A change-log record, as much of it as a display's answer looks at. */
-interface Change {
-  id: string;
-  seq: number;
-  at: string;
-  type: string;
-  actor: unknown;
-  object: unknown;
-}
+import { CHANGE_ACTOR, type ChangeRecord } from '../shared/changeRecord.js';
+import { J, type ShapeOf } from '../shared/shape.js';
 import type { DisplayRecord } from './displays.js';
 import { displayContent, type DisplayContent } from './view.js';
 
@@ -89,14 +81,43 @@ function shows(view: DisplayContent, a: DisplayAction): boolean {
   }
 }
 
-const RENDERED = ['id', 'collectionKey', 'title', 'status', 'myVoteOptionId'] as const;
+/** Of the changed item, only what a display renders. */
+const RENDERED_ITEM = J.closed(
+  J.object(
+    {},
+    {
+      id: J.string(),
+      collectionKey: J.string(),
+      title: J.string(),
+      status: J.string(),
+      myVoteOptionId: J.nullable(J.string()),
+    },
+    'Of the changed item, only what the display renders: no data, notes, previous state or attendance',
+  ),
+);
+type RenderedItem = ShapeOf<typeof RENDERED_ITEM>;
+const RENDERED = Object.keys(RENDERED_ITEM.schema.properties as object) as (keyof RenderedItem)[];
 
 /**
- * The change an action made as a display's answer carries it: its id, seq, time, type and
- * actor, and of its object only what the display renders (id, collection, title, status, the
- * person's vote). No `previous`, no notes, no data, no one's attendance.
+ * The change an action made as a display's answer carries it (src/domain/shared/shape.ts: its
+ * type and its published schema from this one description): its id, seq, time, type and actor,
+ * and of its object only what the display renders. No `previous`, no notes, no data, no one's
+ * attendance.
  */
-export function displayChange(change: Change | undefined): Record<string, unknown> | null {
+export const DISPLAY_CHANGE = J.closed(
+  J.object({
+    id: J.string(),
+    seq: J.integer(),
+    at: J.of<string>({ type: 'string', format: 'date-time' }),
+    type: J.string(),
+    actor: CHANGE_ACTOR,
+    object: RENDERED_ITEM,
+  }),
+);
+export type DisplayChange = ShapeOf<typeof DISPLAY_CHANGE>;
+
+/** The change an action made, as a display's answer carries it; null when it made none. */
+export function displayChange(change: ChangeRecord | undefined): DisplayChange | null {
   if (!change) return null;
   const object = (change.object ?? {}) as Record<string, unknown>;
   const shown: Record<string, unknown> = {};

@@ -19,77 +19,26 @@ import { addDays, instantToLocal, todayIn } from '../shared/time.js';
 import { displaySettings, type DisplayRecord } from './displays.js';
 import { displayLocale } from './text.js';
 import { voiceOf, type Voice } from '../i18n/voice.js';
+import type { DisplayContent, DisplayDay, DisplayEvent, DisplayWeatherDay } from './content.js';
 import {
   choresOf,
   listsOf,
-  displayNameOf,
-  peopleOf,
+  displayNamesOf,
+  peopleAnsweredFor,
   pollsOf,
-  type DisplayChore,
-  type DisplayList,
-  type DisplayPerson,
-  type DisplayPoll,
   type Scope,
 } from './viewItems.js';
 
-export type { DisplayChore, DisplayList, DisplayPerson, DisplayPoll } from './viewItems.js';
-
-export interface DisplayWeatherDay {
-  date: string;
-  summary: string | null;
-  minC: number | null;
-  maxC: number | null;
-  precipitationProbability: number | null;
-}
-
-export interface DisplayEvent {
-  /** Interactive displays only: the event (the series for an occurrence) its actions name. */
-  id?: string;
-  /** Interactive displays only: the occurrence's original date (a one-off event's own date). */
-  occurrence?: string | null;
-  title: string;
-  /** `HH:mm` local, null all day. */
-  time: string | null;
-  /** `HH:mm` local: the end time, or the start plus the duration; null when neither is set. */
-  endTime: string | null;
-  /** The last day of an event over several days, else null. */
-  endDate: string | null;
-  where: string | null;
-  going: string[];
-  /** `HH:mm` local time to leave, when the event has a travel plan. */
-  leaveBy: string | null;
-  calendar: string;
-  /** Interactive displays only: each of its people's answer (person id → going, maybe, out). */
-  answers?: Record<string, Attendance>;
-}
-
-export interface DisplayDay {
-  date: string;
-  label: string;
-  events: DisplayEvent[];
-  weather: DisplayWeatherDay | null;
-}
-
-export interface DisplayContent {
-  ok: true;
-  name: string;
-  family: string;
-  timezone: string;
-  /** The local date (`YYYY-MM-DD`) the content was computed for. */
-  today: string;
-  /** Whether the page offers its actions (docs/display.md, "Touch"). */
-  interactive: boolean;
-  /** When the page dims (`HH:mm` local, from–to, over midnight when to < from); null: never. */
-  night: { from: string; to: string } | null;
-  days: DisplayDay[];
-  chores: { due: DisplayChore[]; done: DisplayChore[] };
-  lists: DisplayList[];
-  polls: DisplayPoll[];
-  /** Who an interactive display answers and votes for; empty on a read-only one. */
-  people: DisplayPerson[];
-  /** Where the forecast is for; null when the family has no location. */
-  weatherPlace: string | null;
-}
+export type {
+  DisplayChore,
+  DisplayContent,
+  DisplayDay,
+  DisplayEvent,
+  DisplayList,
+  DisplayPerson,
+  DisplayPoll,
+  DisplayWeatherDay,
+} from './content.js';
 
 /** The forecast the edge fetched for the family's location, by date. */
 export interface DisplayWeather {
@@ -107,11 +56,11 @@ function dateLabel(voice: Voice, date: string, today: string): string {
 }
 
 /** Whether a display filtered by people shows this event (owner, responsible, or going/maybe). */
-function concerns(d: EventData, people: ReadonlySet<string>): boolean {
-  if (d.ownerPersonId && people.has(d.ownerPersonId)) return true;
-  if (d.responsiblePersonIds?.some((id) => people.has(id))) return true;
+function concerns(d: EventData, personIds: ReadonlySet<string>): boolean {
+  if (d.ownerPersonId && personIds.has(d.ownerPersonId)) return true;
+  if (d.responsiblePersonIds?.some((id) => personIds.has(id))) return true;
   if (d.everyoneAttendance === 'going') return true;
-  return Object.entries(d.attendance ?? {}).some(([id, a]) => a !== 'out' && people.has(id));
+  return Object.entries(d.attendance ?? {}).some(([id, a]) => a !== 'out' && personIds.has(id));
 }
 
 /**
@@ -130,7 +79,7 @@ function endTimeOf(d: EventData, at: FamilyClock, tz: string): string | null {
 /** Each of the display's people's answer to an event (everyone's when it has no people). */
 function answersOf(s: Scope, d: EventData): Record<string, Attendance> {
   const out: Record<string, Attendance> = {};
-  for (const p of peopleOf(s)) {
+  for (const p of peopleAnsweredFor(s)) {
     const a = d.attendance?.[p.id] ?? d.everyoneAttendance;
     if (a) out[p.id] = a;
   }
@@ -142,6 +91,7 @@ function eventOf(s: Scope, e: EventView, date: string): DisplayEvent {
   const d = e.data as unknown as EventData;
   const at = onFamilyClock(d, tz);
   const leave = leaveAt(d, tz, tz);
+  const goingNames = displayNamesOf(state, goingIds(state, d));
   return {
     ...(s.interactive ? { id: e.id, occurrence: e.occurrenceDate ?? null } : {}),
     title: e.title,
@@ -149,9 +99,8 @@ function eventOf(s: Scope, e: EventView, date: string): DisplayEvent {
     endTime: endTimeOf(d, at, tz),
     endDate: at.endDate !== at.date ? at.endDate : null,
     where: typeof d.where === 'string' && d.where ? d.where : null,
-    going: [...goingIds(state, d)]
-      .map((id) => displayNameOf(state, id))
-      .filter((n): n is string => n !== null),
+    // The wire's word (docs/display.md): display names of who is going.
+    going: goingNames,
     leaveBy: leave && leave.slice(0, 10) === date ? leave.slice(11) : null,
     calendar: getCollection(state, e.calendarKey)?.name ?? e.calendarKey,
     ...(s.interactive ? { answers: answersOf(s, d) } : {}),
@@ -168,9 +117,10 @@ function daysOf(
   // Its calendars and people are part of the listing's filter, not applied to its page after:
   // 50 events of calendars it does not show must not take the place of those it does.
   const only = {
-    key: `display:${[...calendars].join(',')}:${[...s.people].join(',')}`,
+    key: `display:${[...calendars].join(',')}:${[...s.personIds].join(',')}`,
     test: (d: EventData, calendarKey: string) =>
-      (!calendars.size || calendars.has(calendarKey)) && (!s.people.size || concerns(d, s.people)),
+      (!calendars.size || calendars.has(calendarKey)) &&
+      (!s.personIds.size || concerns(d, s.personIds)),
   };
   const window = { from: s.today, to: s.last, limit: 50, status: 'active' as const, only };
   const events = listEvents(s.state, window, s.now).events;
@@ -213,7 +163,7 @@ export function displayContent(
     tz,
     now,
     interactive: settings.interactive,
-    people: new Set(display.personIds),
+    personIds: new Set(display.personIds),
   };
   return {
     ok: true,
@@ -230,7 +180,7 @@ export function displayContent(
     chores: choresOf(s),
     lists: listsOf(s),
     polls: pollsOf(s),
-    people: peopleOf(s),
+    people: peopleAnsweredFor(s),
     weatherPlace: weather?.place ?? null,
   };
 }

@@ -14,50 +14,13 @@ import type { OptionRecord } from '../plans/types.js';
 import type { FamilyState } from '../shared/state.js';
 import { instantToLocal } from '../shared/time.js';
 import { displaySettings, type DisplayRecord } from './displays.js';
-
-export interface DisplayChore {
-  /** Interactive displays only: what its actions name. */
-  id?: string;
-  title: string;
-  due: string | null;
-  overdue: boolean;
-  who: string[];
-}
-
-export interface DisplayListItem {
-  id?: string;
-  title: string;
-  /** Ticked off today; open items are not done. */
-  done: boolean;
-}
-
-export interface DisplayList {
-  key: string;
-  name: string;
-  items: DisplayListItem[];
-}
-
-export interface DisplayPollOption {
-  id?: string;
-  label: string;
-  /** Familiar names of those who chose it. */
-  voters: string[];
-}
-
-export interface DisplayPoll {
-  planId?: string;
-  pollId?: string;
-  plan: string;
-  question: string;
-  options: DisplayPollOption[];
-  /** Interactive displays only: each of its people's vote (person id → option id). */
-  votes?: Record<string, string>;
-}
-
-export interface DisplayPerson {
-  id: string;
-  name: string;
-}
+import type {
+  DisplayChore,
+  DisplayList,
+  DisplayListItem,
+  DisplayPerson,
+  DisplayPoll,
+} from './content.js';
 
 /** What the whole display needs to know to pick its items. */
 export interface Scope {
@@ -69,8 +32,8 @@ export interface Scope {
   tz: string;
   now: Date;
   interactive: boolean;
-  /** The display's people; empty: everyone. */
-  people: ReadonlySet<string>;
+  /** The ids of the display's people; empty: everyone. */
+  personIds: ReadonlySet<string>;
 }
 
 const MAX_CHORES = 30;
@@ -79,9 +42,19 @@ const MAX_DONE_ITEMS = 15;
 const MAX_POLLS = 5;
 
 /** The person's display name (familiar name, else name), as their record's view shows it. */
-export function displayNameOf(state: FamilyState, id: string): string | null {
-  const p = activePerson(state, id);
+export function personDisplayName(state: FamilyState, personId: string): string | null {
+  const p = activePerson(state, personId);
   return p ? PERSON_DERIVED.displayName.of(p) : null;
+}
+
+/** The display names of these people, in their order; those no longer active are left out. */
+export function displayNamesOf(state: FamilyState, personIds: Iterable<string>): string[] {
+  const names: string[] = [];
+  for (const id of personIds) {
+    const name = personDisplayName(state, id);
+    if (name !== null) names.push(name);
+  }
+  return names;
 }
 
 const doneToday = (e: Entry, s: Scope) =>
@@ -92,18 +65,20 @@ export function choresOf(s: Scope): { due: DisplayChore[]; done: DisplayChore[] 
   const { state, today, last } = s;
   const choreOf = (c: Entry): DisplayChore => {
     const due = typeof c.data.due === 'string' ? c.data.due : null;
-    const assignee =
-      typeof c.data.assignee === 'string' ? displayNameOf(state, c.data.assignee) : null;
+    // A chore's `who` (the wire's word, docs/display.md) is the entry's `assignee`: a person id
+    // (shown by their display name) or free text (shown by no one).
+    const assigneeName =
+      typeof c.data.assignee === 'string' ? personDisplayName(state, c.data.assignee) : null;
     return {
       ...(s.interactive ? { id: c.id } : {}),
       title: c.title,
       due,
       overdue: due !== null && due < today,
-      who: assignee ? [assignee] : [],
+      who: assigneeName ? [assigneeName] : [],
     };
   };
   const mine = (c: Entry) =>
-    !s.people.size || (typeof c.data.assignee === 'string' && s.people.has(c.data.assignee));
+    !s.personIds.size || (typeof c.data.assignee === 'string' && s.personIds.has(c.data.assignee));
   const chores = entriesOf(state, 'chores').filter(mine);
   const byDue = (a: DisplayChore, b: DisplayChore) =>
     (a.due ?? '9') < (b.due ?? '9')
@@ -168,19 +143,23 @@ export function pollsOf(s: Scope): DisplayPoll[] {
   open.sort((a, b) => (a.poll.updatedAt > b.poll.updatedAt ? -1 : 1));
   for (const { plan, poll } of open.slice(0, MAX_POLLS)) {
     const votes = Object.entries(poll.votes).filter(([pid]) => activePerson(s.state, pid));
-    const shown = votes.filter(([pid]) => !s.people.size || s.people.has(pid));
+    const shown = votes.filter(([pid]) => !s.personIds.size || s.personIds.has(pid));
     out.push({
       ...(s.interactive ? { planId: plan.id, pollId: poll.id } : {}),
       plan: plan.title,
       question: poll.question,
-      options: poll.options.map((o) => ({
-        ...(s.interactive ? { id: o.id } : {}),
-        label: optionLabel(o, s.tz),
-        voters: votes
-          .filter(([, v]) => v === o.id)
-          .map(([pid]) => displayNameOf(s.state, pid))
-          .filter((n): n is string => n !== null),
-      })),
+      options: poll.options.map((o) => {
+        const voterNames = displayNamesOf(
+          s.state,
+          votes.filter(([, v]) => v === o.id).map(([personId]) => personId),
+        );
+        // The wire's word (docs/display.md): display names of who chose it.
+        return {
+          ...(s.interactive ? { id: o.id } : {}),
+          label: optionLabel(o, s.tz),
+          voters: voterNames,
+        };
+      }),
       ...(s.interactive ? { votes: Object.fromEntries(shown) } : {}),
     });
   }
@@ -188,9 +167,9 @@ export function pollsOf(s: Scope): DisplayPoll[] {
 }
 
 /** Who an interactive display answers and votes for: its people, or everyone in the family. */
-export function peopleOf(s: Scope): DisplayPerson[] {
+export function peopleAnsweredFor(s: Scope): DisplayPerson[] {
   if (!s.interactive) return [];
   return listPeople(s.state)
-    .filter((p) => !s.people.size || s.people.has(p.id))
-    .map((p) => ({ id: p.id, name: p.familiarName ?? p.name }));
+    .filter((p) => !s.personIds.size || s.personIds.has(p.id))
+    .map((p) => ({ id: p.id, name: PERSON_DERIVED.displayName.of(p) }));
 }

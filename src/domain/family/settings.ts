@@ -28,6 +28,8 @@ import {
   type RecordChange,
 } from '../shared/state.js';
 import { charCount } from '../shared/text.js';
+import { familyLocale } from '../shared/state.js';
+import { canonicalLocale } from '../i18n/locale.js';
 import { instantToLocal, localToInstant, normalizeTimeZone } from '../shared/time.js';
 import { shiftFeedEvents } from './feedZone.js';
 
@@ -36,6 +38,8 @@ export interface FamilyPatch {
   name?: string;
   timezone?: string;
   location?: string | null;
+  /** A BCP 47 tag in its canonical form (docs/i18n.md). */
+  locale?: string;
 }
 
 export const FAMILY_NAME_MAX = 200;
@@ -47,6 +51,7 @@ export function familyView(family: FamilyInfo): {
   name: string;
   timezone: string;
   location: string | null;
+  locale: string;
 } {
   const location = family.location;
   return {
@@ -54,6 +59,7 @@ export function familyView(family: FamilyInfo): {
     name: family.name,
     timezone: family.timezone,
     location: typeof location === 'string' ? location : null,
+    locale: familyLocale(family),
   };
 }
 
@@ -65,6 +71,7 @@ export function checkFamilyPatch(input: {
   name?: string | undefined;
   timezone?: string | undefined;
   location?: string | null | undefined;
+  locale?: string | undefined;
 }): FamilyPatch {
   const patch: FamilyPatch = {};
   if (input.name !== undefined) {
@@ -88,7 +95,16 @@ export function checkFamilyPatch(input: {
     }
     patch.location = location || null;
   }
+  if (input.locale !== undefined) patch.locale = checkLocale(input.locale);
   return patch;
+}
+
+/** A locale a family or a person may choose, in its canonical form; 400 naming `locale`. */
+export function checkLocale(tag: string): string {
+  const locale = canonicalLocale(tag.trim());
+  if (!locale)
+    throw Invalid.at(['locale'], `"${tag}" is not a BCP 47 language tag such as de-DE or en-US`);
+  return locale;
 }
 
 /** Applies a checked patch to the family's settings. */
@@ -98,6 +114,7 @@ export function patched(family: FamilyInfo, patch: FamilyPatch): FamilyInfo {
   if (patch.timezone !== undefined) next.timezone = patch.timezone;
   if (patch.location === null) delete next.location;
   else if (patch.location !== undefined) next.location = patch.location;
+  if (patch.locale !== undefined) next.locale = patch.locale;
   return next;
 }
 

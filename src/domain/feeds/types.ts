@@ -9,7 +9,7 @@
  * expanded at query time; the feed's moved and cancelled occurrences are exceptions on it,
  * keyed like every other exception by the occurrence's original local start date.
  */
-import { COLORS } from '../collections/types.js';
+import { NAMED_COLORS } from '../collections/types.js';
 import { field, timestamp, type RecordOf } from '../shared/record.js';
 import { S } from '../shared/schema.js';
 
@@ -70,7 +70,7 @@ export const FEED_FIELDS = {
     },
   ),
   /** Its calendar's colour; a link without one leaves it unset. */
-  color: field(S.enums(COLORS), {
+  color: field(S.enums(NAMED_COLORS), {
     create: 'optional',
     patch: 'never',
     nullable: 'patch',

@@ -6,7 +6,6 @@
  */
 import { getEvent } from '../calendar/events.js';
 import { Conflict, Invalid, NotFound } from '../shared/errors.js';
-import { charCount } from '../shared/text.js';
 import type {
   CommandContext,
   Decision,
@@ -15,14 +14,8 @@ import type {
   Reaction,
   RecordChange,
 } from '../shared/state.js';
-import {
-  EVENTS_MAX,
-  PLANS,
-  PROSE_MAX,
-  TITLE_MAX,
-  type EventLink,
-  type PlanRecord,
-} from './types.js';
+import { EVENTS_MAX, PLAN_FIELDS, PLANS, type EventLink, type PlanRecord } from './types.js';
+import { applyPatch, createFields, type CreateOf, type PatchOf } from '../shared/record.js';
 import {
   eventItemOf,
   getPlan,
@@ -63,27 +56,7 @@ export function planUpdated(
   };
 }
 
-function cleanTitle(title: string): string {
-  const t = title.trim();
-  if (!t) throw Invalid.at(['title'], 'must not be blank');
-  if (charCount(t) > TITLE_MAX)
-    throw Invalid.at(['title'], `must be at most ${TITLE_MAX} characters long`);
-  return t;
-}
-
-/** Blank prose is no prose. */
-function cleanProse(prose: string | null | undefined): string | null {
-  if (prose === null || prose === undefined) return null;
-  const t = prose.trim();
-  if (charCount(t) > PROSE_MAX)
-    throw Invalid.at(['prose'], `must be at most ${PROSE_MAX} characters long`);
-  return t || null;
-}
-
-export interface CreatePlanInput {
-  title: string;
-  prose?: string | null | undefined;
-}
+export type CreatePlanInput = CreateOf<typeof PLAN_FIELDS>;
 
 export function decideCreatePlan(
   state: FamilyState,
@@ -91,18 +64,11 @@ export function decideCreatePlan(
   ctx: CommandContext,
 ): Decision<PlanRecord> {
   const at = ctx.now.toISOString();
-  const plan: PlanRecord = {
+  const plan = createFields(PLAN_FIELDS, input, {
     id: ctx.newId('plan'),
-    title: cleanTitle(input.title),
-    prose: cleanProse(input.prose),
-    archived: false,
-    events: [],
-    notes: [],
-    polls: [],
-    share: null,
     createdAt: at,
     updatedAt: at,
-  };
+  });
   return {
     result: plan,
     changes: [putPlan(plan)],
@@ -110,11 +76,7 @@ export function decideCreatePlan(
   };
 }
 
-export interface UpdatePlanInput {
-  title?: string | undefined;
-  prose?: string | null | undefined;
-  archived?: boolean | undefined;
-}
+export type UpdatePlanInput = PatchOf<typeof PLAN_FIELDS>;
 
 /** Changes only the fields sent; a change to nothing writes and logs nothing. */
 export function decideUpdatePlan(
@@ -129,17 +91,8 @@ export function decideUpdatePlan(
       { path: [], message: 'must change at least one of title, prose, archived' },
     ]);
   }
-  const next: PlanRecord = { ...before };
-  if (input.title !== undefined) next.title = cleanTitle(input.title);
-  if (input.prose !== undefined) next.prose = cleanProse(input.prose);
-  if (input.archived !== undefined) next.archived = input.archived;
-  if (
-    next.title === before.title &&
-    next.prose === before.prose &&
-    next.archived === before.archived
-  ) {
-    return noChange(before);
-  }
+  const { next, changed } = applyPatch(PLAN_FIELDS, before, input);
+  if (!changed) return noChange(before);
   next.updatedAt = ctx.now.toISOString();
   return {
     result: next,

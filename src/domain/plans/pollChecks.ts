@@ -3,13 +3,14 @@
  * and option rules, finding a poll or option (404), the open-only rule (409), writing a poll back
  * into its plan and the poll's log event.
  */
-import { Conflict, Invalid, NotFound, type Issue, type Path } from '../shared/errors.js';
+import { Conflict, NotFound, type Issue, type Path } from '../shared/errors.js';
 import type { CommandContext, LogEvent } from '../shared/state.js';
 import { minutesOfDay } from '../shared/time.js';
 import { charCount } from '../shared/text.js';
+import { cleanSent } from '../shared/record.js';
 import {
   LABEL_MAX,
-  QUESTION_MAX,
+  POLL_FIELDS,
   type OptionInput,
   type OptionRecord,
   type PlanRecord,
@@ -17,12 +18,9 @@ import {
 } from './types.js';
 import { pollView } from './views.js';
 
+/** The question, cleaned and checked by the poll's table (a 400 naming `question`). */
 export function cleanQuestion(q: string): string {
-  const t = q.trim();
-  if (!t) throw Invalid.at(['question'], 'must not be blank');
-  if (charCount(t) > QUESTION_MAX)
-    throw Invalid.at(['question'], `must be at most ${QUESTION_MAX} characters long`);
-  return t;
+  return cleanSent(POLL_FIELDS, { question: q }).question;
 }
 
 /**

@@ -21,9 +21,11 @@ import {
   withPoll,
 } from './pollChecks.js';
 import { planUpdated, putPlan, requirePlan } from './plans.js';
+import { applyPatch, createFields, type CreateOf, type PatchOf } from '../shared/record.js';
 import {
   OPTIONS_MAX,
   OPTIONS_MIN,
+  POLL_FIELDS,
   POLLS_MAX,
   type OptionInput,
   type OptionRecord,
@@ -34,10 +36,9 @@ import { noChange } from '../shared/decision.js';
 
 // ---- polls ----------------------------------------------------------------------------------
 
-export interface CreatePollInput {
-  question: string;
+export type CreatePollInput = Omit<CreateOf<typeof POLL_FIELDS>, 'options'> & {
   options: OptionInput[];
-}
+};
 
 export function decideCreatePoll(
   state: FamilyState,
@@ -57,18 +58,11 @@ export function decideCreatePoll(
   );
   failOnIssues(issues);
   const at = ctx.now.toISOString();
-  const poll: PollRecord = {
-    id: ctx.newId('poll'),
-    question,
-    status: 'open',
-    options,
-    votes: {},
-    settledOptionId: null,
-    settledEventId: null,
-    settledAt: null,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const poll = createFields(
+    POLL_FIELDS,
+    { question, options },
+    { id: ctx.newId('poll'), createdAt: at, updatedAt: at },
+  );
   const next: PlanRecord = { ...plan, polls: [...plan.polls, poll], updatedAt: at };
   return {
     result: poll,
@@ -94,15 +88,15 @@ export function decideUpdatePoll(
   state: FamilyState,
   planId: string,
   pollId: string,
-  input: { question: string },
+  input: PatchOf<typeof POLL_FIELDS>,
   ctx: CommandContext,
 ): Decision<PollRecord> {
   const plan = requirePlan(state, planId);
   const poll = requirePoll(plan, pollId);
   requireOpen(poll, 'the question changes');
-  const question = cleanQuestion(input.question);
-  if (question === poll.question) return noChange(poll);
-  return pollEdit(state, plan, { ...poll, question, updatedAt: ctx.now.toISOString() }, ctx);
+  const { next, changed } = applyPatch(POLL_FIELDS, poll, input);
+  if (!changed) return noChange(poll);
+  return pollEdit(state, plan, { ...next, updatedAt: ctx.now.toISOString() }, ctx);
 }
 
 /**

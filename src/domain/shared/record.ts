@@ -19,9 +19,10 @@ export interface FieldFacts<T> {
   readonly patch: 'value' | 'never';
   /**
    * null is one of its values: a create or a PATCH may send null, which clears it (`true`), or
-   * only a PATCH may (`'patch'`: a create leaves it out for null).
+   * only a PATCH may (`'patch'`: a create leaves it out for null), or neither (`'stored'`: a
+   * record without it stores null, which no request sends — a collection's colour).
    */
-  readonly nullable?: boolean | 'patch';
+  readonly nullable?: boolean | 'patch' | 'stored';
   /**
    * What a create without it stores, and what a record written before the field existed reads
    * (a nullable field without one: null). A field a create may leave out must have one.
@@ -53,9 +54,13 @@ export type FieldTable = Record<string, Field<any>>;
 
 type ValueOf<F> = F extends { struct: SomeStruct<infer T> } ? T : never;
 /** A field's value as stored: null too when it is nullable. */
-export type Stored<F> = F extends { nullable: true | 'patch' } ? ValueOf<F> | null : ValueOf<F>;
+export type Stored<F> = F extends { nullable: true | 'patch' | 'stored' }
+  ? ValueOf<F> | null
+  : ValueOf<F>;
 /** What a create sends for it. */
 type Created<F> = F extends { nullable: true } ? ValueOf<F> | null : ValueOf<F>;
+/** What a PATCH sends for it. */
+type Patched<F> = F extends { nullable: true | 'patch' } ? ValueOf<F> | null : ValueOf<F>;
 type Keys<T extends FieldTable, P extends keyof FieldFacts<unknown>, V> = {
   [K in keyof T]: T[K][P] extends V ? K : never;
 }[keyof T];
@@ -71,7 +76,7 @@ export type CreateOf<T extends FieldTable> = Flat<
 >;
 /** What a PATCH sends (already through its struct). */
 export type PatchOf<T extends FieldTable> = Flat<{
-  [K in Keys<T, 'patch', 'value'>]?: Stored<T[K]>;
+  [K in Keys<T, 'patch', 'value'>]?: Patched<T[K]>;
 }>;
 /** The record as the answer shows it (without derived fields). */
 export type ViewOf<T extends FieldTable> = Flat<
@@ -86,10 +91,14 @@ function names<T extends FieldTable>(table: T): (keyof T & string)[] {
   return Object.keys(table);
 }
 
+/** Whether a body (a create, a PATCH) may send null for the field. */
+export function sendsNull(f: Field<unknown>, body: 'create' | 'patch'): boolean {
+  return f.nullable === true || (f.nullable === 'patch' && body === 'patch');
+}
+
 /** A field's struct as a body sends it: null too when nullable there. */
 function sent(f: Field<unknown>, body: 'create' | 'patch'): SomeStruct {
-  const nullable = f.nullable === true || (f.nullable === 'patch' && body === 'patch');
-  return nullable ? S.nullable(f.struct) : f.struct;
+  return sendsNull(f, body) ? S.nullable(f.struct) : f.struct;
 }
 
 /** The fields of a create body. */
@@ -138,7 +147,9 @@ export function patchStruct<T extends FieldTable, M extends Shape = Record<never
     ...names(table).filter((k) => table[k].patch === 'value'),
     ...Object.keys(opts.more ?? {}),
   ];
-  const nullable = names(table).filter((k) => table[k].patch === 'value' && table[k].nullable);
+  const nullable = names(table).filter(
+    (k) => table[k].patch === 'value' && sendsNull(table[k], 'patch'),
+  );
   const them = nullable.length > 1 ? 'them' : 'it';
   return S.refine(
     S.object({ ...patchShape(table), ...opts.more }),
@@ -218,13 +229,15 @@ function same(a: unknown, b: unknown): boolean {
 /**
  * A PATCH applied: the fields sent (cleaned and checked) over the record's. `changed` is false
  * when every field sent already had that value: then nothing is written and nothing logged.
+ * Issues go to `issues` when given (a batch reports every item's at once).
  */
 export function applyPatch<T extends FieldTable, R extends RecordOf<T>>(
   table: T,
   before: R,
   patch: PatchOf<T>,
+  issues?: Issue[],
 ): { next: R; changed: boolean } {
-  const sentNow = cleanSent(table, patch) as Record<string, unknown>;
+  const sentNow = cleanSent(table, patch, issues) as Record<string, unknown>;
   const was = readFields(table, before);
   const next: Record<string, unknown> = { ...was };
   let changed = false;

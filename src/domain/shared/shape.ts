@@ -26,6 +26,13 @@ export const J = {
   integer: (description?: string): Shape<number> => ({
     schema: { type: 'integer', ...doc(description) },
   }),
+  number: (description?: string): Shape<number> => ({
+    schema: { type: 'number', ...doc(description) },
+  }),
+  /** A calendar date `YYYY-MM-DD`. */
+  date: (description?: string): Shape<string> => ({
+    schema: { type: 'string', format: 'date', ...doc(description) },
+  }),
   boolean: (description?: string): Shape<boolean> => ({
     schema: { type: 'boolean', ...doc(description) },
   }),
@@ -48,7 +55,10 @@ export const J = {
   array: <T>(items: Shape<T>, description?: string): Shape<T[]> => ({
     schema: { type: 'array', items: items.schema, ...doc(description) },
   }),
-  /** An object: the keys of `always` are required, those of `sometimes` may be absent. */
+  /**
+   * An object: the keys of `always` are required, those of `sometimes` may be absent (an object
+   * of only those states no `required`).
+   */
   object<A extends Shapes, O extends Shapes = Record<never, never>>(
     always: A,
     sometimes?: O,
@@ -59,12 +69,24 @@ export const J = {
     return {
       schema: {
         type: 'object',
-        required: Object.keys(always),
+        ...(Object.keys(always).length ? { required: Object.keys(always) } : {}),
         properties,
         ...doc(description),
       },
     };
   },
+  /** An object of any keys, each value of one shape (person id → answer). */
+  map: <T>(values: Shape<T>, description?: string): Shape<Record<string, T>> => ({
+    schema: { type: 'object', additionalProperties: values.schema, ...doc(description) },
+  }),
+  /** The shape with its description (a shared shape described where it is used). */
+  described: <T>(shape: Shape<T>, description: string): Shape<T> => ({
+    schema: { ...shape.schema, description },
+  }),
+  /** The object shape refusing keys it does not name (an answer that promises no more). */
+  closed: <T>(shape: Shape<T>): Shape<T> => ({
+    schema: { ...shape.schema, additionalProperties: false },
+  }),
   /** A schema written elsewhere, with the type of what it describes. */
   of: <T>(schema: JsonSchema): Shape<T> => ({ schema }),
 };

@@ -2,14 +2,15 @@
  * Request structs and response schemas of the collections endpoints (wire name: tracker).
  */
 import {
-  S,
   named,
   toJsonSchema,
   type Infer,
   type JsonSchema,
   type SomeStruct,
 } from '../../door/schema.js';
-import { COLORS, FIELD_KEY_RE, FIELD_TYPES } from '../../domain/collections/types.js';
+import { COLLECTION_FIELDS, FieldDefBody } from '../../domain/collections/types.js';
+import { COLLECTION_DERIVED } from '../../domain/collections/collections.js';
+import { createStruct, patchStruct, recordSchema } from '../../domain/shared/record.js';
 
 /** Adds examples to a struct's published schema (the struct itself is unchanged). */
 export function withExamples<T extends SomeStruct>(struct: T, ...examples: unknown[]): T {
@@ -17,37 +18,11 @@ export function withExamples<T extends SomeStruct>(struct: T, ...examples: unkno
   return struct;
 }
 
-export const FieldDefBody = S.object(
-  {
-    key: S.string({
-      min: 1,
-      max: 64,
-      pattern: FIELD_KEY_RE,
-      description: 'camelCase or snake_case key used in entry data; unique in the collection',
-    }),
-    label: S.string({ min: 1, max: 100, description: 'Family-facing label' }),
-    type: S.optional(S.enums(FIELD_TYPES)),
-    options: S.optional(S.array(S.string({ min: 1, max: 100 }), { min: 1, max: 100 })),
-  },
-  'A field definition: `type` defaults to text; `options` is required for select and refused for other types',
-);
+export { FieldDefBody };
 
-const name = S.string({
-  min: 1,
-  max: 100,
-  description: 'Unique within the family, case-insensitively',
-});
-const description = S.nullable(S.string({ max: 500 }));
-const fields = S.array(FieldDefBody, { max: 100 });
-
+// Built from the tables (COLLECTION_FIELDS, FIELD_DEF_FIELDS): a field is added there, not here.
 export const CreateCollectionBody = withExamples(
-  S.object({
-    name,
-    category: S.optional(S.literal('calendar')),
-    color: S.optional(S.enums(COLORS)),
-    description: S.optional(description),
-    fields: S.optional(fields),
-  }),
+  createStruct(COLLECTION_FIELDS),
   {
     name: 'Packing list',
     description: 'What goes in the car',
@@ -61,48 +36,16 @@ export const CreateCollectionBody = withExamples(
 export type CreateCollectionBody = Infer<typeof CreateCollectionBody>;
 
 export const UpdateCollectionBody = withExamples(
-  S.refine(
-    S.object({
-      name: S.optional(name),
-      color: S.optional(S.enums(COLORS)),
-      description: S.optional(description),
-      fields: S.optional(fields),
-    }),
-    'nonEmpty',
-    (v) =>
-      Object.keys(v).length > 0 || 'must change at least one of name, color, description, fields',
-    'Only the fields to change; `description: null` removes it; `fields` replaces the whole list',
-  ),
+  patchStruct(COLLECTION_FIELDS, {
+    description:
+      'Only the fields to change; `description: null` removes it; `fields` replaces the whole list',
+  }),
   { description: null },
   { fields: [{ key: 'size', label: 'Size', type: 'select', options: ['S', 'M', 'L'] }] },
 );
 export type UpdateCollectionBody = Infer<typeof UpdateCollectionBody>;
 
-const FIELD_SCHEMA: JsonSchema = toJsonSchema(FieldDefBody);
-
-export const COLLECTION_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['key', 'name', 'description', 'fields', 'builtin', 'createdAt', 'updatedAt'],
-  properties: {
-    key: { type: 'string', description: 'Stable identifier, derived from the name at creation' },
-    name: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    fields: {
-      type: 'array',
-      items: {
-        ...FIELD_SCHEMA,
-        required: ['key', 'label', 'type'],
-        description: 'type is always present in responses',
-      },
-    },
-    color: { type: 'string', enum: [...COLORS], description: 'Present when set' },
-    category: { const: 'calendar', description: 'Present only on calendar collections' },
-    sourceId: { type: 'string', description: 'Present only on the calendar of an external feed' },
-    builtin: { type: 'boolean', description: 'Built-in collections cannot be deleted' },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const COLLECTION_SCHEMA: JsonSchema = recordSchema(COLLECTION_FIELDS, COLLECTION_DERIVED);
 
 const EXAMPLE_TRACKER = {
   key: 'packing-list',

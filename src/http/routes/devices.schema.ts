@@ -2,38 +2,22 @@
  * Request struct and response schemas of the device endpoints (docs/pages.md): a device is an
  * API key with a name and a person; its key is in the answer of its creation only.
  */
-import { S, type Infer, type JsonSchema } from '../../door/schema.js';
+import type { Infer, JsonSchema } from '../../door/schema.js';
+import { DEVICE_FIELDS } from '../../domain/family/devices.js';
+import { createStruct, recordSchema } from '../../domain/shared/record.js';
 import { withExamples } from './collections.schema.js';
 
+// Built from the table (DEVICE_FIELDS): a field is added there, not here.
 export const CreateDeviceBody = withExamples(
-  S.object(
-    {
-      personId: S.optional(S.nullable(S.string({ min: 1, max: 100 }))),
-      name: S.string({ min: 1, max: 200 }),
-      scopes: S.array(S.enums(['read', 'write', 'admin'] as const), { min: 1, max: 3 }),
-    },
+  createStruct(
+    DEVICE_FIELDS,
     'The device: whose it is (`personId`, changes through it are theirs), a name to tell it by, and what its key may do',
   ),
   { personId: 'person_01kaq5m2v8x3c4d5e6f7', name: "Ana's iPhone", scopes: ['read', 'write'] },
 );
 export type CreateDeviceBody = Infer<typeof CreateDeviceBody>;
 
-export const DEVICE_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['id', 'name', 'personId', 'scopes', 'createdAt', 'lastUsedAt'],
-  properties: {
-    id: { type: 'string', description: 'The id of its API key (`hk_<id>_…`)' },
-    name: { type: 'string' },
-    personId: { type: ['string', 'null'] },
-    scopes: { type: 'array', items: { type: 'string', enum: ['read', 'write', 'admin'] } },
-    createdAt: { type: 'string', format: 'date-time' },
-    lastUsedAt: {
-      type: ['string', 'null'],
-      format: 'date-time',
-      description: 'Noted at most every 10 minutes',
-    },
-  },
-};
+export const DEVICE_SCHEMA: JsonSchema = recordSchema(DEVICE_FIELDS);
 
 const EXAMPLE = {
   id: 'A1b2C3d4E5f6',

@@ -7,6 +7,7 @@
 import { NotFound } from '../../domain/shared/errors.js';
 import { Invalid } from '../../domain/shared/errors.js';
 import { listPeople } from '../../domain/people/people.js';
+import { deviceView } from '../../domain/family/devices.js';
 import type { HouseholdAccess } from '../../family/access.js';
 import type { ApiKeyRecord } from '../../store/types.js';
 import { defineRoutes, route } from '../route.js';
@@ -19,15 +20,6 @@ import {
 
 const tags = ['Devices'];
 const base = '/devices';
-
-export const deviceView = (k: ApiKeyRecord) => ({
-  id: k.id,
-  name: k.name,
-  personId: k.personId,
-  scopes: k.scopes,
-  createdAt: k.createdAt,
-  lastUsedAt: k.lastUsedAt,
-});
 
 export function deviceRoutes(access: HouseholdAccess) {
   return defineRoutes([
@@ -67,11 +59,7 @@ export function deviceRoutes(access: HouseholdAccess) {
           const known = await family.read((s) => listPeople(s).some((p) => p.id === personId));
           if (!known) throw Invalid.at(['personId'], `no person "${personId}" in this family`);
         }
-        const made = await access.createDevice(
-          family.info.id,
-          { personId, name: body.name, scopes: body.scopes },
-          services.now(),
-        );
+        const made = await access.createDevice(family.info.id, body, services.now());
         const origin = services.addresses.forRequest(koa);
         return {
           ok: true,

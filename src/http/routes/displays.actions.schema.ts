@@ -4,7 +4,7 @@
  */
 import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
-import { CHANGE_RECORD_SCHEMA } from './system.js';
+import { DISPLAY_CHANGE } from '../../domain/displays/shown.js';
 
 const id = S.string({ min: 1, max: 100 });
 const collection = S.string({
@@ -51,40 +51,13 @@ export const DisplayActionBody = withExamples(
 );
 export type DisplayActionBody = Infer<typeof DisplayActionBody>;
 
-/** The change as a display renders it (src/domain/displays/shown.ts): never the whole record. */
-const DISPLAY_CHANGE_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['id', 'seq', 'at', 'type', 'actor', 'object'],
-  additionalProperties: false,
-  properties: {
-    id: { type: 'string' },
-    seq: { type: 'integer' },
-    at: { type: 'string', format: 'date-time' },
-    type: { type: 'string' },
-    actor: CHANGE_RECORD_SCHEMA.properties.actor,
-    object: {
-      type: 'object',
-      additionalProperties: false,
-      description:
-        'Of the changed item, only what the display renders: no data, notes, previous state or attendance',
-      properties: {
-        id: { type: 'string' },
-        collectionKey: { type: 'string' },
-        title: { type: 'string' },
-        status: { type: 'string' },
-        myVoteOptionId: { type: ['string', 'null'] },
-      },
-    },
-  },
-};
-
 export const DISPLAY_ACTION_RESPONSE: JsonSchema = {
   type: 'object',
   required: ['ok', 'change'],
   properties: {
     ok: { const: true },
     change: {
-      anyOf: [DISPLAY_CHANGE_SCHEMA, { type: 'null' }],
+      anyOf: [DISPLAY_CHANGE.schema, { type: 'null' }],
       description:
         'The change the action made, as the display renders it (its actor carries the displayId); null when the family already was that way',
     },

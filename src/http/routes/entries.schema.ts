@@ -1,19 +1,21 @@
 /**
  * Request structs and response schemas of the entries endpoints, single and batch.
  */
-import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
-import { ENTRY_STATUSES } from '../../domain/collections/types.js';
+import { S, named, type Infer, type JsonSchema, type SomeStruct } from '../../door/schema.js';
+import { ENTRY_FIELDS } from '../../domain/collections/types.js';
+import { ENTRY_DERIVED } from '../../domain/collections/listing.js';
+import {
+  createStruct,
+  patchShape,
+  patchStruct,
+  recordSchema,
+  type PatchOf,
+} from '../../domain/shared/record.js';
 import { PAGE_LIMIT } from '../../domain/shared/paging.js';
 import { BATCH_MAX } from '../../domain/collections/entries.js';
 import { withExamples } from './collections.schema.js';
 
-const title = S.string({
-  min: 1,
-  max: 500,
-  description: 'Display label, stored separately from data',
-});
-const data = S.record(S.any(), undefined);
-const status = S.enums(ENTRY_STATUSES);
+const status = ENTRY_FIELDS.status.struct;
 const entryId = S.string({ min: 1, max: 100 });
 
 export const ListEntriesQuery = S.object({
@@ -37,21 +39,17 @@ export const ListEntriesQuery = S.object({
 });
 export type ListEntriesQuery = Infer<typeof ListEntriesQuery>;
 
-export const CreateEntryBody = withExamples(S.object({ title, data: S.optional(data) }), {
+// Built from the table (ENTRY_FIELDS): a field is added there, not here.
+export const CreateEntryBody = withExamples(createStruct(ENTRY_FIELDS), {
   title: 'Empty the dishwasher',
   data: { due: '2026-11-23', repeats: 'daily' },
 });
 export type CreateEntryBody = Infer<typeof CreateEntryBody>;
 
-const nonEmptyPatch = 'must change at least one of title, data, status';
-
 export const UpdateEntryBody = withExamples(
-  S.refine(
-    S.object({ title: S.optional(title), data: S.optional(data), status: S.optional(status) }),
-    'nonEmpty',
-    (v) => Object.keys(v).length > 0 || nonEmptyPatch,
-    'Only the fields to change; data is merged key by key and null removes a key',
-  ),
+  patchStruct(ENTRY_FIELDS, {
+    description: 'Only the fields to change; data is merged key by key and null removes a key',
+  }),
   { status: 'done' },
   { data: { notes: null, due: '2026-11-30' } },
 );
@@ -59,7 +57,7 @@ export type UpdateEntryBody = Infer<typeof UpdateEntryBody>;
 
 export const BatchCreateBody = withExamples(
   S.object({
-    items: S.array(S.object({ title, data: S.optional(data) }), { min: 1, max: BATCH_MAX }),
+    items: S.array(createStruct(ENTRY_FIELDS), { min: 1, max: BATCH_MAX }),
   }),
   { items: [{ title: 'Milk', data: { aisle: 'dairy', quantity: '2 l' } }, { title: 'Apples' }] },
 );
@@ -68,12 +66,9 @@ export type BatchCreateBody = Infer<typeof BatchCreateBody>;
 export const BatchUpdateBody = withExamples(
   S.object({
     items: S.array(
-      S.object({
-        entryId,
-        title: S.optional(title),
-        data: S.optional(data),
-        status: S.optional(status),
-      }),
+      S.object({ entryId, ...patchShape(ENTRY_FIELDS) }) as unknown as SomeStruct<
+        PatchOf<typeof ENTRY_FIELDS> & { entryId: string }
+      >,
       { min: 1, max: BATCH_MAX },
     ),
   }),
@@ -89,23 +84,7 @@ export const BatchDeleteBody = withExamples(
 );
 export type BatchDeleteBody = Infer<typeof BatchDeleteBody>;
 
-export const ENTRY_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: ['id', 'title', 'status', 'data'],
-  properties: {
-    id: { type: 'string' },
-    collectionKey: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'string', enum: [...ENTRY_STATUSES] },
-    data: {
-      type: 'object',
-      additionalProperties: true,
-      description: 'Values of the fields the collection defines',
-    },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
+export const ENTRY_SCHEMA: JsonSchema = recordSchema(ENTRY_FIELDS, ENTRY_DERIVED);
 
 const EXAMPLE_ENTRY = {
   id: 'ent_01kaq5m2v8x3c4d5e6f7',

@@ -13,11 +13,12 @@ import {
   FAMILY_NAME_MAX,
   LOCATION_MAX,
 } from '../../domain/family/settings.js';
+import { LOCALE_MAX_LENGTH } from '../../domain/i18n/locale.js';
 import type { ApiKeyRecord } from '../../store/types.js';
 
 export const FAMILY_SCHEMA: JsonSchema = named('Family', {
   type: 'object',
-  required: ['slug', 'name', 'timezone', 'location'],
+  required: ['slug', 'name', 'timezone', 'location', 'locale'],
   properties: {
     slug: { type: 'string', description: "The family's part of every path" },
     name: { type: 'string' },
@@ -28,6 +29,11 @@ export const FAMILY_SCHEMA: JsonSchema = named('Family', {
     location: {
       type: ['string', 'null'],
       description: 'Where the household is (for weather); null until set',
+    },
+    locale: {
+      type: 'string',
+      description:
+        "The household's language and formats, a BCP 47 tag (de-DE, en-US, pt-BR, ar-EG): what the display, the pages and the notifications speak; `en` until chosen",
     },
   },
 });
@@ -62,7 +68,13 @@ const WHOAMI_RESPONSE: JsonSchema = {
   examples: [
     {
       ok: true,
-      family: { slug: 'home', name: 'Home', timezone: 'Europe/Berlin', location: null },
+      family: {
+        slug: 'home',
+        name: 'Home',
+        timezone: 'Europe/Berlin',
+        location: null,
+        locale: 'de-DE',
+      },
       key: { id: '7Fq2LmN8pR4s', name: 'kitchen tablet', scopes: ['read'], personId: null },
     },
   ],
@@ -92,6 +104,14 @@ export const UpdateFamilyBody = withExamples(
             }),
           ),
         ),
+        locale: S.optional(
+          S.string({
+            min: 1,
+            max: LOCALE_MAX_LENGTH,
+            description:
+              'A BCP 47 language tag (de-DE, en-US, pt-BR, ar-EG), stored in its canonical form; one that is not answers 400 naming `locale`',
+          }),
+        ),
       },
       'Only the fields to change',
     ),
@@ -109,7 +129,13 @@ const UPDATE_RESPONSE: JsonSchema = {
   examples: [
     {
       ok: true,
-      family: { slug: 'home', name: 'Home', timezone: 'America/New_York', location: 'Boston' },
+      family: {
+        slug: 'home',
+        name: 'Home',
+        timezone: 'America/New_York',
+        location: 'Boston',
+        locale: 'en-US',
+      },
     },
   ],
 };
@@ -140,9 +166,9 @@ export default defineRoutes([
     tags: ['Family'],
     scope: 'admin',
     body: UpdateFamilyBody,
-    summary: "Change the family's name, time zone or location",
+    summary: "Change the family's name, time zone, location or locale",
     description:
-      'Send only what changes. A new time zone moves everything with it in the same write: the family\'s own events keep their local dates and times; events of external calendars keep their instants (and each feed is read again in the new zone); reminders, leave-by times, coverage alerts and checks are planned again (what already fired never fires again; a time now past is not sent, the next occurrence\'s is planned); routines made without a zone follow it. `excludeEnded`, "today", plan times and the share feed follow at once. Logs `family.updated` (not sent to webhooks). Answers the family as `GET` shows it.',
+      'Send only what changes. A new time zone moves everything with it in the same write: the family\'s own events keep their local dates and times; events of external calendars keep their instants (and each feed is read again in the new zone); reminders, leave-by times, coverage alerts and checks are planned again (what already fired never fires again; a time now past is not sent, the next occurrence\'s is planned); routines made without a zone follow it. `excludeEnded`, "today", plan times and the share feed follow at once. Logs `family.updated` (not sent to webhooks). A new `locale` is spoken at once: the display (live, through its stream), the pages and the next notification. Answers the family as `GET` shows it.',
     response: UPDATE_RESPONSE,
     handler: ({ body, family }) =>
       family.execute(

@@ -15,6 +15,7 @@ import {
   TITLE_MAX,
 } from '../../domain/notifications/types.js';
 import { withExamples } from './collections.schema.js';
+import { PREFERENCES_SCHEMA } from '../../domain/notifications/preferences.js';
 
 export { BODY_MAX, channels, TITLE_MAX };
 
@@ -171,26 +172,11 @@ export const LIST_RESPONSE: JsonSchema = {
   examples: [{ ok: true, notifications: [EXAMPLE] }],
 };
 
-const ROW: JsonSchema = {
-  type: 'object',
-  required: [...PREFERENCE_KINDS],
-  additionalProperties: false,
-  properties: Object.fromEntries(PREFERENCE_KINDS.map((k) => [k, { type: 'boolean' }])),
-};
-
 export const PREFERENCES_RESPONSE: JsonSchema = {
   type: 'object',
   required: ['ok', 'preferences'],
-  properties: {
-    ok: { const: true },
-    preferences: {
-      type: 'object',
-      required: [...PREFERENCE_CHANNELS],
-      additionalProperties: false,
-      properties: Object.fromEntries(PREFERENCE_CHANNELS.map((c) => [c, ROW])),
-      description: 'channel → kind → enabled; all true by default',
-    },
-  },
+  // Built from the table (PREFERENCE_FIELDS): a channel or kind is added there, not here.
+  properties: { ok: { const: true }, preferences: PREFERENCES_SCHEMA },
   examples: [
     {
       ok: true,

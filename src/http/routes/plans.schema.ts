@@ -3,9 +3,9 @@
  * them (the element schemas are in planObjects.schema.ts; the public page's is described with
  * its type in src/domain/plans/publicView.ts).
  */
-import { S, named, type Infer, type JsonSchema } from '../../door/schema.js';
+import { S, named, type Infer, type JsonSchema, type SomeStruct } from '../../door/schema.js';
 import { withExamples } from './collections.schema.js';
-import { PHASES } from '../../domain/plans/timing.js';
+import { PLAN_DERIVED, PLAN_SUMMARY_DERIVED } from '../../domain/plans/views.js';
 import {
   EVENT_ITEM_SCHEMA,
   NOTE_SCHEMA,
@@ -13,55 +13,39 @@ import {
   POLL_SCHEMA,
   TIMING_SCHEMA,
   body,
-  instant,
   ok,
   str,
   strOrNull,
 } from './planObjects.schema.js';
 import { PUBLIC_PLAN } from '../../domain/plans/publicView.js';
-import { createStruct, patchStruct } from '../../domain/shared/record.js';
+import { createStruct, patchStruct, recordSchema } from '../../domain/shared/record.js';
 import {
-  LABEL_MAX,
   NOTE_FIELDS,
-  OPTIONS_MAX,
-  OPTIONS_MIN,
-  PROSE_MAX,
-  QUESTION_MAX,
-  TITLE_MAX,
+  OPTION_FIELDS,
+  OPTION_NOTE,
+  PLAN_FIELDS,
+  PLAN_SUMMARY_FIELDS,
+  POLL_FIELDS,
+  type OptionInput,
 } from '../../domain/plans/types.js';
 
 // ---- requests ---------------------------------------------------------------------------------
 
-const title = S.string({
-  min: 1,
-  max: TITLE_MAX,
-  description: 'Name of the specific thing planned',
-});
-const prose = S.nullable(
-  S.string({ max: PROSE_MAX, description: 'Description; null (or blank) clears it' }),
-);
 const flag = (): ReturnType<typeof S.boolean> => S.boolean();
 
-export const CreatePlanBody = withExamples(
-  S.object({
-    title,
-    prose: S.optional(prose),
-  }),
-  { title: 'Lake weekend', prose: 'Two nights at the cabin with the cousins.' },
-);
+// Built from the tables (PLAN_FIELDS, NOTE_FIELDS, POLL_FIELDS, OPTION_FIELDS): a field is added
+// there, not here.
+export const CreatePlanBody = withExamples(createStruct(PLAN_FIELDS), {
+  title: 'Lake weekend',
+  prose: 'Two nights at the cabin with the cousins.',
+});
 export type CreatePlanBody = Infer<typeof CreatePlanBody>;
 
 export const UpdatePlanBody = withExamples(
-  S.refine(
-    S.object({
-      title: S.optional(title),
-      prose: S.optional(prose),
-      archived: S.optional(flag()),
-    }),
-    'nonEmpty',
-    (v) => Object.keys(v).length > 0 || 'must change at least one of title, prose, archived',
-    'At least one of title, prose, archived; prose null clears it, archived true archives (linked events stay)',
-  ),
+  patchStruct(PLAN_FIELDS, {
+    description:
+      'At least one of title, prose, archived; prose null clears it, archived true archives (linked events stay)',
+  }),
   { archived: true },
   { prose: null },
 );
@@ -82,7 +66,6 @@ export const LinkEventBody = withExamples(
 );
 export type LinkEventBody = Infer<typeof LinkEventBody>;
 
-// Built from the table (NOTE_FIELDS): a field is added there, not here.
 export const CreateNoteBody = withExamples(createStruct(NOTE_FIELDS), {
   body: 'Bring the big tent.',
   showOnSharedPage: true,
@@ -98,28 +81,18 @@ export const UpdateNoteBody = withExamples(
 export type UpdateNoteBody = Infer<typeof UpdateNoteBody>;
 
 /** Option fields may be null (as responses show them) or left out: both mean unset. */
-const optionFields = {
-  label: S.optional(S.nullable(S.string({ max: LABEL_MAX }))),
-  date: S.optional(S.nullable(S.date())),
-  endDate: S.optional(S.nullable(S.date())),
-  time: S.optional(S.nullable(S.time())),
-  endTime: S.optional(S.nullable(S.time())),
-};
-const OPTION_NOTE =
-  'A label or a date (or both); endDate, time and endTime only with a date. Times as HH:mm or 3:30 PM.';
-
 export const OptionBody = withExamples(
-  S.object(optionFields, OPTION_NOTE),
+  createStruct(OPTION_FIELDS, OPTION_NOTE),
   { label: 'First weekend', date: '2026-06-13', endDate: '2026-06-15' },
   { date: '2026-06-20', time: '3:30 PM', endTime: '6:00 PM' },
 );
 export type OptionBody = Infer<typeof OptionBody>;
 
 export const CreatePollBody = withExamples(
-  S.object({
-    question: S.string({ min: 1, max: QUESTION_MAX }),
-    options: S.array(S.object(optionFields, OPTION_NOTE), { min: OPTIONS_MIN, max: OPTIONS_MAX }),
-  }),
+  createStruct(POLL_FIELDS) as unknown as SomeStruct<{
+    question: string;
+    options: Infer<typeof OptionBody>[];
+  }>,
   {
     question: 'Which weekend?',
     options: [
@@ -130,10 +103,10 @@ export const CreatePollBody = withExamples(
 );
 export type CreatePollBody = Infer<typeof CreatePollBody>;
 
-export const UpdatePollBody = withExamples(
-  S.object({ question: S.string({ min: 1, max: QUESTION_MAX }) }),
-  { question: 'Which weekend works?' },
-);
+/** A PATCH of a poll changes its question, which it must send. */
+export const UpdatePollBody = withExamples(S.object({ question: POLL_FIELDS.question.struct }), {
+  question: 'Which weekend works?',
+});
 export type UpdatePollBody = Infer<typeof UpdatePollBody>;
 
 export const ChooseOptionBody = withExamples(S.object({ optionId: id('An option of this poll') }), {
@@ -145,88 +118,20 @@ export const ShareBody = withExamples(S.object({ enabled: flag() }), { enabled: 
 export type ShareBody = Infer<typeof ShareBody>;
 
 /** Request option → domain input (null and absent both mean unset). */
-export function optionInput(o: OptionBody): {
-  label?: string;
-  date?: string;
-  endDate?: string;
-  time?: string;
-  endTime?: string;
-} {
+export function optionInput(o: OptionBody): OptionInput {
   const out: Record<string, string> = {};
-  for (const k of ['label', 'date', 'endDate', 'time', 'endTime'] as const) {
-    const v = o[k];
-    if (v !== null && v !== undefined) out[k] = v;
-  }
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
   return out;
 }
 
 // ---- responses ------------------------------------------------------------------------------
 
-const LIST_ITEM_PROPS = {
-  planId: str,
-  title: str,
-  when: {
-    ...str,
-    description:
-      'The span in the family\'s time zone: "Sat, Jun 13, 2026", "Jun 13 – 15, 2026", or "Not scheduled"',
-  },
-  phase: {
-    type: 'string',
-    enum: [...PHASES],
-    description: 'unscheduled (nothing dated), upcoming, happening (today within the span), past',
-  },
-  archived: { type: 'boolean' },
-  eventCount: { type: 'integer', minimum: 0 },
-  shareEnabled: { type: 'boolean' },
-  shareUrl: {
-    ...strOrNull,
-    description:
-      'The public page; a capability URL (anyone holding it can read the plan). null when sharing is off',
-  },
-  createdAt: instant,
-  updatedAt: instant,
-};
+export const PLAN_LIST_ITEM_SCHEMA: JsonSchema = recordSchema(
+  PLAN_SUMMARY_FIELDS,
+  PLAN_SUMMARY_DERIVED,
+);
 
-export const PLAN_LIST_ITEM_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: [
-    'planId',
-    'title',
-    'when',
-    'phase',
-    'archived',
-    'eventCount',
-    'shareEnabled',
-    'shareUrl',
-  ],
-  properties: LIST_ITEM_PROPS,
-};
-
-const DETAIL_PROPS = {
-  ...LIST_ITEM_PROPS,
-  prose: strOrNull,
-  events: { type: 'array', items: EVENT_ITEM_SCHEMA },
-  notes: { type: 'array', items: NOTE_SCHEMA, description: 'In the order they were written' },
-  polls: { type: 'array', items: POLL_SCHEMA },
-};
-const DETAIL_REQUIRED = [
-  'planId',
-  'title',
-  'prose',
-  'when',
-  'phase',
-  'archived',
-  'shareUrl',
-  'events',
-  'notes',
-  'polls',
-];
-
-export const PLAN_SCHEMA: JsonSchema = {
-  type: 'object',
-  required: DETAIL_REQUIRED,
-  properties: DETAIL_PROPS,
-};
+export const PLAN_SCHEMA: JsonSchema = recordSchema(PLAN_FIELDS, PLAN_DERIVED);
 
 const EXAMPLE_PLAN_ITEM = {
   planId: 'plan_01kaq5m2v8x3c4d5e6f7',
@@ -259,8 +164,8 @@ export const PLAN_CREATE_RESPONSE = body(['planId', 'title'], {
 });
 export const PLAN_DETAIL_RESPONSE: JsonSchema = {
   type: 'object',
-  required: ['ok', ...DETAIL_REQUIRED],
-  properties: { ok, ...DETAIL_PROPS },
+  required: ['ok', ...(PLAN_SCHEMA.required as string[])],
+  properties: { ok, ...(PLAN_SCHEMA.properties as Record<string, JsonSchema>) },
 };
 export const PLAN_UPDATE_RESPONSE = body(['planId', 'title', 'archived'], {
   planId: str,

@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { route, defineRoutes, withStatus } from '../route.js';
 import { named, S } from '../../door/schema.js';
-import { LOGGED_EVENT_TYPES } from '../../domain/shared/events.js';
+import { CHANGE_RECORD } from '../../domain/shared/changeRecord.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import { DoorError } from '../../door/errors.js';
 import type { Addresses } from '../../addresses.js';
@@ -17,45 +17,8 @@ export interface MetricsText {
   render(): Promise<string>;
 }
 
-export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', {
-  type: 'object',
-  required: ['id', 'seq', 'at', 'type', 'actor', 'object'],
-  properties: {
-    id: {
-      type: 'string',
-      pattern: '^event_[0-9a-z]{20}$',
-      description: "The change's event id; the `webhook-id` of its deliveries",
-    },
-    seq: { type: 'integer', minimum: 1 },
-    at: { type: 'string', format: 'date-time' },
-    type: {
-      type: 'string',
-      enum: [...LOGGED_EVENT_TYPES],
-      description:
-        "The contract's event types and the daemon's own (`family.updated`, `oauth_grant.created`, `oauth_grant.revoked`, `display.created`, `display.deleted`), which webhooks do not carry",
-    },
-    actor: {
-      type: 'object',
-      required: ['keyId', 'personId'],
-      properties: {
-        keyId: { type: ['string', 'null'] },
-        personId: { type: ['string', 'null'] },
-        grantId: {
-          type: 'string',
-          description:
-            'The OAuth grant an assistant acted through (its approving key is `keyId`); absent otherwise',
-        },
-        displayId: {
-          type: 'string',
-          description:
-            'The family display whose page made the change (`keyId` is then null); absent otherwise',
-        },
-      },
-    },
-    object: { description: 'The resource as the API shows it' },
-    previous: { description: 'The resource before an update' },
-  },
-});
+/** A change-log record, described once with its type (src/domain/shared/changeRecord.ts). */
+export const CHANGE_RECORD_SCHEMA = named('ChangeRecord', CHANGE_RECORD.schema);
 
 /**
  * `GET …/changes?limit=`: 1..500, 100 when left out (a page of the change log stays small enough to
