@@ -205,7 +205,9 @@ export default defineRoutes([
     tags: ['Family displays'],
     summary: "The family display's own stream (server-sent events)",
     description:
-      "Carries only what the page shows: `event: display` with the whole content (as the page's JSON form) " +
+      "Carries only what the page shows: `event: text` with the display's words and locale (its catalog section, " +
+      "`lang`, `dir`, clock and temperature unit) at once and whenever its locale changes (the family's or its own), " +
+      "then `event: display` with the whole content (as the page's JSON form) " +
       'at once and whenever it changes (a write, the weather, a new day); `event: gone` when the display is deleted, ' +
       'then the stream ends. A comment line comes when nothing changed for `stream.heartbeatSeconds`. ' +
       `At most ${PER_DISPLAY} streams per display. Unknown or deleted → 404.`,
