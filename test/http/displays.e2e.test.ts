@@ -336,8 +336,8 @@ describe('/displays and /display/:displayToken', function () {
       plan: 'Summer trip',
       question: 'Which weekend?',
       options: [
-        { label: 'First · Sat, Jul 4, 2026', voters: ['Mum'] },
-        { label: 'Sat, Jul 11, 2026', voters: [] },
+        { label: 'First · Sat, Jul 4', voters: ['Mum'] },
+        { label: 'Sat, Jul 11', voters: [] },
       ],
     });
 

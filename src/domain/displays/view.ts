@@ -164,6 +164,7 @@ export function displayContent(
     now,
     interactive: settings.interactive,
     personIds: new Set(display.personIds),
+    voice: voiceOf(displayLocale(state.family, display), tz),
   };
   return {
     ok: true,
@@ -176,7 +177,7 @@ export function displayContent(
       settings.nightFrom && settings.nightTo
         ? { from: settings.nightFrom, to: settings.nightTo }
         : null,
-    days: daysOf(s, voiceOf(displayLocale(state.family, display), tz), days, weather),
+    days: daysOf(s, s.voice, days, weather),
     chores: choresOf(s),
     lists: listsOf(s),
     polls: pollsOf(s),
