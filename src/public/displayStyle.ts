@@ -7,7 +7,8 @@
  * - Type scales with the smaller side of the screen (vmin), so a portrait tablet reads as large
  *   as a landscape one; the clock is three times the body text.
  * - Landscape (at least 900 px wide, wider than 4:3): the days side by side, today widest, and a
- *   column of chores, lists and polls. Portrait: today across the screen, the next days two by
+ *   column of chores, lists and polls; a day never narrower than its longest word (a German
+ *   compound), so where three do not fit the last wraps below. Portrait: today across the screen, the next days two by
  *   two, then chores and lists side by side. Phone (under 600 px): one column, the clock above
  *   the title.
  * - Words never break inside (a box grows or wraps between words instead); where the browser
@@ -39,8 +40,8 @@ main{padding:.8rem .8rem 5rem}
 .days{display:grid;grid-template-columns:1fr;grid-gap:.8rem}
 .side{display:grid;grid-template-columns:1fr;grid-gap:.8rem;margin-top:.8rem}
 section{background:var(--card);border:2px solid var(--line);border-radius:.7rem;padding:.55rem .7rem;min-width:0}
-@media (min-width:600px){.days{grid-template-columns:1fr 1fr}.days .day:first-child{grid-column:1/-1}.side{grid-template-columns:1fr 1fr}.side .polls{grid-column:1/-1}}
-@media (min-width:900px) and (min-aspect-ratio:4/3){main{display:grid;grid-template-columns:3fr 1.05fr;grid-gap:.8rem}.days{grid-template-columns:1.2fr;grid-auto-flow:column;grid-auto-columns:1fr}.days .day:first-child{grid-column:auto}.side{grid-template-columns:1fr;margin-top:0;align-content:start}}
+@media (min-width:600px){.days{grid-template-columns:1fr 1fr}.days .day:first-child{grid-column:1/-1}.side{grid-template-columns:repeat(auto-fit,minmax(15em,1fr))}.side .polls{grid-column:1/-1}}
+@media (min-width:900px) and (min-aspect-ratio:4/3){main{display:grid;grid-template-columns:minmax(0,3fr) minmax(min-content,1.05fr);grid-gap:.8rem}.days{display:-webkit-flex;display:flex;-webkit-flex-wrap:wrap;flex-wrap:wrap;margin:0 -.4rem}.days .day{-webkit-flex:1 1 0;flex:1 1 0;min-width:auto;margin:0 .4rem .8rem}.days .day:first-child{grid-column:auto;-webkit-flex-grow:1.2;flex-grow:1.2}.side{grid-template-columns:minmax(min-content,1fr);margin-top:0;align-content:start}}
 @media (max-width:599px){header{grid-template-columns:1fr}#clock{grid-column:1;grid-row:1}h1{grid-row:2;margin:0}#status{grid-row:3}main{padding:.8rem .8rem 5rem}#next{padding:.4rem .8rem}}
 h2{font-size:1.2rem;margin:0}
 h3{font-size:1rem;margin:.5rem 0 .2rem}
