@@ -68,6 +68,9 @@ function out(text: string, w: Writing): string {
   });
 }
 
+/** A space no line breaks at. */
+const NO_BREAK = String.fromCharCode(0xa0);
+
 /** A calendar date (`YYYY-MM-DD`) written by `options`; its zone does not move the day. */
 function dateText(date: string, w: Writing, options: Intl.DateTimeFormatOptions): string {
   const f = formatOf(w.intl, { ...options, timeZone: 'UTC' });
@@ -104,7 +107,8 @@ export function clockTime(hhmm: string, w: Writing): string {
     minute: '2-digit',
     timeZone: 'UTC',
   });
-  return out(f.format(new Date(`1970-01-01T${hhmm}:00Z`)), w);
+  // One piece on a line: "5:00 PM" never leaves its "PM" on the next.
+  return out(f.format(new Date(`1970-01-01T${hhmm}:00Z`)), w).replace(/ /g, NO_BREAK);
 }
 
 const numbers = new Map<string, Intl.NumberFormat>();

@@ -41,7 +41,7 @@ main{padding:.8rem .8rem 5rem}
 .side{display:grid;grid-template-columns:1fr;grid-gap:.8rem;margin-top:.8rem}
 section{background:var(--card);border:2px solid var(--line);border-radius:.7rem;padding:.55rem .7rem;min-width:0}
 @media (min-width:600px){.days{grid-template-columns:1fr 1fr}.days .day:first-child{grid-column:1/-1}.side{grid-template-columns:repeat(auto-fit,minmax(15em,1fr))}.side .polls{grid-column:1/-1}}
-@media (min-width:900px) and (min-aspect-ratio:4/3){main{display:grid;grid-template-columns:minmax(0,3fr) minmax(min-content,1.05fr);grid-gap:.8rem}.days{display:-webkit-flex;display:flex;-webkit-flex-wrap:wrap;flex-wrap:wrap;margin:0 -.4rem}.days .day{-webkit-flex:1 1 0;flex:1 1 0;min-width:auto;margin:0 .4rem .8rem}.days .day:first-child{grid-column:auto;-webkit-flex-grow:1.2;flex-grow:1.2}.side{grid-template-columns:minmax(min-content,1fr);margin-top:0;align-content:start}}
+@media (min-width:900px) and (min-aspect-ratio:4/3){main{display:grid;grid-template-columns:minmax(0,3fr) minmax(min-content,1.05fr);grid-gap:.8rem}.days{display:-webkit-flex;display:flex;-webkit-flex-wrap:wrap;flex-wrap:wrap;grid-gap:0;margin:0 -.4rem}.days .day{-webkit-flex:1 1 0;flex:1 1 0;min-width:auto;margin:0 .4rem .8rem}.days .day:first-child{grid-column:auto;-webkit-flex-grow:1.2;flex-grow:1.2}.side{grid-template-columns:minmax(min-content,1fr);margin-top:0;align-content:start}}
 @media (max-width:599px){header{grid-template-columns:1fr}#clock{grid-column:1;grid-row:1}h1{grid-row:2;margin:0}#status{grid-row:3}main{padding:.8rem .8rem 5rem}#next{padding:.4rem .8rem}}
 h2{font-size:1.2rem;margin:0}
 h3{font-size:1rem;margin:.5rem 0 .2rem}
@@ -75,7 +75,7 @@ button:focus{outline:3px solid var(--accent);outline-offset:2px}
 .option[aria-pressed=true]{border-color:var(--accent);background:var(--press)}
 form.add{display:flex;flex-wrap:wrap;align-items:stretch;margin:.5rem 0 0}
 form.add label{display:block;width:100%;font-size:.85rem;font-weight:600;color:var(--muted);margin:0 0 .2rem}
-form.add input{flex:1 1 6em;min-width:0;min-height:48px;font:inherit;color:var(--fg);background:var(--bg);border:2px solid var(--line);border-radius:.6rem;padding:.2rem .5rem;margin:0 0 .3rem;-webkit-margin-end:.5rem;margin-inline-end:.5rem}
+form.add input{flex:1 1 6em;width:4em;min-width:0;min-height:48px;font:inherit;color:var(--fg);background:var(--bg);border:2px solid var(--line);border-radius:.6rem;padding:.2rem .5rem;margin:0 0 .3rem;-webkit-margin-end:.5rem;margin-inline-end:.5rem}
 .act{border-color:var(--accent);background:var(--press);font-weight:700;padding:.2rem .9rem}
 #undo,#notice{position:fixed;left:0;right:0;z-index:3;display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;padding:.4rem .8rem;background:var(--bar);border-top:2px solid var(--line);border-bottom:2px solid var(--line)}
 #undo{bottom:0}
