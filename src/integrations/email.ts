@@ -17,6 +17,15 @@ import { EgressError } from './egressError.js';
 import { guardedLookup } from './guard.js';
 import { TRANSPORT_TIMEOUT_MS } from './push.js';
 
+/** One message: its subject and text, an HTML part beside, and its language (a BCP 47 tag). */
+export interface EmailMessage {
+  subject: string;
+  text: string;
+  html?: string;
+  /** The `Content-Language` header. */
+  language?: string;
+}
+
 export interface EmailOptions {
   smtpUrl: string;
   from: string;
@@ -101,12 +110,14 @@ export function createEmail(opts: EmailOptions) {
   const transport = nodemailer.createTransport(options);
   return {
     /** Sends one message to one address; rejects with the SMTP server's or the network's reason. */
-    async send(to: string, subject: string, text: string): Promise<void> {
+    async send(to: string, message: EmailMessage): Promise<void> {
       await transport.sendMail({
         from: opts.from,
         to,
-        subject: subject.replace(/[\r\n]+/g, ' '),
-        text,
+        subject: message.subject.replace(/[\r\n]+/g, ' '),
+        text: message.text,
+        ...(message.html !== undefined ? { html: message.html } : {}),
+        ...(message.language ? { headers: { 'Content-Language': message.language } } : {}),
       });
     },
     close(): void {

@@ -16,6 +16,8 @@ import { decideClaim, decideSettle, type Outcome } from '../domain/notifications
 import type { Delivery, NotificationRecord, Transports } from '../domain/notifications/types.js';
 import type { Egress } from '../integrations/egress.js';
 import { createEmail } from '../integrations/email.js';
+import { DEFAULT_LOCALE } from '../domain/i18n/locale.js';
+import { emailOf, type Words } from './emailText.js';
 import { createPush } from '../integrations/push.js';
 import { createSms } from '../integrations/sms.js';
 
@@ -32,6 +34,13 @@ export interface DeliverOptions {
   missed?: boolean;
   /** Runs the settling command (the API route runs it through its idempotent handle). */
   settle?: (command: Command<NotificationRecord | null>) => Promise<NotificationRecord | null>;
+}
+
+/** What one delivery says, and in which locale: the person's own text, else the record's. */
+function wordsOf(n: NotificationRecord, d: Delivery): Words {
+  const own = d.locale ? n.localized?.[d.locale] : undefined;
+  if (own && d.locale) return { ...own, locale: d.locale };
+  return { title: n.title, body: n.body, locale: n.locale ?? DEFAULT_LOCALE };
 }
 
 /** The longest reason kept on a failed delivery. */
@@ -124,9 +133,10 @@ export class Notifier {
     return opts.settle ? opts.settle(settle) : actor.execute(settle, ref);
   }
 
-  private async sendOne(n: NotificationRecord, d: Delivery): Promise<void> {
+  private async sendOne(record: NotificationRecord, d: Delivery): Promise<void> {
     const signal = this.stopping.signal;
     if (signal.aborted) throw new Error('the daemon is stopping');
+    const n = wordsOf(record, d);
     switch (d.channel) {
       case 'email': {
         const url = this.deps.config.email.smtpUrl;
@@ -136,7 +146,7 @@ export class Notifier {
           from: this.deps.config.email.from,
           policy: this.deps.config.egress.transports,
         });
-        await this.email.send(d.recipient!, n.title, n.body);
+        await this.email.send(d.recipient!, emailOf(n));
         return;
       }
       case 'push':

@@ -1,45 +1,47 @@
 /**
  * The weather line of contextual texts: Open-Meteo (docs/egress.md; base URLs in config), for the
  * family's `location` (a place name or `lat,lon`) on one date, through the egress guard. It
- * never fails a notification: a lookup that does not work becomes "unavailable (reason)".
+ * never fails a notification: a lookup that does not work becomes "no forecast" (its reason
+ * kept on the note).
  */
 import type { Config } from '../config.js';
-import type { WeatherNote } from '../domain/notifications/texts.js';
+import type { WeatherCondition, WeatherNote } from '../domain/notifications/texts.js';
 import type { Egress } from '../integrations/egress.js';
+import { message } from '../domain/i18n/messages.js';
 
 const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 1024 * 1024;
 
-/** WMO weather interpretation codes, as Open-Meteo reports them. */
-const WMO: Record<number, string> = {
-  0: 'clear sky',
-  1: 'mainly clear',
-  2: 'partly cloudy',
+/** WMO weather interpretation codes, as Open-Meteo reports them, by the kind the text names. */
+const WMO: Record<number, WeatherCondition> = {
+  0: 'clear',
+  1: 'mainlyClear',
+  2: 'partlyCloudy',
   3: 'overcast',
   45: 'fog',
-  48: 'rime fog',
-  51: 'light drizzle',
+  48: 'fog',
+  51: 'drizzle',
   53: 'drizzle',
-  55: 'heavy drizzle',
-  56: 'freezing drizzle',
-  57: 'freezing drizzle',
-  61: 'light rain',
+  55: 'drizzle',
+  56: 'freezingRain',
+  57: 'freezingRain',
+  61: 'lightRain',
   63: 'rain',
-  65: 'heavy rain',
-  66: 'freezing rain',
-  67: 'freezing rain',
-  71: 'light snow',
+  65: 'heavyRain',
+  66: 'freezingRain',
+  67: 'freezingRain',
+  71: 'snow',
   73: 'snow',
-  75: 'heavy snow',
-  77: 'snow grains',
-  80: 'rain showers',
-  81: 'rain showers',
-  82: 'violent rain showers',
-  85: 'snow showers',
-  86: 'snow showers',
+  75: 'heavySnow',
+  77: 'snow',
+  80: 'showers',
+  81: 'showers',
+  82: 'heavyRain',
+  85: 'snowShowers',
+  86: 'snowShowers',
   95: 'thunderstorm',
-  96: 'thunderstorm with hail',
-  99: 'thunderstorm with hail',
+  96: 'hail',
+  99: 'hail',
 };
 
 /** The parts of Open-Meteo's answers read here; every value is checked before it is used. */
@@ -112,7 +114,10 @@ export async function weatherFor(
     const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
     const code = num(daily?.weather_code?.[i]);
     const note: WeatherNote = { place, date };
-    if (code !== undefined) note.summary = WMO[code] ?? `weather code ${code}`;
+    if (code !== undefined) {
+      note.condition = WMO[code] ?? 'other';
+      note.summary = message('en', 'notifications', 'condition', { condition: note.condition });
+    }
     const min = num(daily?.temperature_2m_min?.[i]);
     const max = num(daily?.temperature_2m_max?.[i]);
     const rain = num(daily?.precipitation_probability_max?.[i]);

@@ -133,7 +133,9 @@ describe('CalDAV time zones of a client’s own, on a budget', () => {
     );
     const s = await leastStall(server.url, put('/dav/home/calendar/berlin-rules.ics', body));
     quick(s);
-    expect(s.answer.status, s.answer.head).to.equal(201);
+    // leastStall sends the PUT again when a loaded machine held a health check: the first
+    // creates (201), a repeat replaces the same object (204); either way one event is there.
+    expect(s.answer.status, s.answer.head).to.be.oneOf([201, 204]);
     const r = await server.api.get('/calendar/events?query=zone%20of%20its%20own');
     expect(r.body.events.map((e: { data: { date: string; time: string } }) => e.data)).to.satisfy(
       (ds: { date: string; time: string }[]) =>

@@ -95,7 +95,7 @@ export interface TestServer {
   /** Makes another family with a key of the given scopes; returns a client scoped to it. */
   family(
     slug: string,
-    opts?: { timezone?: string; scopes?: Scope[] },
+    opts?: { timezone?: string; scopes?: Scope[]; locale?: string },
   ): Promise<{ client: Client; key: string; slug: string }>;
   /** Another key for a family (default `home`). */
   key(opts: {
@@ -181,7 +181,12 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     async family(s, o = {}) {
       const made = await createFamily(
         daemon.store,
-        { slug: s, name: s, timezone: o.timezone ?? 'UTC' },
+        {
+          slug: s,
+          name: s,
+          timezone: o.timezone ?? 'UTC',
+          ...(o.locale ? { locale: o.locale } : {}),
+        },
         { now: now(), newId, defaultTimezone: 'UTC', withKey: 'test admin' },
       );
       let key = made.apiKey!;

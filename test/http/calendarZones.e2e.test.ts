@@ -165,11 +165,11 @@ describe('calendar events with their own timeZone', function () {
         .filter((n: any) => n.kind === 'reminder')
         .reverse();
       expect(sent.map((n: any) => [n.occurrenceDate, n.createdAt, n.body])).to.deep.equal([
-        ['2026-03-02', '2026-03-02T13:30:00.000Z', 'Today 15:00'],
-        ['2026-03-09', '2026-03-09T12:30:00.000Z', 'Today 14:00'],
-        ['2026-03-16', '2026-03-16T12:30:00.000Z', 'Today 14:00'],
-        ['2026-03-23', '2026-03-23T12:30:00.000Z', 'Today 14:00'],
-        ['2026-03-30', '2026-03-30T12:30:00.000Z', 'Today 15:00'],
+        ['2026-03-02', '2026-03-02T13:30:00.000Z', 'Today 3:00 PM'],
+        ['2026-03-09', '2026-03-09T12:30:00.000Z', 'Today 2:00 PM'],
+        ['2026-03-16', '2026-03-16T12:30:00.000Z', 'Today 2:00 PM'],
+        ['2026-03-23', '2026-03-23T12:30:00.000Z', 'Today 2:00 PM'],
+        ['2026-03-30', '2026-03-30T12:30:00.000Z', 'Today 3:00 PM'],
       ]);
       expect(sent.every((n: any) => n.eventId === id)).to.equal(true);
     });
@@ -206,9 +206,9 @@ describe('calendar events with their own timeZone', function () {
       });
       const sent = (await api.get('/notifications?limit=50')).body.notifications.reverse();
       expect(sent.map((n: any) => [n.kind, n.title, n.body])).to.deep.equal([
-        ['check', 'Print notes', 'Standup · Today 14:00'],
-        ['reminder', 'Standup', 'Today 14:00 · leave by 13:30'],
-        ['leave_by', 'Leave now for Standup', 'From Hotel · arrive by 13:50'],
+        ['check', 'Print notes', 'Standup · Today 2:00 PM'],
+        ['reminder', 'Standup', 'Today 2:00 PM · leave by 1:30 PM'],
+        ['leave_by', 'Leave now for Standup', 'From Hotel · arrive by 1:50 PM'],
       ]);
     });
 
@@ -229,7 +229,7 @@ describe('calendar events with their own timeZone', function () {
       expect(alert).to.include({
         kind: 'coverage_alert',
         title: 'Nobody is responsible for NY pickup',
-        body: 'Tue 10 Mar 14:00',
+        body: 'Tue, Mar 10 2:00 PM',
       });
     });
 
@@ -423,8 +423,8 @@ describe('calendar events with their own timeZone', function () {
     expect(routine.status, routine.text).to.equal(201);
     await runAt('2026-03-09T07:00:00.000Z'); // 08:00 in Berlin
     const briefing = (await api.get('/notifications?limit=5')).body.notifications[0];
-    expect(briefing.body).to.include('- 14:00 NY call (leave by 13:45)');
-    expect(briefing.body).to.include('Tomorrow (Tue 10 Mar):\n- 01:00 NY dinner');
+    expect(briefing.body).to.include('- 2:00 PM NY call (leave by 1:45 PM)');
+    expect(briefing.body).to.include('Tomorrow (Tue, Mar 10):\n- 1:00 AM NY dinner');
   });
 
   it('the share feed writes each event in its own zone with a VTIMEZONE for it', async () => {

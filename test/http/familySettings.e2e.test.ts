@@ -188,7 +188,7 @@ describe('family settings: PATCH /families/{slug} and what a new zone moves', ()
     await runAt('2026-03-08T12:00:00.000Z');
     const sent = await reminders(api);
     expect(sent.map((n: any) => [n.title, n.body, n.occurrenceDate])).to.deep.equal([
-      ['Swim', 'Today 09:00', '2026-03-08'],
+      ['Swim', 'Today 9:00 AM', '2026-03-08'],
     ]);
     await runAt('2026-03-08T13:00:00.000Z');
     expect(await reminders(api)).to.have.length(1);

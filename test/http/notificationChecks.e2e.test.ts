@@ -111,7 +111,7 @@ describe('POST /checks', () => {
     await server.daemon.scheduler.runDue();
     const n = await sent(check.triggerId);
     expect(n.map((x: any) => [x.kind, x.title, x.body, x.eventId, x.occurrenceDate])).to.deep.equal(
-      [['check', 'Pack the bag', 'Swimming · Today 18:30', eventId, '2026-11-25']],
+      [['check', 'Pack the bag', 'Swimming · Today 6:30 PM', eventId, '2026-11-25']],
     );
     expect(jobs().find((j) => j.id === `check:${check.triggerId}`)).to.equal(undefined);
     await runAt('2026-11-25T18:00:00.000Z');

@@ -76,7 +76,7 @@ describe('reminders, leave-by and coverage alerts', () => {
     const [n] = await fired(api, 'reminder');
     expect(n).to.include({
       title: 'Brunch',
-      body: 'Tomorrow 10:00 · Café Blume · leave by 09:30',
+      body: 'Tomorrow 10:00 AM · Café Blume · leave by 9:30 AM',
       eventId: ev,
       occurrenceDate: '2026-03-29',
     });
@@ -87,7 +87,7 @@ describe('reminders, leave-by and coverage alerts', () => {
     const [leave] = await fired(api, 'leave_by');
     expect(leave).to.include({
       title: 'Leave now for Brunch',
-      body: 'From Home · arrive by 09:55',
+      body: 'From Home · arrive by 9:55 AM',
     });
   });
 
@@ -143,8 +143,8 @@ describe('reminders, leave-by and coverage alerts', () => {
     await runAt(next());
     expect(next()).to.equal('2026-11-02T12:00:00.000Z');
     expect((await fired(api, 'reminder')).map((n: any) => n.body)).to.deep.equal([
-      'Today 08:00',
-      'Today 08:00',
+      'Today 8:00 AM',
+      'Today 8:00 AM',
     ]);
   });
 
@@ -261,7 +261,7 @@ describe('reminders, leave-by and coverage alerts', () => {
     await server.daemon.scheduler.runDue();
     let alerts = await fired(api, 'coverage_alert');
     expect(alerts.map((n: any) => [n.title, n.body, n.occurrenceDate])).to.deep.equal([
-      ['Nobody is responsible for Vet', 'Tomorrow 09:00', '2026-09-02'],
+      ['Nobody is responsible for Vet', 'Tomorrow 9:00 AM', '2026-09-02'],
     ]);
     // Changing the event inside the window does not alert again for the same occurrence.
     await api.patch(`/calendar/events/${soon}`, { time: '09:30', where: 'Clinic' });

@@ -258,12 +258,12 @@ describe('notification routines', () => {
       .notifications[0];
     expect(n.title).to.equal('Morning briefing');
     expect(n.body.split('\n')).to.deep.equal([
-      'Today (Wed 10 Jun):',
-      '- 17:00 Swimming (Pool; going: Ana; leave by 16:30)',
-      'Tomorrow (Thu 11 Jun):',
+      'Today (Wed, Jun 10):',
+      '- 5:00 PM Swimming (Pool; going: Ana; leave by 4:30 PM)',
+      'Tomorrow (Thu, Jun 11):',
       '- all day Grandma visits',
-      'Chores due: Water plants (overdue since Mon 8 Jun); Take out the bins (Ana, today)',
-      'Weather in Berlin: light rain, 3–8 °C, 70 % chance of rain',
+      'Chores due: Water plants (overdue since Mon, Jun 8); Take out the bins (Ana, today)',
+      'Weather in Berlin: light rain, 37°F to 47°F, 70% chance of rain',
     ]);
     // The forecast was asked for the family's date and zone.
     const asked = weather.service.requests

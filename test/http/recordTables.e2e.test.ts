@@ -53,6 +53,7 @@ const RECORDS: RecordCase[] = [
         familiarName: 'Nana',
         email: 'ana@example.com',
         phone: '+44 20 7946 0958',
+        locale: 'pt-br',
       });
       expect(r.status, r.text).to.equal(201);
       return r.body.person;

@@ -12,8 +12,10 @@ describe('householdNotice', () => {
   it('returns the changes and events of one in-app notification record, and the pruning job', () => {
     const f = fixture();
     const d = householdNotice(f.state, f.ctx(), {
-      title: 'Webhook destination disabled',
-      body: 'Home Assistant failed every delivery for 5 days',
+      text: {
+        title: 'Webhook destination disabled',
+        body: 'Home Assistant failed every delivery for 5 days',
+      },
     });
     expect(d.changes).to.have.length(1);
     expect(d.changes[0].table).to.equal('notifications');
@@ -59,7 +61,7 @@ describe('householdNotice', () => {
         value: { id: 'notify:prune', kind: 'notify.prune', dueAt: 1 },
       },
     ]);
-    const d = householdNotice(f.state, f.ctx(), { kind: 'notice', title: 't', body: '' });
+    const d = householdNotice(f.state, f.ctx(), { kind: 'notice', text: { title: 't', body: '' } });
     expect(d.agenda).to.deep.equal([]);
   });
 });

@@ -76,7 +76,7 @@ describe('the SMTP socket and the egress policy', () => {
     const smtp = await startSmtp();
     try {
       const ok = createEmail({ smtpUrl: smtp.url, from: 'House <h@example.test>', policy: 'any' });
-      await ok.send('ana@example.test', 'Hi', 'Text');
+      await ok.send('ana@example.test', { subject: 'Hi', text: 'Text' });
       ok.close();
       expect(smtp.messages.map((m) => m.to)).to.deep.equal([['ana@example.test']]);
       const refused = createEmail({
@@ -85,7 +85,7 @@ describe('the SMTP socket and the egress policy', () => {
         policy: 'lan',
         lookup: resolvesTo('127.0.0.1'),
       });
-      const err = await refused.send('ben@example.test', 'Hi', 'Text').then(
+      const err = await refused.send('ben@example.test', { subject: 'Hi', text: 'Text' }).then(
         () => null,
         (e: unknown) => e,
       );

@@ -2,9 +2,19 @@
  * The five built-in collections every family has, registered as a seed: a new
  * family gets them in its creation transaction, and activation adds any that are missing (an
  * imported or older family). Built-ins cannot be deleted; their name, description, colour and
- * fields can be changed, and a seed never overwrites such changes.
+ * fields can be changed, and a seed never overwrites such changes. A seed names them (name,
+ * description, field labels) in the family's locale, from the catalog's `names` section
+ * (docs/i18n.md, "Names the daemon makes up"): the English below is the catalog's source; the
+ * names are the household's from then on, and a later change of locale leaves them as they are.
  */
-import type { FamilyInfo, FamilyState, RecordChange } from '../shared/state.js';
+import {
+  familyLocale,
+  type FamilyInfo,
+  type FamilyState,
+  type RecordChange,
+} from '../shared/state.js';
+import { message, type KeyOf } from '../i18n/messages.js';
+import { CATALOGS } from '../i18n/catalogs/index.js';
 import { COLLECTIONS, type Collection, type FieldDef } from './types.js';
 
 const notes: FieldDef = { key: 'notes', label: 'Notes', type: 'textarea' };
@@ -98,16 +108,28 @@ export const BUILTIN_ORDER: ReadonlyMap<string, number> = new Map(
   BUILTINS.map((b, i) => [b.key, i]),
 );
 
+/** The keys of the catalog's `names` section. */
+const NAME_KEYS = CATALOGS.en.names;
+
 /** The built-ins a family lacks, as new records (the collections area's seed). */
 export function seedBuiltins(
-  _family: FamilyInfo,
+  family: FamilyInfo,
   nowIso: string,
   state?: FamilyState,
 ): RecordChange[] {
+  const locale = familyLocale(family);
+  const say = (key: string, fallback: string): string =>
+    key in NAME_KEYS ? message(locale, 'names', key as KeyOf<'names'>) : fallback;
   return BUILTINS.filter((b) => !state?.get(COLLECTIONS, b.key)).map((b) => {
     const record: Collection = {
       ...b,
-      fields: b.fields.map((f) => ({ ...f, ...(f.options ? { options: [...f.options] } : {}) })),
+      name: say(b.key, b.name),
+      description: b.description === null ? null : say(`${b.key}Description`, b.description),
+      fields: b.fields.map((f) => ({
+        ...f,
+        label: say(f.key, f.label),
+        ...(f.options ? { options: [...f.options] } : {}),
+      })),
       builtin: true,
       sourceId: null,
       createdAt: nowIso,

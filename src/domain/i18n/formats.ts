@@ -118,8 +118,14 @@ export class Formats {
     return this.date(date, style);
   }
 
-  /** A list: `Ana, Bo and Mia` (conjunction), `Ana, Bo or Mia` (disjunction). */
-  list(items: readonly string[], type: 'conjunction' | 'disjunction' = 'conjunction'): string {
+  /**
+   * A list: `Ana, Bo and Mia` (conjunction), `Ana, Bo or Mia` (disjunction), `rain, 3°C` (unit:
+   * parts of one thing, with the locale's comma).
+   */
+  list(
+    items: readonly string[],
+    type: 'conjunction' | 'disjunction' | 'unit' = 'conjunction',
+  ): string {
     const f = new Intl.ListFormat(this.intlLocale, { style: 'long', type });
     return this.pseudo ? accentJoin(f, items) : f.format(items);
   }
@@ -146,11 +152,13 @@ export class Formats {
   temperature(celsius: number): string {
     const unit = this.temperatureUnit();
     const value = unit === 'fahrenheit' ? (celsius * 9) / 5 + 32 : celsius;
-    return new Intl.NumberFormat(this.intlLocale, {
-      style: 'unit',
-      unit,
-      maximumFractionDigits: 0,
-    }).format(value);
+    return this.out(
+      new Intl.NumberFormat(this.intlLocale, {
+        style: 'unit',
+        unit,
+        maximumFractionDigits: 0,
+      }).format(value),
+    );
   }
 
   /** The locale's clock: true for 12-hour (`5:00 PM`). */

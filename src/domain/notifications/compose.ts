@@ -6,11 +6,16 @@
  * - in_app is delivered by being recorded (the family's feed): once per notification.
  * - push is one publish to the family's topic, whatever the audience.
  * - email and sms go to each person of the audience with that address, one send each.
+ * Each reader gets the text in their locale (docs/i18n.md, "Notifications"): the record's title
+ * and body (in_app, push) are in the family's; an email or sms to a person with their own locale
+ * carries that locale, and the record keeps the text in it beside (`localized`).
  * A send that cannot be made is `suppressed` with its reason (preference off, not configured,
  * nobody with an address); one that can starts `pending`, and a `notify.send` job due at once
  * is committed with it, so a crash before the transport is called still sends it at start.
  */
 import { listPeople, type Person } from '../people/people.js';
+import { localeFor } from '../i18n/locale.js';
+import { voiceOf } from '../i18n/voice.js';
 import { AGENDA_TABLE } from '../shared/agenda.js';
 import type {
   AgendaChange,
@@ -20,7 +25,9 @@ import type {
   Reaction,
   RecordChange,
 } from '../shared/state.js';
+import { familyLocale } from '../shared/state.js';
 import { preferencesOf } from './preferences.js';
+import type { Text, Texts } from './texts.js';
 import {
   JOB,
   jobId,
@@ -36,8 +43,8 @@ import {
 
 export interface NotificationInput {
   kind: NotificationKind;
-  title: string;
-  body: string;
+  /** The words: as given (a send through the API), or said in each reader's voice. */
+  text: Text | Texts;
   channels: readonly Channel[];
   /** Who gets email and sms; default: every active person (the household). */
   people?: readonly Person[];
@@ -65,10 +72,38 @@ function unique(channels: readonly Channel[]): Channel[] {
   return [...new Set(channels)];
 }
 
+/** The text in each locale it is needed in: the family's first. */
+class Wording {
+  readonly family: string;
+  readonly main: Text;
+  readonly localized: Record<string, Text> = {};
+  constructor(
+    private readonly state: FamilyState,
+    private readonly text: Text | Texts,
+  ) {
+    this.family = familyLocale(state.family);
+    this.main = this.in(this.family);
+  }
+  private in(locale: string): Text {
+    return typeof this.text === 'function'
+      ? this.text(voiceOf(locale, this.state.family.timezone))
+      : this.text;
+  }
+  /** The locale a person's send is in: their own when the text has words of ours, else none. */
+  localeOf(p: Person): string | undefined {
+    if (typeof this.text !== 'function') return undefined;
+    const locale = localeFor(this.family, p.locale ?? null);
+    if (locale === this.family) return undefined;
+    this.localized[locale] ??= this.in(locale);
+    return locale;
+  }
+}
+
 function deliveriesFor(
   state: FamilyState,
   input: NotificationInput,
   transports: Transports,
+  wording: Wording,
 ): Delivery[] {
   const out: Delivery[] = [];
   const prefs = input.preferenceKind ? preferencesOf(state) : null;
@@ -104,7 +139,14 @@ function deliveriesFor(
       const address = p[field];
       if (!address || seen.has(address)) continue;
       seen.add(address);
-      out.push({ channel, recipient: address, personId: p.id, status: 'pending' });
+      const locale = wording.localeOf(p);
+      out.push({
+        channel,
+        recipient: address,
+        personId: p.id,
+        status: 'pending',
+        ...(locale ? { locale } : {}),
+      });
     }
     if (seen.size === 0) {
       out.push({
@@ -135,17 +177,21 @@ export function composeNotification(
   input: NotificationInput,
 ): Composed {
   const createdAt = ctx.now.toISOString();
+  const wording = new Wording(state, input.text);
+  const deliveries = deliveriesFor(state, input, transports, wording);
   const record: NotificationRecord = {
     id: ctx.newId('ntf'),
     kind: input.kind,
-    title: input.title,
-    body: input.body,
+    title: wording.main.title,
+    body: wording.main.body,
+    locale: wording.family,
+    ...(Object.keys(wording.localized).length ? { localized: wording.localized } : {}),
     channels: unique(input.channels),
     ...(input.triggerId !== undefined ? { triggerId: input.triggerId } : {}),
     ...(input.eventId !== undefined ? { eventId: input.eventId } : {}),
     ...(input.occurrenceDate !== undefined ? { occurrenceDate: input.occurrenceDate } : {}),
     createdAt,
-    deliveries: deliveriesFor(state, input, transports),
+    deliveries,
     ...(input.skippedReason ? { skipped: true as const } : {}),
   };
   const pending = record.deliveries.some((d) => d.status === 'pending');
@@ -178,7 +224,7 @@ export function composeNotification(
 export function householdNotice(
   state: FamilyState,
   ctx: CommandContext,
-  notice: { kind?: NotificationKind; title: string; body: string },
+  notice: { kind?: NotificationKind; text: Text | Texts },
 ): Required<Reaction> {
   const c = composeNotification(
     state,
@@ -186,8 +232,7 @@ export function householdNotice(
     { email: false, push: false, sms: false },
     {
       kind: notice.kind ?? 'notice',
-      title: notice.title,
-      body: notice.body,
+      text: notice.text,
       channels: ['in_app'],
     },
   );
@@ -219,7 +264,7 @@ export function notificationView(r: NotificationRecord): NotificationView {
     ...(r.eventId !== undefined ? { eventId: r.eventId } : {}),
     ...(r.occurrenceDate !== undefined ? { occurrenceDate: r.occurrenceDate } : {}),
     createdAt: r.createdAt,
-    deliveries: r.deliveries.map(({ attempted: _a, ...d }) => d),
+    deliveries: r.deliveries.map(({ attempted: _a, locale: _l, ...d }) => d),
     delivered: countOf(r, 'delivered'),
     suppressed: countOf(r, 'suppressed'),
     pending: countOf(r, 'pending'),

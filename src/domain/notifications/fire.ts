@@ -201,11 +201,11 @@ export function fireReminder(
   return fireOccurrence(state, ctx, data, opts, { reminder: data.index }, (t) => {
     const reminder = t.o.data.reminders?.[data.index];
     if (!reminder) return null;
-    const text = reminderText(state, t.o, ctx.now, reminder.mode === 'contextual', opts.weather);
+    const contextual = reminder.mode === 'contextual';
     return {
       input: {
         kind: 'reminder',
-        ...text,
+        text: reminderText(state, t.o, ctx.now, contextual, opts.weather),
         channels: reminder.channels,
         preferenceKind: 'reminder',
         people: audiencePeople(state, t.o.data, reminder.audience, reminder.recipientPersonIds),
@@ -229,7 +229,7 @@ export function fireLeaveBy(
     return {
       input: {
         kind: 'leave_by',
-        ...leaveByText(state, t.o),
+        text: leaveByText(t.o),
         channels: SERVICE_CHANNELS,
         preferenceKind: 'reminder',
         people: goingPeople.length ? goingPeople : listPeople(state),
@@ -252,7 +252,7 @@ export function fireCoverage(
     return {
       input: {
         kind: 'coverage_alert',
-        ...coverageText(state, t.o, ctx.now),
+        text: coverageText(t.o, ctx.now),
         channels: SERVICE_CHANNELS,
         preferenceKind: 'coverage_alert',
         eventId: t.ev.id,
@@ -286,7 +286,7 @@ export function fireCheck(
     opts,
     {
       kind: 'check',
-      ...checkText(state, check.task, o, ev?.title ?? 'a deleted event', ctx.now),
+      text: checkText(check.task, o, ev?.title ?? null, ctx.now),
       channels: check.channels,
       preferenceKind: 'follow_up_nudge',
       triggerId: check.id,
@@ -321,7 +321,7 @@ export function fireRoutine(
     opts,
     {
       kind: 'routine',
-      ...routineText(state, r, ctx.now, opts.weather),
+      text: routineText(state, r, ctx.now, opts.weather),
       channels: r.channels,
       preferenceKind: r.intent === 'reminder' ? 'reminder' : 'digest',
       triggerId: r.id,

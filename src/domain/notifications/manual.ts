@@ -32,8 +32,7 @@ export function decideManualNotification(
   if (!title) throw Invalid.at(['title'], 'must not be blank');
   const c = composeNotification(state, ctx, transports, {
     kind: 'manual',
-    title,
-    body: input.body ?? '',
+    text: { title, body: input.body ?? '' },
     channels: input.channels ?? ['in_app'],
     ...(input.triggerId !== undefined ? { triggerId: input.triggerId } : {}),
   });

@@ -16,6 +16,7 @@ import type {
 import { eventAgenda } from './schedule.js';
 import type { IntakeUpdate } from '../feeds/types.js';
 import { composeNotification } from './compose.js';
+import { intakeText } from './texts.js';
 
 export function rescheduleChangedEvent(
   state: FamilyState,
@@ -53,11 +54,7 @@ export function notifyFeedIntake(
     {
       kind: 'intake_update',
       preferenceKind: 'intake_update',
-      title: intake.title,
-      body:
-        intake.titles.length === 1
-          ? `${intake.titles[0]} is on the ${intake.feedName} calendar.`
-          : `${intake.titles.length} events on the ${intake.feedName} calendar match what you asked to hear about.`,
+      text: intakeText(intake),
       channels: ['in_app', 'email', 'push'],
       triggerId: intake.sourceId,
     },

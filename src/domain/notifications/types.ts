@@ -59,6 +59,8 @@ export interface Delivery {
   personId?: string;
   status: DeliveryStatus;
   reason?: string;
+  /** The locale of a send to a person whose own differs from the family's (`localized`). */
+  locale?: string;
   /**
    * Set (in its own commit) just before the transport is called: a pending delivery with it
    * found after a restart may or may not have arrived, so it is not sent again.
@@ -71,6 +73,10 @@ export interface NotificationRecord {
   kind: NotificationKind;
   title: string;
   body: string;
+  /** The locale of `title` and `body` (the family's when it was made); absent on older ones. */
+  locale?: string;
+  /** The text in each other locale a delivery is in (docs/i18n.md, "Notifications"). */
+  localized?: Record<string, { title: string; body: string }>;
   channels: Channel[];
   triggerId?: string;
   eventId?: string;

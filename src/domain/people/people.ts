@@ -20,6 +20,7 @@ import {
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 import type { EventData } from '../calendar/types.js';
 import { noChange } from '../shared/decision.js';
+import { canonicalLocale, LOCALE_MAX_LENGTH } from '../i18n/locale.js';
 
 export const PEOPLE = 'people';
 
@@ -81,6 +82,23 @@ export const PERSON_FIELDS = {
     clean: trim,
     check: (v) => PHONE_RE.test(v) || 'must be a phone number such as +44 20 7946 0958',
   }),
+  /** What is sent to them is in this locale; null: the family's (docs/i18n.md). */
+  locale: field(
+    S.string({
+      min: 1,
+      max: LOCALE_MAX_LENGTH,
+      description:
+        "BCP 47 language tag (de-DE, en-US) of what is sent to them; null: the family's locale",
+    }),
+    {
+      create: 'optional',
+      patch: 'value',
+      nullable: true,
+      view: 'always',
+      clean: (v) => canonicalLocale(v.trim()) ?? v,
+      check: (v) => canonicalLocale(v) === v || 'must be a BCP 47 language tag such as de-DE',
+    },
+  ),
   createdAt: field(timestamp, { create: 'never', patch: 'never', view: 'always' }),
   updatedAt: field(timestamp, { create: 'never', patch: 'never', view: 'always' }),
   /** Only on a deleted person (the `person.deleted` change-log record). */

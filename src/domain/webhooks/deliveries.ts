@@ -279,12 +279,14 @@ function disable(
   for (const a of dropJobs(state, d.id)) if ('remove' in a) draft.remove(a.remove);
   for (const [id, j] of draft.jobs) if (j && j.data.destinationId === d.id) draft.remove(id);
   if (heldJobId) draft.remove(heldJobId);
+  const host = hostOf(d.url);
   const notice = householdNotice(state, ctx, {
-    title: `Webhook "${d.name}" was turned off`,
-    body:
-      disabled === 'failing'
-        ? `Every delivery to ${hostOf(d.url)} has failed for 5 days, so it gets no more events. Fix the receiver, then enable the destination again.`
-        : `${hostOf(d.url)} answered 410 Gone, so it gets no more events. Enable the destination again if that was a mistake.`,
+    text: (voice) => ({
+      title: voice.say('notifications', 'webhookOffTitle', { name: d.name }),
+      body: voice.say('notifications', disabled === 'failing' ? 'webhookFailing' : 'webhookGone', {
+        host,
+      }),
+    }),
   });
   draft.changes.push(...notice.changes);
   draft.events.push(...notice.events);

@@ -19,6 +19,7 @@ export const UpdatePersonBody = withExamples(
   patchStruct(PERSON_FIELDS),
   { familiarName: null },
   { email: 'ana.lima@example.com' },
+  { locale: 'pt-BR' },
 );
 export type UpdatePersonBody = Infer<typeof UpdatePersonBody>;
 
@@ -33,6 +34,7 @@ const EXAMPLE_PERSON = {
   phone: null,
   displayName: 'Mum',
   role: 'adult',
+  locale: null,
   createdAt: '2026-11-22T08:30:00.000Z',
   updatedAt: '2026-11-22T08:30:00.000Z',
 };

@@ -11,7 +11,12 @@ export interface Mail {
   from: string;
   to: string[];
   subject: string;
+  /** The text part (of a multipart message, its text/plain part). */
   text: string;
+  /** The text/html part of a multipart message. */
+  html?: string;
+  /** Every header, names in lower case (folded lines unfolded). */
+  headers: Record<string, string>;
   raw: string;
 }
 
@@ -33,6 +38,39 @@ function decodeBody(headers: string, body: string): string {
     return Buffer.from(bytes, 'latin1').toString('utf8');
   }
   return body;
+}
+
+function headerMap(headers: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of headers.split('\r\n')) {
+    const i = line.indexOf(':');
+    if (i > 0) out[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return out;
+}
+
+/** A part's headers and decoded body. */
+function part(raw: string): { headers: string; body: string } {
+  const split = raw.indexOf('\r\n\r\n');
+  const headers = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  return { headers, body: decodeBody(headers, raw.slice(split + 4)).replace(/\r\n$/, '') };
+}
+
+/** The text and html of a message, single or multipart/alternative. */
+function bodies(headers: string, raw: string): { text: string; html?: string } {
+  const boundary = /content-type:\s*multipart\/[^;]+;.*boundary="?([^";\r\n]+)"?/i.exec(
+    headers,
+  )?.[1];
+  if (!boundary) return { text: part(raw).body };
+  const out: { text: string; html?: string } = { text: '' };
+  for (const chunk of raw.split(`--${boundary}`).slice(1)) {
+    if (chunk.startsWith('--')) break;
+    const p = part(chunk.replace(/^\r\n/, ''));
+    const type = /content-type:\s*([\w/-]+)/i.exec(p.headers)?.[1]?.toLowerCase();
+    if (type === 'text/plain') out.text = p.body;
+    if (type === 'text/html') out.html = p.body;
+  }
+  return out;
 }
 
 export async function startSmtp(): Promise<SmtpFake> {
@@ -65,7 +103,8 @@ export async function startSmtp(): Promise<SmtpFake> {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           subject,
-          text: decodeBody(headers, raw.slice(split + 4)).replace(/\r\n$/, ''),
+          ...bodies(headers, raw),
+          headers: headerMap(headers),
           raw,
         });
         callback();

@@ -9,7 +9,41 @@ export const ES: Catalog = {
   },
 
   // ── notifications ───────────────────────────────────────────────────────────────────────
-  notifications: {},
+  notifications: {
+    leaveByAt: 'salir a las {time}',
+    going: 'Van: {names}',
+    responsible: 'Se encarga: {names}',
+    leaveNowTitle: 'Hora de salir para {title}',
+    leaveNowBody: 'Desde {origin} · llegar antes de las {time}',
+    coverageTitle: 'Nadie se encarga de {title}',
+    deletedEvent: 'un evento eliminado',
+    briefingTitle: 'Resumen de la mañana',
+    digestTitle: 'Resumen',
+    reminderTitle: 'Recordatorio',
+    dayHeading: '{day} ({date}):',
+    nothingPlanned: 'nada previsto',
+    allDay: 'todo el día',
+    goingLower: 'van: {names}',
+    choresDue: 'Tareas pendientes: {chores}',
+    choresNone: 'Tareas pendientes: ninguna',
+    overdueSince: 'atrasada desde {date}',
+    weather: 'El tiempo en {place}: {forecast}',
+    weatherUnavailable: 'El tiempo en {place}: ahora mismo no hay previsión',
+    temperatureRange: 'de {low} a {high}',
+    rainChance: '{percent} de probabilidad de lluvia',
+    condition:
+      '{condition, select, clear {cielo despejado} mainlyClear {mayormente despejado} partlyCloudy {parcialmente nublado} overcast {cubierto} fog {niebla} drizzle {llovizna} freezingRain {lluvia helada} lightRain {lluvia débil} rain {lluvia} heavyRain {lluvia fuerte} snow {nieve} heavySnow {nevada fuerte} showers {chubascos} snowShowers {chubascos de nieve} thunderstorm {tormenta} hail {tormenta con granizo} other {variable}}',
+    intakeTitle: 'Nuevo en {feed}: {titles}',
+    intakeOne: '{title} está en el calendario {feed}.',
+    intakeMany:
+      '{count, plural, one {# evento del calendario {feed} coincide} other {# eventos del calendario {feed} coinciden}} con lo que pediste seguir.',
+    webhookOffTitle: 'Se ha desactivado el webhook «{name}»',
+    webhookFailing:
+      'Todas las entregas a {host} llevan 5 días fallando, así que ya no recibe eventos. Arregla el receptor y vuelve a activar el destino.',
+    webhookGone:
+      '{host} respondió 410 Gone, así que ya no recibe eventos. Vuelve a activar el destino si fue un error.',
+    choreWhoWhen: '{name}, {when}',
+  },
 
   // ── pages ───────────────────────────────────────────────────────────────────────────────
   pages: {},
@@ -85,5 +119,29 @@ export const ES: Catalog = {
   },
 
   // ── names ───────────────────────────────────────────────────────────────────────────────
-  names: {},
+  names: {
+    calendar: 'Calendario familiar',
+    calendarDescription: 'El calendario de la casa',
+    meals: 'Comidas',
+    mealsDescription: 'El menú: qué se cocina, cuándo y quién',
+    chores: 'Tareas',
+    choresDescription: 'Las tareas de casa y quién las hace',
+    routines: 'Rutinas',
+    routinesDescription: 'Rutinas diarias, paso a paso',
+    groceries: 'Compra',
+    groceriesDescription: 'La lista de la compra',
+    notes: 'Notas',
+    date: 'Fecha',
+    meal: 'Comida',
+    cook: 'Quién cocina',
+    recipe: 'Receta',
+    assignee: 'Quién lo hace',
+    due: 'Para cuándo',
+    repeats: 'Se repite',
+    person: 'Persona',
+    timeOfDay: 'Momento del día',
+    steps: 'Pasos',
+    quantity: 'Cantidad',
+    aisle: 'Pasillo',
+  },
 };
