@@ -187,7 +187,18 @@ describe('the family display in the household’s language', () => {
         ),
       );
       expect(await page.evaluate('document.documentElement.dir')).to.equal('ltr');
+      // The family's own locale changed (PATCH /families/{slug}): the display follows it.
+      expect((await server.api.patch('', { locale: 'fr-FR' })).status).to.equal(200);
+      await until('the page in the family’s French', () =>
+        page.evaluate<boolean>(
+          `document.documentElement.lang === 'fr-FR' &&
+           document.querySelector('section.day h2').textContent === 'Aujourd’hui' &&
+           document.title === 'Home · Kitchen'`,
+        ),
+      );
+      expect(await page.locator('.event .t').first().innerText()).to.equal('17:00–18:00');
       expect(await page.evaluate('window.sameDocument'), 'not reloaded').to.equal(true);
+      expect((await server.api.patch('', { locale: 'en' })).status).to.equal(200);
     } finally {
       await page.close();
     }

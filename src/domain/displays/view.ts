@@ -19,6 +19,7 @@ import { addDays, instantToLocal, todayIn } from '../shared/time.js';
 import { displaySettings, type DisplayRecord } from './displays.js';
 import { displayLocale } from './text.js';
 import { voiceOf, type Voice } from '../i18n/voice.js';
+import type { WeatherCondition } from '../notifications/texts.js';
 import type { DisplayContent, DisplayDay, DisplayEvent, DisplayWeatherDay } from './content.js';
 import {
   choresOf,
@@ -43,7 +44,19 @@ export type {
 /** The forecast the edge fetched for the family's location, by date. */
 export interface DisplayWeather {
   place: string;
-  days: Map<string, DisplayWeatherDay>;
+  /** Each day's forecast; its `condition` is worded in the display's locale. */
+  days: Map<string, DisplayWeatherDay & { condition?: WeatherCondition }>;
+}
+
+/** A day's forecast, its condition in the display's words ("leichter Regen"). */
+function weatherOf(
+  voice: Voice,
+  day: (DisplayWeatherDay & { condition?: WeatherCondition }) | undefined,
+): DisplayWeatherDay | null {
+  if (!day) return null;
+  const { condition, ...rest } = day;
+  if (!condition) return rest;
+  return { ...rest, summary: voice.say('notifications', 'condition', { condition }) };
 }
 
 const MAX_EVENTS_PER_DAY = 30;
@@ -138,7 +151,7 @@ function daysOf(
       date,
       label: dateLabel(voice, date, s.today),
       events: todays,
-      weather: weather?.days.get(date) ?? null,
+      weather: weatherOf(voice, weather?.days.get(date)),
     });
   }
   return out;
