@@ -117,7 +117,7 @@ export const DE: Catalog = {
     notDone: 'Nicht erledigt — {label}: {error}',
     answered: 'der Server antwortete {status}',
     nothingToUndo:
-      'Nichts rückgängig zu machen — {label}: das Rückgängigzumachende ging nicht durch',
+      'Nichts rückgängig zu machen — {label}: der Schritt davor ging nicht durch',
   },
 
   // ── names ───────────────────────────────────────────────────────────────────────────────
