@@ -54,5 +54,25 @@ export function setText(next: DisplayText): void {
  */
 export function t(key: DisplayMessageKey, values?: Record<string, string | number>): string {
   const m = (text.messages as Partial<Record<DisplayMessageKey, string>>)[key];
-  return fill(typeof m === 'string' ? m : key, values);
+  return fill(
+    typeof m === 'string' ? m : key,
+    values && text.dir === 'rtl' ? isolated(values) : values,
+  );
+}
+
+/** First-strong isolate and its end: a value keeps its own direction inside a sentence. */
+const FSI = String.fromCharCode(0x2068);
+const PDI = String.fromCharCode(0x2069);
+
+/**
+ * On a right-to-left page, each text value isolated, so a name or title written left to right
+ * ("Mum", "Swimming lesson") does not reorder the Arabic sentence around it.
+ */
+function isolated(values: Record<string, string | number>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const k of Object.keys(values)) {
+    const v = values[k];
+    out[k] = typeof v === 'string' ? FSI + v + PDI : v;
+  }
+  return out;
 }
