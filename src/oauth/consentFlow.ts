@@ -12,7 +12,9 @@ import { hasScope } from '../family/scopes.js';
 import type { OAuthAuthority } from './authority.js';
 import type { OAuthClient } from './records.js';
 import type { OAuthUrls } from './metadata.js';
-import { consentHeaders, renderConsent, type AuthorizeRequest } from './consent.js';
+import { browserVoice, consentHeaders, renderConsent, type AuthorizeRequest } from './consent.js';
+import { voiceOf, type Voice } from '../domain/i18n/voice.js';
+import { familyLocale } from '../domain/shared/state.js';
 import { withImplied } from './credentials.js';
 import { checkAuthorizeRequest, problem, queryParams, readBody } from './requests.js';
 import type { OAuthScope } from '../domain/oauth/grants.js';
@@ -106,6 +108,7 @@ function page(
   status: number,
   error?: string,
   chosen?: 'read' | 'write',
+  voice: Voice = browserVoice(ctx),
 ): void {
   ctx.status = status;
   ctx.set(consentHeaders(c.redirect));
@@ -116,6 +119,7 @@ function page(
     offered: c.offered,
     chosen: chosen ?? (c.offered.includes('household:write') ? 'write' : 'read'),
     error,
+    voice,
   });
 }
 
@@ -140,22 +144,19 @@ async function decide(ctx: Koa.Context, p: ConsentParts, c: Checked): Promise<vo
   // address's budget of failures (shared with every door), past which the page says to wait.
   const apiKey = c.params.api_key?.trim();
   const caller = apiKey ? p.services.credentials.resolve({ kind: 'apiKey', text: apiKey }) : null;
+  const browser = browserVoice(ctx);
   if (!caller) {
-    const l = p.services.limits.failure(ctx.ip, 'Too many wrong keys from this address');
+    const l = p.services.limits.failure(ctx.ip, browser.say('pages', 'consentTooMany'));
     if (l) {
       ctx.set('Retry-After', String(l.retryAfter));
       return page(ctx, c, 429, l.message, chosen);
     }
-    return page(ctx, c, 401, 'That API key is not valid (unknown, mistyped or revoked).', chosen);
+    return page(ctx, c, 401, browser.say('pages', 'consentBadKey'), chosen);
   }
+  // The key names the family: its page speaks the family's language from here on.
+  const family = voiceOf(familyLocale(caller.family), caller.family.timezone);
   if (!hasScope(caller.key, 'admin'))
-    return page(
-      ctx,
-      c,
-      403,
-      'That key is not an admin key; approving needs a key with the admin scope.',
-      chosen,
-    );
+    return page(ctx, c, 403, family.say('pages', 'consentNotAdmin'), chosen, family);
   const code = await p.authority.issueCode({
     clientId: c.client.id,
     redirectUri: c.redirect,

@@ -9,7 +9,7 @@ import { basicCredentials } from '../door/credentials.js';
 import { DoorError, type ErrorAnswer } from '../door/errors.js';
 import type { OAuthAuthority } from './authority.js';
 import { OAuthFailure, type OAuthClient } from './records.js';
-import { consentHeaders, renderProblem } from './consent.js';
+import { browserVoice, consentHeaders, renderProblem } from './consent.js';
 import { clientSecretHash, parseScopes, sameHash, validChallenge } from './credentials.js';
 import type { OAuthScope } from '../domain/oauth/grants.js';
 import { OAUTH_PATHS } from './metadata.js';
@@ -35,7 +35,7 @@ export function renderOAuth(answer: ErrorAnswer, ctx: Koa.Context): void {
   if (ctx.path === OAUTH_PATHS.authorize) {
     ctx.set(consentHeaders(null));
     ctx.type = 'text/html';
-    ctx.body = renderProblem(answer.message);
+    ctx.body = renderProblem(answer.message, browserVoice(ctx));
     return;
   }
   ctx.set('Cache-Control', 'no-store');

@@ -6,6 +6,7 @@ import type { CoreServices } from '../door/route.js';
 import type { HouseholdAccess } from '../family/access.js';
 import type { ApiKeyRecord } from '../store/types.js';
 import type { FamilyInfo } from '../domain/shared/state.js';
+import type { Voice } from '../domain/i18n/voice.js';
 import type { Form } from './forms.js';
 import type { PairingProfiles } from './profiles.js';
 
@@ -38,6 +39,11 @@ export interface PageRequest {
   /** The origin the browser addressed (links on the pages). */
   origin: string;
   secure: boolean;
+  /**
+   * Who reads the page (docs/pages.md): the family's locale and zone when it is known (signed
+   * in, a pairing link), else the browser's Accept-Language among the shipped languages.
+   */
+  voice: Voice;
 }
 
 export type PageAnswer =

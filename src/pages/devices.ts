@@ -7,9 +7,11 @@
  */
 import type { PageAnswer, PageRequest, PageRoute } from './context.js';
 import { sessionOf } from './context.js';
-import { PageError } from './errors.js';
+import { pageError } from './errors.js';
 import { field } from './forms.js';
-import { buttonForm, csrfField, e } from './html.js';
+import { at, strong } from './bits.js';
+import { buttonForm, csrfField, doneBox, e, rich, sayer } from './html.js';
+import { scopeWords } from './running.js';
 import { qrSvg } from './pair.js';
 import { rest } from './rest.js';
 import type { DeviceView } from '../domain/family/devices.js';
@@ -20,61 +22,59 @@ interface Person {
   name: string;
 }
 
-const when = (iso: string | null) =>
-  iso ? `last used ${iso.slice(0, 16).replace('T', ' ')} UTC` : 'never used';
+/** When a key was last used, on the family's zone and clock. */
+const when = (r: PageRequest, iso: string | null) =>
+  iso ? r.voice.say('pages', 'lastUsed', { when: at(r, iso) }) : r.voice.say('pages', 'neverUsed');
 
 function keyItem(
+  r: PageRequest,
   k: { name: string; scopes: readonly string[]; lastUsedAt: string | null },
   action: string,
-  csrf: string,
   extra = '',
 ): string {
-  return `<li class="row"><span><strong>${e(k.name)}</strong> <span class="muted">${extra}${e(k.scopes.join(', '))} · ${when(k.lastUsedAt)}</span></span>${buttonForm(action, csrf, `Revoke ${k.name}`)}</li>`;
+  const csrf = sessionOf(r).csrf;
+  return `<li class="row"><span>${strong(k.name)} <span class="muted">${extra}${e(scopeWords(r, k.scopes))} · ${e(when(r, k.lastUsedAt))}</span></span>${buttonForm(action, csrf, r.voice.say('pages', 'revoke', { name: k.name }))}</li>`;
 }
 
 async function devicesPage(r: PageRequest): Promise<PageAnswer> {
   const { devices } = await rest<{ devices: DeviceView[] }>(r, 'GET', '/devices');
   const { people } = await rest<{ people: Person[] }>(r, 'GET', '/people');
   const s = sessionOf(r);
-  const ownerName = (personId: string | null) =>
-    people.find((p) => p.id === personId)?.name ?? 'Nobody in particular';
+  const say = sayer(r.voice);
+  const nobody = r.voice.say('pages', 'nobodyInParticular');
+  const nameOf = (id: string | null) => people.find((p) => p.id === id)?.name ?? nobody;
   const owners = [...new Set(devices.map((d) => d.personId))];
   const deviceList = devices.length
     ? owners
         .map(
           (owner) =>
-            `<h3>${e(ownerName(owner))}</h3><ul class="items">${devices
+            `<h3><bdi>${e(nameOf(owner))}</bdi></h3><ul class="items">${devices
               .filter((d) => d.personId === owner)
-              .map((d) => keyItem(d, `/devices/${d.id}/revoke`, s.csrf))
+              .map((d) => keyItem(r, d, `/devices/${d.id}/revoke`))
               .join('')}</ul>`,
         )
         .join('')
-    : '<p>No devices yet.</p>';
+    : `<p>${say('noDevices')}</p>`;
   const access = r.deps.access.listAccess(s.family.id, r.now).filter((k) => k.kind !== 'device');
+  const kindOf = (k: { id: string; kind?: string }) =>
+    `${say(k.id === s.key.id ? 'thisBrowser' : k.kind === 'session' ? 'aBrowser' : 'anApiKey')} · `;
   const accessList = `<ul class="items">${access
-    .map((k) =>
-      keyItem(
-        k,
-        `/keys/${k.id}/revoke`,
-        s.csrf,
-        k.id === s.key.id ? 'this browser · ' : k.kind === 'session' ? 'browser · ' : 'API key · ',
-      ),
-    )
+    .map((k) => keyItem(r, k, `/keys/${k.id}/revoke`, kindOf(k)))
     .join('')}</ul>`;
-  const body = `<h2>Devices by person</h2>${deviceList}
-<h2>Add a device</h2>
+  const body = `<h2>${say('devicesByPerson')}</h2>${deviceList}
+<h2>${say('addDevice')}</h2>
 <form method="post" action="/devices">${csrfField(s.csrf)}
-<label for="person">Whose is it?</label><select id="person" name="personId"><option value="">Nobody in particular</option>${people
+<label for="person">${say('whoseIsIt')}</label><select id="person" name="personId"><option value="">${e(nobody)}</option>${people
     .map((p) => `<option value="${e(p.id)}">${e(p.name)}</option>`)
     .join('')}</select>
-<label for="name">Name</label><input id="name" name="name" required maxlength="200" placeholder="Ana's phone">
-<fieldset class="card"><legend>It may</legend>
-<label class="check"><input type="checkbox" name="scopes" value="read" checked>read the household</label>
-<label class="check"><input type="checkbox" name="scopes" value="write" checked>change it</label>
-<label class="check"><input type="checkbox" name="scopes" value="admin">manage it (admin)</label></fieldset>
-<button type="submit">Add and show its setup code</button></form>
-<h2>Signed-in browsers and API keys</h2>${accessList}`;
-  return framed(r, 'Devices', '/devices', body);
+<label for="name">${say('fieldName')}</label><input id="name" name="name" required maxlength="200" placeholder="${say('deviceExample')}">
+<fieldset class="card"><legend>${say('itMay')}</legend>
+<label class="check"><input type="checkbox" name="scopes" value="read" checked>${say('mayRead')}</label>
+<label class="check"><input type="checkbox" name="scopes" value="write" checked>${say('mayWrite')}</label>
+<label class="check"><input type="checkbox" name="scopes" value="admin">${say('mayAdmin')}</label></fieldset>
+<button type="submit">${say('addDeviceSubmit')}</button></form>
+<h2>${say('browsersAndKeys')}</h2>${accessList}`;
+  return framed(r, r.voice.say('pages', 'devicesTitle'), '/devices', body);
 }
 
 async function addDevice(r: PageRequest): Promise<PageAnswer> {
@@ -90,12 +90,14 @@ async function addDevice(r: PageRequest): Promise<PageAnswer> {
   );
   // The link on the origin this browser uses (REST was asked over loopback).
   const link = r.origin + new URL(made.pairing.url).pathname;
-  const body = `<p class="done" role="status">Added <strong>${e(made.device.name)}</strong>.</p>
-<p>Scan this code with the device's camera, or open the link on it. It works once, for 10 minutes (until ${e(made.pairing.expiresAt.slice(11, 16))} UTC), and is shown only now.</p>
-${await qrSvg(link, 'QR code: the setup link of the new device')}
+  const say = sayer(r.voice);
+  const until = r.voice.formats.instantTime(new Date(made.pairing.expiresAt));
+  const body = `${doneBox(rich(r.voice, 'addedName', {}, { name: strong(made.device.name) }))}
+<p id="pairing-until">${say('deviceScan', { time: until })}</p>
+${await qrSvg(link, r.voice.say('pages', 'deviceQr'))}
 <p><a class="secret" id="pairing-link" href="${e(link)}">${e(link)}</a></p>
-<p><a href="/devices">Back to the devices</a></p>`;
-  return framed(r, 'Set up the new device', '/devices', body);
+<p><a href="/devices">${say('backDevices')}</a></p>`;
+  return framed(r, r.voice.say('pages', 'deviceTitle'), '/devices', body);
 }
 
 async function revokeDevice(r: PageRequest): Promise<PageAnswer> {
@@ -106,7 +108,7 @@ async function revokeDevice(r: PageRequest): Promise<PageAnswer> {
 async function revokeKey(r: PageRequest): Promise<PageAnswer> {
   const s = sessionOf(r);
   if (!s.key.scopes.includes('admin') && r.params[0] !== s.key.id)
-    throw new PageError(403, 'Only an admin may revoke keys and other browsers.');
+    throw pageError(403, 'onlyAdminKeys');
   await r.deps.access.revoke(s.family.id, r.params[0], r.now);
   return { redirect: r.params[0] === s.key.id ? '/signin' : '/devices' };
 }

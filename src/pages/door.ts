@@ -14,7 +14,10 @@ import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { DoorMiddleware } from '../door/state.js';
 import { DomainError } from '../domain/shared/errors.js';
-import { PageError } from './errors.js';
+import { bestLocale } from '../domain/i18n/negotiate.js';
+import { voiceOf, type Voice } from '../domain/i18n/voice.js';
+import { familyLocale, type FamilyInfo } from '../domain/shared/state.js';
+import { PageError, pageError } from './errors.js';
 import {
   checkCsrf,
   cookie,
@@ -25,7 +28,8 @@ import {
   setCookie,
 } from './forms.js';
 import type { PageAnswer, PageRequest, PageRoute, PagesDeps, Session } from './context.js';
-import { errorBox, page } from './html.js';
+import { e, errorBox, page } from './html.js';
+import type { KeyOf } from '../domain/i18n/messages.js';
 import { SESSION_DAYS } from '../family/access.js';
 
 export function pagesHandler(deps: PagesDeps, routes: readonly PageRoute[]): DoorMiddleware {
@@ -46,9 +50,11 @@ export function pagesHandler(deps: PagesDeps, routes: readonly PageRoute[]): Doo
       now: deps.services.now(),
       origin,
       secure: origin.startsWith('https:'),
+      voice: browserVoice(ctx),
     };
     try {
       r.session = await sessionOf(r);
+      if (r.session) r.voice = familyVoice(r.session.family);
       // A signed-in request counts in its session's budget, never in the address's anonymous one.
       const limited = (
         r.session
@@ -90,13 +96,23 @@ function match(
         signedIn: false,
         handle: () => {
           ctx.set('Allow', [...new Set(allow)].join(', '));
-          throw new PageError(405, `${ctx.method} is not allowed here.`);
+          throw pageError(405, 'errorMethod', { method: ctx.method });
         },
       },
       params: [],
     };
   }
   return null;
+}
+
+/** The voice of a page before anyone is known: the browser's language among the shipped ones. */
+export function browserVoice(ctx: Koa.Context): Voice {
+  return voiceOf(bestLocale(ctx.get('accept-language')), 'UTC');
+}
+
+/** The family's own voice: its locale on its zone. */
+export function familyVoice(family: FamilyInfo): Voice {
+  return voiceOf(familyLocale(family), family.timezone);
 }
 
 /** The live session of the request's cookie (its end slides; the cookie follows it). */
@@ -129,25 +145,27 @@ function problem(r: PageRequest, err: unknown): PageAnswer {
     err = new PageError(DOMAIN_STATUS[err.kind], err.message);
   if (!(err instanceof PageError)) {
     r.deps.services.logger.error({ err }, 'a household page failed');
-    err = new PageError(500, 'Something went wrong on our side. Try again in a moment.');
+    err = pageError(500, 'errorInternal');
   }
-  const { status, message, retryAfter } = err as PageError;
+  const { status, message, retryAfter, said } = err as PageError;
   if (retryAfter !== undefined) r.koa.set('Retry-After', String(retryAfter));
+  const v = r.voice;
   const back = r.session
-    ? '<p><a href="/">Back to the household</a></p>'
-    : '<p><a href="/signin">Sign in</a></p>';
+    ? `<p><a href="/">${e(v.say('pages', 'backHome'))}</a></p>`
+    : `<p><a href="/signin">${e(v.say('pages', 'signInLink'))}</a></p>`;
+  const text = said ? v.say('pages', said.key, said.values) : message;
   return {
     status,
-    html: page({ title: titleOf(status) }, `${errorBox(message)}\n${back}`),
+    html: page({ title: v.say('pages', titleOf(status)), voice: v }, `${errorBox(text)}\n${back}`),
   };
 }
 
-function titleOf(status: number): string {
-  if (status === 403) return 'Not allowed';
-  if (status === 404) return 'Not found';
-  if (status === 429) return 'Too many tries';
-  if (status >= 500) return 'Something went wrong';
-  return 'That did not work';
+export function titleOf(status: number): KeyOf<'pages'> {
+  if (status === 403) return 'titleNotAllowed';
+  if (status === 404) return 'titleNotFound';
+  if (status === 429) return 'titleTooMany';
+  if (status >= 500) return 'titleBroken';
+  return 'titleFailed';
 }
 
 /** Writes a page's answer with the headers every page carries. */
@@ -168,6 +186,9 @@ export function writeAnswer(ctx: Koa.Context, a: PageAnswer): void {
   if ('html' in a) {
     ctx.status = a.status ?? 200;
     ctx.set('content-security-policy', csp(a.html));
+    // The page's language (its `<html lang>`), for what reads the headers.
+    const lang = /^<!doctype html>\s*<html lang="([^"]+)"/i.exec(a.html)?.[1];
+    if (lang) ctx.set('content-language', lang);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = a.html;
     return;

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type Koa from 'koa';
-import { PageError } from './errors.js';
+import { pageError } from './errors.js';
 
 export const SESSION_COOKIE = 'ho_session';
 export const FORM_COOKIE = 'ho_form';
@@ -16,13 +16,12 @@ export type Form = Record<string, string[]>;
 
 export async function readForm(ctx: Koa.Context): Promise<Form> {
   const type = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded')
-    throw new PageError(415, 'This address takes a form (application/x-www-form-urlencoded).');
+  if (type !== 'application/x-www-form-urlencoded') throw pageError(415, 'errorFormType');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > FORM_LIMIT) throw new PageError(413, `The form is larger than ${FORM_LIMIT} bytes.`);
+    if (size > FORM_LIMIT) throw pageError(413, 'errorFormSize');
     chunks.push(chunk);
   }
   const form = Object.create(null) as Form;
@@ -68,11 +67,7 @@ function same(a: string, b: string): boolean {
 /** The form's token matches the one expected (refused, and nothing done, when not). */
 export function checkCsrf(form: Form, expected: string | undefined): void {
   const sent = field(form, 'csrf');
-  if (!expected || !sent || !same(sent, expected))
-    throw new PageError(
-      403,
-      'This form has expired or did not come from these pages. Open the page again and retry.',
-    );
+  if (!expected || !sent || !same(sent, expected)) throw pageError(403, 'errorCsrf');
 }
 
 /** The double-submit token of the forms before sign-in: the cookie's, made when missing. */

@@ -9,12 +9,13 @@ import type { ErrorAnswer } from '../door/errors.js';
 import type { CoreServices } from '../door/route.js';
 import type { HouseholdAccess } from '../family/access.js';
 import type { PageRoute } from './context.js';
-import { pagesHandler, writeAnswer } from './door.js';
+import { browserVoice, pagesHandler, titleOf, writeAnswer } from './door.js';
 import { deviceRoutes } from './devices.js';
 import { cookie, SESSION_COOKIE } from './forms.js';
-import { errorBox, page } from './html.js';
+import { e, errorBox, page } from './html.js';
 import { pairRoutes } from './pair.js';
 import { PairingProfiles } from './profiles.js';
+import { outsideRoutes } from './outside.js';
 import { runningRoutes } from './running.js';
 import { home, sectionRoutes } from './sections.js';
 import { settingsRoutes } from './settings.js';
@@ -31,6 +32,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   ...sectionRoutes,
   ...deviceRoutes,
   ...runningRoutes,
+  ...outsideRoutes,
   ...settingsRoutes,
   ...pairRoutes,
 ];
@@ -55,11 +57,12 @@ const SECTIONS = [
 
 function render(answer: ErrorAnswer, ctx: Koa.Context): void {
   ctx.set(answer.headers);
+  const voice = browserVoice(ctx);
   writeAnswer(ctx, {
     status: answer.status,
     html: page(
-      { title: answer.status === 404 ? 'Not found' : 'That did not work' },
-      `${errorBox(answer.message)}\n<p><a href="/">Back to the household</a></p>`,
+      { title: voice.say('pages', titleOf(answer.status)), voice },
+      `${errorBox(answer.message)}\n<p><a href="/">${e(voice.say('pages', 'backHome'))}</a></p>`,
     ),
   });
 }

@@ -17,9 +17,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
 import type { ApiKeyRecord } from '../store/types.js';
 import type { PageAnswer, PageRequest, PageRoute } from './context.js';
-import { PageError } from './errors.js';
+import type { Voice } from '../domain/i18n/voice.js';
+import type { FamilyInfo } from '../domain/shared/state.js';
+import { familyVoice } from './door.js';
+import { pageError } from './errors.js';
 import { anonymousToken, cookie, setCookie } from './forms.js';
-import { csrfField, e, page } from './html.js';
+import { csrfField, e, page, rich, sayer } from './html.js';
 import { PAIR_COOKIE, PROFILE_MINUTES } from './profiles.js';
 
 /** A QR code as inline SVG (the CSP allows it: it is markup, not a loaded image). */
@@ -47,6 +50,7 @@ export function mobileconfig(
   device: ApiKeyRecord,
   apiKey: string,
   familyName: string,
+  voice: Voice,
 ): string {
   const u = new URL(p.origin);
   const ssl = u.protocol === 'https:';
@@ -65,7 +69,7 @@ ${str('PayloadType', 'com.apple.caldav.account')}
 <key>PayloadVersion</key><integer>1</integer>
 ${str('PayloadIdentifier', `${id}.caldav`)}
 ${str('PayloadUUID', randomUUID().toUpperCase())}
-${str('PayloadDisplayName', `${familyName} calendars and lists`)}
+${str('PayloadDisplayName', voice.say('pages', 'profileName', { family: familyName }))}
 ${str('CalDAVAccountDescription', familyName)}
 ${str('CalDAVHostName', u.hostname)}
 <key>CalDAVPort</key><integer>${port}</integer>
@@ -80,26 +84,31 @@ ${str('PayloadType', 'Configuration')}
 ${str('PayloadIdentifier', id)}
 ${str('PayloadUUID', randomUUID().toUpperCase())}
 ${str('PayloadDisplayName', `${familyName}: ${device.name}`)}
-${str('PayloadDescription', `The calendars and lists of ${familyName} for ${device.name}.`)}
+${str('PayloadDescription', voice.say('pages', 'profileText', { family: familyName, device: device.name }))}
 <key>PayloadRemovalDisallowed</key><false/>
 </dict>
 </plist>
 `;
 }
 
-const GONE =
-  'This setup link has been used, has expired (after 10 minutes) or was revoked. Ask for a new one.';
+/** The pairing pages speak the family's language once the link names it. */
+function speakFor(r: PageRequest, family: FamilyInfo): void {
+  r.voice = familyVoice(family);
+}
 
 /** GET: which device the link sets up, and a Continue button; no key (a preview bot sees none). */
 function pairPage(r: PageRequest): Promise<PageAnswer> {
   const device = r.deps.access.openPairing(r.params[0], r.now);
   const family = device ? r.deps.access.family(device.familyId) : undefined;
-  if (!device || !family) throw new PageError(404, GONE);
+  if (!device || !family) throw pageError(404, 'pairGone');
+  speakFor(r, family);
   const token = anonymousToken(r.koa, r.secure);
-  const body = `<p>This sets up <strong>${e(device.name)}</strong> for ${e(family.name)}. The link works once: Continue shows the device's settings, here only, this one time.</p>
+  const body = `<p>${rich(r.voice, 'pairIntro', {}, { device: `<strong><bdi>${e(device.name)}</bdi></strong>`, family: `<bdi>${e(family.name)}</bdi>` })}</p>
 <form method="post" action="/pair/${e(encodeURIComponent(r.params[0]))}">${csrfField(token)}
-<button type="submit">Continue</button></form>`;
-  return Promise.resolve({ html: page({ title: 'Set up this device' }, body) });
+<button type="submit">${sayer(r.voice)('continue')}</button></form>`;
+  return Promise.resolve({
+    html: page({ title: r.voice.say('pages', 'pairTitle'), voice: r.voice }, body),
+  });
 }
 
 /**
@@ -110,13 +119,14 @@ function pairPage(r: PageRequest): Promise<PageAnswer> {
 async function pairContinue(r: PageRequest): Promise<PageAnswer> {
   const claimed = await r.deps.access.claimPairing(r.params[0], r.now);
   const family = claimed ? r.deps.access.family(claimed.device.familyId) : undefined;
-  if (!claimed || !family) throw new PageError(404, GONE);
+  if (!claimed || !family) throw pageError(404, 'pairGone');
+  speakFor(r, family);
   const { device, apiKey } = claimed;
   const places = { origin: r.origin, slug: family.slug };
   const browser = randomBytes(24).toString('base64url');
   setCookie(r.koa, PAIR_COOKIE, browser, PROFILE_MINUTES * 60, r.secure);
   r.deps.profiles.hold(r.params[0], browser, {
-    body: mobileconfig(places, device, apiKey, family.name),
+    body: mobileconfig(places, device, apiKey, family.name, r.voice),
     slug: family.slug,
   });
   return { html: await valuesPage(r, device, apiKey, places, family.name) };
@@ -132,42 +142,48 @@ async function valuesPage(
   const dav = `${r.origin}/dav/${places.slug}/`;
   const profile = `/pair/${encodeURIComponent(r.params[0])}/apple.mobileconfig`;
   const davx5 = davLink(places, apiKey);
-  const values = (rows: [string, string][]) =>
-    `<dl>${rows.map(([k, v]) => `<dt>${e(k)}</dt><dd class="secret">${e(v)}</dd>`).join('')}</dl>`;
-  const body = `<p>Set up <strong>${e(device.name)}</strong> for ${e(familyName)}. The key below is shown here only, this once; the link is now spent.</p>
-<section class="card" aria-labelledby="apple"><h2 id="apple">iPhone, iPad or Mac</h2>
-<p><a href="${e(profile)}">Download the profile</a> (in this browser, for ${PROFILE_MINUTES} minutes), then open Settings → “Profile Downloaded” → Install. It is not signed, so the device calls it “Not Verified”.</p></section>
-<section class="card" aria-labelledby="android"><h2 id="android">Android (DAVx⁵)</h2>
-<p>With DAVx⁵ installed, <a href="${e(davx5)}">open this link</a>; DAVx⁵ fills in its login.</p>${await qrSvg(davx5, 'QR code: DAVx⁵ login link')}</section>
-<section class="card" aria-labelledby="tb"><h2 id="tb">Thunderbird</h2>
-<p>New Calendar → On the Network, then:</p>${values([
-    ['Username', places.slug],
-    ['Location', dav],
-    ['Password', apiKey],
-  ])}</section>
-<section class="card" aria-labelledby="ha"><h2 id="ha">Home Assistant</h2>
-<p>Settings → Devices &amp; services → Add integration → CalDAV:</p>${values([
-    ['URL', `${r.origin}/dav/`],
-    ['Username', places.slug],
-    ['Password', apiKey],
-  ])}</section>
-<section class="card" aria-labelledby="mcp"><h2 id="mcp">Assistants (MCP)</h2>
-${values([
-  ['Server address', `${r.origin}/mcp`],
-  ['Header x-api-key', apiKey],
-])}
-<p class="muted">Assistants that sign in with OAuth need only the address.</p></section>`;
-  return page({ title: 'Set up this device' }, body);
+  const v = r.voice;
+  const say = sayer(v);
+  const values = (rows: [Parameters<typeof say>[0], string][]) =>
+    `<dl>${rows.map(([k, x]) => `<dt>${say(k)}</dt><dd class="secret">${e(x)}</dd>`).join('')}</dl>`;
+  const link = (href: string, key: Parameters<typeof say>[0]) =>
+    `<a href="${e(href)}">${say(key)}</a>`;
+  const card = (id: string, title: Parameters<typeof say>[0], inner: string) =>
+    `<section class="card" aria-labelledby="${id}"><h2 id="${id}">${say(title)}</h2>\n${inner}</section>`;
+  const body = `<p>${rich(v, 'pairValues', {}, { device: `<strong><bdi>${e(device.name)}</bdi></strong>`, family: `<bdi>${e(familyName)}</bdi>` })}</p>
+${card('apple', 'apple', `<p>${rich(v, 'appleSteps', { minutes: PROFILE_MINUTES }, { link: link(profile, 'appleProfile') })}</p>`)}
+${card('android', 'android', `<p>${rich(v, 'androidSteps', {}, { link: link(davx5, 'androidLink') })}</p>${await qrSvg(davx5, v.say('pages', 'androidQr'))}`)}
+${card(
+  'tb',
+  'thunderbird',
+  `<p>${say('thunderbirdSteps')}</p>${values([
+    ['username', places.slug],
+    ['location', dav],
+    ['password', apiKey],
+  ])}`,
+)}
+${card(
+  'ha',
+  'homeAssistant',
+  `<p>${say('homeAssistantSteps')}</p>${values([
+    ['url', `${r.origin}/dav/`],
+    ['username', places.slug],
+    ['password', apiKey],
+  ])}`,
+)}
+${card(
+  'mcp',
+  'mcp',
+  `${values([['serverAddress', `${r.origin}/mcp`]])}<dl><dt>${rich(v, 'header', {}, { name: '<code>x-api-key</code>' })}</dt><dd class="secret">${e(apiKey)}</dd></dl>
+<p class="muted">${say('mcpNote')}</p>`,
+)}`;
+  return page({ title: v.say('pages', 'pairTitle'), voice: v }, body);
 }
 
 /** The profile the Continue of this browser prepared (its cookie), within its minutes. */
 function profile(r: PageRequest): Promise<PageAnswer> {
   const held = r.deps.profiles.take(r.params[0], cookie(r.koa, PAIR_COOKIE));
-  if (!held)
-    throw new PageError(
-      404,
-      `The profile is offered for ${PROFILE_MINUTES} minutes after Continue, to the browser that pressed it. Ask for a new setup link.`,
-    );
+  if (!held) throw pageError(404, 'profileGone', { minutes: PROFILE_MINUTES });
   return Promise.resolve({
     body: held.body,
     type: 'application/x-apple-aspen-config',

@@ -10,7 +10,7 @@
  * (404) before anything is sent, so a form's id can never reach another route.
  */
 import { INNER_CALL_HEADER } from '../door/credentials.js';
-import { PageError } from './errors.js';
+import { PageError, pageError } from './errors.js';
 import type { PageRequest } from './context.js';
 import { sessionOf } from './context.js';
 
@@ -50,7 +50,11 @@ export async function rest<T = Record<string, unknown>>(
   }
   if (!res.ok) {
     const message = (parsed as Partial<RestError>).error ?? `The API answered ${res.status}.`;
-    throw new PageError(res.status, message);
+    // The API's sentence is for developers (English); the page says first that it was refused.
+    throw new PageError(res.status, message, undefined, {
+      key: 'errorApi',
+      values: { reason: message },
+    });
   }
   return parsed as T;
 }
@@ -62,7 +66,6 @@ export function checkedUrl(familyBase: string, path: string): string {
     .split('/')
     .some((seg) => /^(\.|%2e){1,2}$/i.test(seg) || /%2f|%5c|\\/i.test(seg));
   const built = familyBase + path;
-  if (dots || new URL(built).href !== built)
-    throw new PageError(404, 'There is nothing at that address.');
+  if (dots || new URL(built).href !== built) throw pageError(404, 'errorNowhere');
   return built;
 }

@@ -1,15 +1,17 @@
 /**
- * The signed-in admin's sections: home, the family (name, zone, location) and its people. Each
- * page reads and each form writes through the REST route a client would use (rest.ts); a
- * refusal there (a read-only session, a bad value) is the page's answer, and nothing changes.
+ * The signed-in admin's sections: home, the family (name, zone, language, location) and its
+ * people. Each page reads and each form writes through the REST route a client would use
+ * (rest.ts); a refusal there (a read-only session, a bad value) is the page's answer, and
+ * nothing changes. Removing a person asks first (a page of its own, no script), then says what
+ * happened and offers to add them back.
  */
 import type { PageAnswer, PageRequest, PageRoute } from './context.js';
 import { sessionOf } from './context.js';
-import { PageError } from './errors.js';
+import { localeSelect, zoneSelect } from './choices.js';
+import { pageError } from './errors.js';
 import { field } from './forms.js';
-import { buttonForm, csrfField, e, page } from './html.js';
+import { csrfField, doneBox, e, page, rich, sayer } from './html.js';
 import { rest } from './rest.js';
-import { zoneSelect } from './signin.js';
 
 export const KINDS = ['adult', 'child', 'helper', 'caregiver', 'other'] as const;
 
@@ -17,6 +19,7 @@ interface Family {
   slug: string;
   name: string;
   timezone: string;
+  locale?: string;
   location: string | null;
 }
 interface Person {
@@ -25,6 +28,7 @@ interface Person {
   kind: string;
   email: string | null;
   phone: string | null;
+  locale?: string | null;
 }
 
 /** A signed-in page: the menu with the current section marked. */
@@ -40,6 +44,7 @@ export function framed(
     html: page(
       {
         title,
+        voice: r.voice,
         nav: { current, csrf: s.csrf, familyName: s.family.name },
         ...(script ? { script } : {}),
       },
@@ -48,81 +53,125 @@ export function framed(
   };
 }
 
+/** A query parameter's one value ('' when missing). */
+export const query = (r: PageRequest, name: string): string => {
+  const v = r.koa.query[name];
+  return typeof v === 'string' ? v : '';
+};
+
+const strong = (text: string) => `<strong><bdi>${e(text)}</bdi></strong>`;
+
 async function home(r: PageRequest): Promise<PageAnswer> {
   const { family } = await rest<{ family: Family }>(r, 'GET', '');
   const { people } = await rest<{ people: Person[] }>(r, 'GET', '/people');
   const s = sessionOf(r);
-  const body = `<p>${e(family.name)} · ${e(family.timezone)}${family.location ? ` · ${e(family.location)}` : ''}</p>
-<p class="muted">Signed in${s.key.scopes.includes('admin') ? ' as an admin' : ` with ${e(s.key.scopes.join(', '))} rights`}.</p>
+  const say = sayer(r.voice);
+  const scopes = r.voice.formats.list(
+    s.key.scopes.map((x) => r.voice.say('pages', 'scope', { scope: x })),
+  );
+  const line = (href: string, link: Parameters<typeof say>[0], what: string) =>
+    `<li><a href="${href}">${say(link)}</a> — ${what}</li>`;
+  const body = `<p><bdi>${e(family.name)}</bdi> · <bdi>${e(family.timezone)}</bdi>${family.location ? ` · <bdi>${e(family.location)}</bdi>` : ''}</p>
+<p class="muted">${s.key.scopes.includes('admin') ? say('signedInAdmin') : say('signedInWith', { scopes })}</p>
 <ul class="items">
-<li><a href="/people">People</a> — ${people.length} ${people.length === 1 ? 'person' : 'people'}</li>
-<li><a href="/devices">Devices</a> — add a phone, tablet or computer with a QR code</li>
-<li><a href="/family">Family</a> — name, time zone, location</li>
-<li><a href="/displays">Displays</a> — the tablet on the wall</li>
-<li><a href="/calendars">Outside calendars</a> — school, club and holiday feeds</li>
-<li><a href="/assistants">Assistants</a> — AI assistants you let in</li>
-<li><a href="/webhooks">Webhooks</a> — tell other systems what changed</li>
-<li><a href="/notifications">Notifications</a> — channels and what the household is sent</li>
-<li><a href="/backups">Backups</a> — the schedule, and a download now</li>
+${line('/people', 'navPeople', say('homePeople', { count: people.length }))}
+${line('/devices', 'navDevices', say('homeDevices'))}
+${line('/family', 'navFamily', say('homeFamily'))}
+${line('/displays', 'navDisplays', say('homeDisplays'))}
+${line('/calendars', 'calendarsTitle', say('homeCalendars'))}
+${line('/assistants', 'navAssistants', say('homeAssistants'))}
+${line('/webhooks', 'navWebhooks', say('homeWebhooks'))}
+${line('/notifications', 'navNotifications', say('homeNotifications'))}
+${line('/backups', 'navBackups', say('homeBackups'))}
 </ul>`;
   return framed(r, family.name, '/', body);
 }
 
 async function familyPage(r: PageRequest): Promise<PageAnswer> {
   const { family } = await rest<{ family: Family }>(r, 'GET', '');
-  const body = `<form method="post" action="/family">${csrfField(sessionOf(r).csrf)}
-<label for="name">Name</label><input id="name" name="name" required maxlength="200" value="${e(family.name)}">
-<label for="timezone">Time zone</label>${zoneSelect(family.timezone)}
-<label for="location">Location (for the weather: a place or “lat,lon”)</label><input id="location" name="location" value="${e(family.location ?? '')}">
-<button type="submit">Save</button></form>`;
-  return framed(r, 'Family', '/family', body);
+  const say = sayer(r.voice);
+  const saved = query(r, 'saved') ? doneBox(say('saved'), 'saved') : '';
+  const body = `${saved}<form method="post" action="/family">${csrfField(sessionOf(r).csrf)}
+<label for="name">${say('fieldName')}</label><input id="name" name="name" required maxlength="200" value="${e(family.name)}">
+<label for="timezone">${say('fieldZone')}</label>${zoneSelect(family.timezone)}
+<label for="locale">${say('fieldLanguage')}</label>${localeSelect(family.locale ?? 'en')}
+<label for="location">${say('fieldLocation')}</label><input id="location" name="location" value="${e(family.location ?? '')}">
+<button type="submit">${say('save')}</button></form>`;
+  return framed(r, r.voice.say('pages', 'familyTitle'), '/family', body);
 }
 
 async function saveFamily(r: PageRequest): Promise<PageAnswer> {
   const location = field(r.form, 'location');
+  const locale = field(r.form, 'locale');
   await rest(r, 'PATCH', '', {
     name: field(r.form, 'name'),
     timezone: field(r.form, 'timezone'),
+    ...(locale ? { locale } : {}),
     location: location || null,
   });
-  return { redirect: '/family' };
+  return { redirect: '/family?saved=1' };
+}
+
+/** What the people page says after a change: added, or removed with a way to add back. */
+function peopleNote(r: PageRequest, csrf: string): string {
+  const added = query(r, 'added');
+  if (added) return doneBox(rich(r.voice, 'addedName', {}, { name: strong(added) }), 'added');
+  const removed = query(r, 'removed');
+  if (!removed) return '';
+  const kind = (KINDS as readonly string[]).includes(query(r, 'kind')) ? query(r, 'kind') : 'adult';
+  const say = sayer(r.voice);
+  return doneBox(
+    `${rich(r.voice, 'personRemoved', {}, { name: strong(removed) })}
+<form class="inline" method="post" action="/people">${csrfField(csrf)}<input type="hidden" name="name" value="${e(removed)}"><input type="hidden" name="kind" value="${e(kind)}"><button class="quiet" type="submit" id="undo">${say('undoRemove', { name: removed })}</button></form>
+<br><span class="muted">${say('undoNote')}</span>`,
+    'removed',
+  );
 }
 
 async function peoplePage(r: PageRequest): Promise<PageAnswer> {
   const { people } = await rest<{ people: Person[] }>(r, 'GET', '/people');
   const csrf = sessionOf(r).csrf;
+  const say = sayer(r.voice);
   const list = people.length
     ? `<ul class="items">${people
         .map(
           (p) =>
-            `<li class="row"><span><strong>${e(p.name)}</strong> <span class="muted">${e(p.kind)}${p.email ? ` · ${e(p.email)}` : ''}${p.phone ? ` · ${e(p.phone)}` : ''}</span></span><span><a href="/people/${e(p.id)}">Edit ${e(p.name)}</a> ${buttonForm(`/people/${p.id}/remove`, csrf, `Remove ${p.name}`)}</span></li>`,
+            `<li class="row"><span>${strong(p.name)} <span class="muted">${say('kind', { kind: p.kind })}${p.email ? ` · <bdi>${e(p.email)}</bdi>` : ''}${p.phone ? ` · <bdi>${e(p.phone)}</bdi>` : ''}</span></span><span><a href="/people/${e(p.id)}">${say('editPerson', { name: p.name })}</a> · <a href="/people/${e(p.id)}/remove">${say('removeThing', { name: p.name })}</a></span></li>`,
         )
         .join('')}</ul>`
-    : '<p>Nobody yet.</p>';
-  const body = `${list}
-<h2>Add a person</h2>
+    : `<p>${say('nobodyYet')}</p>`;
+  const body = `${peopleNote(r, csrf)}${list}
+<h2>${say('addPerson')}</h2>
 <form method="post" action="/people">${csrfField(csrf)}
-${personFields(null)}
-<button type="submit">Add</button></form>`;
-  return framed(r, 'People', '/people', body);
+${personFields(r, null)}
+<button type="submit">${say('add')}</button></form>`;
+  return framed(r, r.voice.say('pages', 'peopleTitle'), '/people', body);
 }
 
 /** The person fields of the add and edit forms, filled with `p` (the edit page). */
-function personFields(p: Person | null): string {
-  return `<label for="name">Name</label><input id="name" name="name" required maxlength="200" value="${e(p?.name ?? '')}">
-<label for="kind">Kind</label><select id="kind" name="kind">${KINDS.map((k) => `<option${k === p?.kind ? ' selected' : ''}>${k}</option>`).join('')}</select>
-<label for="email">Email (optional)</label><input id="email" name="email" type="email" value="${e(p?.email ?? '')}">
-<label for="phone">Phone (optional)</label><input id="phone" name="phone" type="tel" value="${e(p?.phone ?? '')}">`;
+function personFields(r: PageRequest, p: Person | null): string {
+  const say = sayer(r.voice);
+  return `<label for="name">${say('fieldName')}</label><input id="name" name="name" required maxlength="200" value="${e(p?.name ?? '')}">
+<label for="kind">${say('fieldKind')}</label><select id="kind" name="kind">${KINDS.map((k) => `<option value="${k}"${k === p?.kind ? ' selected' : ''}>${say('kind', { kind: k })}</option>`).join('')}</select>
+<label for="email">${say('fieldEmail')}</label><input id="email" name="email" type="email" value="${e(p?.email ?? '')}">
+<label for="phone">${say('fieldPhone')}</label><input id="phone" name="phone" type="tel" value="${e(p?.phone ?? '')}">
+<label for="locale">${say('fieldPersonLanguage')}</label>${localeSelect(p?.locale ?? null, r.voice.say('pages', 'familyLanguage'))}`;
+}
+
+async function personOf(r: PageRequest): Promise<Person> {
+  const { people } = await rest<{ people: Person[] }>(r, 'GET', '/people');
+  const p = people.find((x) => x.id === r.params[0]);
+  if (!p) throw pageError(404, 'personGone');
+  return p;
 }
 
 async function personPage(r: PageRequest): Promise<PageAnswer> {
-  const { people } = await rest<{ people: Person[] }>(r, 'GET', '/people');
-  const p = people.find((x) => x.id === r.params[0]);
-  if (!p) throw new PageError(404, 'Nobody with that id lives here (any more).');
+  const p = await personOf(r);
+  const say = sayer(r.voice);
   const body = `<form method="post" action="/people/${e(p.id)}">${csrfField(sessionOf(r).csrf)}
-${personFields(p)}
-<button type="submit">Save</button></form>
-<p><a href="/people">Back to the people</a></p>`;
+${personFields(r, p)}
+<button type="submit">${say('save')}</button></form>
+<p><a href="/people">${say('backPeople')}</a></p>`;
   return framed(r, p.name, '/people', body);
 }
 
@@ -134,24 +183,38 @@ async function savePerson(r: PageRequest): Promise<PageAnswer> {
     kind: field(r.form, 'kind') || 'adult',
     email: orNull('email'),
     phone: orNull('phone'),
+    locale: orNull('locale'),
   });
   return { redirect: '/people' };
 }
 
 async function addPerson(r: PageRequest): Promise<PageAnswer> {
   const optional = (name: string) => (field(r.form, name) ? { [name]: field(r.form, name) } : {});
-  await rest(r, 'POST', '/people', {
+  const { person } = await rest<{ person: Person }>(r, 'POST', '/people', {
     name: field(r.form, 'name'),
     kind: field(r.form, 'kind') || 'adult',
     ...optional('email'),
     ...optional('phone'),
+    ...optional('locale'),
   });
-  return { redirect: '/people' };
+  return { redirect: `/people?added=${encodeURIComponent(person.name)}` };
+}
+
+/** GET: the question, on a page of its own (the list's link leads here: nothing is removed yet). */
+async function confirmRemove(r: PageRequest): Promise<PageAnswer> {
+  const p = await personOf(r);
+  const say = sayer(r.voice);
+  const body = `<p>${say('confirmRemoveText', { name: p.name })}</p>
+<form method="post" action="/people/${e(p.id)}/remove">${csrfField(sessionOf(r).csrf)}<button type="submit" id="confirm-remove">${say('confirmRemove', { name: p.name })}</button></form>
+<p><a href="/people">${say('cancel')}</a></p>`;
+  return framed(r, r.voice.say('pages', 'confirmRemoveTitle', { name: p.name }), '/people', body);
 }
 
 async function removePerson(r: PageRequest): Promise<PageAnswer> {
-  await rest(r, 'DELETE', `/people/${encodeURIComponent(r.params[0])}`);
-  return { redirect: '/people' };
+  const p = await personOf(r);
+  await rest(r, 'DELETE', `/people/${encodeURIComponent(p.id)}`);
+  const q = new URLSearchParams({ removed: p.name, kind: p.kind });
+  return { redirect: `/people?${q.toString()}` };
 }
 
 export const sectionRoutes: PageRoute[] = [
@@ -159,6 +222,7 @@ export const sectionRoutes: PageRoute[] = [
   { method: 'POST', path: /^\/family$/, signedIn: true, handle: saveFamily },
   { method: 'GET', path: /^\/people$/, signedIn: true, handle: peoplePage },
   { method: 'POST', path: /^\/people$/, signedIn: true, handle: addPerson },
+  { method: 'GET', path: /^\/people\/([^/]+)\/remove$/, signedIn: true, handle: confirmRemove },
   { method: 'POST', path: /^\/people\/([^/]+)\/remove$/, signedIn: true, handle: removePerson },
   { method: 'GET', path: /^\/people\/([^/]+)$/, signedIn: true, handle: personPage },
   { method: 'POST', path: /^\/people\/([^/]+)$/, signedIn: true, handle: savePerson },

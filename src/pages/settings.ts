@@ -8,12 +8,25 @@
 import { PREFERENCE_CHANNELS, PREFERENCE_KINDS } from '../domain/notifications/types.js';
 import type { PageAnswer, PageRequest, PageRoute } from './context.js';
 import { sessionOf } from './context.js';
-import { PageError } from './errors.js';
-import { buttonForm, e } from './html.js';
+import type { KeyOf } from '../domain/i18n/messages.js';
+import { pageError } from './errors.js';
+import { buttonForm, e, rich, sayer } from './html.js';
 import { rest } from './rest.js';
 import { framed } from './sections.js';
 
 type Preferences = Record<string, Record<string, boolean>>;
+
+/** One switch: what the kind sends, in words, whether it is on, and the button that turns it. */
+function preferenceRow(r: PageRequest, channel: string, kind: string, on: boolean): string {
+  const say = sayer(r.voice);
+  const channelName = r.voice.say('pages', channel === 'email' ? 'channelEmail' : 'channelPush');
+  const kindName = r.voice.say('pages', 'kindName', { kind });
+  return `<li class="row"><span><strong>${e(kindName)}</strong>: ${say(on ? 'switchOn' : 'switchOff')}<br><span class="muted">${say('kindWhat', { kind })}</span></span>${buttonForm(
+    `/notifications/${channel}/${kind}/${on ? 'off' : 'on'}`,
+    sessionOf(r).csrf,
+    r.voice.say('pages', on ? 'turnOff' : 'turnOn', { kind: kindName, channel: channelName }),
+  )}</li>`;
+}
 
 async function notificationsPage(r: PageRequest): Promise<PageAnswer> {
   const { preferences } = await rest<{ preferences: Preferences }>(
@@ -22,29 +35,24 @@ async function notificationsPage(r: PageRequest): Promise<PageAnswer> {
     '/notification-preferences',
   );
   const { config } = r.deps.services;
-  const csrf = sessionOf(r).csrf;
-  const channel = (name: string, on: boolean, how: string) =>
-    `<li><strong>${e(name)}</strong>: ${on ? 'ready' : `not set up on this server (${e(how)})`}</li>`;
+  const say = sayer(r.voice);
+  const channel = (name: KeyOf<'pages'>, on: boolean, setting: string) =>
+    `<li><strong>${say(name)}</strong>: ${on ? say('ready') : rich(r.voice, 'notSetUp', {}, { setting: `<code>${e(setting)}</code>` })}</li>`;
   const rows = PREFERENCE_CHANNELS.map(
     (c) =>
-      `<h3>${c === 'email' ? 'Email' : 'Push'}</h3><ul class="items">${PREFERENCE_KINDS.map((k) => {
-        const on = preferences[c]?.[k] !== false;
-        return `<li class="row"><span>${e(k.replace(/_/g, ' '))}: <strong>${on ? 'on' : 'off'}</strong></span>${buttonForm(
-          `/notifications/${c}/${k}/${on ? 'off' : 'on'}`,
-          csrf,
-          `Turn ${c} ${k.replace(/_/g, ' ')} ${on ? 'off' : 'on'}`,
-        )}</li>`;
-      }).join('')}</ul>`,
+      `<h3>${say(c === 'email' ? 'byEmail' : 'byPush')}</h3><ul class="items">${PREFERENCE_KINDS.map(
+        (k) => preferenceRow(r, c, k, preferences[c]?.[k] !== false),
+      ).join('')}</ul>`,
   ).join('');
-  const body = `<h2>Channels of this server</h2><ul>
-<li><strong>In the app</strong>: always</li>
-${channel('Email', config.email.smtpUrl !== null, 'email.smtpUrl')}
-${channel('Push (ntfy)', config.push.ntfyUrl !== null, 'push.ntfyUrl')}
-${channel('Text messages', config.sms.gatewayUrl !== null, 'sms.gatewayUrl')}
+  const body = `<h2>${say('channelsTitle')}</h2><ul>
+<li><strong>${say('inTheApp')}</strong>: ${say('always')}</li>
+${channel('channelEmail', config.email.smtpUrl !== null, 'email.smtpUrl')}
+${channel('channelPush', config.push.ntfyUrl !== null, 'push.ntfyUrl')}
+${channel('channelSms', config.sms.gatewayUrl !== null, 'sms.gatewayUrl')}
 </ul>
-<p class="muted">Email and text messages go to each person with an address (see People).</p>
-<h2>What the household is sent</h2>${rows}`;
-  return framed(r, 'Notifications', '/notifications', body);
+<p class="muted">${say('channelsNote')}</p>
+<h2>${say('whatIsSent')}</h2>${rows}`;
+  return framed(r, r.voice.say('pages', 'notificationsTitle'), '/notifications', body);
 }
 
 async function setPreference(r: PageRequest): Promise<PageAnswer> {
@@ -58,22 +66,28 @@ async function setPreference(r: PageRequest): Promise<PageAnswer> {
 }
 
 function requireAdmin(r: PageRequest): void {
-  if (!sessionOf(r).key.scopes.includes('admin'))
-    throw new PageError(403, 'Only an admin may see and download backups.');
+  if (!sessionOf(r).key.scopes.includes('admin')) throw pageError(403, 'onlyAdminBackups');
 }
 
 function backupsPage(r: PageRequest): Promise<PageAnswer> {
   requireAdmin(r);
   const { backup } = r.deps.services.config;
+  const say = sayer(r.voice);
+  const code = (text: string) => `<code>${e(text)}</code>`;
   const schedule = backup.every
-    ? `Every ${e(backup.every)}, keeping the last ${backup.keep}, in ${e(backup.dir ?? '<data folder>/backups')}.`
-    : 'Not scheduled (set HOUSEHOLD_BACKUP_EVERY, e.g. 1d).';
-  const body = `<h2>Schedule</h2><p>${schedule}</p>
-<p class="muted">A scheduled backup copies the whole store; restoring it is in docs/operations.md.</p>
-<h2>Download now</h2>
-<p>The family's export: everything it holds, as one JSON file (what <code>household-organizer export ${e(sessionOf(r).family.slug)}</code> writes; <code>import</code> restores it).</p>
-<p><a href="/backups/export.json" download>Download the export</a></p>`;
-  return Promise.resolve(framed(r, 'Backups', '/backups', body));
+    ? rich(
+        r.voice,
+        'scheduled',
+        { every: backup.every, keep: backup.keep },
+        { dir: code(backup.dir ?? r.voice.say('pages', 'dataFolder')) },
+      )
+    : rich(r.voice, 'notScheduled', {}, { setting: code('HOUSEHOLD_BACKUP_EVERY') });
+  const body = `<h2>${say('schedule')}</h2><p>${schedule}</p>
+<p class="muted">${rich(r.voice, 'backupNote', {}, { doc: code('docs/operations.md') })}</p>
+<h2>${say('downloadNow')}</h2>
+<p>${rich(r.voice, 'exportText', {}, { command: code(`household-organizer export ${sessionOf(r).family.slug}`), import: code('import') })}</p>
+<p><a href="/backups/export.json" download>${say('download')}</a></p>`;
+  return Promise.resolve(framed(r, r.voice.say('pages', 'backupsTitle'), '/backups', body));
 }
 
 function download(r: PageRequest): Promise<PageAnswer> {

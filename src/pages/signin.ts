@@ -11,7 +11,10 @@ import type { NewKey } from '../family/keys.js';
 import type { PageAnswer, PageRequest, PageRoute } from './context.js';
 import { PageError } from './errors.js';
 import { anonymousToken, field, SESSION_COOKIE, setCookie } from './forms.js';
-import { csrfField, e, errorBox, page } from './html.js';
+import { canonicalLocale, DEFAULT_LOCALE } from '../domain/i18n/locale.js';
+import type { KeyOf, Values } from '../domain/i18n/messages.js';
+import { closestLocale, localeSelect, ZONE_SCRIPT, zoneSelect } from './choices.js';
+import { csrfField, e, errorBox, page, rich, sayer } from './html.js';
 import { rest } from './rest.js';
 
 function startSession(r: PageRequest, made: NewKey): PageAnswer {
@@ -26,40 +29,32 @@ function failed(r: PageRequest, sentence: string): void {
 
 // ---- first-run setup ------------------------------------------------------------------------
 
-/** Picks the browser's own zone in the list when it is there; the page works without it. */
-const ZONE_SCRIPT = `(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone,s=document.getElementById('timezone');if(z&&s&&!s.dataset.chosen){for(var i=0;i<s.options.length;i++){if(s.options[i].value===z){s.value=z;break}}}}catch(e){}})();`;
-
-export function zoneSelect(chosen: string | null): string {
-  // The list leaves out UTC (an alias), which a family may well have.
-  const zones = ['UTC', ...Intl.supportedValuesOf('timeZone')];
-  if (chosen && !zones.includes(chosen)) zones.unshift(chosen);
-  return `<select id="timezone" name="timezone"${chosen ? ' data-chosen="1"' : ''}>${zones
-    .map((z) => `<option${z === (chosen ?? 'UTC') ? ' selected' : ''}>${e(z)}</option>`)
-    .join('')}</select>`;
-}
-
 interface SetupValues {
   name: string;
   timezone: string;
+  locale: string;
   people: string;
 }
 
 function setupPage(r: PageRequest, v: SetupValues | null, error?: string): PageAnswer {
   const token = anonymousToken(r.koa, r.secure);
+  const say = sayer(r.voice);
   const html = page(
-    { title: 'Set up your household', script: ZONE_SCRIPT },
-    `<p>Welcome. This sets up the family on this server and signs you in as its admin.</p>
+    { title: r.voice.say('pages', 'setupTitle'), voice: r.voice, script: ZONE_SCRIPT },
+    `<p>${say('setupWelcome')}</p>
 ${errorBox(error)}<form method="post" action="/setup">${csrfField(token)}
-<label for="code">Setup code</label>
+<label for="code">${say('fieldCode')}</label>
 <input id="code" name="code" autocomplete="off" autocapitalize="characters" required aria-describedby="code-help">
-<p class="muted" id="code-help">Printed when the server started, in its terminal and log (“setup code”).</p>
-<label for="name">Family name</label>
+<p class="muted" id="code-help">${say('codeHelp')}</p>
+<label for="name">${say('fieldFamilyName')}</label>
 <input id="name" name="name" required maxlength="200" value="${e(v?.name ?? '')}">
-<label for="timezone">Time zone</label>
+<label for="timezone">${say('fieldZone')}</label>
 ${zoneSelect(v?.timezone ?? null)}
-<label for="people">The people in it, one name per line</label>
+<label for="locale">${say('fieldLanguage')}</label>
+${localeSelect(v?.locale ?? closestLocale(r.voice.locale))}
+<label for="people">${say('fieldPeople')}</label>
 <textarea id="people" name="people" rows="5">${e(v?.people ?? '')}</textarea>
-<button type="submit">Set up and sign in</button>
+<button type="submit">${say('setupSubmit')}</button>
 </form>`,
   );
   return { html, status: error ? 400 : 200 };
@@ -72,20 +67,20 @@ async function setup(r: PageRequest): Promise<PageAnswer> {
   const v = {
     name: field(r.form, 'name'),
     timezone: field(r.form, 'timezone'),
+    locale: field(r.form, 'locale'),
     people: r.form.people?.[0] ?? '',
   };
+  const say = (key: KeyOf<'pages'>, values?: Values) => r.voice.say('pages', key, values);
   if (!access.checkSetupCode(pending.id, field(r.form, 'code'))) {
-    failed(r, 'Too many wrong setup codes from this address');
-    return setupPage(
-      r,
-      v,
-      'That is not the setup code. Look for “setup code” where the server started.',
-    );
+    failed(r, say('setupTooMany'));
+    return setupPage(r, v, say('setupWrongCode'));
   }
   // Checked before the code is spent: a typo must not cost the setup.
   const zone = normalizeTimeZone(v.timezone);
-  if (!v.name || v.name.length > 200) return setupPage(r, v, 'Give the family a name.');
-  if (!zone) return setupPage(r, v, `“${v.timezone}” is not a time zone.`);
+  const locale = v.locale ? canonicalLocale(v.locale) : DEFAULT_LOCALE;
+  if (!v.name || v.name.length > 200) return setupPage(r, v, say('setupNoName'));
+  if (!zone) return setupPage(r, v, say('setupBadZone', { zone: v.timezone }));
+  if (!locale) return setupPage(r, v, say('setupBadLocale'));
   const names = v.people
     .split(/\r?\n/)
     .map((n) => n.trim())
@@ -94,12 +89,12 @@ async function setup(r: PageRequest): Promise<PageAnswer> {
   // The code is spent and the session made in one write: of concurrent setups, one wins.
   const made = await access.finishSetup(pending.id, field(r.form, 'code'), r.now);
   if (!made) {
-    failed(r, 'Too many wrong setup codes from this address');
-    return setupPage(r, v, 'This setup code has just been used. Sign in instead.');
+    failed(r, say('setupTooMany'));
+    return setupPage(r, v, say('setupUsed'));
   }
   const family = access.family(pending.id)!;
   r.session = { key: made.record, cookie: made.apiKey, family, csrf: '' };
-  await rest(r, 'PATCH', '', { name: v.name, timezone: zone });
+  await rest(r, 'PATCH', '', { name: v.name, timezone: zone, locale });
   for (const name of names) await rest(r, 'POST', '/people', { name });
   return startSession(r, made);
 }
@@ -109,17 +104,23 @@ async function setup(r: PageRequest): Promise<PageAnswer> {
 function signinPage(r: PageRequest, error?: string, status = 200): PageAnswer {
   const token = anonymousToken(r.koa, r.secure);
   const link = typeof r.koa.query.link === 'string' ? r.koa.query.link : null;
+  const say = sayer(r.voice);
   const body = link
-    ? `<p>This one-time link signs this browser in to the household.</p>
+    ? `<p>${say('signinByLink')}</p>
 ${errorBox(error)}<form method="post" action="/signin">${csrfField(token)}<input type="hidden" name="link" value="${e(link)}">
-<button type="submit">Continue</button></form>`
-    : `<p>Sign in with an API key of your family, or open a one-time link made on the server with <code>household-organizer open &lt;family&gt;</code>.</p>
+<button type="submit">${say('continue')}</button></form>`
+    : `<p>${rich(r.voice, 'signinIntro', {}, { command: OPEN_COMMAND })}</p>
 ${errorBox(error)}<form method="post" action="/signin">${csrfField(token)}
-<label for="key">API key</label>
+<label for="key">${say('fieldKey')}</label>
 <input type="password" id="key" name="key" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form>`;
-  return { html: page({ title: 'Sign in' }, body), status };
+<button type="submit">${say('signinSubmit')}</button></form>`;
+  return {
+    html: page({ title: r.voice.say('pages', 'signinTitle'), voice: r.voice }, body),
+    status,
+  };
 }
+
+const OPEN_COMMAND = '<code>household-organizer open &lt;family&gt;</code>';
 
 async function signin(r: PageRequest): Promise<PageAnswer> {
   const link = field(r.form, 'link');
@@ -127,12 +128,12 @@ async function signin(r: PageRequest): Promise<PageAnswer> {
     ? await r.deps.access.redeemLink(link, r.now)
     : await r.deps.access.signInWithKey(field(r.form, 'key'), r.now);
   if (made) return startSession(r, made);
-  failed(r, 'Too many failed sign-ins from this address');
+  failed(r, r.voice.say('pages', 'signinTooMany'));
   return signinPage(
     r,
     link
-      ? 'This link has been used or is older than 10 minutes. Make a new one with household-organizer open.'
-      : 'That key is not valid (unknown, mistyped or revoked).',
+      ? r.voice.say('pages', 'signinLinkUsed', { command: 'household-organizer open' })
+      : r.voice.say('pages', 'signinBadKey'),
     401,
   );
 }

@@ -545,7 +545,10 @@ describe('plans over HTTP', () => {
 
     it('renders a self-contained, escaped, phone-readable page honouring the flags', async () => {
       const { share } = await sharedPlan();
+      // The page reads the family's locale (en-GB: 24-hour, day before month).
+      await server.api.patch('', { locale: 'en-GB' });
       const r = await server.http.get(sharePath(share.body.shareUrl));
+      await server.api.patch('', { locale: 'en' });
       expect(r.status).to.equal(200);
       await conforms(server, r, 'get', '/p/{token}');
       expect(r.headers.get('content-type')).to.match(/^text\/html; charset=utf-8/);
@@ -566,10 +569,11 @@ describe('plans over HTTP', () => {
       expect(
         [...html.matchAll(/\s(?:src|href)="([^"]*)"/gi)].map((m) => m[1].slice(0, 19)),
       ).to.deep.equal(['data:image/svg+xml,', `${token}.ics`.slice(0, 19)]);
-      expect(html).to.contain('<p class="zone" id="zone">Times in Europe/Berlin</p>');
-      expect(html).to.contain('Jun 19 – 21, 2026');
+      expect(html).to.contain('<html lang="en-GB" dir="ltr">');
+      expect(html).to.contain('<p class="zone" id="zone">Times in <bdi>Europe/Berlin</bdi></p>');
+      expect(html).to.match(/19\s–\s21 Jun 2026/);
       expect(html).to.contain('Party at the hall');
-      expect(html).to.contain('Sat, Jun 20, 2026, 15:00 – 18:00');
+      expect(html).to.contain('Sat, 20 Jun 2026, 15:00 – 18:00');
       expect(html).to.not.contain('12 Secret Lane');
       expect(html).to.not.contain('Buy presents');
       expect(html).to.not.contain('Mall');

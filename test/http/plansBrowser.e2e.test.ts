@@ -17,6 +17,8 @@ describe('GET /p/:token in a browser', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({ now: clock.now, timezone: 'Europe/London' });
+    // A London household's formats: the page reads them from the family's locale.
+    await server.api.patch('', { locale: 'en-GB' });
   });
   after(() => server?.close());
 
@@ -102,12 +104,12 @@ describe('GET /p/:token in a browser', () => {
       expect(await page.title()).to.equal("Grandma's 80th <birthday>");
       expect(await page.locator('h1').innerText()).to.equal("Grandma's 80th <birthday>");
       expect(await page.locator('h1').isVisible()).to.equal(true);
-      expect(await page.locator('#when').innerText()).to.contain('Jun 13 – 14, 2026');
+      expect(await page.locator('#when').innerText()).to.match(/13\s–\s14 Jun 2026/);
       const events = page.locator('li.event');
       expect(await events.count()).to.equal(2);
       expect(await events.nth(0).innerText()).to.contain('Lunch at the hall');
-      // Europe/London: 24-hour, and the zone is named.
-      expect(await events.nth(0).innerText()).to.contain('Sat, Jun 13, 2026, 12:30 – 15:00');
+      // en-GB: 24-hour, and the zone is named.
+      expect(await events.nth(0).innerText()).to.contain('Sat, 13 Jun 2026, 12:30 – 15:00');
       expect(await page.locator('#zone').innerText()).to.equal('Times in Europe/London');
       expect(await events.nth(1).innerText()).to.contain('Where: Rose Cottage');
       expect(await page.getByText('Please bring a photo from the 1970s.').isVisible()).to.equal(

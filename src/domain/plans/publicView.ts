@@ -15,6 +15,8 @@ import {
   type EventItemView,
 } from './views.js';
 import { clockOf, itemWhen } from './clock.js';
+import type { Voice } from '../i18n/voice.js';
+import { localItemWhen, localSpan } from './localWhen.js';
 
 const text = J.string();
 const nullableText = (description?: string) => J.nullable(J.string(), description);
@@ -76,10 +78,23 @@ export function planBySharedHash(state: FamilyState, hash: string): PlanRecord |
   return undefined;
 }
 
-/** What a holder of the link may see, and nothing else (no ids, no private notes). */
-export function publicPlan(state: FamilyState, plan: PlanRecord, now: Date): PublicPlan {
-  const { phase, when } = planTiming(state, plan, now);
+/**
+ * What a holder of the link may see, and nothing else (no ids, no private notes). With the
+ * family's `voice` (the HTML page), the `when` texts are in its language and clock
+ * (localWhen.ts); without (the JSON), the contract's English.
+ */
+export function publicPlan(
+  state: FamilyState,
+  plan: PlanRecord,
+  now: Date,
+  voice?: Voice,
+): PublicPlan {
+  const timing = planTiming(state, plan, now);
+  const { phase } = timing;
+  const when = voice ? localSpan(voice, timing.span) : timing.when;
   const clock = clockOf(state.family.timezone);
+  const itemText = (t: Parameters<typeof itemWhen>[0]) =>
+    voice ? localItemWhen(voice, t) : itemWhen(t, clock);
   const events = plan.events
     .map((l) => eventItemView(state, l))
     .filter((e): e is EventItemView => e !== undefined)
@@ -88,7 +103,7 @@ export function publicPlan(state: FamilyState, plan: PlanRecord, now: Date): Pub
     )
     .map((e): PublicEvent => ({
       title: e.showDetailsOnShare ? e.title : null,
-      when: itemWhen(e.timing, clock),
+      when: itemText(e.timing),
       timing: e.timing,
       ...(e.showDetailsOnShare && e.showLocationOnShare && e.location
         ? { location: e.location }
@@ -112,7 +127,7 @@ export function publicPlan(state: FamilyState, plan: PlanRecord, now: Date): Pub
         const v = optionView(o, p);
         return {
           label: v.label,
-          when: o.date ? itemWhen({ ...o, date: o.date }, clock) : null,
+          when: o.date ? itemText({ ...o, date: o.date }) : null,
           date: v.date,
           endDate: v.endDate,
           time: v.time,

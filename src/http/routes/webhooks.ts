@@ -16,6 +16,9 @@ import {
 import { decideOutcome } from '../../domain/webhooks/deliveries.js';
 import { historyOf, usageOf } from '../../domain/webhooks/usage.js';
 import { newSigningSecret } from '../../webhooks/sign.js';
+import { Invalid } from '../../domain/shared/errors.js';
+import type { EgressPolicy } from '../../integrations/addresses.js';
+import { policyFor, refusedLiteral } from '../../integrations/literalAddress.js';
 import {
   CreateDestinationBody,
   DESTINATION_CREATED_RESPONSE,
@@ -27,6 +30,20 @@ import {
 } from './webhooks.schema.js';
 
 const tags = ['Webhooks'];
+
+/**
+ * A receiver whose address the webhooks' egress policy refuses is refused when it is added or
+ * changed (400 at `url`), as a calendar feed's is, not only when a delivery fails: an address
+ * written as one (an IP, `localhost`); a DNS name is checked on each delivery.
+ */
+function checkReceiver(url: string | undefined, policy: EgressPolicy): void {
+  const refused = url === undefined ? null : refusedLiteral(url, policy);
+  if (refused)
+    throw Invalid.at(
+      ['url'],
+      `the receiver's address is not allowed for webhooks (a ${refused} address); the server setting egress.webhooks allows it when set to ${policyFor(refused)}`,
+    );
+}
 const base = '/webhook-destinations';
 
 export default defineRoutes([
@@ -64,7 +81,8 @@ export default defineRoutes([
     description:
       'Answers the signing secret once. The destination receives the subscribed events logged after it was created. At most 25 per family (409). Logs webhook_destination.created.',
     response: DESTINATION_CREATED_RESPONSE,
-    handler: ({ body, family }) => {
+    handler: ({ body, family, services }) => {
+      checkReceiver(body.url, services.config.egress.webhooks);
       const secret = newSigningSecret();
       return family.execute(
         (state, ctx) => decideCreateDestination(state, body, secret, ctx),
@@ -82,7 +100,8 @@ export default defineRoutes([
     description:
       'rotateSecret: true answers the new secret once; the old one keeps signing beside it for 24 hours (two `v1,` signatures). Disabling drops its pending deliveries; re-enabling delivers what is logged from then on. Logs webhook_destination.updated when something changed.',
     response: DESTINATION_UPDATED_RESPONSE,
-    handler: ({ params, body, family }) => {
+    handler: ({ params, body, family, services }) => {
+      checkReceiver(body.url ?? undefined, services.config.egress.webhooks);
       const secret = body.rotateSecret ? newSigningSecret() : null;
       return family.execute(
         (state, ctx) => decideUpdateDestination(state, params.destinationId, body, secret, ctx),
