@@ -20,7 +20,7 @@ import { DISPLAY_ASSET_TYPE, DISPLAY_SCRIPT_URL, displayAsset } from './displayA
 import { fill } from '../locale/displayMessages.js';
 import { clockTime, localParts } from '../locale/displayFormat.js';
 import { displayLocale, displayText, type DisplayText } from '../domain/displays/text.js';
-import { canonicalLocale, DEFAULT_LOCALE } from '../domain/i18n/locale.js';
+import { bestLocale } from '../domain/i18n/negotiate.js';
 import { PER_DISPLAY, type Shown } from './displayStream.js';
 import { HEADERS as PLAN_HEADERS } from './planPage.js';
 import { escapeHtml, pageHead } from '../door/html.js';
@@ -110,8 +110,7 @@ const notFoundPages = new Map<string, string>();
  * the language the browser asks for (`Accept-Language`), English when none is known.
  */
 function notFoundPage(koa: Koa.Context): string {
-  const asked = koa.acceptsLanguages().map((l) => canonicalLocale(l));
-  const locale = asked.find((l): l is string => !!l) ?? DEFAULT_LOCALE;
+  const locale = bestLocale(koa.get('accept-language'));
   let html = notFoundPages.get(locale);
   if (!html) {
     const { messages: m, ...voice } = displayText(locale, 'UTC');
