@@ -390,8 +390,7 @@ export const DE: Catalog = {
     votedFor: '{name} hat für {option} gestimmt',
     notDone: 'Nicht erledigt — {label}: {error}',
     answered: 'der Server antwortete {status}',
-    nothingToUndo:
-      'Nichts rückgängig zu machen — {label}: der Schritt davor ging nicht durch',
+    nothingToUndo: 'Nichts rückgängig zu machen — {label}: der Schritt davor ging nicht durch',
   },
 
   // ── names ───────────────────────────────────────────────────────────────────────────────
