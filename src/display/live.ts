@@ -6,10 +6,12 @@
  * hidden).
  */
 import type { DisplayContent } from '../domain/displays/view.js';
+import type { DisplayText } from '../domain/displays/text.js';
 import { kick } from './actions.js';
-import { $, t } from './page.js';
-import { render } from './render.js';
+import { $, setText, t, text } from './page.js';
+import { fixedWords, render } from './render.js';
 import { keep, KEYS, local, S } from './state.js';
+import { clock } from './words.js';
 
 let source: EventSource | null = null;
 let retry = 1000;
@@ -24,7 +26,7 @@ export function showStatus(): void {
   }
   if (!source || source.readyState !== 1) {
     s.setAttribute('data-state', 'offline');
-    const time = local(S.since).time;
+    const time = clock(local(S.since).time);
     s.textContent = t(count ? 'statusOfflineWaiting' : 'statusOffline', { time, count });
     return;
   }
@@ -69,6 +71,16 @@ export function connect(): void {
     render();
     showStatus();
     kick();
+  });
+  // The family's or the display's locale changed: new words, the page's lang and dir follow.
+  es.addEventListener('text', (ev) => {
+    const next = JSON.parse((ev as MessageEvent<string>).data) as DisplayText;
+    // Sent when the stream opens too: only another locale changes the page.
+    if (next.locale === text.locale) return;
+    setText(next);
+    fixedWords();
+    render(true);
+    showStatus();
   });
   es.addEventListener('gone', gone);
   es.onerror = () => {

@@ -11,17 +11,14 @@
 import { clearNotices, flush, kick } from './actions.js';
 import { connect, showStatus, stayAwake } from './live.js';
 import { tick } from './next.js';
-import { $, t } from './page.js';
-import { render } from './render.js';
+import { $ } from './page.js';
+import { fixedWords, render } from './render.js';
 import { hooks, keep, KEYS, S } from './state.js';
 
 hooks.render = render;
 hooks.showStatus = showStatus;
 
-// The words the daemon wrote into the page before the script ran, from the catalog it sent.
-$('clock').setAttribute('aria-label', t('clockLabel'));
-$('notice-ok').textContent = t('ok');
-$('undo-button').textContent = t('undo');
+fixedWords();
 $('notice-ok').addEventListener('click', clearNotices);
 window.addEventListener('online', kick);
 document.addEventListener('visibilitychange', stayAwake);

@@ -5,7 +5,7 @@
  */
 import { $, t } from './page.js';
 import { local, S, view, type View, type ViewEvent } from './state.js';
-import { dayHeading } from './words.js';
+import { clock, dayHeading } from './words.js';
 
 function isNight(v: View, time: string): boolean {
   const n = v.night;
@@ -24,19 +24,19 @@ function nextText(v: View, now: { date: string; time: string }): string {
         if (ev.endTime && ev.endTime > now.time && !current) current = ev;
         continue;
       }
-      const what = { time: ev.time, title: ev.title };
+      const what = { time: clock(ev.time), title: ev.title };
       let text =
         d.date === now.date
           ? t('next', what)
           : t('nextOnDay', Object.assign({ day: dayHeading(d.date).name }, what));
-      if (ev.leaveBy) text += sep + t('leaveBy', { time: ev.leaveBy });
+      if (ev.leaveBy) text += sep + t('leaveBy', { time: clock(ev.leaveBy) });
       return current ? nowText(current) + sep + text : text;
     }
   }
   return current ? nowText(current) : t('nothingMore');
 }
 function nowText(ev: ViewEvent): string {
-  return t('now', { title: ev.title, time: ev.endTime || '' });
+  return t('now', { title: ev.title, time: ev.endTime ? clock(ev.endTime) : '' });
 }
 
 let lastNext: string | null = null;
@@ -44,7 +44,7 @@ let lastNext: string | null = null;
 export function tick(): void {
   if (!S.content) return;
   const now = local(Date.now());
-  $('clock').textContent = now.time;
+  $('clock').textContent = clock(now.time);
   const night = isNight(S.content, now.time);
   const root = document.documentElement;
   if (night !== (root.className === 'night')) root.className = night ? 'night' : '';

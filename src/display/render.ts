@@ -21,6 +21,13 @@ function refocus(main: HTMLElement, k: string): void {
     again.setSelectionRange(again.value.length, again.value.length);
 }
 
+/** The words the daemon wrote into the page before the script ran, from the page's catalog. */
+export function fixedWords(): void {
+  $('clock').setAttribute('aria-label', t('clockLabel'));
+  $('notice-ok').textContent = t('ok');
+  $('undo-button').textContent = t('undo');
+}
+
 /** Draws the view; while someone types, only when forced (their own tap). */
 export function render(force?: boolean): void {
   if (!force && typing()) {
@@ -32,7 +39,9 @@ export function render(force?: boolean): void {
   if (!v) return;
   const active = document.activeElement;
   const focused = active && active.getAttribute ? active.getAttribute('data-k') : null;
-  $('name').textContent = t('title', { family: v.family, name: v.name });
+  const title = t('title', { family: v.family, name: v.name });
+  $('name').textContent = title;
+  document.title = title;
   const main = $('board');
   clear(main);
   const days = el('div', 'days');

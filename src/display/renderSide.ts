@@ -45,7 +45,8 @@ function itemEl(
     tapTick(collection, item, done),
   );
   b.setAttribute('aria-pressed', done ? 'true' : 'false');
-  b.appendChild(el('span', 'box', done ? t('tickMark') : ''));
+  // The tick itself is drawn by the style (a mark, not a word).
+  b.appendChild(el('span', 'box'));
   const text = el('span');
   text.appendChild(title);
   if (meta) text.appendChild(meta);

@@ -17,9 +17,11 @@ import { route, defineRoutes, withStatus, type PublicServices } from './route.js
 import { DISPLAY_CONTENT_SCHEMA } from '../http/routes/displays.content.schema.js';
 import { DISPLAY_CSP, DISPLAY_CSS } from './displayClient.js';
 import { DISPLAY_ASSET_TYPE, DISPLAY_SCRIPT_URL, displayAsset } from './displayAssets.js';
-import { DISPLAY_MESSAGES_EN, fill, type DisplayText } from '../locale/displayMessages.js';
-import { localParts } from '../locale/displayFormat.js';
-import { PER_DISPLAY } from './displayStream.js';
+import { fill } from '../locale/displayMessages.js';
+import { clockTime, localParts } from '../locale/displayFormat.js';
+import { displayLocale, displayText, type DisplayText } from '../domain/displays/text.js';
+import { bestLocale } from '../domain/i18n/negotiate.js';
+import { PER_DISPLAY, type Shown } from './displayStream.js';
 import { HEADERS as PLAN_HEADERS } from './planPage.js';
 import { escapeHtml, pageHead } from '../door/html.js';
 
@@ -31,7 +33,7 @@ const WEATHER_WAIT_MS = 1_500;
 interface Found {
   family: FamilyInfo;
   displayId: string;
-  content: (waitMs?: number) => Promise<DisplayContent | null>;
+  content: (waitMs?: number) => Promise<Shown | null>;
 }
 
 /** The display a presented token names, with a way to compute its content now; null if none. */
@@ -53,9 +55,13 @@ async function resolve(services: PublicServices, token: string): Promise<Found |
     const today = todayIn(info.timezone, now);
     const dates = Array.from({ length: days }, (_, i) => addDays(today, i));
     const weather = await services.display.weather.forecast(info, dates, waitMs);
-    return current.read((state) => {
+    return current.read((state): Shown | null => {
       const d = displayByTokenHash(state, hash);
-      return d ? displayContent(state, d, services.now(), days, weather) : null;
+      if (!d) return null;
+      return {
+        content: displayContent(state, d, services.now(), days, weather),
+        text: displayText(displayLocale(state.family, d), state.family.timezone),
+      };
     });
   };
   return { family, displayId, content };
@@ -70,42 +76,52 @@ function countDisplay(koa: Koa.Context, services: PublicServices, found: Found):
   countToken(koa, services.limits, { kind: 'display', displayId: found.displayId });
 }
 
-/**
- * The words and the locale of the display's page: English, with dates written the
- * British way (a 24-hour clock, the day before the month), as the display wrote them before.
- */
-const TEXT: DisplayText = { locale: 'en-GB', messages: DISPLAY_MESSAGES_EN };
-const m = TEXT.messages;
-
 /** JSON as data in the page (never run): `<` is escaped so no text in it can close the element. */
 const data = (x: unknown) => JSON.stringify(x).replace(/</g, '\\u003c');
 
-function page(c: DisplayContent, now: Date): string {
+function page(c: DisplayContent, text: DisplayText, now: Date): string {
+  const m = text.messages;
   const title = fill(m.title, { family: c.family, name: c.name });
+  const time = clockTime(localParts(now.getTime(), c.timezone).time, text);
   // The first content and the words ride in the page; the clock shows before the script runs.
   return `${pageHead({
     title,
     style: DISPLAY_CSS,
     extra: '<meta name="color-scheme" content="light dark">',
+    voice: text,
   })}<body>
-<header><h1 id="name">${escapeHtml(title)}</h1><span id="status" data-state="live" role="status">${escapeHtml(m.statusLive)}</span><span id="clock" aria-label="${escapeHtml(m.clockLabel)}">${localParts(now.getTime(), c.timezone).time}</span></header>
+<header><h1 id="name">${escapeHtml(title)}</h1><span id="status" data-state="live" role="status">${escapeHtml(m.statusLive)}</span><span id="clock" aria-label="${escapeHtml(m.clockLabel)}">${escapeHtml(time)}</span></header>
 <div id="next" aria-live="polite"></div>
 <main id="board"></main>
 <div id="notice" role="alert" hidden><span id="notice-text"></span><button id="notice-ok" class="act" type="button">${escapeHtml(m.ok)}</button></div>
 <div id="undo" hidden><span id="undo-text" role="status"></span><button id="undo-button" class="act" type="button">${escapeHtml(m.undo)}</button></div>
 <script type="application/json" id="initial">${data(c)}</script>
-<script type="application/json" id="display-text">${data(TEXT)}</script>
+<script type="application/json" id="display-text">${data(text)}</script>
 <script type="module" src="${DISPLAY_SCRIPT_URL}"></script>
 </body>
 </html>
 `;
 }
 
-const NOT_FOUND_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${escapeHtml(m.notFoundTitle)}</title><style>${DISPLAY_CSS}</style></head>
-<body><main><section><h1>${escapeHtml(m.notFoundHeading)}</h1><p>${escapeHtml(m.notFoundText)}</p></section></main></body></html>
+const notFoundPages = new Map<string, string>();
+
+/**
+ * The page of a link that is not (or no longer) there: no family to take a locale from, so in
+ * the language the browser asks for (`Accept-Language`), English when none is known.
+ */
+function notFoundPage(koa: Koa.Context): string {
+  const locale = bestLocale(koa.get('accept-language'));
+  let html = notFoundPages.get(locale);
+  if (!html) {
+    const { messages: m, ...voice } = displayText(locale, 'UTC');
+    html = `${pageHead({ title: m.notFoundTitle, style: DISPLAY_CSS, voice })}<body><main><section><h1>${escapeHtml(m.notFoundHeading)}</h1><p>${escapeHtml(m.notFoundText)}</p></section></main></body>
+</html>
 `;
+    if (notFoundPages.size >= 100) notFoundPages.clear();
+    notFoundPages.set(locale, html);
+  }
+  return html;
+}
 
 export default defineRoutes([
   route({
@@ -144,12 +160,13 @@ export default defineRoutes([
       const wantsJson = koa.accepts('html', 'json') === 'json';
       const found = await resolve(services, params.displayToken ?? '');
       if (found) countDisplay(koa, services, found);
-      const content = found ? await found.content(WEATHER_WAIT_MS) : null;
-      if (!content) {
+      const shown = found ? await found.content(WEATHER_WAIT_MS) : null;
+      if (!shown) {
         if (wantsJson) throw new NotFound('No family display at this address');
-        return withStatus(404, NOT_FOUND_PAGE, HEADERS);
+        return withStatus(404, notFoundPage(koa), HEADERS);
       }
-      return withStatus(200, wantsJson ? content : page(content, services.now()), HEADERS);
+      const { content, text } = shown;
+      return withStatus(200, wantsJson ? content : page(content, text, services.now()), HEADERS);
     },
   }),
   route({
@@ -187,7 +204,9 @@ export default defineRoutes([
     tags: ['Family displays'],
     summary: "The family display's own stream (server-sent events)",
     description:
-      "Carries only what the page shows: `event: display` with the whole content (as the page's JSON form) " +
+      "Carries only what the page shows: `event: text` with the display's words and locale (its catalog section, " +
+      "`lang`, `dir`, clock and temperature unit) at once and whenever its locale changes (the family's or its own), " +
+      "then `event: display` with the whole content (as the page's JSON form) " +
       'at once and whenever it changes (a write, the weather, a new day); `event: gone` when the display is deleted, ' +
       'then the stream ends. A comment line comes when nothing changed for `stream.heartbeatSeconds`. ' +
       `At most ${PER_DISPLAY} streams per display. Unknown or deleted → 404.`,

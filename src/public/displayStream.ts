@@ -9,11 +9,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FamilyInfo } from '../domain/shared/state.js';
 import type { DisplayContent } from '../domain/displays/view.js';
+import type { DisplayText } from '../domain/displays/text.js';
 import type { FollowedLog } from '../family/followedLog.js';
 import { SSE_HEADERS } from '../door/sse.js';
 
-/** The content now, or null when the display is gone. */
-export type ContentSource = () => Promise<DisplayContent | null>;
+/** What a display shows: its content, and the words and locale to show it in. */
+export interface Shown {
+  content: DisplayContent;
+  text: DisplayText;
+}
+
+/** What the display shows now, or null when it is gone. */
+export type ContentSource = () => Promise<Shown | null>;
 
 /** How long a burst of changes is gathered before the content is computed again. */
 const GATHER_MS = 150;
@@ -52,7 +59,7 @@ export class DisplayStreams {
     res: ServerResponse,
     family: FamilyInfo,
     displayId: string,
-    first: DisplayContent,
+    first: Shown,
     source: ContentSource,
   ): void {
     const o: Open = { res, stop: new AbortController(), displayId };
@@ -90,12 +97,14 @@ export class DisplayStreams {
   private async follow(
     o: Open,
     family: FamilyInfo,
-    first: DisplayContent,
+    first: Shown,
     source: ContentSource,
   ): Promise<void> {
     // `retry`: how long a page whose connection dropped waits before its browser reconnects.
-    let sent = JSON.stringify(first);
-    o.res.write(`retry: 1000\nevent: display\ndata: ${sent}\n\n`);
+    // The words first: a page reconnecting after the locale changed draws the content in them.
+    let words = JSON.stringify(first.text);
+    let sent = JSON.stringify(first.content);
+    o.res.write(`retry: 1000\nevent: text\ndata: ${words}\n\nevent: display\ndata: ${sent}\n\n`);
     let seen = this.deps.log.head(family.id);
     while (!o.stop.signal.aborted) {
       const wake = new AbortController();
@@ -112,18 +121,24 @@ export class DisplayStreams {
         await new Promise((r) => setTimeout(r, GATHER_MS));
         seen = Math.max(seen, this.deps.log.head(family.id));
       }
-      let content: DisplayContent | null;
+      let shown: Shown | null;
       try {
-        content = await source();
+        shown = await source();
       } catch {
         continue;
       }
       if (o.stop.signal.aborted) return;
-      if (!content) {
+      if (!shown) {
         o.res.end('event: gone\ndata: {}\n\n');
         return;
       }
-      const text = JSON.stringify(content);
+      // A new locale (the family's or the display's own): its words, then the content in them.
+      const nextWords = JSON.stringify(shown.text);
+      if (nextWords !== words) {
+        words = nextWords;
+        o.res.write(`event: text\ndata: ${words}\n\n`);
+      }
+      const text = JSON.stringify(shown.content);
       if (text !== sent) {
         sent = text;
         o.res.write(`event: display\ndata: ${text}\n\n`);

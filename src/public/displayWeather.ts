@@ -5,7 +5,9 @@
  * a new one is fetched, and a page without one yet shows its days without weather.
  */
 import type { Config } from '../config.js';
-import type { DisplayWeather, DisplayWeatherDay } from '../domain/displays/view.js';
+import type { DisplayWeather } from '../domain/displays/view.js';
+
+type Day = DisplayWeather['days'] extends Map<string, infer D> ? D : never;
 import type { FamilyInfo } from '../domain/shared/state.js';
 import type { Egress } from '../integrations/egress.js';
 import { weatherFor } from '../notifications/weather.js';
@@ -13,7 +15,7 @@ import { weatherFor } from '../notifications/weather.js';
 interface Kept {
   at: number;
   place: string;
-  day: DisplayWeatherDay | null;
+  day: Day | null;
 }
 
 /** Places × dates kept at most; a household has one location, this only bounds a busy daemon. */
@@ -46,7 +48,7 @@ export class DisplayWeatherCache {
       const pending = Promise.all(stale.map((d) => this.fetch(location, family.timezone, d)));
       await Promise.race([pending, new Promise((r) => setTimeout(r, waitMs).unref())]);
     }
-    const days = new Map<string, DisplayWeatherDay>();
+    const days = new Map<string, Day>();
     let place = location;
     for (const d of dates) {
       const k = this.kept.get(keyOf(location, family.timezone, d));
@@ -74,6 +76,8 @@ export class DisplayWeatherCache {
             : {
                 date,
                 summary: note.summary ?? null,
+                // Worded in each display's own locale when its content is made (view.ts).
+                ...(note.condition ? { condition: note.condition } : {}),
                 minC: note.minC ?? null,
                 maxC: note.maxC ?? null,
                 precipitationProbability: note.precipitationProbability ?? null,

@@ -53,3 +53,37 @@ export async function axeViolations(
     v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary}`),
   );
 }
+
+/**
+ * Runs in the page: boxes whose text overflows (an element's scrollWidth past its clientWidth),
+ * words broken across lines (a word's letters on two lines; words split at spaces and dashes),
+ * and buttons or fields under 48 px.
+ */
+export const INSPECT = `(() => {
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '');
+  const overflowing = [];
+  for (const e of document.querySelectorAll('*')) {
+    if (e.clientWidth === 0) continue;
+    if (e.scrollWidth > e.clientWidth + 1) overflowing.push(name(e) + ' ' + e.scrollWidth + '>' + e.clientWidth);
+  }
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const words = /[^\\s\\-–—\\u00ad\\[\\]]+/g;
+    let m;
+    while ((m = words.exec(node.textContent))) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(m[0] + ' in ' + name(node.parentElement));
+    }
+  }
+  const small = [];
+  for (const b of document.querySelectorAll('button, input')) {
+    const r = b.getBoundingClientRect();
+    if (r.width > 0 && (r.width < 48 || r.height < 48)) small.push(name(b) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+  }
+  return { overflowing, broken, small };
+})()`;

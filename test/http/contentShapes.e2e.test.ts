@@ -131,9 +131,10 @@ describe('answers described once hold to what the daemon sends', function () {
 
       const r = await openSse(`${server.url}/display/${token}/events`);
       readers.push(r);
-      await r.count(1);
-      expect(r.events[0].event).to.equal('display');
-      holdsTo(DISPLAY_CONTENT_SCHEMA, JSON.parse(r.events[0].data), 'the stream');
+      // The display's words and locale come first (docs/display.md, "Its language").
+      await r.count(2);
+      expect(r.events.map((e) => e.event)).to.deep.equal(['text', 'display']);
+      holdsTo(DISPLAY_CONTENT_SCHEMA, JSON.parse(r.events[1].data), 'the stream');
     });
 
   it("an interactive display's action answer: the change as the display renders it", async () => {

@@ -14,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addDays, todayIn } from '../../src/domain/shared/time.js';
 import { CHROMIUM, launchChromium } from '../helpers/browser.js';
-import { DISPLAY_MESSAGES_EN } from '../../src/locale/displayMessages.js';
+import { CATALOGS } from '../../src/domain/i18n/catalogs/index.js';
+
+const DISPLAY_MESSAGES_EN = CATALOGS.en.display;
 
 const BROWSER_OUT = join(
   resolve(dirname(fileURLToPath(import.meta.url)), '../../..'),
@@ -153,7 +155,9 @@ describe("the family display's script, served as compiled", () => {
       expect(await days.nth(1).locator('h2').innerText()).to.equal('[Tomorrow]');
       expect(await page.locator('#chores h2').innerText()).to.equal('[Chores]');
       const first = await days.nth(0).innerText();
-      expect(first).to.contain('[Leave by 23:00]').and.contain('[Going: Mum]');
+      expect(first)
+        .to.match(/\[Leave by 11:00\sPM\]/)
+        .and.contain('[Going: Mum]');
 
       // What a person reads and hears: the text, and the labels of the groups.
       const shown = await page.evaluate<string>(`[

@@ -112,12 +112,13 @@ describe('GET /display/:displayToken in a browser', () => {
       expect(await days.count()).to.equal(3);
       const first = await days.nth(0).innerText();
       expect(first).to.match(/^Today\n/);
-      expect(first).to.contain('Berlin: light rain · 3–8 °C · 70% rain');
+      // The family never chose a locale: `en`, which CLDR reads the American way (docs/i18n.md).
+      expect(first, first).to.contain('Berlin: light rain · 37–47 °F · 70% rain');
       expect(first)
-        .to.contain('17:00–18:00')
+        .to.match(/5:00\sPM–6:00\sPM/)
         .and.contain('Swimming')
         .and.contain('City pool · Going: Mum, Leo Lima')
-        .and.contain('Leave by 16:30');
+        .and.match(/Leave by 4:30\sPM/);
       expect(await days.nth(1).innerText()).to.contain('Dentist');
       expect(await days.nth(2).innerText())
         .to.contain('All day')

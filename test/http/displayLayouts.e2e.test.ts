@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { addDays, todayIn } from '../../src/domain/shared/time.js';
-import { CHROMIUM, axeViolations, launchChromium } from '../helpers/browser.js';
+import { CHROMIUM, INSPECT, axeViolations, launchChromium } from '../helpers/browser.js';
 
 const SCREENS = [
   { name: 'phone', width: 390, height: 844 },
@@ -23,36 +23,6 @@ const SCREENS = [
   { name: 'landscape', width: 1280, height: 800 },
   { name: 'wide', width: 1920, height: 1080 },
 ] as const;
-
-/** Runs in the page: boxes whose text overflows, and words broken across lines. */
-const INSPECT = `(() => {
-  const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '');
-  const overflowing = [];
-  for (const e of document.querySelectorAll('*')) {
-    if (e.clientWidth === 0) continue;
-    if (e.scrollWidth > e.clientWidth + 1) overflowing.push(name(e) + ' ' + e.scrollWidth + '>' + e.clientWidth);
-  }
-  const broken = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    const words = /[^\\s\\-–—]+/g;
-    let m;
-    while ((m = words.exec(node.textContent))) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-      if (lines.size > 1) broken.push(m[0] + ' in ' + name(node.parentElement));
-    }
-  }
-  const small = [];
-  for (const b of document.querySelectorAll('button, input')) {
-    const r = b.getBoundingClientRect();
-    if (r.width > 0 && (r.width < 48 || r.height < 48)) small.push(name(b) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
-  }
-  return { overflowing, broken, small };
-})()`;
 
 interface Box {
   x: number;

@@ -160,9 +160,10 @@ describe('/displays and /display/:displayToken', function () {
       weatherPlace: 'Berlin',
     });
     expect(c.days.map((d: { label: string }) => d.label)).to.deep.equal([
-      'Today · Wednesday 10 June',
-      'Tomorrow · Thursday 11 June',
-      'Friday 12 June',
+      // The family's locale (`en` when it never chose one) writes them: docs/i18n.md.
+      'Today · Wednesday, June 10, 2026',
+      'Tomorrow · Thursday, June 11, 2026',
+      'Friday, June 12, 2026',
     ]);
     expect(c.days[0].events).to.deep.equal([
       {
@@ -335,8 +336,8 @@ describe('/displays and /display/:displayToken', function () {
       plan: 'Summer trip',
       question: 'Which weekend?',
       options: [
-        { label: 'First · Sat, Jul 4, 2026', voters: ['Mum'] },
-        { label: 'Sat, Jul 11, 2026', voters: [] },
+        { label: 'First · Sat, Jul 4', voters: ['Mum'] },
+        { label: 'Sat, Jul 11', voters: [] },
       ],
     });
 
@@ -368,9 +369,11 @@ describe('/displays and /display/:displayToken', function () {
     const r = await openSse(`${server.url}/display/${made.token}/events`);
     readers.push(r);
     expect(r.status).to.equal(200);
-    await r.count(1);
-    expect(r.events[0].event).to.equal('display');
-    const first = JSON.parse(r.events[0].data);
+    await r.count(2);
+    // The words and locale first (docs/display.md, "Its language"), then the content.
+    expect(r.events.map((e) => e.event)).to.deep.equal(['text', 'display']);
+    expect(JSON.parse(r.events[0].data)).to.include({ locale: 'en', dir: 'ltr', hour12: true });
+    const first = JSON.parse(r.events[1].data);
     expect(first.name).to.equal('Stream');
 
     const t0 = Date.now();
@@ -380,14 +383,15 @@ describe('/displays and /display/:displayToken', function () {
       time: '18:30',
     });
     // Through the stream at once, not at a refresh minutes away (generous for a loaded machine).
-    await r.count(2, 10_000);
+    await r.count(3, 10_000);
     expect(Date.now() - t0).to.be.lessThan(10_000);
-    const titles = JSON.parse(r.events[1].data).days[0].events.map(
+    const titles = JSON.parse(r.events[2].data).days[0].events.map(
       (e: { title: string }) => e.title,
     );
     expect(titles).to.include('Piano lesson');
     // Only display content: never a change record.
     expect(r.events.every((e) => !('seq' in JSON.parse(e.data)))).to.equal(true);
+    expect(r.events.slice(1).every((e) => e.event === 'display')).to.equal(true);
 
     // Across midnight (Berlin): the next heartbeat finds a new day.
     const today = JSON.parse(r.events[r.events.length - 1].data).today;
@@ -398,7 +402,7 @@ describe('/displays and /display/:displayToken', function () {
       'a new day',
     );
     expect(JSON.parse(r.events[r.events.length - 1].data).days[0].label).to.equal(
-      'Today · Thursday 11 June',
+      'Today · Thursday, June 11, 2026',
     );
     clock.set('2026-06-10T08:00:00.000Z');
 

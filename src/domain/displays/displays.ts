@@ -26,6 +26,7 @@ import {
   type ViewOf,
 } from '../shared/record.js';
 import { S } from '../shared/schema.js';
+import { canonicalLocale, LOCALE_MAX_LENGTH } from '../i18n/locale.js';
 import type { CommandContext, Decision, FamilyState } from '../shared/state.js';
 
 export const DISPLAYS = 'displays';
@@ -94,6 +95,21 @@ export const DISPLAY_FIELDS = {
     ...settable,
     nullable: true,
     response: { type: ['string', 'null'], description: '`HH:mm` local: …until then' },
+  }),
+  /**
+   * The locale its page speaks (docs/i18n.md), a BCP 47 tag stored in its canonical form; null:
+   * its family's. Set it where one screen is read by someone else (a grandparent's frame).
+   */
+  locale: field(S.string({ min: 1, max: LOCALE_MAX_LENGTH }), {
+    ...settable,
+    nullable: true,
+    clean: (v) => canonicalLocale(v) ?? v,
+    check: (v) =>
+      canonicalLocale(v) === v || 'must be a BCP 47 language tag (de-DE, en-US, pt-BR, ar-EG)',
+    response: {
+      type: ['string', 'null'],
+      description: "The locale its page speaks (BCP 47); null: the family's",
+    },
   }),
   /** The entries it added last (at most ADDS_KEPT, oldest first): what its undo may delete. */
   added: field(S.array(DISPLAY_ADD), { ...stored, default: [] }),

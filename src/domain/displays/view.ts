@@ -17,6 +17,9 @@ import { goingIds } from '../people/people.js';
 import type { FamilyState } from '../shared/state.js';
 import { addDays, instantToLocal, todayIn } from '../shared/time.js';
 import { displaySettings, type DisplayRecord } from './displays.js';
+import { displayLocale } from './text.js';
+import { voiceOf, type Voice } from '../i18n/voice.js';
+import type { WeatherCondition } from '../notifications/texts.js';
 import type { DisplayContent, DisplayDay, DisplayEvent, DisplayWeatherDay } from './content.js';
 import {
   choresOf,
@@ -41,31 +44,27 @@ export type {
 /** The forecast the edge fetched for the family's location, by date. */
 export interface DisplayWeather {
   place: string;
-  days: Map<string, DisplayWeatherDay>;
+  /** Each day's forecast; its `condition` is worded in the display's locale. */
+  days: Map<string, DisplayWeatherDay & { condition?: WeatherCondition }>;
+}
+
+/** A day's forecast, its condition in the display's words ("leichter Regen"). */
+function weatherOf(
+  voice: Voice,
+  day: (DisplayWeatherDay & { condition?: WeatherCondition }) | undefined,
+): DisplayWeatherDay | null {
+  if (!day) return null;
+  const { condition, ...rest } = day;
+  if (!condition) return rest;
+  return { ...rest, summary: voice.say('notifications', 'condition', { condition }) };
 }
 
 const MAX_EVENTS_PER_DAY = 30;
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-function dateLabel(date: string, today: string): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  const day = `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
-  if (date === today) return `Today · ${day}`;
-  if (date === addDays(today, 1)) return `Tomorrow · ${day}`;
+/** A day's label, as the display's locale writes it: "Today · Thursday, 26 November 2026". */
+function dateLabel(voice: Voice, date: string, today: string): string {
+  const day = voice.formats.date(date, 'full');
+  if (date === today) return voice.say('display', 'labelToday', { date: day });
+  if (date === addDays(today, 1)) return voice.say('display', 'labelTomorrow', { date: day });
   return day;
 }
 
@@ -121,7 +120,12 @@ function eventOf(s: Scope, e: EventView, date: string): DisplayEvent {
   };
 }
 
-function daysOf(s: Scope, count: number, weather: DisplayWeather | null): DisplayDay[] {
+function daysOf(
+  s: Scope,
+  voice: Voice,
+  count: number,
+  weather: DisplayWeather | null,
+): DisplayDay[] {
   const calendars = new Set(s.display.calendars);
   // Its calendars and people are part of the listing's filter, not applied to its page after:
   // 50 events of calendars it does not show must not take the place of those it does.
@@ -145,9 +149,9 @@ function daysOf(s: Scope, count: number, weather: DisplayWeather | null): Displa
       .map((e) => eventOf(s, e, date));
     out.push({
       date,
-      label: dateLabel(date, s.today),
+      label: dateLabel(voice, date, s.today),
       events: todays,
-      weather: weather?.days.get(date) ?? null,
+      weather: weatherOf(voice, weather?.days.get(date)),
     });
   }
   return out;
@@ -173,6 +177,7 @@ export function displayContent(
     now,
     interactive: settings.interactive,
     personIds: new Set(display.personIds),
+    voice: voiceOf(displayLocale(state.family, display), tz),
   };
   return {
     ok: true,
@@ -185,7 +190,7 @@ export function displayContent(
       settings.nightFrom && settings.nightTo
         ? { from: settings.nightFrom, to: settings.nightTo }
         : null,
-    days: daysOf(s, days, weather),
+    days: daysOf(s, s.voice, days, weather),
     chores: choresOf(s),
     lists: listsOf(s),
     polls: pollsOf(s),

@@ -8,7 +8,7 @@ import { entriesOf } from '../collections/listing.js';
 import { getCollection, isCalendar } from '../collections/collections.js';
 import type { Entry } from '../collections/types.js';
 import { activePerson, listPeople, PERSON_DERIVED } from '../people/people.js';
-import { itemWhen, clockOf } from '../plans/clock.js';
+import type { Voice } from '../i18n/voice.js';
 import { listPlans } from '../plans/views.js';
 import type { OptionRecord } from '../plans/types.js';
 import type { FamilyState } from '../shared/state.js';
@@ -34,6 +34,8 @@ export interface Scope {
   interactive: boolean;
   /** The ids of the display's people; empty: everyone. */
   personIds: ReadonlySet<string>;
+  /** The display's locale on the family's zone: what the daemon writes into its content. */
+  voice: Voice;
 }
 
 const MAX_CHORES = 30;
@@ -127,9 +129,26 @@ export function listsOf(s: Scope): DisplayList[] {
   return out;
 }
 
-function optionLabel(o: OptionRecord, tz: string): string {
-  const when = o.date ? itemWhen({ ...o, date: o.date }, clockOf(tz)) : null;
-  if (o.label && when) return `${o.label} · ${when}`;
+/** A day, with its time when it has one, as the display's locale writes them. */
+function dayTime(voice: Voice, date: string, time: string | null | undefined): string {
+  const day = voice.formats.date(date);
+  return time ? voice.say('common', 'dayAt', { day, time: voice.formats.time(time) }) : day;
+}
+
+/** An option's date (and times), as the display's locale writes them: "Sat, Nov 28 5:00 PM". */
+function optionWhen(o: OptionRecord & { date: string }, voice: Voice): string {
+  const start = dayTime(voice, o.date, o.time);
+  const endDate = o.endDate && o.endDate > o.date ? o.endDate : null;
+  if (!endDate && !o.endTime) return start;
+  const end = endDate
+    ? dayTime(voice, endDate, o.endTime)
+    : voice.formats.time(o.endTime ?? '00:00');
+  return voice.say('display', 'timeRange', { start, end });
+}
+
+function optionLabel(o: OptionRecord, voice: Voice): string {
+  const when = o.date ? optionWhen({ ...o, date: o.date }, voice) : null;
+  if (o.label && when) return `${o.label}${voice.say('display', 'separator')}${when}`;
   return o.label ?? when ?? '';
 }
 
@@ -156,7 +175,7 @@ export function pollsOf(s: Scope): DisplayPoll[] {
         // The wire's word (docs/display.md): display names of who chose it.
         return {
           ...(s.interactive ? { id: o.id } : {}),
-          label: optionLabel(o, s.tz),
+          label: optionLabel(o, s.voice),
           voters: voterNames,
         };
       }),

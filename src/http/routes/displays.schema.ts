@@ -38,6 +38,7 @@ const EXAMPLE = {
   lists: ['groceries'],
   nightFrom: null,
   nightTo: null,
+  locale: null,
   createdAt: '2026-11-22T08:30:00.000Z',
 };
 const TOKEN = 'dsp_4f8KqLmN2pR7sT9vW1xY3zA5bC6dE8gH';
