@@ -6,7 +6,7 @@ import { tapAttend } from './actions.js';
 import { button, el } from './dom.js';
 import { t } from './page.js';
 import { hooks, S, type View, type ViewDay, type ViewEvent } from './state.js';
-import { clock, dayHeading, names, shortDay, weatherText, when } from './words.js';
+import { clock, dayHeading, names, onDay, weatherText, when } from './words.js';
 
 /** An event's lines: time, title, then place, who is going, leave-by. */
 function eventParts(v: View, ev: ViewEvent): HTMLElement[] {
@@ -15,7 +15,7 @@ function eventParts(v: View, ev: ViewEvent): HTMLElement[] {
   if (ev.where) meta.push(ev.where);
   if (ev.going.length) meta.push(t('going', { names: names(ev.going) }));
   else if (v.interactive && v.people.length) meta.push(t('whoIsGoing'));
-  if (ev.endDate) meta.push(t('until', { day: shortDay(ev.endDate) }));
+  if (ev.endDate) meta.push(onDay(ev.endDate, 'untilToday', 'until'));
   if (ev.pending) meta.push(t('waiting'));
   if (meta.length) out.push(el('span', 'meta', meta.join(t('separator'))));
   if (ev.leaveBy) out.push(el('span', 'leave meta', t('leaveBy', { time: clock(ev.leaveBy) })));

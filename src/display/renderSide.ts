@@ -15,7 +15,7 @@ import {
   type ViewList,
   type ViewPoll,
 } from './state.js';
-import { names, shortDay } from './words.js';
+import { names, onDay } from './words.js';
 
 /** A chore or list item: a button that ticks it off (or back) on an interactive display. */
 function itemEl(
@@ -64,14 +64,10 @@ export function choresEl(v: View): HTMLElement {
     ul.appendChild(el('li', 'empty', t('noChores')));
   const sep = t('separator');
   for (const ch of v.chores.due) {
-    const due = ch.due && !ch.overdue ? t('due', { day: shortDay(ch.due) }) : '';
+    const due = ch.due && !ch.overdue ? onDay(ch.due, 'dueToday', 'due') : '';
     const text = [names(ch.who), due].filter(Boolean).join(sep);
     const late = ch.overdue
-      ? el(
-          'span',
-          'overdue',
-          (text ? sep : '') + t('overdueSince', { day: shortDay(ch.due || '') }),
-        )
+      ? el('span', 'overdue', (text ? sep : '') + onDay(ch.due || '', null, 'overdueSince'))
       : null;
     ul.appendChild(itemEl(v, 'chores', ch, false, text, late));
   }

@@ -12,13 +12,24 @@ import {
   numberText,
   shortDate,
   weekdayName,
+  headingCase,
 } from '../locale/displayFormat.js';
 import { t, text } from './page.js';
+import type { DisplayMessageKey } from '../domain/displays/text.js';
 import { S, type ViewDay, type ViewEvent } from './state.js';
 
-/** "today", or "Thu 26 Nov": a date inside a line. */
-export function shortDay(date: string): string {
-  return S.content && date === S.content.today ? t('todayInline') : shortDate(date, text);
+/**
+ * A date inside a line: its own message when the date is today ("due today", "para hoy"),
+ * else the dated one with "Thu 26 Nov" — languages put an article before a date and none
+ * before "today", so the two are whole messages, not a word put into one.
+ */
+export function onDay(
+  date: string,
+  today: DisplayMessageKey | null,
+  dated: DisplayMessageKey,
+): string {
+  if (today && S.content && date === S.content.today) return t(today);
+  return t(dated, { day: shortDate(date, text) });
 }
 
 /** A day's heading, large, and its date below: "Today" over "Thursday 26 November". */
@@ -26,7 +37,7 @@ export function dayHeading(date: string): { name: string; date: string } {
   const today = S.content ? S.content.today : null;
   if (date === today) return { name: t('today'), date: fullDate(date, text) };
   if (today && date === dayAfter(today)) return { name: t('tomorrow'), date: fullDate(date, text) };
-  return { name: weekdayName(date, text), date: dayAndMonth(date, text) };
+  return { name: headingCase(weekdayName(date, text), text), date: dayAndMonth(date, text) };
 }
 
 /** A time of the content (`HH:mm`) on the locale's clock: "5:00 PM", "17:00". */

@@ -82,6 +82,15 @@ export function weekdayName(date: string, w: Writing): string {
   return dateText(date, w, { weekday: 'long' });
 }
 
+/**
+ * A text that starts a heading, its first letter a capital as the locale writes one: French,
+ * Spanish, Portuguese and Dutch write weekday names in lower case ("vendredi"), which a
+ * heading does not.
+ */
+export function headingCase(text: string, w: Writing): string {
+  return text.charAt(0).toLocaleUpperCase(w.intl) + text.slice(1);
+}
+
 /** "26 November". */
 export function dayAndMonth(date: string, w: Writing): string {
   return dateText(date, w, { day: 'numeric', month: 'long' });

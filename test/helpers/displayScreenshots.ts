@@ -32,9 +32,12 @@ async function shoot(locale: string, germanData: boolean): Promise<string> {
   const browser = await launchChromium();
   try {
     const today = todayIn('Europe/Berlin', new Date());
-    const made = await seedHousehold(server.api, today, germanData ? GERMAN : ENGLISH);
-    const r = await server.api.patch(`/displays/${made.displayId}`, { locale });
-    if (r.status !== 200) throw new Error(`locale ${locale}: ${r.status} ${r.text}`);
+    // A family made in the locale: its built-in lists are named in its language, as a
+    // household that chose it at setup sees them.
+    const { client } = await server.family('household', { timezone: 'Europe/Berlin', locale });
+    const named = await client.patch('', { name: 'Home' });
+    if (named.status !== 200) throw new Error(`family name: ${named.status} ${named.text}`);
+    const made = await seedHousehold(client, today, germanData ? GERMAN : ENGLISH);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${server.url}/display/${made.token}`);
     await page.waitForSelector('#status[data-state=live]');

@@ -141,6 +141,32 @@ describe('the family display in the household’s language', () => {
     expect(de).to.deep.equal({ time: '17:00–18:00', leave: 'Losgehen um 16:30', heading: 'Heute' });
   });
 
+  it('writes "today" inside a line and a weekday heading as the language does: para hoy, Viernes', async function () {
+    needsBrowser(this);
+    this.timeout(60_000);
+    const read = async (locale: string) => {
+      await displayLocale(locale);
+      const page = await open(1280, 800);
+      try {
+        return {
+          chores: await page.locator('#chores').innerText(),
+          third: await page.locator('section.day h2').nth(2).innerText(),
+        };
+      } finally {
+        await page.close();
+      }
+    };
+    const es = await read('es-ES');
+    // A chore due today: a message of its own, not "para el {day}" with "hoy" put in.
+    expect(es.chores).to.contain('para hoy').and.not.contain('el hoy');
+    const fr = await read('fr-FR');
+    expect(fr.chores).to.contain('pour aujourd’hui');
+    // Intl writes French weekday names in lower case; a heading starts with a capital.
+    expect(fr.third.charAt(0)).to.equal(fr.third.charAt(0).toLocaleUpperCase('fr'));
+    expect(fr.third).to.match(/^(Lundi|Mardi|Mercredi|Jeudi|Vendredi|Samedi|Dimanche)$/);
+    expect((await read('en-US')).chores).to.contain('due today');
+  });
+
   it('mirrors the page for Arabic: the clock on the left, tick boxes on the right', async function () {
     needsBrowser(this);
     this.timeout(60_000);

@@ -370,8 +370,9 @@ export const EN = {
     listSeparator: ', ',
     today: 'Today',
     tomorrow: 'Tomorrow',
-    /** Today inside a sentence ("due today"). */
-    todayInline: 'today',
+    /** A chore due today (`due` is one due on a date: languages differ in the article). */
+    dueToday: 'due today',
+    untilToday: 'until today',
     /** A day's `label` in the content (the daemon writes it): "Today · Thursday, 26 November 2026". */
     labelToday: 'Today · {date}',
     labelTomorrow: 'Tomorrow · {date}',
