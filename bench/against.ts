@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Child } from './child.js';
+import { Child, daemonEnv } from './child.js';
 import { runRound, type LoadSpec, type Round } from './load.js';
 import { QUERY, type BenchFamily } from './seed.js';
 
@@ -85,15 +85,7 @@ async function startSide(label: string, tree: string): Promise<Side> {
   const slugs = ['bench', ...Array.from({ length: SPREAD }, (_, i) => `spread-${i}`)];
   const families = await seed.createFamilies(dataDir, slugs);
   const child = await Child.start(join(tree, 'dist/bench/daemon.js'), {
-    env: {
-      BENCH_DAEMON_OVERRIDES: JSON.stringify({
-        server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
-        storage: { dataDir },
-        log: { level: 'warn' },
-        rateLimit: { perMinute: 100_000_000 },
-        families: { bootstrapSlug: null },
-      }),
-    },
+    env: daemonEnv(dataDir),
   });
   await seed.postChores(child.url, families[0], ENTRIES);
   log(`${label}: daemon ${child.url} (pid ${child.pid}), ${ENTRIES} chores seeded`);

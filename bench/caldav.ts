@@ -35,7 +35,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestData } from 'autocannon';
-import { Child } from './child.js';
+import { Child, daemonEnv } from './child.js';
 import { runRound, summarize, type LoadSpec, type Round, type Summary } from './load.js';
 import { createFamilies } from './seed.js';
 import { Radicale, radicaleVersion, RADICALE_MISSING } from './radicale.js';
@@ -268,15 +268,7 @@ export async function runCaldavCase(opts: {
     const [fam, putFam] = await createFamilies(dataDir, ['bench-dav', 'bench-dav-put']);
     daemon = await Child.start(opts.daemonScript, {
       execArgv: opts.daemonFlags ?? [],
-      env: {
-        BENCH_DAEMON_OVERRIDES: JSON.stringify({
-          server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
-          storage: { dataDir },
-          log: { level: 'warn' },
-          rateLimit: { perMinute: 100_000_000 },
-          families: { bootstrapSlug: null },
-        }),
-      },
+      env: daemonEnv(dataDir),
     });
     radicale = await Radicale.start(radicaleDir, { seconds: 1800, log });
     log(`daemon ${daemon.url} (pid ${daemon.pid})`);

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Child } from './child.js';
+import { Child, daemonEnv } from './child.js';
 import { createFamilies } from './seed.js';
 import { queryBody, seriesIcs, shiftedBody, WINDOWS } from './caldav.js';
 
@@ -39,15 +39,7 @@ try {
   const [fam] = await createFamilies(dataDir, ['bench-dav']);
   daemon = await Child.start(join(here, 'daemon.js'), {
     execArgv: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
-    env: {
-      BENCH_DAEMON_OVERRIDES: JSON.stringify({
-        server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
-        storage: { dataDir },
-        log: { level: 'warn' },
-        rateLimit: { perMinute: 100_000_000 },
-        families: { bootstrapSlug: null },
-      }),
-    },
+    env: daemonEnv(dataDir),
   });
   const auth = `Basic ${Buffer.from(`${fam.slug}:${fam.apiKey}`).toString('base64')}`;
   const calendar = `${daemon.url}/dav/${fam.slug}/calendar/`;

@@ -184,3 +184,23 @@ export function daemonNodeFlags(argv: readonly string[] = process.argv): string[
       .filter(Boolean) ?? []
   );
 }
+
+/**
+ * The environment bench/daemon.ts reads for a data folder: 127.0.0.1 on port 0, warn logs, the
+ * rate limit out of the way, no first family; `more` replaces whole sections on top.
+ */
+export function daemonEnv(
+  dataDir: string,
+  more: Record<string, unknown> = {},
+): Record<string, string> {
+  return {
+    BENCH_DAEMON_OVERRIDES: JSON.stringify({
+      server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
+      storage: { dataDir },
+      log: { level: 'warn' },
+      rateLimit: { perMinute: 100_000_000 },
+      families: { bootstrapSlug: null },
+      ...more,
+    }),
+  };
+}

@@ -36,7 +36,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Child } from './child.js';
+import { Child, daemonEnv } from './child.js';
 import { againstOptions, runAgainst } from './against.js';
 import { runRound, summarize, type LoadSpec, type Round } from './load.js';
 import { runPaced } from './paced.js';
@@ -252,15 +252,7 @@ async function throughput(): Promise<{
         ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'daemon')}`] : []),
         ...DAEMON_FLAGS,
       ],
-      env: {
-        BENCH_DAEMON_OVERRIDES: JSON.stringify({
-          server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
-          storage: { dataDir },
-          log: { level: 'warn' },
-          rateLimit: { perMinute: 100_000_000 },
-          families: { bootstrapSlug: null },
-        }),
-      },
+      env: daemonEnv(dataDir),
     });
     floor = await Child.start(FLOOR, {
       execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'floor')}`] : [],

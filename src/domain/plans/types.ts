@@ -6,7 +6,14 @@
  * notes, polls and share with it by construction. Calendar events stay in the calendar area;
  * a link only points at one.
  */
-import { createStruct, field, timestamp, type CreateOf, type RecordOf } from '../shared/record.js';
+import {
+  createStruct,
+  field,
+  timestamp,
+  typedText,
+  type CreateOf,
+  type RecordOf,
+} from '../shared/record.js';
 import { S, type SomeStruct } from '../shared/schema.js';
 import { charCount } from '../shared/text.js';
 
@@ -46,11 +53,7 @@ export const NOTE_FIELDS = {
     create: 'required',
     patch: 'value',
     view: 'always',
-    clean: (v) => v.trim(),
-    check: (v) =>
-      v === ''
-        ? 'must not be blank'
-        : charCount(v) <= NOTE_MAX || `must be at most ${NOTE_MAX} characters long`,
+    ...typedText(NOTE_MAX),
   }),
   /** The key's person when it had one (the author shows that person's display name). */
   authorPersonId: field(S.string(), { ...hidden, nullable: true }),
@@ -114,11 +117,7 @@ export const POLL_FIELDS = {
     create: 'required',
     patch: 'value',
     view: 'always',
-    clean: (v) => v.trim(),
-    check: (v) =>
-      v === ''
-        ? 'must not be blank'
-        : charCount(v) <= QUESTION_MAX || `must be at most ${QUESTION_MAX} characters long`,
+    ...typedText(QUESTION_MAX),
   }),
   status: field(S.enums(POLL_STATUSES), { ...own, default: 'open' }),
   settledOptionId: field(S.string(), { ...own, nullable: true }),
@@ -153,8 +152,6 @@ export interface ShareRecord {
   changedAt: string;
 }
 
-const trimmed = (v: string): string => v.trim();
-
 /**
  * Every field of a plan, once (src/domain/shared/record.ts), in the order an empty PATCH names
  * them. Its events, notes, polls and share are written by their own commands; the answer names
@@ -170,11 +167,7 @@ export const PLAN_FIELDS = {
       create: 'required',
       patch: 'value',
       view: 'always',
-      clean: trimmed,
-      check: (v) =>
-        v === ''
-          ? 'must not be blank'
-          : charCount(v) <= TITLE_MAX || `must be at most ${TITLE_MAX} characters long`,
+      ...typedText(TITLE_MAX),
     },
   ),
   prose: field(

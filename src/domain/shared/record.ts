@@ -9,6 +9,7 @@
  * described once"; `EVENT_FIELDS` is the calendar's own, older form of the same idea).
  */
 import { failOnIssues, type Issue } from './errors.js';
+import { charCount } from './text.js';
 import { S, toJsonSchema, type Infer, type JsonSchema, type SomeStruct } from './schema.js';
 
 /** What a field is, besides its struct. */
@@ -326,3 +327,20 @@ export function fieldNames(table: FieldTable): string[] {
 
 /** Creation and update times as the tables write them. */
 export const timestamp = S.string({ format: 'date-time' });
+
+/**
+ * The rules of a text a person types (a title, a question, a note): trimmed, then not blank and
+ * at most `max` characters (counted as characters, not UTF-16 units); the 400 names the field.
+ */
+export function typedText(max: number): {
+  clean: (v: string) => string;
+  check: (v: string) => true | string;
+} {
+  return {
+    clean: (v) => v.trim(),
+    check: (v) =>
+      v === ''
+        ? 'must not be blank'
+        : charCount(v) <= max || `must be at most ${max} characters long`,
+  };
+}
