@@ -173,10 +173,10 @@ describe("GET /p/:token times in the family's convention", () => {
   });
   after(() => server?.close());
 
-  async function page(timezone: string) {
+  async function page(timezone: string, locale?: string) {
     const fam = await server.family(
-      `fam-${timezone.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}`,
-      { timezone },
+      `fam-${timezone.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}${locale ? `-${locale.toLowerCase()}` : ''}`,
+      { timezone, ...(locale ? { locale } : {}) },
     );
     const api = fam.client;
     const plan = await makePlan(api, 'Picnic');
@@ -203,6 +203,8 @@ describe("GET /p/:token times in the family's convention", () => {
     return { html, json, token: path.slice('/p/'.length) };
   }
 
+  // The JSON keeps the contract's English `when` on the zone's convention; the HTML page speaks
+  // the family's locale (docs/i18n.md): its clock, its words, the zone named.
   it('writes 12-hour times for a zone of the United States, naming the zone', async () => {
     for (const tz of ['America/New_York', 'America/Indiana/Indianapolis', 'Pacific/Honolulu']) {
       const { html, json } = await page(tz);
@@ -210,12 +212,12 @@ describe("GET /p/:token times in the family's convention", () => {
       expect(json.events[0].when, tz).to.equal('Sat, Jun 13, 2026, 3:30 PM – 6:00 PM');
       expect(json.polls[0].options[0].when, tz).to.equal('Sun, Jun 14, 2026, 9:05 AM – 12:00 PM');
       expect(html, tz)
-        .to.contain('Sat, Jun 13, 2026, 3:30 PM – 6:00 PM')
-        .and.contain(`<p class="zone" id="zone">Times in ${tz}</p>`);
+        .to.match(/3:30\sPM/)
+        .and.contain(`<p class="zone" id="zone">Times in <bdi>${tz}</bdi></p>`);
     }
   });
 
-  it('writes 24-hour times everywhere else, naming the zone', async () => {
+  it('writes 24-hour times everywhere else in the JSON, and the family locale’s clock on the page', async () => {
     for (const tz of [
       'Europe/Berlin',
       'America/Toronto',
@@ -226,11 +228,28 @@ describe("GET /p/:token times in the family's convention", () => {
       const { html, json, token } = await page(tz);
       expect(json.events[0].when, tz).to.equal('Sat, Jun 13, 2026, 15:30 – 18:00');
       expect(json.polls[0].options[0].when, tz).to.equal('Sun, Jun 14, 2026, 09:05 – 12:00');
-      expect(html, tz).to.contain('Sat, Jun 13, 2026, 15:30 – 18:00').and.contain(`Times in ${tz}`);
+      // A family that never chose a locale reads en, which CLDR writes on a 12-hour clock.
+      expect(html, tz)
+        .to.match(/3:30\sPM/)
+        .and.contain(`Times in <bdi>${tz}</bdi>`);
       expect(html, tz).to.contain(
         `<a id="add-to-calendar" href="${token}.ics" type="text/calendar">Add to my calendar</a>`,
       );
     }
+  });
+
+  it('writes the page on the clock and in the words of the family’s locale', async () => {
+    const gb = await page('Europe/Berlin', 'en-GB');
+    expect(gb.html)
+      .to.contain('15:30')
+      .and.not.match(/3:30\sPM/);
+    expect(gb.json.events[0].when).to.equal('Sat, Jun 13, 2026, 15:30 – 18:00');
+    const de = await page('Europe/Berlin', 'de-DE');
+    expect(de.html)
+      .to.contain('<html lang="de-DE" dir="ltr">')
+      .and.contain('15:30')
+      .and.contain('<bdi>Europe/Berlin</bdi>')
+      .and.not.contain('Times in');
   });
 
   it('names no zone and offers no calendar file for a plan with nothing dated', async () => {
