@@ -34,6 +34,8 @@ import {
 import { seeded, sleep, Tally, waitWhile, type Random } from '../helpers/faults.js';
 import { connectCluster } from '../../src/cluster/connection.js';
 import { JetStreamLog } from '../../src/cluster/log.js';
+import { until } from '../helpers/until.js';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Store } from '../../src/store/store.js';
 import type { ChangeRecord } from '../../src/store/types.js';
 
@@ -309,6 +311,24 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
   }
 
   /** A family's change log as JetStream holds it: the records of every batch, in order. */
+  /**
+   * The log, once JetStream answers again: the last fault may have left its meta leader being
+   * elected while the daemons already serve from their own stores (a single request timed out
+   * here in one fresh-clone run of six). Each try's error is kept to name in the failure.
+   */
+  async function openAfterFaults(nc: NatsConnection): Promise<JetStreamLog> {
+    let last: unknown;
+    try {
+      return await until(
+        'JetStream to answer after the faults',
+        () => JetStreamLog.open(nc, 3).catch((err: unknown) => ((last = err), undefined)),
+        90_000,
+      );
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; last: ${String(last)}`, { cause: err });
+    }
+  }
+
   async function inJetStream(familyId: string): Promise<Entry[]> {
     const nc = await connectCluster({
       natsServers: nats.urls,
@@ -317,7 +337,7 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
       tls: null,
     });
     try {
-      const log = await JetStreamLog.open(nc, 3);
+      const log = await openAfterFaults(nc);
       const out: Entry[] = [];
       const raw: string[] = [];
       for await (const { streamSeq, entry, valid } of log.read(familyId, 0)) {
