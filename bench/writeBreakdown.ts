@@ -13,18 +13,21 @@
  * - the same CPU figures for the bare-Koa floor (bench/floor.ts), for the ratio.
  *
  *   npm run bench:writes -- --seconds=5 --connections=64 --rounds=2 --cases=post,spread
- *   (--no-doc: do not touch docs/performance.md)
+ *   (--no-doc: do not touch docs/performance.md; --tree=<folder>: the daemon and the seeding of
+ *   another built checkout, e.g. an older commit's worktree, to compare; a daemon that does not
+ *   answer `commits` leaves the commit and LMDB rows empty; implies --no-doc)
  *
  * Each case: a 1 s warm-up of each server, then rounds A B A B (daemon, floor, …).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Child, daemonEnv } from './child.js';
 import { runRound, type LoadSpec } from './load.js';
-import { chore, createFamilies, postChores, type BenchFamily } from './seed.js';
+import * as ownSeed from './seed.js';
+import type { BenchFamily } from './seed.js';
 import { machine, updateDoc } from './report.js';
 import { addUsage, sampleProcess, usageBetween, type ProcUsage } from './threads.js';
 import {
@@ -45,14 +48,23 @@ const CONNECTIONS = Number(option('connections', '64'));
 const ROUNDS = Number(option('rounds', '2'));
 const ENTRIES = Number(option('entries', '5000'));
 const CASES = new Set(option('cases', 'post,spread').split(','));
-const WRITE_DOC = !argv.includes('--no-doc');
+const TREE = option('tree', '');
+const WRITE_DOC = !argv.includes('--no-doc') && !TREE;
 const SPREAD = 50;
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 const entriesPath = (slug: string) => `/api/v1/families/${slug}/trackers/chores/entries`;
 
+/** The daemon's commit counters; NaN and null where its daemon.ts does not count (--tree). */
 async function commitCounters(daemon: Child): Promise<CommitCounters> {
-  return daemon.ask<CommitCounters>({ type: 'commits' });
+  const c = await daemon.ask<Partial<CommitCounters>>({ type: 'commits' });
+  return {
+    count: c.count ?? NaN,
+    batches: c.batches ?? NaN,
+    ms: c.ms ?? NaN,
+    flushMs: c.flushMs ?? NaN,
+    lmdb: c.lmdb ?? null,
+  };
 }
 
 /** One round against `child`: its process's counters (and the daemon's commits) around it. */
@@ -146,20 +158,25 @@ async function runCase(
 
 /** The families, the daemon (5,000 chores in the first family, as the bench), the floor. */
 async function setUp(dataDir: string) {
+  // Another checkout seeds its own store (its schema) and runs its own daemon.
+  const seed = TREE
+    ? ((await import(pathToFileURL(join(TREE, 'dist/bench/seed.js')).href)) as typeof ownSeed)
+    : ownSeed;
+  const daemonScript = TREE ? join(TREE, 'dist/bench/daemon.js') : join(here, 'daemon.js');
   const spreadSlugs = Array.from(
     { length: SPREAD },
     (_, i) => `spread-${String(i).padStart(2, '0')}`,
   );
-  const families = await createFamilies(dataDir, ['bench', ...spreadSlugs]);
-  const daemon = await Child.start(join(here, 'daemon.js'), { env: daemonEnv(dataDir) });
+  const families = await seed.createFamilies(dataDir, ['bench', ...spreadSlugs]);
+  const daemon = await Child.start(daemonScript, { env: daemonEnv(dataDir) });
   const floor = await Child.start(join(here, 'floor.js'), {});
   await floor.ask({
     type: 'keys',
     keys: families.map((f) => ({ keyId: f.keyId, secretHash: f.secretHash, slug: f.slug })),
   });
   log(`daemon pid ${daemon.pid}, floor pid ${floor.pid}, data in ${dataDir}`);
-  await postChores(daemon.url, families[0], ENTRIES);
-  const body = JSON.stringify(chore(ENTRIES + 1));
+  await seed.postChores(daemon.url, families[0], ENTRIES);
+  const body = JSON.stringify(ownSeed.chore(ENTRIES + 1));
   const res = await fetch(daemon.url + entriesPath(families[0].slug), {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': families[0].apiKey },
@@ -200,6 +217,7 @@ function specs(main: BenchFamily, spread: BenchFamily[], body: string) {
 
 const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const command = `npm run bench:writes${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
+if (TREE) log(`the daemon of ${TREE}`);
 log(`Where a durable write goes, ${date}`);
 const dataDir = mkdtempSync(join(tmpdir(), 'household-writes-'));
 let children: Child[] = [];
