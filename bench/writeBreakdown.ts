@@ -90,6 +90,7 @@ function commitDelta(a: CommitCounters, b: CommitCounters): CommitCounters {
             ...b.lmdb,
             lastTxnId: b.lmdb.lastTxnId - a.lmdb.lastTxnId,
             lastPageNumber: b.lmdb.lastPageNumber - a.lmdb.lastPageNumber,
+            entriesAdded: b.lmdb.entryCount - a.lmdb.entryCount,
           }
         : null,
   };
@@ -108,6 +109,7 @@ function addCommits(a: CommitCounters | undefined, b: CommitCounters): CommitCou
             ...b.lmdb,
             lastTxnId: a.lmdb.lastTxnId + b.lmdb.lastTxnId,
             lastPageNumber: a.lmdb.lastPageNumber + b.lmdb.lastPageNumber,
+            entriesAdded: (a.lmdb.entriesAdded ?? 0) + (b.lmdb.entriesAdded ?? 0),
           }
         : null,
   };

@@ -15,6 +15,8 @@ export interface LmdbInfo {
   lastPageNumber: number;
   lastTxnId: number;
   entryCount: number;
+  /** In a delta: keys added (entryCount's growth). */
+  entriesAdded?: number;
   treeDepth: number;
   leafPages: number;
   branchPages: number;
@@ -137,6 +139,10 @@ const SUMMARY: Row[] = [
       const page = c.commits.lmdb?.pageSize ?? 4096;
       return `${fmt(c.daemon.io.write_bytes / page / c.writes, 2)} · ${fmt(c.daemon.io.write_bytes / page / txns(c), 1)}`;
     },
+  ],
+  [
+    'LMDB keys added per write (entry count growth)',
+    (c) => (c.commits.lmdb ? fmt((c.commits.lmdb.entriesAdded ?? NaN) / c.writes, 2) : '–'),
   ],
   [
     'file growth (LMDB last page number), pages per 1,000 writes',
