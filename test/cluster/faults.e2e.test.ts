@@ -223,7 +223,13 @@ describe('cluster: a seeded fault run (kills and pauses of daemons and NATS serv
     await waitWhile(() => natsOut.size > 0);
     starting = true;
     try {
-      n.daemon = await spawnDaemon(n.dir, env(n));
+      n.daemon = await spawnDaemon(n.dir, env(n)).catch((err: unknown) => {
+        // Once, in a fresh-clone run with a benchmark beside it, a restart printed nothing in
+        // 45 s (the killed child is gone: spawnDaemon kills it). What is under test is the
+        // cluster's writes, not a start on a starved machine: say so and start it once more.
+        console.log(`      ${n.name} did not restart (${String(err).split('\n')[0]}); once more`);
+        return spawnDaemon(n.dir, env(n));
+      });
       n.runs.push(n.daemon);
       n.state = 'up';
     } finally {
