@@ -1,0 +1,7 @@
+/** The `common` section of the ar catalog, translated from `../en/common.ts`. */
+import type { Catalog } from '../en.js';
+
+export const common: Catalog['common'] = {
+  dayAt: '{day} {time}',
+  dayAllDay: '{day}، طوال اليوم',
+};
