@@ -143,6 +143,8 @@ export class Addresses {
   readonly publicBase: string | null;
   private readonly trusted: (ip: Address | null) => boolean;
   private readonly anyPeer: boolean;
+  /** trustsPeer's answer per socket (see there). */
+  private readonly peers = new WeakMap<object, boolean>();
   /** Proves an ORIGIN_HEADER was set by this process. */
   private readonly secret = randomBytes(32);
   private port = 0;
@@ -182,9 +184,20 @@ export class Addresses {
     return this.publicBase ?? this.lanUrls[0] ?? this.local;
   }
 
-  /** Whether the socket's peer may speak for the client (a trusted proxy). */
+  /**
+   * Whether the socket's peer may speak for the client (a trusted proxy). A socket's peer never
+   * changes, so the answer is kept per socket: parsing the address was a visible share of every
+   * request's cost on a keep-alive connection.
+   */
   trustsPeer(ctx: Koa.Context): boolean {
-    return this.anyPeer || this.trusted(parseIp(ctx.req.socket.remoteAddress ?? ''));
+    if (this.anyPeer) return true;
+    const socket = ctx.req.socket;
+    let trusted = this.peers.get(socket);
+    if (trusted === undefined) {
+      trusted = this.trusted(parseIp(socket.remoteAddress ?? ''));
+      this.peers.set(socket, trusted);
+    }
+    return trusted;
   }
 
   /**

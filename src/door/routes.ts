@@ -5,7 +5,7 @@
  * idempotency → validate query and body → the handler on the family's actor. Public routes
  * are counted per client address instead, and take no credential.
  */
-import Router from '@koa/router';
+import Router, { type MatchResult } from '@koa/router';
 import { Invalid, issuesMessage } from '../domain/shared/errors.js';
 import type { FamilyActor } from '../family/actor.js';
 import type { Caller as ChangeCaller } from '../domain/shared/state.js';
@@ -30,7 +30,7 @@ export function routeRouter<S extends CoreServices>(
   routes: readonly Route<S>[],
   services: S,
 ): Router<DoorState> {
-  const router = new Router<DoorState>();
+  const router = keepMatches(new Router<DoorState>());
   const limits = services.limits;
   const limit = rateLimit(limits);
   const publicLimit = publicRateLimit(limits);
@@ -55,6 +55,32 @@ export function routeRouter<S extends CoreServices>(
       name: `${def.method} ${fullPath(def)}`,
     });
   }
+  return router;
+}
+
+/** How many (method, path) matches the router keeps; past it, it starts over. */
+const MATCHES_KEPT = 512;
+
+/**
+ * @koa/router tests a request against every route's pattern in turn (some 180 of them here),
+ * a visible share of every request's cost. Clients repeat the same few paths (a list, a
+ * collection's entries), so the match of a method and path is kept, bounded; the router's own
+ * rules decide every first match. Each request gets its own copy of the matched-layers list,
+ * which the router may extend.
+ */
+function keepMatches(router: Router<DoorState>): Router<DoorState> {
+  const match = router.match.bind(router);
+  const kept = new Map<string, MatchResult<DoorState>>();
+  router.match = (path, method) => {
+    const key = `${method} ${path}`;
+    let hit = kept.get(key);
+    if (!hit) {
+      hit = match(path, method);
+      if (kept.size >= MATCHES_KEPT) kept.clear();
+      kept.set(key, hit);
+    }
+    return { path: [...hit.path], pathAndMethod: hit.pathAndMethod, route: hit.route };
+  };
   return router;
 }
 

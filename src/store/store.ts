@@ -99,6 +99,11 @@ export class Store implements HouseholdStore {
           mapSize,
           maxReaders: 254,
           overlappingSync: false,
+          // Values as plain MessagePack maps. msgpackr's default, records, defines each
+          // object's shape inside every value (the store keeps no shared structures), which
+          // cost a write a third more to encode and saved ~1.5 % of the bytes. Either form
+          // reads back: values written as records before stay readable.
+          useRecords: false,
         }),
       );
     const db = openEnv();

@@ -99,6 +99,21 @@ describe('Store', () => {
     expect(store.lastSeq('fam_other')).to.equal(1);
   });
 
+  it('refuses a batch that expects the log to end before or after where it ends, and takes one that is right', async () => {
+    await store.commit(FAM, { log: [logRecord(1), logRecord(2)], expectedLastSeq: 0 });
+    const refusal = (expectedLastSeq: number) =>
+      store.commit(FAM, { log: [logRecord(expectedLastSeq + 1)], expectedLastSeq }).then(
+        () => null,
+        (e: unknown) => (e as Error).message,
+      );
+    expect(await refusal(1)).to.include('ends at 2, not at 1');
+    expect(await refusal(3)).to.include('ends at 2, not at 3');
+    expect(await refusal(0)).to.include('ends at 2, not at 0');
+    expect(store.lastSeq(FAM)).to.equal(2);
+    expect(await refusal(2)).to.equal(null);
+    expect(store.lastSeq(FAM)).to.equal(3);
+  });
+
   it('moves a job put again with the same id, removes it by id, and orders due jobs by time', async () => {
     await store.commit(FAM, {
       agenda: [

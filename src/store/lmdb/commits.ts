@@ -88,12 +88,23 @@ export class LmdbCommits implements BatchCommits, LogReads {
   private refusal(c: PendingCommit): string | null {
     if (c.guard && !c.guard()) return 'commit refused by its guard';
     const expected = c.batch.expectedLastSeq;
-    if (expected !== undefined) {
+    if (expected !== undefined && !this.logEndsAt(c.familyId, expected)) {
       const last = this.lastSeq(c.familyId);
-      if (last !== expected)
-        return `the family's log ends at ${last}, not at ${expected} as the batch expected`;
+      return `the family's log ends at ${last}, not at ${expected} as the batch expected`;
     }
     return null;
+  }
+
+  /**
+   * Whether the family's log ends at `seq`. Its numbers run from 1 without a gap (each batch
+   * appends the next ones, and only after this check), so two point lookups answer it: `seq`
+   * is there and `seq + 1` is not. Reading the last record through a reverse cursor instead was
+   * a tenth of the main thread's time with writes spread over fifty families (one check per
+   * family batch, and the record decoded for its key).
+   */
+  private logEndsAt(familyId: string, seq: number): boolean {
+    if (this.db.doesExist(keys.log(familyId, seq + 1))) return false;
+    return seq === 0 ? this.lastSeq(familyId) === 0 : this.db.doesExist(keys.log(familyId, seq));
   }
 
   private writeBatch(familyId: string, batch: CommitBatch): void {
@@ -134,7 +145,7 @@ export class LmdbCommits implements BatchCommits, LogReads {
       reverse: true,
       limit: 1,
     };
-    for (const { key } of this.db.getRange(range)) return (key as [string, string, number])[2];
+    for (const key of this.db.getKeys(range)) return (key as [string, string, number])[2];
     return 0;
   }
 
