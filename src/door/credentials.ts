@@ -334,14 +334,16 @@ function callerOf(
   via: CredentialKind,
   grantId?: string,
 ): Caller {
-  return {
+  const caller: Caller = {
     keyId: key.id,
     personId: key.personId,
     keyName: key.name,
-    ...(grantId ? { grantId } : {}),
     key,
     family,
     scopes: key.scopes,
     via,
   };
+  // Set, not spread: this runs on every request.
+  if (grantId) caller.grantId = grantId;
+  return caller;
 }

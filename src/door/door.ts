@@ -96,7 +96,21 @@ export function doorFinder<D extends Door<never>>(
   doors: readonly D[],
 ): (method: string, path: string) => D {
   const prefixes = doors.flatMap((door) => door.prefixes.map((p) => ({ door, p: compile(p) })));
+  // Doors by path, kept (bounded) for the paths clients repeat; `claims` looks at the method.
+  const kept = new Map<string, D>();
   return (method, path) => {
+    const hit = kept.get(path);
+    if (hit) return hit;
+    const found = byPrefix(path);
+    if (found) {
+      if (kept.size >= DOORS_KEPT) kept.clear();
+      kept.set(path, found);
+      return found;
+    }
+    return doors.find((d) => d.claims?.(method, path)) ?? doors[0];
+  };
+
+  function byPrefix(path: string): D | undefined {
     const have = path.split('/');
     let best: D | undefined;
     let length = -1;
@@ -106,10 +120,12 @@ export function doorFinder<D extends Door<never>>(
         length = p.length;
       }
     }
-    if (best) return best;
-    return doors.find((d) => d.claims?.(method, path)) ?? doors[0];
-  };
+    return best;
+  }
 }
+
+/** How many paths `doorFinder` keeps the door of. */
+const DOORS_KEPT = 512;
 
 const FAMILY_PATH = /^\/api\/v1\/families\/([^/]+)(?:\/|$)/;
 

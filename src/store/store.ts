@@ -102,8 +102,9 @@ export class Store implements HouseholdStore {
           // Values as plain MessagePack maps. msgpackr's default, records, defines each
           // object's shape inside every value (the store keeps no shared structures), which
           // cost a write a third more to encode and saved ~1.5 % of the bytes. Either form
-          // reads back: values written as records before stay readable.
-          useRecords: false,
+          // reads back: values written as records before stay readable. lmdb-js hands this
+          // msgpackr option on (open.js); its types do not list it.
+          ...({ useRecords: false } as object),
         }),
       );
     const db = openEnv();
