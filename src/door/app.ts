@@ -63,9 +63,9 @@ export function createApp<S extends CoreServices>(parts: AppParts<S>): App {
   const router = routeRouter(routes, services);
   const byName = new Map(doors.map((d) => [d.name, d]));
 
-  app.use(async (ctx, next) => {
+  app.use((ctx, next) => {
     ctx.request.ip = services.addresses.clientIp(ctx);
-    await next();
+    return next();
   });
   app.use(requestLog(services.logger));
   if (parts.metrics) app.use(requestMetrics(parts.metrics, (ctx) => labelOf(byName, ctx)));

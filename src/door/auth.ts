@@ -12,7 +12,7 @@ import { hasScope } from '../family/scopes.js';
 import type { Directory } from '../store/ports.js';
 import type { Scope } from '../store/types.js';
 import { INNER_CALL_HEADER, type Credential, type Credentials } from './credentials.js';
-import type { DoorContext, DoorMiddleware } from './state.js';
+import type { DoorContext } from './state.js';
 
 /** The credential a family route takes: the key header, a stream ticket, or an inner call. */
 function routeCredential(ctx: DoorContext, ticketed: boolean): Credential | null {
@@ -40,8 +40,17 @@ export interface AuthDeps {
   now: () => Date;
 }
 
-export function authenticate(deps: AuthDeps, scope: Scope, ticketed = false): DoorMiddleware {
-  return async (ctx, next) => {
+/**
+ * Puts the request's caller and family on `ctx.state`, or throws 401 (no or a refused
+ * credential) or 403 (another family, a missing scope). Synchronous: the route chain runs it,
+ * with the caller's budget, in one middleware (routes.ts).
+ */
+export function authenticator(
+  deps: AuthDeps,
+  scope: Scope,
+  ticketed = false,
+): (ctx: DoorContext) => void {
+  return (ctx) => {
     const credential = routeCredential(ctx, ticketed);
     if (!credential) throw new Unauthorized('The x-api-key header is missing');
     const caller = deps.credentials.resolve(credential);
@@ -54,6 +63,5 @@ export function authenticate(deps: AuthDeps, scope: Scope, ticketed = false): Do
     if (!hasScope(key, scope)) throw new Forbidden(`This API key lacks the "${scope}" scope`);
     ctx.state.family = family;
     // Its last use was noted by the core as it resolved it (whatever door it came through).
-    await next();
   };
 }

@@ -24,7 +24,7 @@ import type { IdempotencyRecords } from '../store/ports.js';
 import type { FamilyInfo, IdempotencyRecord, IdempotencyWrite } from '../store/types.js';
 import { apiKeySecret } from '../family/keys.js';
 import { AnsweredBefore, AnswerInFlight, type KeptAnswer } from '../family/repeats.js';
-import type { DoorMiddleware, IdempotencyIntent } from './state.js';
+import type { DoorContext, DoorMiddleware, IdempotencyIntent } from './state.js';
 
 export type { IdempotencyIntent };
 import {
@@ -202,9 +202,14 @@ export function idempotency(
   ready: (family: FamilyInfo) => Promise<unknown> = () => Promise.resolve(),
 ): DoorMiddleware {
   const gate = idempotencyGate(store, now);
-  return async (ctx, next) => {
+  // Most writes carry no key: they pass on without an async frame of this middleware's.
+  return (ctx, next) => {
     const idemKey = ctx.get('idempotency-key');
-    if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return void (await next());
+    if (!idemKey || ctx.method === 'GET' || ctx.method === 'HEAD') return next();
+    return keyed(ctx, next, idemKey);
+  };
+
+  async function keyed(ctx: DoorContext, next: Koa.Next, idemKey: string): Promise<void> {
     // Authentication ran first. An API key seals under its secret part; a credential of
     // another kind (an OAuth access token a tool call of /mcp sends) is a secret as a whole,
     // stored only as a hash too, so it seals under itself. Never under a public value: no seal.
@@ -225,5 +230,5 @@ export function idempotency(
     } finally {
       opened.close();
     }
-  };
+  }
 }

@@ -22,7 +22,7 @@
 import { isIPv6 } from 'node:net';
 import type Koa from 'koa';
 import { rateLimited, Unauthorized } from './errors.js';
-import type { DoorMiddleware } from './state.js';
+import type { DoorContext, DoorMiddleware } from './state.js';
 
 const WINDOW_MS = 60_000;
 
@@ -184,18 +184,6 @@ export function countCaller(
 }
 
 /**
- * REST, per credential; runs after authentication has put the key (and the grant) on
- * `ctx.state`. An inner call was counted by the door the client spoke to.
- */
-export function rateLimit(limits: DoorLimits): DoorMiddleware {
-  return async (ctx, next) => {
-    const caller = ctx.state.caller!;
-    if (caller.via !== 'inner') countCaller(ctx, limits, caller);
-    await next();
-  };
-}
-
-/**
  * A public route: per client address first, then — once the route has found what its token
  * opens — per token (`countToken`, called by the route), so a leaked link is limited like a key
  * whatever the addresses it is used from.
@@ -226,28 +214,29 @@ export function countToken(ctx: Koa.Context, limits: DoorLimits, c: Budget): voi
 }
 
 /**
- * Wraps authentication: the credential is checked first; a 401 of the wrapped middleware
- * spends the address's budget of failures, and past it the answer is 429 instead. A valid
- * credential is served whatever else came from the address.
+ * A family route's credential and budget, in one middleware (a layer each cost every request
+ * its async frames): `authenticate` puts the caller on `ctx.state` or throws. A request whose
+ * credential is refused (401) spends its address's budget of failures: past `publicPerMinute`
+ * of them in a minute it is answered 429. An accepted caller is counted in its own budget (an
+ * inner call was counted by the door the client spoke to).
  */
-export function failedCredentials<S>(
+export function authenticated(
   limits: DoorLimits,
-  authenticate: Koa.Middleware<S>,
-): Koa.Middleware<S> {
-  return async (ctx, next) => {
-    let authenticated = false;
+  authenticate: (ctx: DoorContext) => void,
+): DoorMiddleware {
+  return (ctx, next) => {
     try {
-      await authenticate(ctx, async () => {
-        authenticated = true;
-        await next();
-      });
+      authenticate(ctx);
     } catch (err) {
-      if (!authenticated && err instanceof Unauthorized) {
+      if (err instanceof Unauthorized) {
         const l = limits.failure(ctx.ip);
         if (l) throw limitedError(l);
       }
       throw err;
     }
+    const caller = ctx.state.caller!;
+    if (caller.via !== 'inner') countCaller(ctx, limits, caller);
+    return next();
   };
 }
 

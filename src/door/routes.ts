@@ -9,10 +9,10 @@ import Router, { type MatchResult } from '@koa/router';
 import { Invalid, issuesMessage } from '../domain/shared/errors.js';
 import type { FamilyActor } from '../family/actor.js';
 import type { Caller as ChangeCaller } from '../domain/shared/state.js';
-import { authenticate } from './auth.js';
+import { authenticator } from './auth.js';
 import { jsonBody } from './body.js';
 import { idempotency, keptAnswer, keptUnder, type IdempotencyIntent } from './idempotency.js';
-import { failedCredentials, publicRateLimit, rateLimit } from './limits.js';
+import { authenticated, publicRateLimit } from './limits.js';
 import {
   fullPath,
   isWithStatus,
@@ -32,7 +32,6 @@ export function routeRouter<S extends CoreServices>(
 ): Router<DoorState> {
   const router = keepMatches(new Router<DoorState>());
   const limits = services.limits;
-  const limit = rateLimit(limits);
   const publicLimit = publicRateLimit(limits);
   // A repeat is looked for once the family runs here (a cluster takeover caught it up).
   const idem = idempotency(services.store, services.now, (family) => services.registry.get(family));
@@ -47,7 +46,7 @@ export function routeRouter<S extends CoreServices>(
     const scope = requiredScope(def);
     const chain: DoorMiddleware[] = [];
     if (scope === 'public') chain.push(publicLimit);
-    else chain.push(failedCredentials(limits, authenticate(auth, scope, def.ticketed)), limit);
+    else chain.push(authenticated(limits, authenticator(auth, scope, def.ticketed)));
     if (def.method !== 'get') chain.push(body);
     if (scope !== 'public' && def.method !== 'get') chain.push(idem);
     chain.push(handle(def, services, scope !== 'public'));
