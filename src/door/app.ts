@@ -17,7 +17,7 @@ import { doorFinder, type Door, type FamilyFinder, type Mounted } from './door.j
 import { credentialOf, type Credentials } from './credentials.js';
 import type { CoreServices, Route } from './route.js';
 import { routeRouter } from './routes.js';
-import type { DoorMiddleware, DoorState } from './state.js';
+import type { DoorContext, DoorMiddleware, DoorState } from './state.js';
 import type { Directory } from '../store/ports.js';
 import type { RequestOrigin } from '../addresses.js';
 
@@ -90,7 +90,10 @@ export function createApp<S extends CoreServices>(parts: AppParts<S>): App {
     const handler = handlers.get(ctx.state.door ?? '');
     return handler ? (handler(ctx, next) as Promise<void>) : next();
   });
-  app.use(unanswered());
+  app.use((ctx, next) => {
+    ctx.state.routed = true;
+    return next();
+  });
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, router, routes };
@@ -108,6 +111,7 @@ function boundary<S>(doors: readonly Door<S>[]): DoorMiddleware {
     ctx.state.door = door.name;
     try {
       await next();
+      if (ctx.state.routed) unanswered(ctx);
     } catch (err) {
       let answer = answerOf(err);
       if (!answer) {
@@ -119,25 +123,26 @@ function boundary<S>(doors: readonly Door<S>[]): DoorMiddleware {
   };
 }
 
-/** What no door or route answered: the path's door's 404, 405 (with Allow) or 501. */
-function unanswered(): DoorMiddleware {
-  return async (ctx, next) => {
-    await next();
-    if (ctx.status === 404 && ctx.body === undefined) {
-      throw new DoorError('unknown_path', `No such path: ${ctx.method} ${ctx.path}`);
-    }
-    // The router answers 405 (with Allow) and 501 in plain text: every door writes its own.
-    if (ctx.status === 405 && ctx.body === undefined) {
-      const allow = ctx.response.get('Allow');
-      throw new DoorError(
-        'method_not_allowed',
-        `${ctx.method} is not allowed on this path; it takes ${allow}`,
-        { headers: { Allow: allow } },
-      );
-    } else if (ctx.status === 501 && typeof ctx.body !== 'object') {
-      throw new DoorError('not_implemented', `The method ${ctx.method} is not supported`);
-    }
-  };
+/**
+ * What no door or route answered: the path's door's 404, 405 (with Allow) or 501. Checked by
+ * the boundary once everything below it is done (a middleware of its own cost every request an
+ * async frame).
+ */
+function unanswered(ctx: DoorContext): void {
+  if (ctx.status === 404 && ctx.body === undefined) {
+    throw new DoorError('unknown_path', `No such path: ${ctx.method} ${ctx.path}`);
+  }
+  // The router answers 405 (with Allow) and 501 in plain text: every door writes its own.
+  if (ctx.status === 405 && ctx.body === undefined) {
+    const allow = ctx.response.get('Allow');
+    throw new DoorError(
+      'method_not_allowed',
+      `${ctx.method} is not allowed on this path; it takes ${allow}`,
+      { headers: { Allow: allow } },
+    );
+  } else if (ctx.status === 501 && typeof ctx.body !== 'object') {
+    throw new DoorError('not_implemented', `The method ${ctx.method} is not supported`);
+  }
 }
 
 function finder(
