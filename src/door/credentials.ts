@@ -198,6 +198,8 @@ type Resolver<K extends CredentialKind> = (c: Extract<Credential, { kind: K }>) 
 export class Credentials {
   readonly keys: KeyCache;
   readonly inner = new InnerCalls();
+  /** Each key record's last use as noted, in ms (its ISO text was parsed on every request). */
+  private readonly noted = new WeakMap<ApiKeyRecord, number>();
   private readonly resolvers: { [K in CredentialKind]: Resolver<K> };
 
   constructor(
@@ -244,8 +246,10 @@ export class Credentials {
 
   private noteUse(key: ApiKeyRecord): void {
     const now = this.now();
-    if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) <= TOUCH_EVERY_MS) return;
+    const noted = this.noted.get(key) ?? (key.lastUsedAt ? Date.parse(key.lastUsedAt) : NaN);
+    if (now.getTime() - noted <= TOUCH_EVERY_MS) return;
     key.lastUsedAt = now.toISOString();
+    this.noted.set(key, now.getTime());
     this.directory.touchKey?.(key.id, key.lastUsedAt);
   }
 

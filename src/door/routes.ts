@@ -126,7 +126,7 @@ function handle<S extends CoreServices>(
     const family =
       familyRoute && caller
         ? familyHandle(
-            await services.registry.get(caller.family),
+            services.registry.ready(caller.family) ?? (await services.registry.get(caller.family)),
             caller,
             ctx.state.idempotency,
             def.status ?? 200,

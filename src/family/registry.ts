@@ -39,6 +39,19 @@ export class FamilyRegistry {
     return this.slots.size;
   }
 
+  /**
+   * The family's actor when it can be had at once — owned here and in memory — else null (then
+   * `get`). Every request asks; this spares the common case `get`'s promise.
+   */
+  ready(family: FamilyInfo): FamilyActor | null {
+    if (this.closed || !(this.opts.ownership ?? ownsEveryFamily).owns(family.id)) return null;
+    const slot = this.slots.get(family.id);
+    if (!slot?.actor) return null;
+    this.slots.delete(family.id);
+    this.slots.set(family.id, slot);
+    return slot.actor;
+  }
+
   /** The family's actor, activating it on first use. */
   async get(family: FamilyInfo): Promise<FamilyActor> {
     if (this.closed) throw new Error('the service is shutting down');
