@@ -35,6 +35,7 @@ const FAMILIES = arg('families', 6);
 const INFLIGHT = arg('inflight', 4);
 const SYNC = process.argv.includes('--sync=default') ? 'default' : 'always';
 /** `--profile=DIR`: every daemon writes a V8 CPU profile into DIR/<case> (node --cpu-prof). */
+const BREAKDOWN = process.argv.includes('--breakdown');
 const PROFILE = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 const profiled = (name: string): Record<string, string> =>
   PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(PROFILE, name)}` } : {};
@@ -234,6 +235,10 @@ async function main(): Promise<void> {
     daemons.push(embedded);
     const embeddedFamilies = await families(FAMILIES, base, embeddedDir);
     const e = await load(embeddedFamilies, [embedded.url], [embedded.proc.pid!], []);
+    // The breakdown's one-family load on the embedded daemon: what the owner's row compares to.
+    const one = BREAKDOWN
+      ? await load(embeddedFamilies.slice(0, 1), [embedded.url], [embedded.proc.pid!], [])
+      : null;
     embedded.proc.kill('SIGTERM');
     await embedded.exited;
 
@@ -282,14 +287,16 @@ async function main(): Promise<void> {
         `log messages per cluster write: ${(messages / Math.max(1, c.writes)).toFixed(2)}\n` +
         `cluster daemons' CPU ms/write by node: ${c.perDaemon.map((ms) => ms.toFixed(2)).join(', ')}`,
     );
-    if (process.argv.includes('--breakdown')) {
+    if (one) {
+      const split = await breakdown(
+        nodes,
+        env('bench-cli'),
+        dir(),
+        nats.servers.map((s) => serverPid(s)),
+      );
       console.log(
-        `\n${await breakdown(
-          nodes,
-          env('bench-cli'),
-          dir(),
-          nats.servers.map((s) => serverPid(s)),
-        )}`,
+        `\n${split}\n| (embedded daemon, one family) | ${Math.round(one.perSecond)} | ` +
+          `${one.daemonCpuMsPerWrite.toFixed(2)} | | | ${one.daemonCpuMsPerWrite.toFixed(2)} | |`,
       );
     }
     if (PROFILE) {

@@ -116,6 +116,9 @@ export class Follower implements AppliedUpTo {
             await this.applyShared(familyId, m.seq, await this.payload(m.seq), before);
           }
         } catch (err) {
+          // Stopping while its payload was being read: the entry was not applied, and the
+          // position must not pass it (the next start reads it again).
+          if (this.stopped || this.log.closed) return;
           // A message this node cannot apply must not stop the directory for good: say so loudly.
           this.logger.error({ err, streamSeq: m.seq }, 'could not apply a replicated entry');
         }
