@@ -40,6 +40,11 @@ export async function connectCluster(cfg: ClusterConnectionConfig): Promise<Nats
     // A node keeps trying for as long as it runs: losing NATS stops writes, not the process.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
+    // The client otherwise makes an Error (a stack trace) for every request it sends — every
+    // append and its acknowledgement — only to give a failed one its caller's stack: a visible
+    // share of a write's CPU on the owner (docs/performance.md, "Cluster"). Our errors name
+    // what failed themselves.
+    noAsyncTraces: true,
     ...(cfg.credsFile ? { authenticator: credsAuthenticator(readFileSync(cfg.credsFile)) } : {}),
     ...(tls ? { tls } : {}),
   });

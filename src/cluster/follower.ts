@@ -16,6 +16,11 @@
  * most every second otherwise; a restart re-applies from there (every entry applies twice
  * safely).
  *
+ * Its consumer delivers each message's headers only: most messages are a family's batch that
+ * holds nothing for it (`SHARED_HEADER` says which do), and the payload of every batch sent to
+ * every node was work for the NATS servers and for each node's client. The few it applies —
+ * directory entries, shared batches — it reads whole, one direct read each.
+ *
  * An entry that does not count (log.ts: stored beside another that named the same last
  * sequence, and came second) is passed over, as every other reader passes it over: the
  * follower knows each subject's message before the one it reads (for a family's first message
@@ -37,6 +42,8 @@ const NODE = '_node';
 const FOLLOWED = 'cluster.followed';
 const DIRECTORY_HEAD = 'cluster.directory';
 const SAVE_EVERY_MS = 1_000;
+/** Between attempts to read an entry's payload while NATS does not answer. */
+const RETRY_READ_MS = 250;
 
 export class Follower implements AppliedUpTo {
   private processed: number;
@@ -45,6 +52,7 @@ export class Follower implements AppliedUpTo {
   private messages: ConsumerMessages | null = null;
   private running: Promise<void> | null = null;
   private lastSaved = 0;
+  private stopped = false;
   private saveTimer: NodeJS.Timeout | null = null;
   /** Entries applied since start (a figure for /metrics). */
   applied = 0;
@@ -85,8 +93,12 @@ export class Follower implements AppliedUpTo {
     const c = await this.log.client.consumers.get(
       LOG_STREAM,
       this.processed > 0
-        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.processed + 1 }
-        : { deliver_policy: DeliverPolicy.All },
+        ? {
+            deliver_policy: DeliverPolicy.StartSequence,
+            opt_start_seq: this.processed + 1,
+            headers_only: true,
+          }
+        : { deliver_policy: DeliverPolicy.All, headers_only: true },
     );
     this.messages = await c.consume();
     const messages = this.messages;
@@ -98,10 +110,15 @@ export class Follower implements AppliedUpTo {
         if (familyId !== null) this.lastOf.set(m.subject, m.seq);
         this.remember(m.seq, before);
         try {
-          if (familyId === null) await this.applyDirectory(m.seq, m.data, before!);
-          else if (m.headers?.has(SHARED_HEADER))
-            await this.applyShared(familyId, m.seq, m.data, before);
+          if (familyId === null) {
+            await this.applyDirectory(m.seq, await this.payload(m.seq), before!);
+          } else if (m.headers?.has(SHARED_HEADER)) {
+            await this.applyShared(familyId, m.seq, await this.payload(m.seq), before);
+          }
         } catch (err) {
+          // Stopping while its payload was being read: the entry was not applied, and the
+          // position must not pass it (the next start reads it again).
+          if (this.stopped || this.log.closed) return;
           // A message this node cannot apply must not stop the directory for good: say so loudly.
           this.logger.error({ err, streamSeq: m.seq }, 'could not apply a replicated entry');
         }
@@ -111,6 +128,22 @@ export class Follower implements AppliedUpTo {
     })();
     this.saveTimer = setInterval(() => void this.save(), SAVE_EVERY_MS);
     this.saveTimer.unref();
+  }
+
+  /**
+   * The payload of the entry at `seq`, read until NATS answers: an entry this node must apply is
+   * not passed over for a moment without a stream leader (the consumer waits through that too).
+   */
+  private async payload(seq: number): Promise<Uint8Array> {
+    for (;;) {
+      try {
+        return await this.log.dataAt(seq);
+      } catch (err) {
+        if (this.stopped || this.log.closed) throw err;
+        this.logger.warn({ err, streamSeq: seq }, 'could not read a replicated entry yet');
+        await new Promise((r) => setTimeout(r, RETRY_READ_MS));
+      }
+    }
   }
 
   private async applyDirectory(seq: number, data: Uint8Array, before: number): Promise<void> {
@@ -219,6 +252,7 @@ export class Follower implements AppliedUpTo {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.saveTimer) clearInterval(this.saveTimer);
     await this.messages?.close();
     await this.running?.catch(() => undefined);

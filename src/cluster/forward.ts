@@ -80,10 +80,14 @@ export function signedLines(flat: readonly string[]): [string, string][] {
   return out;
 }
 
-function canonical(req: ForwardedRequest, env: ForwardEnvelope): string {
+/**
+ * The HMAC over the canonical text of a forward: one field per line, each JSON-quoted (none can
+ * spill over), header lines sorted by name (a stable sort keeps repeated lines in their order:
+ * a hop may reorder lines, never change them). Fed to the HMAC field by field rather than
+ * joined first: the same bytes, without building the text.
+ */
+function mac(secret: string, req: ForwardedRequest, env: ForwardEnvelope): Buffer {
   const bodyHash = createHash('sha256').update(req.body).digest('hex');
-  // Sorted by name (a stable sort keeps repeated lines in their order): a hop may reorder
-  // lines, never change them. One field per line, each JSON-quoted: none can spill over.
   const lines = [...req.headers].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const fields = [
     req.method.toUpperCase(),
@@ -95,16 +99,32 @@ function canonical(req: ForwardedRequest, env: ForwardEnvelope): string {
     env.nonce,
     bodyHash,
   ];
-  return [...fields, ...lines].map((f) => JSON.stringify(f)).join('\n');
+  const hmac = createHmac('sha256', secret);
+  let first = true;
+  for (const f of [...fields, ...lines]) {
+    hmac.update(first ? JSON.stringify(f) : `\n${JSON.stringify(f)}`);
+    first = false;
+  }
+  return hmac.digest();
 }
 
-function mac(secret: string, text: string): Buffer {
-  return createHmac('sha256', secret).update(text).digest();
-}
+/**
+ * Random bytes drawn a block at a time: a forward's nonce needs 16 fresh ones, and one call to
+ * the system's generator per forward was a visible share of forwarding (docs/performance.md,
+ * "Cluster"). Every nonce still gets bytes no other nonce got.
+ */
+const POOL_BYTES = 16 * 256;
+let pool = Buffer.alloc(0);
+let taken = POOL_BYTES;
 
 /** A fresh nonce: 128 random bits. */
 export function newNonce(): string {
-  return randomBytes(16).toString('base64url');
+  if (taken + 16 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    taken = 0;
+  }
+  taken += 16;
+  return pool.toString('base64url', taken - 16, taken);
 }
 
 /** The headers a forwarding node adds. */
@@ -119,7 +139,7 @@ export function signForward(
     [FORWARD_HEADERS.at]: String(env.at),
     [FORWARD_HEADERS.client]: env.client,
     [FORWARD_HEADERS.nonce]: env.nonce,
-    [FORWARD_HEADERS.signature]: mac(secret, canonical(req, env)).toString('base64url'),
+    [FORWARD_HEADERS.signature]: mac(secret, req, env).toString('base64url'),
   };
 }
 
@@ -158,7 +178,7 @@ export function verifyForward(
   const fresh = /^\d{1,16}$/.test(atText) && Math.abs(now - at) <= FORWARD_WINDOW_MS;
   if (!fresh) return { ok: false, why: 'stale' };
   const envelope: ForwardEnvelope = { node, to, at, client, nonce };
-  const expected = mac(secret, canonical(req, envelope));
+  const expected = mac(secret, req, envelope);
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { ok: false, why: 'signature' };

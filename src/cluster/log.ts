@@ -257,6 +257,21 @@ export class JetStreamLog {
     return this.unusable.has(id) ? `${id}:${randomUUID()}` : id;
   }
 
+  /**
+   * The payload of the message at stream sequence `seq` (a direct read): for the follower, whose
+   * consumer delivers headers only and which reads the few entries it applies in full.
+   */
+  async dataAt(seq: number): Promise<Uint8Array> {
+    const m = await this.jsm.streams.getMessage(LOG_STREAM, { seq });
+    if (!m) throw new Error(`the log's message ${seq} cannot be read`);
+    return m.data;
+  }
+
+  /** Whether the connection to NATS is closed for good (the node is stopping or halted). */
+  get closed(): boolean {
+    return this.nc.isClosed();
+  }
+
   /** The subject's first message after stream sequence `after`, if any. */
   private async firstAfter(
     subject: string,

@@ -211,8 +211,9 @@ export function forwardTo(
         if (value !== undefined && endToEnd(name, back)) res.setHeader(name, value);
       }
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage);
-      // Headers go out now: a stream's first record may be minutes away.
-      res.flushHeaders();
+      // A stream's headers go out now: its first record may be minutes away. An answer of known
+      // length (every write's) leaves them to go out with its body, in one socket write.
+      if (answer.headers['content-length'] === undefined) res.flushHeaders();
       answer.on('error', () => res.destroy());
       answer.on('aborted', () => res.destroy());
       answer.pipe(res);
