@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Child, daemonEnv, daemonNodeFlags } from './child.js';
-import { sampleProcess, usageBetween } from './threads.js';
+import { sampleProcess, usageBetween, type ProcSample } from './threads.js';
 import { openLoop } from './paced.js';
 import { runRound, type Round } from './load.js';
 import { chore, createFamilies, type BenchFamily } from './seed.js';
@@ -58,6 +58,14 @@ export interface WebhooksResult {
   /** Daemon CPU per acknowledged write, µs: without destinations, and with (its 3 deliveries included, drain included). */
   cpuPerWriteWithout: number[];
   cpuPerWriteWith: number[];
+  /** The same, the daemon's main thread only (where writes are decided). */
+  mainPerWriteWithout: number[];
+  mainPerWriteWith: number[];
+  /**
+   * The runner's own CPU in the paced phase (its fetch client and the receiver share one thread):
+   * near 1 it, not the daemon, sets the pace.
+   */
+  runnerCoresPaced: number;
 }
 
 /**
@@ -262,14 +270,22 @@ export async function runWebhooksCase(opts: {
     const drainSeconds: number[] = [];
     const cpuWithout: number[] = [];
     const cpuWith: number[] = [];
+    const mainWithout: number[] = [];
+    const mainWith: number[] = [];
+    const mainCpu = (a: ProcSample) => {
+      const u = usageBetween(a, sampleProcess(daemon!.pid)).main;
+      return u.user + u.system;
+    };
     let created = false;
     for (let i = 1; i <= 2; i++) {
       await sleep(300);
+      const threadsA = sampleProcess(daemon.pid);
       const a = await round(opts.seconds);
+      mainWithout.push((1e6 * mainCpu(threadsA)) / a.ok);
       without.push(a.ok / a.seconds);
       cpuWithout.push((1e6 * a.serverCpu!) / a.ok);
       log(
-        `   without destinations round ${i}: ${Math.round(a.ok / a.seconds).toLocaleString('en-US')} writes/s, daemon CPU ${cpuWithout.at(-1)!.toFixed(0)} µs per write`,
+        `   without destinations round ${i}: ${Math.round(a.ok / a.seconds).toLocaleString('en-US')} writes/s, daemon CPU ${cpuWithout.at(-1)!.toFixed(0)} µs per write (main thread ${mainWithout.at(-1)!.toFixed(0)})`,
       );
       if (!created) {
         for (const f of families) {
@@ -298,14 +314,16 @@ export async function runWebhooksCase(opts: {
       receiver.reset();
       await sleep(300);
       const cpuB = daemon.cpuSeconds();
+      const threadsB = sampleProcess(daemon.pid);
       const b = await round(opts.seconds);
       withD.push(b.ok / b.seconds);
       const drained = await drain(receiver, b.ok * PER_FAMILY, 300_000);
       cpuWith.push((1e6 * (daemon.cpuSeconds() - cpuB)) / b.ok);
+      mainWith.push((1e6 * mainCpu(threadsB)) / b.ok);
       drainSeconds.push(drained);
       satLags.push(...receiver.lags);
       log(
-        `   with ${FAMILIES * PER_FAMILY} destinations round ${i}: ${Math.round(b.ok / b.seconds).toLocaleString('en-US')} writes/s; ${receiver.count.toLocaleString('en-US')} deliveries, the last ${drained.toFixed(1)} s after the round ended; daemon CPU ${cpuWith.at(-1)!.toFixed(0)} µs per write with its deliveries`,
+        `   with ${FAMILIES * PER_FAMILY} destinations round ${i}: ${Math.round(b.ok / b.seconds).toLocaleString('en-US')} writes/s; ${receiver.count.toLocaleString('en-US')} deliveries, the last ${drained.toFixed(1)} s after the round ended; daemon CPU ${cpuWith.at(-1)!.toFixed(0)} µs per write with its deliveries (main thread ${mainWith.at(-1)!.toFixed(0)})`,
       );
       if (i === 1) await setEnabled(false);
     }
@@ -315,10 +333,13 @@ export async function runWebhooksCase(opts: {
     await sleep(500);
     const cpu0 = daemon.cpuSeconds();
     const threads0 = sampleProcess(daemon.pid);
+    const runner0 = process.cpuUsage();
     const pacedSeconds = Math.max(opts.seconds * 2, 10);
     const p = await paced(base, families, opts.rate, pacedSeconds);
     const cores = (daemon.cpuSeconds() - cpu0) / pacedSeconds;
     const byThread = usageBetween(threads0, sampleProcess(daemon.pid));
+    const runnerUsage = process.cpuUsage(runner0);
+    const runnerCoresPaced = (runnerUsage.user + runnerUsage.system) / 1e6 / pacedSeconds;
     const pacedThreads = {
       main: (byThread.main.user + byThread.main.system) / pacedSeconds,
       others: byThread.others.map((g) => ({
@@ -360,9 +381,12 @@ export async function runWebhooksCase(opts: {
       pacedThreads,
       cpuPerWriteWithout: cpuWithout,
       cpuPerWriteWith: cpuWith,
+      mainPerWriteWithout: mainWithout,
+      mainPerWriteWith: mainWith,
+      runnerCoresPaced,
     };
     log(
-      `   paced ${opts.rate}/s for ${pacedSeconds} s: ${p.latencies.length} writes (p50 ${result.paced.writeP50.toFixed(2)} ms, p99 ${result.paced.writeP99.toFixed(2)} ms), ${receiver.count} deliveries (${receiver.duplicates} duplicates), lag p50 ${result.paced.lagP50} ms, p99 ${result.paced.lagP99} ms, max ${result.paced.lagMax} ms; daemon ${cores.toFixed(2)} cores (${threadCores(pacedThreads)})`,
+      `   paced ${opts.rate}/s for ${pacedSeconds} s: ${p.latencies.length} writes (p50 ${result.paced.writeP50.toFixed(2)} ms, p99 ${result.paced.writeP99.toFixed(2)} ms), ${receiver.count} deliveries (${receiver.duplicates} duplicates), lag p50 ${result.paced.lagP50} ms, p99 ${result.paced.lagP99} ms, max ${result.paced.lagMax} ms; daemon ${cores.toFixed(2)} cores (${threadCores(pacedThreads)}); runner ${runnerCoresPaced.toFixed(2)} cores`,
     );
     return result;
   } finally {
@@ -408,5 +432,7 @@ export function webhooksMarkdown(
     `| daemon CPU at ${n0(r.paced.rate)} writes/s with ${n0(3 * r.paced.rate)} deliveries/s | ${r.serverCoresPaced.toFixed(2)} cores | < 0.6 | ${r.serverCoresPaced < 0.6 ? 'met' : '**NOT MET**'} |`,
     `| … by thread | ${threadCores(r.pacedThreads)} | | |`,
     `| daemon CPU per write, without → with its 3 deliveries | ${r.cpuPerWriteWithout.map(n0).join(', ')} µs → ${r.cpuPerWriteWith.map(n0).join(', ')} µs | | |`,
+    `| … of it on the main thread | ${r.mainPerWriteWithout.map(n0).join(', ')} µs → ${r.mainPerWriteWith.map(n0).join(', ')} µs | | |`,
+    `| the runner's CPU in the paced phase (load and receiver, one thread) | ${r.runnerCoresPaced.toFixed(2)} cores | | |`,
   ].join('\n');
 }

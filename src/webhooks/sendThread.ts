@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Egress } from '../integrations/egress.js';
 import { sendAttempt, type AttemptInput, type AttemptLimits, type SendResult } from './attempt.js';
-import type { FromWorker, ToWorker, WireJob, WorkerInput } from './sendWorker.js';
+import { RESULT, type FromWorker, type ToWorker, type WorkerInput } from './sendWire.js';
 
 /** What a send came to; `lost` when the thread that held it died (send it again). */
 export type TransportResult = SendResult | 'lost';
@@ -47,15 +47,13 @@ export class SendThread implements Transport {
   private startedAt = 0;
   private next = 1;
   private readonly waiting = new Map<number, (r: TransportResult) => void>();
-  private jobs: WireJob[] = [];
-  private bodies: string[] = [];
-  private bodyIndex = new Map<string, number>();
+  private jobs: (string | number)[] = [];
+  private strings: string[] = [];
+  private stringIndex = new Map<string, number>();
   private closing = false;
   private restartTimer: NodeJS.Timeout | null = null;
 
-  constructor(
-    private readonly deps: { egress: Egress; limits: AttemptLimits; logger: Logger },
-  ) {
+  constructor(private readonly deps: { egress: Egress; limits: AttemptLimits; logger: Logger }) {
     this.start();
   }
 
@@ -72,15 +70,27 @@ export class SendThread implements Transport {
   send(input: Omit<AttemptInput, 'signal'>): Promise<TransportResult> {
     if (this.closing) return Promise.resolve('lost');
     const n = this.next++;
-    // A record's body is shared by its destinations: it crosses once per message.
-    let b = this.bodyIndex.get(input.body);
-    if (b === undefined) {
-      b = this.bodies.push(input.body) - 1;
-      this.bodyIndex.set(input.body, b);
-    }
     if (!this.jobs.length) setImmediate(() => this.flush());
-    this.jobs.push({ n, url: input.url, secrets: input.secrets, id: input.id, b, at: +input.at });
+    this.jobs.push(
+      n,
+      this.intern(input.url),
+      this.intern(input.secrets[0]),
+      input.secrets.length > 1 ? this.intern(input.secrets[1]) : -1,
+      this.intern(input.body),
+      input.id,
+      +input.at,
+    );
     return new Promise((resolve) => this.waiting.set(n, resolve));
+  }
+
+  /** A string's index in this message's table: a body shared by a record's destinations crosses once. */
+  private intern(s: string): number {
+    let i = this.stringIndex.get(s);
+    if (i === undefined) {
+      i = this.strings.push(s) - 1;
+      this.stringIndex.set(s, i);
+    }
+    return i;
   }
 
   abort(): void {
@@ -98,10 +108,10 @@ export class SendThread implements Transport {
 
   private flush(): void {
     if (!this.worker || !this.jobs.length) return; // sent when the thread is back
-    const msg: ToWorker = { t: 'send', jobs: this.jobs, bodies: this.bodies };
+    const msg: ToWorker = { t: 'send', jobs: this.jobs, strings: this.strings };
     this.jobs = [];
-    this.bodies = [];
-    this.bodyIndex = new Map();
+    this.strings = [];
+    this.stringIndex = new Map();
     this.worker.postMessage(msg);
   }
 
@@ -118,11 +128,19 @@ export class SendThread implements Transport {
     this.startedAt = performance.now();
     w.on('message', (m: FromWorker) => {
       if (m.t === 'done') {
-        for (const r of m.results) {
-          const resolve = this.waiting.get(r.n);
-          this.waiting.delete(r.n);
-          const { n: _n, ...result } = r;
-          resolve?.(result);
+        const r = m.results;
+        for (let i = 0; i < r.length; i += RESULT) {
+          const n = r[i] as number;
+          const resolve = this.waiting.get(n);
+          this.waiting.delete(n);
+          resolve?.({
+            ok: r[i + 1] === 1,
+            responseStatus: r[i + 2] === -1 ? null : (r[i + 2] as number),
+            durationMs: r[i + 3] as number,
+            error: r[i + 4] as string | null,
+            retryAfterMs: r[i + 5] === -1 ? null : (r[i + 5] as number),
+            aborted: r[i + 6] === 1,
+          });
         }
       } else if (lookup) {
         lookup(m.hostname, m.options, (err, addresses, family) => {
@@ -163,8 +181,8 @@ export class SendThread implements Transport {
     this.waiting.clear();
     // Attempts batched for the dead thread are re-sent by the sender, not by this batch.
     this.jobs = [];
-    this.bodies = [];
-    this.bodyIndex = new Map();
+    this.strings = [];
+    this.stringIndex = new Map();
     for (const resolve of waiting) resolve('lost');
   }
 }

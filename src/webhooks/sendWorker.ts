@@ -7,51 +7,17 @@
  * answers here, as it would there).
  *
  * In: workerData `{limits, egress: {userAgent?, trusted?, keepAlive?, lookup: boolean}}`;
- * messages `{t: 'send', jobs, bodies}` (a body is shared by the jobs of one record: `jobs[i].b`
- * indexes `bodies`), `{t: 'abort'}` (shutdown: cancel what is in flight), `{t: 'lookup', id,
- * err, addresses, family}` (the main thread's resolver answered).
- * Out: `{t: 'done', results}` (one per job, by its ticket `n`), `{t: 'lookup', id, hostname,
- * options}` (asking the main thread's resolver).
+ * messages `{t: 'send', jobs, strings}`, `{t: 'abort'}` (shutdown: cancel what is in flight),
+ * `{t: 'lookup', id, err, addresses, family}` (the main thread's resolver answered).
+ * Out: `{t: 'done', results}`, `{t: 'lookup', id, hostname, options}` (asking the main thread's
+ * resolver).
+ * The shapes of the messages are in sendWire.ts.
  */
-import type { LookupOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createEgress, type EgressOptions } from '../integrations/egress.js';
-import { sendAttempt, type AttemptLimits, type SendResult } from './attempt.js';
-
-export interface WireJob {
-  /** The main thread's ticket for this attempt. */
-  n: number;
-  url: string;
-  secrets: readonly string[];
-  id: string;
-  /** Index of the body in the message's `bodies`. */
-  b: number;
-  /** The attempt's time (ms since the epoch): its webhook-timestamp, and Retry-After's base. */
-  at: number;
-}
-
-export type WireResult = SendResult & { n: number };
-
-export interface WorkerInput {
-  limits: AttemptLimits;
-  egress: Omit<EgressOptions, 'lookup'> & { lookup: boolean };
-}
-
-export type ToWorker =
-  | { t: 'send'; jobs: WireJob[]; bodies: string[] }
-  | { t: 'abort' }
-  | {
-      t: 'lookup';
-      id: number;
-      err: { message: string; code?: string | undefined } | null;
-      addresses: string | { address: string; family: number }[];
-      family?: number | undefined;
-    };
-
-export type FromWorker =
-  | { t: 'done'; results: WireResult[] }
-  | { t: 'lookup'; id: number; hostname: string; options: LookupOptions };
+import { createEgress } from '../integrations/egress.js';
+import { sendAttempt, type SendResult } from './attempt.js';
+import { JOB, type FromWorker, type ToWorker, type WorkerInput } from './sendWire.js';
 
 const input = workerData as WorkerInput;
 const port = parentPort!;
@@ -71,10 +37,18 @@ const egress = createEgress({ ...rest, ...(lookup ? { lookup: viaMain } : {}) })
 let aborter = new AbortController();
 
 // Answers go back in batches: one message per turn of this thread's loop, however many came in.
-let results: WireResult[] = [];
-function answer(r: WireResult): void {
+let results: (string | number | null)[] = [];
+function answer(n: number, r: SendResult): void {
   if (!results.length) setImmediate(flush);
-  results.push(r);
+  results.push(
+    n,
+    r.ok ? 1 : 0,
+    r.responseStatus ?? -1,
+    r.durationMs,
+    r.error,
+    r.retryAfterMs ?? -1,
+    r.aborted ? 1 : 0,
+  );
 }
 function flush(): void {
   const out = results;
@@ -82,24 +56,27 @@ function flush(): void {
   port.postMessage({ t: 'done', results: out } satisfies FromWorker);
 }
 
-function send(jobs: WireJob[], bodies: string[]): void {
+function send(jobs: (string | number)[], strings: string[]): void {
   const signal = aborter.signal;
-  for (const j of jobs) {
+  for (let i = 0; i < jobs.length; i += JOB) {
+    const n = jobs[i] as number;
+    const previous = jobs[i + 3] as number;
+    const secret = strings[jobs[i + 2] as number];
     void sendAttempt(egress, input.limits, {
-      url: j.url,
-      secrets: j.secrets,
-      id: j.id,
-      body: bodies[j.b],
-      at: new Date(j.at),
+      url: strings[jobs[i + 1] as number],
+      secrets: previous === -1 ? [secret] : [secret, strings[previous]],
+      id: jobs[i + 5] as string,
+      body: strings[jobs[i + 4] as number],
+      at: new Date(jobs[i + 6] as number),
       signal,
-    }).then((r) => answer({ ...r, n: j.n }));
+    }).then((r) => answer(n, r));
   }
 }
 
 port.on('message', (m: ToWorker) => {
   switch (m.t) {
     case 'send':
-      send(m.jobs, m.bodies);
+      send(m.jobs, m.strings);
       return;
     case 'abort':
       aborter.abort();
