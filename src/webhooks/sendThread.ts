@@ -5,9 +5,10 @@
  *   requests and reads the answers, so that their CPU — the HMAC, node:http's request and
  *   response, the socket writes — is spent beside the main thread where the families' writes
  *   are decided, not on it. Attempts go over in one message per turn of the main loop, answers
- *   come back the same way. If the thread dies, it is started again and the attempts it held
- *   come back as `lost`: the sender sends them again (the receiver may have had them: at least
- *   once, as after a crash).
+ *   come back the same way. The thread starts with the first attempt (a daemon whose families
+ *   have no destination never pays for it). If it dies, the attempts it held come back as
+ *   `lost`: the sender sends them again (the receiver may have had them: at least once, as
+ *   after a crash), which starts it again — after a second if it died within one of its start.
  * - `inProcess`: on the main thread through the egress client it is given — for a client that
  *   cannot be made again in a thread (one a test built by hand).
  */
@@ -53,9 +54,7 @@ export class SendThread implements Transport {
   private closing = false;
   private restartTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: { egress: Egress; limits: AttemptLimits; logger: Logger }) {
-    this.start();
-  }
+  constructor(private readonly deps: { egress: Egress; limits: AttemptLimits; logger: Logger }) {}
 
   /** The thread's id while it runs (tests end it to show a restart loses nothing). */
   get threadId(): number | null {
@@ -71,6 +70,7 @@ export class SendThread implements Transport {
     if (this.closing) return Promise.resolve('lost');
     const n = this.next++;
     if (!this.jobs.length) setImmediate(() => this.flush());
+    if (!this.worker && !this.restartTimer) this.start();
     this.jobs.push(
       n,
       this.intern(input.url),
@@ -165,12 +165,13 @@ export class SendThread implements Transport {
     this.worker = null;
     this.lose();
     if (this.closing) return;
-    const soon = performance.now() - this.startedAt < RESTART_BACKOFF_MS;
-    this.deps.logger.warn('the webhook delivery thread stopped; starting it again');
-    if (!soon) return this.start();
+    this.deps.logger.warn('the webhook delivery thread stopped; the next attempt starts it again');
+    // The attempts it held are sent again at once: a thread that dies as it starts must not
+    // make that a loop.
+    if (performance.now() - this.startedAt >= RESTART_BACKOFF_MS) return;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
-      if (!this.closing) this.start();
+      if (!this.closing && this.jobs.length) this.start();
     }, RESTART_BACKOFF_MS);
     this.restartTimer.unref();
   }
