@@ -19,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Child, daemonNodeFlags } from './child.js';
+import { Child, daemonEnv, daemonNodeFlags } from './child.js';
+import { sampleProcess, usageBetween, type ProcSample } from './threads.js';
 import { openLoop } from './paced.js';
 import { runRound, type Round } from './load.js';
 import { chore, createFamilies, type BenchFamily } from './seed.js';
@@ -49,9 +50,22 @@ export interface WebhooksResult {
     duplicates: number;
   };
   serverCoresPaced: number;
+  /**
+   * The paced phase's CPU by thread, in cores: the main thread (where writes are decided), and
+   * the others by name (the delivery thread, libuv's pool, V8's collector, LMDB's writer).
+   */
+  pacedThreads: { main: number; others: { name: string; cores: number }[] };
   /** Daemon CPU per acknowledged write, µs: without destinations, and with (its 3 deliveries included, drain included). */
   cpuPerWriteWithout: number[];
   cpuPerWriteWith: number[];
+  /** The same, the daemon's main thread only (where writes are decided). */
+  mainPerWriteWithout: number[];
+  mainPerWriteWith: number[];
+  /**
+   * The runner's own CPU in the paced phase (its fetch client and the receiver share one thread):
+   * near 1 it, not the daemon, sets the pace.
+   */
+  runnerCoresPaced: number;
 }
 
 /**
@@ -207,16 +221,8 @@ export async function runWebhooksCase(opts: {
     const flags = daemonNodeFlags();
     daemon = await Child.start(opts.daemonScript, {
       execArgv: flags,
-      env: {
-        BENCH_DAEMON_OVERRIDES: JSON.stringify({
-          server: { host: '127.0.0.1', port: 0, publicUrl: 'http://127.0.0.1' },
-          storage: { dataDir },
-          log: { level: 'warn' },
-          rateLimit: { perMinute: 100_000_000 },
-          families: { bootstrapSlug: null },
-          egress: { webhooks: 'any' },
-        }),
-      },
+      // The other cases' configuration, with loopback allowed for the receiver.
+      env: daemonEnv(dataDir, { egress: { webhooks: 'any' } }),
     });
     const base = daemon.url;
     const body = JSON.stringify(chore(1));
@@ -264,14 +270,22 @@ export async function runWebhooksCase(opts: {
     const drainSeconds: number[] = [];
     const cpuWithout: number[] = [];
     const cpuWith: number[] = [];
+    const mainWithout: number[] = [];
+    const mainWith: number[] = [];
+    const mainCpu = (a: ProcSample) => {
+      const u = usageBetween(a, sampleProcess(daemon!.pid)).main;
+      return u.user + u.system;
+    };
     let created = false;
     for (let i = 1; i <= 2; i++) {
       await sleep(300);
+      const threadsA = sampleProcess(daemon.pid);
       const a = await round(opts.seconds);
+      mainWithout.push((1e6 * mainCpu(threadsA)) / a.ok);
       without.push(a.ok / a.seconds);
       cpuWithout.push((1e6 * a.serverCpu!) / a.ok);
       log(
-        `   without destinations round ${i}: ${Math.round(a.ok / a.seconds).toLocaleString('en-US')} writes/s, daemon CPU ${cpuWithout.at(-1)!.toFixed(0)} µs per write`,
+        `   without destinations round ${i}: ${Math.round(a.ok / a.seconds).toLocaleString('en-US')} writes/s, daemon CPU ${cpuWithout.at(-1)!.toFixed(0)} µs per write (main thread ${mainWithout.at(-1)!.toFixed(0)})`,
       );
       if (!created) {
         for (const f of families) {
@@ -300,14 +314,16 @@ export async function runWebhooksCase(opts: {
       receiver.reset();
       await sleep(300);
       const cpuB = daemon.cpuSeconds();
+      const threadsB = sampleProcess(daemon.pid);
       const b = await round(opts.seconds);
       withD.push(b.ok / b.seconds);
       const drained = await drain(receiver, b.ok * PER_FAMILY, 300_000);
       cpuWith.push((1e6 * (daemon.cpuSeconds() - cpuB)) / b.ok);
+      mainWith.push((1e6 * mainCpu(threadsB)) / b.ok);
       drainSeconds.push(drained);
       satLags.push(...receiver.lags);
       log(
-        `   with ${FAMILIES * PER_FAMILY} destinations round ${i}: ${Math.round(b.ok / b.seconds).toLocaleString('en-US')} writes/s; ${receiver.count.toLocaleString('en-US')} deliveries, the last ${drained.toFixed(1)} s after the round ended; daemon CPU ${cpuWith.at(-1)!.toFixed(0)} µs per write with its deliveries`,
+        `   with ${FAMILIES * PER_FAMILY} destinations round ${i}: ${Math.round(b.ok / b.seconds).toLocaleString('en-US')} writes/s; ${receiver.count.toLocaleString('en-US')} deliveries, the last ${drained.toFixed(1)} s after the round ended; daemon CPU ${cpuWith.at(-1)!.toFixed(0)} µs per write with its deliveries (main thread ${mainWith.at(-1)!.toFixed(0)})`,
       );
       if (i === 1) await setEnabled(false);
     }
@@ -316,9 +332,21 @@ export async function runWebhooksCase(opts: {
     receiver.reset();
     await sleep(500);
     const cpu0 = daemon.cpuSeconds();
+    const threads0 = sampleProcess(daemon.pid);
+    const runner0 = process.cpuUsage();
     const pacedSeconds = Math.max(opts.seconds * 2, 10);
     const p = await paced(base, families, opts.rate, pacedSeconds);
     const cores = (daemon.cpuSeconds() - cpu0) / pacedSeconds;
+    const byThread = usageBetween(threads0, sampleProcess(daemon.pid));
+    const runnerUsage = process.cpuUsage(runner0);
+    const runnerCoresPaced = (runnerUsage.user + runnerUsage.system) / 1e6 / pacedSeconds;
+    const pacedThreads = {
+      main: (byThread.main.user + byThread.main.system) / pacedSeconds,
+      others: byThread.others.map((g) => ({
+        name: g.name,
+        cores: (g.user + g.system) / pacedSeconds,
+      })),
+    };
     const expected = p.latencies.length * PER_FAMILY;
     await drain(receiver, expected, 120_000);
     const lags = receiver.lags;
@@ -350,11 +378,15 @@ export async function runWebhooksCase(opts: {
         duplicates: receiver.duplicates,
       },
       serverCoresPaced: cores,
+      pacedThreads,
       cpuPerWriteWithout: cpuWithout,
       cpuPerWriteWith: cpuWith,
+      mainPerWriteWithout: mainWithout,
+      mainPerWriteWith: mainWith,
+      runnerCoresPaced,
     };
     log(
-      `   paced ${opts.rate}/s for ${pacedSeconds} s: ${p.latencies.length} writes (p50 ${result.paced.writeP50.toFixed(2)} ms, p99 ${result.paced.writeP99.toFixed(2)} ms), ${receiver.count} deliveries (${receiver.duplicates} duplicates), lag p50 ${result.paced.lagP50} ms, p99 ${result.paced.lagP99} ms, max ${result.paced.lagMax} ms; daemon ${cores.toFixed(2)} cores`,
+      `   paced ${opts.rate}/s for ${pacedSeconds} s: ${p.latencies.length} writes (p50 ${result.paced.writeP50.toFixed(2)} ms, p99 ${result.paced.writeP99.toFixed(2)} ms), ${receiver.count} deliveries (${receiver.duplicates} duplicates), lag p50 ${result.paced.lagP50} ms, p99 ${result.paced.lagP99} ms, max ${result.paced.lagMax} ms; daemon ${cores.toFixed(2)} cores (${threadCores(pacedThreads)}); runner ${runnerCoresPaced.toFixed(2)} cores`,
     );
     return result;
   } finally {
@@ -365,6 +397,14 @@ export async function runWebhooksCase(opts: {
 }
 
 const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
+
+/** "main 0.41, webhooks 0.30, …": the threads that spent at least 0.01 cores. */
+function threadCores(t: WebhooksResult['pacedThreads']): string {
+  return [
+    `main thread ${t.main.toFixed(2)}`,
+    ...t.others.filter((g) => g.cores >= 0.01).map((g) => `${g.name} ${g.cores.toFixed(2)}`),
+  ].join(', ');
+}
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export const WEBHOOKS_MARKERS = [
@@ -389,7 +429,10 @@ export function webhooksMarkdown(
     `| delivery lag at ${n0(r.paced.rate)} writes/s (open loop, ${r.paced.seconds} s; ${n0(r.paced.deliveries)} of ${n0(r.paced.expected)} deliveries, ${n0(r.paced.duplicates)} duplicates) | p50 ${n0(r.paced.lagP50)} ms, p99 ${n0(r.paced.lagP99)} ms, max ${n0(r.paced.lagMax)} ms | p99 < 1 s | ${lagMet ? 'met' : '**NOT MET**'} |`,
     `| write latency at ${n0(r.paced.rate)} writes/s with the destinations | p50 ${r.paced.writeP50.toFixed(2)} ms, p99 ${r.paced.writeP99.toFixed(2)} ms | | ${r.paced.non2xx} non-2xx |`,
     `| delivery lag of the closed-loop rounds (daemon saturated by writes) | p50 ${n0(r.saturatedLag.p50)} ms, p99 ${n0(r.saturatedLag.p99)} ms over ${n0(r.saturatedLag.count)} deliveries; drained ${r.saturatedLag.drainSeconds.map((s) => `${s.toFixed(1)} s`).join(', ')} after the rounds | | |`,
-    `| daemon CPU at ${n0(r.paced.rate)} writes/s with ${n0(3 * r.paced.rate)} deliveries/s | ${r.serverCoresPaced.toFixed(2)} cores | | |`,
+    `| daemon CPU at ${n0(r.paced.rate)} writes/s with ${n0(3 * r.paced.rate)} deliveries/s | ${r.serverCoresPaced.toFixed(2)} cores | < 0.6 | ${r.serverCoresPaced < 0.6 ? 'met' : '**NOT MET**'} |`,
+    `| … by thread | ${threadCores(r.pacedThreads)} | | |`,
     `| daemon CPU per write, without → with its 3 deliveries | ${r.cpuPerWriteWithout.map(n0).join(', ')} µs → ${r.cpuPerWriteWith.map(n0).join(', ')} µs | | |`,
+    `| … of it on the main thread | ${r.mainPerWriteWithout.map(n0).join(', ')} µs → ${r.mainPerWriteWith.map(n0).join(', ')} µs | | |`,
+    `| the runner's CPU in the paced phase (load and receiver, one thread) | ${r.runnerCoresPaced.toFixed(2)} cores | | |`,
   ].join('\n');
 }

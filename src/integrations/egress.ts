@@ -9,33 +9,24 @@
  * follow redirects goes through got, which opens every hop through the same agents. The shapes
  * of a request and its answer are in egressTypes.ts, what both paths share in egressBody.ts.
  */
-import type { LookupFunction } from 'node:net';
 import got, { type PlainResponse as GotResponse } from 'got';
 import { VERSION } from '../version.js';
 import type { EgressPolicy } from './addresses.js';
 import { EgressError } from './egressError.js';
-import { GuardedHttpAgent, GuardedHttpsAgent, type TrustedEndpoint } from './guard.js';
-import type { Egress, EgressRequest, EgressResponse } from './egressTypes.js';
+import { GuardedHttpAgent, GuardedHttpsAgent } from './guard.js';
+import type { Egress, EgressOptions, EgressRequest, EgressResponse } from './egressTypes.js';
 import { collectBody, translate } from './egressBody.js';
 import { direct } from './egressDirect.js';
 
 export { EgressError, type EgressErrorKind } from './egressError.js';
 export { allowed, classifyAddress, type AddressClass, type EgressPolicy } from './addresses.js';
-export type { TrustedEndpoint } from './guard.js';
-export type { Egress, EgressRequest, EgressResponse } from './egressTypes.js';
-
-export interface EgressOptions {
-  /** The resolver sockets use; the system's unless a test injects one. */
-  lookup?: LookupFunction;
-  userAgent?: string;
-  /**
-   * Address and port pairs reachable whatever the policy. Empty in the daemon; tests use it to
-   * let a first hop reach a local server under `lan` and show that a later hop is still checked.
-   */
-  trusted?: readonly TrustedEndpoint[];
-  /** Reuse connections (default true); tests that count connections turn it off. */
-  keepAlive?: boolean;
-}
+export type {
+  Egress,
+  EgressOptions,
+  EgressRequest,
+  EgressResponse,
+  TrustedEndpoint,
+} from './egressTypes.js';
 
 const POLICIES: readonly EgressPolicy[] = ['public', 'lan', 'any'];
 
@@ -217,5 +208,5 @@ export function createEgress(opts: EgressOptions = {}): Egress {
     });
   }
 
-  return { request };
+  return { request, options: opts };
 }

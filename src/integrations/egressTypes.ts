@@ -1,7 +1,27 @@
 /**
  * The shapes of the egress client (egress.ts): a request, its answer and the client itself.
  */
+import type { LookupFunction } from 'node:net';
 import type { EgressPolicy } from './addresses.js';
+
+/** An address and port let through whatever the policy (a service the operator runs nearby). */
+export interface TrustedEndpoint {
+  address: string;
+  port: number;
+}
+
+export interface EgressOptions {
+  /** The resolver sockets use; the system's unless a test injects one. */
+  lookup?: LookupFunction;
+  userAgent?: string;
+  /**
+   * Address and port pairs reachable whatever the policy. Empty in the daemon; tests use it to
+   * let a first hop reach a local server under `lan` and show that a later hop is still checked.
+   */
+  trusted?: readonly TrustedEndpoint[];
+  /** Reuse connections (default true); tests that count connections turn it off. */
+  keepAlive?: boolean;
+}
 
 export interface EgressRequest {
   url: string | URL;
@@ -40,4 +60,10 @@ export interface Egress {
    * everything else rejects with an `EgressError` whose `kind` says what went wrong.
    */
   request(req: EgressRequest): Promise<EgressResponse>;
+  /**
+   * What the client was made with (createEgress), so that a worker thread can make the same
+   * client — the same guard, resolver and trusted endpoints — on its side (webhook deliveries,
+   * src/webhooks/sendThread.ts). Absent on a client that cannot be made again elsewhere.
+   */
+  readonly options?: EgressOptions;
 }

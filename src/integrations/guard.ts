@@ -15,11 +15,9 @@ import type { Duplex } from 'node:stream';
 import { allowedClass, canonicalAddress, classifyAddress, type EgressPolicy } from './addresses.js';
 import { EgressError } from './egressError.js';
 
-/** An address and port let through whatever the policy (a service the operator runs nearby). */
-export interface TrustedEndpoint {
-  address: string;
-  port: number;
-}
+import type { TrustedEndpoint } from './egressTypes.js';
+
+export type { TrustedEndpoint };
 
 export interface GuardOptions {
   policy: EgressPolicy;

@@ -3,14 +3,13 @@
  * policy, with the configured timeout, no redirects followed and a small cap on the answer, and
  * say what it came to. Never throws: every failure becomes a readable `error`.
  */
-import type { Config } from '../config.js';
-import { EgressError, type Egress } from '../integrations/egress.js';
+import { EgressError, type Egress, type EgressPolicy } from '../integrations/egress.js';
 import { deliveryHeaders } from './sign.js';
 
 /** Receivers answer small bodies; a larger answer is aborted and counts as a failure. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
-export interface ManualNotificationInput {
+export interface AttemptInput {
   url: string;
   secrets: readonly string[];
   /** The webhook id: the event id, the same on every attempt. */
@@ -18,6 +17,12 @@ export interface ManualNotificationInput {
   body: string;
   at: Date;
   signal?: AbortSignal;
+}
+
+/** What every attempt is held to: `config.egress.webhooks` and `config.webhooks.timeoutMs`. */
+export interface AttemptLimits {
+  policy: EgressPolicy;
+  timeoutMs: number;
 }
 
 export interface SendResult {
@@ -43,8 +48,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date)
 
 export async function sendAttempt(
   egress: Egress,
-  config: Config,
-  input: ManualNotificationInput,
+  limits: AttemptLimits,
+  input: AttemptInput,
 ): Promise<SendResult> {
   const timestamp = Math.floor(input.at.getTime() / 1000);
   const started = performance.now();
@@ -54,8 +59,8 @@ export async function sendAttempt(
       method: 'POST',
       body: input.body,
       headers: deliveryHeaders(input.secrets, input.id, timestamp, input.body),
-      policy: config.egress.webhooks,
-      timeoutMs: config.webhooks.timeoutMs,
+      policy: limits.policy,
+      timeoutMs: limits.timeoutMs,
       maxBytes: MAX_ANSWER_BYTES,
       followRedirects: 0,
       ...(input.signal ? { signal: input.signal } : {}),

@@ -16,15 +16,25 @@
  * thread or for the disk, which deliveries' recording uses too. The backlog waits in the change log
  * (the outbox reads ahead only so far), not in memory.
  *
- * The share is turned into sends with the cost of a send (signing, the request, the
- * answer, its share of the recording command and of the garbage collector; in CPU time of the
- * whole process, since the store writes and the collector work beside the loop), estimated as
+ * The share is turned into sends with the cost of a send on the main thread — handing it to the
+ * delivery thread and taking its answer back, checking its destination, its share of the
+ * recording command — in CPU time of the main thread alone: signing and the request are the
+ * delivery thread's (sendThread.ts), which takes a core of its own, not the writes' loop. Estimated as
  * CPU time / sends over ticks where the loop had time to spare and sends were many, taking the
  * median of the last SAMPLES such ticks (a tick shared with writes overstates it; one whose work
  * spilled into the next understates it). A saturated tick is not sampled (CPU time / sends would
  * grow as the share is held, and shrink it further); an overstated cost only lowers the share.
  */
 import { performance } from 'node:perf_hooks';
+
+/**
+ * CPU time of the calling thread (Node 23.9+), else of the whole process — which overstates a
+ * send's cost on the main thread, and only holds deliveries back harder.
+ */
+const threadCpu: (prev?: NodeJS.CpuUsage) => NodeJS.CpuUsage =
+  (
+    process as { threadCpuUsage?: (prev?: NodeJS.CpuUsage) => NodeJS.CpuUsage }
+  ).threadCpuUsage?.bind(process) ?? ((prev) => process.cpuUsage(prev));
 
 export const TICK_MS = 50;
 /** Share of the thread deliveries keep while requests queue. */
@@ -37,7 +47,7 @@ const SATURATED = 0.8;
 const FREE_START = 16;
 const MAX_PER_TICK = 8_192;
 /** Before the first measurement, µs of CPU time per send. */
-const DEFAULT_COST_US = 200;
+const DEFAULT_COST_US = 100;
 const MIN_COST_US = 20;
 const MAX_COST_US = 5_000;
 /** Ticks with fewer sends say little about their cost. */
@@ -55,7 +65,7 @@ export class SendBudget {
   private sends = 0;
   private readonly samples: number[] = [];
   private last = performance.eventLoopUtilization();
-  private lastCpu = process.cpuUsage();
+  private lastCpu = threadCpu();
   private readonly timer: NodeJS.Timeout | null;
   private readonly tickMs: number;
 
@@ -101,8 +111,8 @@ export class SendBudget {
     const now = performance.eventLoopUtilization();
     const activeMs = performance.eventLoopUtilization(now, this.last).active;
     this.last = now;
-    const cpu = process.cpuUsage(this.lastCpu);
-    this.lastCpu = process.cpuUsage();
+    const cpu = threadCpu(this.lastCpu);
+    this.lastCpu = threadCpu();
     if (this.sends >= MIN_SAMPLE && activeMs < SATURATED * this.tickMs) {
       this.samples.push((cpu.user + cpu.system) / this.sends);
       if (this.samples.length > SAMPLES) this.samples.shift();

@@ -16,16 +16,13 @@
  * checkpoint, a job is still leased; after the restart it is sent again with the same
  * `webhook-id` (at least once: receivers dedupe on it).
  */
-import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import type { FamilyRegistry } from '../family/registry.js';
 import type { LogReads } from '../store/ports.js';
-import type { Egress } from '../integrations/egress.js';
 import { signingSecrets } from '../domain/webhooks/destinations.js';
 import { deliverable, liveJob } from '../domain/webhooks/jobs.js';
 import type { DestinationRecord } from '../domain/webhooks/types.js';
-import { sendAttempt } from './attempt.js';
+import type { Transport } from './sendThread.js';
 import { eventPayload } from './payload.js';
 import { SendBudget } from './budget.js';
 import type { Delivery } from './delivery.js';
@@ -53,8 +50,8 @@ export const SPILL_AFTER_MS = 10_000;
 export interface SenderDeps {
   store: Pick<LogReads, 'readLog'>;
   registry: FamilyRegistry;
-  egress: Egress;
-  config: Config;
+  /** Where attempts are signed and sent (the delivery thread, sendThread.ts). */
+  transport: Transport;
   now: () => Date;
   logger: Logger;
   /** HTTP requests in flight on average: while many are, sends keep a small share (budget.ts). */
@@ -83,8 +80,6 @@ export class Sender {
   private readonly owned = new Set<string>();
   private active = 0;
   private stopping = false;
-  /** Cancels the sends in flight at a stop (each send listens while it runs). */
-  private readonly aborter = new AbortController();
   private readonly running = new Set<Promise<void>>();
   private idleWaiters: (() => void)[] = [];
   private readonly budget: SendBudget;
@@ -94,7 +89,6 @@ export class Sender {
       this.pump();
       if (this.owned.size < (deps.roomBelow ?? 0)) deps.room?.();
     }, deps.requestsInFlight);
-    setMaxListeners(0, this.aborter.signal);
   }
 
   owns(familyId: string, jobId: string): boolean {
@@ -158,7 +152,7 @@ export class Sender {
       lane.queue = [];
     }
     const all = Promise.allSettled(Array.from(this.running));
-    const timer = setTimeout(() => this.aborter.abort(), STOP_GRACE_MS);
+    const timer = setTimeout(() => this.deps.transport.abort(), STOP_GRACE_MS);
     await all;
     clearTimeout(timer);
     this.wakeIdle();
@@ -208,15 +202,28 @@ export class Sender {
             { err, family: item.family.slug, destination: item.destinationId },
             'a webhook delivery failed to run; it stays owed',
           );
+          return false;
         })
-        .finally(() => {
+        .then((again) => {
           release();
           this.running.delete(p);
+          // The delivery thread died with it in flight: it goes again, as after a crash.
+          if (again && !this.stopping) return this.requeue(item);
           this.owned.delete(ownKey);
           if (this.owned.size === 0) this.wakeIdle();
         });
       this.running.add(p);
     }
+  }
+
+  /** Back to the front of its lane, still owned (sent again with the same webhook-id). */
+  private requeue(item: Delivery): void {
+    const laneKey = `${item.family.id}\u0000${item.destinationId}`;
+    let lane = this.lanes.get(laneKey);
+    if (!lane) this.lanes.set(laneKey, (lane = { active: 0, queue: [] }));
+    lane.queue.unshift(item);
+    this.markReady(laneKey, lane);
+    this.pump();
   }
 
   private wakeIdle(): void {
@@ -225,8 +232,9 @@ export class Sender {
     for (const w of waiters) w();
   }
 
-  private async run(item: Delivery, done: () => void): Promise<void> {
-    const { store, registry, config, now, boot } = this.deps;
+  /** Sends one delivery; true when it must go again (the delivery thread died meanwhile). */
+  private async run(item: Delivery, done: () => void): Promise<boolean> {
+    const { store, registry, now, boot } = this.deps;
     const recorder = this.deps.recorder();
     const { family, job } = item;
     const actor = await registry.get(family);
@@ -245,7 +253,7 @@ export class Sender {
     });
     if (!found) {
       recorder.dropped(item);
-      return;
+      return false;
     }
     // 2. The body.
     let body: string;
@@ -265,22 +273,22 @@ export class Sender {
             live && live.data.attempt === job.data.attempt ? [{ remove: job.id }] : [],
           );
         }, WEBHOOKS_CALLER);
-        return;
+        return false;
       }
       body = JSON.stringify(eventPayload(record, family.slug));
     }
     // 3. Send.
     const at = now();
-    const result = await sendAttempt(this.deps.egress, config, {
+    const result = await this.deps.transport.send({
       url: found.url,
       secrets: found.secrets,
       id: item.eventId,
       body,
       at,
-      signal: this.aborter.signal,
     });
     done();
-    if (result.aborted) return;
+    if (result === 'lost') return true;
+    if (result.aborted) return false;
     // 4. Record, with the rest of the window.
     recorder.add(item, {
       destinationId: item.destinationId,
@@ -296,5 +304,6 @@ export class Sender {
       retryAfterMs: result.retryAfterMs,
       ...(job ? { jobId: job.id, boot } : { logSeq: item.seq }),
     });
+    return false;
   }
 }

@@ -4,7 +4,7 @@
  * Several signatures (the new and, for 24 h after a rotation, the old secret) go in one header,
  * separated by spaces; a receiver accepts the message when any of them verifies.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
@@ -13,17 +13,19 @@ export function newSigningSecret(): string {
 }
 
 /**
- * Decoded keys of the secrets in use (a handful per family), so a send does not decode its secret
- * again.
+ * The keys of the secrets in use (a handful per destination), decoded once and held as key
+ * objects, so a send neither decodes its secret again nor copies the key into a new HMAC.
  */
-const keys = new Map<string, Buffer>();
+const keys = new Map<string, KeyObject>();
 const MAX_KEYS = 1_000;
 
-function keyOf(secret: string): Buffer {
+function keyOf(secret: string): KeyObject {
   let key = keys.get(secret);
   if (!key) {
     if (keys.size >= MAX_KEYS) keys.clear();
-    key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
+    key = createSecretKey(
+      Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64'),
+    );
     keys.set(secret, key);
   }
   return key;

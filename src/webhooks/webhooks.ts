@@ -22,6 +22,7 @@ import { Outbox, QUEUE_CAP } from './outbox.js';
 import { Recorder } from './recorder.js';
 import { fromJob } from './delivery.js';
 import { sendAttempt } from './attempt.js';
+import { SendThread, inProcess, type Transport } from './sendThread.js';
 import { testPayload } from './payload.js';
 
 export interface WebhooksDeps {
@@ -56,16 +57,26 @@ export interface Webhooks {
   sendTest(family: FamilyInfo, destination: DestinationRecord): Promise<AttemptOutcome>;
   /** Resolves when the outbox and the sender have nothing left to do right now. */
   idle(): Promise<void>;
+  /** The delivery thread (null when sends run on the main thread): tests end it. */
+  readonly sendThread: SendThread | null;
 }
 
 export function createWebhooks(deps: WebhooksDeps): Webhooks {
   const boot = randomBytes(6).toString('hex');
   const lease = leaseMs(deps.config.webhooks.timeoutMs);
+  const limits = { policy: deps.config.egress.webhooks, timeoutMs: deps.config.webhooks.timeoutMs };
+  // Sends leave from their own thread when the egress client can be made again there (the
+  // daemon's always can); a client a test built by hand sends from the main thread.
+  const thread = deps.egress.options
+    ? new SendThread({ egress: deps.egress, limits, logger: deps.logger })
+    : null;
+  const transport: Transport = thread ?? inProcess(deps.egress, limits);
   // The three refer to each other: the outbox feeds the sender, the sender the recorder, and the
   // recorder tells the outbox what settled.
   let recorder: Recorder;
   const sender: Sender = new Sender({
     ...deps,
+    transport,
     boot,
     recorder: () => recorder,
     room: () => outbox.room(),
@@ -112,6 +123,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
     async stop() {
       await outbox.stop();
       await sender.stop();
+      await transport.close();
       await recorder.stop();
     },
     async sendTest(family, d) {
@@ -120,7 +132,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       const body = JSON.stringify(
         testPayload(eventId, at.toISOString(), family.slug, destinationView(d)),
       );
-      const sent = await sendAttempt(deps.egress, deps.config, {
+      const sent = await sendAttempt(deps.egress, limits, {
         url: d.url,
         secrets: signingSecrets(d, at),
         id: eventId,
@@ -142,6 +154,7 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
         test: true,
       };
     },
+    sendThread: thread,
     async idle() {
       for (;;) {
         await outbox.idle();
