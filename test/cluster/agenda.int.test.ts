@@ -13,18 +13,16 @@
  */
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { deepMerge, loadConfig, type Config, type DeepPartial } from '../../src/config.js';
 import type { ClusterTopology } from '../../src/cluster/topology.js';
 import { startDaemon, type Daemon } from '../../src/server.js';
-import { createFamily } from '../../src/family/admin.js';
-import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { DELIVER_KIND } from '../../src/domain/webhooks/types.js';
 import { Client, tempDataDir } from '../helpers/server.js';
 import { FakeClock } from '../helpers/clock.js';
 import { changesAfter } from '../helpers/changes.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/fakes/receiver.js';
+import { clusterFamily } from '../helpers/clusterFamily.js';
 import { hasNatsServer, NO_NATS, startNatsCluster, type NatsCluster } from '../helpers/nats.js';
 
 const LEASE_S = 2;
@@ -118,17 +116,7 @@ describe('cluster: the agenda across a failover', function () {
     nats = await startNatsCluster(90);
     receiver = await startReceiver();
     a = await startNode('a');
-    const newId = createIdGenerator(
-      () => clock.now().getTime(),
-      (n) => randomBytes(n),
-    );
-    const made = await createFamily(
-      a.daemon.store,
-      { slug: SLUG, name: 'Home', timezone: 'UTC' },
-      { now: clock.now(), newId, defaultTimezone: 'UTC', withKey: 'test admin' },
-    );
-    apiKey = made.apiKey!;
-    familyId = made.family.id;
+    ({ apiKey, familyId } = await clusterFamily(a.daemon.store, SLUG, () => clock.now()));
     a.api.key = apiKey;
     // The first request takes the family on A; B starts only once A holds it.
     expect((await a.api.get('/people')).status).to.equal(200);

@@ -16,15 +16,13 @@
  */
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { deepMerge, loadConfig, type Config, type DeepPartial } from '../../src/config.js';
 import type { ClusterTopology } from '../../src/cluster/topology.js';
 import { startDaemon, type Daemon } from '../../src/server.js';
-import { createFamily } from '../../src/family/admin.js';
-import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { Client, tempDataDir } from '../helpers/server.js';
+import { clusterFamily } from '../helpers/clusterFamily.js';
 import { hasNatsServer, NO_NATS, startNatsCluster, type NatsCluster } from '../helpers/nats.js';
 
 const LEASE_S = 2;
@@ -145,17 +143,7 @@ describe('cluster: two nodes, one owner', function () {
     }
     nats = await startNatsCluster(90);
     a = await startNode('a');
-    const newId = createIdGenerator(
-      () => Date.now(),
-      (n) => randomBytes(n),
-    );
-    const made = await createFamily(
-      a.daemon.store,
-      { slug: SLUG, name: 'Home', timezone: 'UTC' },
-      { now: new Date(), newId, defaultTimezone: 'UTC', withKey: 'test admin' },
-    );
-    apiKey = made.apiKey!;
-    familyId = made.family.id;
+    ({ apiKey, familyId } = await clusterFamily(a.daemon.store, SLUG));
     a.api.key = apiKey;
     // The first request takes the family on A; B starts only once A holds it.
     expect((await a.api.get('/people')).status).to.equal(200);

@@ -12,17 +12,15 @@
  */
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { deepMerge, loadConfig, type Config, type DeepPartial } from '../../src/config.js';
 import type { ClusterTopology } from '../../src/cluster/topology.js';
 import { JetStreamLog } from '../../src/cluster/log.js';
 import type { LogEntry } from '../../src/cluster/logEntry.js';
 import { startDaemon, type Daemon } from '../../src/server.js';
-import { createFamily } from '../../src/family/admin.js';
-import { createIdGenerator } from '../../src/domain/shared/ids.js';
 import { createLogger } from '../../src/logger.js';
 import { Client, tempDataDir } from '../helpers/server.js';
+import { clusterFamily } from '../helpers/clusterFamily.js';
 import { hasNatsServer, NO_NATS, startNatsCluster, type NatsCluster } from '../helpers/nats.js';
 
 const LEASE_S = 2;
@@ -100,20 +98,12 @@ describe('cluster: group commit, one JetStream message per batch', function () {
     }
     nats = await startNatsCluster(90);
     a = await startNode('a');
-    const newId = createIdGenerator(
-      () => Date.now(),
-      (n) => randomBytes(n),
-    );
-    const made = await createFamily(
-      a.daemon.store,
-      { slug: SLUG, name: 'Home', timezone: 'UTC' },
-      { now: new Date(), newId, defaultTimezone: 'UTC', withKey: 'test admin' },
-    );
-    familyId = made.family.id;
-    a.api.key = made.apiKey!;
+    const made = await clusterFamily(a.daemon.store, SLUG);
+    familyId = made.familyId;
+    a.api.key = made.apiKey;
     expect((await a.api.get('/people')).status).to.equal(200);
     b = await startNode('b');
-    b.api.key = made.apiKey!;
+    b.api.key = made.apiKey;
     expect(runtimeOf(b).owns(familyId)).to.equal(false);
     watcher = await connect({ servers: nats.urls });
     log = await JetStreamLog.open(watcher, 3);
