@@ -90,10 +90,6 @@ export function createApp<S extends CoreServices>(parts: AppParts<S>): App {
     const handler = handlers.get(ctx.state.door ?? '');
     return handler ? (handler(ctx, next) as Promise<void>) : next();
   });
-  app.use((ctx, next) => {
-    ctx.state.routed = true;
-    return next();
-  });
   app.use(router.routes());
   app.use(router.allowedMethods());
   return { app, router, routes };
@@ -111,7 +107,9 @@ function boundary<S>(doors: readonly Door<S>[]): DoorMiddleware {
     ctx.state.door = door.name;
     try {
       await next();
-      if (ctx.state.routed) unanswered(ctx);
+      // Only what reached the router (it leaves its match on the context); a door's own
+      // handler answers in its own way.
+      if ((ctx as { matched?: unknown }).matched) unanswered(ctx);
     } catch (err) {
       let answer = answerOf(err);
       if (!answer) {

@@ -17,6 +17,7 @@ import type { ErrorAnswer } from './errors.js';
 import type { Credential } from './credentials.js';
 import type { Route } from './route.js';
 import type { DoorMiddleware } from './state.js';
+import { keptBy } from './kept.js';
 
 /** How a door turns what a request names into a family id (the front's view of the directory). */
 export interface FamilyFinder {
@@ -96,19 +97,10 @@ export function doorFinder<D extends Door<never>>(
   doors: readonly D[],
 ): (method: string, path: string) => D {
   const prefixes = doors.flatMap((door) => door.prefixes.map((p) => ({ door, p: compile(p) })));
-  // Doors by path, kept (bounded) for the paths clients repeat; `claims` looks at the method.
-  const kept = new Map<string, D>();
-  return (method, path) => {
-    const hit = kept.get(path);
-    if (hit) return hit;
-    const found = byPrefix(path);
-    if (found) {
-      if (kept.size >= DOORS_KEPT) kept.clear();
-      kept.set(path, found);
-      return found;
-    }
-    return doors.find((d) => d.claims?.(method, path)) ?? doors[0];
-  };
+  // A path's door by prefix, kept for the paths clients repeat; `claims` looks at the method.
+  const kept = keptBy<D | undefined>(DOORS_KEPT);
+  return (method, path) =>
+    kept(path, () => byPrefix(path)) ?? doors.find((d) => d.claims?.(method, path)) ?? doors[0];
 
   function byPrefix(path: string): D | undefined {
     const have = path.split('/');

@@ -24,6 +24,7 @@ import {
 } from './route.js';
 import type { DoorContext, DoorMiddleware, DoorState } from './state.js';
 import { validateInput } from './validate.js';
+import { keptBy } from './kept.js';
 
 /** A router serving `routes` with `services` through the one chain. */
 export function routeRouter<S extends CoreServices>(
@@ -69,15 +70,9 @@ const MATCHES_KEPT = 512;
  */
 function keepMatches(router: Router<DoorState>): Router<DoorState> {
   const match = router.match.bind(router);
-  const kept = new Map<string, MatchResult<DoorState>>();
+  const kept = keptBy<MatchResult<DoorState>>(MATCHES_KEPT);
   router.match = (path, method) => {
-    const key = `${method} ${path}`;
-    let hit = kept.get(key);
-    if (!hit) {
-      hit = match(path, method);
-      if (kept.size >= MATCHES_KEPT) kept.clear();
-      kept.set(key, hit);
-    }
+    const hit = kept(`${method} ${path}`, () => match(path, method));
     return { path: [...hit.path], pathAndMethod: hit.pathAndMethod, route: hit.route };
   };
   return router;
@@ -109,15 +104,11 @@ function handle<S extends CoreServices>(
 ): DoorMiddleware {
   // Validated queries by query string: clients repeat the same few queries (a dashboard's
   // list), and validation is a visible share of a read's cost. Handlers never mutate them.
-  const queries = new Map<string, unknown>();
+  const queries = keptBy<unknown>(256);
   const validQuery = (ctx: DoorContext): unknown => {
-    if (!def.query) return refuseUndeclaredQuery(ctx, familyRoute);
-    const hit = queries.get(ctx.querystring);
-    if (hit !== undefined) return hit;
-    const valid = validateInput(ctx.query, def.query, ['query']);
-    if (queries.size >= 256) queries.clear();
-    queries.set(ctx.querystring, valid);
-    return valid;
+    const struct = def.query;
+    if (!struct) return refuseUndeclaredQuery(ctx, familyRoute);
+    return queries(ctx.querystring, () => validateInput(ctx.query, struct, ['query']));
   };
   return async (ctx) => {
     const query = validQuery(ctx);

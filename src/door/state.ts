@@ -20,11 +20,6 @@ export interface DoorState {
   door?: string;
   /** A request another cluster node forwarded here: that node's name (never forwarded again). */
   forwardedBy?: string;
-  /**
-   * The request was passed on to the routes (no door's own handler answered it): what they
-   * leave unanswered is the door's 404, 405 or 501 (app.ts).
-   */
-  routed?: boolean;
   /** An unexpected error, for the request log (answered as `internal`). */
   error?: unknown;
 }

@@ -47,8 +47,7 @@ export class FamilyRegistry {
     if (this.closed || !(this.opts.ownership ?? ownsEveryFamily).owns(family.id)) return null;
     const slot = this.slots.get(family.id);
     if (!slot?.actor) return null;
-    this.slots.delete(family.id);
-    this.slots.set(family.id, slot);
+    this.touched(family.id, slot);
     return slot.actor;
   }
 
@@ -60,12 +59,7 @@ export class FamilyRegistry {
     // in memory from an earlier time this node owned it (stale now): see `drop`.
     if (!ownership.owns(family.id)) await ownership.take(family.id);
     const slot = this.slots.get(family.id);
-    if (slot) {
-      // Move to the most recently used end.
-      this.slots.delete(family.id);
-      this.slots.set(family.id, slot);
-      return slot.actor ?? slot.promise;
-    }
+    if (slot) return this.touched(family.id, slot).actor ?? slot.promise;
     const fresh: Slot = { promise: FamilyActor.activate(this.deps, family) };
     this.slots.set(family.id, fresh);
     fresh.promise.then(
@@ -78,6 +72,13 @@ export class FamilyRegistry {
       },
     );
     return fresh.promise;
+  }
+
+  /** Moves a slot to the most recently used end. */
+  private touched(familyId: string, slot: Slot): Slot {
+    this.slots.delete(familyId);
+    this.slots.set(familyId, slot);
+    return slot;
   }
 
   /**
